@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_type_hints
 
-from .tiles import GREEN, RED, TileError, parse_tile, tile_str
+from .tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, TileError, parse_tile, tile_str
 
 OpeningScoring = Literal["once", "per_opening"]
 Accumulation = Literal["multiply", "add"]
@@ -34,6 +34,10 @@ RobbingSettlement = Literal["konger_bloom", "robber_hand"]
 QuanqiurenContract = Literal["jiang_discard", "not_ready"]
 WinnerOrder = Literal["from_dealer", "from_discarder"]
 PiKong = Literal["off", "with_per_opening", "on"]
+
+
+HONOUR_CYCLE = (EAST, SOUTH, WEST, NORTH, RED, GREEN, WHITE)
+"""The order in which an honour indicator points to the laizi: 东南西北中发白."""
 
 
 class RulesError(ValueError):
@@ -156,12 +160,12 @@ class Rules:
             base = indicator - indicator % 9
             return base + (indicator % 9 + 1) % 9
         skip = self.must_kong_tiles
-        cycle = [t for t in range(27, 34) if t not in skip]
-        t = indicator
+        order = HONOUR_CYCLE
+        i = order.index(indicator)
         while True:
-            t = 27 + (t - 27 + 1) % 7
-            if t in cycle:
-                return t
+            i = (i + 1) % len(order)
+            if order[i] not in skip:
+                return order[i]
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)

@@ -1,0 +1,413 @@
+"""Settlement of a won hand: RULES.md §17, in the order of §17.13.
+
+``payment(L) = base × M(W) × M(L)`` for each loser L, where M(p) is the
+product of player p's own factors (openings, kongs, special kongs, laizi
+discards, dealer, 硬胡, 自摸, 放冲).  Then the minimum-score tests on the raw
+amounts, the caps (封顶, contract cap), 金顶 / 光明顶 and contracting (承包).
+Arithmetic is exact (:class:`fractions.Fraction`).
+
+>>> from wuhan_mahjong.rules import get_rules
+>>> from wuhan_mahjong.tiles import parse_tiles, parse_tile
+>>> from wuhan_mahjong.meld import Meld
+>>> t = lambda s: tuple(parse_tiles(s))
+>>> seats = (SeatState(), SeatState(t("456p678s5m"), (Meld("chi", t("234m"), 0),
+...          Meld("peng", t("777s"), 3))), SeatState(melds=(Meld("kong", t("9999p"), 0,
+...          "direct"),)), SeatState())
+>>> rec = WinRecord(get_rules(), dealer=0, indicator=parse_tile("9p"), winner=1,
+...                 win_by="discard", from_seat=2, winning_tile=parse_tile("5m"), seats=seats)
+>>> s = settle(rec)
+>>> s.base, [int(p.amount) for p in s.payments], s.deltas
+(1, [16, 64, 8], (-16, 88, -64, -8))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from .analysis import (
+    BIG_HAND_NAMES,
+    SELF_DRAWN,
+    NotAWin,
+    Reading,
+    is_ready,
+    readings,
+    winning_readings,
+)
+from .meld import Meld, opening_count
+from .rules import Rules
+from .tiles import is_258, tile_str
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """What the settlement needs to know about one seat at the end of a hand."""
+
+    hand: tuple[int, ...] = ()
+    melds: tuple[Meld, ...] = ()
+    red_kongs: int = 0
+    green_kongs: int = 0
+    laizi_kongs: int = 0
+    pi_kongs: int = 0
+    laizi_discards: int = 0
+    ready: bool | None = None
+
+
+@dataclass(frozen=True)
+class WinRecord:
+    """A won hand, as the settlement calculator reads it (see ``docs/score.md``)."""
+
+    rules: Rules
+    dealer: int
+    indicator: int
+    winner: int
+    win_by: str
+    from_seat: int | None
+    winning_tile: int
+    seats: tuple[SeatState, ...]
+
+    @property
+    def laizi(self) -> int:
+        return self.rules.laizi_of(self.indicator)
+
+
+@dataclass(frozen=True)
+class Factor:
+    """One multiplier of one player: ``value ** count``."""
+
+    id: str
+    zh: str
+    en: str
+    seat: int
+    value: Fraction
+    count: int = 1
+
+    @property
+    def total(self) -> Fraction:
+        return self.value**self.count
+
+    def label(self) -> str:
+        v = _num(self.value)
+        return f"×{v} {self.zh}" + (f" ×{self.count}" if self.count > 1 else "")
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "zh": self.zh, "en": self.en, "seat": self.seat,
+                "value": _num(self.value), "count": self.count, "total": _num(self.total),
+                "label": self.label()}
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One loser's share: who owes it, who pays it (a contractor may), and why."""
+
+    loser: int
+    payer: int
+    raw: Fraction
+    amount: Fraction
+    limit: str  # "none", "cap", "contract_cap", "golden", "bright"
+    factors: tuple[Factor, ...]
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The result of :func:`settle`."""
+
+    record: WinRecord
+    reading: Reading
+    hands: tuple[str, ...]
+    base: int
+    multipliers: tuple[Fraction, ...]
+    factors: tuple[tuple[Factor, ...], ...]
+    payments: tuple[Payment, ...]
+    contractor: int | None
+    contract_reason: str | None
+    golden_cap: bool
+    deltas: tuple[int, ...]
+    hypothetical: dict[str, object] | None = field(default=None)
+
+    @property
+    def total(self) -> int:
+        return self.deltas[self.record.winner]
+
+    def to_json(self) -> dict[str, object]:
+        rec = self.record
+        return {
+            "valid": True,
+            "profile": rec.rules.profile,
+            "indicator": tile_str(rec.indicator),
+            "laizi": tile_str(rec.laizi),
+            "winner": rec.winner,
+            "win_by": rec.win_by,
+            "hands": list(self.hands),
+            "hands_zh": [BIG_HAND_NAMES[h][0] for h in self.hands],
+            "small": not self.hands,
+            "hard": self.reading.hard,
+            "base": self.base,
+            "multipliers": [_num(m) for m in self.multipliers],
+            "factors": [[f.to_json() for f in fs] for fs in self.factors],
+            "payments": [
+                {"payer": p.payer, "loser": p.loser, "raw": _num(p.raw), "amount": _int(p.amount),
+                 "limit": p.limit, "factors": [f.to_json() for f in p.factors]}
+                for p in self.payments
+            ],
+            "contractor": self.contractor,
+            "contract_reason": self.contract_reason,
+            "golden_cap": self.golden_cap,
+            "deltas": list(self.deltas),
+            "arrangement": [g.to_json() for g in self.reading.groups],
+            "laizi_as": [tile_str(t) for t in self.reading.laizi_as],
+            "hypothetical": self.hypothetical,
+        }
+
+
+def _num(x: Fraction) -> int | float:
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def _int(x: Fraction) -> int:
+    """Round half up (only needed if an operator allows odd stakes; see docs)."""
+    return int(x) if x.denominator == 1 else int((x + Fraction(1, 2)) // 1)
+
+
+# ---------------------------------------------------------------------------
+
+
+def big_hand_base(hands: Sequence[str], rules: Rules) -> int:
+    """1 for a small hand; 10 for one big hand, combined per the profile (§17.5)."""
+    n = sum(rules.fengyise_big_hands if h == "fengyise" else 1 for h in hands)
+    if n == 0:
+        return 1
+    if rules.big_hand_accumulation == "multiply":
+        return 10 * 2 ** (n - 1)
+    return 10 * n
+
+
+def seat_factors(
+    seat: int, state: SeatState, rules: Rules, dealer: int, *, big: bool,
+    hard: bool = False, self_drawn: bool = False, dealt_in: bool = False,
+) -> tuple[Factor, ...]:
+    """Every factor that belongs to ``seat`` (Project decision 6)."""
+    out: list[Factor] = []
+    two = Fraction(2)
+    n_open = opening_count(state.melds, rules.direct_kong_opens)
+    if n_open:
+        if rules.per_opening:
+            out.append(Factor("opening", "口口翻", "each opening", seat, two, n_open))
+        else:
+            out.append(Factor("opening", "开口", "opened", seat, two))
+    exposed = sum(1 for m in state.melds if m.kind in ("direct", "added"))
+    concealed = sum(1 for m in state.melds if m.kind == "concealed")
+    if exposed:
+        out.append(Factor("exposed_kong", "明杠", "exposed kong", seat, two, exposed))
+    if concealed:
+        out.append(Factor("concealed_kong", "暗杠", "concealed kong", seat, Fraction(4), concealed))
+    specials = (
+        ("red_kong", "红中杠", "red dragon kong", state.red_kongs, rules.special_kong_factor),
+        ("green_kong", "发财杠", "green dragon kong", state.green_kongs, rules.special_kong_factor),
+        ("laizi_kong", "癞子杠", "laizi kong", state.laizi_kongs, rules.laizi_kong_factor),
+        ("pi_kong", "癞子皮杠", "indicator kong", state.pi_kongs, rules.pi_kong_factor),
+        ("laizi_discard", "丢癞子", "laizi discarded", state.laizi_discards,
+         rules.laizi_discard_factor),
+    )
+    for fid, zh, en, count, value in specials:
+        if count:
+            out.append(Factor(fid, zh, en, seat, Fraction(value), count))
+    if not big and seat == dealer:
+        out.append(Factor("dealer", "庄家", "dealer", seat, two))
+    if hard:
+        out.append(Factor("hard", "硬胡", "hard win", seat, two))
+    if self_drawn:
+        out.append(Factor("self_draw", "自摸", "self-drawn", seat,
+                          Fraction(3, 2) if big else two))
+    if dealt_in:
+        out.append(Factor("deal_in", "放冲", "dealt in", seat, Fraction(3, 2) if big else two))
+    return tuple(out)
+
+
+def _product(fs: Sequence[Factor]) -> Fraction:
+    m = Fraction(1)
+    for f in fs:
+        m *= f.total
+    return m
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    reading: Reading
+    hands: tuple[str, ...]
+    base: int
+    factors: tuple[tuple[Factor, ...], ...]
+    raws: dict[int, Fraction]
+    scorer: int  # whose hand the base and M(W) come from (the konger, in 杠进杠出)
+    scorer_reading: Reading | None = None  # the konger's hypothetical 杠开
+
+
+def settle(rec: WinRecord) -> Settlement:
+    """Settle a won hand.  Raises :class:`NotAWin` when the record is not a legal win."""
+    rules = rec.rules
+    w = rec.winner
+    state = rec.seats[w]
+    concealed = [*state.hand, rec.winning_tile]
+    legal = readings(concealed, state.melds, rec.laizi, rules, rec.win_by, rec.winning_tile)
+    konger_bloom = rec.win_by == "rob_kong" and rules.robbing_settlement == "konger_bloom"
+    candidates = [_konger_bloom(rec, r) if konger_bloom else _score(rec, r) for r in legal]
+    failures = []
+    best: Settlement | None = None
+    for cand in candidates:
+        why = _minimum_failure(cand.raws, rules)
+        if why:
+            failures.append(why)
+            continue
+        s = _finish(rec, cand)
+        key = (s.total, sum(cand.raws.values()), s.reading.hard, len(s.hands))
+        if best is None or key > (best.total, sum(p.raw for p in best.payments),
+                                  best.reading.hard, len(best.hands)):
+            best = s
+    if best is None:
+        raise NotAWin(failures[0])
+    return best
+
+
+def _score(rec: WinRecord, reading: Reading) -> _Candidate:
+    rules = rec.rules
+    w = rec.winner
+    big = reading.is_big
+    factors = []
+    for seat, st in enumerate(rec.seats):
+        if seat == w:
+            factors.append(seat_factors(seat, st, rules, rec.dealer, big=big, hard=reading.hard,
+                                        self_drawn=rec.win_by in SELF_DRAWN))
+        else:
+            factors.append(seat_factors(seat, st, rules, rec.dealer, big=big,
+                                        dealt_in=rec.win_by == "discard" and seat == rec.from_seat))
+    base = big_hand_base(reading.big_hands, rules)
+    mw = _product(factors[w])
+    raws = {seat: base * mw * _product(factors[seat]) for seat in range(4) if seat != w}
+    return _Candidate(reading, reading.big_hands, base, tuple(factors), raws, w)
+
+
+def _konger_bloom(rec: WinRecord, robber_reading: Reading) -> _Candidate:
+    """杠进杠出: score the robbed konger's hypothetical 杠开 (Project decision 15)."""
+    rules = rec.rules
+    k = rec.from_seat
+    assert k is not None
+    kstate = rec.seats[k]
+    melds = list(kstate.melds)
+    for i, m in enumerate(melds):
+        if m.type == "peng" and m.tiles[0] == rec.winning_tile:
+            melds[i] = Meld("kong", (rec.winning_tile,) * 4, m.from_seat, "added")
+            break
+    else:  # validated when the record is read
+        raise NotAWin("the robbed player has no peng of the robbed tile")
+    kong_state = replace(kstate, melds=tuple(melds))
+    best: tuple[Fraction, Reading] | None = None
+    for t in range(34):
+        if kstate.hand.count(t) >= 4:
+            continue
+        for r in winning_readings([*kstate.hand, t], melds, rec.laizi, rules, "kong_bloom", t):
+            value = big_hand_base(r.big_hands, rules) * (2 if r.hard else 1)
+            if best is None or value > best[0]:
+                best = (value, r)
+    if best is not None:
+        hyp = best[1]
+    else:
+        # not ready: still scored as his big-hand 杠开 (hard unless he holds a laizi)
+        hyp = Reading(hard=rec.laizi not in kstate.hand, big_hands=("gangshanghua",))
+    factors = []
+    for seat, st in enumerate(rec.seats):
+        if seat == k:
+            factors.append(seat_factors(seat, kong_state, rules, rec.dealer, big=True,
+                                        hard=hyp.hard, self_drawn=True))
+        else:
+            factors.append(seat_factors(seat, st, rules, rec.dealer, big=True))
+    base = big_hand_base(hyp.big_hands, rules)
+    mk = _product(factors[k])
+    raws = {seat: base * mk * _product(factors[seat]) for seat in range(4) if seat != k}
+    return _Candidate(robber_reading, robber_reading.big_hands, base, tuple(factors), raws, k, hyp)
+
+
+def _minimum_failure(raws: dict[int, Fraction], rules: Rules) -> str | None:
+    amounts = list(raws.values())
+    if rules.min_score_one_loser and max(amounts) < rules.min_score_one_loser:
+        return (f"minimum score not reached: no loser owes {rules.min_score_one_loser} "
+                f"(highest {_num(max(amounts))})")
+    if rules.min_score_every_loser and min(amounts) < rules.min_score_every_loser:
+        return (f"minimum score not reached: every loser must owe {rules.min_score_every_loser} "
+                f"(lowest {_num(min(amounts))})")
+    return None
+
+
+def _contract(rec: WinRecord, cand: _Candidate) -> tuple[int | None, str | None]:
+    """Who contracts (承包), if anyone, and why (RULES.md §17.10, decision 15/16)."""
+    rules = rec.rules
+    w = rec.winner
+    if rec.win_by == "rob_kong":
+        return rec.from_seat, "robbed kong (抢杠): the konger pays for everyone"
+    hands = cand.hands
+    if any(h in rules.one_suit_contract_hands for h in hands):
+        openings = [m for m in rec.seats[w].melds
+                    if m.type in ("chi", "peng") or (rules.direct_kong_opens and m.kind == "direct")]
+        if len(openings) >= 3:
+            feeder = openings[2].from_seat
+            if feeder is not None and feeder != w:
+                name = next(h for h in hands if h in rules.one_suit_contract_hands)
+                return feeder, f"fed the third opening of a {BIG_HAND_NAMES[name][0]} ({name})"
+    if "quanqiuren" in hands and rec.win_by == "discard" and rec.from_seat is not None:
+        d = rec.from_seat
+        if rules.quanqiuren_contract == "jiang_discard":
+            if is_258(rec.winning_tile):
+                return d, "dealt a 将 (2/5/8) into 全求人"
+        else:
+            st = rec.seats[d]
+            ready = st.ready if st.ready is not None else is_ready(
+                st.hand, st.melds, rec.laizi, rules)
+            if not ready:
+                return d, "dealt into 全求人 while not ready"
+    return None, None
+
+
+def _finish(rec: WinRecord, cand: _Candidate) -> Settlement:
+    rules = rec.rules
+    w = rec.winner
+    contractor, reason = _contract(rec, cand)
+    unit = 1 if rules.cap_unit == "stake" else cand.base
+    cap, ccap, gold, bright = (x * unit for x in rules.caps())
+    raws = cand.raws
+    golden = bool(cap and gold) and all(
+        (r >= cap if rules.golden_trigger == "reach" else r > cap) for r in raws.values())
+    payments = []
+    scorer = cand.scorer
+    for loser, raw in raws.items():
+        st = rec.seats[loser]
+        limit = "none"
+        if golden:
+            never_opened = opening_count(st.melds, rules.direct_kong_opens) == 0
+            if bright and never_opened:
+                amount, limit = Fraction(bright), "bright"
+            else:
+                amount, limit = Fraction(gold), "golden"
+        else:
+            lim = ccap if contractor is not None else cap
+            amount = raw
+            if lim and raw > lim:
+                amount, limit = Fraction(lim), "contract_cap" if contractor is not None else "cap"
+        base_factor = Factor("base", "大胡" if cand.hands else "小胡",
+                             "big-hand base" if cand.hands else "small-hand base",
+                             scorer, Fraction(cand.base))
+        fs = (base_factor, *cand.factors[scorer], *cand.factors[loser])
+        payer = contractor if contractor is not None else loser
+        payments.append(Payment(loser, payer, raw, amount, limit, fs))
+    deltas = [0, 0, 0, 0]
+    for p in payments:
+        deltas[p.payer] -= _int(p.amount)
+        deltas[w] += _int(p.amount)
+    multipliers = tuple(_product(fs) for fs in cand.factors)
+    hyp = None
+    if cand.scorer_reading is not None:
+        hyp = {"seat": scorer, "hands": list(cand.scorer_reading.big_hands),
+               "hard": cand.scorer_reading.hard, "base": cand.base,
+               "note": "杠进杠出: the konger's hypothetical 杠开, paid by him to the robber"}
+    return Settlement(rec, cand.reading, cand.hands, cand.base, multipliers, cand.factors,
+                      tuple(payments), contractor, reason, golden, tuple(deltas), hyp)
+
