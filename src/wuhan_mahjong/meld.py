@@ -58,3 +58,34 @@ def opening_count(melds: tuple[Meld, ...] | list[Meld], direct_kong_opens: bool 
     return sum(
         1 for m in melds if m.type in ("chi", "peng") or (direct_kong_opens and m.kind == "direct")
     )
+
+
+def parse_meld_spec(spec: str, seat: int = 0) -> Meld:
+    """A meld from a short spec for people and tests: ``chi:234m``, ``peng:777s``,
+    ``kong:9999p`` (冲杠), ``addkong:5555m`` (蓄杠), ``ankong:1111z`` (暗杠).
+
+    A chi comes from the previous seat, anything else from the seat opposite.
+
+    >>> parse_meld_spec("peng:777s")
+    Meld(type='peng', tiles=(24, 24, 24), from_seat=2, kind=None)
+    """
+    from .tiles import TileError, parse_tiles
+
+    kind_name, _, tiles_text = spec.partition(":")
+    tiles = tuple(sorted(parse_tiles(tiles_text)))
+    prev, opposite = (seat - 1) % 4, (seat + 2) % 4
+    table: dict[str, tuple[MeldType, KongKind | None, int | None, int]] = {
+        "chi": ("chi", None, prev, 3), "peng": ("peng", None, opposite, 3),
+        "kong": ("kong", "direct", opposite, 4), "addkong": ("kong", "added", opposite, 4),
+        "ankong": ("kong", "concealed", None, 4),
+    }
+    if kind_name not in table:
+        raise TileError(f"unknown meld type '{kind_name}' (chi, peng, kong, addkong, ankong)")
+    mtype, kind, frm, size = table[kind_name]
+    ok = len(tiles) == size and (
+        len(set(tiles)) == 1 if mtype != "chi"
+        else tiles[0] < 27 and tiles[2] == tiles[0] + 2 and tiles[1] == tiles[0] + 1
+        and tiles[0] // 9 == tiles[2] // 9)
+    if not ok:
+        raise TileError(f"not a {kind_name}: '{tiles_text}'")
+    return Meld(mtype, tiles, frm, kind)

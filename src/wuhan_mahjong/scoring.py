@@ -179,7 +179,7 @@ def big_hand_base(hands: Sequence[str], rules: Rules) -> int:
     if n == 0:
         return 1
     if rules.big_hand_accumulation == "multiply":
-        return 10 * 2 ** (n - 1)
+        return 10 << (n - 1)
     return 10 * n
 
 
@@ -301,7 +301,7 @@ def _konger_bloom(rec: WinRecord, robber_reading: Reading) -> _Candidate:
     else:  # validated when the record is read
         raise NotAWin("the robbed player has no peng of the robbed tile")
     kong_state = replace(kstate, melds=tuple(melds))
-    best: tuple[Fraction, Reading] | None = None
+    best: tuple[int, Reading] | None = None
     for t in range(34):
         if kstate.hand.count(t) >= 4:
             continue

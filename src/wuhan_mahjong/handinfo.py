@@ -1,0 +1,132 @@
+"""A person's view of one hand: waits, shanten and what each wait would score.
+
+Used by ``wuhan-mahjong hand``.  The player is seat 0; the other seats are
+assumed to have nothing special (no openings, no kongs), so the figures are
+the least a win would pay.  A discard win is assumed to come from seat 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .analysis import BIG_HAND_NAMES, NotAWin, shanten, shape_waits, waits
+from .meld import Meld, parse_meld_spec
+from .rules import Rules
+from .scoring import SeatState, WinRecord, settle
+from .tiles import format_tiles, parse_tile, parse_tiles, tile_name, tile_str
+
+
+@dataclass
+class WaitInfo:
+    tile: int
+    left: int
+    values: dict[str, int | str] = field(default_factory=dict)
+    hands: list[str] = field(default_factory=list)
+    hard: bool = False
+
+
+@dataclass
+class HandReport:
+    hand: list[int]
+    melds: list[Meld]
+    indicator: int
+    laizi: int
+    shanten: int
+    waits: list[WaitInfo]
+    shape_waits: list[int]
+    discards: list[tuple[int, int, int]]  # (tile, shanten after, number of waits)
+    complete: dict[str, int | str] | None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "hand": format_tiles(self.hand),
+            "melds": [str(m) for m in self.melds],
+            "indicator": tile_str(self.indicator),
+            "laizi": tile_str(self.laizi),
+            "shanten": self.shanten,
+            "waits": [{"tile": tile_str(w.tile), "left": w.left, "hands": w.hands,
+                       "hard": w.hard, "values": w.values} for w in self.waits],
+            "shape_waits": [tile_str(t) for t in self.shape_waits],
+            "discards": [{"tile": tile_str(t), "shanten": s, "waits": n}
+                         for t, s, n in self.discards],
+            "complete": self.complete,
+        }
+
+    def text(self) -> str:
+        lines = [f"hand {format_tiles(self.hand)}"
+                 + (" | " + " | ".join(str(m) for m in self.melds) if self.melds else ""),
+                 f"indicator {tile_str(self.indicator)} ({tile_name(self.indicator)}), "
+                 f"laizi {tile_str(self.laizi)} ({tile_name(self.laizi)})"]
+        if self.complete is not None:
+            lines.append(f"complete: {self.complete}")
+        lines.append(f"shanten {self.shanten}" + (" (ready, 听牌)" if self.shanten == 0 else ""))
+        if self.waits:
+            lines.append("wins on:")
+            for w in self.waits:
+                names = "+".join(BIG_HAND_NAMES[h][0] for h in w.hands) or "小胡"
+                vals = ", ".join(f"{k} {v}" for k, v in w.values.items())
+                lines.append(f"  {tile_str(w.tile)} {tile_name(w.tile)} ({w.left} left): "
+                             f"{names}{' 硬胡' if w.hard else ''}; {vals}")
+        elif self.shape_waits:
+            lines.append("waits by shape (no legal win yet): "
+                         + " ".join(tile_str(t) for t in self.shape_waits))
+        if self.discards:
+            lines.append("discards:")
+            for t, s, n in self.discards[:6]:
+                lines.append(f"  {tile_str(t)}: shanten {s}, {n} waits")
+        return "\n".join(lines)
+
+
+def _value(hand: list[int], melds: list[Meld], tile: int, indicator: int, rules: Rules,
+           dealer: bool, win_by: str) -> tuple[int | str, list[str], bool]:
+    seats = [SeatState(tuple(hand), tuple(melds)), SeatState(), SeatState(), SeatState()]
+    rec = WinRecord(rules, 0 if dealer else 1, indicator, 0, win_by,
+                    2 if win_by == "discard" else None, tile, tuple(seats))
+    try:
+        s = settle(rec)
+    except NotAWin as e:
+        return str(e), [], False
+    return s.total, list(s.hands), s.reading.hard
+
+
+def hand_report(hand_text: str, indicator_text: str, meld_specs: list[str], rules: Rules,
+                dealer: bool = False) -> HandReport:
+    hand = parse_tiles(hand_text)
+    indicator = parse_tile(indicator_text)
+    melds = [parse_meld_spec(s) for s in meld_specs]
+    laizi = rules.laizi_of(indicator)
+    size = len(hand) + 3 * len(melds)
+    if size not in (13, 14):
+        from .cli import UsageError
+
+        raise UsageError(f"wrong hand size: {len(hand)} tiles and {len(melds)} melds "
+                         "(need 13 or 14 with melds counted as 3)")
+    visible = [*hand, indicator, *(t for m in melds for t in m.tiles)]
+    if size == 14:
+        complete: dict[str, int | str] | None = {}
+        v, hands, hard = _value(hand[:-1], melds, hand[-1], indicator, rules, dealer, "self_draw")
+        complete = {"self_draw": v, "hands": "+".join(hands) or "small", "hard": int(hard)}
+        discards = []
+        for t in sorted(set(hand)):
+            rest = list(hand)
+            rest.remove(t)
+            discards.append((t, shanten(rest, melds, laizi, rules),
+                             len(shape_waits(rest, melds, laizi, rules))))
+        discards.sort(key=lambda x: (x[1], -x[2]))
+        return HandReport(hand, melds, indicator, laizi, shanten(hand, melds, laizi, rules), [],
+                          [], discards, complete)
+    infos = []
+    for w in waits(hand, melds, laizi, rules, "self_draw"):
+        info = WaitInfo(w.tile, max(0, 4 - visible.count(w.tile)))
+        for how in ("self_draw", "discard"):
+            if how == "discard" and w.tile == laizi:
+                continue
+            v, hands, hard = _value(hand, melds, w.tile, indicator, rules, dealer, how)
+            info.values[how] = v
+            if hands and not info.hands:
+                info.hands, info.hard = hands, hard
+            elif isinstance(v, int) and not info.hands:
+                info.hard = hard
+        infos.append(info)
+    return HandReport(hand, melds, indicator, laizi, shanten(hand, melds, laizi, rules), infos,
+                      shape_waits(hand, melds, laizi, rules), [], None)

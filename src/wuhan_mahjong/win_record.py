@@ -1,0 +1,230 @@
+"""Reading a settlement record (the JSON of ``wuhan-mahjong score``) into a :class:`WinRecord`.
+
+Every problem that makes a record *malformed* raises :class:`RecordError`
+with a one-line message (the CLI exits 2): bad JSON, unknown tiles, profiles
+or options, more than four copies of a tile, seats out of range, wrong hand
+sizes, impossible melds.  A well-formed record that is not a legal win is the
+settlement's business (:class:`~wuhan_mahjong.analysis.NotAWin`, exit 1).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .analysis import WIN_BY
+from .meld import Meld
+from .rules import Rules, RulesError, get_rules
+from .scoring import SeatState, WinRecord
+from .tiles import NUM_KINDS, TileError, parse_tiles, suit_of, tile_str
+
+
+class RecordError(ValueError):
+    """The record is malformed; the message says where."""
+
+
+def _obj(x: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(x, Mapping):
+        raise RecordError(f"{where} must be a JSON object")
+    return x
+
+
+def _int(x: Any, where: str, lo: int = 0, hi: int | None = None) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise RecordError(f"{where} must be an integer, got {json.dumps(x)}")
+    if x < lo or (hi is not None and x > hi):
+        rng = f"{lo}-{hi}" if hi is not None else f">= {lo}"
+        raise RecordError(f"{where} out of range ({rng}): {x}")
+    return x
+
+
+def _tiles(x: Any, where: str) -> tuple[int, ...]:
+    if not isinstance(x, str):
+        raise RecordError(f"{where} must be a tile string, got {json.dumps(x)}")
+    try:
+        return tuple(parse_tiles(x))
+    except TileError as e:
+        raise RecordError(f"{where}: {e}") from None
+
+
+def _tile(x: Any, where: str) -> int:
+    tiles = _tiles(x, where)
+    if len(tiles) != 1:
+        raise RecordError(f"{where} must be exactly one tile, got {json.dumps(x)}")
+    return tiles[0]
+
+
+_KNOWN_TOP = {"profile", "options", "dealer", "indicator", "winner", "win_by", "from",
+              "winning_tile", "seats"}
+_KNOWN_SEAT = {"hand", "melds", "kongs", "laizi_discards", "ready"}
+
+
+def parse_win_record(data: Any) -> WinRecord:
+    """Validate a decoded JSON settlement record and build the :class:`WinRecord`."""
+    top = _obj(data, "the record")
+    unknown = set(top) - _KNOWN_TOP
+    if unknown:
+        raise RecordError(f"unknown field '{sorted(unknown)[0]}' in the record")
+    profile = top.get("profile", "yuanhang")
+    if not isinstance(profile, str):
+        raise RecordError("profile must be a string")
+    options = top.get("options") or {}
+    try:
+        rules = get_rules(profile, _obj(options, "options"))
+    except RulesError as e:
+        raise RecordError(str(e)) from None
+    for key in ("dealer", "indicator", "winner", "win_by", "winning_tile", "seats"):
+        if key not in top:
+            raise RecordError(f"missing field '{key}'")
+    dealer = _int(top["dealer"], "dealer", 0, 3)
+    winner = _int(top["winner"], "winner", 0, 3)
+    indicator = _tile(top["indicator"], "indicator")
+    win_by = top["win_by"]
+    if win_by not in WIN_BY:
+        raise RecordError(f"win_by must be one of {', '.join(WIN_BY)}; got {json.dumps(win_by)}")
+    winning_tile = _tile(top["winning_tile"], "winning_tile")
+    from_seat: int | None = None
+    if win_by in ("discard", "rob_kong"):
+        if top.get("from") is None:
+            raise RecordError(f"'from' (the {'discarder' if win_by == 'discard' else 'robbed player'}) "
+                              f"is required when win_by is {win_by}")
+        from_seat = _int(top["from"], "from", 0, 3)
+        if from_seat == winner:
+            raise RecordError("'from' cannot be the winner")
+    elif top.get("from") is not None:
+        from_seat = _int(top["from"], "from", 0, 3)
+        if from_seat != winner:
+            raise RecordError(f"'from' must be the winner or absent for a {win_by} win")
+        from_seat = None
+    seats_raw = top["seats"]
+    if not isinstance(seats_raw, list) or len(seats_raw) != 4:
+        raise RecordError("seats must be a list of four seats")
+    laizi = rules.laizi_of(indicator)
+    seats = tuple(_seat(s, i, rules, laizi) for i, s in enumerate(seats_raw))
+    rec = WinRecord(rules, dealer, indicator, winner, win_by, from_seat, winning_tile, seats)
+    _check_sizes(rec)
+    _check_copies(rec)
+    if win_by == "rob_kong":
+        assert from_seat is not None
+        if not any(m.type == "peng" and m.tiles[0] == winning_tile
+                   for m in seats[from_seat].melds):
+            raise RecordError(f"the robbed player (seat {from_seat}) has no peng of "
+                              f"{tile_str(winning_tile)} to add a kong to")
+    return rec
+
+
+def _seat(raw: Any, i: int, rules: Rules, laizi: int) -> SeatState:
+    where = f"seats[{i}]"
+    s = _obj(raw, where)
+    unknown = set(s) - _KNOWN_SEAT
+    if unknown:
+        raise RecordError(f"unknown field '{sorted(unknown)[0]}' in {where}")
+    hand = _tiles(s.get("hand", ""), f"{where}.hand")
+    melds_raw = s.get("melds", [])
+    if not isinstance(melds_raw, list):
+        raise RecordError(f"{where}.melds must be a list")
+    melds = tuple(_meld(m, f"{where}.melds[{j}]", i, rules, laizi) for j, m in enumerate(melds_raw))
+    if len(melds) > 4:
+        raise RecordError(f"{where} has more than four melds")
+    kongs = _obj(s.get("kongs") or {}, f"{where}.kongs")
+    bad = set(kongs) - {"red", "green", "laizi", "pi"}
+    if bad:
+        raise RecordError(f"unknown kong kind '{sorted(bad)[0]}' in {where}.kongs")
+    red = _int(kongs.get("red", 0), f"{where}.kongs.red", 0, 4)
+    green = _int(kongs.get("green", 0), f"{where}.kongs.green", 0, 4)
+    lz = _int(kongs.get("laizi", 0), f"{where}.kongs.laizi", 0, 4)
+    pi = _int(kongs.get("pi", 0), f"{where}.kongs.pi", 0, 3)
+    if green and 32 not in rules.must_kong_tiles:
+        raise RecordError(f"{where}: 发财杠 (green kong) is not played in profile '{rules.profile}'")
+    if pi and not rules.pi_kong_active:
+        raise RecordError(f"{where}: 癞子皮杠 (indicator kong) is not played with these options")
+    discards = _int(s.get("laizi_discards", 0), f"{where}.laizi_discards", 0, 4)
+    ready = s.get("ready")
+    if ready is not None and not isinstance(ready, bool):
+        raise RecordError(f"{where}.ready must be true or false")
+    return SeatState(hand, melds, red, green, lz, pi, discards, ready)
+
+
+def _meld(raw: Any, where: str, seat: int, rules: Rules, laizi: int) -> Meld:
+    m = _obj(raw, where)
+    mtype = m.get("type")
+    if mtype not in ("chi", "peng", "kong"):
+        raise RecordError(f"{where}.type must be chi, peng or kong; got {json.dumps(mtype)}")
+    tiles = tuple(sorted(_tiles(m.get("tiles", ""), f"{where}.tiles")))
+    kind = m.get("kind")
+    if mtype == "kong":
+        if kind not in ("direct", "added", "concealed"):
+            raise RecordError(f"{where}.kind must be direct, added or concealed")
+    elif kind is not None:
+        raise RecordError(f"{where}: only kongs have a kind")
+    frm = m.get("from")
+    if kind == "concealed":
+        if frm is not None and frm != seat:
+            raise RecordError(f"{where}: a concealed kong is fed by nobody")
+        frm = None
+    else:
+        frm = _int(frm, f"{where}.from", 0, 3)
+        if frm == seat:
+            raise RecordError(f"{where}: a player cannot feed his own {mtype}")
+    if mtype == "chi":
+        ok = (len(tiles) == 3 and tiles[0] < 27 and suit_of(tiles[0]) == suit_of(tiles[2])
+              and tiles[1] == tiles[0] + 1 and tiles[2] == tiles[0] + 2)
+        if not ok:
+            raise RecordError(f"{where}: a chi must be a run of three in one suit")
+        if frm != (seat - 1) % 4:
+            raise RecordError(f"{where}: a chi can only take the previous player's discard")
+    else:
+        n = 3 if mtype == "peng" else 4
+        if len(tiles) != n or len(set(tiles)) != 1:
+            raise RecordError(f"{where}: a {mtype} must be {n} identical tiles")
+    if laizi in tiles:
+        raise RecordError(f"{where}: the laizi {tile_str(laizi)} never takes part in a meld")
+    bad = set(tiles) & rules.must_kong_tiles
+    if bad:
+        raise RecordError(f"{where}: {tile_str(min(bad))} can only be konged on its own")
+    return Meld(mtype, tiles, frm, kind)
+
+
+def _check_sizes(rec: WinRecord) -> None:
+    for i, st in enumerate(rec.seats):
+        n = len(st.hand) + 3 * len(st.melds)
+        if i == rec.winner:
+            if n + 1 != 14:
+                raise RecordError(
+                    f"wrong hand size: the winner has {len(st.hand)} concealed tiles and "
+                    f"{len(st.melds)} melds; with the winning tile that must make 14")
+        elif st.hand and n != 13:
+            raise RecordError(f"wrong hand size: seats[{i}] has {len(st.hand)} concealed tiles "
+                              f"and {len(st.melds)} melds (expected 13 - 3 x melds)")
+
+
+def _check_copies(rec: WinRecord) -> None:
+    # The indicator itself is not counted: it only names the laizi.  (The issue's
+    # own sample record shows the indicator 9p beside a 9999p kong.)
+    counts = [0] * NUM_KINDS
+    counts[rec.winning_tile] += 1
+    laizi = rec.laizi
+    for st in rec.seats:
+        for t in st.hand:
+            counts[t] += 1
+        for m in st.melds:
+            for t in m.tiles:
+                counts[t] += 1
+        counts[33] += st.red_kongs
+        counts[32] += st.green_kongs
+        counts[laizi] += st.laizi_kongs + st.laizi_discards
+        counts[rec.indicator] += st.pi_kongs
+    for t, n in enumerate(counts):
+        if n > 4:
+            raise RecordError(f"more than four copies of {tile_str(t)} ({n}) in the record")
+
+
+def load_win_record(text: str) -> WinRecord:
+    """Parse JSON text into a :class:`WinRecord` (malformed JSON raises RecordError)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"bad JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    return parse_win_record(data)
+
