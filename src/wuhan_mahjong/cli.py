@@ -130,12 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     _options_arg(h)
     h.set_defaults(func=cmd_hand)
 
-    for extra in _EXTRA_COMMANDS:
-        extra(sub)
     return p
-
-
-_EXTRA_COMMANDS: list[Callable[[Any], None]] = []
 
 
 def main(argv: Sequence[str] | None = None) -> int:
