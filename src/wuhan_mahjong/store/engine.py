@@ -1,0 +1,92 @@
+"""Engine creation for the two supported databases, SQLite and PostgreSQL.
+
+SQLite needs care to be safe under concurrent writers:
+
+* Python's ``sqlite3`` module opens transactions lazily and as ``DEFERRED``,
+  so two transactions can both read a balance and then fail (or worse, in
+  other drivers, overwrite each other) when they upgrade to writing.  We turn
+  the module's own transaction handling off and emit ``BEGIN IMMEDIATE`` for
+  every write transaction: the write lock is taken up front, writers run one
+  at a time, and a waiting writer waits (``busy timeout``) instead of failing.
+  Read-only work (:data:`READ_ONLY`) uses a plain deferred ``BEGIN``.
+* WAL journal mode lets readers run while a writer writes;
+  ``synchronous=NORMAL`` is the usual durability trade-off with WAL (a power
+  cut can lose the last commits but never corrupts the file).
+* Foreign keys are switched on per connection.
+
+On PostgreSQL, concurrent writers are made safe by the store itself with
+``SELECT ... FOR UPDATE`` in a fixed lock order (see :mod:`.store`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, Connection, make_url
+
+__all__ = ["READ_ONLY", "create_store_engine", "is_sqlite"]
+
+READ_ONLY = "wuhan_mahjong_read_only"
+"""Execution option: the transaction only reads (SQLite: deferred ``BEGIN``)."""
+
+SQLITE_BUSY_TIMEOUT_S = 30.0
+
+
+def is_sqlite(url: URL) -> bool:
+    return url.get_backend_name() == "sqlite"
+
+
+def _sqlite_file(url: URL) -> Path | None:
+    database = url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def create_store_engine(url: str | URL, **kwargs: Any) -> Engine:
+    """Create the engine for ``url``; for SQLite, create the file's folder too.
+
+    Only file-backed SQLite is supported: an in-memory database would be a
+    different, empty database on each pooled connection.
+    """
+    url = make_url(url)
+    backend = url.get_backend_name()
+    if backend == "sqlite":
+        path = _sqlite_file(url)
+        if path is None:
+            raise ValueError(f"only file-backed SQLite databases are supported, got {url!s}")
+        path.expanduser().parent.mkdir(parents=True, exist_ok=True)
+        connect_args = dict(kwargs.pop("connect_args", {}))
+        connect_args.setdefault("timeout", SQLITE_BUSY_TIMEOUT_S)
+        # The pool hands a connection to one thread at a time.
+        connect_args.setdefault("check_same_thread", False)
+        engine = create_engine(url, connect_args=connect_args, **kwargs)
+        _setup_sqlite(engine)
+        return engine
+    if backend == "postgresql":
+        kwargs.setdefault("pool_pre_ping", True)
+        return create_engine(url, **kwargs)
+    raise ValueError(f"unsupported database {backend!r}: use sqlite or postgresql+psycopg")
+
+
+def _setup_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Hand transaction control to SQLAlchemy (the "begin" hook below).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        if connection.get_execution_options().get(READ_ONLY):
+            connection.exec_driver_sql("BEGIN")
+        else:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")

@@ -1,0 +1,69 @@
+"""Programmatic Alembic: upgrade a database to the newest schema at start-up.
+
+The migration scripts ship inside the package (``migrations/``), so no
+``alembic.ini`` is needed.  Upgrading is idempotent and safe when several
+processes start at once: it runs in one transaction that first takes a lock
+(PostgreSQL: a transaction-level advisory lock; SQLite: ``BEGIN IMMEDIATE``).
+
+To write a new revision during development::
+
+    from wuhan_mahjong.store.migrate import alembic_config
+    from alembic import command
+    cfg = alembic_config(url="sqlite:///data/dev.db")   # a database at head
+    command.revision(cfg, message="add something", autogenerate=True)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, text
+from sqlalchemy.engine import Connection
+
+__all__ = ["MIGRATIONS_DIR", "alembic_config", "current_revision", "head_revision", "upgrade"]
+
+MIGRATIONS_DIR = Path(__file__).resolve().with_name("migrations")
+
+# Any fixed 64-bit number: the key of the advisory lock held while migrating.
+_PG_MIGRATION_LOCK = 0x5748_4D4A_5354_4F52  # "WHMJSTOR"
+
+
+def alembic_config(connection: Connection | None = None, url: str | None = None) -> Config:
+    """An Alembic config for the packaged migrations, bound to a connection or a URL."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("version_locations", str(MIGRATIONS_DIR / "versions"))
+    config.set_main_option("file_template", "v%%(rev)s_%%(slug)s")
+    if url is not None:
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    """The newest revision shipped with the package."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    if head is None:  # pragma: no cover - the package always ships revisions
+        raise RuntimeError("no migrations found")
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The revision the database is at; ``None`` for an empty database."""
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the database to ``revision`` (default: the newest) in one transaction."""
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(
+                text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK}
+            )
+        command.upgrade(alembic_config(connection), revision)

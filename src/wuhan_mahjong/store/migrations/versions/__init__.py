@@ -1,0 +1,1 @@
+"""Alembic revision scripts (``vNNNN_*.py``), oldest first."""

@@ -1,0 +1,206 @@
+"""SQLAlchemy ORM models of the store (the schema of ``docs/store.md``).
+
+The migrations in ``migrations/versions`` create exactly this schema; a test
+compares the two on both databases, so a change here needs a new migration.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+__all__ = [
+    "AccountRow",
+    "AuthSessionRow",
+    "Base",
+    "HandRecordRow",
+    "HandSeatRow",
+    "LedgerRow",
+    "MatchResultRow",
+    "SettlementRow",
+    "UTCDateTime",
+    "utcnow",
+]
+
+# Stable constraint names, the same on SQLite and PostgreSQL, so that later
+# migrations can name the constraints they alter.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+USERNAME_MAX = 32
+GAME_ID_MAX = 128
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware in UTC."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on both databases.
+
+    PostgreSQL stores ``timestamptz``; SQLite has no time zones, so the value
+    is stored as naive UTC and marked UTC again when read.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store; use an aware datetime")
+        value = value.astimezone(UTC)
+        if dialect.name == "sqlite":
+            return value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+# An autoincrementing 64-bit id; SQLite only autoincrements INTEGER PRIMARY KEY.
+BigId = BigInteger().with_variant(Integer, "sqlite")
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class AccountRow(Base):
+    """A player account, a guest account, or the single house account (fees)."""
+
+    __tablename__ = "accounts"
+    __table_args__ = (
+        CheckConstraint("silver >= 0", name="silver_not_negative"),
+        UniqueConstraint("username_key"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(USERNAME_MAX))
+    # NFKC + casefold of the username: unique, so "Alice" and "alice" clash.
+    username_key: Mapped[str] = mapped_column(String(USERNAME_MAX))
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_house: Mapped[bool] = mapped_column(Boolean, default=False)
+    silver: Mapped[int] = mapped_column(BigInteger, default=0)
+    points: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class AuthSessionRow(Base):
+    """A login session; only the SHA-256 of the opaque token is stored."""
+
+    __tablename__ = "auth_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class LedgerRow(Base):
+    """One change of one silver balance. Per account: sum(delta) == balance."""
+
+    __tablename__ = "ledger"
+    __table_args__ = (
+        CheckConstraint("balance_after >= 0", name="balance_after_not_negative"),
+        Index("ix_ledger_account_id_id", "account_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    delta: Mapped[int] = mapped_column(BigInteger)
+    balance_after: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(String(32))
+    reference: Mapped[str | None] = mapped_column(String(GAME_ID_MAX))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class SettlementRow(Base):
+    """One settled game or escape; the primary key makes settling idempotent."""
+
+    __tablename__ = "settlements"
+
+    game_id: Mapped[str] = mapped_column(String(GAME_ID_MAX), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "game" | "escape"
+    profile: Mapped[str] = mapped_column(String(32))
+    stake: Mapped[int | None] = mapped_column(BigInteger)
+    fee: Mapped[int] = mapped_column(BigInteger)
+    fees_collected: Mapped[int] = mapped_column(BigInteger)
+    settled_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class MatchResultRow(Base):
+    """One account's result in one settlement: the match history."""
+
+    __tablename__ = "match_results"
+    __table_args__ = (Index("ix_match_results_account_id_finished_at", "account_id", "finished_at"),)
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("settlements.game_id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    profile: Mapped[str] = mapped_column(String(32))
+    points_delta: Mapped[int] = mapped_column(BigInteger)
+    silver_delta: Mapped[int] = mapped_column(BigInteger)
+    fee: Mapped[int] = mapped_column(BigInteger)
+    escaped: Mapped[bool] = mapped_column(Boolean, default=False)
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class HandRecordRow(Base):
+    """The audit record of one hand: commitment, revealed wall + salt, event log."""
+
+    __tablename__ = "hand_records"
+    __table_args__ = (UniqueConstraint("match_id", "hand_no"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    match_id: Mapped[str] = mapped_column(String(GAME_ID_MAX))
+    hand_no: Mapped[int] = mapped_column(Integer)
+    commitment: Mapped[str] = mapped_column(String(128))
+    wall: Mapped[str] = mapped_column(Text)
+    salt: Mapped[str] = mapped_column(String(256))
+    events: Mapped[str] = mapped_column(Text)  # JSON lines
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class HandSeatRow(Base):
+    """Seat → account of one hand record; also the index of who may read it."""
+
+    __tablename__ = "hand_seats"
+    __table_args__ = (UniqueConstraint("record_id", "account_id"),)
+
+    record_id: Mapped[int] = mapped_column(
+        ForeignKey("hand_records.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
