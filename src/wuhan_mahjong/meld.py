@@ -24,10 +24,14 @@ class Meld:
     from_seat: int | None = None
     kind: KongKind | None = None
 
-    @property
-    def is_opening(self) -> bool:
-        """Chi, peng and 冲杠 open the hand (开口); whether 冲杠 counts is a rule option."""
-        return self.type in ("chi", "peng") or self.kind == "direct"
+    def is_opening(self, direct_kong_opens: bool = True) -> bool:
+        """Chi, peng and 冲杠 open the hand (开口); whether 冲杠 counts is a rule option.
+
+        An added kong (蓄杠) was a peng when it was made, so it holds that one
+        opening; adding the fourth tile opens nothing more (Project decision 5).
+        """
+        return (self.type in ("chi", "peng") or self.kind == "added"
+                or (direct_kong_opens and self.kind == "direct"))
 
     @property
     def is_pung(self) -> bool:
@@ -54,10 +58,9 @@ class Meld:
 
 
 def opening_count(melds: tuple[Meld, ...] | list[Meld], direct_kong_opens: bool = True) -> int:
-    """How many openings (口) the melds contain: chi, peng and (optionally) 冲杠."""
-    return sum(
-        1 for m in melds if m.type in ("chi", "peng") or (direct_kong_opens and m.kind == "direct")
-    )
+    """How many openings (口) the melds contain: chi, peng (an added kong keeps its
+    peng's) and, by default, 冲杠."""
+    return sum(1 for m in melds if m.is_opening(direct_kong_opens))
 
 
 def parse_meld_spec(spec: str, seat: int = 0) -> Meld:

@@ -346,8 +346,7 @@ def _contract(rec: WinRecord, cand: _Candidate) -> tuple[int | None, str | None]
         return rec.from_seat, "robbed kong (抢杠): the konger pays for everyone"
     hands = cand.hands
     if any(h in rules.one_suit_contract_hands for h in hands):
-        openings = [m for m in rec.seats[w].melds
-                    if m.type in ("chi", "peng") or (rules.direct_kong_opens and m.kind == "direct")]
+        openings = [m for m in rec.seats[w].melds if m.is_opening(rules.direct_kong_opens)]
         if len(openings) >= 3:
             feeder = openings[2].from_seat
             if feeder is not None and feeder != w:
