@@ -36,7 +36,7 @@ def alembic_config(connection: Connection | None = None, url: str | None = None)
     """An Alembic config for the packaged migrations, bound to a connection or a URL."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    config.set_main_option("version_locations", str(MIGRATIONS_DIR / "versions"))
+    config.set_main_option("path_separator", "os")  # versions/ is found by default
     config.set_main_option("file_template", "v%%(rev)s_%%(slug)s")
     if url is not None:
         config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))

@@ -447,7 +447,7 @@ class Store:
                     )
                 ).first()
             if found is not None:
-                row_id, stored = found.tuple()
+                row_id, stored = found
         hasher = self.settings.password_hasher
         if row_id is None or stored is None:  # unknown user, or a guest: no password
             if self._dummy_hash is None:
@@ -560,7 +560,7 @@ class Store:
             ).first()
             if found is None:
                 return None
-            row, expires = found.tuple()
+            row, expires = found
             if expires is not None and expires <= now:
                 return None
             return _account(row)
