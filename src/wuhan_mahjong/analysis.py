@@ -48,6 +48,9 @@ BIG_HAND_NAMES: dict[str, tuple[str, str]] = {
 }
 
 
+NO_SHAPE = "not a winning shape"
+
+
 class NotAWin(Exception):
     """The hand cannot legally win; ``str(e)`` says which rule stops it."""
 
@@ -127,7 +130,9 @@ def readings(
         out.append(_read(soft, wilds, melds, laizi, rules, win_by, hard=False))
     legal = [r for r in out if isinstance(r, Reading)]
     if not legal:
-        raise NotAWin(next(str(r) for r in out))
+        # report the most specific reason: a bare shape failure says the least
+        reasons = [r for r in out if isinstance(r, str)]
+        raise NotAWin(next((r for r in reasons if r != NO_SHAPE), reasons[0]))
     return legal
 
 
@@ -171,7 +176,7 @@ def _read(
         if not std_258:
             if std_any:
                 return "a small hand (小胡) needs a 2/5/8 pair (将)"
-            return "not a winning shape"
+            return NO_SHAPE
         if held_laizi > rules.small_hand_max_laizi:
             return (f"a small hand may hold at most {rules.small_hand_max_laizi} laizi "
                     f"when it wins; this one holds {held_laizi}")
