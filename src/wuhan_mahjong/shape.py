@@ -27,7 +27,7 @@ first time it is seen and looked up afterwards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from typing import Final
 
 INF: Final = 99
@@ -51,7 +51,7 @@ def unpack(h: int) -> list[int]:
     return [(h >> (3 * i)) & 7 for i in range(34)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _need(c: tuple[int, ...], runs: bool, pair: int) -> int:
     """Fewest wilds to complete one suit's counts ``c``.
 

@@ -133,7 +133,7 @@ def _parse_chunk(chunk: str, out: list[int]) -> None:
             digits, suit = m.groups()
             for d in digits:
                 rank = int(d)
-                if suit == "z" and not 1 <= rank <= 7 or suit != "z" and not 1 <= rank <= 9:
+                if (suit == "z" and not 1 <= rank <= 7) or (suit != "z" and not 1 <= rank <= 9):
                     raise TileError(f"not a tile: '{d}{suit}'")
                 out.append("mpsz".index(suit) * 9 + rank - 1)
             pos = m.end()

@@ -1,0 +1,128 @@
+"""The command line, run as a real process: exit codes 0 / 1 / 2 and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SAMPLE = {
+    "profile": "yuanhang", "options": {"opening_scoring": "per_opening"},
+    "dealer": 0, "indicator": "9p", "winner": 1, "win_by": "discard", "from": 2,
+    "winning_tile": "5m",
+    "seats": [
+        {"hand": "", "melds": []},
+        {"hand": "456p678s5m", "melds": [{"type": "chi", "tiles": "234m", "from": 0},
+                                         {"type": "peng", "tiles": "777s", "from": 3}]},
+        {"hand": "", "melds": [{"type": "kong", "kind": "direct", "tiles": "9999p", "from": 0}],
+         "kongs": {"red": 1, "green": 0, "laizi": 0, "pi": 0}, "laizi_discards": 1},
+        {"hand": "", "melds": [], "ready": False},
+    ],
+}
+
+
+def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "wuhan_mahjong", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_score_the_issue_sample_from_stdin() -> None:
+    p = cli("score", stdin=json.dumps(SAMPLE))
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["valid"] is True and out["laizi"] == "1p" and out["hands"] == []
+    assert out["deltas"] == [-16, 280, -256, -8] and sum(out["deltas"]) == 0
+    assert [p["payer"] for p in out["payments"]] == [0, 2, 3]
+    assert {"base", "multipliers", "payments", "contractor", "golden_cap", "hard"} <= set(out)
+    labels = [f["label"] for f in out["payments"][1]["factors"]]
+    assert "×2 放冲" in labels and "×2 红中杠" in labels
+
+
+def test_score_from_a_file(tmp_path: Path) -> None:
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(SAMPLE), encoding="utf-8")
+    assert cli("score", str(f)).returncode == 0
+
+
+def test_score_not_a_legal_win_exits_1() -> None:
+    rec = json.loads(json.dumps(SAMPLE))
+    rec["seats"][1]["hand"] = "456p678s3m"
+    rec["winning_tile"] = "3m"
+    p = cli("score", stdin=json.dumps(rec))
+    assert p.returncode == 1
+    out = json.loads(p.stdout)
+    assert out["valid"] is False and "2/5/8" in out["reason"]
+
+
+@pytest.mark.parametrize(("text", "needle"), [
+    ("{not json", "bad JSON"),
+    (json.dumps({**SAMPLE, "winning_tile": "0m"}), "not a tile"),
+    (json.dumps({**SAMPLE, "profile": "osaka"}), "unknown profile"),
+    (json.dumps({**SAMPLE, "options": {"capp": 3}}), "unknown option"),
+    (json.dumps({**SAMPLE, "winner": 7}), "out of range"),
+    (json.dumps({**SAMPLE, "winning_tile": "9p"}), "more than four copies"),
+    (json.dumps({**SAMPLE, "seats": SAMPLE["seats"][:3]}), "four seats"),
+    ("[]", "JSON object"),
+])
+def test_score_malformed_input_exits_2_with_one_line(text: str, needle: str) -> None:
+    p = cli("score", stdin=text)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0] and "Traceback" not in p.stderr
+
+
+def test_score_wrong_hand_size() -> None:
+    rec = json.loads(json.dumps(SAMPLE))
+    rec["seats"][1]["hand"] = "456p678s"
+    p = cli("score", stdin=json.dumps(rec))
+    assert p.returncode == 2 and "wrong hand size" in p.stderr
+
+
+def test_score_missing_file_exits_2() -> None:
+    p = cli("score", "/nonexistent/record.json")
+    assert p.returncode == 2 and "cannot read" in p.stderr
+
+
+def test_rules_lists_every_option_with_an_explanation() -> None:
+    p = cli("rules", "bianfeng")
+    assert p.returncode == 0
+    assert "opening_scoring" in p.stdout and "once" in p.stdout
+    p = cli("rules", "--json")
+    assert json.loads(p.stdout)["profile"] == "yuanhang"
+    p = cli("rules", "tokyo")
+    assert p.returncode == 2
+
+
+def test_hand_reports_waits_shanten_and_values() -> None:
+    p = cli("hand", "456p678s5m", "--indicator", "9p", "--meld", "chi:234m", "--meld", "peng:777s",
+            "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["shanten"] == 0 and out["laizi"] == "1p"
+    tiles = {w["tile"]: w for w in out["waits"]}
+    assert set(tiles) == {"5m", "1p"}  # the pair, or draw the laizi
+    assert tiles["5m"]["values"]["discard"] == "minimum score not reached: no loser owes 20 (highest 16)"
+    p = cli("hand", "456p678s5m", "--indicator", "9p", "--meld", "chi:234m", "--meld", "peng:777s")
+    assert "shanten 0" in p.stdout and "5m" in p.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ("hand", "12x", "--indicator", "1m"),
+    ("hand", "123m", "--indicator", "1m"),
+    ("hand", "456p678s5m", "--indicator", "1m", "--meld", "chi:235m"),
+    ("score", "--bogus"),
+    ("nonsense",),
+])
+def test_bad_arguments_exit_2_without_traceback(args: tuple[str, ...]) -> None:
+    p = cli(*args)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+
+
+def test_help_everywhere() -> None:
+    for args in ((), ("score",), ("hand",), ("rules",)):
+        p = cli(*args, "--help")
+        assert p.returncode == 0 and "usage" in p.stdout
