@@ -20,6 +20,8 @@ On PostgreSQL, concurrent writers are made safe by the store itself with
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +81,8 @@ def _setup_sqlite(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
+            _enable_wal(cursor)
         finally:
             cursor.close()
 
@@ -90,3 +92,27 @@ def _setup_sqlite(engine: Engine) -> None:
             connection.exec_driver_sql("BEGIN")
         else:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _enable_wal(cursor: Any) -> None:
+    """Switch the file to WAL mode (persistent: a no-op once the file is in WAL).
+
+    Changing the journal mode does not wait on the busy handler: while another
+    connection (another process starting at the same time) holds a lock it
+    fails at once with "database is locked", so retry until the busy timeout.
+    """
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_S
+    delay = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode")
+            if str(cursor.fetchone()[0]).lower() == "wal":
+                return
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.fetchall()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)

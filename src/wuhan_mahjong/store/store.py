@@ -852,7 +852,7 @@ class Store:
                     fee=row.fee,
                     escaped=row.escaped,
                 )
-                for row, kind in session.execute(query).tuples()
+                for row, kind in session.execute(query)
             ]
 
     # -- hand records ---------------------------------------------------------------
@@ -929,11 +929,14 @@ class Store:
             )
             if row is None:
                 return None
-            seats = session.execute(
-                select(HandSeatRow.seat, HandSeatRow.account_id)
-                .where(HandSeatRow.record_id == row.id)
-                .order_by(HandSeatRow.seat)
-            ).tuples()
+            seats = {
+                seat: account_id
+                for seat, account_id in session.execute(
+                    select(HandSeatRow.seat, HandSeatRow.account_id)
+                    .where(HandSeatRow.record_id == row.id)
+                    .order_by(HandSeatRow.seat)
+                )
+            }
             return HandRecord(
                 match_id=row.match_id,
                 hand_no=row.hand_no,
@@ -941,7 +944,7 @@ class Store:
                 wall=row.wall,
                 salt=row.salt,
                 events=row.events,
-                seats=dict(seats),
+                seats=seats,
                 finished_at=row.finished_at,
             )
 

@@ -1,0 +1,119 @@
+"""Migrations: applied by open_store to an empty database, idempotent, match the models."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine, func, inspect, select
+
+from wuhan_mahjong.store import Store, open_store
+from wuhan_mahjong.store.engine import create_store_engine
+from wuhan_mahjong.store.migrate import alembic_config, current_revision, head_revision, upgrade
+from wuhan_mahjong.store.models import AccountRow, Base
+
+TABLES = {
+    "accounts",
+    "auth_sessions",
+    "ledger",
+    "settlements",
+    "match_results",
+    "hand_records",
+    "hand_seats",
+}
+
+
+def house_count(engine: Engine) -> int:
+    with engine.connect() as connection:
+        return int(
+            connection.scalar(
+                select(func.count()).select_from(AccountRow).where(AccountRow.is_house)
+            )
+            or 0
+        )
+
+
+def test_empty_database_is_migrated_to_head(db_url: str) -> None:
+    engine = create_store_engine(db_url)
+    try:
+        assert current_revision(engine) is None
+        assert not TABLES & set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+    with open_store(db_url) as store:
+        assert current_revision(store.engine) == head_revision()
+        assert set(inspect(store.engine).get_table_names()) >= TABLES | {"alembic_version"}
+        assert house_count(store.engine) == 1
+
+
+def test_migrations_are_idempotent(db_url: str) -> None:
+    with open_store(db_url) as store:
+        account = store.create_guest().account
+        upgrade(store.engine)  # again: nothing to do
+        upgrade(store.engine)
+    with open_store(db_url) as store:  # and again at the next start
+        assert store.account(account.id) == account
+        assert house_count(store.engine) == 1
+        assert store.audit().ok
+
+
+def test_models_match_migrations(store: Store) -> None:
+    with store.engine.connect() as connection:
+        diff = compare_metadata(
+            MigrationContext.configure(connection, opts={"compare_type": True}), Base.metadata
+        )
+    assert diff == []
+
+
+def test_downgrade_and_upgrade_again(store: Store) -> None:
+    with store.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "base")
+    assert not TABLES & set(inspect(store.engine).get_table_names())
+    assert current_revision(store.engine) is None
+    upgrade(store.engine)
+    assert current_revision(store.engine) == head_revision()
+    assert house_count(store.engine) == 1
+
+
+def test_concurrent_starts_migrate_once(db_url: str) -> None:
+    stores: list[Store] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(3)
+
+    def work() -> None:
+        try:
+            start.wait()
+            stores.append(open_store(db_url))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    try:
+        assert not errors, errors
+        assert len(stores) == 3
+        assert len({store.house_account_id for store in stores}) == 1
+        assert house_count(stores[0].engine) == 1
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_sqlite_folder_is_created(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b" / "store.db"
+    with open_store(f"sqlite:///{path}") as store:
+        assert path.exists()
+        assert store.audit().ok
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:", "mysql://x@localhost/db"])
+def test_unsupported_urls(url: str) -> None:
+    with pytest.raises(ValueError):
+        open_store(url)
