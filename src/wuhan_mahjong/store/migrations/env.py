@@ -14,8 +14,6 @@ from sqlalchemy.engine import Connection
 
 from wuhan_mahjong.store.models import Base
 
-config = context.config
-
 
 def _run(connection: Connection) -> None:
     context.configure(
@@ -30,6 +28,7 @@ def _run(connection: Connection) -> None:
 
 
 def run_migrations() -> None:
+    config = context.config
     given = config.attributes.get("connection")
     if isinstance(given, Connection):
         _run(given)
@@ -45,6 +44,9 @@ def run_migrations() -> None:
         engine.dispose()
 
 
-if context.is_offline_mode():
-    raise RuntimeError("offline (--sql) migrations are not supported")
-run_migrations()
+# Alembic runs this file with its context set up; a plain import (pytest's
+# --doctest-modules collects every module) must do nothing.
+if hasattr(context, "config"):
+    if context.is_offline_mode():
+        raise RuntimeError("offline (--sql) migrations are not supported")
+    run_migrations()
