@@ -100,3 +100,14 @@ def test_unknown_seated_account(store: Store) -> None:
     with pytest.raises(UnknownAccount):
         store.save_hand_record(make_record({0: a, 1: store.house_account_id}))
     assert store.hand_record("table-7", 1, viewer=a) is None
+
+
+def test_oversized_fields_are_refused(store: Store) -> None:
+    a = store.create_guest().account.id
+    record = make_record({0: a})
+    fields = {f: getattr(record, f) for f in record.__slots__}
+    with pytest.raises(InvalidSettlement):
+        store.save_hand_record(HandRecord(**{**fields, "commitment": "f" * 129}))
+    with pytest.raises(InvalidSettlement):
+        store.save_hand_record(HandRecord(**{**fields, "match_id": "m" * 129}))
+    assert store.hand_numbers("table-7", viewer=a) == []

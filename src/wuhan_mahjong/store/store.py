@@ -282,6 +282,13 @@ class Store:
     def __init__(self, engine: Engine, settings: StoreSettings | None = None) -> None:
         self._engine = engine
         self._read_engine = engine.execution_options(**{READ_ONLY: True})
+        # Reads of several statements that must agree (the audit): on PostgreSQL
+        # one snapshot for the whole transaction; SQLite transactions always are.
+        self._snapshot_engine = (
+            self._read_engine.execution_options(isolation_level="REPEATABLE READ")
+            if engine.dialect.name == "postgresql"
+            else self._read_engine
+        )
         self.settings = settings or StoreSettings()
         _check_int("starting_silver", self.settings.starting_silver)
         _check_int("guest_starting_silver", self.settings.guest_starting_silver)
@@ -314,8 +321,9 @@ class Store:
             yield session
 
     @contextmanager
-    def _read(self) -> Iterator[Session]:
-        with Session(self._read_engine, expire_on_commit=False) as session, session.begin():
+    def _read(self, *, snapshot: bool = False) -> Iterator[Session]:
+        bind = self._snapshot_engine if snapshot else self._read_engine
+        with Session(bind, expire_on_commit=False) as session, session.begin():
             yield session
 
     def _lock_accounts(self, session: Session, ids: Iterable[int]) -> dict[int, AccountRow]:
@@ -593,19 +601,15 @@ class Store:
 
     # -- silver -------------------------------------------------------------------
 
-    def grant(
-        self, account_id: int, amount: int, *, reason: str = "grant", reference: str | None = None
-    ) -> int:
+    def grant(self, account_id: int, amount: int, *, reference: str | None = None) -> int:
         """Create (``amount`` > 0) or destroy (< 0) silver on an account; returns the balance.
 
-        The ledger row's reason is always ``grant`` (it is what the audit counts
-        as created silver); ``reason`` and ``reference`` are kept as its
-        reference text, e.g. ``"daily bonus"``.  A debit below zero raises
-        :class:`InsufficientSilver`.
+        The ledger row's reason is ``grant``: the audit counts these rows as the
+        silver in existence.  ``reference`` says why (e.g. ``"daily bonus"``).
+        A debit below zero raises :class:`InsufficientSilver`.
         """
         _check_int("amount", amount, low=-MAX_AMOUNT)
-        note = reference if reference is not None else (None if reason == "grant" else reason)
-        if note is not None and len(note) > GAME_ID_MAX:
+        if reference is not None and len(reference) > GAME_ID_MAX:
             raise InvalidSettlement(f"reference longer than {GAME_ID_MAX} characters")
         with self._write() as session:
             row = self._lock_accounts(session, [account_id])[account_id]
@@ -617,7 +621,7 @@ class Store:
                 )
             if row.silver + amount > MAX_AMOUNT:
                 raise InvalidSettlement("balance would exceed the largest amount")
-            self._move(session, row, amount, LedgerReason.GRANT, note, utcnow())
+            self._move(session, row, amount, LedgerReason.GRANT, reference, utcnow())
             return row.silver
 
     def settle_game(
@@ -803,7 +807,7 @@ class Store:
             .group_by(LedgerRow.account_id)
             .subquery()
         )
-        with self._read() as session:
+        with self._read(snapshot=True) as session:
             rows = session.execute(
                 select(AccountRow.id, AccountRow.silver, func.coalesce(ledger_sums.c.total, 0))
                 .outerjoin(ledger_sums, ledger_sums.c.account_id == AccountRow.id)
@@ -871,6 +875,14 @@ class Store:
             _check_int("seat", seat, high=3)
         if len(set(record.seats.values())) != len(record.seats):
             raise InvalidSettlement("an account sits in two seats")
+        for name, value, longest in (
+            ("commitment", record.commitment, 128),
+            ("salt", record.salt, 256),
+        ):
+            if not isinstance(value, str) or len(value) > longest:
+                raise InvalidSettlement(f"{name} must be a string of at most {longest} characters")
+        if not isinstance(record.wall, str) or not isinstance(record.events, str):
+            raise InvalidSettlement("wall and events must be strings")
         finished = record.finished_at or utcnow()
         with self._write() as session:
             rows = self._lock_accounts(session, record.seats.values())
