@@ -320,11 +320,24 @@ def _shape_win(counts: list[int], wilds: int, melds: Sequence[Meld], rules: Rule
     return all(is_258(t) for t in real)
 
 
-def shape_waits(hand: Sequence[int], melds: Sequence[Meld], laizi: int, rules: Rules) -> list[int]:
-    """Tiles that complete a 3n+1 hand at the shape level (:func:`is_winning_shape`)."""
-    base = list(hand)
-    return [t for t in range(NUM_KINDS)
-            if base.count(t) < 4 and is_winning_shape([*base, t], melds, laizi, rules)]
+def candidate_mask(hand: Sequence[int], melds: Sequence[Meld], laizi: int, rules: Rules) -> int:
+    """A superset (bit per tile kind) of the tiles that can complete ``hand`` at the
+    shape level: the table-driven waits of the standard and all-triplets shapes,
+    the 风一色 / 将一色 families when the hand is in one, and the laizi itself."""
+    counts = counts_of(hand)
+    wilds = counts[laizi]
+    counts[laizi] = 0
+    h = shape.pack(counts)
+    mask = shape.wait_mask(h, wilds, shape.PAIR) | (1 << laizi)
+    if rules.pengpenghu and all(m.is_pung for m in melds):
+        mask |= shape.wait_mask(h, wilds, shape.PPAIR)
+    real = [t for t in range(NUM_KINDS) if counts[t]] + [t for m in melds for t in m.tiles]
+    no_kong = rules.must_kong_tiles
+    if all(is_honour(t) and t not in no_kong for t in real):
+        mask |= sum(1 << t for t in range(27, 34) if t not in no_kong)
+    if all(is_258(t) for t in real):
+        mask |= sum(1 << t for t in range(27) if is_258(t))
+    return mask
 
 
 def waits(
@@ -334,13 +347,24 @@ def waits(
     """The tiles that give a legal win (eligibility included, minimum score not),
     each with the readings it would make.  ``win_by`` "discard" excludes the laizi."""
     out = []
+    mask = candidate_mask(hand, melds, laizi, rules)
     for t in range(NUM_KINDS):
-        if hand.count(t) >= 4 or (win_by in ("discard", "rob_kong") and t == laizi):
+        if not mask >> t & 1 or hand.count(t) >= 4:
+            continue
+        if win_by in ("discard", "rob_kong") and t == laizi:
             continue
         rs = winning_readings([*hand, t], melds, laizi, rules, win_by, t)
         if rs:
             out.append(Wait(t, tuple(rs)))
     return out
+
+
+def shape_waits(hand: Sequence[int], melds: Sequence[Meld], laizi: int, rules: Rules) -> list[int]:
+    """Tiles that complete a 3n+1 hand at the shape level (:func:`is_winning_shape`)."""
+    mask = candidate_mask(hand, melds, laizi, rules)
+    return [t for t in range(NUM_KINDS)
+            if mask >> t & 1 and hand.count(t) < 4
+            and is_winning_shape([*hand, t], melds, laizi, rules)]
 
 
 def is_ready(hand: Sequence[int], melds: Sequence[Meld], laizi: int, rules: Rules) -> bool:
