@@ -221,3 +221,29 @@ def test_settlements_are_zero_sum(seed: int, profile: str, mode: str) -> None:
     assert sum(s.deltas) == 0
     assert s.deltas[winner] == sum(int(p.amount) for p in s.payments) > 0
     assert all(p.amount <= p.raw or p.limit in ("golden", "bright") for p in s.payments)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 4), profiles)
+def test_arrangements_account_for_every_tile(seed: int, wilds: int, profile: str) -> None:
+    """Whenever a hand wins, the reading's arrangement uses exactly its tiles, and
+    what each laizi stands for is named."""
+    rng = random.Random(seed)
+    rules = get_rules(profile)
+    laizi = 33 if rules.laizi_of(26) == 33 else rules.laizi_of(26)
+    chi = Meld("chi", (18, 19, 20), 0)
+    full = [t if t != laizi and t not in rules.must_kong_tiles else 4
+            for t in random_hand(rng, 11, 0, True)]
+    rng.shuffle(full)
+    tiles = full[wilds:]  # swapping tiles for wilds keeps a complete hand complete
+    concealed = tiles + [laizi] * wilds
+    for r in winning_readings(concealed, [chi], laizi, rules, "self_draw", concealed[-1]):
+        if r.groups and r.groups[0].kind != "loose":
+            used = sorted(t for g in r.groups for t, w in zip(g.tiles, g.wild, strict=True) if not w)
+            n_wild = sum(w for g in r.groups for w in g.wild)
+            if r.hard:
+                assert sorted(concealed) == used and n_wild == 0
+            else:
+                assert sorted(tiles) == used and n_wild == wilds == len(r.laizi_as)
+        else:
+            assert sum(len(g.tiles) for g in r.groups) == len(concealed)
