@@ -1,0 +1,288 @@
+"""Hand records: a JSON-lines event log per hand, its replay and its verification.
+
+The format is documented in ``docs/records.md`` (schema ``wuhan-mahjong/hand``,
+version ``RECORD_VERSION``).  A record opens with a ``header`` (rules, dealer,
+commitment) and closes with a ``reveal`` (wall and salt).  The ``act`` lines
+are the input: replaying them on the revealed wall rebuilds the state, and
+every other line (deal, draws, claims, the settlement ...) must come out
+identical.  A file may hold several hands one after the other.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..rules import RulesError, get_rules
+from ..tiles import TileError, format_tiles, parse_tiles, tile_str
+from .actions import ACTION_TYPES, Action, ActionFormatError, IllegalAction, action_from_json
+from .dealing import FIRST_DRAW_POS, WallError, check_wall, commitment
+from .state import HandState, seat_name
+
+RECORD_SCHEMA = "wuhan-mahjong/hand"
+RECORD_VERSION = 1
+COMMITMENT_FORMAT = "sha256(b'wuhan-mahjong/wall/v1' + salt[32] + wall[136 bytes, tile kind 0-33])"
+EVENT_TYPES = ("header", "deal", "act", "draw", "claim", "kong", "end_phase", "win", "exhausted",
+               "escape", "reveal")
+
+
+class RecordError(ValueError):
+    """A malformed record (bad JSON, missing or wrong fields): exit status 2."""
+
+
+class VerifyError(ValueError):
+    """A well-formed record that does not check out (commitment or replay): exit status 1."""
+
+
+# --------------------------------------------------------------------------- writing
+def _event_json(state: HandState, ev: tuple[object, ...]) -> dict[str, Any]:
+    kind = ev[0]
+    if kind == "act":
+        seat, action = ev[1], ev[2]
+        assert isinstance(action, ACTION_TYPES)
+        return {"e": "act", "seat": seat, "action": action.to_json()}
+    if kind == "draw":
+        _, seat, tile, source, left = ev
+        assert isinstance(tile, int)
+        return {"e": "draw", "seat": seat, "tile": tile_str(tile), "from": source, "wall": left}
+    if kind == "claim":
+        _, seat, action, frm = ev
+        assert isinstance(action, ACTION_TYPES)
+        return {"e": "claim", "seat": seat, "action": action.to_json(), "from": frm}
+    if kind == "kong":
+        _, seat, tile = ev
+        assert isinstance(tile, int)
+        return {"e": "kong", "seat": seat, "kind": "added", "tile": tile_str(tile)}
+    if kind == "end_phase":
+        return {"e": "end_phase", "wall": ev[1]}
+    if kind == "win":
+        _, seat, win_by, frm, tile = ev
+        r = state.result
+        assert r is not None and r.settlement is not None and isinstance(tile, int)
+        return {"e": "win", "seat": seat, "win_by": win_by, "from": frm, "tile": tile_str(tile),
+                "deltas": list(r.deltas), "settlement": r.settlement.to_json()}
+    if kind == "exhausted":
+        return {"e": "exhausted", "deltas": [0, 0, 0, 0]}
+    if kind == "escape":
+        _, seat, penalty, deltas = ev
+        assert isinstance(deltas, tuple)
+        return {"e": "escape", "seat": seat, "penalty": penalty, "deltas": list(deltas)}
+    raise AssertionError(f"unknown event {kind}")  # pragma: no cover
+
+
+def header_json(state: HandState) -> dict[str, Any]:
+    rules = state.rules.to_dict()
+    rules.pop("profile")
+    return {"e": "header", "schema": RECORD_SCHEMA, "version": RECORD_VERSION,
+            "hand_no": state.hand_no, "dealer": state.dealer, "profile": state.rules.profile,
+            "rules": rules, "commitment": state.commitment, "commitment_format": COMMITMENT_FORMAT}
+
+
+def record_events(state: HandState) -> list[dict[str, Any]]:
+    """The record of a hand as a list of JSON objects (the reveal only once it is over)."""
+    out = [header_json(state),
+           {"e": "deal", "hands": [format_tiles(h) for h in state.initial_hands],
+            "indicator": tile_str(state.indicator), "laizi": tile_str(state.laizi),
+            "wall": len(state.wall) - FIRST_DRAW_POS}]
+    out.extend(_event_json(state, ev) for ev in state.log)
+    if state.ended:
+        out.append({"e": "reveal", "wall": "".join(tile_str(t) for t in state.wall),
+                    "salt": state.salt.hex(),
+                    "hands": [format_tiles(state.hand_tiles(s)) for s in range(4)]})
+    return out
+
+
+def dumps_line(obj: dict[str, Any]) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def record_lines(state: HandState) -> list[str]:
+    """The record as JSON lines (one string per line, no newlines)."""
+    return [dumps_line(e) for e in record_events(state)]
+
+
+# --------------------------------------------------------------------------- reading
+def load_records(text: str) -> list[list[dict[str, Any]]]:
+    """Split JSON-lines text into hands (each a list of events starting with a header)."""
+    hands: list[list[dict[str, Any]]] = []
+    for no, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"line {no}: bad JSON: {e.msg}") from None
+        if not isinstance(obj, dict) or obj.get("e") not in EVENT_TYPES:
+            raise RecordError(f"line {no}: not a record event (an object with a known 'e' field)")
+        obj["_line"] = no
+        if obj["e"] == "header":
+            hands.append([obj])
+        elif not hands:
+            raise RecordError(f"line {no}: the record must start with a header line")
+        else:
+            hands[-1].append(obj)
+    if not hands:
+        raise RecordError("empty record: no header line")
+    return hands
+
+
+def _field(ev: dict[str, Any], name: str, typ: type | tuple[type, ...]) -> Any:
+    v = ev.get(name)
+    if not isinstance(v, typ) or (isinstance(v, bool) and typ is int):
+        raise RecordError(f"line {ev.get('_line', '?')}: '{ev['e']}' needs a valid '{name}' field")
+    return v
+
+
+def _seat(ev: dict[str, Any]) -> int:
+    s = _field(ev, "seat", int)
+    if not 0 <= s < 4:
+        raise RecordError(f"line {ev.get('_line', '?')}: seat out of range: {s}")
+    assert isinstance(s, int)
+    return s
+
+
+def start_state(events: Sequence[dict[str, Any]]) -> HandState:
+    """The dealt state of a recorded hand (needs its reveal: wall and salt)."""
+    head = events[0]
+    if head.get("schema") != RECORD_SCHEMA:
+        raise RecordError(f"line {head['_line']}: unknown schema {head.get('schema')!r}")
+    if head.get("version") != RECORD_VERSION:
+        raise RecordError(f"line {head['_line']}: unsupported record version {head.get('version')!r}"
+                          f" (this program reads version {RECORD_VERSION})")
+    profile = _field(head, "profile", str)
+    options = _field(head, "rules", dict)
+    try:
+        rules = get_rules(profile, options)
+    except RulesError as e:
+        raise RecordError(f"line {head['_line']}: {e}") from None
+    dealer = _field(head, "dealer", int)
+    if not 0 <= dealer < 4:
+        raise RecordError(f"line {head['_line']}: dealer out of range: {dealer}")
+    hand_no = _field(head, "hand_no", int)
+    _field(head, "commitment", str)
+    reveal = next((e for e in events if e["e"] == "reveal"), None)
+    if reveal is None:
+        raise VerifyError("the hand has no reveal line (unfinished hand): nothing to check the "
+                          "commitment against")
+    try:
+        wall = parse_tiles(_field(reveal, "wall", str))
+        salt = bytes.fromhex(_field(reveal, "salt", str))
+    except (TileError, ValueError) as e:
+        if isinstance(e, RecordError):
+            raise
+        raise RecordError(f"line {reveal['_line']}: bad wall or salt: {e}") from None
+    try:
+        check_wall(wall)
+    except WallError as e:
+        raise VerifyError(f"line {reveal['_line']}: the revealed wall is not a full set: {e}") from None
+    return HandState(rules, dealer, wall, salt, hand_no=hand_no)
+
+
+def replay(events: Sequence[dict[str, Any]]) -> HandState:
+    """Rebuild a hand by applying its ``act`` lines (and noting escapes) in order."""
+    state = start_state(events)
+    for ev in events[1:]:
+        if ev["e"] == "act":
+            seat = _seat(ev)
+            try:
+                action: Action = action_from_json(ev.get("action"))
+            except ActionFormatError as e:
+                raise RecordError(f"line {ev['_line']}: {e}") from None
+            try:
+                state.apply(seat, action)
+            except IllegalAction as e:
+                raise VerifyError(f"line {ev['_line']}: illegal action {action} by seat {seat}: {e}"
+                                  ) from None
+        elif ev["e"] == "escape":
+            seat = _seat(ev)
+            deltas = _field(ev, "deltas", list)
+            state.note_escape(seat, _field(ev, "penalty", int), deltas)
+    return state
+
+
+def verify(events: Sequence[dict[str, Any]]) -> HandState:
+    """Check one hand's record: the commitment, then a replay that must reproduce every line.
+
+    Raises :class:`VerifyError` (mismatch) or :class:`RecordError` (malformed).
+    """
+    head = events[0]
+    reveal = next((e for e in events if e["e"] == "reveal"), None)
+    state = start_state(events)  # also checks there is a reveal
+    assert reveal is not None
+    if commitment(state.salt, state.wall) != head["commitment"]:
+        raise VerifyError(f"commitment mismatch (line {head['_line']}): the revealed wall and salt "
+                          f"hash to {commitment(state.salt, state.wall)}, not to the committed "
+                          f"{head['commitment']}")
+    state = replay(events)
+    if not state.ended:
+        raise VerifyError("the replayed hand did not finish: the record misses actions")
+    expected = record_events(state)
+    got = [{k: v for k, v in e.items() if k != "_line"} for e in events]
+    for i, (a, b) in enumerate(zip(expected, got, strict=False)):
+        if a != b:
+            line = events[i]["_line"]
+            raise VerifyError(f"line {line} differs from the replay: the record has {dumps_line(b)}, "
+                              f"the replay gives {dumps_line(a)}")
+    if len(expected) != len(got):
+        where = events[min(len(expected), len(got)) - 1]["_line"]
+        raise VerifyError(f"after line {where}: the record has {len(got)} lines, "
+                          f"the replay gives {len(expected)}")
+    return state
+
+
+# --------------------------------------------------------------------------- text
+def _who(seat: Any) -> str:
+    return seat_name(seat) if isinstance(seat, int) and 0 <= seat < 4 else str(seat)
+
+
+def _act_text(ev: dict[str, Any]) -> str:
+    try:
+        action = action_from_json(ev.get("action"))
+    except ActionFormatError as e:
+        raise RecordError(f"line {ev.get('_line', '?')}: {e}") from None
+    return str(action)
+
+
+def describe(events: Iterable[dict[str, Any]]) -> list[str]:
+    """A hand move by move in readable text (for ``wuhan-mahjong replay``)."""
+    out: list[str] = []
+    for ev in events:
+        e = ev["e"]
+        if e == "header":
+            out.append(f"Hand {ev.get('hand_no')} · profile {ev.get('profile')} · "
+                       f"dealer {_who(ev.get('dealer'))} · commitment {str(ev.get('commitment'))[:16]}…")
+        elif e == "deal":
+            hands = ev.get("hands") or []
+            for s, h in enumerate(hands):
+                out.append(f"  deal {_who(s)}: {h}")
+            out.append(f"  indicator {ev.get('indicator')} → laizi {ev.get('laizi')}; "
+                       f"live wall {ev.get('wall')}")
+        elif e == "act":
+            out.append(f"  {_who(ev.get('seat'))}: {_act_text(ev)}")
+        elif e == "draw":
+            src = {"wall": "draws", "replacement": "draws a replacement", "final": "final draw (海底)"}
+            out.append(f"  {_who(ev.get('seat'))} {src.get(str(ev.get('from')), 'draws')} {ev.get('tile')}"
+                       f"  [wall {ev.get('wall')}]")
+        elif e == "claim":
+            out.append(f"  → {_who(ev.get('seat'))} takes it: {_act_text(ev)} from {_who(ev.get('from'))}")
+        elif e == "kong":
+            out.append(f"  → nobody robs: {_who(ev.get('seat'))} completes the added kong of "
+                       f"{ev.get('tile')}")
+        elif e == "end_phase":
+            out.append(f"  -- end phase (海底): {ev.get('wall')} tiles left, no more kongs --")
+        elif e == "win":
+            st = ev.get("settlement") or {}
+            hands = ", ".join(st.get("hands_zh") or []) or "小胡"
+            frm = f" from {_who(ev.get('from'))}" if ev.get("from") is not None else ""
+            out.append(f"  ** {_who(ev.get('seat'))} wins ({ev.get('win_by')}) on {ev.get('tile')}{frm}:"
+                       f" {hands}; deltas {ev.get('deltas')}")
+        elif e == "exhausted":
+            out.append("  ** 荒庄: the wall is exhausted, nobody wins, nobody pays")
+        elif e == "escape":
+            out.append(f"  !! {_who(ev.get('seat'))} escapes: pays {ev.get('penalty')} "
+                       f"(deltas {ev.get('deltas')}); a bot plays the seat from now on")
+        elif e == "reveal":
+            out.append(f"  reveal: salt {ev.get('salt')}")
+            out.append(f"  wall {ev.get('wall')}")
+    return out

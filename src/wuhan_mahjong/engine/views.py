@@ -1,0 +1,176 @@
+"""What one seat (or a spectator) may see of a hand: typed, JSON-ready dictionaries.
+
+A view holds the seat's own concealed tiles, his own last drawn tile and his
+own legal actions, and everything public: every discard (with who claimed
+it), exposed melds and who fed them, the special-kong counts, each seat's
+number of concealed tiles, the indicator and the laizi, whose turn it is, the
+live-wall count and the wall commitment.  It never holds another seat's
+concealed tiles, the faces of another seat's concealed kongs (暗杠), the wall
+order or the salt: those appear only in ``result.reveal`` once the hand is
+over.  It does not say whether anybody else may claim the discard on the table
+or has answered yet.
+
+``json.dumps(view)`` works as is; the schema is versioned by ``VIEW_VERSION``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from ..tiles import format_tiles, tile_str
+from .state import HandState
+
+VIEW_VERSION = 1
+
+
+class MeldView(TypedDict):
+    type: str  # chi, peng, kong
+    kind: str | None  # direct, added, concealed (kongs only)
+    tiles: str | None  # None: another seat's concealed kong
+    from_seat: int | None  # who fed it (the discarder); None for a concealed kong
+
+
+class DiscardView(TypedDict):
+    tile: str
+    laizi: bool  # 丢癞子: a discarded laizi, never claimable
+    claimed_by: int | None
+
+
+class SpecialKongsView(TypedDict):
+    red: int
+    green: int
+    laizi: int
+    pi: int
+
+
+class PublicSeat(TypedDict):
+    seat: int
+    concealed: int  # number of concealed tiles in hand
+    melds: list[MeldView]
+    special_kongs: SpecialKongsView
+    laizi_discards: int
+    discards: list[DiscardView]
+
+
+class TableTile(TypedDict):
+    seat: int
+    tile: str
+
+
+class RevealView(TypedDict):
+    hands: list[str]
+    wall: str
+    salt: str
+
+
+class ResultView(TypedDict):
+    outcome: str  # win, exhausted
+    winner: int | None
+    win_by: str | None
+    from_seat: int | None
+    tile: str | None
+    deltas: list[int]
+    settlement: dict[str, Any] | None
+    reveal: RevealView
+
+
+class SeatView(TypedDict):
+    schema: int
+    viewer: int | None  # None: a spectator
+    hand_no: int
+    profile: str
+    dealer: int
+    phase: str  # turn, claim, rob, final, ended
+    turn: int  # the seat whose turn it is (the discarder / konger during a window)
+    indicator: str
+    laizi: str
+    commitment: str
+    wall: int  # tiles left in the live wall
+    end_phase: bool
+    final_draws_left: int
+    on_table: TableTile | None  # the discard being answered, or the added-kong tile (rob)
+    seats: list[PublicSeat]
+    hand: str | None  # own concealed tiles (None for a spectator)
+    drawn: str | None  # own tile just drawn
+    legal_actions: list[dict[str, Any]]
+    result: ResultView | None
+
+
+def _public_seat(state: HandState, seat: int, viewer: int | None) -> PublicSeat:
+    melds: list[MeldView] = []
+    for m in state.melds[seat]:
+        hidden = m.kind == "concealed" and seat != viewer and state.phase != "ended"
+        melds.append({"type": m.type, "kind": m.kind,
+                      "tiles": None if hidden else format_tiles(m.tiles),
+                      "from_seat": m.from_seat})
+    sp = state.specials[seat]
+    return {
+        "seat": seat,
+        "concealed": sum(state.counts[seat]),
+        "melds": melds,
+        "special_kongs": {"red": sp[0], "green": sp[1], "laizi": sp[2], "pi": sp[3]},
+        "laizi_discards": sp[4],
+        "discards": [{"tile": tile_str(t), "laizi": bool(lz), "claimed_by": None if c < 0 else c}
+                     for t, c, lz in state.rivers[seat]],
+    }
+
+
+def _result(state: HandState) -> ResultView | None:
+    r = state.result
+    if r is None:
+        return None
+    return {
+        "outcome": r.outcome,
+        "winner": r.winner,
+        "win_by": r.win_by,
+        "from_seat": r.from_seat,
+        "tile": None if r.tile is None else tile_str(r.tile),
+        "deltas": list(r.deltas),
+        "settlement": r.settlement.to_json() if r.settlement is not None else None,
+        "reveal": {"hands": [format_tiles(state.hand_tiles(s)) for s in range(4)],
+                   "wall": "".join(tile_str(t) for t in state.wall),
+                   "salt": state.salt.hex()},
+    }
+
+
+def seat_view(state: HandState, viewer: int | None) -> SeatView:
+    """The view of seat ``viewer`` (0-3), or of a spectator (``None``)."""
+    if viewer is not None and not 0 <= viewer < 4:
+        raise ValueError(f"no seat {viewer}")
+    on_table: TableTile | None = None
+    if state.phase in ("claim", "rob") and state.pending_tile is not None:
+        assert state.pending_from is not None
+        on_table = {"seat": state.pending_from, "tile": tile_str(state.pending_tile)}
+    own = viewer is not None
+    drawn = None
+    if own and state.current == viewer and state.drawn is not None and state.phase in ("turn", "final"):
+        drawn = tile_str(state.drawn)
+    return {
+        "schema": VIEW_VERSION,
+        "viewer": viewer,
+        "hand_no": state.hand_no,
+        "profile": state.rules.profile,
+        "dealer": state.dealer,
+        "phase": state.phase,
+        "turn": state.current if state.pending_from is None else state.pending_from,
+        "indicator": tile_str(state.indicator),
+        "laizi": tile_str(state.laizi),
+        "commitment": state.commitment,
+        "wall": state.live,
+        "end_phase": state.end_phase,
+        "final_draws_left": state.final_left if state.phase == "final" else (
+            min(state.rules.final_draws, state.live) if state.end_phase else state.rules.final_draws),
+        "on_table": on_table,
+        "seats": [_public_seat(state, s, viewer) for s in range(4)],
+        "hand": format_tiles(state.hand_tiles(viewer)) if viewer is not None else None,
+        "drawn": drawn,
+        "legal_actions": ([a.to_json() for a in state.legal_actions(viewer)]
+                          if viewer is not None else []),
+        "result": _result(state),
+    }
+
+
+def spectator_view(state: HandState) -> SeatView:
+    """Everything public and nothing concealed (``viewer`` is ``None``)."""
+    return seat_view(state, None)
+
