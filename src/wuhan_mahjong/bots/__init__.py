@@ -1,0 +1,32 @@
+"""Bots: policies that see only a seat view (see :mod:`wuhan_mahjong.bots.base`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .base import Bot, NoLegalAction, RandomBot, legal_actions
+
+_REGISTRY: dict[str, Callable[[int | None], Bot]] = {
+    "random": lambda seed: RandomBot(seed),
+}
+
+
+def register(name: str, factory: Callable[[int | None], Bot]) -> None:
+    """Make a policy available by name (``get_bot``, the arena, the server)."""
+    _REGISTRY[name] = factory
+
+
+def bot_names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def get_bot(name: str, seed: int | None = None) -> Bot:
+    """A fresh bot of the named policy; ``seed`` makes it deterministic."""
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown bot '{name}' (choose from {', '.join(bot_names())})") from None
+    return factory(seed)
+
+
+__all__ = ["Bot", "NoLegalAction", "RandomBot", "bot_names", "get_bot", "legal_actions", "register"]
