@@ -27,12 +27,16 @@ profiles = st.sampled_from(sorted(PROFILES))
 
 
 @lru_cache(maxsize=200_000)
-def ref_complete(counts: tuple[int, ...], wilds: int, pair_done: bool = False) -> bool:
-    """Four-sets-and-a-pair with ``wilds`` jokers, by brute force."""
+def ref_complete(counts: tuple[int, ...], wilds: int, pair_done: bool = False,
+                 pair258: bool = False, runs: bool = True) -> bool:
+    """Four-sets-and-a-pair with ``wilds`` jokers, by brute force.  ``pair258``:
+    the pair must be a suited 2/5/8 (two jokers can always be one); ``runs``
+    False: triplets only."""
     i = next((k for k in range(34) if counts[k]), -1)
     if i < 0:
         left = wilds - (0 if pair_done else 2)
         return left >= 0 and left % 3 == 0
+    rec = lambda cs, w, pd: ref_complete(cs, w, pd, pair258, runs)  # noqa: E731
     c = list(counts)
 
     def sub(*idx: int) -> tuple[int, ...]:
@@ -41,26 +45,25 @@ def ref_complete(counts: tuple[int, ...], wilds: int, pair_done: bool = False) -
             d[j] -= 1
         return tuple(d)
 
-    # pair: two real, or one real and a wild
-    if not pair_done:
-        if c[i] >= 2 and ref_complete(sub(i, i), wilds, True):
+    # pair: two real, or one real and a wild; a pair of two wilds is left to the end
+    if not pair_done and (not pair258 or (i < 27 and i % 9 in (1, 4, 7))):
+        if c[i] >= 2 and rec(sub(i, i), wilds, True):
             return True
-        if wilds >= 1 and ref_complete(sub(i), wilds - 1, True):
+        if wilds >= 1 and rec(sub(i), wilds - 1, True):
             return True
     # triplet: 3, 2 + wild, 1 + 2 wilds
     for real in (3, 2, 1):
-        if c[i] >= real and wilds >= 3 - real and ref_complete(sub(*[i] * real), wilds - (3 - real),
-                                                               pair_done):
+        if c[i] >= real and wilds >= 3 - real and rec(sub(*[i] * real), wilds - (3 - real), pair_done):
             return True
     # runs through tile i, other members real or wild
-    if i < 27:
+    if runs and i < 27:
         r = i % 9
         for start in (r - 2, r - 1, r):
             if 0 <= start <= 6:
                 members = [i - r + start + k for k in range(3)]
                 real = [m for m in members if m == i or (m > i and c[m])]
                 need = 3 - len(real)
-                if wilds >= need and ref_complete(sub(*real), wilds - need, pair_done):
+                if wilds >= need and rec(sub(*real), wilds - need, pair_done):
                     return True
     return False
 
@@ -98,7 +101,11 @@ def test_fast_win_check_agrees_with_reference(seed: int, wilds: int, bias: bool)
     rng = random.Random(seed)
     tiles = random_hand(rng, 14 - wilds, wilds, bias)
     counts = counts_of(tiles)
-    assert shape.is_complete(shape.pack(counts), wilds) == ref_complete(tuple(counts), wilds)
+    h = shape.pack(counts)
+    assert shape.is_complete(h, wilds) == ref_complete(tuple(counts), wilds)
+    assert (shape.need(h, shape.PAIR258) <= wilds) == ref_complete(tuple(counts), wilds,
+                                                                  pair258=True)
+    assert (shape.need(h, shape.PPAIR) <= wilds) == ref_complete(tuple(counts), wilds, runs=False)
 
 
 @settings(max_examples=300, deadline=None)
