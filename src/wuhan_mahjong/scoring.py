@@ -377,6 +377,9 @@ def _finish(rec: WinRecord, cand: _Candidate) -> Settlement:
         (r >= cap if rules.golden_trigger == "reach" else r > cap) for r in raws.values())
     payments = []
     scorer = cand.scorer
+    base_factor = Factor("base", "大胡" if cand.hands else "小胡",
+                         "big-hand base" if cand.hands else "small-hand base",
+                         scorer, Fraction(cand.base))
     for loser, raw in raws.items():
         st = rec.seats[loser]
         limit = "none"
@@ -391,9 +394,6 @@ def _finish(rec: WinRecord, cand: _Candidate) -> Settlement:
             amount = raw
             if lim and raw > lim:
                 amount, limit = Fraction(lim), "contract_cap" if contractor is not None else "cap"
-        base_factor = Factor("base", "大胡" if cand.hands else "小胡",
-                             "big-hand base" if cand.hands else "small-hand base",
-                             scorer, Fraction(cand.base))
         fs = (base_factor, *cand.factors[scorer], *cand.factors[loser])
         payer = contractor if contractor is not None else loser
         payments.append(Payment(loser, payer, raw, amount, limit, fs))
