@@ -8,7 +8,7 @@ from wuhan_mahjong.engine import HandState, parse_action
 from wuhan_mahjong.engine.dealing import arrange_wall
 from wuhan_mahjong.engine.state import tile_census
 from wuhan_mahjong.rules import get_rules
-from wuhan_mahjong.tiles import NUM_KINDS, parse_tiles
+from wuhan_mahjong.tiles import NUM_KINDS, format_tiles, parse_tiles
 
 SALT = bytes(range(32))
 
@@ -38,16 +38,22 @@ def scenario(
     left = [4] * NUM_KINDS
     for x in [*extra, *(x for h in given.values() for x in h)]:
         left[x] -= 1
-    full: list[list[int]] = []
+    full = [list(given.get(s, [])) for s in range(4)]
+    sizes = [14 if s == dealer else 13 for s in range(4)]
+    progress = True
+    while progress:  # round robin, so every seat gets its share of the safe kinds
+        progress = False
+        for s in range(4):
+            h = full[s]
+            if len(h) < sizes[s]:
+                k = next((k for k in range(NUM_KINDS)
+                          if k not in mentioned and left[k] and _fits(h, k, mentioned)), None)
+                if k is not None:
+                    left[k] -= 1
+                    h.append(k)
+                    progress = True
     for s in range(4):
-        h = list(given.get(s, []))
-        size = 14 if s == dealer else 13
-        for k in range(NUM_KINDS):
-            while len(h) < size and k not in mentioned and left[k] and _fits(h, k, mentioned):
-                left[k] -= 1
-                h.append(k)
-        assert len(h) == size, f"not enough filler for seat {s}"
-        full.append(h)
+        assert len(full[s]) == sizes[s], f"not enough filler for seat {s}: {format_tiles(full[s])}"
     wall = arrange_wall(dealer, full, t(indicator), parse_tiles(draws), parse_tiles(repl))
     return HandState(rules, dealer, wall, SALT, auto_pass=auto_pass)
 
@@ -57,15 +63,13 @@ def _far(a: int, b: int) -> bool:
 
 
 def _fits(hand: list[int], k: int, mentioned: set[int]) -> bool:
-    """Fillers make no claim, kong or win.  Only mentioned kinds are ever discarded, so
-    a filler is safe if it is no part of a run with a mentioned tile: either three
-    ranks away from every mentioned tile, or three ranks away from every suited tile
-    of its hand.  At most a pair of an honour, one of a suited kind."""
-    if k >= 27:
+    """Fillers make no claim, kong or win.  Only mentioned kinds are ever discarded or
+    drawn in a script, so a filler kind is never pengd or konged: a pair is safe,
+    unless it could make a run with a mentioned tile.  A suited filler near a
+    mentioned tile is therefore single and three ranks away from the hand's suited tiles."""
+    if k >= 27 or all(_far(k, m) for m in mentioned):
         return hand.count(k) < 2
-    if k in hand:
-        return False
-    return all(_far(k, m) for m in mentioned) or all(_far(k, x) for x in hand)
+    return k not in hand and all(_far(k, x) for x in hand)
 
 
 def play(state: HandState, *lines: str) -> HandState:
