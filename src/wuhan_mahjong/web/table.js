@@ -1,0 +1,324 @@
+// The table, rendered only from a seat view (wuhan_mahjong.engine.views.SeatView).
+//
+// renderTable(view, ctx) returns an HTML string; app.js puts it in the page and
+// handles clicks by event delegation (data-act / data-tile attributes).
+// ctx: {names: [4 strings] | null, selected: index | null, deadline: ms epoch | null,
+//       hint: {...} | null, pending: bool, replayHands: [4 tile strings] | null,
+//       chooser: "chi" | "kong" | "tile" | null, chooserTile: "5m" | null, caption: str}
+
+import { t, tileName } from "./i18n.js";
+import { parseTiles, tileSVG } from "./tiles.js";
+
+export function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+export function tileHTML(tile, { cls = "", laizi = null, attrs = "", title = true } = {}) {
+  const classes = ["tile"];
+  if (cls) classes.push(cls);
+  if (laizi && tile === laizi) classes.push("laizi");
+  const tt = title && tile !== "back" ? ` title="${esc(tileName(tile))}"` : "";
+  return `<span class="${classes.join(" ")}" data-tile="${tile}"${tt}${attrs}>${tileSVG(tile)}</span>`;
+}
+
+/** Position of `seat` around the table as seen by `viewer`: bottom, right (下家), top, left (上家). */
+export function position(seat, viewer) {
+  return ["bottom", "right", "top", "left"][(seat - (viewer ?? 0) + 4) % 4];
+}
+
+export function seatLabel(seat, view, ctx) {
+  const name = ctx.names && ctx.names[seat];
+  const wind = t(`seat.${seat}`);
+  if (view.viewer === seat && !ctx.replayHands) return name ? `${esc(name)} (${t("seat.you")})` : t("seat.you");
+  return name ? `${esc(name)}` : t("seat.name", { wind });
+}
+
+function relName(seat, view, ctx) {
+  if (view.viewer === null || view.viewer === undefined || ctx.replayHands) return t("seat.name", { wind: t(`seat.${seat}`) });
+  const pos = position(seat, view.viewer);
+  if (pos === "bottom") return t("seat.you");
+  return { right: t("seat.next"), top: t("seat.across"), left: t("seat.prev") }[pos];
+}
+
+// ------------------------------------------------------------------ legal actions
+/** Group the view's legal actions by the button that offers them. */
+export function groupActions(legal) {
+  const g = { win: [], kong: [], peng: [], chi: [], pass: [], discard: [], laizi_discard: [] };
+  for (const a of legal || []) {
+    if (a.type === "special_kong") g.kong.push(a);
+    else if (g[a.type]) g[a.type].push(a);
+  }
+  return g;
+}
+
+/** The actions that play a given tile out of the hand (a discard, 丢癞子, or a single-tile kong). */
+export function actionsForTile(view, tile) {
+  const out = [];
+  for (const a of view.legal_actions || []) {
+    if (a.type === "discard" && a.tile === tile) out.push(a);
+    else if (a.type === "laizi_discard" && tile === view.laizi) out.push(a);
+    else if (a.type === "special_kong") {
+      const k = { red: "7z", green: "6z", laizi: view.laizi, pi: view.indicator }[a.kind];
+      if (k === tile) out.push(a);
+    }
+  }
+  return out;
+}
+
+export function actionLabel(a) {
+  switch (a.type) {
+    case "win": return t("act.win");
+    case "pass": return t("act.pass");
+    case "peng": return `${t("act.peng")} ${tileName(a.tile)}`;
+    case "chi": return t("act.chi");
+    case "kong": return `${t(`act.kong.${a.kind}`)} ${tileName(a.tile)}`;
+    case "special_kong": return t(`act.special.${a.kind}`);
+    case "laizi_discard": return t("act.laizi_discard");
+    case "discard": return `${t("act.discard")} ${tileName(a.tile)}`;
+    default: return a.type;
+  }
+}
+
+/** The tiles an action shows in a chooser (a chi's run, a kong's four tiles ...). */
+function actionTiles(a, view) {
+  const next = (tile, k) => `${Number(tile[0]) + k}${tile[1]}`;
+  switch (a.type) {
+    case "chi": return [a.tile, next(a.tile, 1), next(a.tile, 2)];
+    case "peng": return [a.tile, a.tile, a.tile];
+    case "kong": return [a.tile, a.tile, a.tile, a.tile];
+    case "special_kong": return [{ red: "7z", green: "6z", laizi: view.laizi, pi: view.indicator }[a.kind]];
+    case "laizi_discard": return [view.laizi];
+    case "discard": return [a.tile];
+    default: return [];
+  }
+}
+
+// ------------------------------------------------------------------ pieces
+function meldHTML(m, seat, view, ctx) {
+  let tiles;
+  if (m.tiles) tiles = parseTiles(m.tiles);
+  else tiles = ["back", "back", "back", "back"];
+  const label = m.type === "kong" ? t(`act.kong.${m.kind}`) : t(`meld.${m.type}`);
+  // who fed it: the feeder's wind (and "you" when it was the viewer)
+  const feeder = m.from_seat !== null && m.from_seat !== undefined && m.from_seat !== seat
+    ? (m.from_seat === view.viewer && !ctx.replayHands ? t("seat.you") : t(`seat.${m.from_seat}`)) : "";
+  const from = feeder ? `<span class="from" data-from="${m.from_seat}">${esc(t("table.from", { who: feeder }))}</span>` : "";
+  const body = tiles.map((x, i) => {
+    const concealedEdge = m.kind === "concealed" && m.tiles && (i === 0 || i === 3);
+    return tileHTML(concealedEdge ? "back" : x, { laizi: view.laizi });
+  }).join("");
+  return `<span class="meld meld-${m.type}" data-meld="${m.type}"><span class="meld-tiles">${body}</span>` +
+    `<span class="meld-label">${esc(label)}${from ? " " + from : ""}</span></span>`;
+}
+
+function specialsHTML(ps) {
+  const sk = ps.special_kongs || {};
+  const items = [];
+  const add = (key, n, cls) => { if (n) items.push(`<span class="sk ${cls}" data-sk="${key}">${t(key === "laizi_discards" ? "sk.laizi_discards" : `sk.${key}`)}×${n}</span>`); };
+  add("red", sk.red, "sk-red");
+  add("green", sk.green, "sk-green");
+  add("laizi", sk.laizi, "sk-laizi");
+  add("pi", sk.pi, "sk-pi");
+  add("laizi_discards", ps.laizi_discards, "sk-ld");
+  return items.length ? `<span class="specials">${items.join("")}</span>` : "";
+}
+
+function riverHTML(ps, view, ctx) {
+  const last = view.on_table && view.on_table.seat === ps.seat ? ps.discards.length - 1 : -1;
+  return `<div class="river" data-seat="${ps.seat}">` + ps.discards.map((d, i) => {
+    const cls = [];
+    if (d.claimed_by !== null && d.claimed_by !== undefined) cls.push("claimed");
+    if (d.laizi) cls.push("laizi-out");
+    if (i === last) cls.push("last");
+    const title = d.claimed_by !== null && d.claimed_by !== undefined
+      ? ` title="${esc(tileName(d.tile) + " · " + t("table.claimed", { who: relName(d.claimed_by, view, ctx) }))}"` : "";
+    return `<span class="${["tile", ...cls].join(" ")}" data-tile="${d.tile}"${title}>${tileSVG(d.tile)}</span>`;
+  }).join("") + `</div>`;
+}
+
+function seatHTML(ps, view, ctx) {
+  const pos = position(ps.seat, view.viewer);
+  const isTurn = view.turn === ps.seat && view.phase !== "ended";
+  const dealer = view.dealer === ps.seat ? `<span class="dealer" title="${esc(t("seat.dealer"))}">${t("seat.dealer")}</span>` : "";
+  const wind = `<span class="wind">${t(`seat.${ps.seat}`)}</span>`;
+  let concealed = "";
+  if (ctx.replayHands) {
+    concealed = `<div class="open-hand">${parseTiles(ctx.replayHands[ps.seat]).map((x) => tileHTML(x, { laizi: view.laizi })).join("")}</div>`;
+  } else if (pos !== "bottom") {
+    const backs = Array.from({ length: Math.min(ps.concealed, 14) }, () => `<span class="tile back-mini">${tileSVG("back")}</span>`).join("");
+    concealed = `<div class="backs" title="${esc(t("table.concealed", { n: ps.concealed }))}">${backs}<span class="count">${ps.concealed}</span></div>`;
+  }
+  const melds = ps.melds.length ? `<div class="melds">${ps.melds.map((m) => meldHTML(m, ps.seat, view, ctx)).join("")}</div>` : `<div class="melds empty"></div>`;
+  return `<section class="seat seat-${pos}${isTurn ? " turn" : ""}" data-seat="${ps.seat}" data-pos="${pos}">` +
+    `<header>${wind}<span class="name">${seatLabel(ps.seat, view, ctx)}</span>${dealer}${specialsHTML(ps)}</header>` +
+    concealed + melds + riverHTML(ps, view, ctx) + `</section>`;
+}
+
+function centerHTML(view, ctx) {
+  const parts = [];
+  parts.push(`<div class="hand-no">${t("table.hand_no", { n: view.hand_no + 1 })}</div>`);
+  parts.push(`<div class="lz"><figure class="indicator"><figcaption>${t("table.indicator")}</figcaption>${tileHTML(view.indicator)}</figure>` +
+    `<span class="arrow">→</span>` +
+    `<figure class="laizi-fig"><figcaption>${t("table.laizi")}</figcaption>${tileHTML(view.laizi, { cls: "laizi" })}</figure></div>`);
+  const wall = `<span class="wall" data-wall="${view.wall}">${t("table.wall", { n: view.wall })}</span>`;
+  const endp = view.end_phase ? ` <span class="end-phase">${t("table.end_phase")}</span>` : "";
+  const fin = view.phase === "final" ? ` <span class="final">${t("table.final_left", { n: view.final_draws_left })}</span>` : "";
+  parts.push(`<div class="wallbox">${wall}${endp}${fin}</div>`);
+  if (view.on_table) {
+    const key = view.phase === "rob" ? "table.rob" : "table.on_table";
+    parts.push(`<div class="on-table"><span>${t(key, { who: relName(view.on_table.seat, view, ctx) })}</span>${tileHTML(view.on_table.tile, { cls: "big", laizi: view.laizi })}</div>`);
+  }
+  let status = "";
+  if (ctx.caption) status = esc(ctx.caption);
+  else if (view.phase !== "ended") {
+    const mine = (view.legal_actions || []).length > 0;
+    if (mine && (view.phase === "turn" || view.phase === "final")) status = t("table.turn_you");
+    else if (!mine && (view.phase === "claim" || view.phase === "rob")) status = t("table.claim_wait");
+    else if (!mine) status = t("table.turn_other", { who: relName(view.turn, view, ctx) });
+  }
+  parts.push(`<div class="status">${status}</div>`);
+  parts.push(`<div class="countdown" data-deadline="${ctx.deadline || ""}"></div>`);
+  return `<div class="center">${parts.join("")}</div>`;
+}
+
+function hintHTML(view, ctx) {
+  const h = ctx.hint;
+  if (!h || view.viewer === null || view.viewer === undefined) return "";
+  const items = [];
+  if (typeof h.shanten === "number") items.push(`<div class="shanten">${h.shanten <= 0 ? t("help.ready") : t("help.shanten", { n: h.shanten })}</div>`);
+  const waits = h.waits || [];
+  if (waits.length) {
+    items.push(`<div class="waits-label">${t("help.waits")}</div><div class="waits">` + waits.map((w) => {
+      const tile = typeof w === "string" ? w : w.tile;
+      const left = typeof w === "object" && w.unseen !== undefined ? w.unseen : (typeof w === "object" ? w.left : undefined);
+      return `<span class="wait">${tileHTML(tile, { laizi: view.laizi })}${left !== undefined ? `<b>${left}</b>` : ""}</span>`;
+    }).join("") + `</div>`);
+  }
+  if (!items.length) return "";
+  return `<aside class="hint" data-hint="1"><h3>${t("help.title")}</h3>${items.join("")}</aside>`;
+}
+
+/** The own hand: sorted, laizi marked, the drawn tile set apart.  Tiles get data-idx 0..n-1. */
+export function handTiles(view) {
+  const tiles = parseTiles(view.hand || "");
+  let drawn = null;
+  if (view.drawn) {
+    const i = tiles.lastIndexOf(view.drawn);
+    if (i >= 0) { tiles.splice(i, 1); drawn = view.drawn; }
+  }
+  return { tiles, drawn, all: drawn ? [...tiles, drawn] : tiles };
+}
+
+function handHTML(view, ctx) {
+  if (view.viewer === null || view.viewer === undefined || ctx.replayHands) return "";
+  const { tiles, drawn } = handTiles(view);
+  const playable = (tile) => actionsForTile(view, tile).length > 0;
+  const one = (tile, idx, extra) => {
+    const cls = [extra];
+    if (playable(tile) && !ctx.pending) cls.push("playable");
+    if (ctx.selected === idx) cls.push("selected");
+    return tileHTML(tile, { cls: cls.filter(Boolean).join(" "), laizi: view.laizi, attrs: ` data-idx="${idx}" role="button" tabindex="-1"` });
+  };
+  const body = tiles.map((x, i) => one(x, i, "")).join("");
+  const d = drawn ? `<span class="drawn-gap"></span>${one(drawn, tiles.length, "drawn")}` : "";
+  return `<div class="hand" data-count="${tiles.length + (drawn ? 1 : 0)}">${body}${d}</div>`;
+}
+
+function actionsHTML(view, ctx) {
+  if (view.phase === "ended" || ctx.replayHands) return "";
+  const g = groupActions(view.legal_actions);
+  const btn = (key, list, hot) => list.length
+    ? `<button class="act act-${key}" data-act="${key}" ${ctx.pending ? "disabled" : ""}>${t(`act.${key}`)}<kbd>${hot}</kbd></button>` : "";
+  const buttons = [btn("win", g.win, "H"), btn("kong", g.kong, "K"), btn("peng", g.peng, "P"),
+    btn("chi", g.chi, "C"), btn("laizi_discard", g.laizi_discard, "L"), btn("pass", g.pass, "␣")].join("");
+  let chooser = "";
+  if (ctx.chooser) {
+    const list = ctx.chooser === "tile" ? actionsForTile(view, ctx.chooserTile) : g[ctx.chooser] || [];
+    chooser = `<div class="chooser" data-chooser="${ctx.chooser}">` + list.map((a, i) =>
+      `<button class="choice" data-choice="${i}"><kbd>${i + 1}</kbd><span class="choice-tiles">${actionTiles(a, view).map((x) => tileHTML(x, { laizi: view.laizi })).join("")}</span><span>${esc(actionLabel(a))}</span></button>`,
+    ).join("") + `</div>`;
+  }
+  const hintLine = g.discard.length && !ctx.pending ? `<div class="discard-hint">${t("table.discard_hint")}</div>` : "";
+  return `<div class="actions">${buttons}</div>${chooser}${hintLine}`;
+}
+
+/** The chooser's list of actions (used by app.js to act on a choice). */
+export function chooserList(view, ctx) {
+  if (!ctx.chooser) return [];
+  if (ctx.chooser === "tile") return actionsForTile(view, ctx.chooserTile);
+  return groupActions(view.legal_actions)[ctx.chooser] || [];
+}
+
+export function renderTable(view, ctx) {
+  const seats = {};
+  for (const ps of view.seats) seats[position(ps.seat, view.viewer)] = seatHTML(ps, view, ctx);
+  const mine = `<div class="me">${seats.bottom}${handHTML(view, ctx)}${actionsHTML(view, ctx)}</div>`;
+  return `<div class="table phase-${view.phase}" data-phase="${view.phase}" data-viewer="${view.viewer}">` +
+    `${seats.top}${seats.left}${centerHTML(view, ctx)}${seats.right}${mine}${hintHTML(view, ctx)}</div>`;
+}
+
+// ------------------------------------------------------------------ settlement
+function whoName(seat, ctx, view) {
+  if (seat === null || seat === undefined) return "";
+  const name = ctx.names && ctx.names[seat];
+  const wind = t("seat.name", { wind: t(`seat.${seat}`) });
+  const you = view && view.viewer === seat && !ctx.replayHands ? ` (${t("seat.you")})` : "";
+  return esc(name ? `${name}` : wind) + you;
+}
+
+function factorsHTML(list, loser) {
+  // a payment's factors: the base and the scorer's (winner's) factors, then the loser's own
+  const one = (f) => `<span class="factor" data-id="${esc(f.id)}" title="${esc(f.en)}">${esc(f.label)}</span>`;
+  const mine = (list || []).filter((f) => f.seat !== loser || f.id === "base");
+  const his = (list || []).filter((f) => f.seat === loser && f.id !== "base");
+  return `<span class="factors">${mine.map(one).join("")}${his.length ? `<span class="factor-sep">|</span>${his.map(one).join("")}` : ""}</span>`;
+}
+
+export function renderSettlement(view, ctx) {
+  const r = view.result;
+  if (!r) return "";
+  const rows = [];
+  const st = r.settlement;
+  if (r.outcome === "exhausted") {
+    rows.push(`<p class="outcome">${t("settle.exhausted")}</p>`);
+  } else if (r.outcome === "win") {
+    const by = r.win_by ? t(`settle.by.${r.win_by}`) : "";
+    let from = "";
+    if (r.from_seat !== null && r.from_seat !== undefined) {
+      from = r.win_by === "rob_kong" ? t("settle.robbed", { who: whoName(r.from_seat, ctx, view) })
+        : t("settle.from", { who: whoName(r.from_seat, ctx, view) });
+    }
+    rows.push(`<p class="outcome"><b>${t("settle.win", { who: whoName(r.winner, ctx, view) })}</b> · ${by}` +
+      `${from ? " · " + from : ""} ${r.tile ? tileHTML(r.tile, { laizi: view.laizi }) : ""}</p>`);
+    if (st) {
+      const hands = st.hands_zh && st.hands_zh.length ? st.hands_zh.join(" · ") : t("settle.small");
+      rows.push(`<p class="hands-line"><span class="big-hands">${esc(hands)}</span> · ${st.hard ? t("settle.hard") : t("settle.soft")} · ${t("settle.base", { n: st.base })}` +
+        `${st.golden_cap ? ` · <b class="golden">${t("settle.golden")}</b>` : ""}</p>`);
+      if (st.hypothetical && st.hypothetical.seat !== undefined) {
+        rows.push(`<p class="hypo">${t("settle.hypothetical", { who: whoName(st.hypothetical.seat, ctx, view) })}</p>`);
+      }
+      if (st.contractor !== null && st.contractor !== undefined) {
+        rows.push(`<p class="contract">${t("settle.contractor", { who: whoName(st.contractor, ctx, view), reason: esc(st.contract_reason || "") })}</p>`);
+      }
+      const pays = (st.payments || []).map((p) => {
+        const payer = p.payer !== p.loser ? `<div class="pays-for">${t("settle.pays_for", { payer: whoName(p.payer, ctx, view), loser: whoName(p.loser, ctx, view) })}</div>` : "";
+        const limit = p.limit && p.limit !== "none" ? `<span class="limit limit-${p.limit}">${t(`settle.limit.${p.limit}`)}</span>` : "";
+        const raw = p.raw !== p.amount ? `<s class="raw">${p.raw}</s> ` : "";
+        return `<tr class="payment" data-loser="${p.loser}"><td class="who">${whoName(p.loser, ctx, view)}${payer}</td>` +
+          `<td>${factorsHTML(p.factors, p.loser)}</td><td class="amt">${raw}<b>${p.amount}</b> ${limit}</td></tr>`;
+      }).join("");
+      rows.push(`<table class="payments"><thead><tr><th>${t("settle.payer")}</th><th>${t("settle.factors")}</th><th>${t("settle.amount")}</th></tr></thead><tbody>${pays}</tbody></table>`);
+      if (st.arrangement && st.arrangement.length) {
+        const arr = st.arrangement.map((g) => `<span class="group">${parseTiles(g.tiles).map((x) => tileHTML(x, { laizi: view.laizi })).join("")}</span>`).join("");
+        const la = st.laizi_as && st.laizi_as.length ? ` <span class="laizi-as">${t("settle.laizi_as")} ${st.laizi_as.map((x) => esc(tileName(x))).join("、")}</span>` : "";
+        rows.push(`<div class="arrangement"><h4>${t("settle.arrangement")}${la}</h4>${arr}</div>`);
+      }
+    }
+  }
+  const deltas = (r.deltas || []).map((d, s) => `<tr data-seat="${s}"><td>${whoName(s, ctx, view)}${view.dealer === s ? ` <span class="dealer">${t("seat.dealer")}</span>` : ""}</td>` +
+    `<td class="hand-reveal">${r.reveal ? parseTiles(r.reveal.hands[s]).map((x) => tileHTML(x, { laizi: view.laizi })).join("") : ""}</td>` +
+    `<td class="delta ${d > 0 ? "pos" : d < 0 ? "neg" : ""}">${d > 0 ? "+" : ""}${d}</td></tr>`).join("");
+  rows.push(`<h4>${t("settle.deltas")}</h4><table class="deltas"><tbody>${deltas}</tbody></table>`);
+  const cont = ctx.continueLabel ? `<button class="primary" data-act="continue">${esc(ctx.continueLabel)}</button>` : "";
+  return `<div class="settlement" role="dialog" aria-label="${t("settle.title")}"><h2>${t("settle.title")}</h2>${rows.join("")}<div class="buttons">${cont}</div></div>`;
+}
