@@ -6,8 +6,8 @@ import random
 from typing import Any
 
 from wuhan_mahjong.engine import WIN, Action, Discard, HandState, Pass, SpecialKong, parse_action
-from wuhan_mahjong.engine.match import Policy
 from wuhan_mahjong.engine.dealing import arrange_wall
+from wuhan_mahjong.engine.match import Policy
 from wuhan_mahjong.engine.state import tile_census
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.tiles import NUM_KINDS, format_tiles, parse_tiles

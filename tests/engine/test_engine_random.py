@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import Counter
@@ -164,10 +165,8 @@ def _tiles_in(obj: Any, skip: frozenset[str], path: str = "") -> list[int]:
         for v in obj:
             out += _tiles_in(v, skip, path)
     elif isinstance(obj, str):
-        try:
+        with contextlib.suppress(ValueError):
             out += parse_tiles(obj)
-        except ValueError:
-            pass
     return out
 
 
