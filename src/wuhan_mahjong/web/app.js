@@ -359,9 +359,9 @@ const SCREENS = {
     const f = r.frames[r.i];
     const c = { names: null, selected: null, deadline: null, hint: null, pending: true, chooser: null, replayHands: f.hands, caption: f.caption };
     return `<div class="replay">${form}
-      <div class="replay-bar"><button data-rp="start">⏮ ${t("replay.start")}</button><button data-rp="prev">◀ ${t("replay.prev")}</button>
+      <div class="replay-bar"><button data-rp="start">« ${t("replay.start")}</button><button data-rp="prev">◀ ${t("replay.prev")}</button>
       <span data-step="${r.i}">${t("replay.step", { i: r.i + 1, n: r.frames.length })}</span>
-      <button data-rp="next">${t("replay.next")} ▶</button><button data-rp="end">${t("replay.end")} ⏭</button>
+      <button data-rp="next">${t("replay.next")} ▶</button><button data-rp="end">${t("replay.end")} »</button>
       <button data-rp="play">${r.timer ? t("replay.pause") : t("replay.play")}</button>
       ${f.view.result ? `<button data-rp="settle">${t("settle.title")}</button>` : ""}</div>
       <div class="replay-caption">${esc(f.caption)}</div>${renderTable(f.view, c)}</div>`;

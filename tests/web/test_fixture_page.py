@@ -1,0 +1,162 @@
+"""The table, the settlement and the replay viewer rendered from real engine views.
+
+The views in ``fixtures/views.json`` and the record in ``fixtures/record.jsonl``
+come from real random hands (``make_fixtures.py``); the page is the shipped client
+(``index.html#/fixture?src=...``), so no game server is needed here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Console
+
+FIXTURES = Path(__file__).parent / "fixtures"
+VIEWS = json.loads((FIXTURES / "views.json").read_text())
+PAGE = "/src/wuhan_mahjong/web/index.html"
+
+
+def open_frame(browser: Any, base: str, frame: str, **ctx: Any) -> tuple[Any, Any, Console]:
+    context = browser.new_context(**ctx)
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{base}{PAGE}#/fixture?src=/tests/web/fixtures/views.json&frame={frame}")
+    page.wait_for_selector(".table")
+    return context, page, console
+
+
+def test_turn_frame(browser: Any, static_server: str, artifacts: Path) -> None:
+    view = VIEWS["late"]
+    context, page, console = open_frame(browser, static_server, "late",
+                                        viewport={"width": 1200, "height": 820})
+    hand = page.locator(".hand .tile")
+    assert hand.count() == view["seats"][0]["concealed"]
+    # the drawn tile is set apart, last
+    assert page.locator(".hand .tile.drawn").get_attribute("data-tile") == view["drawn"]
+    # laizi marked in the hand, the indicator and the laizi shown in the centre
+    n_laizi = sum(1 for i in range(hand.count()) if hand.nth(i).get_attribute("data-tile") == view["laizi"])
+    assert page.locator(".hand .tile.laizi").count() == n_laizi
+    assert page.locator(".center .indicator .tile").get_attribute("data-tile") == view["indicator"]
+    assert page.locator(".center .laizi-fig .tile").get_attribute("data-tile") == view["laizi"]
+    assert page.locator(".wall").get_attribute("data-wall") == str(view["wall"])
+    # every seat's discards and melds
+    for ps in view["seats"]:
+        seat = page.locator(f".seat[data-seat='{ps['seat']}']")
+        assert seat.locator(".river .tile").count() == len(ps["discards"])
+        assert seat.locator(".meld").count() == len(ps["melds"])
+    assert page.locator(f".seat[data-seat='{view['dealer']}'] .dealer").count() == 1
+    page.screenshot(path=str(artifacts / "fixture-table.png"))
+    # keyboard: pick a discardable tile with arrows, Enter plays it
+    discards = [a["tile"] for a in view["legal_actions"] if a["type"] == "discard"]
+    page.keyboard.press("ArrowLeft")  # the drawn tile
+    tile = page.locator(".hand .tile.selected").get_attribute("data-tile")
+    page.keyboard.press("Enter")
+    sent = page.evaluate("window.__lastAction")
+    if tile in discards:
+        assert sent == {"type": "discard", "tile": tile}
+    else:
+        assert sent is None or sent["type"] in ("special_kong", "laizi_discard") or page.locator(".chooser").count()
+    assert console.errors == []
+    context.close()
+
+
+def test_claim_with_chi_choice(browser: Any, static_server: str) -> None:
+    view = VIEWS["claim_chi"]
+    chis = [a for a in view["legal_actions"] if a["type"] == "chi"]
+    context, page, console = open_frame(browser, static_server, "claim_chi")
+    assert page.locator("button[data-act='chi']").count() == 1
+    assert page.locator("button[data-act='pass']").count() == 1
+    assert page.locator(".on-table .tile").get_attribute("data-tile") == view["on_table"]["tile"]
+    page.keyboard.press("c")
+    if len(chis) > 1:
+        assert page.locator(".chooser .choice").count() == len(chis)
+        page.keyboard.press(str(len(chis)))
+        assert page.evaluate("window.__lastAction") == chis[-1]
+    else:
+        assert page.evaluate("window.__lastAction") == chis[0]
+    page.keyboard.press(" ")
+    assert page.evaluate("window.__lastAction") == {"type": "pass"}
+    assert console.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("frame", ["win", "contract", "exhausted"])
+def test_settlement_panel(browser: Any, static_server: str, artifacts: Path, frame: str) -> None:
+    view = VIEWS[frame]
+    context, page, console = open_frame(browser, static_server, frame,
+                                        viewport={"width": 900, "height": 900})
+    panel = page.locator("#overlay .settlement")
+    panel.wait_for()
+    st = view["result"]["settlement"]
+    if st is None:
+        assert "荒庄" in panel.inner_text()
+    else:
+        rows = panel.locator("tr.payment")
+        assert rows.count() == len(st["payments"])
+        for i, p in enumerate(st["payments"]):
+            text = rows.nth(i).inner_text()
+            assert str(p["amount"]) in text
+            for f in p["factors"]:
+                assert f["label"] in text
+        if st["contractor"] is not None:
+            assert panel.locator(".contract").count() == 1
+    for s, d in enumerate(view["result"]["deltas"]):
+        assert page.locator(f"table.deltas tr[data-seat='{s}'] .delta").inner_text() == (f"+{d}" if d > 0 else str(d))
+    page.screenshot(path=str(artifacts / f"fixture-settlement-{frame}.png"), full_page=True)
+    assert console.errors == []
+    context.close()
+
+
+def test_phone_and_english(browser: Any, static_server: str, artifacts: Path) -> None:
+    context, page, console = open_frame(browser, static_server, "late",
+                                        viewport={"width": 390, "height": 844}, is_mobile=True,
+                                        has_touch=True, device_scale_factor=2)
+    # nothing wider than the screen; the whole hand fits
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    box = page.locator(".hand").bounding_box()
+    last = page.locator(".hand .tile").last.bounding_box()
+    assert box is not None and last is not None and last["x"] + last["width"] <= 390
+    page.screenshot(path=str(artifacts / "fixture-phone.png"))
+    page.click("#lang")
+    assert "Indicator" in page.locator(".center").inner_text()
+    assert page.evaluate("localStorage.getItem('wm.lang')") == "en"
+    page.click("#lang")
+    assert console.errors == []
+    context.close()
+
+
+def test_replay_viewer(browser: Any, static_server: str, artifacts: Path) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 820})
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{static_server}{PAGE}#/replay?src=/tests/web/fixtures/record.jsonl")
+    page.wait_for_selector(".table")
+    hand0 = page.locator(".seat[data-seat='0'] .open-hand .tile").count()
+    assert hand0 in (13, 14)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.locator("[data-step]").get_attribute("data-step") == "2"
+    page.keyboard.press("End")
+    page.click("button[data-rp='settle']")
+    panel = page.locator("#overlay .settlement")
+    panel.wait_for()
+    record = [json.loads(x) for x in (FIXTURES / "record.jsonl").read_text().splitlines()]
+    win = next(e for e in record if e["e"] in ("win", "exhausted"))
+    for s, d in enumerate(win["deltas"]):
+        assert page.locator(f"table.deltas tr[data-seat='{s}'] .delta").inner_text() == (f"+{d}" if d > 0 else str(d))
+    page.screenshot(path=str(artifacts / "replay-end.png"))
+    # the last frame's melds and discards agree with the final view of the same hand
+    final = VIEWS["win"]
+    if final["commitment"] == record[0]["commitment"]:
+        page.keyboard.press("Escape")
+        page.click("#overlay [data-act='continue']") if page.locator("#overlay [data-act='continue']").count() else None
+        for ps in final["seats"]:
+            seat = page.locator(f".seat[data-seat='{ps['seat']}']")
+            assert seat.locator(".river .tile").count() == len(ps["discards"])
+            assert seat.locator(".meld").count() == len(ps["melds"])
+    assert console.errors == []
+    context.close()
