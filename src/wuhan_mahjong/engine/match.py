@@ -24,7 +24,7 @@ from ..analysis import shanten
 from ..meld import Meld
 from ..rules import Rules
 from ..tiles import is_honour
-from .actions import PASS, WIN, Action, Discard, LaiziDiscard, SpecialKong
+from .actions import PASS, WIN, Action, Chi, Discard, LaiziDiscard, Peng, SpecialKong
 from .dealing import default_rng
 from .state import HandResult, HandState, new_hand
 
@@ -48,16 +48,17 @@ def random_policy(rng: random.Random) -> Policy:
 
 
 def simple_policy(state: HandState, seat: int) -> Action:
-    """The built-in player for escaped seats: win when it can, pass on claims, play
-    红中 / 发财 out at once, otherwise discard the tile that leaves the best shanten
-    (honours and edge tiles first on ties).  Never kongs otherwise, never 丢癞子."""
+    """The built-in player for escaped seats: win when it can; peng or chi (a Wuhan hand
+    must open to win); play 红中 / 发财 out at once; otherwise discard the tile that
+    leaves the best shanten (honours and edge tiles first on ties).  Never kongs
+    otherwise, never 丢癞子."""
     acts = state.legal_actions(seat)
     if not acts:
         raise MatchError(f"seat {seat} has nothing to do")
     if WIN in acts:
         return WIN
     if state.phase != "turn":
-        return PASS
+        return next((a for a in acts if isinstance(a, (Peng, Chi))), PASS)
     for a in acts:
         if isinstance(a, SpecialKong) and a.kind in ("red", "green"):
             return a
