@@ -55,7 +55,7 @@ def test_escape_pays_the_penalty_and_a_bot_finishes_the_match() -> None:
     with pytest.raises(MatchError, match="already escaped"):
         m.escape(2)
     with pytest.raises(MatchError, match="has escaped"):
-        m.apply(2, policy(hand, 2))
+        m.apply(2, PASS)
     assert 2 not in hand.to_act()  # the built-in player answered at once
     m.run(policy)
     assert m.finished and sum(m.totals) == 0
