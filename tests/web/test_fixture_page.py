@@ -29,6 +29,12 @@ def open_frame(browser: Any, base: str, frame: str, **ctx: Any) -> tuple[Any, An
     return context, page, console
 
 
+def check_deltas(page: Any, deltas: list[int]) -> None:
+    for s, d in enumerate(deltas):
+        text = page.locator(f"table.deltas tr[data-seat='{s}'] .delta").inner_text()
+        assert text == (f"+{d}" if d > 0 else str(d))
+
+
 def test_turn_frame(browser: Any, static_server: str, artifacts: Path) -> None:
     view = VIEWS["late"]
     context, page, console = open_frame(browser, static_server, "late",
@@ -59,7 +65,8 @@ def test_turn_frame(browser: Any, static_server: str, artifacts: Path) -> None:
     if tile in discards:
         assert sent == {"type": "discard", "tile": tile}
     else:
-        assert sent is None or sent["type"] in ("special_kong", "laizi_discard") or page.locator(".chooser").count()
+        assert (sent is None or sent["type"] in ("special_kong", "laizi_discard")
+                or page.locator(".chooser").count())
     assert console.errors == []
     context.close()
 
@@ -104,8 +111,7 @@ def test_settlement_panel(browser: Any, static_server: str, artifacts: Path, fra
                 assert f["label"] in text
         if st["contractor"] is not None:
             assert panel.locator(".contract").count() == 1
-    for s, d in enumerate(view["result"]["deltas"]):
-        assert page.locator(f"table.deltas tr[data-seat='{s}'] .delta").inner_text() == (f"+{d}" if d > 0 else str(d))
+    check_deltas(page, view["result"]["deltas"])
     page.screenshot(path=str(artifacts / f"fixture-settlement-{frame}.png"), full_page=True)
     assert console.errors == []
     context.close()
@@ -146,14 +152,14 @@ def test_replay_viewer(browser: Any, static_server: str, artifacts: Path) -> Non
     panel.wait_for()
     record = [json.loads(x) for x in (FIXTURES / "record.jsonl").read_text().splitlines()]
     win = next(e for e in record if e["e"] in ("win", "exhausted"))
-    for s, d in enumerate(win["deltas"]):
-        assert page.locator(f"table.deltas tr[data-seat='{s}'] .delta").inner_text() == (f"+{d}" if d > 0 else str(d))
+    check_deltas(page, win["deltas"])
     page.screenshot(path=str(artifacts / "replay-end.png"))
     # the last frame's melds and discards agree with the final view of the same hand
     final = VIEWS["win"]
     if final["commitment"] == record[0]["commitment"]:
         page.keyboard.press("Escape")
-        page.click("#overlay [data-act='continue']") if page.locator("#overlay [data-act='continue']").count() else None
+        if page.locator("#overlay [data-act='continue']").count():
+            page.click("#overlay [data-act='continue']")
         for ps in final["seats"]:
             seat = page.locator(f".seat[data-seat='{ps['seat']}']")
             assert seat.locator(".river .tile").count() == len(ps["discards"])

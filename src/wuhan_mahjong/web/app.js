@@ -231,7 +231,7 @@ function clickTile(idx) {
 function names() {
   if (!S.players) return null;
   const out = [null, null, null, null];
-  for (const p of S.players) out[p.seat] = p.name + (p.bot ? " 🤖" : "") + (p.auto ? " (托管)" : "");
+  for (const p of S.players) out[p.seat] = p.name + (p.bot ? " 🤖" : "") + (p.auto ? ` (${t("table.auto_on")})` : "") + (p.connected === false && !p.bot ? ` (${t("table.offline")})` : "");
   return out;
 }
 
@@ -333,8 +333,11 @@ const SCREENS = {
     const c = ctx();
     const again = S.lastSettlement && !S.settlementOpen ? `<button data-do="show-settlement">${t("settle.title")}</button>` : "";
     const err = S.error ? `<p class="error">${esc(S.error)}</p>` : "";
-    return renderTable(S.view, c) + err +
-      `<div class="keys-help">${t("keys.help")} ${again}</div>`;
+    const auto = S.state && S.state.auto;
+    const tools = S.fixture ? "" : `<div class="table-tools"><button data-do="auto" aria-pressed="${auto ? "true" : "false"}">${auto ? t("table.auto_off") : t("table.auto_on")}</button>` +
+      `<button data-do="escape">${t("table.leave")}</button>${again}</div>`;
+    return renderTable(S.view, c) + err + tools +
+      `<div class="keys-help">${t("keys.help")}</div>`;
   },
 
   summary() {
@@ -567,6 +570,8 @@ document.addEventListener("click", (ev) => {
     case "start": send({ type: "start" }); break;
     case "leave": send({ type: "leave" }); break;
     case "logout": logout(); break;
+    case "auto": send({ type: "auto", on: !(S.state && S.state.auto) }); break;
+    case "escape": if (window.confirm(t("table.leave_confirm"))) send({ type: "leave" }); break;
     case "show-settlement": S.settlementOpen = true; renderOverlay(); break;
     default: break;
   }

@@ -91,6 +91,11 @@ const zh = {
   "table.spectator": "观战",
   "table.next_hand": "下一局",
   "table.ready": "准备",
+  "table.auto_on": "托管",
+  "table.auto_off": "取消托管",
+  "table.offline": "掉线",
+  "table.leave": "逃跑离开",
+  "table.leave_confirm": "现在离开算逃跑，要扣分。确定吗？",
 
   "act.win": "胡",
   "act.kong": "杠",
@@ -314,6 +319,11 @@ const en = {
   "table.spectator": "spectating",
   "table.next_hand": "Next hand",
   "table.ready": "Ready",
+  "table.auto_on": "Auto-play",
+  "table.auto_off": "Stop auto-play",
+  "table.offline": "offline",
+  "table.leave": "Leave (escape)",
+  "table.leave_confirm": "Leaving now is an escape and costs points. Leave?",
 
   "act.win": "Win",
   "act.kong": "Kong",
