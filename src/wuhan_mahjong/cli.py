@@ -130,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     _options_arg(h)
     h.set_defaults(func=cmd_hand)
 
+    from .engine.commands import add_commands
+
+    add_commands(sub)
     return p
 
 

@@ -57,9 +57,9 @@ def run_script(state: HandState, text: str) -> int:
         try:
             if line.startswith("{"):
                 obj = json.loads(line)
+                if isinstance(obj, dict) and obj.get("e") not in (None, "act"):
+                    continue  # the other lines of a record
                 if not isinstance(obj, dict) or "seat" not in obj or "action" not in obj:
-                    if isinstance(obj, dict) and obj.get("e") not in (None, "act"):
-                        continue  # other lines of a record
                     raise UsageError(f"{where}: a JSON line needs 'seat' and 'action'")
                 seat = _seat_arg(str(obj["seat"]), where)
                 action = action_from_json(obj["action"])
@@ -87,7 +87,7 @@ def _scripted(args: argparse.Namespace, rules: Rules) -> int:
     except (TileError, WallError) as e:
         raise UsageError(f"--wall: {e}") from None
     rng = random.Random(args.seed) if args.seed is not None else None
-    state = new_hand(rules, args.dealer, rng=rng, wall=wall)
+    state = new_hand(rules, args.dealer, rng=rng, wall=wall, auto_pass=args.auto_pass)
     run_script(state, _read(args.script))
     for line in record_lines(state):
         print(line)
@@ -208,6 +208,8 @@ def add_commands(sub: Any) -> None:
     s.add_argument("--wall", metavar="FILE", help="a 136-tile wall in order (e.g. 1m5p7z...)")
     s.add_argument("--script", metavar="FILE", help="actions, one per line: SEAT ACTION")
     s.add_argument("--dealer", type=int, default=0, choices=range(4), help="dealer of a scripted hand")
+    s.add_argument("--auto-pass", action="store_true",
+                   help="in a scripted hand, answer 'pass' for seats that can only pass")
     _options_arg(s)
     s.set_defaults(func=cmd_simulate)
 

@@ -247,8 +247,15 @@ def _act_text(ev: dict[str, Any]) -> str:
 def describe(events: Iterable[dict[str, Any]]) -> list[str]:
     """A hand move by move in readable text (for ``wuhan-mahjong replay``)."""
     out: list[str] = []
+    passes: list[str] = []
     for ev in events:
         e = ev["e"]
+        if e == "act" and isinstance(ev.get("action"), dict) and ev["action"].get("type") == "pass":
+            passes.append(_who(ev.get("seat")))
+            continue
+        if passes:
+            out.append(f"  ({', '.join(passes)} pass)")
+            passes = []
         if e == "header":
             out.append(f"Hand {ev.get('hand_no')} · profile {ev.get('profile')} · "
                        f"dealer {_who(ev.get('dealer'))} · commitment {str(ev.get('commitment'))[:16]}…")
