@@ -36,7 +36,8 @@ async function api(method, path, body) {
   const type = res.headers.get("content-type") || "";
   const data = type.includes("json") ? await res.json() : await res.text();
   if (!res.ok) {
-    const msg = (data && (data.message || data.detail || data.error)) || `${res.status}`;
+    const e = data && typeof data === "object" ? data.error || data : null;
+    const msg = (e && (e.message || e.detail || e.code)) || `${res.status}`;
     const err = new Error(typeof msg === "string" ? msg : JSON.stringify(msg));
     err.status = res.status;
     throw err;
@@ -231,7 +232,7 @@ function clickTile(idx) {
 function names() {
   if (!S.players) return null;
   const out = [null, null, null, null];
-  for (const p of S.players) out[p.seat] = p.name + (p.bot ? " 🤖" : "") + (p.auto ? ` (${t("table.auto_on")})` : "") + (p.connected === false && !p.bot ? ` (${t("table.offline")})` : "");
+  for (const p of S.players) out[p.seat] = p.name + (p.bot ? ` · ${t("room.bot")}` : "") + (p.escaped ? ` · ${t("profile.escaped")}` : "") + (p.auto ? ` (${t("table.auto_on")})` : "") + (p.connected === false && !p.bot ? ` (${t("table.offline")})` : "");
   return out;
 }
 
@@ -367,6 +368,7 @@ const SCREENS = {
       <button data-rp="next">${t("replay.next")} ▶</button><button data-rp="end">${t("replay.end")} »</button>
       <button data-rp="play">${r.timer ? t("replay.pause") : t("replay.play")}</button>
       ${f.view.result ? `<button data-rp="settle">${t("settle.title")}</button>` : ""}</div>
+      ${r.hands && r.hands.length > 1 ? `<div class="replay-bar">${r.hands.map((n) => `<button data-replay="${esc(r.id.split("/")[0])}/${n}" ${`${r.id.split("/")[0]}/${n}` === r.id ? "disabled" : ""}>${t("table.hand_no", { n: n + 1 })}</button>`).join("")}</div>` : ""}
       <div class="replay-caption">${esc(f.caption)}</div>${renderTable(f.view, c)}</div>`;
   },
 
@@ -375,16 +377,18 @@ const SCREENS = {
     if (!a) return `<div class="screen"><p>${t("app.loading")}</p></div>`;
     const en = getLang() === "en";
     const hist = S.history || [];
-    const rows = hist.length ? hist.map((h) => `<tr><td>${esc(h.when || h.finished_at || h.created_at || "")}</td><td>${esc(h.profile || "")}</td>` +
-      `<td>${h.points !== undefined ? h.points : h.delta !== undefined ? h.delta : ""}</td>` +
-      `<td>${h.match_id !== undefined ? (h.hands_played || h.hands ? Array.from({ length: h.hands_played || h.hands }, (_, i) => `<button data-replay="${esc(h.match_id)}/${i}">${i + 1}</button>`).join(" ") : `<button data-replay="${esc(h.match_id)}/0">${t("profile.view")}</button>`) : ""}</td></tr>`).join("")
+    const when = (s) => { const d = new Date(s); return Number.isNaN(d.getTime()) ? esc(s || "") : d.toLocaleString(); };
+    const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+    const rows = hist.length ? hist.map((h) => `<tr><td>${when(h.finished_at)}</td><td>${esc(t(`opt.profile.${h.profile}`))}</td>` +
+      `<td>${signed(h.points)}${h.silver ? ` · ${t("summary.silver", { n: signed(h.silver) })}` : ""}${h.escaped ? ` · ${t("profile.escaped")}` : ""}</td>` +
+      `<td>${h.kind === "escape" ? "" : `<button data-replay="${esc(h.match_id)}">${t("profile.view")}</button>`}</td></tr>`).join("")
       : `<tr><td colspan="4">${t("profile.no_history")}</td></tr>`;
     return `<div class="screen"><div class="card"><h2>${t("profile.title")}</h2>
       <p><b>${esc(a.username)}</b>${a.is_guest ? ` (${t("profile.guest")})` : ""}</p>
       <table class="history"><tbody>
       <tr><th>${t("profile.silver")}</th><td data-field="silver">${a.silver}</td></tr>
       <tr><th>${t("profile.points")}</th><td data-field="points">${a.points}</td></tr>
-      <tr><th>${t("profile.level")}</th><td>${a.level} · ${esc(en ? a.title_en : a.title)}</td></tr>
+      <tr><th>${t("profile.level")}</th><td>${a.level} · ${esc(en ? a.title_en : a.title)}${S.toNextLevel ? ` · ${t("profile.to_next", { n: S.toNextLevel })}` : ""}</td></tr>
       <tr><th>${t("profile.rank")}</th><td>${esc(en ? a.rank_en : a.rank)}</td></tr></tbody></table></div>
       <div class="card"><h3>${t("profile.history")}</h3><table class="history"><tbody>${rows}</tbody></table></div>
       <button data-do="logout">${t("login.logout")}</button></div>`;
@@ -423,9 +427,12 @@ function go(screen, params = "") {
 }
 
 async function loadHistory() {
+  if (!S.token) return;
   try {
-    const data = await api("GET", "/api/history");
-    S.history = Array.isArray(data) ? data : data.matches || data.history || [];
+    const data = await api("GET", "/api/profile");
+    S.account = data.account || S.account;
+    S.toNextLevel = data.points_to_next_level;
+    S.history = data.history || [];
     if (S.screen === "profile") render();
   } catch { /* the profile shows without history */ }
 }
@@ -443,13 +450,19 @@ async function loadReplay(id, src) {
     let text;
     if (src) text = await (await fetch(src)).text();
     else {
+      // GET /api/matches/{id}/hands lists the hands; .../hands/{n} is one hand's record
       const [match, hand] = id.split("/");
-      const data = await api("GET", `/api/records/${encodeURIComponent(match)}${hand !== undefined ? `/${encodeURIComponent(hand)}` : ""}`);
-      text = typeof data === "string" ? data : data.record || (data.lines ? data.lines.join("\n") : (data.events || []).map((e) => JSON.stringify(e)).join("\n"));
+      const m = encodeURIComponent(match);
+      const list = await api("GET", `/api/matches/${m}/hands`);
+      S.replay.hands = list.hands || [];
+      const n = hand !== undefined && hand !== "" ? Number(hand) : S.replay.hands[0];
+      S.replay.id = `${match}/${n}`;
+      const data = await api("GET", `/api/matches/${m}/hands/${n}`);
+      text = (data.events || []).map((e) => JSON.stringify(e)).join("\n");
     }
     const hands = parseRecord(text);
     if (!hands.length) throw new Error(t("replay.none"));
-    const want = id && id.includes("/") ? Number(id.split("/")[1]) : null;
+    const want = S.replay.id && S.replay.id.includes("/") ? Number(S.replay.id.split("/")[1]) : null;
     const events = (want !== null && hands.find((h) => h[0].hand_no === want)) || hands[0];
     S.replay.frames = framesFromRecord(events);
   } catch (e) {

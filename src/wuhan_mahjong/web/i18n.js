@@ -215,6 +215,8 @@ const zh = {
   "profile.view": "回放",
   "profile.guest": "游客",
   "profile.no_history": "还没有对局",
+  "profile.escaped": "逃跑",
+  "profile.to_next": "距下一级 {n} 分",
 
   "keys.title": "快捷键",
   "keys.help": "1-9/←→ 选牌 · 回车 出牌 · H 胡 · K 杠 · P 碰 · C 吃 · 空格 过 · L 丢癞子",
@@ -443,6 +445,8 @@ const en = {
   "profile.view": "Replay",
   "profile.guest": "guest",
   "profile.no_history": "No games yet",
+  "profile.escaped": "escaped",
+  "profile.to_next": "{n} points to the next level",
 
   "keys.title": "Keys",
   "keys.help": "1-9/←→ pick · Enter discard · H win · K kong · P pung · C chow · Space pass · L laizi out",

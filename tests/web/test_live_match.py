@@ -1,0 +1,174 @@
+"""The real server and the real client: a guest plays a whole quick match hand against three bots.
+
+Starts ``python -m wuhan_mahjong.server`` (the same as ``wuhan-mahjong serve``) on a
+free loopback port with a temporary SQLite data folder and fast bots, then drives
+chromium by clicking like a person: discard, pass, claim when offered, win when
+offered, reload in the middle of the hand and carry on, to the settlement panel
+and the match summary; then the replay viewer and the profile.  The browser
+console must stay free of errors.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Console, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+HAND_LIMIT = 240.0  # seconds for the whole hand (bots act after 0.05 s)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    pytest.importorskip("wuhan_mahjong.server.app", reason="the game server is not there yet")
+    port = free_port()
+    data = tmp_path_factory.mktemp("server-data")
+    log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("WUHAN_MAHJONG_DB", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wuhan_mahjong.server", "--host", "127.0.0.1", "--port", str(port),
+         "--data-dir", str(data), "--bot-wait", "0", "--bot-delay", "0.05", "--claim-hold", "0.3",
+         "--hand-pause", "1", "--quick-hands", "1", "--turn-seconds", "60", "--claim-seconds", "30",
+         "--log-level", "warning"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            if proc.poll() is not None:
+                break
+            try:
+                with urllib.request.urlopen(f"{base}/api/health", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("the server did not start")
+        if proc.poll() is not None:
+            log.flush()
+            pytest.fail(f"the server exited: {(data / 'server.log').read_text()[-2000:]}")
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def view_summary(page: Any) -> dict[str, Any] | None:
+    result: dict[str, Any] | None = page.evaluate(
+        """() => { const S = window.__wm; if (!S || !S.view) return null;
+        return {phase: S.view.phase, legal: S.view.legal_actions, hand_no: S.view.hand_no,
+                drawn: S.view.drawn, pending: S.pending, screen: S.screen,
+                settlement: !document.getElementById('overlay').hidden}; }""")
+    return result
+
+
+def click(page: Any, selector: str) -> bool:
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        page.locator(selector).first.click(timeout=1500)
+        return True
+    except PlaywrightError:
+        return False
+
+
+def play_one_decision(page: Any, v: dict[str, Any], stats: dict[str, int]) -> None:
+    """Answer the decision on screen by clicking, as a player would."""
+    legal = v["legal"]
+    kinds = {a["type"] for a in legal}
+    if "win" in kinds:
+        click(page, "button[data-act='win']")
+        stats["win"] += 1
+        return
+    if v["phase"] in ("claim", "rob"):
+        claim = next((k for k in ("peng", "chi", "kong") if k in kinds), None)
+        if claim and stats["claims"] == 0:
+            if click(page, f"button[data-act='{claim}']") and page.locator(".chooser .choice").count():
+                click(page, ".chooser .choice")
+            stats["claims"] += 1
+            return
+        click(page, "button[data-act='pass']")
+        stats["passes"] += 1
+        return
+    if v["phase"] == "final":
+        click(page, "button[data-act='pass']")
+        return
+    discards = [a["tile"] for a in legal if a["type"] == "discard"]
+    if discards:
+        tile = v["drawn"] if v["drawn"] in discards else discards[0]
+        target = f".hand .tile[data-tile='{tile}']"
+        # click to pick, click again to discard
+        if click(page, target) and click(page, f"{target}.selected"):
+            stats["discards"] += 1
+        return
+    # nothing but kongs or 丢癞子 (e.g. only 红中 left): the 杠 / 丢癞子 buttons
+    for key in ("kong", "laizi_discard"):
+        if key in kinds or (key == "kong" and "special_kong" in kinds):
+            if click(page, f"button[data-act='{key}']") and page.locator(".chooser .choice").count():
+                click(page, ".chooser .choice")
+            return
+
+
+def test_quick_match_hand_by_clicking(browser: Any, live_server: str, artifacts: Path) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 860})
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{live_server}/")
+    page.click("[data-do='guest']")
+    page.wait_for_selector("[data-do='quick']")
+    page.click("[data-do='quick']")
+    page.wait_for_selector(".table", timeout=20_000)
+    stats = {"win": 0, "claims": 0, "passes": 0, "discards": 0, "reloads": 0}
+    shot = False
+    start = time.monotonic()
+    while True:
+        assert time.monotonic() - start < HAND_LIMIT, f"the hand did not end: {stats}"
+        v = view_summary(page)
+        if v and v["settlement"]:
+            break
+        if v and v["legal"] and not v["pending"]:
+            if not shot and v["phase"] == "turn":
+                page.screenshot(path=str(artifacts / "live-table.png"))
+                shot = True
+            play_one_decision(page, v, stats)
+            if stats["discards"] == 4 and stats["reloads"] == 0:
+                page.reload()
+                page.wait_for_selector(".table", timeout=15_000)
+                stats["reloads"] += 1
+                after = view_summary(page)
+                assert after is not None and after["phase"] != "ended" or after["settlement"]
+        page.wait_for_timeout(60)
+    assert stats["reloads"] == 1 and stats["discards"] >= 4, stats
+    panel = page.locator("#overlay .settlement")
+    panel.wait_for()
+    assert page.locator("table.deltas tr").count() == 4
+    page.screenshot(path=str(artifacts / "live-settlement.png"), full_page=True)
+    page.click("#overlay [data-act='continue']")
+    page.wait_for_selector("table.summary", timeout=15_000)
+    page.screenshot(path=str(artifacts / "live-summary.png"))
+    # the hand just played, in the replay viewer (the server's record endpoint)
+    page.locator("button[data-replay]").first.click()
+    page.wait_for_selector(".replay .table", timeout=10_000)
+    page.keyboard.press("End")
+    assert page.locator("button[data-rp='settle']").count() == 1
+    # the profile: silver, points, level, history with the match
+    page.click("button[data-nav='profile']")
+    page.wait_for_selector("[data-field='points']")
+    page.wait_for_selector(".history button[data-replay]", timeout=10_000)
+    page.screenshot(path=str(artifacts / "live-profile.png"))
+    assert console.errors == [], console.errors
+    context.close()
