@@ -1,0 +1,7 @@
+"""``python -m wuhan_mahjong.server [options]``: the same as ``wuhan-mahjong serve``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

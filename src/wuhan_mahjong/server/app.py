@@ -1,0 +1,349 @@
+"""The Starlette application: the HTTP API, the WebSocket endpoint and the static client.
+
+Routes (``docs/server.md`` and ``docs/protocol.md`` have the details)::
+
+    POST /api/register   {username, password}          → {token, expires_at, account}
+    POST /api/login      {username, password}          → {token, expires_at, account}
+    POST /api/guest                                    → {token, expires_at, account}
+    POST /api/upgrade    {username, password}  (guest) → {account}
+    POST /api/logout                           (token) → {ok}
+    GET  /api/profile                          (token) → account, level, match history
+    GET  /api/matches/{match_id}/hands         (token) → the hand numbers you sat at
+    GET  /api/matches/{match_id}/hands/{n}     (token) → that hand's record (replay)
+    GET  /api/health                                   → {ok, protocol, tables, connections}
+    WS   /ws[?token=...]                               → the game protocol
+    GET  /...                                          → the browser client (web/)
+
+HTTP tokens travel as ``Authorization: Bearer <token>``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from ..store import (
+    Account,
+    AuthenticationFailed,
+    InvalidPassword,
+    InvalidSettlement,
+    InvalidUsername,
+    Store,
+    StoreError,
+    UnknownAccount,
+    UsernameTaken,
+    open_store,
+    points_to_next_level,
+)
+from .config import ServerConfig, database_url, default_bot
+from .hub import Hub, serve_websocket
+from .protocol import PROTOCOL_VERSION, AccountInfo
+
+__all__ = ["create_app", "web_dir"]
+
+log = logging.getLogger("wuhan_mahjong.server")
+
+M = TypeVar("M", bound=BaseModel)
+
+PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Wuhan Mahjong 武汉麻将</title></head>
+<body><h1>Wuhan Mahjong 武汉麻将</h1>
+<p>The game server is running. The browser client is not installed yet.</p>
+<p>Protocol: <code>/ws</code> (version {version}); API: <code>/api/health</code>.</p>
+</body></html>
+"""
+
+
+def web_dir(config: ServerConfig) -> Path:
+    if config.web_dir is not None:
+        return config.web_dir
+    return Path(__file__).resolve().parent.parent / "web"
+
+
+# --------------------------------------------------------------------------- HTTP models
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Credentials(_In):
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=256)
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class LoginOut(_Out):
+    token: str
+    expires_at: datetime | None
+    account: AccountInfo
+
+
+class AccountOut(_Out):
+    account: AccountInfo
+
+
+class HistoryLine(_Out):
+    match_id: str
+    profile: str
+    kind: Literal["game", "escape"] | str
+    finished_at: datetime
+    points: int
+    silver: int
+    fee: int
+    escaped: bool
+
+
+class ProfileOut(_Out):
+    account: AccountInfo
+    points_to_next_level: int | None
+    history: list[HistoryLine]
+
+
+class HandsOut(_Out):
+    match_id: str
+    hands: list[int]
+
+
+class RecordOut(_Out):
+    match_id: str
+    hand_no: int
+    commitment: str
+    wall: str
+    salt: str
+    seats: dict[int, int]
+    finished_at: datetime | None
+    events: list[dict[str, Any]]
+
+
+class HealthOut(_Out):
+    ok: bool
+    protocol: int
+    tables: int
+    connections: int
+
+
+class ErrorOut(_Out):
+    code: str
+    message: str
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": ErrorOut(code=code, message=message).model_dump()}, status_code=status)
+
+
+def _ok(model: BaseModel, status: int = 200) -> Response:
+    return Response(model.model_dump_json(), status_code=status, media_type="application/json")
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+async def _body(request: Request, model: type[M]) -> M:
+    raw = await request.body()
+    if len(raw) > 4096:
+        raise HttpError(413, "too_large", "request body too large")
+    try:
+        return model.model_validate_json(raw or b"{}")
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "body"
+        raise HttpError(400, "invalid_request", f"{where}: {first['msg']}") from None
+
+
+def _token(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise HttpError(401, "not_authenticated", "send 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+async def _account(request: Request) -> Account:
+    account = await _hub(request).authenticate(_token(request))
+    if account is None:
+        raise HttpError(401, "not_authenticated", "unknown or expired token")
+    return account
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _api(handler: Handler) -> Handler:
+    """Map store and request errors to JSON error answers."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except HttpError as e:
+            return _error(e.status, e.code, str(e))
+        except UsernameTaken as e:
+            return _error(409, "username_taken", str(e))
+        except (InvalidUsername, InvalidPassword) as e:
+            return _error(400, "invalid_credentials", str(e))
+        except AuthenticationFailed as e:
+            return _error(401, "authentication_failed", str(e))
+        except (InvalidSettlement, UnknownAccount) as e:
+            return _error(400, "invalid_request", str(e))
+        except StoreError:
+            log.exception("store error")
+            return _error(500, "server_error", "the database refused the request")
+
+    return wrapped
+
+
+# --------------------------------------------------------------------------- handlers
+@_api
+async def register(request: Request) -> Response:
+    creds = await _body(request, Credentials)
+    store = _hub(request).store
+    await asyncio.to_thread(store.register, creds.username, creds.password)
+    login = await asyncio.to_thread(store.login, creds.username, creds.password)
+    return _ok(LoginOut(token=login.token, expires_at=login.expires_at,
+                        account=Hub.account_info(login.account)), 201)
+
+
+@_api
+async def login(request: Request) -> Response:
+    creds = await _body(request, Credentials)
+    result = await asyncio.to_thread(_hub(request).store.login, creds.username, creds.password)
+    return _ok(LoginOut(token=result.token, expires_at=result.expires_at,
+                        account=Hub.account_info(result.account)))
+
+
+@_api
+async def guest(request: Request) -> Response:
+    result = await asyncio.to_thread(_hub(request).store.create_guest)
+    return _ok(LoginOut(token=result.token, expires_at=result.expires_at,
+                        account=Hub.account_info(result.account)), 201)
+
+
+@_api
+async def upgrade(request: Request) -> Response:
+    account = await _account(request)
+    creds = await _body(request, Credentials)
+    if not account.is_guest:
+        raise HttpError(400, "not_a_guest", "only a guest account can be upgraded")
+    new = await asyncio.to_thread(_hub(request).store.upgrade_guest, account.id, creds.username,
+                                  creds.password)
+    return _ok(AccountOut(account=Hub.account_info(new)))
+
+
+@_api
+async def logout(request: Request) -> Response:
+    token = _token(request)
+    await asyncio.to_thread(_hub(request).store.logout, token)
+    return JSONResponse({"ok": True})
+
+
+@_api
+async def profile(request: Request) -> Response:
+    account = await _account(request)
+    history = await asyncio.to_thread(_hub(request).store.match_history, account.id)
+    return _ok(ProfileOut(
+        account=Hub.account_info(account), points_to_next_level=points_to_next_level(account.points),
+        history=[HistoryLine(match_id=h.match_id, profile=h.profile, kind=h.kind,
+                             finished_at=h.finished_at, points=h.points_delta, silver=h.silver_delta,
+                             fee=h.fee, escaped=h.escaped) for h in history]))
+
+
+@_api
+async def hands(request: Request) -> Response:
+    account = await _account(request)
+    match_id = request.path_params["match_id"]
+    numbers = await asyncio.to_thread(_hub(request).store.hand_numbers, match_id, viewer=account.id)
+    if not numbers:
+        raise HttpError(404, "not_found", "no finished hand of that match that you sat at")
+    return _ok(HandsOut(match_id=match_id, hands=numbers))
+
+
+@_api
+async def record(request: Request) -> Response:
+    account = await _account(request)
+    match_id = request.path_params["match_id"]
+    hand_no = request.path_params["hand_no"]
+    rec = await asyncio.to_thread(_hub(request).store.hand_record, match_id, hand_no,
+                                  viewer=account.id)
+    if rec is None:
+        raise HttpError(404, "not_found", "no finished hand of that match that you sat at")
+    events = [json.loads(line) for line in rec.events.splitlines() if line.strip()]
+    return _ok(RecordOut(match_id=rec.match_id, hand_no=rec.hand_no, commitment=rec.commitment,
+                         wall=rec.wall, salt=rec.salt, seats=dict(rec.seats),
+                         finished_at=rec.finished_at, events=events))
+
+
+async def health(request: Request) -> Response:
+    hub = _hub(request)
+    return _ok(HealthOut(ok=True, protocol=PROTOCOL_VERSION, tables=len(hub.tables),
+                         connections=len(hub.clients)))
+
+
+def _index(folder: Path) -> Handler:
+    async def index(request: Request) -> Response:
+        page = folder / "index.html"
+        if page.is_file():
+            return FileResponse(page)
+        return HTMLResponse(PLACEHOLDER.replace("{version}", str(PROTOCOL_VERSION)))
+
+    return index
+
+
+# --------------------------------------------------------------------------- the app
+def create_app(config: ServerConfig | None = None, *, store: Store | None = None) -> Starlette:
+    """Build the application.  Without ``store`` the lifespan opens (and migrates) the
+    configured database and closes it on shutdown; a given store stays open."""
+    cfg = config or ServerConfig()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        own = store is None
+        opened = store if store is not None else await asyncio.to_thread(
+            open_store, database_url(cfg), starting_silver=cfg.starting_silver)
+        hub = Hub(cfg, opened, cfg.bot or default_bot())
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.shutdown()
+            if own:
+                opened.close()
+
+    folder = web_dir(cfg)
+    routes: list[Route | WebSocketRoute | Mount] = [
+        Route("/api/register", register, methods=["POST"]),
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/guest", guest, methods=["POST"]),
+        Route("/api/upgrade", upgrade, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/profile", profile, methods=["GET"]),
+        Route("/api/matches/{match_id}/hands", hands, methods=["GET"]),
+        Route("/api/matches/{match_id}/hands/{hand_no:int}", record, methods=["GET"]),
+        Route("/api/health", health, methods=["GET"]),
+        WebSocketRoute("/ws", serve_websocket),
+        Route("/", _index(folder), methods=["GET"]),
+        Mount("/", StaticFiles(directory=folder, check_dir=False), name="web"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

@@ -1,0 +1,110 @@
+"""Server settings: one frozen object built by ``wuhan-mahjong serve`` (or by a test)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..rules import PROFILES
+
+__all__ = ["DB_ENV", "ServerConfig", "database_url", "default_bot", "normalize_db_url"]
+
+DB_ENV = "WUHAN_MAHJONG_DB"
+"""Environment variable naming the database when ``--db`` is not given."""
+
+DB_FILE = "wuhan_mahjong.db"
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Every tunable of the game server (``docs/server.md`` lists the CLI flags).
+
+    Times are in seconds.  ``claim_seconds`` / ``turn_seconds`` override the
+    rules' timers on every table (tests use tiny ones); ``None`` keeps each
+    table's own rules (the profile's, or the room's override).
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = Path("data")
+    db_url: str | None = None
+    bot: str | None = None
+    """Bot policy for bot seats and auto-play (托管); ``None``: greedy if registered, else random."""
+    bot_wait: float = 5.0
+    """Quick match: seconds the first waiting player waits before bots fill the table."""
+    bot_delay: float = 0.8
+    """Seconds a bot (or an auto-played seat) waits before it acts."""
+    claim_hold: float = 1.0
+    """Every claim window (and 海底 decision) stays open at least this long, whoever may claim."""
+    claim_seconds: float | None = None
+    turn_seconds: float | None = None
+    hand_pause: float = 3.0
+    """Pause between two hands of a match (the result stays on screen)."""
+    quick_profile: str = "yuanhang"
+    quick_hands: int = 4
+    quick_stake: int = 1
+    """Silver per point at silver quick-match tables (free tables: 0)."""
+    fee: int | None = None
+    """Service fee F per finished match at silver tables; ``None``: the profile's ``service_fee``."""
+    bot_silver: int = 10_000
+    """A bot account below half of this is topped up to it (a ``grant``) before a silver match."""
+    starting_silver: int = 1000
+    msg_rate: float = 20.0
+    """Token bucket: messages per second a connection may send on average."""
+    msg_burst: int = 40
+    abuse_limit: int = 60
+    """Rejected (rate-limited) messages within ``abuse_window`` seconds that close the connection."""
+    abuse_window: float = 10.0
+    max_message_bytes: int = 4096
+    auth_timeout: float = 10.0
+    send_queue: int = 512
+    """Frames queued for one slow client before the server drops the connection."""
+    web_dir: Path | None = None
+    """Static files served at ``/``; ``None``: the package's ``web/`` folder."""
+
+    def __post_init__(self) -> None:
+        if self.quick_profile not in PROFILES:
+            raise ValueError(f"unknown profile '{self.quick_profile}'")
+        for name in ("bot_wait", "bot_delay", "claim_hold", "hand_pause"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0")
+        for name in ("claim_seconds", "turn_seconds"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise ValueError(f"{name} must be > 0")
+        if self.quick_hands < 1:
+            raise ValueError("quick_hands must be >= 1")
+        if self.quick_stake < 0 or (self.fee is not None and self.fee < 0):
+            raise ValueError("stake and fee must be >= 0")
+
+
+def normalize_db_url(url: str) -> str:
+    """Map ``postgresql://`` and ``postgres://`` to SQLAlchemy's psycopg 3 driver.
+
+    >>> normalize_db_url("postgresql://u:p@h/db")
+    'postgresql+psycopg://u:p@h/db'
+    >>> normalize_db_url("sqlite:///x.db")
+    'sqlite:///x.db'
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def database_url(config: ServerConfig) -> str:
+    """``--db``, else ``$WUHAN_MAHJONG_DB``, else an SQLite file in the data folder."""
+    url = config.db_url or os.environ.get(DB_ENV)
+    if url:
+        return normalize_db_url(url)
+    path = (config.data_dir / DB_FILE).expanduser().resolve()
+    return f"sqlite:///{path}"
+
+
+def default_bot() -> str:
+    """``greedy`` if the bots package registers it, else ``random``."""
+    from ..bots import bot_names
+
+    names = bot_names()
+    return "greedy" if "greedy" in names else "random"

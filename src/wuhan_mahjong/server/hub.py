@@ -1,0 +1,444 @@
+"""The hub: connections, where each account is (queue, room, table), and the tables.
+
+All of it lives on the server's one event loop, so plain dictionaries are
+enough: nothing here is touched from another thread.  The store is called
+through ``asyncio.to_thread``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..engine import ActionFormatError, action_from_json
+from ..rules import Rules
+from ..store import Account, Store, StoreError
+from .config import ServerConfig
+from .lobby import Lobby, Room
+from .protocol import (
+    AccountInfo,
+    ActionMsg,
+    AutoMsg,
+    CreateRoomMsg,
+    ErrorMsg,
+    HelloMsg,
+    JoinRoomMsg,
+    LeaveMsg,
+    LeftMsg,
+    NoticeMsg,
+    PingMsg,
+    PongMsg,
+    ProtocolError,
+    QuickMatchMsg,
+    ReadyMsg,
+    SnapshotMsg,
+    StartMsg,
+    WelcomeMsg,
+    encode,
+    parse_client_message,
+)
+from .ratelimit import RateLimiter
+from .table import SeatInfo, Table
+
+__all__ = ["Client", "Hub", "QueuePlace", "RoomPlace", "TablePlace", "serve_websocket"]
+
+log = logging.getLogger("wuhan_mahjong.server")
+
+
+@dataclass(frozen=True)
+class QueuePlace:
+    key: tuple[str, int]
+
+
+@dataclass(frozen=True)
+class RoomPlace:
+    room: Room
+
+
+@dataclass(frozen=True)
+class TablePlace:
+    table: Table
+    seat: int
+
+
+@dataclass(frozen=True)
+class StartingPlace:
+    """Between leaving a queue or room and sitting down (bots are being fetched)."""
+
+
+Place = QueuePlace | RoomPlace | TablePlace | StartingPlace
+
+
+class Client:
+    """One authenticated WebSocket connection.  Frames go through a bounded queue to a
+    writer task, so a slow client never blocks a table; one that lets too many frames
+    pile up is disconnected."""
+
+    def __init__(self, hub: Hub, ws: WebSocket, account: Account) -> None:
+        self.hub = hub
+        self.ws = ws
+        self.account_id = account.id
+        self.name = account.username
+        self.is_guest = account.is_guest
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=hub.config.send_queue)
+        self.closed = False
+        self.close_code = 1000
+        self.close_reason = ""
+
+    def send(self, msg: BaseModel) -> None:
+        self.send_text(encode(msg))
+
+    def send_text(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close(1013, "too slow: frames piled up")
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code = code
+        self.close_reason = reason
+        while True:
+            try:
+                self.queue.put_nowait(None)
+                return
+            except asyncio.QueueFull:
+                self.queue.get_nowait()
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self.ws.send_text(text)
+        except Exception:  # the peer went away
+            self.closed = True
+        finally:
+            with contextlib.suppress(Exception):
+                await self.ws.close(self.close_code, self.close_reason)
+
+
+class Hub:
+    """Server-wide state; one per application."""
+
+    def __init__(self, config: ServerConfig, store: Store, bot_name: str) -> None:
+        self.config = config
+        self.store = store
+        self.bot_name = bot_name
+        self.clients: dict[int, Client] = {}
+        self.where: dict[int, Place] = {}
+        self.tables: dict[str, Table] = {}
+        self.table_tasks: dict[str, asyncio.Task[None]] = {}
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.free_bots: list[int] = []
+        self.bots_in_use: dict[str, list[int]] = {}
+        self.lobby = Lobby(self)
+        self.connections = 0
+
+    # ------------------------------------------------------------------ utilities
+    def background(self, task: asyncio.Task[Any]) -> None:
+        """Keep a reference to a fire-and-forget task until it ends."""
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def send_to(self, account_id: int, msg: BaseModel) -> None:
+        client = self.clients.get(account_id)
+        if client is not None:
+            client.send(msg)
+
+    def table_send(self, table: Table, account_id: int, msg: BaseModel) -> None:
+        """Send a table's frame only if the account still sits at that table."""
+        place = self.where.get(account_id)
+        if isinstance(place, TablePlace) and place.table is table:
+            self.send_to(account_id, msg)
+
+    @staticmethod
+    def account_info(account: Account) -> AccountInfo:
+        level = account.level
+        return AccountInfo(id=account.id, username=account.username, is_guest=account.is_guest,
+                           silver=account.silver, points=account.points, level=level.number,
+                           title=level.title_zh, title_en=level.title_en, rank=level.rank_zh,
+                           rank_en=level.rank_en)
+
+    async def authenticate(self, token: str) -> Account | None:
+        return await asyncio.to_thread(self.store.account_for_token, token)
+
+    async def fresh_account(self, account_id: int) -> Account:
+        return await asyncio.to_thread(self.store.account, account_id)
+
+    # ------------------------------------------------------------------ connections
+    def attach(self, client: Client, account: Account) -> None:
+        old = self.clients.get(client.account_id)
+        if old is not None and old is not client:
+            old.send(NoticeMsg(code="replaced", message="this account connected again elsewhere"))
+            old.close(4000, "replaced by a new connection")
+        self.clients[client.account_id] = client
+        self.connections += 1
+        place = self.where.get(client.account_id)
+        client.send(WelcomeMsg(account=self.account_info(account),
+                               at_table=isinstance(place, TablePlace)))
+        if isinstance(place, TablePlace):
+            place.table.post("connect", place.seat)
+
+    def detach(self, client: Client) -> None:
+        self.connections -= 1
+        if self.clients.get(client.account_id) is not client:
+            return
+        del self.clients[client.account_id]
+        place = self.where.get(client.account_id)
+        if isinstance(place, TablePlace):
+            place.table.post("disconnect", place.seat)
+        elif isinstance(place, QueuePlace | RoomPlace):
+            self.lobby.leave(client.account_id)
+
+    # ------------------------------------------------------------------ messages
+    async def dispatch(self, client: Client, msg: Any) -> None:
+        try:
+            await self._dispatch(client, msg)
+        except ProtocolError as e:
+            client.send(ErrorMsg(code=e.code, message=str(e), ref=e.ref or msg.ref))
+        except StoreError as e:
+            log.warning("store error for account %d: %s", client.account_id, e)
+            client.send(ErrorMsg(code="server_error", message="the database refused the request",
+                                 ref=msg.ref))
+
+    async def _dispatch(self, client: Client, msg: Any) -> None:
+        acct = client.account_id
+        if isinstance(msg, PingMsg):
+            client.send(PongMsg(ref=msg.ref))
+        elif isinstance(msg, HelloMsg):
+            raise ProtocolError("already_authenticated", "this connection is already logged in")
+        elif isinstance(msg, QuickMatchMsg):
+            await self.lobby.quick_match(client, msg.profile, msg.silver)
+        elif isinstance(msg, CreateRoomMsg):
+            await self.lobby.create_room(client, msg.options)
+        elif isinstance(msg, JoinRoomMsg):
+            await self.lobby.join_room(client, msg.code)
+        elif isinstance(msg, ReadyMsg):
+            await self.lobby.set_ready(client, msg.ready)
+        elif isinstance(msg, StartMsg):
+            await self.lobby.start_room(client)
+        elif isinstance(msg, LeaveMsg):
+            self._leave(client)
+        elif isinstance(msg, ActionMsg | AutoMsg | SnapshotMsg):
+            place = self.where.get(acct)
+            if not isinstance(place, TablePlace):
+                if isinstance(msg, SnapshotMsg) and isinstance(place, QueuePlace | RoomPlace):
+                    self.lobby.resend(acct)
+                    return
+                raise ProtocolError("not_seated", "you are not at a table")
+            if isinstance(msg, ActionMsg):
+                try:
+                    action = action_from_json(msg.action.model_dump(exclude_none=True))
+                except ActionFormatError as e:
+                    raise ProtocolError("bad_action", str(e)) from None
+                place.table.post("action", place.seat, action, msg.ref, msg.hand_no)
+            elif isinstance(msg, AutoMsg):
+                place.table.post("auto", place.seat, msg.on)
+            else:
+                place.table.post("snapshot", place.seat)
+        else:  # pragma: no cover - parse_client_message returns only the types above
+            raise ProtocolError("unknown_type", f"unhandled message {type(msg).__name__}")
+
+    def _leave(self, client: Client) -> None:
+        acct = client.account_id
+        place = self.where.get(acct)
+        if isinstance(place, QueuePlace):
+            self.lobby.leave(acct)
+            client.send(LeftMsg(where="queue"))
+        elif isinstance(place, RoomPlace):
+            self.lobby.leave(acct)
+            client.send(LeftMsg(where="room"))
+        elif isinstance(place, TablePlace):
+            del self.where[acct]
+            place.table.post("leave", place.seat)
+            client.send(LeftMsg(where="table", escaped=True, penalty=place.table.rules.escape))
+        else:
+            raise ProtocolError("not_seated", "you are not in a queue, a room or at a table")
+
+    # ------------------------------------------------------------------ tables
+    async def _bot_accounts(self, n: int, stake: int, min_silver: int) -> list[Account]:
+        out: list[Account] = []
+        while len(out) < n:
+            if self.free_bots:
+                account = await self.fresh_account(self.free_bots.pop())
+            else:
+                account = (await asyncio.to_thread(self.store.create_guest)).account
+            if stake > 0 and account.silver < max(min_silver, self.config.bot_silver // 2):
+                await asyncio.to_thread(self.store.grant, account.id,
+                                        self.config.bot_silver - account.silver,
+                                        reference="bot top-up")
+            out.append(account)
+        return out
+
+    async def start_table(self, humans: Sequence[tuple[int, str]], rules: Rules, *, hands: int,
+                          stake: int) -> Table:
+        """Seat ``humans`` (account id, name) and bots for the empty seats; start the match."""
+        for acct, _ in humans:
+            self.where[acct] = StartingPlace()
+        try:
+            bots = await self._bot_accounts(4 - len(humans), stake, rules.min_silver)
+        except BaseException:
+            for acct, _ in humans:
+                self.where.pop(acct, None)
+            raise
+        people: list[tuple[int, str, bool]] = [(a, n, False) for a, n in humans]
+        people += [(b.id, f"{self.bot_name} bot {k + 1}", True) for k, b in enumerate(bots)]
+        secrets.SystemRandom().shuffle(people)
+        seats = [SeatInfo(seat=i, account_id=a, name=n, is_bot=b,
+                          connected=(not b and a in self.clients))
+                 for i, (a, n, b) in enumerate(people)]
+        cfg = self.config
+        table_id = secrets.token_hex(6)
+        table = Table(
+            self, table_id, seats, rules, hands=hands, stake=stake,
+            fee=cfg.fee if cfg.fee is not None else rules.service_fee,
+            claim_seconds=cfg.claim_seconds or rules.claim_window_seconds,
+            turn_seconds=cfg.turn_seconds or rules.turn_seconds, bot_name=self.bot_name)
+        self.tables[table_id] = table
+        self.bots_in_use[table_id] = [b.id for b in bots]
+        for s in seats:
+            if not s.is_bot:
+                self.where[s.account_id] = TablePlace(table, s.seat)
+        task = asyncio.get_running_loop().create_task(table.run(), name=f"table-{table_id}")
+        self.table_tasks[table_id] = task
+        return table
+
+    def table_closed(self, table: Table) -> None:
+        for s in table.seats:
+            place = self.where.get(s.account_id)
+            if isinstance(place, TablePlace) and place.table is table:
+                del self.where[s.account_id]
+        self.free_bots.extend(self.bots_in_use.pop(table.table_id, []))
+        self.tables.pop(table.table_id, None)
+        self.table_tasks.pop(table.table_id, None)
+
+    async def shutdown(self) -> None:
+        self.lobby.close()
+        tasks = list(self.table_tasks.values()) + list(self.tasks)
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+        for client in list(self.clients.values()):
+            client.close(1001, "server shutting down")
+
+
+async def _receive_text(ws: WebSocket) -> str | None:
+    """The next text frame; ``None`` when the peer closed; ``""`` marks a binary frame."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is None:
+        return ""
+    assert isinstance(text, str)
+    return text
+
+
+async def _authenticate(hub: Hub, ws: WebSocket, limiter: RateLimiter) -> Account | None:
+    """The account of ``?token=`` or of the first ``hello`` message."""
+    token = ws.query_params.get("token")
+    if token:
+        account = await hub.authenticate(token)
+        if account is None:
+            await ws.send_text(encode(ErrorMsg(code="auth_failed", message="unknown or expired token")))
+        return account
+    loop = asyncio.get_running_loop()
+    until = loop.time() + hub.config.auth_timeout
+    while True:
+        try:
+            async with asyncio.timeout_at(until):
+                text = await _receive_text(ws)
+        except TimeoutError:
+            await ws.send_text(encode(ErrorMsg(code="not_authenticated",
+                                               message="no hello message in time")))
+            return None
+        if text is None:
+            return None
+        if not limiter.allow():
+            if limiter.abusive:
+                return None
+            continue
+        try:
+            msg = parse_client_message(text) if text else None
+        except ProtocolError as e:
+            await ws.send_text(encode(ErrorMsg(code=e.code, message=str(e), ref=e.ref)))
+            continue
+        if not isinstance(msg, HelloMsg):
+            await ws.send_text(encode(ErrorMsg(
+                code="not_authenticated", message="send a 'hello' message with your token first",
+                ref=None if msg is None else msg.ref)))
+            continue
+        account = await hub.authenticate(msg.token)
+        if account is None:
+            await ws.send_text(encode(ErrorMsg(code="auth_failed", message="unknown or expired token",
+                                               ref=msg.ref)))
+            return None
+        return account
+
+
+async def serve_websocket(ws: WebSocket) -> None:
+    """The ``/ws`` endpoint: authenticate, then read, validate and dispatch messages."""
+    hub: Hub = ws.app.state.hub
+    cfg = hub.config
+    await ws.accept()
+    limiter = RateLimiter(cfg.msg_rate, cfg.msg_burst, cfg.abuse_limit, cfg.abuse_window)
+    try:
+        account = await _authenticate(hub, ws, limiter)
+    except (WebSocketDisconnect, RuntimeError):
+        return
+    if account is None:
+        with contextlib.suppress(Exception):
+            await ws.close(4401, "authentication failed")
+        return
+    client = Client(hub, ws, account)
+    writer = asyncio.get_running_loop().create_task(client.writer())
+    hub.attach(client, account)
+    try:
+        while not client.closed:
+            text = await _receive_text(ws)
+            if text is None:
+                break
+            if not limiter.allow():
+                if limiter.abusive:
+                    client.send(ErrorMsg(code="rate_limited", message="too many messages: closing"))
+                    client.close(1008, "rate limit exceeded")
+                    break
+                client.send(ErrorMsg(code="rate_limited",
+                                     message=f"too many messages (at most {cfg.msg_rate:g} a second)"))
+                continue
+            if not text:
+                client.send(ErrorMsg(code="binary_frame", message="send JSON text frames"))
+                continue
+            if len(text) > cfg.max_message_bytes:
+                client.send(ErrorMsg(code="too_large",
+                                     message=f"a message may be at most {cfg.max_message_bytes} bytes"))
+                continue
+            try:
+                msg = parse_client_message(text)
+            except ProtocolError as e:
+                client.send(ErrorMsg(code=e.code, message=str(e), ref=e.ref))
+                continue
+            await hub.dispatch(client, msg)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hub.detach(client)
+        client.close(client.close_code if client.closed else 1000, client.close_reason)
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(writer, 5)

@@ -1,0 +1,312 @@
+"""The lobby: quick-match queues and private rooms, until a table starts.
+
+Quick match
+    One queue per (profile, stake).  Four waiting players start a table at
+    once; otherwise, ``bot_wait`` seconds after the first of them joined, bots
+    fill the empty seats.  Silver queues play at the server's ``quick_stake``;
+    free ones at stake 0 (the only ones open to guests).
+Private rooms
+    A host creates a room with options (profile, rule overrides, hands, stake)
+    and gets a 6-digit code; others join with it.  Members ready up; four ready
+    members start at once, or the host starts earlier and bots fill the room.
+    Leaving before the start is free.
+
+Silver: a seat at a table with a stake needs ``rules.min_silver`` (checked on
+joining), and guests may only sit at free tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..rules import Rules, RulesError, get_rules
+from .protocol import ProtocolError, QueuedMsg, RoomMember, RoomMsg, RoomOptions
+
+if TYPE_CHECKING:
+    from .hub import Client, Hub
+
+__all__ = ["SERVER_OPTIONS", "Lobby", "Room", "room_rules"]
+
+log = logging.getLogger("wuhan_mahjong.server.lobby")
+
+SERVER_OPTIONS = frozenset({"service_fee", "min_silver"})
+"""Rule options that only the server sets (a room could otherwise waive its fee)."""
+
+
+def room_rules(options: RoomOptions) -> Rules:
+    """The rules of a room: the profile, the ``rules`` overrides, then the named fields.
+
+    >>> room_rules(RoomOptions(profile="bianfeng", opening_scoring="per_opening", cap=200)).caps()[0]
+    200
+    """
+    overrides = dict(options.rules)
+    for name in overrides:
+        if name in SERVER_OPTIONS:
+            raise RulesError(f"option '{name}' is set by the server, not by a room")
+    if options.opening_scoring is not None:
+        overrides["opening_scoring"] = options.opening_scoring
+    if options.claim_window_seconds is not None:
+        overrides["claim_window_seconds"] = options.claim_window_seconds
+    if options.turn_seconds is not None:
+        overrides["turn_seconds"] = options.turn_seconds
+    if options.cap is not None:
+        overrides["cap"] = options.cap
+        overrides["cap_per_opening"] = options.cap
+    return get_rules(options.profile, overrides)
+
+
+@dataclass
+class QuickQueue:
+    key: tuple[str, int]
+    members: list[tuple[int, str, float]] = field(default_factory=list)
+    """(account id, name, loop time of joining), first come first."""
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass
+class Room:
+    code: str
+    host: int
+    options: RoomOptions
+    rules: Rules
+    members: list[tuple[int, str]] = field(default_factory=list)
+    ready: dict[int, bool] = field(default_factory=dict)
+    starting: bool = False
+
+
+class Lobby:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.queues: dict[tuple[str, int], QuickQueue] = {}
+        self.rooms: dict[str, Room] = {}
+
+    # ------------------------------------------------------------------ checks
+    def _free(self, client: Client) -> None:
+        if client.account_id in self.hub.where:
+            raise ProtocolError("busy", "you are already in a queue, a room or at a table; "
+                                "send 'leave' first")
+
+    async def _check_silver(self, client: Client, stake: int, rules: Rules) -> None:
+        if stake <= 0:
+            return
+        if client.is_guest:
+            raise ProtocolError("guest_not_allowed",
+                                "guests play free tables only: register to play for silver")
+        account = await self.hub.fresh_account(client.account_id)
+        if account.silver < rules.min_silver:
+            raise ProtocolError("insufficient_silver",
+                                f"a silver table needs at least {rules.min_silver} silver; "
+                                f"you have {account.silver}")
+
+    # ------------------------------------------------------------------ quick match
+    async def quick_match(self, client: Client, profile: str | None, silver: bool) -> None:
+        self._free(client)
+        cfg = self.hub.config
+        profile = profile or cfg.quick_profile
+        stake = cfg.quick_stake if silver else 0
+        rules = get_rules(profile)
+        await self._check_silver(client, stake, rules)
+        self._free(client)  # again: the check above awaited
+        from .hub import QueuePlace
+
+        key = (profile, stake)
+        queue = self.queues.setdefault(key, QuickQueue(key))
+        loop = asyncio.get_running_loop()
+        queue.members.append((client.account_id, client.name, loop.time()))
+        self.hub.where[client.account_id] = QueuePlace(key)
+        if len(queue.members) >= 4:
+            self._start_quick(queue)
+        else:
+            self._arm(queue)
+        self._announce(queue)
+
+    def _arm(self, queue: QuickQueue) -> None:
+        if queue.timer is not None:
+            queue.timer.cancel()
+            queue.timer = None
+        if not queue.members:
+            return
+        loop = asyncio.get_running_loop()
+        when = queue.members[0][2] + self.hub.config.bot_wait
+        queue.timer = loop.call_at(when, self._fill, queue.key)
+
+    def _fill(self, key: tuple[str, int]) -> None:
+        queue = self.queues.get(key)
+        if queue is None:
+            return
+        queue.timer = None
+        if queue.members:
+            self._start_quick(queue)
+
+    def _start_quick(self, queue: QuickQueue) -> None:
+        people, queue.members = queue.members[:4], queue.members[4:]
+        self._arm(queue)
+        self._announce(queue)
+        if not queue.members and queue.timer is None:
+            self.queues.pop(queue.key, None)
+        profile, stake = queue.key
+        humans = [(a, n) for a, n, _ in people]
+        from .hub import StartingPlace
+
+        for a, _ in humans:
+            self.hub.where[a] = StartingPlace()
+        task = asyncio.get_running_loop().create_task(self._launch(
+            humans, get_rules(profile), self.hub.config.quick_hands, stake))
+        self.hub.background(task)
+
+    async def _launch(self, humans: list[tuple[int, str]], rules: Rules, hands: int,
+                      stake: int) -> None:
+        try:
+            await self.hub.start_table(humans, rules, hands=hands, stake=stake)
+        except Exception:
+            log.exception("could not start a table")
+            from .protocol import ErrorMsg
+
+            for a, _ in humans:
+                self.hub.send_to(a, ErrorMsg(code="server_error", message="could not start the table"))
+
+    def _announce(self, queue: QuickQueue) -> None:
+        profile, stake = queue.key
+        for a, _, _ in queue.members:
+            self.hub.send_to(a, QueuedMsg(profile=profile, stake=stake, waiting=len(queue.members),
+                                          bots_after=self.hub.config.bot_wait))
+
+    # ------------------------------------------------------------------ rooms
+    def _new_code(self) -> str:
+        while True:
+            code = f"{secrets.randbelow(1_000_000):06d}"
+            if code not in self.rooms:
+                return code
+
+    async def create_room(self, client: Client, options: RoomOptions) -> None:
+        self._free(client)
+        try:
+            rules = room_rules(options)
+        except RulesError as e:
+            raise ProtocolError("bad_options", str(e)) from None
+        await self._check_silver(client, options.stake, rules)
+        self._free(client)
+        from .hub import RoomPlace
+
+        room = Room(code=self._new_code(), host=client.account_id, options=options, rules=rules)
+        room.members.append((client.account_id, client.name))
+        room.ready[client.account_id] = False
+        self.rooms[room.code] = room
+        self.hub.where[client.account_id] = RoomPlace(room)
+        self._room_update(room)
+
+    async def join_room(self, client: Client, code: str) -> None:
+        self._free(client)
+        room = self.rooms.get(code)
+        if room is None or room.starting:
+            raise ProtocolError("not_found", f"no room {code}")
+        if len(room.members) >= 4:
+            raise ProtocolError("room_full", f"room {code} is full")
+        await self._check_silver(client, room.options.stake, room.rules)
+        self._free(client)
+        if self.rooms.get(code) is not room or room.starting:
+            raise ProtocolError("not_found", f"no room {code}")
+        if len(room.members) >= 4:
+            raise ProtocolError("room_full", f"room {code} is full")
+        from .hub import RoomPlace
+
+        room.members.append((client.account_id, client.name))
+        room.ready[client.account_id] = False
+        self.hub.where[client.account_id] = RoomPlace(room)
+        self._room_update(room)
+
+    def _room_of(self, client: Client) -> Room:
+        from .hub import RoomPlace
+
+        place = self.hub.where.get(client.account_id)
+        if not isinstance(place, RoomPlace):
+            raise ProtocolError("not_seated", "you are not in a room")
+        return place.room
+
+    async def set_ready(self, client: Client, ready: bool) -> None:
+        room = self._room_of(client)
+        room.ready[client.account_id] = ready
+        self._room_update(room)
+        if len(room.members) == 4 and all(room.ready.values()):
+            self._start_room(room)
+
+    async def start_room(self, client: Client) -> None:
+        room = self._room_of(client)
+        if room.host != client.account_id:
+            raise ProtocolError("not_host", "only the host starts the room")
+        if not all(room.ready.values()):
+            raise ProtocolError("not_ready", "every member must be ready first")
+        if len(room.members) < 4 and not room.options.fill_bots:
+            raise ProtocolError("not_ready", "the room needs four players (fill_bots is off)")
+        self._start_room(room)
+
+    def _start_room(self, room: Room) -> None:
+        if room.starting:
+            return
+        room.starting = True
+        self.rooms.pop(room.code, None)
+        humans = list(room.members)
+        from .hub import StartingPlace
+
+        for a, _ in humans:
+            self.hub.where[a] = StartingPlace()
+        task = asyncio.get_running_loop().create_task(
+            self._launch(humans, room.rules, room.options.hands, room.options.stake))
+        self.hub.background(task)
+
+    def _room_update(self, room: Room) -> None:
+        for a, _ in room.members:
+            self.hub.send_to(a, self._room_msg(room, a))
+
+    def _room_msg(self, room: Room, viewer: int) -> RoomMsg:
+        return RoomMsg(code=room.code, options=room.options, min_silver=room.rules.min_silver,
+                       members=[RoomMember(name=n, ready=room.ready.get(a, False),
+                                           host=a == room.host, you=a == viewer)
+                                for a, n in room.members])
+
+    # ------------------------------------------------------------------ leaving
+    def leave(self, account_id: int) -> None:
+        """Leave a queue or a room (before the start: no penalty)."""
+        from .hub import QueuePlace, RoomPlace
+
+        place = self.hub.where.get(account_id)
+        if isinstance(place, QueuePlace):
+            del self.hub.where[account_id]
+            queue = self.queues.get(place.key)
+            if queue is not None:
+                queue.members = [m for m in queue.members if m[0] != account_id]
+                self._arm(queue)
+                self._announce(queue)
+                if not queue.members:
+                    self.queues.pop(place.key, None)
+        elif isinstance(place, RoomPlace):
+            del self.hub.where[account_id]
+            room = place.room
+            room.members = [m for m in room.members if m[0] != account_id]
+            room.ready.pop(account_id, None)
+            if not room.members:
+                self.rooms.pop(room.code, None)
+                return
+            if room.host == account_id:
+                room.host = room.members[0][0]
+            self._room_update(room)
+
+    def resend(self, account_id: int) -> None:
+        from .hub import QueuePlace, RoomPlace
+
+        place = self.hub.where.get(account_id)
+        if isinstance(place, QueuePlace) and place.key in self.queues:
+            self._announce(self.queues[place.key])
+        elif isinstance(place, RoomPlace):
+            self.hub.send_to(account_id, self._room_msg(place.room, account_id))
+
+    def close(self) -> None:
+        for queue in self.queues.values():
+            if queue.timer is not None:
+                queue.timer.cancel()
+        self.queues.clear()
+        self.rooms.clear()

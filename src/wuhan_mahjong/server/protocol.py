@@ -1,0 +1,451 @@
+"""The WebSocket protocol: one pydantic model per message, both directions.
+
+Every frame is a JSON object with a ``type``.  Client messages are validated
+by :func:`parse_client_message` (unknown types, unknown fields, wrong types
+and oversized strings are rejected with an :class:`ProtocolError` naming the
+problem); server messages are built from the models below, so every frame a
+client receives matches its model.  ``docs/protocol.md`` is the reference;
+:data:`PROTOCOL_VERSION` changes whenever a message changes incompatibly.
+
+The game state a client sees is ``StateMsg.view``: exactly the engine's
+:func:`~wuhan_mahjong.engine.views.seat_view` for that seat (with its
+``legal_actions`` emptied once the seat has answered a claim window).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..rules import PROFILES
+
+__all__ = [
+    "CLIENT_TYPES",
+    "PROTOCOL_VERSION",
+    "ClientMessage",
+    "ErrorCode",
+    "ProtocolError",
+    "ServerMessage",
+    "parse_client_message",
+]
+
+PROTOCOL_VERSION = 1
+
+Profile = Literal["yuanhang", "bianfeng", "laizishanzhuang"]
+assert set(Profile.__args__) == set(PROFILES)  # type: ignore[attr-defined]
+
+Ref = Annotated[str | None, Field(default=None, max_length=64)]
+"""An optional client-chosen id, echoed in the error frame that answers the message."""
+
+ErrorCode = Literal[
+    "bad_json", "binary_frame", "too_large", "unknown_type", "invalid_message",
+    "not_authenticated", "auth_failed", "already_authenticated", "rate_limited",
+    "busy", "not_found", "room_full", "not_host", "not_ready", "guest_not_allowed",
+    "insufficient_silver", "bad_options", "not_seated", "no_decision", "bad_action",
+    "illegal_action", "already_answered", "escaped", "server_error",
+]
+
+
+class ProtocolError(ValueError):
+    """A client message that cannot be used; ``code`` is the error frame's code."""
+
+    def __init__(self, code: ErrorCode, message: str, ref: str | None = None) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.ref = ref
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# =========================================================================== client → server
+class _ClientMsg(_Msg):
+    ref: Ref
+
+
+class HelloMsg(_ClientMsg):
+    """Authenticate (first message, unless the URL carried ``?token=``)."""
+
+    type: Literal["hello"]
+    token: str = Field(min_length=1, max_length=256)
+    protocol: int = PROTOCOL_VERSION
+
+
+class PingMsg(_ClientMsg):
+    type: Literal["ping"]
+
+
+class QuickMatchMsg(_ClientMsg):
+    """Join the quick-match queue of a profile; ``silver`` tables play at the server's stake."""
+
+    type: Literal["quick_match"]
+    profile: Profile | None = None
+    silver: bool = False
+
+
+class RoomOptions(_Msg):
+    """Options of a private room.  ``rules`` overrides rule options by name (``wuhan-mahjong
+    rules`` lists them); the convenience fields override the same-named rule options."""
+
+    profile: Profile = "yuanhang"
+    hands: int = Field(default=4, ge=1, le=64)
+    stake: int = Field(default=0, ge=0, le=1_000_000)
+    opening_scoring: Literal["once", "per_opening"] | None = None
+    """开口翻 ``once`` or 口口翻 ``per_opening``."""
+    claim_window_seconds: float | None = Field(default=None, gt=0, le=60)
+    turn_seconds: float | None = Field(default=None, gt=0, le=300)
+    cap: int | None = Field(default=None, ge=1, le=100_000)
+    rules: dict[str, Any] = Field(default_factory=dict, max_length=40)
+    fill_bots: bool = True
+    """When the host starts the room, empty seats get bots."""
+
+
+class CreateRoomMsg(_ClientMsg):
+    type: Literal["create_room"]
+    options: RoomOptions = Field(default_factory=RoomOptions)
+
+
+class JoinRoomMsg(_ClientMsg):
+    type: Literal["join_room"]
+    code: str = Field(pattern=r"^[0-9]{6}$")
+
+
+class ReadyMsg(_ClientMsg):
+    type: Literal["ready"]
+    ready: bool = True
+
+
+class StartMsg(_ClientMsg):
+    """The host starts the room (every member ready; bots fill empty seats)."""
+
+    type: Literal["start"]
+
+
+class LeaveMsg(_ClientMsg):
+    """Leave the queue or the room; during a match this is an escape (逃跑)."""
+
+    type: Literal["leave"]
+
+
+class ActionIn(_Msg):
+    """An engine action in its JSON form (``wuhan_mahjong.engine.actions``)."""
+
+    type: Literal["discard", "chi", "peng", "kong", "special_kong", "laizi_discard", "win", "pass"]
+    tile: str | None = Field(default=None, max_length=8)
+    kind: str | None = Field(default=None, max_length=16)
+
+
+class ActionMsg(_ClientMsg):
+    type: Literal["action"]
+    action: ActionIn
+    hand_no: int | None = None
+    """If given, the action is refused unless that hand is in progress (stale clicks)."""
+
+
+class AutoMsg(_ClientMsg):
+    """Switch auto-play (托管) on or off for one's own seat."""
+
+    type: Literal["auto"]
+    on: bool
+
+
+class SnapshotMsg(_ClientMsg):
+    """Ask for the table and state frames again."""
+
+    type: Literal["snapshot"]
+
+
+ClientMessage = Annotated[
+    HelloMsg | PingMsg | QuickMatchMsg | CreateRoomMsg | JoinRoomMsg | ReadyMsg | StartMsg
+    | LeaveMsg | ActionMsg | AutoMsg | SnapshotMsg,
+    Field(discriminator="type"),
+]
+CLIENT_TYPES = ("hello", "ping", "quick_match", "create_room", "join_room", "ready", "start",
+                "leave", "action", "auto", "snapshot")
+_CLIENT = TypeAdapter[Any](ClientMessage)
+
+
+def _describe(error: ValidationError) -> str:
+    parts = []
+    for e in error.errors()[:3]:
+        where = ".".join(str(x) for x in e["loc"][1:]) or "message"
+        parts.append(f"{where}: {e['msg']}")
+    return "; ".join(parts)
+
+
+def parse_client_message(text: str) -> Any:
+    """Parse and validate one client frame; raises :class:`ProtocolError`.
+
+    >>> parse_client_message('{"type": "ping", "ref": "7"}')
+    PingMsg(ref='7', type='ping')
+    >>> parse_client_message('{"type": "dance"}')
+    Traceback (most recent call last):
+    ...
+    wuhan_mahjong.server.protocol.ProtocolError: unknown message type 'dance'
+    """
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
+        msg = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
+        raise ProtocolError("bad_json", f"malformed JSON: {msg}") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError("invalid_message", "a message must be a JSON object")
+    ref = obj.get("ref") if isinstance(obj.get("ref"), str) and len(obj["ref"]) <= 64 else None
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("invalid_message", "a message needs a 'type' string", ref)
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:32]!r}", ref)
+    try:
+        return _CLIENT.validate_python(obj)
+    except ValidationError as e:
+        raise ProtocolError("invalid_message", f"bad '{kind}' message: {_describe(e)}", ref) from None
+
+
+# =========================================================================== the seat view
+class _ViewPart(BaseModel):
+    """Parts of the engine's seat view.  Unknown fields pass through (``extra="allow"``):
+    the view is by definition what the engine lets this seat see."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class MeldModel(_ViewPart):
+    type: str
+    kind: str | None
+    tiles: str | None
+    from_seat: int | None
+
+
+class DiscardModel(_ViewPart):
+    tile: str
+    laizi: bool
+    claimed_by: int | None
+
+
+class SpecialKongsModel(_ViewPart):
+    red: int
+    green: int
+    laizi: int
+    pi: int
+
+
+class PublicSeatModel(_ViewPart):
+    seat: int
+    concealed: int
+    melds: list[MeldModel]
+    special_kongs: SpecialKongsModel
+    laizi_discards: int
+    discards: list[DiscardModel]
+
+
+class TableTileModel(_ViewPart):
+    seat: int
+    tile: str
+
+
+class RevealModel(_ViewPart):
+    hands: list[str]
+    wall: str
+    salt: str
+
+
+class ResultModel(_ViewPart):
+    outcome: str
+    winner: int | None
+    win_by: str | None
+    from_seat: int | None
+    tile: str | None
+    deltas: list[int]
+    settlement: dict[str, Any] | None
+    reveal: RevealModel
+
+
+class ViewModel(_ViewPart):
+    """:class:`wuhan_mahjong.engine.views.SeatView`."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    view_schema: int = Field(alias="schema")
+    viewer: int | None
+    hand_no: int
+    profile: str
+    dealer: int
+    phase: str
+    turn: int
+    indicator: str
+    laizi: str
+    commitment: str
+    wall: int
+    end_phase: bool
+    final_draws_left: int
+    on_table: TableTileModel | None
+    seats: list[PublicSeatModel]
+    hand: str | None
+    drawn: str | None
+    legal_actions: list[dict[str, Any]]
+    result: ResultModel | None
+
+
+# =========================================================================== server → client
+class AccountInfo(_Msg):
+    id: int
+    username: str
+    is_guest: bool
+    silver: int
+    points: int
+    level: int
+    title: str
+    title_en: str
+    rank: str
+    rank_en: str
+
+
+class WelcomeMsg(_Msg):
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    account: AccountInfo
+    at_table: bool
+
+
+class ErrorMsg(_Msg):
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+    ref: str | None = None
+
+
+class PongMsg(_Msg):
+    type: Literal["pong"] = "pong"
+    ref: str | None = None
+
+
+class QueuedMsg(_Msg):
+    type: Literal["queued"] = "queued"
+    profile: str
+    stake: int
+    waiting: int
+    bots_after: float
+    """Seconds after the first player joined at which bots fill the table."""
+
+
+class RoomMember(_Msg):
+    name: str
+    ready: bool
+    host: bool
+    you: bool
+
+
+class RoomMsg(_Msg):
+    type: Literal["room"] = "room"
+    code: str
+    options: RoomOptions
+    members: list[RoomMember]
+    min_silver: int
+
+
+class LeftMsg(_Msg):
+    type: Literal["left"] = "left"
+    where: Literal["queue", "room", "table"]
+    escaped: bool = False
+    penalty: int = 0
+    """Points paid for an escape (the profile's ``escape`` penalty)."""
+
+
+class PlayerInfo(_Msg):
+    seat: int
+    name: str
+    bot: bool
+    connected: bool
+    auto: bool
+    escaped: bool
+
+
+class TableMsg(_Msg):
+    """Sent when a match starts and on every (re)connection to it."""
+
+    type: Literal["table"] = "table"
+    table_id: str
+    match_id: str
+    seat: int
+    profile: str
+    rules: dict[str, Any]
+    hands: int
+    stake: int
+    fee: int
+    claim_seconds: float
+    turn_seconds: float
+    players: list[PlayerInfo]
+
+
+class TimerInfo(_Msg):
+    kind: Literal["turn", "claim", "rob", "final"]
+    seconds: float
+    """Seconds left in the current decision when the frame was sent (server-timed)."""
+
+
+class StateMsg(_Msg):
+    type: Literal["state"] = "state"
+    match_id: str
+    hand_no: int
+    view: ViewModel
+    totals: list[int]
+    players: list[PlayerInfo]
+    timer: TimerInfo | None
+    answered: bool
+    """This seat has answered the open claim window (its answer stays secret)."""
+    auto: bool
+    """This seat is on auto-play (托管)."""
+
+
+class HandEndMsg(_Msg):
+    type: Literal["hand_end"] = "hand_end"
+    match_id: str
+    hand_no: int
+    outcome: str
+    winner: int | None
+    deltas: list[int]
+    totals: list[int]
+    next_hand_in: float | None
+    """Seconds until the next hand; ``None`` after the last hand."""
+
+
+class MatchResultLine(_Msg):
+    seat: int
+    name: str
+    points: int
+    silver: int
+    fee: int
+
+
+class MatchEndMsg(_Msg):
+    type: Literal["match_end"] = "match_end"
+    match_id: str
+    totals: list[int]
+    stake: int
+    results: list[MatchResultLine]
+    account: AccountInfo | None
+    """The receiver's account after the settlement."""
+
+
+class NoticeMsg(_Msg):
+    type: Literal["notice"] = "notice"
+    code: Literal["auto_on", "auto_off", "escape", "replaced", "player_left"]
+    message: str
+    seat: int | None = None
+
+
+ServerMessage = Annotated[
+    WelcomeMsg | ErrorMsg | PongMsg | QueuedMsg | RoomMsg | LeftMsg | TableMsg | StateMsg
+    | HandEndMsg | MatchEndMsg | NoticeMsg,
+    Field(discriminator="type"),
+]
+SERVER_MESSAGES: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+def encode(msg: BaseModel) -> str:
+    """The JSON text of a server frame."""
+    return msg.model_dump_json(by_alias=True)

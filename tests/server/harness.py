@@ -1,0 +1,225 @@
+"""Helpers of the server tests: a real uvicorn on a free loopback port, real clients.
+
+Every test that takes ``server`` runs twice: on SQLite and on PostgreSQL.  The
+PostgreSQL URL comes from ``WUHAN_MAHJONG_TEST_PG`` (``.ci/run`` sets it);
+each test gets a fresh schema.  Without the variable the PostgreSQL cases are
+skipped, or fail when ``CI`` is set.
+
+The server runs in a thread with its own event loop (uvicorn's ``Server.serve``
+on a pre-bound socket); the tests drive it with ``websockets`` and ``httpx``
+from their own ``asyncio.run``.  Timers are tiny so that matches take a
+fraction of a second per hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+from argon2 import PasswordHasher
+
+from wuhan_mahjong.bots import get_bot
+from wuhan_mahjong.server import ServerConfig, create_app
+from wuhan_mahjong.server.protocol import SERVER_MESSAGES
+from wuhan_mahjong.store import Store
+
+PG_ENV = "WUHAN_MAHJONG_TEST_PG"
+FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+FAST = ServerConfig(bot_wait=0.05, bot_delay=0.0, claim_hold=0.002, hand_pause=0.0,
+                    claim_seconds=5.0, turn_seconds=5.0, quick_hands=1, bot="random",
+                    msg_rate=1000.0, msg_burst=1000, web_dir=Path("/nonexistent-web-dir"))
+"""Tiny timers; the per-decision timeouts stay long so that only the timeout tests hit them."""
+
+
+class Server:
+    """A running server: its URLs, its store, and its configuration."""
+
+    def __init__(self, config: ServerConfig, store: Store) -> None:
+        self.config = config
+        self.store = store
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        self.sock = sock
+        self.app = create_app(config, store=store)
+        self.uvicorn = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="on",
+                                                     ws_max_size=64 * 1024))
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.uvicorn.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+
+    def _run(self) -> None:
+        self.uvicorn.run(sockets=[self.sock])
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def hub(self) -> Any:
+        return self.app.state.hub
+
+    def stop(self) -> None:
+        self.uvicorn.should_exit = True
+        self.thread.join(20)
+        self.sock.close()
+
+
+StartServer = Callable[..., Server]
+
+
+# --------------------------------------------------------------------------- clients
+def guest_token(server: Server) -> str:
+    r = httpx.post(f"{server.http}/api/guest", timeout=10)
+    assert r.status_code == 201, r.text
+    token: str = r.json()["token"]
+    return token
+
+
+def register(server: Server, username: str, password: str = "secret-123") -> str:
+    r = httpx.post(f"{server.http}/api/register", json={"username": username, "password": password},
+                   timeout=10)
+    assert r.status_code == 201, r.text
+    token: str = r.json()["token"]
+    return token
+
+
+@dataclass
+class Frame:
+    at: float
+    msg: dict[str, Any]
+
+
+class Client:
+    """A WebSocket client that validates and keeps every frame it receives."""
+
+    def __init__(self, server: Server, token: str, name: str = "") -> None:
+        self.server = server
+        self.token = token
+        self.name = name
+        self.frames: list[Frame] = []
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.ws: Any = None
+        self.reader: asyncio.Task[None] | None = None
+        self.closed = asyncio.Event()
+        self.close_code: int | None = None
+
+    async def connect(self, via_query: bool = False) -> dict[str, Any]:
+        self.closed = asyncio.Event()
+        url = f"{self.server.ws}?token={self.token}" if via_query else self.server.ws
+        self.ws = await websockets.connect(url, max_size=2**22)
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+        if not via_query:
+            await self.send({"type": "hello", "token": self.token})
+        return await self.expect("welcome")
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                msg = json.loads(raw)
+                SERVER_MESSAGES.validate_python(msg)  # every frame matches its model
+                self.frames.append(Frame(time.monotonic(), msg))
+                await self.inbox.put(msg)
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.close_code = self.ws.close_code
+            self.closed.set()
+
+    async def send(self, obj: Any) -> None:
+        await self.ws.send(obj if isinstance(obj, str | bytes) else json.dumps(obj))
+
+    async def recv(self, timeout: float = 10) -> dict[str, Any]:
+        return await asyncio.wait_for(self.inbox.get(), timeout)
+
+    async def expect(self, kind: str, timeout: float = 10, **fields: Any) -> dict[str, Any]:
+        """The next frame of type ``kind`` (and matching ``fields``); others are skipped."""
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = await self.recv(max(0.01, deadline - time.monotonic()))
+            if msg["type"] == kind and all(msg.get(k) == v for k, v in fields.items()):
+                return msg
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self.reader, 5)
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [f.msg for f in self.frames if f.msg["type"] == kind]
+
+
+def decision_key(view: dict[str, Any]) -> tuple[Any, ...]:
+    return (view["hand_no"], view["phase"], view["turn"], view["wall"], json.dumps(view["on_table"]),
+            sum(len(s["discards"]) for s in view["seats"]), view["hand"], view["drawn"],
+            view["final_draws_left"])
+
+
+async def play(client: Client, *, bot: str = "random", seed: int = 0, until: str = "match_end",
+               timeout: float = 60, act: bool = True,
+               on_state: Callable[[dict[str, Any]], Any] | None = None) -> dict[str, Any]:
+    """Answer every decision with a bot until a frame of type ``until`` arrives."""
+    policy = get_bot(bot, seed)
+    done: set[tuple[Any, ...]] = set()
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = await client.recv(max(0.01, deadline - time.monotonic()))
+        if msg["type"] == until:
+            return msg
+        if msg["type"] != "state" or not act:
+            continue
+        if on_state is not None and await_maybe(on_state(msg)) is False:
+            continue
+        view = msg["view"]
+        if not view["legal_actions"] or msg["answered"]:
+            continue
+        key = decision_key(view)
+        if key in done:
+            continue
+        done.add(key)
+        action = policy.choose(view)
+        await client.send({"type": "action", "action": action.to_json(), "hand_no": view["hand_no"]})
+
+
+def await_maybe(value: Any) -> Any:
+    return value
+
+
+async def seat_four(server: Server, tokens: list[str], **options: Any) -> list[Client]:
+    """Four clients meet in a private room (``options`` are its options), ready up, and sit."""
+    clients = [Client(server, t, f"c{i}") for i, t in enumerate(tokens)]
+    for c in clients:
+        await c.connect()
+    await clients[0].send({"type": "create_room", "options": options})
+    room = await clients[0].expect("room")
+    for c in clients[1:]:
+        await c.send({"type": "join_room", "code": room["code"]})
+        await c.expect("room")
+    for c in clients:
+        await c.send({"type": "ready"})
+    for c in clients:
+        await c.expect("table")
+    return clients
