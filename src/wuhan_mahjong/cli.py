@@ -131,8 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
     h.set_defaults(func=cmd_hand)
 
     from .engine.commands import add_commands
+    from .server.cli import add_serve_command
 
     add_commands(sub)
+    add_serve_command(sub)
     return p
 
 
