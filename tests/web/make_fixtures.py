@@ -12,9 +12,12 @@ import json
 import random
 from pathlib import Path
 
+from wuhan_mahjong.analysis import shanten, waits
 from wuhan_mahjong.engine import new_hand, random_policy, record_lines, seat_view, simple_policy
 from wuhan_mahjong.engine.actions import WIN, Chi
+from wuhan_mahjong.meld import parse_meld_spec
 from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.tiles import counts_of, parse_tile, parse_tiles, tile_str
 
 OUT = Path(__file__).parent / "fixtures"
 
@@ -51,12 +54,50 @@ def play(seed: int, profile: str = "yuanhang", want: str = "win"):
                     frames["claim"] = seat_view(state, 0)
             if state.live < 30 and "late" not in frames and s == 0 and state.phase == "turn":
                 frames["late"] = seat_view(state, 0)
+            if s == 0 and state.phase == "turn" and "ready" not in frames and state.live < 70:
+                v = seat_view(state, 0)
+                if any(o["waits"] for o in hint_for(v).get("discards", [])):
+                    frames["ready"] = v
         s = state.to_act()[0]
         state.apply(s, pol(state, s))
         if state.ended:
             break
     frames["end"] = seat_view(state, 0)
     return state, frames
+
+
+def hint_for(view: dict) -> dict:
+    """The help panel's data in the format asked of the server (docs/client.md, "Help")."""
+    rules = get_rules(view["profile"])
+    hand = parse_tiles(view["hand"])
+    laizi = parse_tile(view["laizi"])
+    kinds = {"chi": "chi", "peng": "peng", "direct": "kong", "added": "addkong", "concealed": "ankong"}
+    melds = [parse_meld_spec(f"{kinds[m['kind'] or m['type']]}:{m['tiles']}")
+             for m in view["seats"][view["viewer"]]["melds"]]
+    seen = counts_of(hand)
+    seen[parse_tile(view["indicator"])] += 1
+    for ps in view["seats"]:
+        for d in ps["discards"]:
+            if d["claimed_by"] is None:
+                seen[parse_tile(d["tile"])] += 1
+        for m in ps["melds"]:
+            for t in parse_tiles(m["tiles"] or ""):
+                seen[t] += 1
+
+    def wait_list(h: list[int]) -> list[dict]:
+        return [{"tile": tile_str(w.tile), "unseen": max(0, 4 - seen[w.tile])}
+                for w in waits(h, melds, laizi, rules)]
+
+    if len(hand) % 3 == 1:
+        return {"shanten": shanten(hand, melds, laizi, rules), "waits": wait_list(hand)}
+    options = []
+    for t in sorted(set(hand)):
+        rest = list(hand)
+        rest.remove(t)
+        options.append({"tile": tile_str(t), "shanten": shanten(rest, melds, laizi, rules),
+                        "waits": wait_list(rest)})
+    best = min(o["shanten"] for o in options)
+    return {"shanten": best, "waits": [], "discards": [o for o in options if o["shanten"] == best]}
 
 
 def main() -> None:
@@ -66,8 +107,11 @@ def main() -> None:
     for seed in range(1, 400):
         state, frames = play(seed, ["yuanhang", "bianfeng", "laizishanzhuang"][seed % 3])
         r = state.result
-        if r.outcome == "win" and "win" not in views and r.settlement and "claim_chi" in frames:
-            views.update({k: v for k, v in frames.items() if k != "end"})
+        if "ready" in frames and "ready" not in views:
+            views["ready"] = frames["ready"]
+        wanted = {"claim_chi", "late"} <= frames.keys()
+        if r.outcome == "win" and "win" not in views and r.settlement and wanted:
+            views.update({k: v for k, v in frames.items() if k not in ("end", "ready")})
             views["win"] = frames["end"]
             record = record_lines(state)
         if r.outcome == "win" and r.settlement is not None and r.settlement.contractor is not None \
@@ -75,8 +119,11 @@ def main() -> None:
             views["contract"] = frames["end"]
         if r.outcome == "exhausted" and "exhausted" not in views:
             views["exhausted"] = frames["end"]
-        if {"win", "contract", "exhausted"} <= views.keys():
+        if {"win", "contract", "exhausted", "ready"} <= views.keys():
             break
+    for name in ("turn", "claim_chi", "late", "ready"):
+        if name in views:
+            views[name]["hint"] = hint_for(views[name])
     (OUT / "views.json").write_text(json.dumps(views, ensure_ascii=False, indent=1) + "\n")
     assert record is not None
     (OUT / "record.jsonl").write_text("\n".join(record) + "\n")

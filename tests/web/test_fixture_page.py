@@ -166,3 +166,19 @@ def test_replay_viewer(browser: Any, static_server: str, artifacts: Path) -> Non
             assert seat.locator(".meld").count() == len(ps["melds"])
     assert console.errors == []
     context.close()
+
+
+def test_help_panel_only_with_data(browser: Any, static_server: str) -> None:
+    """The help panel shows the server's hint (waits with unseen counts, shanten) when present."""
+    hint = VIEWS["ready"]["hint"]
+    context, page, console = open_frame(browser, static_server, "ready")
+    panel = page.locator(".hint")
+    assert panel.count() == 1
+    for option in hint["discards"]:
+        box = panel.locator(f".option[data-option='{option['tile']}']")
+        for w in option["waits"]:
+            assert box.locator(f".wait[data-wait='{w['tile']}'] b").inner_text() == str(w["unseen"])
+    page.select_option("#fixture-frame", "claim")  # a frame without a hint
+    assert page.locator(".hint").count() == ("hint" in VIEWS["claim"])
+    assert console.errors == []
+    context.close()

@@ -150,7 +150,7 @@ def test_quick_match_hand_by_clicking(browser: Any, live_server: str, artifacts:
                 page.wait_for_selector(".table", timeout=15_000)
                 stats["reloads"] += 1
                 after = view_summary(page)
-                assert after is not None and after["phase"] != "ended" or after["settlement"]
+                assert after is not None and (after["phase"] != "ended" or after["settlement"])
         page.wait_for_timeout(60)
     assert stats["reloads"] == 1 and stats["discards"] >= 4, stats
     panel = page.locator("#overlay .settlement")
@@ -172,3 +172,48 @@ def test_quick_match_hand_by_clicking(browser: Any, live_server: str, artifacts:
     page.screenshot(path=str(artifacts / "live-profile.png"))
     assert console.errors == [], console.errors
     context.close()
+
+
+def test_private_room_with_a_friend(browser: Any, live_server: str, artifacts: Path) -> None:
+    """Create a room with rule options, a second guest joins by its code, both ready, start."""
+    host_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    friend_ctx = browser.new_context(viewport={"width": 900, "height": 800})
+    host, friend = host_ctx.new_page(), friend_ctx.new_page()
+    consoles = [Console(host), Console(friend)]
+    for page in (host, friend):
+        page.goto(f"{live_server}/")
+        page.click("[data-do='guest']")
+        page.wait_for_selector("#create-form")
+    host.select_option("#create-form select[name='profile']", "bianfeng")
+    host.select_option("#create-form select[name='opening_scoring']", "per_opening")
+    host.fill("#create-form input[name='hands']", "1")
+    host.fill("#create-form input[name='claim_window_seconds']", "5")
+    host.click("#create-form button[type='submit']")
+    code = host.locator(".room-code").get_attribute("data-code", timeout=10_000)
+    assert code is not None and len(code) == 6 and code.isdigit()
+    assert "口口翻" in host.locator(".card").first.inner_text()
+    friend.fill("#join-form input[name='code']", code)
+    friend.click("#join-form button[type='submit']")
+    friend.wait_for_selector(".room-code")
+    host.wait_for_function("document.querySelectorAll('.seats-list li').length === 2")
+    friend.click("[data-do='ready']")
+    host.click("[data-do='ready']")
+    host.wait_for_selector("[data-do='start']")
+    host.screenshot(path=str(artifacts / "live-room-phone.png"))
+    host.click("[data-do='start']")
+    host.wait_for_selector(".table", timeout=15_000)
+    friend.wait_for_selector(".table", timeout=15_000)
+    # each sees the other at the table, by name, at the right place
+    host_name = host.evaluate("window.__wm.account.username")
+    assert host_name in friend.locator(".table").inner_text()
+    assert host.evaluate("window.__wm.view.profile") == "bianfeng"
+    host.screenshot(path=str(artifacts / "live-table-phone.png"))
+    assert host.evaluate("document.documentElement.scrollWidth") <= 390
+    # the host leaves: an escape, after a confirmation
+    host.once("dialog", lambda d: d.accept())
+    host.click("[data-do='escape']")
+    host.wait_for_selector("[data-do='quick']", timeout=10_000)
+    for c in consoles:
+        assert c.errors == [], c.errors
+    host_ctx.close()
+    friend_ctx.close()

@@ -249,7 +249,8 @@ function renderNav() {
   nav.innerHTML = items.map(([k, key]) => `<button data-nav="${k}" ${S.screen === k ? "disabled" : ""}>${t(key)}</button>`).join("");
   $("#lang").textContent = t("app.lang");
   $("#title").textContent = t("app.title");
-  document.title = t("app.title");
+  $("#subtitle").textContent = ` · ${t("app.subtitle")}`;
+  document.title = `${t("app.title")} · ${t("app.subtitle")}`;
 }
 
 function render() {

@@ -5,7 +5,8 @@
 // Chinese, then to the key itself, and fills {name} placeholders.
 
 const zh = {
-  "app.title": "武汉麻将 · 红中癞子杠",
+  "app.title": "武汉麻将",
+  "app.subtitle": "红中癞子杠",
   "app.lang": "English",
   "app.loading": "加载中…",
   "app.offline": "连接中断，正在重连…",
@@ -129,6 +130,8 @@ const zh = {
   "help.ready": "听牌",
   "help.waits": "胡这些牌（剩余张数）：",
   "help.none": "暂无",
+  "help.discard": "打",
+  "help.wait_on": "听",
   "help.unavailable": "（服务器未提供提示）",
   "help.win_now": "现在可以胡！",
 
@@ -235,7 +238,8 @@ const zh = {
 };
 
 const en = {
-  "app.title": "Wuhan Mahjong · Red Dragon & Laizi",
+  "app.title": "Wuhan Mahjong",
+  "app.subtitle": "Red Dragon & Laizi",
   "app.lang": "中文",
   "app.loading": "Loading…",
   "app.offline": "Connection lost, reconnecting…",
@@ -359,6 +363,8 @@ const en = {
   "help.ready": "Ready (听牌)",
   "help.waits": "Winning tiles (unseen):",
   "help.none": "none yet",
+  "help.discard": "discard",
+  "help.wait_on": "wait on",
   "help.unavailable": "(no hint from the server)",
   "help.win_now": "You can win now!",
 

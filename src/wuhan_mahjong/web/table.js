@@ -186,13 +186,19 @@ function hintHTML(view, ctx) {
   if (!h || view.viewer === null || view.viewer === undefined) return "";
   const items = [];
   if (typeof h.shanten === "number") items.push(`<div class="shanten">${h.shanten <= 0 ? t("help.ready") : t("help.shanten", { n: h.shanten })}</div>`);
+  const waitsHTML = (list) => `<span class="waits">` + list.map((w) => {
+    const tile = typeof w === "string" ? w : w.tile;
+    const left = typeof w === "object" ? w.unseen : undefined;
+    return `<span class="wait" data-wait="${esc(tile)}">${tileHTML(tile, { laizi: view.laizi })}${left !== undefined ? `<b>${left}</b>` : ""}</span>`;
+  }).join("") + `</span>`;
   const waits = h.waits || [];
-  if (waits.length) {
-    items.push(`<div class="waits-label">${t("help.waits")}</div><div class="waits">` + waits.map((w) => {
-      const tile = typeof w === "string" ? w : w.tile;
-      const left = typeof w === "object" && w.unseen !== undefined ? w.unseen : (typeof w === "object" ? w.left : undefined);
-      return `<span class="wait">${tileHTML(tile, { laizi: view.laizi })}${left !== undefined ? `<b>${left}</b>` : ""}</span>`;
-    }).join("") + `</div>`);
+  if (waits.length) items.push(`<div class="waits-label">${t("help.waits")}</div>${waitsHTML(waits)}`);
+  // on a turn: the discards that keep the best shanten, and what each would wait on
+  const options = (h.discards || []).slice(0, 8);
+  if (options.length) {
+    items.push(`<div class="discard-options">` + options.map((o) => `<span class="option" data-option="${esc(o.tile)}">` +
+      `${t("help.discard")}${tileHTML(o.tile, { laizi: view.laizi })}` +
+      `${o.waits && o.waits.length ? `→ ${t("help.wait_on")} ${waitsHTML(o.waits)}` : ""}</span>`).join("") + `</div>`);
   }
   if (!items.length) return "";
   return `<aside class="hint" data-hint="1"><h3>${t("help.title")}</h3>${items.join("")}</aside>`;
