@@ -1,6 +1,6 @@
 """The real server and the real client: a guest plays a whole quick match hand against three bots.
 
-Starts ``python -m wuhan_mahjong.server`` (the same as ``wuhan-mahjong serve``) on a
+Starts ``python -m wuhan_mahjong serve`` (``wuhan-mahjong serve``) on a
 free loopback port with a temporary SQLite data folder and fast bots, then drives
 chromium by clicking like a person: discard, pass, claim when offered, win when
 offered, reload in the middle of the hand and carry on, to the settlement panel
@@ -36,7 +36,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop("WUHAN_MAHJONG_DB", None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "wuhan_mahjong.server", "--host", "127.0.0.1", "--port", str(port),
+        [sys.executable, "-m", "wuhan_mahjong", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--data-dir", str(data), "--bot-wait", "0", "--bot-delay", "0.05", "--claim-hold", "0.3",
          "--hand-pause", "1", "--quick-hands", "1", "--turn-seconds", "60", "--claim-seconds", "30",
          "--log-level", "warning"],
@@ -217,3 +217,42 @@ def test_private_room_with_a_friend(browser: Any, live_server: str, artifacts: P
         assert c.errors == [], c.errors
     host_ctx.close()
     friend_ctx.close()
+
+
+def test_accounts(browser: Any, live_server: str) -> None:
+    """Register from the login screen, log out, log in again; a guest keeps his progress by signing up."""
+    context = browser.new_context()
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{live_server}/")
+    name = f"web{int(time.time() * 1000) % 10**8}"
+    page.fill("#login-form input[name='username']", name)
+    page.fill("#login-form input[name='password']", "correct horse 1")
+    page.click("#login-form button[data-mode='register']")
+    page.wait_for_selector("[data-do='quick']")
+    assert name in page.locator("main").inner_text()
+    page.click("button[data-nav='profile']")
+    page.wait_for_selector("[data-field='silver']")
+    page.click("[data-do='logout']")
+    page.wait_for_selector("#login-form")
+    page.fill("#login-form input[name='username']", name)
+    page.fill("#login-form input[name='password']", "wrong password")
+    page.click("#login-form button[data-mode='login']")
+    page.wait_for_selector("#login-form + p.error:not(:empty), .error:not(:empty)")
+    page.fill("#login-form input[name='password']", "correct horse 1")
+    page.click("#login-form button[data-mode='login']")
+    page.wait_for_selector("[data-do='quick']")
+    page.click("button[data-nav='profile']")
+    page.click("[data-do='logout']")
+    page.click("[data-do='guest']")
+    page.wait_for_selector("[data-do='quick']")
+    page.click("button[data-nav='profile']")
+    page.fill("#upgrade-form input[name='username']", name + "g")
+    page.fill("#upgrade-form input[name='password']", "correct horse 2")
+    page.click("#upgrade-form button[type='submit']")
+    page.wait_for_selector("#upgrade-form", state="detached")
+    assert name + "g" in page.locator("main").inner_text()
+    # a wrong password answers 401: the browser logs that failed request, nothing else
+    errors = [e for e in console.errors if "401" not in e]
+    assert errors == [], console.errors
+    context.close()

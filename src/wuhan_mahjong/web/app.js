@@ -284,7 +284,7 @@ const SCREENS = {
       <button class="primary big-button" data-do="guest">${t("login.guest")}</button>
       <p>${t("login.or")}</p>
       <form id="login-form">
-        <div class="form-row"><label for="u">${t("login.user")}</label><input id="u" name="username" autocomplete="username" required></div>
+        <div class="form-row"><label for="u">${t("login.user")}</label><input id="u" name="username" autocomplete="username" value="${esc(S.loginName || "")}" required></div>
         <div class="form-row"><label for="p">${t("login.password")}</label><input id="p" name="password" type="password" autocomplete="current-password" required></div>
         <div class="form-row"><button class="primary" type="submit" data-mode="login">${t("login.submit")}</button>
         <button type="submit" data-mode="register">${t("login.register")}</button></div>
@@ -392,6 +392,10 @@ const SCREENS = {
       <tr><th>${t("profile.level")}</th><td>${a.level} · ${esc(en ? a.title_en : a.title)}${S.toNextLevel ? ` · ${t("profile.to_next", { n: S.toNextLevel })}` : ""}</td></tr>
       <tr><th>${t("profile.rank")}</th><td>${esc(en ? a.rank_en : a.rank)}</td></tr></tbody></table></div>
       <div class="card"><h3>${t("profile.history")}</h3><table class="history"><tbody>${rows}</tbody></table></div>
+      ${a.is_guest ? `<div class="card"><h3>${t("profile.upgrade")}</h3><form id="upgrade-form">
+        <div class="form-row"><label for="uu">${t("login.user")}</label><input id="uu" name="username" autocomplete="username" required></div>
+        <div class="form-row"><label for="up">${t("login.password")}</label><input id="up" name="password" type="password" autocomplete="new-password" required></div>
+        <button class="primary" type="submit">${t("login.register")}</button></form><p class="error">${esc(S.error)}</p></div>` : ""}
       <button data-do="logout">${t("login.logout")}</button></div>`;
   },
 
@@ -519,6 +523,7 @@ async function guest() {
 
 async function login(mode, form) {
   const body = { username: form.username.value, password: form.password.value };
+  S.loginName = body.username;
   try {
     const data = await api("POST", mode === "register" ? "/api/register" : "/api/login", body);
     saveToken(data.token);
@@ -607,8 +612,12 @@ document.addEventListener("submit", (ev) => {
     if (f.cap.value) options.cap = Number(f.cap.value);
     if (f.claim_window_seconds.value) options.claim_window_seconds = Number(f.claim_window_seconds.value);
     send({ type: "create_room", options });
+  } else if (form.id === "upgrade-form") {
+    api("POST", "/api/upgrade", { username: form.username.value, password: form.password.value })
+      .then((data) => { S.account = data.account; S.error = ""; render(); })
+      .catch((e) => { S.error = t("login.failed", { msg: e.message }); render(); });
   } else if (form.id === "replay-form") {
-    loadReplay(form.id.value === undefined ? form.elements.id.value : form.elements.id.value);
+    loadReplay(form.elements.id.value.trim());
   }
 });
 

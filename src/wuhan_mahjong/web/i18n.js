@@ -219,6 +219,7 @@ const zh = {
   "profile.guest": "游客",
   "profile.no_history": "还没有对局",
   "profile.escaped": "逃跑",
+  "profile.upgrade": "注册账号（保留银子和积分）",
   "profile.to_next": "距下一级 {n} 分",
 
   "keys.title": "快捷键",
@@ -452,6 +453,7 @@ const en = {
   "profile.guest": "guest",
   "profile.no_history": "No games yet",
   "profile.escaped": "escaped",
+  "profile.upgrade": "Sign up (keep your silver and points)",
   "profile.to_next": "{n} points to the next level",
 
   "keys.title": "Keys",
