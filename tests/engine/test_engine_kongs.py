@@ -216,3 +216,16 @@ def test_end_phase_discard_may_be_pengd_but_not_konged() -> None:
     finals = [e[1] for e in st.log if e[0] == "draw" and e[3] == "final"]
     assert finals == [1, 2, 3, 0] and st.result is not None and st.result.outcome == "exhausted"
     assert [e[0] for e in st.log].count("end_phase") == 1
+
+
+def test_end_phase_hand_of_only_red_dragons_may_still_play_them_out() -> None:
+    st = scenario({0: "7z7z5m"}, end_phase_wall=82)
+    assert st.end_phase
+    # the dealer may discard 5m, so no kong of any kind is offered
+    assert SpecialKong("red") not in st.legal_actions(0)
+    # a hand of nothing but 红中 (forced here) has no discard: the special kong stays legal
+    only_red = st.copy()
+    only_red.counts[0] = [0] * 34
+    only_red.counts[0][33] = 14
+    only_red._legal = [None] * 4
+    assert only_red.legal_actions(0) == (SpecialKong("red"),)

@@ -95,3 +95,15 @@ def test_match_misuse() -> None:
     m.start_hand()
     with pytest.raises(MatchError, match="in progress"):
         m.start_hand()
+
+
+def test_explicit_walls_and_the_default_secure_source() -> None:
+    from wuhan_mahjong.engine import new_hand
+    from wuhan_mahjong.engine.dealing import shuffled_wall
+
+    wall = shuffled_wall(random.Random(3))
+    m = Match(get_rules(), 1, walls=[wall], first_dealer=2)
+    hand = m.start_hand()
+    assert hand.wall == tuple(wall) and hand.dealer == 2
+    a, b = new_hand(get_rules(), 0), new_hand(get_rules(), 0)  # OS CSPRNG walls and salts
+    assert a.commitment != b.commitment and a.salt != b.salt
