@@ -11,6 +11,22 @@ _REGISTRY: dict[str, Callable[[int | None], Bot]] = {
 }
 
 
+def _greedy(seed: int | None) -> Bot:
+    from .greedy import GreedyBot
+
+    return GreedyBot(seed)
+
+
+def _expert(seed: int | None) -> Bot:
+    from .expert import ExpertBot
+
+    return ExpertBot(seed)
+
+
+_REGISTRY["greedy"] = _greedy
+_REGISTRY["expert"] = _expert
+
+
 def register(name: str, factory: Callable[[int | None], Bot]) -> None:
     """Make a policy available by name (``get_bot``, the arena, the server)."""
     _REGISTRY[name] = factory

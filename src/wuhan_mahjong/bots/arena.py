@@ -1,0 +1,323 @@
+"""The arena: policies play duplicate deals, and the statistics are honest about luck.
+
+Duplicate deals
+    Deal ``g`` has one wall (and salt) drawn from the seed.  It is played four
+    times, with the seat assignment rotated: in rotation ``r`` seat ``i`` plays
+    ``seats[(i + r) % 4]``.  Every policy so meets every position of the same
+    tiles, and the luck of the deal cancels within the group.  The dealer is
+    seat 0 in every hand.
+
+Confidence intervals
+    A policy's score in group ``g`` is its mean points per hand in that group
+    (over all seats it held there).  Groups are independent; hands within a
+    group are not (same wall), so the 95% interval is
+    ``mean ± 1.96 · sd(group scores) / sqrt(groups)``.  The same is done for
+    the per-group difference between two policies.
+
+Determinism
+    Walls, salts and bot seeds derive from ``seed`` and the group number only,
+    so a run is reproducible and independent of ``jobs``.  (A policy with a
+    wall-clock time cap could in principle decide differently under load; the
+    ``expert`` reports how often its cap was hit.)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from ..engine.actions import IllegalAction
+from ..engine.dealing import new_salt, shuffled_wall
+from ..engine.state import new_hand
+from ..engine.views import seat_view
+from ..rules import Rules
+from . import get_bot
+from .base import Bot
+from .jsonl import SubprocessBot
+
+
+class ArenaError(RuntimeError):
+    """A seat misbehaved (illegal action, broken external bot)."""
+
+
+@dataclass
+class HandOutcome:
+    """One hand: the policy at each seat and what happened."""
+
+    group: int
+    rotation: int
+    policies: tuple[str, ...]
+    deltas: tuple[int, ...]
+    winner: int | None
+    win_by: str | None
+    from_seat: int | None
+    big_hands: tuple[str, ...]
+    contractor: int | None
+    times: tuple[list[float], ...]  # decision seconds per seat
+
+
+@dataclass
+class PolicyStats:
+    name: str
+    hands: int = 0
+    points: int = 0
+    wins: int = 0
+    big_wins: int = 0
+    deal_ins: int = 0
+    contracts: int = 0
+    self_draws: int = 0
+    times: list[float] = field(default_factory=list)
+    group_means: list[float] = field(default_factory=list)
+
+
+def parse_seats(text: str) -> list[str]:
+    """``expert,greedy,greedy,greedy``; an external bot is ``cmd:COMMAND`` (no commas)."""
+    seats = [s.strip() for s in text.split(",")]
+    if len(seats) != 4 or not all(seats):
+        raise ValueError(f"--seats needs four comma-separated policies, got {text!r}")
+    return seats
+
+
+def _seed_for(seed: int, group: int, rotation: int, seat: int) -> int:
+    return ((seed * 1_000_003 + group) * 4 + rotation) * 4 + seat
+
+
+def deal(seed: int, group: int) -> tuple[list[int], bytes]:
+    """The wall and salt of duplicate group ``group``."""
+    rng = random.Random(f"wuhan-mahjong arena {seed} {group}")
+    return shuffled_wall(rng), new_salt(rng)
+
+
+class BotPool:
+    """Makes bots for seats: a fresh registered bot per hand (seeded), one shared
+    process per external command."""
+
+    def __init__(self) -> None:
+        self.procs: dict[str, SubprocessBot] = {}
+
+    def get(self, spec: str, seed: int) -> Bot:
+        if spec.startswith("cmd:"):
+            bot = self.procs.get(spec)
+            if bot is None:
+                bot = SubprocessBot(spec[4:], name=spec)
+                self.procs[spec] = bot
+            return bot
+        return get_bot(spec, seed)
+
+    def close(self) -> None:
+        for b in self.procs.values():
+            b.close()
+        self.procs.clear()
+
+
+def play_group(rules: Rules, seats: Sequence[str], seed: int, group: int,
+               pool: BotPool) -> list[HandOutcome]:
+    wall, salt = deal(seed, group)
+    out = []
+    for r in range(4):
+        policies = tuple(seats[(i + r) % 4] for i in range(4))
+        bots = [pool.get(policies[i], _seed_for(seed, group, r, i)) for i in range(4)]
+        state = new_hand(rules, 0, wall=wall, salt=salt, hand_no=group * 4 + r, auto_pass=True)
+        times: tuple[list[float], ...] = ([], [], [], [])
+        while not state.ended:
+            s = state.to_act()[0]
+            view = seat_view(state, s)
+            t0 = time.perf_counter()
+            action = bots[s].choose(view)
+            times[s].append(time.perf_counter() - t0)
+            try:
+                state.apply(s, action)
+            except IllegalAction as e:
+                raise ArenaError(f"{policies[s]} at seat {s} played an illegal action "
+                                 f"'{action}': {e}") from None
+        res = state.result
+        assert res is not None
+        st = res.settlement
+        out.append(HandOutcome(group, r, policies, tuple(res.deltas), res.winner, res.win_by,
+                               res.from_seat, tuple(st.hands) if st else (),
+                               st.contractor if st else None, times))
+    return out
+
+
+def _worker(args: tuple[Rules, tuple[str, ...], int, list[int]]) -> list[HandOutcome]:
+    rules, seats, seed, groups = args
+    pool = BotPool()
+    try:
+        return [h for g in groups for h in play_group(rules, seats, seed, g, pool)]
+    finally:
+        pool.close()
+
+
+def run_groups(rules: Rules, seats: Sequence[str], seed: int, groups: int, jobs: int = 1,
+               progress: Callable[[int], None] | None = None) -> Iterator[HandOutcome]:
+    """Every hand of ``groups`` duplicate groups, in group order."""
+    seats_t = tuple(seats)
+    if jobs <= 1:
+        pool = BotPool()
+        try:
+            for g in range(groups):
+                yield from play_group(rules, seats_t, seed, g, pool)
+                if progress:
+                    progress(g + 1)
+        finally:
+            pool.close()
+        return
+    import multiprocessing as mp
+
+    chunk = 5
+    tasks = [(rules, seats_t, seed, list(range(i, min(i + chunk, groups))))
+             for i in range(0, groups, chunk)]
+    with mp.get_context("spawn").Pool(jobs) as p:
+        done = 0
+        for hands in p.imap(_worker, tasks):
+            yield from hands
+            done += len(hands) // 4
+            if progress:
+                progress(done)
+
+
+def percentile(xs: Sequence[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    k = min(len(s) - 1, max(0, math.ceil(q / 100 * len(s)) - 1))
+    return s[k]
+
+
+def ci95(xs: Sequence[float]) -> tuple[float, float]:
+    """(mean, half-width of the 95% interval) over independent samples."""
+    n = len(xs)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(xs) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+@dataclass
+class ArenaReport:
+    profile: str
+    seats: list[str]
+    seed: int
+    groups: int
+    hands: int
+    seconds: float
+    stats: dict[str, PolicyStats]
+    diffs: dict[tuple[str, str], list[float]]
+
+    def to_json(self) -> dict[str, Any]:
+        pol = {}
+        for name, s in self.stats.items():
+            mean, hw = ci95(s.group_means)
+            pol[name] = {
+                "hands": s.hands,
+                "mean_points": mean, "ci95": [mean - hw, mean + hw],
+                "win_rate": s.wins / s.hands if s.hands else 0.0,
+                "self_draw_rate": s.self_draws / s.hands if s.hands else 0.0,
+                "deal_in_rate": s.deal_ins / s.hands if s.hands else 0.0,
+                "big_hand_rate": s.big_wins / s.hands if s.hands else 0.0,
+                "contract_rate": s.contracts / s.hands if s.hands else 0.0,
+                "decisions": len(s.times),
+                "decision_ms_p50": percentile(s.times, 50) * 1000,
+                "decision_ms_p99": percentile(s.times, 99) * 1000,
+            }
+        diffs = {}
+        for (a, b), xs in self.diffs.items():
+            mean, hw = ci95(xs)
+            diffs[f"{a} - {b}"] = {"mean": mean, "ci95": [mean - hw, mean + hw],
+                                   "excludes_zero": mean - hw > 0 or mean + hw < 0}
+        return {"profile": self.profile, "seats": self.seats, "seed": self.seed,
+                "groups": self.groups, "hands": self.hands, "seconds": self.seconds,
+                "hands_per_second": self.hands / self.seconds if self.seconds else 0.0,
+                "policies": pol, "differences": diffs}
+
+    def text(self) -> str:
+        j = self.to_json()
+        lines = [f"arena: profile {self.profile}, seats {','.join(self.seats)}, seed {self.seed}: "
+                 f"{self.hands} hands ({self.groups} duplicate deals x 4 rotations) in "
+                 f"{self.seconds:.1f} s ({j['hands_per_second']:.1f} hands/s)",
+                 f"{'policy':<16}{'points/hand':>12}  {'95% CI':<20}{'win':>7}{'deal-in':>9}"
+                 f"{'big':>7}{'p50 ms':>9}{'p99 ms':>9}"]
+        for name, p in j["policies"].items():
+            lo, hi = p["ci95"]
+            lines.append(f"{name[:15]:<16}{p['mean_points']:>12.2f}  [{lo:>7.2f}, {hi:>7.2f}]  "
+                         f"{p['win_rate']:>7.1%}{p['deal_in_rate']:>9.1%}{p['big_hand_rate']:>7.1%}"
+                         f"{p['decision_ms_p50']:>9.3f}{p['decision_ms_p99']:>9.3f}")
+        for key, d in j["differences"].items():
+            lo, hi = d["ci95"]
+            verdict = "significant" if d["excludes_zero"] else "not significant"
+            lines.append(f"difference {key}: {d['mean']:+.2f} points/hand, 95% CI "
+                         f"[{lo:+.2f}, {hi:+.2f}] ({verdict})")
+        return "\n".join(lines)
+
+
+def run_arena(rules: Rules, seats: Sequence[str], hands: int, seed: int, *, jobs: int = 1,
+              progress: IO[str] | None = None) -> ArenaReport:
+    """Play ``hands`` hands (rounded up to whole duplicate groups of four)."""
+    if hands < 1:
+        raise ValueError("--hands must be at least 1")
+    groups = (hands + 3) // 4
+    names = list(dict.fromkeys(seats))
+    stats = {n: PolicyStats(n) for n in names}
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    diffs: dict[tuple[str, str], list[float]] = {p: [] for p in pairs}
+    t0 = time.perf_counter()
+
+    def show(done: int) -> None:
+        if progress is None:
+            return
+        width = 30
+        fill = width * done // groups
+        rate = done * 4 / max(time.perf_counter() - t0, 1e-9)
+        progress.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {done * 4}/{groups * 4} hands "
+                       f"{rate:.1f}/s")
+        progress.flush()
+
+    group_sum: dict[str, float] = {}
+    group_n: dict[str, int] = {}
+    count = 0
+    for h in run_groups(rules, seats, seed, groups, jobs, show):
+        if h.rotation == 0:
+            group_sum = dict.fromkeys(names, 0.0)
+            group_n = dict.fromkeys(names, 0)
+        for s in range(4):
+            p = stats[h.policies[s]]
+            p.hands += 1
+            p.points += h.deltas[s]
+            p.times.extend(h.times[s])
+            group_sum[h.policies[s]] += h.deltas[s]
+            group_n[h.policies[s]] += 1
+            if h.winner == s:
+                p.wins += 1
+                if h.big_hands:
+                    p.big_wins += 1
+                if h.win_by in ("self_draw", "kong_bloom", "last_tile"):
+                    p.self_draws += 1
+            if h.winner is not None and h.win_by == "discard" and h.from_seat == s:
+                p.deal_ins += 1
+            if h.contractor == s:
+                p.contracts += 1
+        count += 1
+        if h.rotation == 3:
+            means = {n: group_sum[n] / group_n[n] for n in names}
+            for n in names:
+                stats[n].group_means.append(means[n])
+            for a, b in pairs:
+                diffs[(a, b)].append(means[a] - means[b])
+    if progress is not None:
+        progress.write("\n")
+        progress.flush()
+    return ArenaReport(rules.profile, list(seats), seed, groups, count,
+                       time.perf_counter() - t0, stats, diffs)
+
+
+def main_progress(flag: bool) -> IO[str] | None:
+    """Where the progress bar goes: stderr when it is a terminal or when asked."""
+    return sys.stderr if flag or sys.stderr.isatty() else None

@@ -1,0 +1,369 @@
+"""``expert``: greedy speed, plus value, legality of wins, and defence by sampling.
+
+The expert starts from the greedy ordering (shanten over every target shape,
+then tile acceptance) and changes it where it can see points:
+
+*Value and the minimum score.*  When a discard leaves the hand ready (or one
+from ready), every wait is scored with the real settlement
+(:func:`wuhan_mahjong.scoring.settle`) from what the view shows: this seat's
+hand and factors, every other seat's public factors (openings, kongs, special
+kongs, 丢癞子, dealer).  A wait that could not pass the minimum score counts
+for nothing; a wait that makes 清一色, 碰碰胡, 将一色, 风一色 or 全求人 counts its
+big-hand base (10 per hand, combined by the profile's rule).  The bot plays the
+discard with the best expected winnings per draw (unseen copies × value),
+instead of the most tiles.  Far from ready, a big-hand target (one suit, all
+pungs, 2/5/8, honours) is preferred when it is no slower than the small hand.
+
+*Defence by determinization.*  For each opened opponent (an unopened hand can
+not win) the bot samples his concealed tiles from the tiles it has not seen
+(the other hands and the wall are one multiset from this seat's point of view),
+keeps the samples that are ready (the table-driven wait masks of
+:mod:`wuhan_mahjong.shape`), and so estimates which tiles he waits on.  This is
+weighted by a readiness prior from his exposed melds and the stage of the hand.
+When someone looks ready and this hand is far away, it folds (safest discard).
+The contracting liabilities (承包) get their own, larger cost: the third meld
+of a one-suit (将一色 / 风一色 where contracted) hand, and dealing into a
+全求人.
+
+*Claims and kongs* follow greedy (a claim must not slow the hand), except that
+a claim that would feed nothing but exposure (more multiplier, no speed) while
+an opponent is threatening is passed.
+
+The sampling RNG is seeded from the bot's seed and a digest of the view, so a
+decision is a pure function of (seed, view).  ``samples`` bounds the work;
+``time_cap_ms`` is a safety cap (the bot counts ``cap_hits``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from collections.abc import Sequence
+
+from .. import shape
+from ..analysis import NotAWin
+from ..engine.actions import PASS, WIN, Action, Chi, Discard, Kong, Peng
+from ..engine.views import SeatView
+from ..meld import Meld
+from ..scoring import SeatState, WinRecord, settle
+from ..tiles import NUM_KINDS, is_258, is_honour
+from .greedy import GreedyBot, after_claim, discard_choices, evaluator, tile_shape_rank
+from .handeval import Evaluator
+from .table import Table
+
+_READY_BY_MELDS = (0.03, 0.10, 0.25, 0.50, 0.90)
+_NON258 = sum(7 << (3 * t) for t in range(NUM_KINDS) if not is_258(t))
+_SUITED = (1 << 81) - 1
+
+
+class ExpertBot(GreedyBot):
+    """See the module docstring."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None, *, samples: int = 150, time_cap_ms: float = 80.0,
+                 fold: bool = True, value: bool = True, defence: float = 1.0) -> None:
+        super().__init__(seed)
+        self.seed = 0 if seed is None else seed
+        self.samples = samples
+        self.time_cap = time_cap_ms / 1000
+        self.fold = fold
+        self.use_value = value
+        self.defence = defence
+        self.cap_hits = 0
+
+    # ------------------------------------------------------------------ entry
+    def choose(self, view: SeatView) -> Action:
+        t = Table(view)
+        acts = t.actions
+        if not acts:
+            raise ValueError(f"seat {t.me} has no decision to make")
+        if WIN in acts:
+            return WIN
+        if t.phase in ("final", "rob"):
+            return PASS
+        self._start = time.perf_counter()
+        digest = hashlib.blake2b(json.dumps(view, sort_keys=True).encode(), digest_size=8)
+        self.rng = random.Random(self.seed * 1_000_003 + int.from_bytes(digest.digest(), "big"))
+        self.t = t
+        self._waits: dict[int, list[float]] | None = None
+        self._value_cache: dict[tuple[tuple[int, ...], int], float] = {}
+        if t.phase == "claim":
+            return self.claim(t)
+        return self.turn(t)
+
+    def _over(self) -> bool:
+        if time.perf_counter() - self._start > self.time_cap:
+            self.cap_hits += 1
+            return True
+        return False
+
+    # ------------------------------------------------------------------ threat model
+    def readiness(self, seat: int) -> float:
+        """Prior that ``seat`` is ready now, from public information."""
+        t = self.t
+        ps = t.seats[seat]
+        if seat == t.me or ps.openings == 0:
+            return 0.0  # no win without an opening
+        m = min(4, len(ps.melds) + ps.hidden_kongs)
+        stage = 1.0 - t.wall / 84.0
+        return min(0.95, _READY_BY_MELDS[m] * (0.5 + stage))
+
+    def wait_probs(self) -> dict[int, list[float]]:
+        """Per opened opponent: P(tile kind completes his hand | he is ready), by sampling
+        his concealed tiles from the unseen multiset and keeping the ready samples."""
+        if self._waits is not None:
+            return self._waits
+        t = self.t
+        out: dict[int, list[float]] = {}
+        pool = [x for x in range(NUM_KINDS) for _ in range(t.unseen[x])]
+        laizi = t.laizi
+        must = set(t.must)
+        for o in range(4):
+            ps = t.seats[o]
+            if o == t.me or ps.openings == 0 or ps.concealed > len(pool):
+                continue
+            n = ps.concealed
+            melds = ps.melds
+            pungs = all(m.is_pung for m in melds) and not ps.hidden_kongs or all(
+                m.is_pung for m in melds)
+            honour_melds = all(is_honour(x) for m in melds for x in m.tiles)
+            j_melds = all(is_258(x) for m in melds for x in m.tiles)
+            suits = {x // 9 for m in melds for x in m.tiles}
+            hits = [0.0] * NUM_KINDS
+            ready = 0
+            draws = self.samples if n <= 7 else self.samples // 2
+            for _ in range(draws):
+                hand = self.rng.sample(pool, n)
+                if must.intersection(hand):
+                    continue
+                wilds = 0
+                h = 0
+                for x in hand:
+                    if x == laizi:
+                        wilds += 1
+                    else:
+                        h += 1 << (3 * x)
+                mask = shape.wait_mask(h, wilds, shape.PAIR258)
+                if len(suits) <= 1 and not (suits & {3}):
+                    one = shape.wait_mask(h, wilds, shape.PAIR)
+                    suit_of_hand = {x // 9 for x in hand if x != laizi} | suits
+                    if len(suit_of_hand) == 1 and next(iter(suit_of_hand)) < 3:
+                        mask |= one
+                if pungs:
+                    mask |= shape.wait_mask(h, wilds, shape.PPAIR)
+                if honour_melds and not (h & _SUITED) and wilds + n >= 1:
+                    mask |= sum(1 << x for x in range(27, NUM_KINDS) if x not in must)
+                if j_melds and not (h & _NON258):
+                    mask |= sum(1 << x for x in range(27) if is_258(x))
+                mask &= ~(1 << laizi)  # a discarded laizi is never won on
+                if not mask:
+                    continue
+                ready += 1
+                for x in range(NUM_KINDS):
+                    if mask >> x & 1:
+                        hits[x] += 1
+            if ready >= 3:
+                out[o] = [x / ready for x in hits]
+            else:
+                out[o] = self._prior_waits(o)
+        self._waits = out
+        return out
+
+    def _prior_waits(self, o: int) -> list[float]:
+        t = self.t
+        ps = t.seats[o]
+        res = []
+        for x in range(NUM_KINDS):
+            u = t.unseen[x]
+            if is_honour(x):
+                p = 0.04 * u if u >= 2 else 0.01
+            else:
+                r = x % 9
+                p = 0.06 if r in (0, 8) else (0.08 if r in (1, 7) else 0.10)
+                if is_258(x):
+                    p *= 1.2
+            if x in ps.discards:
+                p *= 0.4
+            res.append(min(1.0, p))
+        return res
+
+    def pattern(self, o: int) -> str | None:
+        ps = self.t.seats[o]
+        melds = ps.melds
+        if len(melds) < 2:
+            return None
+        tiles = [x for m in melds for x in m.tiles]
+        suits = {x // 9 for x in tiles}
+        if len(suits) == 1 and next(iter(suits)) < 3:
+            return "qingyise"
+        if all(is_258(x) for x in tiles):
+            return "jiangyise"
+        if all(is_honour(x) for x in tiles):
+            return "fengyise"
+        return None
+
+    def danger(self, tile: int, my_shanten: int) -> float:
+        """Expected points lost by discarding ``tile`` now (deal-in and contracting)."""
+        t = self.t
+        rules = t.rules
+        me = t.me
+        mine = float(t.multiplier(me, big=False))
+        total = 0.0
+        waits = self.wait_probs()
+        for o, probs in waits.items():
+            ps = t.seats[o]
+            pat = self.pattern(o)
+            big = pat is not None
+            share = mine * float(t.multiplier(o, big=big)) * (10.0 if big else 4.0)
+            p = self.readiness(o) * probs[tile]
+            # dealing in doubles my share; he may have won anyway later
+            cost = p * share * 1.5
+            nmelds = len(ps.melds) + ps.hidden_kongs
+            if nmelds == 4 and ps.concealed == 1:
+                # 全求人 on his single tile: who contracts depends on the profile
+                if rules.quanqiuren_contract == "jiang_discard":
+                    contract = is_258(tile)
+                else:
+                    contract = my_shanten > 0
+                if contract:
+                    cost += p * share * 2.0
+            if pat is not None and pat in rules.one_suit_contract_hands and ps.openings == 2:
+                fits = ((pat == "qingyise" and tile < 27 and tile // 9 == ps.melds[0].tiles[0] // 9)
+                        or (pat == "jiangyise" and is_258(tile))
+                        or (pat == "fengyise" and is_honour(tile)))
+                if fits:
+                    can_chi = pat == "qingyise" and (me + 1) % 4 == o
+                    p_claim = min(1.0, 0.2 * t.unseen[tile] + (0.35 if can_chi else 0.0))
+                    cost += p_claim * 0.3 * share * 3.0
+            total += cost
+        return total * self.defence
+
+    def max_threat(self) -> float:
+        return max((self.readiness(o) for o in range(4)), default=0.0)
+
+    # ------------------------------------------------------------------ value of waits
+    def win_value(self, hand13: Sequence[int], tile: int, melds: Sequence[Meld]) -> float:
+        """Expected winnings if ``tile`` completes ``hand13``: half self-drawn, half on a
+        discard from the next seat; 0 when the win would not be legal (minimum score,
+        shape, laizi limit...)."""
+        key = (tuple(sorted(hand13)), tile)
+        hit = self._value_cache.get(key)
+        if hit is not None:
+            return hit
+        t = self.t
+        seats = []
+        for s in range(4):
+            if s == t.me:
+                st = t.my.state()
+                seats.append(SeatState(tuple(hand13), tuple(melds), st.red_kongs, st.green_kongs,
+                                       st.laizi_kongs, st.pi_kongs, st.laizi_discards))
+            else:
+                seats.append(t.seats[s].state())
+        total = 0.0
+        for win_by, frm, weight in (("self_draw", None, 0.4), ("discard", (t.me + 1) % 4, 0.6)):
+            if win_by == "discard" and tile == t.laizi:
+                continue
+            rec = WinRecord(t.rules, t.dealer, t.indicator, t.me, win_by, frm, tile, tuple(seats))
+            try:
+                total += weight * settle(rec).total
+            except NotAWin:
+                pass
+        self._value_cache[key] = total
+        return total
+
+    def wait_value(self, hand13: list[int], melds: Sequence[Meld]) -> float:
+        """Σ over drawable tiles of unseen copies × the value of the win they make."""
+        t = self.t
+        counts = [0] * NUM_KINDS
+        wilds = 0
+        for x in hand13:
+            if x == t.laizi:
+                wilds += 1
+            else:
+                counts[x] += 1
+        h = shape.pack(counts)
+        cand = shape.wait_mask(h, wilds, shape.PAIR) | (1 << t.laizi)
+        if all(m.is_pung for m in melds):
+            cand |= shape.wait_mask(h, wilds, shape.PPAIR)
+        cand |= sum(1 << x for x in range(NUM_KINDS))  # 乱风 / 乱将: settle decides
+        total = 0.0
+        for x in range(NUM_KINDS):
+            if not (cand >> x & 1) or not t.unseen[x] or x in t.must:
+                continue
+            v = self.win_value(hand13, x, melds)
+            if v > 0:
+                total += t.unseen[x] * v
+        return total
+
+    # ------------------------------------------------------------------ turn
+    def pick_discard(self, t: Table, ev: Evaluator) -> Action | None:
+        choices = discard_choices(t)
+        if not choices:
+            return None
+        scored = [(ev.shanten_after(d, -1), d) for d in choices]
+        best = min(s for s, _ in scored)
+        cur = ev.best()[0]
+        # fold: someone looks ready and this hand is far away
+        if self.fold and best >= 2 and self.max_threat() >= 0.35:
+            safest = min(choices, key=lambda d: (self.danger(d, best), -tile_shape_rank(d, t.counts)))
+            return Discard(safest)
+        tied = [d for s, d in scored if s == best]
+        if best == 0 and self.use_value:
+            # ready after the discard: the waits' real value, minus the danger
+            hand = list(t.hand)
+            out = []
+            for d in tied:
+                h13 = list(hand)
+                h13.remove(d)
+                v = self.wait_value(h13, t.melds) / max(1, t.unseen_total)
+                out.append((v * 4 - self.danger(d, 0), -tile_shape_rank(d, t.counts), d))
+                if self._over():
+                    break
+            out.sort(reverse=True)
+            if out[0][0] > 0 or len(out) == len(tied):
+                return Discard(out[0][2])
+        if len(tied) == 1 and not (self.defence and cur <= 3):
+            return Discard(tied[0])
+        keyed = []
+        for d in tied:
+            acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=best)
+            bigb = self._big_bonus(ev, d, best)
+            dang = self.danger(d, best)
+            keyed.append((-(acc * (1.0 + bigb)) + dang * 0.5, tile_shape_rank(d, t.counts), d))
+        keyed.sort()
+        return Discard(keyed[0][2])
+
+    def _big_bonus(self, ev: Evaluator, d: int, best: int) -> float:
+        """A premium for discards that keep a big-hand target as close as the small one."""
+        if not self.use_value:
+            return 0.0
+        bonus = 0.0
+        for tg in ev.allowed:
+            if tg == "small":
+                continue
+            if ev.shanten_after(d, -1, tg) <= best:
+                bonus = max(bonus, 0.5)
+        return bonus
+
+    # ------------------------------------------------------------------ claims
+    def claim(self, t: Table) -> Action:
+        choice = super().claim(t)
+        if choice is PASS or not self.use_value:
+            return choice
+        # a claim that gives speed only at equal shanten raises exposure; pass on it
+        # while an opponent is threatening
+        ev = evaluator(t.hand, t.melds, t)
+        cur = ev.best()[0]
+        res = after_claim(t, choice)
+        if res is None or isinstance(choice, Kong):
+            return choice
+        hand, melds = res
+        ev2 = evaluator(hand, melds, t)
+        after = min((ev2.shanten_after(d, -1) for d in set(hand)
+                     if d != t.laizi and d not in t.must), default=99)
+        if after >= cur and t.opened and self.max_threat() >= 0.5 and isinstance(choice, (Chi, Peng)):
+            return PASS
+        return choice

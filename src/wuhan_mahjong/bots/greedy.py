@@ -1,0 +1,199 @@
+"""``greedy``: the fastest route to a legal win.
+
+* Wins whenever a win is offered (the engine offers only legal wins, minimum
+  score included).
+* 红中 (and 发财 where it is a must-kong tile) is played out as its special kong
+  at once: it can never be discarded, it blocks every win while held, and the
+  kong doubles the multiplier and draws a replacement.
+* Laizi: one is kept as a wild (a small hand may win with at most one); a second
+  one is konged (×4 / ×2 and a replacement draw).  The single wild is konged too
+  when a small hand could not pass the minimum score with the factors held now.
+* Discards minimise shanten (with laizi, over every big-hand shape as well as the
+  2/5/8 small hand), then maximise the number of unseen tiles that would lower it.
+* Claims (chi, peng, 冲杠) are made when they lower shanten; at equal shanten
+  when the hand has not opened yet (no win without an opening) or when more
+  factors are needed for the minimum score (口口翻: every opening doubles).
+  Kongs that do not cost shanten are always made (×2 / ×4).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..engine.actions import (
+    PASS,
+    WIN,
+    Action,
+    Chi,
+    Discard,
+    Kong,
+    LaiziDiscard,
+    Peng,
+    SpecialKong,
+)
+from ..engine.views import SeatView
+from ..meld import Meld
+from ..tiles import is_honour
+from .handeval import Evaluator, hand_counts
+from .table import Table
+
+
+def evaluator(tiles: Sequence[int], melds: Sequence[Meld], t: Table) -> Evaluator:
+    counts, wilds = hand_counts(tiles, t.laizi)
+    return Evaluator(counts, wilds, melds, t.must)
+
+
+def tile_shape_rank(tile: int, counts: Sequence[int]) -> int:
+    """Tie-break for discards: lower = discard first.  Lone honours, then terminals,
+    then tiles with few neighbours."""
+    if is_honour(tile):
+        return counts[tile] * 10
+    r = tile % 9
+    lo = tile - r
+    near = sum(counts[x] for x in range(max(lo, tile - 2), min(lo + 8, tile + 2) + 1) if x != tile)
+    edge = 0 if r in (0, 8) else (1 if r in (1, 7) else 2)
+    return 5 + counts[tile] * 10 + near * 3 + edge
+
+
+def after_claim(t: Table, action: Action) -> tuple[list[int], list[Meld]] | None:
+    """My concealed tiles and melds after the claim (before the discard that follows)."""
+    tile = t.on_table
+    if tile is None:
+        return None
+    hand = list(t.hand)
+    melds = list(t.melds)
+    frm = t.on_table_from
+    if isinstance(action, Peng):
+        for _ in range(2):
+            hand.remove(tile)
+        melds.append(Meld("peng", (tile,) * 3, frm))
+    elif isinstance(action, Kong):
+        for _ in range(3):
+            hand.remove(tile)
+        melds.append(Meld("kong", (tile,) * 4, frm, "direct"))
+    elif isinstance(action, Chi):
+        for x in action.tiles:
+            if x != tile:
+                hand.remove(x)
+        melds.append(Meld("chi", action.tiles, frm))
+    else:
+        return None
+    return hand, melds
+
+
+def discard_choices(t: Table) -> list[int]:
+    return [a.tile for a in t.actions if isinstance(a, Discard)]
+
+
+class GreedyBot:
+    """See the module docstring.  Deterministic: ``seed`` is accepted for the registry."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView) -> Action:
+        t = Table(view)
+        acts = t.actions
+        if not acts:
+            raise ValueError(f"seat {t.me} has no decision to make")
+        if WIN in acts:
+            return WIN
+        if t.phase in ("claim", "rob"):
+            return self.claim(t)
+        if t.phase == "final":
+            return PASS
+        return self.turn(t)
+
+    # ------------------------------------------------------------------ turn
+    def turn(self, t: Table) -> Action:
+        acts = t.actions
+        for a in acts:
+            if isinstance(a, SpecialKong) and a.kind in ("red", "green"):
+                return a
+        ev = evaluator(t.hand, t.melds, t)
+        _, target = ev.best()
+        wilds = t.counts[t.laizi]
+        laizi_kong = next((a for a in acts if isinstance(a, SpecialKong) and a.kind == "laizi"), None)
+        if laizi_kong is not None and (
+            wilds >= 2 or (target == "small" and not t.small_win_possible())
+        ):
+            return laizi_kong
+        for a in acts:
+            if isinstance(a, Kong):
+                n = 4 if a.kind == "concealed" else 1
+                hand = list(t.hand)
+                for _ in range(n):
+                    hand.remove(a.tile)
+                melds = list(t.melds)
+                if a.kind == "concealed":
+                    melds.append(Meld("kong", (a.tile,) * 4, None, "concealed"))
+                else:
+                    melds = [Meld("kong", (a.tile,) * 4, m.from_seat, "added")
+                             if m.type == "peng" and m.tiles[0] == a.tile else m for m in melds]
+                # a kong leaves a 3n+1 hand that draws a replacement: compare with the
+                # best discard's shanten
+                after = evaluator(hand, melds, t).best()[0]
+                if after <= self.best_discard_shanten(ev, t):
+                    return a
+            if isinstance(a, SpecialKong) and a.kind == "pi" and t.indicator in t.hand:
+                after = ev.shanten_after(t.indicator, -1)
+                if after <= self.best_discard_shanten(ev, t):
+                    return a
+        choice = self.pick_discard(t, ev)
+        if choice is not None:
+            return choice
+        # only laizi (and must-kong tiles in the end phase) left to play
+        for a in acts:
+            if isinstance(a, LaiziDiscard):
+                return a
+        return acts[0]
+
+    def best_discard_shanten(self, ev: Evaluator, t: Table) -> int:
+        return min((ev.shanten_after(d, -1) for d in discard_choices(t)), default=99)
+
+    def pick_discard(self, t: Table, ev: Evaluator) -> Action | None:
+        choices = discard_choices(t)
+        if not choices:
+            return None
+        scored = [(ev.shanten_after(d, -1), d) for d in choices]
+        best = min(s for s, _ in scored)
+        tied = [d for s, d in scored if s == best]
+        if len(tied) == 1:
+            return Discard(tied[0])
+        keyed = []
+        for d in tied:
+            acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=best)
+            keyed.append((-acc, tile_shape_rank(d, t.counts), d))
+        keyed.sort()
+        return Discard(keyed[0][2])
+
+    # ------------------------------------------------------------------ claims
+    def claim(self, t: Table) -> Action:
+        acts = t.actions
+        claims = [a for a in acts if isinstance(a, (Peng, Chi, Kong))]
+        if not claims:
+            return PASS
+        ev = evaluator(t.hand, t.melds, t)
+        cur, target = ev.best()
+        eager = not t.opened or (target == "small" and not t.small_win_possible())
+        best: tuple[int, int, Action] | None = None
+        for a in claims:
+            res = after_claim(t, a)
+            if res is None:
+                continue
+            hand, melds = res
+            ev2 = evaluator(hand, melds, t)
+            if isinstance(a, Kong):
+                after = ev2.best()[0]
+                pref = 0
+            else:
+                after = min((ev2.shanten_after(d, -1) for d in set(hand)
+                             if d != t.laizi and d not in t.must), default=99)
+                pref = 1 if isinstance(a, Peng) else 2
+            ok = after < cur or (after == cur and (eager or isinstance(a, Kong)))
+            if ok and (best is None or (after, pref) < best[:2]):
+                best = (after, pref, a)
+        return best[2] if best is not None else PASS

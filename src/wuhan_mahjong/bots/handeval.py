@@ -1,0 +1,361 @@
+"""Fast hand evaluation for bots: shanten per target shape and tile acceptance.
+
+:func:`wuhan_mahjong.analysis.shanten` is exact but takes ~75 µs; a bot that
+weighs every discard against every drawable tile needs a few hundred such
+numbers per decision.  This module computes the same quantity ("the most real
+tiles that fit one winning hand", from which shanten follows) from per-suit
+vectors that are memoised by the suit's packed counts, and combines the four
+suits by a tiny max-plus convolution that is memoised too.  Changing one tile
+only touches one suit, so tile acceptance reuses the other three suits' combined
+vector (see :class:`Evaluator`).
+
+Targets (the shapes of :func:`wuhan_mahjong.analysis.is_winning_shape`):
+
+``small``  standard shape with a 2/5/8 pair (小胡; also the shape of 全求人)
+``qys``    one suit, any pair (清一色), only when every meld is of that suit
+``pph``    all triplets and a pair (碰碰胡), only when every meld is a pung
+``fys``    all honours (风一色, no structure), only when every meld is honours
+``jys``    all suited 2/5/8 (将一色, no structure), only when every meld is 2/5/8
+
+A vector ``v`` has 10 entries: ``v[s + 5 * p]`` is the most tiles kept in
+``s`` (partial) sets and ``p`` (partial) pairs, monotone in ``s`` and ``p``.
+
+>>> from wuhan_mahjong.tiles import parse_tiles, counts_of
+>>> ev = Evaluator(counts_of(parse_tiles("123m456p789s1155m")), wilds=0, melds=(), must=(33,))
+>>> ev.shanten("small"), ev.best()[0]
+(-1, -1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from ..meld import Meld
+from ..tiles import NUM_KINDS, is_258, is_honour
+
+Vec = tuple[int, int, int, int, int, int, int, int, int, int]
+TARGETS = ("small", "qys", "pph", "fys", "jys")
+_NEG = -99
+
+# pair predicates per suit slot
+_ANY, _258, _NONE = 0, 1, 2
+
+
+_NEGV: Vec = (0, _NEG, _NEG, _NEG, _NEG, _NEG, _NEG, _NEG, _NEG, _NEG)
+_ZERO: Vec = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+@cache
+def _suit_vec(counts: tuple[int, ...], runs: bool, pair: int) -> Vec:
+    """Most tiles of one suit kept in at most s partial sets and p partial pairs.
+
+    Dynamic programming on the first tile kind present: each copy of it is
+    dropped, or starts a partial triplet, a partial run (runs only) or the pair.
+    Memoised on the remaining counts, so suffixes are shared between hands.
+    """
+    i = 0
+    n = len(counts)
+    while i < n and not counts[i]:
+        i += 1
+    if i == n:
+        return _ZERO
+    c = counts[i]
+    lst = list(counts)
+    lst[i] = c - 1
+    best = list(_suit_vec(tuple(lst), runs, pair))  # drop one copy
+    for k in (1, 2, 3):
+        if c >= k:
+            lst[i] = c - k
+            v = _suit_vec(tuple(lst), runs, pair)
+            for p in (0, 5):
+                for s in range(1, 5):
+                    x = v[p + s - 1] + k
+                    if x > best[p + s]:
+                        best[p + s] = x
+    if pair == _ANY or (pair == _258 and i % 9 in (1, 4, 7)):
+        for k in (1, 2):
+            if c >= k:
+                lst[i] = c - k
+                v = _suit_vec(tuple(lst), runs, pair)
+                for s in range(5):
+                    x = v[s] + k
+                    if x > best[5 + s]:
+                        best[5 + s] = x
+    lst[i] = c
+    if runs:
+        for pattern in ((1, 2), (1,), (2,)):
+            if i + pattern[-1] < n and all(lst[i + d] for d in pattern):
+                lst[i] = c - 1
+                for d in pattern:
+                    lst[i + d] -= 1
+                v = _suit_vec(tuple(lst), runs, pair)
+                add = 1 + len(pattern)
+                for p in (0, 5):
+                    for s in range(1, 5):
+                        x = v[p + s - 1] + add
+                        if x > best[p + s]:
+                            best[p + s] = x
+                lst[i] = c
+                for d in pattern:
+                    lst[i + d] += 1
+    for s in range(5):  # a pair slot may stay empty
+        if best[s] > best[5 + s]:
+            best[5 + s] = best[s]
+    return (best[0], best[1], best[2], best[3], best[4],
+            best[5], best[6], best[7], best[8], best[9])
+
+
+_COMB: dict[tuple[Vec, Vec], Vec] = {}
+
+
+def combine(a: Vec, b: Vec) -> Vec:
+    """Max-plus convolution of two suit vectors (memoised)."""
+    key = (a, b)
+    hit = _COMB.get(key)
+    if hit is not None:
+        return hit
+    out = [0] * 10
+    for s in range(5):
+        b0 = _NEG
+        b1 = _NEG
+        for i in range(s + 1):
+            j = s - i
+            x = a[i] + b[j]
+            if x > b0:
+                b0 = x
+            x = a[5 + i] + b[j]
+            if x > b1:
+                b1 = x
+            x = a[i] + b[5 + j]
+            if x > b1:
+                b1 = x
+        out[s] = b0
+        out[5 + s] = b1
+    res: Vec = (out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[8], out[9])
+    if len(_COMB) > 400_000:
+        _COMB.clear()
+    _COMB[key] = res
+    return res
+
+
+def final(a: Vec, b: Vec, sets: int) -> int:
+    """``combine(a, b)[sets + 5]`` without building the whole vector."""
+    best = _NEG
+    for i in range(sets + 1):
+        j = sets - i
+        x = a[5 + i] + b[j]
+        if x > best:
+            best = x
+        x = a[i] + b[5 + j]
+        if x > best:
+            best = x
+    return best
+
+
+_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
+_QYS = ("qys0", "qys1", "qys2")
+_SV: dict[tuple[int, tuple[int, ...]], tuple[Vec, Vec, Vec]] = {}
+
+
+def suit_vectors(counts: Sequence[int], suit: int) -> tuple[Vec, Vec, Vec]:
+    """(standard any pair, standard 2/5/8 pair, triplets only) vectors of one suit."""
+    lo, hi = _SLICES[suit]
+    c = tuple(counts[lo:hi])
+    key = (suit, c)
+    hit = _SV.get(key)
+    if hit is not None:
+        return hit
+    if suit < 3:
+        res = (_suit_vec(c, True, _ANY), _suit_vec(c, True, _258), _suit_vec(c, False, _ANY))
+    else:
+        v = _suit_vec(c, False, _ANY)
+        res = (v, _suit_vec(c, False, _NONE), v)
+    _SV[key] = res
+    return res
+
+
+class Evaluator:
+    """Shanten by target for one concealed hand (counts without laizi and must-kong
+    tiles), with fast what-if queries that add or remove one tile.
+
+    ``wilds`` is the number of laizi held.  ``melds`` the seat's melds (their
+    shape decides which targets are still open).
+    """
+
+    __slots__ = ("allowed", "counts", "fys_tiles", "jys", "melds", "must", "others_pph",
+                 "others_small", "room", "sets", "vecs", "wilds")
+
+    def __init__(self, counts: Sequence[int], wilds: int, melds: Iterable[Meld],
+                 must: Iterable[int]) -> None:
+        self.counts = list(counts)
+        self.must = tuple(must)
+        for t in self.must:
+            self.counts[t] = 0
+        self.melds = tuple(melds)
+        self.wilds = wilds
+        self.sets = 4 - len(self.melds)
+        self.room = 14 - 3 * len(self.melds) - wilds
+        meld_tiles = [t for m in self.melds for t in m.tiles]
+        suits = {t // 9 for t in meld_tiles}
+        allowed = {"small"}
+        if all(m.is_pung for m in self.melds):
+            allowed.add("pph")
+        if all(is_honour(t) for t in meld_tiles) and not set(meld_tiles) & set(self.must):
+            allowed.add("fys")
+        if all(is_258(t) for t in meld_tiles):
+            allowed.add("jys")
+        for s in range(3):
+            if suits <= {s}:
+                allowed.add(f"qys{s}")
+        self.allowed = frozenset(allowed)
+        self.jys = frozenset(t for t in range(27) if is_258(t))
+        self.fys_tiles = frozenset(t for t in range(27, NUM_KINDS) if t not in self.must)
+        self.vecs = [suit_vectors(self.counts, s) for s in range(4)]
+        self.others_small = self._others(1)
+        self.others_pph = self._others(2)
+
+    def _others(self, which: int) -> list[Vec]:
+        v = [x[which] for x in self.vecs]
+        p01 = combine(v[0], v[1])
+        p23 = combine(v[2], v[3])
+        return [combine(v[1], p23), combine(v[0], p23), combine(p01, v[3]), combine(p01, v[2])]
+
+    # ------------------------------------------------------------------ kept tiles
+    def kept(self, target: str) -> int:
+        """The most real tiles that fit one hand of ``target`` (capped at the room)."""
+        return self._kept_with(target, -1, 0)
+
+    def _kept_with(self, target: str, tile: int, delta: int) -> int:
+        """Kept tiles for ``target`` after adding ``delta`` (+1/-1) tiles of kind ``tile``."""
+        room = self.room
+        s = self.sets
+        if target == "small" or target == "pph":
+            which = 1 if target == "small" else 2
+            others = self.others_small if which == 1 else self.others_pph
+            if tile < 0:
+                v = self.vecs[0][which]
+                k = final(v, others[0], s)
+            else:
+                suit = tile // 9 if tile < 27 else 3
+                c = self.counts
+                c[tile] += delta
+                v = suit_vectors(c, suit)[which]
+                c[tile] -= delta
+                k = final(v, others[suit], s)
+        elif target.startswith("qys"):
+            suit = int(target[3])
+            if tile >= 0 and (tile // 9 == suit and tile < 27):
+                c = self.counts
+                c[tile] += delta
+                v = suit_vectors(c, suit)[0]
+                c[tile] -= delta
+            else:
+                v = self.vecs[suit][0]
+            k = v[5 + s]
+        elif target == "fys":
+            k = sum(self.counts[t] for t in self.fys_tiles)
+            if tile in self.fys_tiles:
+                k += delta
+        else:  # jys
+            k = sum(self.counts[t] for t in self.jys)
+            if tile in self.jys:
+                k += delta
+        return k if k < room else room
+
+    def shanten(self, target: str = "small") -> int:
+        """Shanten for one target (99 when the target is closed by the melds)."""
+        if target == "qys":
+            return min((self.shanten(f"qys{s}") for s in range(3)), default=99)
+        if target not in self.allowed:
+            return 99
+        return self.room - self.kept(target) - 1
+
+    def targets(self) -> dict[str, int]:
+        """Shanten of every open target (``qys0``.. ``qys2`` by suit)."""
+        return {t: self.room - self.kept(t) - 1 for t in sorted(self.allowed)}
+
+    def best(self) -> tuple[int, str]:
+        """(shanten, target) of the closest target."""
+        return min((self.room - self.kept(t) - 1, t) for t in self.allowed)
+
+    def shanten_after(self, tile: int, delta: int, target: str | None = None) -> int:
+        """Shanten after adding (+1) or removing (-1) one ``tile``; ``target`` None = best."""
+        if tile == -1:
+            return self.best()[0] if target is None else self.shanten(target)
+        if target is not None:
+            if target not in self.allowed:
+                return 99
+            return self.room - self._kept_with(target, tile, delta) - 1
+        room = self.room
+        s = self.sets
+        suit = tile // 9 if tile < 27 else 3
+        c = self.counts
+        c[tile] += delta
+        vs = suit_vectors(c, suit)
+        c[tile] -= delta
+        best = final(vs[1], self.others_small[suit], s)
+        allowed = self.allowed
+        if "pph" in allowed:
+            k = final(vs[2], self.others_pph[suit], s)
+            if k > best:
+                best = k
+        if len(allowed) > 1:
+            for q in range(3):
+                name = _QYS[q]
+                if name in allowed:
+                    k = (vs[0] if q == suit else self.vecs[q][0])[5 + s]
+                    if k > best:
+                        best = k
+            if "fys" in allowed:
+                k = sum(c[t] for t in self.fys_tiles) + (delta if tile in self.fys_tiles else 0)
+                if k > best:
+                    best = k
+            if "jys" in allowed:
+                k = sum(c[t] for t in self.jys) + (delta if tile in self.jys else 0)
+                if k > best:
+                    best = k
+        if best > room:
+            best = room
+        return room - best - 1
+
+    def acceptance(self, unseen: Sequence[int], laizi: int, target: str | None = None,
+                   current: int | None = None) -> tuple[int, int]:
+        """(tiles, kinds) that lower the shanten of this 3n+1 hand, counting unseen copies.
+
+        The laizi always counts (one more wild), as long as any copy is unseen.
+        """
+        if current is None:
+            current = self.shanten_after(-1, 0, target)
+        total = 0
+        kinds = 0
+        for t in range(NUM_KINDS):
+            n = unseen[t]
+            if not n or t in self.must:
+                continue
+            if t == laizi:
+                total += n
+                kinds += 1
+                continue
+            if self.shanten_after(t, 1, target) < current:
+                total += n
+                kinds += 1
+        return total, kinds
+
+    def with_tile(self, tile: int, delta: int) -> Evaluator:
+        """A new evaluator with one tile added or removed."""
+        c = list(self.counts)
+        c[tile] += delta
+        return Evaluator(c, self.wilds, self.melds, self.must)
+
+
+def hand_counts(tiles: Iterable[int], laizi: int) -> tuple[list[int], int]:
+    """(counts without the laizi, number of laizi)."""
+    c = [0] * NUM_KINDS
+    w = 0
+    for t in tiles:
+        if t == laizi:
+            w += 1
+        else:
+            c[t] += 1
+    return c, w

@@ -1,0 +1,99 @@
+"""JSON lines: a bot in any language can take a seat.
+
+The protocol is one JSON object per line in each direction:
+
+* the table writes a seat view (:func:`wuhan_mahjong.engine.views.seat_view`)
+  on the bot's standard input;
+* the bot answers with one action object on its standard output, e.g.
+  ``{"type": "discard", "tile": "5m"}``, one of ``view["legal_actions"]``.
+
+:func:`serve` is the bot side (``wuhan-mahjong bot --policy greedy --jsonl``);
+:class:`SubprocessBot` the table side (an arena seat ``cmd:python3 mybot.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shlex
+import subprocess
+from typing import IO, Any
+
+from ..engine.actions import Action, ActionFormatError, action_from_json
+from ..engine.views import SeatView
+from .base import Bot
+
+
+class ProtocolError(RuntimeError):
+    """The other side broke the JSON-lines protocol (bad JSON, no answer, exit)."""
+
+
+def serve(bot: Bot, inp: IO[str], out: IO[str]) -> int:
+    """Answer every view line on ``inp`` with an action line on ``out``; returns the number
+    of decisions.  Blank lines are ignored; a line that is not a seat view raises
+    :class:`ProtocolError` (the command prints it as one line and exits 2)."""
+    n = 0
+    for no, line in enumerate(inp, 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            view = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ProtocolError(f"line {no}: not JSON: {e.msg}") from None
+        if not isinstance(view, dict) or "legal_actions" not in view or "viewer" not in view:
+            raise ProtocolError(f"line {no}: not a seat view (needs 'viewer' and 'legal_actions')")
+        try:
+            action = bot.choose(view)  # type: ignore[arg-type]
+        except (KeyError, TypeError, ValueError) as e:
+            raise ProtocolError(f"line {no}: cannot decide: {e}") from None
+        out.write(json.dumps(action.to_json()) + "\n")
+        out.flush()
+        n += 1
+    return n
+
+
+class SubprocessBot:
+    """A bot played by an external command speaking JSON lines (one process, reused)."""
+
+    def __init__(self, command: str, name: str | None = None) -> None:
+        argv = shlex.split(command)
+        if not argv:
+            raise ValueError("empty bot command")
+        self.command = command
+        self.name = name or f"cmd:{command}"
+        try:
+            self.proc: subprocess.Popen[str] = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        except OSError as e:
+            raise ValueError(f"cannot start bot command '{command}': {e.strerror}") from None
+
+    def choose(self, view: SeatView) -> Action:
+        proc = self.proc
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write(json.dumps(view, ensure_ascii=False) + "\n")
+            proc.stdin.flush()
+        except BrokenPipeError:
+            raise ProtocolError(f"bot '{self.command}' exited (status {proc.poll()})") from None
+        line = proc.stdout.readline()
+        if not line:
+            raise ProtocolError(f"bot '{self.command}' closed its output (status {proc.poll()})")
+        try:
+            obj: Any = json.loads(line)
+            return action_from_json(obj)
+        except (json.JSONDecodeError, ActionFormatError) as e:
+            raise ProtocolError(f"bot '{self.command}' answered {line.strip()!r}: {e}") from None
+
+    def close(self) -> None:
+        proc = self.proc
+        if proc.stdin is not None:
+            with contextlib.suppress(BrokenPipeError):
+                proc.stdin.close()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a stuck bot
+            proc.kill()
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
