@@ -186,6 +186,8 @@ class HandState:
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may do now (empty when it is not his move).  Cached per state."""
+        if not 0 <= seat < 4:
+            return ()
         cached = self._legal[seat]
         if cached is None:
             phase = self.phase
@@ -220,8 +222,7 @@ class HandState:
     def apply(self, seat: int, action: Action) -> None:
         """Play ``action`` for ``seat``; raises :class:`IllegalAction` and changes nothing if
         it is not legal now."""
-        legal = self.legal_actions(seat) if 0 <= seat < 4 else ()
-        if action not in legal:
+        if action not in self.legal_actions(seat):
             raise IllegalAction(self.why_illegal(seat, action))
         self._legal = [None, None, None, None]
         self.log.append(("act", seat, action))
@@ -751,9 +752,9 @@ def reduce(state: HandState, seat: int, action: Action) -> HandState:
 
 
 def tile_census(state: HandState) -> list[int]:
-    """How many of each kind the state accounts for: live wall, the reserve drawn from
-    neither end, the indicator, hands, melds, special kongs, unclaimed discards and a
-    pending added-kong tile.  Always four of each (a test invariant)."""
+    """How many of each kind the state accounts for: the live wall, the indicator, hands,
+    melds, special kongs, unclaimed discards (laizi discards included) and a pending
+    added-kong tile.  Always four of each (a test invariant)."""
     out = [0] * NUM_KINDS
     for t in state.wall[state.head:state.tail]:
         out[t] += 1
