@@ -135,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_commands(sub)
     add_serve_command(sub)
+    from .bots.cli import add_bot_commands
+
+    add_bot_commands(sub)
     return p
 
 

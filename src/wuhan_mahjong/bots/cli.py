@@ -1,0 +1,106 @@
+"""The bots' sub-commands of ``wuhan-mahjong``: ``bot`` and ``arena``.
+
+``wuhan-mahjong bot --policy greedy --jsonl`` reads one seat view per line on
+standard input and writes one action per line (docs/bots.md).  Without
+``--jsonl`` it reads a single view (a JSON document) and prints one action.
+
+``wuhan-mahjong arena --seats expert,greedy,greedy,greedy --hands 4000
+--profile yuanhang --seed 1`` plays duplicate deals and prints per-policy
+statistics (``--json`` for JSON).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..cli import UsageError
+from ..rules import PROFILES, get_rules
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    from . import get_bot
+    from .jsonl import ProtocolError, serve
+
+    try:
+        bot = get_bot(args.policy, args.seed)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.jsonl:
+        try:
+            serve(bot, sys.stdin, sys.stdout)
+        except ProtocolError as e:
+            raise UsageError(str(e)) from None
+        return 0
+    text = sys.stdin.read()
+    try:
+        view = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"the view is not JSON: {e.msg}") from None
+    if not isinstance(view, dict) or "legal_actions" not in view or "viewer" not in view:
+        raise UsageError("not a seat view (needs 'viewer' and 'legal_actions')")
+    try:
+        action = bot.choose(view)  # type: ignore[arg-type]
+    except (KeyError, TypeError, ValueError) as e:
+        raise UsageError(f"cannot decide: {e}") from None
+    print(json.dumps(action.to_json()))
+    return 0
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from . import bot_names
+    from .arena import ArenaError, main_progress, parse_seats, run_arena
+    from .jsonl import ProtocolError
+
+    try:
+        seats = parse_seats(args.seats)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    for s in seats:
+        if not s.startswith("cmd:") and s not in bot_names():
+            raise UsageError(f"unknown policy '{s}' (choose from {', '.join(bot_names())}, "
+                             "or cmd:COMMAND)")
+    if args.hands < 1:
+        raise UsageError("--hands must be at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    rules = get_rules(args.profile)
+    try:
+        report = run_arena(rules, seats, args.hands, args.seed, jobs=args.jobs,
+                           progress=main_progress(args.progress))
+    except (ArenaError, ProtocolError, ValueError) as e:
+        raise UsageError(str(e)) from None
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print(report.text())
+    return 0
+
+
+def add_bot_commands(sub: Any) -> None:
+    """Register ``bot`` and ``arena`` on the main parser's sub-parsers."""
+    b = sub.add_parser("bot", help="play one seat as a bot over JSON lines (stdin/stdout)",
+                       description="Read seat views (JSON) and write actions (JSON). With --jsonl, "
+                       "one view per input line and one action per output line, until end of input.")
+    b.add_argument("--policy", default="greedy", help="random, greedy or expert (default: greedy)")
+    b.add_argument("--seed", type=int, default=None, help="seed of the bot's own randomness")
+    b.add_argument("--jsonl", action="store_true", help="JSON lines: one view per line, until EOF")
+    b.set_defaults(func=cmd_bot)
+
+    a = sub.add_parser("arena", help="play policies against each other on duplicate deals",
+                       description="Each deal is played four times with the seats rotated, so luck "
+                       "cancels; 95%% intervals are computed over deals.")
+    a.add_argument("--seats", default="expert,greedy,greedy,greedy",
+                   help="four policies, comma-separated; cmd:COMMAND runs an external JSON-lines bot")
+    a.add_argument("--hands", type=int, default=400,
+                   help="hands to play, rounded up to whole deals of four (default 400)")
+    a.add_argument("--profile", default="yuanhang", choices=sorted(PROFILES),
+                   help="rule profile (default: yuanhang)")
+    a.add_argument("--seed", type=int, default=1, help="seed of the walls and bots (default 1)")
+    a.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    a.add_argument("--json", action="store_true", help="print the report as JSON")
+    a.add_argument("--progress", action="store_true",
+                   help="progress bar on stderr even when it is not a terminal")
+    a.set_defaults(func=cmd_arena)
