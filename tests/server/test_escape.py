@@ -1,0 +1,62 @@
+"""Leaving mid-match is an escape: the profile's penalty, settled in silver; auto-play finishes."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from .harness import Client, StartServer, play, register
+
+
+def test_escape_mid_match(start_server: StartServer) -> None:
+    server = start_server(bot_wait=5.0)
+    tokens = [register(server, "runner"), register(server, "stayer")]
+
+    async def scenario() -> tuple[Client, Client]:
+        runner, stayer = Client(server, tokens[0]), Client(server, tokens[1])
+        await runner.connect()
+        await stayer.connect()
+        # laizishanzhuang: escape costs 400 points (RULES.md §17.12); stake 1 silver per point.
+        await runner.send({"type": "create_room",
+                           "options": {"profile": "laizishanzhuang", "hands": 2, "stake": 1}})
+        room = await runner.expect("room")
+        await stayer.send({"type": "join_room", "code": room["code"]})
+        await stayer.expect("room")
+        await runner.send({"type": "ready"})
+        await stayer.send({"type": "ready"})
+        while not all(m["ready"] for m in (await runner.expect("room"))["members"]):
+            pass
+        await runner.send({"type": "start"})
+        await runner.expect("table")
+        await stayer.expect("table")
+        await runner.expect("state")
+        await runner.send({"type": "leave"})
+        left = await runner.expect("left")
+        assert left == {"type": "left", "where": "table", "escaped": True, "penalty": 400}
+        # The runner is free at once; the stayer is told and plays on to the end.
+        await runner.send({"type": "ping"})
+        await runner.expect("pong")
+        end = await play(stayer, seed=1, timeout=60)
+        assert sum(end["totals"]) == 0
+        await runner.close()
+        await stayer.close()
+        return runner, stayer
+
+    runner, stayer = asyncio.run(scenario())
+    notices = [n for n in stayer.of_type("notice") if n["code"] == "escape"]
+    assert len(notices) == 1
+    escaped_seat = notices[0]["seat"]
+    last = stayer.of_type("state")[-1]
+    assert last["players"][escaped_seat]["escaped"] is True
+    assert runner.of_type("match_end") == []
+    end = stayer.of_type("match_end")[0]
+    assert end["results"][escaped_seat]["points"] <= 400 * 2  # includes the -400 escape
+    auth = {"Authorization": f"Bearer {tokens[0]}"}
+    history = httpx.get(f"{server.http}/api/profile", headers=auth).json()["history"]
+    escape = [h for h in history if h["kind"] == "escape"]
+    assert len(escape) == 1 and escape[0]["escaped"] and escape[0]["points"] == -400
+    assert escape[0]["silver"] == -400
+    # The rest of the match is settled for everybody, the escaper included.
+    assert any(h["kind"] == "game" for h in history)
+    assert server.store.audit().ok

@@ -1,0 +1,106 @@
+"""The HTTP API: accounts, profile (level from the §18 table), records, static files; the CLI."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from .harness import Server, StartServer
+
+
+def test_accounts_and_profile(server: Server) -> None:
+    api = f"{server.http}/api"
+    r = httpx.post(f"{api}/register", json={"username": "张三", "password": "secret-1"})
+    assert r.status_code == 201
+    token = r.json()["token"]
+    assert r.json()["account"]["silver"] == 1000
+    assert httpx.post(f"{api}/register", json={"username": "张三", "password": "secret-2"}
+                      ).status_code == 409
+    bad = httpx.post(f"{api}/register", json={"username": "1x", "password": "secret-2"})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_credentials"
+    assert httpx.post(f"{api}/register", json={"username": "x"}).status_code == 400
+    assert httpx.post(f"{api}/register", content=b"{not json").status_code == 400
+    assert httpx.post(f"{api}/login", json={"username": "张三", "password": "wrong-pw"}
+                      ).status_code == 401
+    login = httpx.post(f"{api}/login", json={"username": "张三", "password": "secret-1"})
+    assert login.status_code == 200
+    auth = {"Authorization": f"Bearer {login.json()['token']}"}
+    profile = httpx.get(f"{api}/profile", headers=auth).json()
+    acct = profile["account"]
+    assert (acct["username"], acct["level"], acct["title"], acct["rank"]) == ("张三", 1, "待业", "麻袋")
+    assert acct["title_en"] == "Unemployed" and profile["points_to_next_level"] == 100
+    assert profile["history"] == []
+    assert httpx.get(f"{api}/profile").status_code == 401
+    assert httpx.post(f"{api}/logout", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    assert httpx.get(f"{api}/profile", headers={"Authorization": f"Bearer {token}"}
+                     ).status_code == 401
+    assert httpx.get(f"{api}/profile", headers=auth).status_code == 200
+
+
+def test_guest_upgrade_and_records_are_private(server: Server) -> None:
+    api = f"{server.http}/api"
+    g = httpx.post(f"{api}/guest").json()
+    assert g["account"]["is_guest"] is True and g["account"]["username"].startswith("guest")
+    auth = {"Authorization": f"Bearer {g['token']}"}
+    up = httpx.post(f"{api}/upgrade", headers=auth, json={"username": "lisi", "password": "secret-9"})
+    assert up.status_code == 200 and up.json()["account"]["is_guest"] is False
+    assert httpx.post(f"{api}/upgrade", headers=auth, json={"username": "lisi2", "password": "secret-9"}
+                      ).status_code == 400
+    assert httpx.get(f"{api}/matches/nope/hands", headers=auth).status_code == 404
+    assert httpx.get(f"{api}/matches/nope/hands/0", headers=auth).status_code == 404
+    health = httpx.get(f"{api}/health").json()
+    assert health["ok"] is True and health["protocol"] == 1
+
+
+def test_static_client_and_placeholder(start_server: StartServer, tmp_path: Path) -> None:
+    bare = start_server()
+    page = httpx.get(f"{bare.http}/")
+    assert page.status_code == 200 and "game server is running" in page.text
+    (tmp_path / "index.html").write_text("<html>the client</html>")
+    (tmp_path / "app.js").write_text("console.log(1)")
+    web = start_server(web_dir=tmp_path)
+    assert httpx.get(f"{web.http}/").text == "<html>the client</html>"
+    assert httpx.get(f"{web.http}/app.js").text == "console.log(1)"
+    assert httpx.get(f"{web.http}/missing.js").status_code == 404
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_serve_command(tmp_path: Path) -> None:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "WUHAN_MAHJONG_DB"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wuhan_mahjong", "serve", "--port", str(port), "--data-dir",
+         str(tmp_path / "d"), "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert f"sqlite:///{tmp_path / 'd' / 'wuhan_mahjong.db'}" in first
+        for _ in range(100):
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        else:
+            raise AssertionError("serve did not answer")
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert (tmp_path / "d" / "wuhan_mahjong.db").exists()
+    bad = subprocess.run([sys.executable, "-m", "wuhan_mahjong", "serve", "--db", "mysql://x/y"],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert bad.returncode == 2 and "cannot open the database" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1

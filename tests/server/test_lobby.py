@@ -1,0 +1,150 @@
+"""Quick match, private rooms, ready-up, leaving before the start, silver checks."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from .harness import Client, Server, StartServer, guest_token, play, register
+
+
+async def _connect(server: Server, token: str) -> Client:
+    c = Client(server, token)
+    await c.connect()
+    return c
+
+
+def test_quick_match_fills_with_bots_after_the_wait(server: Server) -> None:
+    async def scenario() -> None:
+        c = await _connect(server, guest_token(server))
+        await c.send({"type": "quick_match", "profile": "bianfeng"})
+        queued = await c.expect("queued")
+        assert queued["profile"] == "bianfeng" and queued["stake"] == 0 and queued["waiting"] == 1
+        table = await c.expect("table")
+        assert table["profile"] == "bianfeng" and table["stake"] == 0
+        assert sum(p["bot"] for p in table["players"]) == 3
+        await play(c)
+        await c.close()
+
+    asyncio.run(scenario())
+
+
+def test_quick_match_seats_waiting_players_together(start_server: StartServer) -> None:
+    server = start_server(bot_wait=2.0)
+
+    async def scenario() -> None:
+        a = await _connect(server, guest_token(server))
+        b = await _connect(server, guest_token(server))
+        await a.send({"type": "quick_match"})
+        await a.expect("queued")
+        await b.send({"type": "quick_match"})
+        assert (await a.expect("queued"))["waiting"] == 2
+        ta, tb = await a.expect("table", timeout=10), await b.expect("table", timeout=10)
+        assert ta["match_id"] == tb["match_id"] and ta["seat"] != tb["seat"]
+        assert sum(p["bot"] for p in ta["players"]) == 2
+        await asyncio.gather(play(a, seed=1), play(b, seed=2))
+        await a.close()
+        await b.close()
+
+    asyncio.run(scenario())
+
+
+def test_leaving_the_queue_before_the_start(start_server: StartServer) -> None:
+    server = start_server(bot_wait=0.3)
+
+    async def scenario() -> None:
+        c = await _connect(server, guest_token(server))
+        await c.send({"type": "quick_match"})
+        await c.expect("queued")
+        await c.send({"type": "leave"})
+        assert (await c.expect("left"))["where"] == "queue"
+        await asyncio.sleep(0.5)
+        assert c.of_type("table") == []
+        await c.send({"type": "leave"})
+        assert (await c.expect("error"))["code"] == "not_seated"
+        await c.close()
+
+    asyncio.run(scenario())
+
+
+def test_private_room_lifecycle(server: Server) -> None:
+    async def scenario() -> None:
+        host, guest2, guest3 = [await _connect(server, guest_token(server)) for _ in range(3)]
+        options: dict[str, Any] = {"profile": "bianfeng", "opening_scoring": "per_opening",
+                                   "hands": 1, "claim_window_seconds": 4, "cap": 250,
+                                   "rules": {"min_score_every_loser": 0}}
+        await host.send({"type": "create_room", "options": options})
+        room = await host.expect("room")
+        code = room["code"]
+        assert len(code) == 6 and code.isdigit()
+        assert room["members"] == [{"name": room["members"][0]["name"], "ready": False,
+                                    "host": True, "you": True}]
+        await guest2.send({"type": "join_room", "code": code})
+        assert len((await guest2.expect("room"))["members"]) == 2
+        await guest3.send({"type": "join_room", "code": "000000" if code != "000000" else "000001"})
+        assert (await guest3.expect("error"))["code"] == "not_found"
+        await guest3.send({"type": "join_room", "code": code})
+        await guest3.expect("room")
+        # Busy: one place at a time.
+        await guest3.send({"type": "quick_match"})
+        assert (await guest3.expect("error"))["code"] == "busy"
+        # Leaving before the start is free.
+        await guest3.send({"type": "leave"})
+        assert (await guest3.expect("left"))["where"] == "room"
+        assert len((await host.expect("room"))["members"]) == 2
+        # Only the host starts, and only when everybody is ready.
+        await guest2.send({"type": "start"})
+        assert (await guest2.expect("error"))["code"] == "not_host"
+        await host.send({"type": "start"})
+        assert (await host.expect("error"))["code"] == "not_ready"
+        await host.send({"type": "ready"})
+        await guest2.send({"type": "ready", "ref": "r"})
+        while not all(m["ready"] for m in (await host.expect("room"))["members"]):
+            pass
+        await host.send({"type": "start"})
+        table = await host.expect("table")
+        assert table["profile"] == "bianfeng" and table["rules"]["opening_scoring"] == "per_opening"
+        assert table["rules"]["cap_per_opening"] == 250 and table["claim_seconds"] == 5.0
+        assert sum(p["bot"] for p in table["players"]) == 2
+        await guest2.expect("table")
+        await asyncio.gather(play(host, seed=1), play(guest2, seed=2))
+        for c in (host, guest2, guest3):
+            await c.close()
+
+    asyncio.run(scenario())
+
+
+def test_room_options_and_silver_checks(start_server: StartServer) -> None:
+    server = start_server(starting_silver=50)
+
+    async def scenario() -> None:
+        guest = await _connect(server, guest_token(server))
+        poor = await _connect(server, register(server, "poorman"))
+        for options, code in [
+            ({"rules": {"no_such_option": 1}}, "bad_options"),
+            ({"rules": {"service_fee": 0}}, "bad_options"),
+            ({"rules": {"cap": -3}}, "bad_options"),
+            ({"hands": 0}, "invalid_message"),
+            ({"profile": "tokyo"}, "invalid_message"),
+            ({"stake": 5}, "guest_not_allowed"),
+        ]:
+            await guest.send({"type": "create_room", "options": options})
+            assert (await guest.expect("error"))["code"] == code, options
+        await guest.send({"type": "quick_match", "silver": True})
+        assert (await guest.expect("error"))["code"] == "guest_not_allowed"
+        await poor.send({"type": "create_room", "options": {"stake": 1}})
+        err = await poor.expect("error")
+        assert err["code"] == "insufficient_silver" and "100" in err["message"]
+        # A free room is fine for both; a fifth member finds it full.
+        await poor.send({"type": "create_room", "options": {"fill_bots": False}})
+        code = (await poor.expect("room"))["code"]
+        others = [await _connect(server, guest_token(server)) for _ in range(4)]
+        for o in others[:3]:
+            await o.send({"type": "join_room", "code": code})
+            await o.expect("room")
+        await others[3].send({"type": "join_room", "code": code})
+        assert (await others[3].expect("error"))["code"] == "room_full"
+        for c in (guest, poor, *others):
+            await c.close()
+
+    asyncio.run(scenario())
