@@ -112,6 +112,7 @@ class Rules:
     winner_order: WinnerOrder = _opt(
         "from_dealer", "several winners on one discard: the first counting from the dealer"
     )
+    dealer_keeps_after_draw: bool = _opt(True, "the dealer keeps the deal after a 荒庄 (exhaustive draw)")
     claim_window_seconds: float = _opt(8.0, "time to claim a discard (碰牌要快)")
     turn_seconds: float = _opt(15.0, "time to discard on one's own turn (server timer)")
     end_phase_wall: int = _opt(14, "the 海底 phase starts when the live wall is at most this after a draw")

@@ -41,6 +41,16 @@ def test_dealer_keeps_the_deal_after_his_win_or_a_draw_else_it_passes_on() -> No
     assert [h.hand_no for h in hist] == list(range(120))
 
 
+def test_dealer_passes_on_after_a_draw_when_the_option_says_so() -> None:
+    rng = random.Random(11)
+    m = Match(get_rules("laizishanzhuang", {"dealer_keeps_after_draw": False}), 40, rng=rng,
+              auto_pass=True)
+    m.run(keen_policy(rng))
+    draws = [(a, b) for a, b in itertools.pairwise(m.history) if a.result.outcome == "exhausted"]
+    assert draws
+    assert all(b.dealer == (a.dealer + 1) % 4 for a, b in draws)
+
+
 def test_escape_pays_the_penalty_and_a_bot_finishes_the_match() -> None:
     rules = get_rules("laizishanzhuang")  # escape 400
     rng = random.Random(4)

@@ -1,7 +1,8 @@
 """A match: several hands with dealer rotation, running totals and escapes.
 
 Dealer rotation (Project decision 8): the dealer keeps the deal after his own
-win or a 荒庄; otherwise it passes to the dealer's next player.  The first
+win or a 荒庄 (option ``dealer_keeps_after_draw``); otherwise it passes to the
+dealer's next player.  The first
 dealer is drawn from the injected random source.
 
 Escape (decision 17): the escaper pays ``rules.escape`` points, split equally
@@ -202,7 +203,9 @@ class Match:
         for s in range(4):
             self.totals[s] += result.deltas[s]
         self.history.append(HandSummary(hand.hand_no, hand.dealer, result, tuple(record_lines(hand))))
-        if result.outcome == "win" and result.winner != self.dealer:
+        keeps = (result.winner == self.dealer if result.outcome == "win"
+                 else self.rules.dealer_keeps_after_draw)
+        if not keeps:
             self.dealer = (self.dealer + 1) % 4
 
     def run(self, policies: Policy | Sequence[Policy]) -> list[int]:
