@@ -97,7 +97,7 @@ def test_rate_limit_then_close_on_persistent_abuse(start_server: StartServer) ->
             await c.send({"type": "ping", "ref": str(i)})
         await asyncio.sleep(0.3)
         kinds = [f.msg["type"] for f in c.frames[1:]]
-        assert kinds.count("pong") >= 5 and "error" in kinds
+        assert kinds.count("pong") >= 4 and "error" in kinds  # the hello took a token
         assert all(m["code"] == "rate_limited" for m in c.of_type("error"))
         assert not c.closed.is_set()
         for i in range(60):
