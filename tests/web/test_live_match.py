@@ -132,27 +132,41 @@ def test_quick_match_hand_by_clicking(browser: Any, live_server: str, artifacts:
     page.wait_for_selector("[data-do='quick']")
     page.click("[data-do='quick']")
     page.wait_for_selector(".table", timeout=20_000)
-    stats = {"win": 0, "claims": 0, "passes": 0, "discards": 0, "reloads": 0}
+    stats = {"win": 0, "claims": 0, "passes": 0, "discards": 0, "reloads": 0, "hands": 0}
     shot = False
     start = time.monotonic()
-    while True:
-        assert time.monotonic() - start < HAND_LIMIT, f"the hand did not end: {stats}"
-        v = view_summary(page)
-        if v and v["settlement"]:
+    while True:  # one-hand matches until a hand was reloaded in the middle and finished
+        mine = 0
+        while True:
+            assert time.monotonic() - start < HAND_LIMIT, f"the hand did not end: {stats}"
+            v = view_summary(page)
+            if v and v["settlement"]:
+                break
+            if v and v["legal"] and not v["pending"]:
+                if not shot and v["phase"] == "turn":
+                    page.screenshot(path=str(artifacts / "live-table.png"))
+                    shot = True
+                before = stats["discards"]
+                play_one_decision(page, v, stats)
+                mine += stats["discards"] - before
+                if mine == 2 and stats["reloads"] == 0:
+                    page.reload()
+                    page.wait_for_selector(".table", timeout=15_000)
+                    stats["reloads"] += 1
+                    after = view_summary(page)
+                    assert after is not None and after["hand_no"] == v["hand_no"]
+            page.wait_for_timeout(60)
+        stats["hands"] += 1
+        if stats["reloads"] or stats["hands"] >= 3:
             break
-        if v and v["legal"] and not v["pending"]:
-            if not shot and v["phase"] == "turn":
-                page.screenshot(path=str(artifacts / "live-table.png"))
-                shot = True
-            play_one_decision(page, v, stats)
-            if stats["discards"] == 4 and stats["reloads"] == 0:
-                page.reload()
-                page.wait_for_selector(".table", timeout=15_000)
-                stats["reloads"] += 1
-                after = view_summary(page)
-                assert after is not None and (after["phase"] != "ended" or after["settlement"])
-        page.wait_for_timeout(60)
-    assert stats["reloads"] == 1 and stats["discards"] >= 4, stats
+        # the hand ended before the reload: next match
+        page.click("#overlay [data-act='continue']")
+        page.wait_for_selector("table.summary", timeout=15_000)
+        page.click("[data-do='quick']")
+        page.wait_for_selector(".table", timeout=20_000)
+        page.wait_for_function("window.__wm.view && window.__wm.view.phase !== 'ended'")
+    print("hand played:", stats)
+    assert stats["reloads"] == 1 and stats["discards"] >= 2, stats
     panel = page.locator("#overlay .settlement")
     panel.wait_for()
     assert page.locator("table.deltas tr").count() == 4
