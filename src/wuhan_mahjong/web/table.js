@@ -6,7 +6,7 @@
 //       hint: {...} | null, pending: bool, replayHands: [4 tile strings] | null,
 //       chooser: "chi" | "kong" | "tile" | null, chooserTile: "5m" | null, caption: str}
 
-import { t, tileName } from "./i18n.js";
+import { getLang, t, tileName } from "./i18n.js";
 import { parseTiles, tileSVG } from "./tiles.js";
 
 export function esc(s) {
@@ -274,7 +274,9 @@ function whoName(seat, ctx, view) {
 
 function factorsHTML(list, loser) {
   // a payment's factors: the base and the scorer's (winner's) factors, then the loser's own
-  const one = (f) => `<span class="factor" data-id="${esc(f.id)}" title="${esc(f.en)}">${esc(f.label)}</span>`;
+  // the server's label (×2 开口) in Chinese; in English the same factor from its `en` name
+  const label = (f) => (getLang() === "zh" || !f.en ? f.label : `×${f.value} ${f.en}${f.count > 1 ? ` ×${f.count}` : ""}`);
+  const one = (f) => `<span class="factor" data-id="${esc(f.id)}" title="${esc(getLang() === "zh" ? f.en || "" : f.label)}">${esc(label(f))}</span>`;
   const mine = (list || []).filter((f) => f.seat !== loser || f.id === "base");
   const his = (list || []).filter((f) => f.seat === loser && f.id !== "base");
   return `<span class="factors">${mine.map(one).join("")}${his.length ? `<span class="factor-sep">|</span>${his.map(one).join("")}` : ""}</span>`;
@@ -297,7 +299,9 @@ export function renderSettlement(view, ctx) {
     rows.push(`<p class="outcome"><b>${t("settle.win", { who: whoName(r.winner, ctx, view) })}</b> · ${by}` +
       `${from ? " · " + from : ""} ${r.tile ? tileHTML(r.tile, { laizi: view.laizi }) : ""}</p>`);
     if (st) {
-      const hands = st.hands_zh && st.hands_zh.length ? st.hands_zh.join(" · ") : t("settle.small");
+      const hands = st.hands && st.hands.length
+        ? st.hands.map((h, i) => (getLang() === "zh" && st.hands_zh ? st.hands_zh[i] : t(`bighand.${h}`))).join(" · ")
+        : t("settle.small");
       rows.push(`<p class="hands-line"><span class="big-hands">${esc(hands)}</span> · ${st.hard ? t("settle.hard") : t("settle.soft")} · ${t("settle.base", { n: st.base })}` +
         `${st.golden_cap ? ` · <b class="golden">${t("settle.golden")}</b>` : ""}</p>`);
       if (st.hypothetical && st.hypothetical.seat !== undefined) {
