@@ -139,8 +139,8 @@ function riverHTML(ps, view, ctx) {
 function seatHTML(ps, view, ctx) {
   const pos = position(ps.seat, view.viewer);
   const isTurn = view.turn === ps.seat && view.phase !== "ended";
-  const dealer = view.dealer === ps.seat ? `<span class="dealer" title="${esc(t("seat.dealer"))}">${t("seat.dealer")}</span>` : "";
-  const wind = `<span class="wind">${t(`seat.${ps.seat}`)}</span>`;
+  const dealer = view.dealer === ps.seat ? `<span class="dealer" title="${esc(t("seat.dealer"))}">${t("seat.dealer_short")}</span>` : "";
+  const wind = `<span class="wind" title="${esc(t(`seat.${ps.seat}`))}">${t(`seat.short.${ps.seat}`)}</span>`;
   let concealed = "";
   if (ctx.replayHands) {
     concealed = `<div class="open-hand">${parseTiles(ctx.replayHands[ps.seat]).map((x) => tileHTML(x, { laizi: view.laizi })).join("")}</div>`;
@@ -325,7 +325,7 @@ export function renderSettlement(view, ctx) {
       }
     }
   }
-  const deltas = (r.deltas || []).map((d, s) => `<tr data-seat="${s}"><td>${whoName(s, ctx, view)}${view.dealer === s ? ` <span class="dealer">${t("seat.dealer")}</span>` : ""}</td>` +
+  const deltas = (r.deltas || []).map((d, s) => `<tr data-seat="${s}"><td>${whoName(s, ctx, view)}${view.dealer === s ? ` <span class="dealer" title="${esc(t("seat.dealer"))}">${t("seat.dealer_short")}</span>` : ""}</td>` +
     `<td class="hand-reveal">${r.reveal ? parseTiles(r.reveal.hands[s]).map((x) => tileHTML(x, { laizi: view.laizi })).join("") : ""}</td>` +
     `<td class="delta ${d > 0 ? "pos" : d < 0 ? "neg" : ""}">${d > 0 ? "+" : ""}${d}</td></tr>`).join("");
   rows.push(`<h4>${t("settle.deltas")}</h4><table class="deltas"><tbody>${deltas}</tbody></table>`);
