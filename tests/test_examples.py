@@ -150,7 +150,8 @@ def test_example_4_yuanhang_standard_mode() -> None:
     assert [float(m) for m in s.multipliers] == [3, 4, 4, 1]
     assert raw_by_loser(s) == {0: 480, 2: 640, 3: 160}
     assert by_loser(s) == {0: 400, 2: 400, 3: 160}
-    assert s.contractor == 3
+    assert s.contractor == 3 and s.contract_reason == "third_feeder"
+    assert s.to_json()["contract_reason_zh"].startswith("清一色")
     assert all(p.payer == 3 for p in s.payments)
     assert s.deltas == (0, 960, 0, -960)
 
@@ -204,7 +205,7 @@ def test_example_5_konger_bloom_bianfeng() -> None:
     assert s.hands == ("qiangganghu",)
     assert float(s.multipliers[0]) == 6
     assert raw_by_loser(s) == {1: 120, 2: 60, 3: 120}
-    assert s.contractor == 0
+    assert s.contractor == 0 and s.contract_reason == "robbed_kong"
     assert s.deltas == (-300, 300, 0, 0)
     assert s.hypothetical is not None and s.hypothetical["hard"] is False
 

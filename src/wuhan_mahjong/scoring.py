@@ -153,12 +153,24 @@ class Settlement:
             ],
             "contractor": self.contractor,
             "contract_reason": self.contract_reason,
+            "contract_reason_zh": CONTRACT_REASONS[self.contract_reason][0] if self.contract_reason else None,
+            "contract_reason_en": CONTRACT_REASONS[self.contract_reason][1] if self.contract_reason else None,
             "golden_cap": self.golden_cap,
             "deltas": list(self.deltas),
             "arrangement": [g.to_json() for g in self.reading.groups],
             "laizi_as": [tile_str(t) for t in self.reading.laizi_as],
             "hypothetical": self.hypothetical,
         }
+
+
+CONTRACT_REASONS: dict[str, tuple[str, str]] = {
+    "robbed_kong": ("抢杠：被抢杠者包牌", "robbed kong: the konger pays for everyone"),
+    "third_feeder": ("清一色等第三次开口的供牌者包牌",
+                     "fed the third opening of a one-colour hand"),
+    "quanqiuren_jiang": ("放将给全求人者包牌", "dealt a 2/5/8 (将) into 全求人"),
+    "quanqiuren_not_ready": ("未听牌放冲全求人者包牌", "dealt into 全求人 while not ready"),
+}
+"""Why someone contracts (承包): code -> (Chinese, English)."""
 
 
 def _num(x: Fraction) -> int | float:
@@ -343,26 +355,25 @@ def _contract(rec: WinRecord, cand: _Candidate) -> tuple[int | None, str | None]
     rules = rec.rules
     w = rec.winner
     if rec.win_by == "rob_kong":
-        return rec.from_seat, "robbed kong (抢杠): the konger pays for everyone"
+        return rec.from_seat, "robbed_kong"
     hands = cand.hands
     if any(h in rules.one_suit_contract_hands for h in hands):
         openings = [m for m in rec.seats[w].melds if m.is_opening(rules.direct_kong_opens)]
         if len(openings) >= 3:
             feeder = openings[2].from_seat
             if feeder is not None and feeder != w:
-                name = next(h for h in hands if h in rules.one_suit_contract_hands)
-                return feeder, f"fed the third opening of a {BIG_HAND_NAMES[name][0]} ({name})"
+                return feeder, "third_feeder"
     if "quanqiuren" in hands and rec.win_by == "discard" and rec.from_seat is not None:
         d = rec.from_seat
         if rules.quanqiuren_contract == "jiang_discard":
             if is_258(rec.winning_tile):
-                return d, "dealt a 将 (2/5/8) into 全求人"
+                return d, "quanqiuren_jiang"
         else:
             st = rec.seats[d]
             ready = st.ready if st.ready is not None else is_ready(
                 st.hand, st.melds, rec.laizi, rules)
             if not ready:
-                return d, "dealt into 全求人 while not ready"
+                return d, "quanqiuren_not_ready"
     return None, None
 
 

@@ -308,7 +308,7 @@ export function renderSettlement(view, ctx) {
         rows.push(`<p class="hypo">${t("settle.hypothetical", { who: whoName(st.hypothetical.seat, ctx, view) })}</p>`);
       }
       if (st.contractor !== null && st.contractor !== undefined) {
-        rows.push(`<p class="contract">${t("settle.contractor", { who: whoName(st.contractor, ctx, view), reason: esc(st.contract_reason || "") })}</p>`);
+        rows.push(`<p class="contract">${t("settle.contractor", { who: whoName(st.contractor, ctx, view), reason: esc((getLang() === "zh" ? st.contract_reason_zh : st.contract_reason_en) || st.contract_reason || "") })}</p>`);
       }
       const pays = (st.payments || []).map((p) => {
         const payer = p.payer !== p.loser ? `<div class="pays-for">${t("settle.pays_for", { payer: whoName(p.payer, ctx, view), loser: whoName(p.loser, ctx, view) })}</div>` : "";
