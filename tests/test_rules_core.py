@@ -292,3 +292,27 @@ def test_malformed_records(mutate: Any, message: str) -> None:
     mutate(rec)
     with pytest.raises(RecordError, match=message):
         parse_win_record(rec)
+
+
+QQR = ("5p", "5p", ["chi:234m", "peng:777s", "chi:456m", "peng:111z"])
+
+
+def test_quanqiuren_contract_yuanhang_on_a_jiang_discard() -> None:
+    s = run(record(*QQR))
+    assert s.hands == ("quanqiuren",)
+    assert s.contractor == 2 and s.contract_reason == "quanqiuren_jiang"
+    assert s.deltas[0] == s.deltas[3] == 0 and sum(s.deltas) == 0
+
+
+def test_quanqiuren_contract_bianfeng_only_when_the_discarder_was_not_ready() -> None:
+    s = run(record(*QQR, profile="bianfeng"))
+    assert s.contractor == 2 and s.contract_reason == "quanqiuren_not_ready"
+    s = run(record(*QQR, profile="bianfeng", others={2: {"ready": True}}))
+    assert s.contractor is None
+    # readiness computed from the discarder's hand after his discard: ready on 5s / 8s
+    ready_hand = {"hand": "123m456m789p67s22s"}
+    s = run(record(*QQR, profile="bianfeng", others={2: {**ready_hand, "melds": []}}))
+    assert s.contractor == 2  # a good shape, but he has not opened, so he is not ready
+    opened = {"hand": "456m789p67s22s", "melds": [meld("peng:333z", 2)]}
+    s = run(record(*QQR, profile="bianfeng", others={2: opened}))
+    assert s.contractor is None
