@@ -316,3 +316,16 @@ def test_quanqiuren_contract_bianfeng_only_when_the_discarder_was_not_ready() ->
     opened = {"hand": "456m789p67s22s", "melds": [meld("peng:333z", 2)]}
     s = run(record(*QQR, profile="bianfeng", others={2: opened}))
     assert s.contractor is None
+
+
+def test_overrides_round_trip_and_reach_the_seat_view() -> None:
+    import random
+
+    from wuhan_mahjong.engine import new_hand, seat_view
+
+    r = get_rules("bianfeng", {"opening_scoring": "per_opening", "cap": 500})
+    assert r.overrides() == {"opening_scoring": "per_opening", "cap": 500}
+    assert get_rules(r.profile, r.overrides()) == r
+    assert get_rules("yuanhang").overrides() == {}
+    view = seat_view(new_hand(r, dealer=0, rng=random.Random(1)), 0)
+    assert view["profile"] == "bianfeng" and view["options"] == r.overrides()

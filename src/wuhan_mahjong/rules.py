@@ -20,6 +20,7 @@ wuhan_mahjong.rules.RulesError: unknown option 'no_such_option'
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_type_hints
@@ -172,6 +173,15 @@ class Rules:
         d = dataclasses.asdict(self)
         return {k: list(v) if isinstance(v, tuple) else v for k, v in d.items()}
 
+    def overrides(self) -> dict[str, Any]:
+        """The options that differ from this profile's preset (JSON-ready), so that
+        ``get_rules(r.profile, r.overrides()) == r``.
+
+        >>> get_rules("bianfeng", {"opening_scoring": "per_opening"}).overrides()
+        {'opening_scoring': 'per_opening'}
+        """
+        return dict(_overrides(self))
+
     def describe(self) -> list[tuple[str, Any, str]]:
         """(name, value, one-line explanation) for every option."""
         return [(f.name, getattr(self, f.name), f.metadata["doc"]) for f in dataclasses.fields(self)]
@@ -210,6 +220,12 @@ BIG_HAND_IDS = ("pengpenghu", "qingyise", "fengyise", "jiangyise", "quanqiuren",
                 "gangshanghua", "haidilao", "qiangganghu")
 
 _HINTS = get_type_hints(Rules)
+
+
+@functools.cache
+def _overrides(rules: Rules) -> tuple[tuple[str, Any], ...]:
+    preset = get_rules(rules.profile).to_dict()
+    return tuple((k, v) for k, v in rules.to_dict().items() if preset[k] != v)
 
 
 def _coerce(name: str, value: Any) -> Any:

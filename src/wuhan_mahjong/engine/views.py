@@ -79,6 +79,7 @@ class SeatView(TypedDict):
     viewer: int | None  # None: a spectator
     hand_no: int
     profile: str
+    options: dict[str, Any]  # rule options that differ from the profile's preset
     dealer: int
     phase: str  # turn, claim, rob, final, ended
     turn: int  # the seat whose turn it is (the discarder / konger during a window)
@@ -150,6 +151,7 @@ def seat_view(state: HandState, viewer: int | None) -> SeatView:
         "viewer": viewer,
         "hand_no": state.hand_no,
         "profile": state.rules.profile,
+        "options": state.rules.overrides(),
         "dealer": state.dealer,
         "phase": state.phase,
         "turn": state.current if state.pending_from is None else state.pending_from,
