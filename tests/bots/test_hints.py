@@ -1,0 +1,48 @@
+"""The help panel's data: computed from the seat view alone, and right."""
+
+from __future__ import annotations
+
+import random
+
+from wuhan_mahjong.analysis import shanten, waits
+from wuhan_mahjong.bots.hints import hint
+from wuhan_mahjong.engine import new_hand, random_policy, seat_view
+from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.tiles import tile_str
+
+
+def test_hints_match_the_true_hand_and_count_unseen_copies() -> None:
+    checked = waits_checked = 0
+    for seed in range(12):
+        rules = get_rules(["yuanhang", "bianfeng", "laizishanzhuang"][seed % 3])
+        rng = random.Random(seed)
+        state = new_hand(rules, dealer=seed % 4, rng=rng, auto_pass=True)
+        policy = random_policy(rng)
+        while not state.ended:
+            s = state.to_act()[0]
+            if state.phase in ("turn", "claim"):
+                h = hint(seat_view(state, s))
+                hand = [t for t in state.hand_tiles(s) if t not in rules.must_kong_tiles]
+                melds = state.melds[s]
+                if len(hand) % 3 == 1:
+                    assert h["shanten"] == shanten(hand, melds, state.laizi, rules)
+                    assert [w["tile"] for w in h["waits"]] == [
+                        tile_str(w.tile) for w in waits(hand, melds, state.laizi, rules)]
+                    hidden = [*state.wall[state.head:state.tail]]
+                    for o in range(4):
+                        if o != s:
+                            hidden += state.hand_tiles(o)
+                            hidden += [t for m in state.melds[o] if m.kind == "concealed"
+                                       for t in m.tiles]
+                    for w in h["waits"]:
+                        t = next(k for k in range(34) if tile_str(k) == w["tile"])
+                        assert w["unseen"] == hidden.count(t)
+                        waits_checked += 1
+                else:
+                    best = min(shanten([*hand[:i], *hand[i + 1:]], melds, state.laizi, rules)
+                               for i in range(len(hand)))
+                    assert h["shanten"] == best
+                    assert all(d["shanten"] == best for d in h["discards"])
+                checked += 1
+            state.apply(s, policy(state, s))
+    assert checked > 200 and waits_checked > 10
