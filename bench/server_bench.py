@@ -41,6 +41,11 @@ from typing import Any
 import httpx
 import websockets
 
+try:  # the client side of the benchmark is as cheap as we can make it
+    from orjson import loads
+except ImportError:  # pragma: no cover
+    from json import loads
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -112,6 +117,7 @@ class BenchClient:
         self.ws: Any = None
         self.done: set[tuple[Any, ...]] = set()
         self.table = asyncio.Event()
+        self.think = 0.0
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(f"{self.url}?token={self.token}", max_size=2**22,
@@ -125,7 +131,7 @@ class BenchClient:
         stats, probe = self.stats, self.probe
         try:
             async for raw in self.ws:
-                msg = json.loads(raw)
+                msg = loads(raw)
                 kind = msg["type"]
                 stats.frames += 1
                 if kind == "state":
@@ -144,6 +150,8 @@ class BenchClient:
                     if key in self.done:
                         continue
                     self.done.add(key)
+                    if self.think > 0:
+                        await asyncio.sleep(self.think)
                     action = choose(view)
                     if action["type"] == "discard":
                         probe.sent_at = time.perf_counter()
@@ -184,7 +192,7 @@ async def seat_table(clients: list[BenchClient], hands: int) -> None:
 
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
+    port = args.port or free_port()
     base = f"http://127.0.0.1:{port}"
     data = tempfile.mkdtemp(prefix="wm-bench-")
     env = {k: v for k, v in os.environ.items() if k != "WUHAN_MAHJONG_DB"}
@@ -192,7 +200,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
            "--bot-wait", "600", "--bot-delay", "0", "--claim-hold", str(args.claim_hold),
            "--hand-pause", "0", "--turn-seconds", "60", "--claim-seconds", "60",
            "--msg-rate", "1000", "--msg-burst", "1000", "--log-level", "warning"]
-    server = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server = (subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+              if not args.port else None)
     try:
         async with httpx.AsyncClient(timeout=30) as http:
             for _ in range(200):
@@ -221,6 +230,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         for t in range(args.tables):
             probe = TableProbe()
             tables.append([BenchClient(url, tokens[4 * t + i], i, probe, stats) for i in range(4)])
+            for c in tables[-1]:
+                c.think = args.think
         t1 = time.perf_counter()
         sem2 = asyncio.Semaphore(32)
 
@@ -235,23 +246,25 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.wait_for(asyncio.gather(*(c.table.wait() for tb in tables for c in tb)), 120)
         setup_tables = time.perf_counter() - t1
         await asyncio.sleep(args.warmup)
-        cpu0, m0 = cpu_seconds(server.pid), time.perf_counter()
+        pid = server.pid if server is not None else 0
+        cpu0, m0 = cpu_seconds(pid), time.perf_counter()
         stats.measuring = True
         await asyncio.sleep(args.duration)
         stats.measuring = False
         elapsed = time.perf_counter() - m0
-        cpu = cpu_seconds(server.pid) - cpu0
+        cpu = cpu_seconds(pid) - cpu0
         for tb in tables:
             for c in tb:
                 await c.ws.close()
         for r in runners:
             r.cancel()
     finally:
-        server.terminate()
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        if server is not None:
+            server.terminate()
+            try:
+                server.wait(20)
+            except subprocess.TimeoutExpired:
+                server.kill()
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:
@@ -280,6 +293,10 @@ def main() -> None:
                    help="the server's --claim-hold (default 0.01 s)")
     p.add_argument("--hands", type=int, default=64, help="hands per match (default 64: no match "
                    "ends during the run)")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="seconds a client waits before each action (default 0: as fast as possible)")
+    p.add_argument("--port", type=int, default=0,
+                   help="use a server already running on this loopback port (default: start one)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     args = p.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

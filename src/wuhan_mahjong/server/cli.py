@@ -53,6 +53,10 @@ def add_serve_command(sub: Any) -> None:
                    "(default: the profile's service_fee)")
     s.add_argument("--starting-silver", type=int, default=d.starting_silver,
                    help=f"silver of a new account (default {d.starting_silver})")
+    s.add_argument("--msg-rate", type=float, default=d.msg_rate,
+                   help=f"messages per second a connection may send (default {d.msg_rate:g})")
+    s.add_argument("--msg-burst", type=int, default=d.msg_burst,
+                   help=f"burst of messages above the rate (default {d.msg_burst})")
     s.add_argument("--log-level", default="info",
                    choices=["critical", "error", "warning", "info", "debug"])
     s.set_defaults(func=cmd_serve)
@@ -72,7 +76,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
             claim_seconds=args.claim_seconds, turn_seconds=args.turn_seconds,
             hand_pause=args.hand_pause, quick_profile=args.quick_profile,
             quick_hands=args.quick_hands, quick_stake=args.quick_stake, fee=args.fee,
-            starting_silver=args.starting_silver)
+            starting_silver=args.starting_silver, msg_rate=args.msg_rate,
+            msg_burst=args.msg_burst)
     except ValueError as e:
         raise UsageError(str(e)) from None
 
@@ -104,6 +109,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         server.run()
     finally:
         store.close()
+    if not server.started:
+        raise UsageError(f"the server could not start on {config.host}:{config.port}")
     return 0
 
 

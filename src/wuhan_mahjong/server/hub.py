@@ -165,6 +165,14 @@ class Hub:
         if isinstance(place, TablePlace) and place.table is table:
             self.send_to(account_id, msg)
 
+    def table_send_text(self, table: Table, account_id: int, text: str) -> None:
+        """:meth:`table_send` for a frame already encoded (the state frames)."""
+        place = self.where.get(account_id)
+        if isinstance(place, TablePlace) and place.table is table:
+            client = self.clients.get(account_id)
+            if client is not None:
+                client.send_text(text)
+
     @staticmethod
     def account_info(account: Account) -> AccountInfo:
         level = account.level

@@ -433,7 +433,7 @@ class MatchEndMsg(_Msg):
 
 class NoticeMsg(_Msg):
     type: Literal["notice"] = "notice"
-    code: Literal["auto_on", "auto_off", "escape", "replaced", "player_left"]
+    code: Literal["auto_on", "auto_off", "escape", "replaced"]
     message: str
     seat: int | None = None
 
@@ -449,3 +449,27 @@ SERVER_MESSAGES: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 def encode(msg: BaseModel) -> str:
     """The JSON text of a server frame."""
     return msg.model_dump_json(by_alias=True)
+
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def state_frame_parts(match_id: str, hand_no: int, totals: list[int],
+                      players: list[dict[str, Any]], timer: dict[str, Any] | None) -> tuple[str, str]:
+    """The parts of a :class:`StateMsg` that are the same for every seat of a table.
+
+    State frames are the hot path (one per seat per move): :func:`state_frame` assembles
+    their JSON text directly instead of validating the view through the models on every
+    frame.  The text is exactly ``StateMsg``'s; the server tests validate every frame
+    they receive against :data:`SERVER_MESSAGES`.
+    """
+    head = f'{{"type":"state","match_id":{_dumps(match_id)},"hand_no":{hand_no},"view":'
+    tail = f',"totals":{_dumps(totals)},"players":{_dumps(players)},"timer":{_dumps(timer)}'
+    return head, tail
+
+
+def state_frame(parts: tuple[str, str], view: Any, answered: bool, auto: bool) -> str:
+    """One seat's state frame (see :func:`state_frame_parts`)."""
+    head, tail = parts
+    return (f'{head}{_dumps(view)}{tail},"answered":{"true" if answered else "false"},'
+            f'"auto":{"true" if auto else "false"}}}')

@@ -66,10 +66,9 @@ from .protocol import (
     MatchResultLine,
     NoticeMsg,
     PlayerInfo,
-    StateMsg,
     TableMsg,
-    TimerInfo,
-    ViewModel,
+    state_frame,
+    state_frame_parts,
 )
 
 if TYPE_CHECKING:
@@ -212,6 +211,11 @@ class Table:
             return
         self.hub.table_send(self, info.account_id, msg)
 
+    def _send_text(self, seat: int, text: str) -> None:
+        info = self.seats[seat]
+        if not info.is_bot and not info.escaped:
+            self.hub.table_send_text(self, info.account_id, text)
+
     def _error(self, seat: int, code: ErrorCode, message: str, ref: str | None) -> None:
         self._send(seat, ErrorMsg(code=code, message=message, ref=ref))
 
@@ -238,14 +242,14 @@ class Table:
         hand = self.hand
         if hand is None:
             return
-        players = self._players()
-        players_key = tuple((p.connected, p.auto, p.escaped) for p in players)
+        players = [p.model_dump() for p in self._players()]
+        players_key = tuple((p["connected"], p["auto"], p["escaped"]) for p in players)
         totals = list(self.match.totals)
         d = self.decision
-        now = self._now()
         timer = None
         if d is not None and not hand.ended:
-            timer = TimerInfo(kind=d.kind, seconds=round(max(0.0, d.deadline - now), 3))
+            timer = {"kind": d.kind, "seconds": round(max(0.0, d.deadline - self._now()), 3)}
+        parts: tuple[str, str] | None = None
         for info in self.seats:
             if info.is_bot or info.escaped or not info.connected:
                 continue
@@ -259,9 +263,9 @@ class Table:
             if key == info.last and force != s:
                 continue
             info.last = key
-            self._send(s, StateMsg(
-                match_id=self.match_id, hand_no=hand.hand_no, view=ViewModel.model_validate(view),
-                totals=totals, players=players, timer=timer, answered=answered, auto=info.auto))
+            if parts is None:
+                parts = state_frame_parts(self.match_id, hand.hand_no, totals, players, timer)
+            self._send_text(s, state_frame(parts, view, answered, info.auto))
 
     # ------------------------------------------------------------------ decisions
     def _signature(self, hand: HandState) -> tuple[Any, ...]:
