@@ -6,7 +6,7 @@ import random
 
 from wuhan_mahjong.analysis import shanten, waits
 from wuhan_mahjong.bots.hints import hint
-from wuhan_mahjong.engine import new_hand, random_policy, seat_view
+from wuhan_mahjong.engine import new_hand, seat_view, simple_policy
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.tiles import tile_str
 
@@ -17,7 +17,6 @@ def test_hints_match_the_true_hand_and_count_unseen_copies() -> None:
         rules = get_rules(["yuanhang", "bianfeng", "laizishanzhuang"][seed % 3])
         rng = random.Random(seed)
         state = new_hand(rules, dealer=seed % 4, rng=rng, auto_pass=True)
-        policy = random_policy(rng)
         while not state.ended:
             s = state.to_act()[0]
             if state.phase in ("turn", "claim"):
@@ -44,5 +43,5 @@ def test_hints_match_the_true_hand_and_count_unseen_copies() -> None:
                     assert h["shanten"] == best
                     assert all(d["shanten"] == best for d in h["discards"])
                 checked += 1
-            state.apply(s, policy(state, s))
+            state.apply(s, simple_policy(state, s))
     assert checked > 200 and waits_checked > 10
