@@ -123,6 +123,10 @@ class SeatInfo:
     timeouts: int = 0
     policy: Bot | None = None
     last: tuple[Any, ...] | None = field(default=None, repr=False)
+    seen: int = -1
+    """The table's ``version`` when this seat's frame was last considered."""
+    dirty: bool = False
+    """This seat's own frame changed (its claim answer was taken) without a new version."""
     silver: int = 0
     """Silver won (+) or paid (−) in this match's settlements so far (escape penalties)."""
     fee: int = 0
@@ -172,8 +176,12 @@ class Table:
         self.inbox: deque[Event] = deque()
         self.wake = asyncio.Event()
         self.decision: Decision | None = None
+        self.version = 0
+        """Bumped by every change of the game or of the players' status: a broadcast
+        without a change skips the seat views (most loop turns only buffer an answer)."""
         self.finished = False
         self.escape_points = [0, 0, 0, 0]
+        self.escape_tasks: list[asyncio.Task[None]] = []
         self.loop = asyncio.get_running_loop()
 
     # ------------------------------------------------------------------ outside interface
@@ -254,6 +262,10 @@ class Table:
             if info.is_bot or info.escaped or not info.connected:
                 continue
             s = info.seat
+            if info.seen == self.version and not info.dirty and force != s:
+                continue
+            info.seen = self.version
+            info.dirty = False
             view: dict[str, Any] = dict(seat_view(hand, s))
             answered = bool(d is not None and d.window and s in d.answers and not hand.ended)
             if answered:
@@ -274,6 +286,7 @@ class Table:
 
     def _sync(self) -> None:
         """Open a new decision if the engine moved on since the current one."""
+        self.version += 1
         hand = self.hand
         if hand is None or hand.ended:
             self.decision = None
@@ -338,8 +351,10 @@ class Table:
         assert hand is not None
         info = self.seats[seat]
         info.timeouts += 1
+        info.dirty = True
         if info.timeouts >= 2 and not info.auto and not info.is_bot:
             info.auto = True
+            self.version += 1
             self._send(seat, NoticeMsg(code="auto_on", seat=seat,
                                        message="two timeouts in a row: auto-play (托管) is on; "
                                        "send an action or 'auto off' to play again"))
@@ -369,6 +384,7 @@ class Table:
                         self._apply(s, action)
                         return
                     d.answers[s] = action
+                    self.seats[s].dirty = True
         if now >= d.deadline:
             for s in list(d.seats):
                 if s not in d.answers:
@@ -383,6 +399,8 @@ class Table:
     # ------------------------------------------------------------------ events
     def _handle(self, event: Event) -> None:
         kind = event[0]
+        if kind != "action":
+            self.version += 1
         if kind == "action":
             _, seat, action, ref, hand_no = event
             self._on_action(seat, action, ref, hand_no)
@@ -436,12 +454,14 @@ class Table:
         info.timeouts = 0
         if info.auto:
             info.auto = False
+            self.version += 1
             self._send(seat, NoticeMsg(code="auto_off", seat=seat,
                                        message="you played: auto-play (托管) is off"))
         if d.kind == "turn":
             self._apply(seat, action)
         else:
             d.answers[seat] = action
+            info.dirty = True
 
     def _on_leave(self, seat: int) -> None:
         info = self.seats[seat]
@@ -463,6 +483,7 @@ class Table:
                                         "plays the seat"))
         self._sync()
         task = self.loop.create_task(self._settle_escape(seat))
+        self.escape_tasks.append(task)
         self.hub.background(task)
 
     async def _settle_escape(self, seat: int) -> None:
@@ -565,6 +586,8 @@ class Table:
 
     async def _match_over(self) -> None:
         store = self.hub.store
+        if self.escape_tasks:  # the escapes' own settlements first (their silver is reported)
+            await asyncio.gather(*self.escape_tasks, return_exceptions=True)
         points = {s.account_id: self.match.totals[s.seat] - self.escape_points[s.seat]
                   for s in self.seats}
         fee = self.fee if self.stake > 0 else 0
