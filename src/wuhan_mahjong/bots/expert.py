@@ -36,6 +36,7 @@ decision is a pure function of (seed, view).  ``samples`` bounds the work;
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
@@ -64,14 +65,20 @@ class ExpertBot(GreedyBot):
     name = "expert"
 
     def __init__(self, seed: int | None = None, *, samples: int = 150, time_cap_ms: float = 80.0,
-                 fold: bool = True, value: bool = True, defence: float = 1.0) -> None:
+                 fold: bool = False, value: bool = True, deal_in_weight: float = 0.0,
+                 contract_weight: float = 1.0, laizi_for_minimum: bool = True,
+                 claim_equal: float = 0.0, claim_filter: bool = True) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
         self.time_cap = time_cap_ms / 1000
         self.fold = fold
         self.use_value = value
-        self.defence = defence
+        self.deal_in_weight = deal_in_weight
+        self.contract_weight = contract_weight
+        self.laizi_for_minimum = laizi_for_minimum
+        self.claim_equal = claim_equal
+        self.claim_filter = claim_filter
         self.cap_hits = 0
 
     # ------------------------------------------------------------------ entry
@@ -85,7 +92,10 @@ class ExpertBot(GreedyBot):
         if t.phase in ("final", "rob"):
             return PASS
         self._start = time.perf_counter()
-        digest = hashlib.blake2b(json.dumps(view, sort_keys=True).encode(), digest_size=8)
+        # the commitment is a hash of the hidden wall: random noise to a player, so it
+        # must not steer the sampling (equal public information, equal decisions)
+        public = {k: v for k, v in view.items() if k != "commitment"}
+        digest = hashlib.blake2b(json.dumps(public, sort_keys=True).encode(), digest_size=8)
         self.rng = random.Random(self.seed * 1_000_003 + int.from_bytes(digest.digest(), "big"))
         self.t = t
         self._waits: dict[int, list[float]] | None = None
@@ -127,8 +137,7 @@ class ExpertBot(GreedyBot):
                 continue
             n = ps.concealed
             melds = ps.melds
-            pungs = all(m.is_pung for m in melds) and not ps.hidden_kongs or all(
-                m.is_pung for m in melds)
+            pungs = all(m.is_pung for m in melds)
             honour_melds = all(is_honour(x) for m in melds for x in m.tiles)
             j_melds = all(is_258(x) for m in melds for x in m.tiles)
             suits = {x // 9 for m in melds for x in m.tiles}
@@ -220,16 +229,15 @@ class ExpertBot(GreedyBot):
             share = mine * float(t.multiplier(o, big=big)) * (10.0 if big else 4.0)
             p = self.readiness(o) * probs[tile]
             # dealing in doubles my share; he may have won anyway later
-            cost = p * share * 1.5
+            cost = p * share * 1.5 * self.deal_in_weight
+            contract_cost = 0.0
             nmelds = len(ps.melds) + ps.hidden_kongs
             if nmelds == 4 and ps.concealed == 1:
                 # 全求人 on his single tile: who contracts depends on the profile
-                if rules.quanqiuren_contract == "jiang_discard":
-                    contract = is_258(tile)
-                else:
-                    contract = my_shanten > 0
+                contract = (is_258(tile) if rules.quanqiuren_contract == "jiang_discard"
+                            else my_shanten > 0)
                 if contract:
-                    cost += p * share * 2.0
+                    contract_cost += p * share * 2.0
             if pat is not None and pat in rules.one_suit_contract_hands and ps.openings == 2:
                 fits = ((pat == "qingyise" and tile < 27 and tile // 9 == ps.melds[0].tiles[0] // 9)
                         or (pat == "jiangyise" and is_258(tile))
@@ -237,9 +245,9 @@ class ExpertBot(GreedyBot):
                 if fits:
                     can_chi = pat == "qingyise" and (me + 1) % 4 == o
                     p_claim = min(1.0, 0.2 * t.unseen[tile] + (0.35 if can_chi else 0.0))
-                    cost += p_claim * 0.3 * share * 3.0
-            total += cost
-        return total * self.defence
+                    contract_cost += p_claim * 0.3 * share * 3.0
+            total += cost + contract_cost * self.contract_weight
+        return total
 
     def max_threat(self) -> float:
         return max((self.readiness(o) for o in range(4)), default=0.0)
@@ -267,10 +275,8 @@ class ExpertBot(GreedyBot):
             if win_by == "discard" and tile == t.laizi:
                 continue
             rec = WinRecord(t.rules, t.dealer, t.indicator, t.me, win_by, frm, tile, tuple(seats))
-            try:
+            with contextlib.suppress(NotAWin):
                 total += weight * settle(rec).total
-            except NotAWin:
-                pass
         self._value_cache[key] = total
         return total
 
@@ -305,7 +311,6 @@ class ExpertBot(GreedyBot):
             return None
         scored = [(ev.shanten_after(d, -1), d) for d in choices]
         best = min(s for s, _ in scored)
-        cur = ev.best()[0]
         # fold: someone looks ready and this hand is far away
         if self.fold and best >= 2 and self.max_threat() >= 0.35:
             safest = min(choices, key=lambda d: (self.danger(d, best), -tile_shape_rank(d, t.counts)))
@@ -325,7 +330,7 @@ class ExpertBot(GreedyBot):
             out.sort(reverse=True)
             if out[0][0] > 0 or len(out) == len(tied):
                 return Discard(out[0][2])
-        if len(tied) == 1 and not (self.defence and cur <= 3):
+        if len(tied) == 1:
             return Discard(tied[0])
         keyed = []
         for d in tied:
@@ -350,8 +355,8 @@ class ExpertBot(GreedyBot):
 
     # ------------------------------------------------------------------ claims
     def claim(self, t: Table) -> Action:
-        choice = super().claim(t)
-        if choice is PASS or not self.use_value:
+        choice = self.claim_equal_acceptance(t) if self.claim_equal else super().claim(t)
+        if choice is PASS or not self.claim_filter:
             return choice
         # a claim that gives speed only at equal shanten raises exposure; pass on it
         # while an opponent is threatening
@@ -367,3 +372,37 @@ class ExpertBot(GreedyBot):
         if after >= cur and t.opened and self.max_threat() >= 0.5 and isinstance(choice, (Chi, Peng)):
             return PASS
         return choice
+
+    def claim_equal_acceptance(self, t: Table) -> Action:
+        """Greedy's claim rule, extended: a claim at equal shanten is also made when the
+        hand after it accepts at least ``claim_equal`` times as many tiles."""
+        claims = [a for a in t.actions if isinstance(a, (Peng, Chi, Kong))]
+        if not claims:
+            return PASS
+        ev = evaluator(t.hand, t.melds, t)
+        cur = ev.best()[0]
+        acc0, _ = ev.acceptance(t.unseen, t.laizi)
+        eager = not t.opened
+        best: tuple[tuple[int, int], Action] | None = None
+        for a in claims:
+            res = after_claim(t, a)
+            if res is None:
+                continue
+            hand, melds = res
+            ev2 = evaluator(hand, melds, t)
+            if isinstance(a, Kong):
+                after, acc = ev2.best()[0], acc0
+            else:
+                opts = [(ev2.shanten_after(d, -1), d) for d in set(hand)
+                        if d != t.laizi and d not in t.must]
+                if not opts:
+                    continue
+                after = min(s for s, _ in opts)
+                acc = max(ev2.with_tile(d, -1).acceptance(t.unseen, t.laizi)[0]
+                          for s, d in opts if s == after)
+            ok = after < cur or (after == cur and (
+                eager or isinstance(a, Kong) or acc >= acc0 * self.claim_equal))
+            key = (after, -acc)
+            if ok and (best is None or key < best[0]):
+                best = (key, a)
+        return best[1] if best is not None else PASS

@@ -90,6 +90,8 @@ class GreedyBot:
     """See the module docstring.  Deterministic: ``seed`` is accepted for the registry."""
 
     name = "greedy"
+    #: kong the single wild laizi when a small hand could not pass the minimum score
+    laizi_for_minimum = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -118,7 +120,8 @@ class GreedyBot:
         wilds = t.counts[t.laizi]
         laizi_kong = next((a for a in acts if isinstance(a, SpecialKong) and a.kind == "laizi"), None)
         if laizi_kong is not None and (
-            wilds >= 2 or (target == "small" and not t.small_win_possible())
+            wilds >= 2
+            or (self.laizi_for_minimum and target == "small" and not t.small_win_possible())
         ):
             return laizi_kong
         for a in acts:

@@ -1,0 +1,159 @@
+"""The arena (duplicate deals, statistics, determinism), the JSON-lines mode as a real
+subprocess, and the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from wuhan_mahjong.bots import bot_names, get_bot
+from wuhan_mahjong.bots.arena import ci95, deal, parse_seats, percentile, run_arena
+from wuhan_mahjong.bots.jsonl import SubprocessBot
+from wuhan_mahjong.engine import new_hand, seat_view
+from wuhan_mahjong.rules import get_rules
+
+BOT_CMD = f"{sys.executable} -m wuhan_mahjong bot --policy greedy --jsonl --seed 3"
+
+
+def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "wuhan_mahjong", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def _strip_times(j: dict) -> dict:  # type: ignore[type-arg]
+    j = dict(j)
+    j.pop("seconds")
+    j.pop("hands_per_second")
+    j["policies"] = {k: {f: v for f, v in p.items() if not f.startswith("decision_ms")}
+                     for k, p in j["policies"].items()}
+    return j
+
+
+def test_registry() -> None:
+    assert {"random", "greedy", "expert"} <= set(bot_names())
+    assert get_bot("greedy").name == "greedy"
+    with pytest.raises(ValueError, match="unknown bot"):
+        get_bot("nobody")
+
+
+def test_same_seed_same_games() -> None:
+    rules = get_rules("bianfeng")
+    a = run_arena(rules, ["greedy", "random", "expert", "greedy"], 8, seed=11)
+    b = run_arena(rules, ["greedy", "random", "expert", "greedy"], 8, seed=11)
+    c = run_arena(rules, ["greedy", "random", "expert", "greedy"], 8, seed=12)
+    assert _strip_times(a.to_json()) == _strip_times(b.to_json())
+    assert _strip_times(a.to_json()) != _strip_times(c.to_json())
+
+
+def test_duplicate_groups_share_the_wall_and_rotate_seats() -> None:
+    rules = get_rules("yuanhang")
+    wall1, salt1 = deal(3, 5)
+    wall2, salt2 = deal(3, 5)
+    assert wall1 == wall2 and salt1 == salt2 and deal(3, 6)[0] != wall1
+    from wuhan_mahjong.bots.arena import BotPool, play_group
+
+    pool = BotPool()
+    hands = play_group(rules, ["greedy", "random", "random", "random"], 3, 5, pool)
+    assert [h.policies.index("greedy") for h in hands] == [0, 3, 2, 1]
+    assert all(sum(h.deltas) == 0 for h in hands)
+
+
+def test_report_statistics() -> None:
+    rules = get_rules("laizishanzhuang")
+    rep = run_arena(rules, ["greedy", "random", "random", "random"], 40, seed=2)
+    j = rep.to_json()
+    assert j["hands"] == 40 and j["groups"] == 10
+    g, r = j["policies"]["greedy"], j["policies"]["random"]
+    assert g["hands"] == 40 and r["hands"] == 120
+    assert g["mean_points"] * 40 + r["mean_points"] * 120 == pytest.approx(0, abs=1e-6)
+    lo, hi = g["ci95"]
+    assert lo <= g["mean_points"] <= hi
+    assert 0 <= g["win_rate"] <= 1 and g["decision_ms_p99"] >= g["decision_ms_p50"] > 0
+    d = j["differences"]["greedy - random"]
+    assert d["mean"] == pytest.approx(g["mean_points"] - r["mean_points"])
+    assert "greedy" in rep.text()
+
+
+def test_ci_and_percentile_helpers() -> None:
+    assert ci95([1.0, 1.0, 1.0]) == (1.0, 0.0)
+    mean, hw = ci95([0.0, 2.0])
+    assert mean == 1.0 and hw == pytest.approx(1.96)
+    assert percentile([3, 1, 2, 4], 50) == 2 and percentile([], 99) == 0.0
+    with pytest.raises(ValueError):
+        parse_seats("greedy,greedy")
+
+
+def test_jsonl_bot_as_a_real_subprocess() -> None:
+    """A hand where two seats are played by an external process over JSON lines."""
+    rules = get_rules("yuanhang")
+    ext = SubprocessBot(BOT_CMD)
+    try:
+        same = get_bot("greedy", 3)
+        for h in range(3):
+            state = new_hand(rules, 0, rng=random.Random(h), auto_pass=True)
+            local = get_bot("random", h)
+            while not state.ended:
+                s = state.to_act()[0]
+                view = seat_view(state, s)
+                if s in (0, 2):
+                    action = ext.choose(view)
+                    assert action == same.choose(view)  # the same policy, in or out of process
+                else:
+                    action = local.choose(view)
+                assert action in state.legal_actions(s)
+                state.apply(s, action)
+    finally:
+        ext.close()
+    assert ext.proc.returncode == 0
+
+
+def test_jsonl_errors_are_one_line_exit_2() -> None:
+    r = cli("bot", "--policy", "greedy", "--jsonl", stdin="{not json\n")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not JSON" in r.stderr
+    r = cli("bot", "--policy", "greedy", "--jsonl", stdin='{"a": 1}\n')
+    assert r.returncode == 2 and "not a seat view" in r.stderr
+    r = cli("bot", "--policy", "nobody", "--jsonl", stdin="")
+    assert r.returncode == 2 and "unknown bot" in r.stderr
+
+
+def test_bot_single_view_and_jsonl_lines() -> None:
+    state = new_hand(get_rules(), 0, rng=random.Random(4))
+    view = seat_view(state, 0)
+    r = cli("bot", "--policy", "greedy", stdin=json.dumps(view))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) in view["legal_actions"]
+    r = cli("bot", "--policy", "expert", "--jsonl", stdin=json.dumps(view) + "\n\n"
+            + json.dumps(view) + "\n")
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0 and len(lines) == 2 and lines[0] == lines[1]
+
+
+def test_arena_command_with_an_external_seat() -> None:
+    r = cli("arena", "--seats", f"cmd:{BOT_CMD},greedy,random,random", "--hands", "4",
+            "--seed", "3", "--json")
+    assert r.returncode == 0, r.stderr
+    j = json.loads(r.stdout)
+    assert j["hands"] == 4 and f"cmd:{BOT_CMD}" in j["policies"]
+    assert r.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_arena_command_errors() -> None:
+    r = cli("arena", "--seats", "greedy,greedy,greedy")
+    assert r.returncode == 2 and "four" in r.stderr
+    r = cli("arena", "--seats", "greedy,greedy,greedy,nobody")
+    assert r.returncode == 2 and "unknown policy" in r.stderr
+    r = cli("arena", "--hands", "0")
+    assert r.returncode == 2
+    r = cli("arena", "--seats", "cmd:false,greedy,greedy,greedy", "--hands", "4")
+    assert r.returncode == 2 and "bot 'false'" in r.stderr
+
+
+def test_arena_progress_and_text() -> None:
+    r = cli("arena", "--seats", "greedy,random,random,random", "--hands", "4", "--progress",
+            "--profile", "laizishanzhuang")
+    assert r.returncode == 0
+    assert "4/4 hands" in r.stderr and "points/hand" in r.stdout
