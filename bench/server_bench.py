@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import resource
@@ -118,6 +119,8 @@ class BenchClient:
         self.done: set[tuple[Any, ...]] = set()
         self.table = asyncio.Event()
         self.think = 0.0
+        self.pending: asyncio.TimerHandle | None = None
+        self.tasks: set[asyncio.Task[None]] = set()
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(f"{self.url}?token={self.token}", max_size=2**22,
@@ -126,6 +129,21 @@ class BenchClient:
 
     async def send(self, obj: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(obj))
+
+    def _act_soon(self, view: dict[str, Any], n: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._act(view, n))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _act(self, view: dict[str, Any], n: int) -> None:
+        action = choose(view)
+        if action["type"] == "discard":
+            probe = self.probe
+            probe.sent_at = time.perf_counter()
+            probe.expect = n + 1
+            probe.seen = {self.hint}
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self.send({"type": "action", "action": action})
 
     async def run(self) -> None:
         stats, probe = self.stats, self.probe
@@ -150,14 +168,11 @@ class BenchClient:
                     if key in self.done:
                         continue
                     self.done.add(key)
-                    if self.think > 0:
-                        await asyncio.sleep(self.think)
-                    action = choose(view)
-                    if action["type"] == "discard":
-                        probe.sent_at = time.perf_counter()
-                        probe.expect = n + 1
-                        probe.seen = {self.hint}
-                    await self.send({"type": "action", "action": action})
+                    if self.think > 0:  # think without blocking the reading of frames
+                        self.pending = asyncio.get_running_loop().call_later(
+                            self.think, self._act_soon, view, n)
+                    else:
+                        await self._act(view, n)
                 elif kind == "table":
                     self.table.set()
                 elif kind == "hand_end":
@@ -248,11 +263,13 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(args.warmup)
         pid = server.pid if server is not None else 0
         cpu0, m0 = cpu_seconds(pid), time.perf_counter()
+        own0 = time.process_time()
         stats.measuring = True
         await asyncio.sleep(args.duration)
         stats.measuring = False
         elapsed = time.perf_counter() - m0
         cpu = cpu_seconds(pid) - cpu0
+        own = time.process_time() - own0
         for tb in tables:
             for c in tb:
                 await c.ws.close()
@@ -280,6 +297,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                        "mean": round(1000 * statistics.fmean(lat), 1) if lat else None},
         "errors": stats.errors, "error_codes": stats.error_codes, "closed_connections": stats.closed,
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
+        "client_cpu_percent": round(100 * own / elapsed, 1),
         "setup_s": {"accounts": round(setup_accounts, 1), "tables": round(setup_tables, 1)},
     }
 
@@ -294,15 +312,24 @@ def main() -> None:
     p.add_argument("--hands", type=int, default=64, help="hands per match (default 64: no match "
                    "ends during the run)")
     p.add_argument("--think", type=float, default=0.0,
-                   help="seconds a client waits before each action (default 0: as fast as possible)")
+                   help="seconds a client waits before each action, like a bot's delay "
+                   "(default 0: as fast as possible)")
     p.add_argument("--port", type=int, default=0,
                    help="use a server already running on this loopback port (default: start one)")
+    p.add_argument("--no-gc-tuning", dest="gc_tuning", action="store_false",
+                   help="keep the default garbage-collector thresholds in the bench process")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     args = p.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = 8 * args.tables + 256
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, need), hard))
+    if args.gc_tuning:  # as the server does (wuhan_mahjong.server.cli.tune_gc)
+        import gc
+
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(5_000, 20, 100)
     result = asyncio.run(bench(args))
     if args.json:
         print(json.dumps(result, indent=2))
@@ -315,7 +342,8 @@ def main() -> None:
           f"({result['updates_measured']} updates)")
     print(f"  errors             {result['errors']} {result['error_codes'] or ''}; "
           f"closed connections {result['closed_connections']}")
-    print(f"  server CPU         {result['server_cpu_percent']}% of one core")
+    print(f"  CPU                server {result['server_cpu_percent']}% of one core, "
+          f"bench clients {result['client_cpu_percent']}%")
     print(f"  setup              accounts {result['setup_s']['accounts']} s, "
           f"tables {result['setup_s']['tables']} s")
 

@@ -468,8 +468,14 @@ def state_frame_parts(match_id: str, hand_no: int, totals: list[int],
     return head, tail
 
 
-def state_frame(parts: tuple[str, str], view: Any, answered: bool, auto: bool) -> str:
-    """One seat's state frame (see :func:`state_frame_parts`)."""
+def encode_view(view: Any) -> str:
+    """The JSON text of a seat view, as it appears inside a state frame."""
+    return _dumps(view)
+
+
+def state_frame(parts: tuple[str, str], view_text: str, answered: bool, auto: bool) -> str:
+    """One seat's state frame (see :func:`state_frame_parts`); ``view_text`` from
+    :func:`encode_view`."""
     head, tail = parts
-    return (f'{head}{_dumps(view)}{tail},"answered":{"true" if answered else "false"},'
+    return (f'{head}{view_text}{tail},"answered":{"true" if answered else "false"},'
             f'"auto":{"true" if auto else "false"}}}')

@@ -67,6 +67,7 @@ from .protocol import (
     NoticeMsg,
     PlayerInfo,
     TableMsg,
+    encode_view,
     state_frame,
     state_frame_parts,
 )
@@ -270,14 +271,17 @@ class Table:
             answered = bool(d is not None and d.window and s in d.answers and not hand.ended)
             if answered:
                 view["legal_actions"] = []
-            key = (view, players_key, tuple(totals), answered, info.auto,
+            # The last frame's key holds the view as text: no view dicts stay alive between
+            # moves (a thousand of them made the garbage collector's full passes slow).
+            text = encode_view(view)
+            key = (text, players_key, tuple(totals), answered, info.auto,
                    None if d is None else d.signature)
             if key == info.last and force != s:
                 continue
             info.last = key
             if parts is None:
                 parts = state_frame_parts(self.match_id, hand.hand_no, totals, players, timer)
-            self._send_text(s, state_frame(parts, view, answered, info.auto))
+            self._send_text(s, state_frame(parts, text, answered, info.auto))
 
     # ------------------------------------------------------------------ decisions
     def _signature(self, hand: HandState) -> tuple[Any, ...]:
