@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import resource
 import socket
 import statistics
@@ -169,8 +170,9 @@ class BenchClient:
                         continue
                     self.done.add(key)
                     if self.think > 0:  # think without blocking the reading of frames
+                        delay = self.think * (0.5 + random.random())
                         self.pending = asyncio.get_running_loop().call_later(
-                            self.think, self._act_soon, view, n)
+                            delay, self._act_soon, view, n)
                     else:
                         await self._act(view, n)
                 elif kind == "table":
@@ -255,9 +257,13 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 await c.connect()
 
         await asyncio.gather(*(connect(c) for tb in tables for c in tb))
+        runners: list[asyncio.Task[None]] = []
         for i in range(0, len(tables), 25):
-            await asyncio.gather(*(seat_table(tb, args.hands) for tb in tables[i:i + 25]))
-        runners = [asyncio.create_task(c.run()) for tb in tables for c in tb]
+            batch = tables[i:i + 25]
+            await asyncio.gather(*(seat_table(tb, args.hands) for tb in batch))
+            runners += [asyncio.create_task(c.run()) for tb in batch for c in tb]
+            if args.ramp > 0:  # tables start spread out, as players arrive
+                await asyncio.sleep(args.ramp * 25 / len(tables))
         await asyncio.wait_for(asyncio.gather(*(c.table.wait() for tb in tables for c in tb)), 120)
         setup_tables = time.perf_counter() - t1
         await asyncio.sleep(args.warmup)
@@ -307,13 +313,15 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=250, help="concurrent tables (default 250)")
     p.add_argument("--duration", type=float, default=30.0, help="measured seconds (default 30)")
     p.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (default 3)")
+    p.add_argument("--ramp", type=float, default=0.0,
+                   help="seconds over which the tables start (default 0: all at once)")
     p.add_argument("--claim-hold", type=float, default=0.01,
                    help="the server's --claim-hold (default 0.01 s)")
     p.add_argument("--hands", type=int, default=64, help="hands per match (default 64: no match "
                    "ends during the run)")
     p.add_argument("--think", type=float, default=0.0,
-                   help="seconds a client waits before each action, like a bot's delay "
-                   "(default 0: as fast as possible)")
+                   help="mean seconds a client waits before each action (uniform 0.5-1.5 times "
+                   "this), like a bot's delay (default 0: as fast as possible)")
     p.add_argument("--port", type=int, default=0,
                    help="use a server already running on this loopback port (default: start one)")
     p.add_argument("--no-gc-tuning", dest="gc_tuning", action="store_false",
