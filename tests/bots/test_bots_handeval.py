@@ -55,7 +55,7 @@ def test_what_if_queries_match_rebuilding() -> None:
 def test_targets_and_acceptance() -> None:
     counts, wilds = hand_counts(parse_tiles("1112345678999m"), laizi=33)
     ev = Evaluator(counts, wilds, (), (33,))
-    assert ev.shanten("qys") == 0 and ev.shanten("small") >= 1
+    assert ev.shanten("qys") == 0 and ev.shanten("pph") >= 1
     unseen = [4] * 34
     for t in parse_tiles("1112345678999m"):
         unseen[t] -= 1

@@ -45,7 +45,7 @@ from collections.abc import Sequence
 
 from .. import shape
 from ..analysis import NotAWin
-from ..engine.actions import PASS, WIN, Action, Chi, Discard, Kong, Peng
+from ..engine.actions import PASS, WIN, Action, Chi, Discard, Kong, Peng, SpecialKong
 from ..engine.views import SeatView
 from ..meld import Meld
 from ..scoring import SeatState, WinRecord, settle
@@ -66,8 +66,9 @@ class ExpertBot(GreedyBot):
 
     def __init__(self, seed: int | None = None, *, samples: int = 150, time_cap_ms: float = 80.0,
                  fold: bool = False, value: bool = True, deal_in_weight: float = 0.0,
-                 contract_weight: float = 1.0, laizi_for_minimum: bool = True,
-                 claim_equal: float = 0.0, claim_filter: bool = True) -> None:
+                 contract_weight: float = 1.0, laizi_for_minimum: bool = False,
+                 claim_equal: float = 0.0, claim_filter: bool = True,
+                 lookahead: bool = False, hold_must: int = 0) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -79,6 +80,8 @@ class ExpertBot(GreedyBot):
         self.laizi_for_minimum = laizi_for_minimum
         self.claim_equal = claim_equal
         self.claim_filter = claim_filter
+        self.lookahead = lookahead
+        self.hold_must = hold_must
         self.cap_hits = 0
 
     # ------------------------------------------------------------------ entry
@@ -305,6 +308,15 @@ class ExpertBot(GreedyBot):
         return total
 
     # ------------------------------------------------------------------ turn
+    def turn(self, t: Table) -> Action:
+        if self.hold_must and t.wall > self.hold_must and discard_choices(t):
+            # a far hand keeps its 红中 / 发财: it cannot win with it, but it pays half
+            ev = evaluator(t.hand, t.melds, t)
+            if ev.best()[0] >= 3:
+                t.actions = [a for a in t.actions
+                             if not (isinstance(a, SpecialKong) and a.kind in ("red", "green"))]
+        return super().turn(t)
+
     def pick_discard(self, t: Table, ev: Evaluator) -> Action | None:
         choices = discard_choices(t)
         if not choices:
@@ -339,7 +351,41 @@ class ExpertBot(GreedyBot):
             dang = self.danger(d, best)
             keyed.append((-(acc * (1.0 + bigb)) + dang * 0.5, tile_shape_rank(d, t.counts), d))
         keyed.sort()
+        if self.lookahead and best >= 1 and len(keyed) > 1:
+            # two-step acceptance among the best few: how many (draw, draw) paths
+            # bring the hand two steps closer
+            top = [(k, r, d) for k, r, d in keyed[:4] if k <= keyed[0][0] * 0.8 or k == keyed[0][0]]
+            if len(top) > 1:
+                deep = []
+                for k, r, d in top:
+                    deep.append((-self._two_step(ev.with_tile(d, -1), best, t) + k * 0.0, r, d))
+                    if self._over():
+                        return Discard(keyed[0][2])
+                deep.sort()
+                return Discard(deep[0][2])
         return Discard(keyed[0][2])
+
+    def _two_step(self, ev13: Evaluator, sh: int, t: Table) -> float:
+        """Σ over tiles u that lower the shanten of this 13-tile hand of unseen(u) × the
+        best acceptance after drawing u and discarding well."""
+        total = 0.0
+        unseen = t.unseen
+        laizi = t.laizi
+        for u in range(NUM_KINDS):
+            n = unseen[u]
+            if not n or u in t.must or u == laizi:
+                continue
+            if ev13.shanten_after(u, 1) >= sh:
+                continue
+            ev14 = ev13.with_tile(u, 1)
+            best_acc = 0
+            for d in range(NUM_KINDS):
+                if ev14.counts[d] and ev14.shanten_after(d, -1) == sh - 1:
+                    acc, _ = ev14.with_tile(d, -1).acceptance(unseen, laizi, current=sh - 1)
+                    if acc > best_acc:
+                        best_acc = acc
+            total += n * best_acc
+        return total
 
     def _big_bonus(self, ev: Evaluator, d: int, best: int) -> float:
         """A premium for discards that keep a big-hand target as close as the small one."""
