@@ -146,7 +146,6 @@ class Hub:
         self.free_bots: list[int] = []
         self.bots_in_use: dict[str, list[int]] = {}
         self.lobby = Lobby(self)
-        self.connections = 0
 
     # ------------------------------------------------------------------ utilities
     def background(self, task: asyncio.Task[Any]) -> None:
@@ -194,7 +193,6 @@ class Hub:
             old.send(NoticeMsg(code="replaced", message="this account connected again elsewhere"))
             old.close(4000, "replaced by a new connection")
         self.clients[client.account_id] = client
-        self.connections += 1
         place = self.where.get(client.account_id)
         client.send(WelcomeMsg(account=self.account_info(account),
                                at_table=isinstance(place, TablePlace)))
@@ -202,7 +200,6 @@ class Hub:
             place.table.post("connect", place.seat)
 
     def detach(self, client: Client) -> None:
-        self.connections -= 1
         if self.clients.get(client.account_id) is not client:
             return
         del self.clients[client.account_id]

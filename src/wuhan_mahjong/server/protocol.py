@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..rules import PROFILES
@@ -451,7 +452,9 @@ def encode(msg: BaseModel) -> str:
     return msg.model_dump_json(by_alias=True)
 
 
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+def _dumps(obj: Any) -> str:
+    """Compact JSON text (orjson: the state frames are the server's hot path)."""
+    return orjson.dumps(obj).decode()
 
 
 def state_frame_parts(match_id: str, hand_no: int, totals: list[int],
