@@ -59,6 +59,7 @@ class HandOutcome:
     big_hands: tuple[str, ...]
     contractor: int | None
     times: tuple[list[float], ...]  # decision seconds per seat
+    cap_hits: tuple[int, ...] = (0, 0, 0, 0)  # decisions cut short by a bot's time cap
 
 
 @dataclass
@@ -71,6 +72,7 @@ class PolicyStats:
     deal_ins: int = 0
     contracts: int = 0
     self_draws: int = 0
+    cap_hits: int = 0
     times: list[float] = field(default_factory=list)
     group_means: list[float] = field(default_factory=list)
 
@@ -138,9 +140,10 @@ def play_group(rules: Rules, seats: Sequence[str], seed: int, group: int,
         res = state.result
         assert res is not None
         st = res.settlement
+        caps = tuple(int(getattr(b, "cap_hits", 0)) for b in bots)
         out.append(HandOutcome(group, r, policies, tuple(res.deltas), res.winner, res.win_by,
                                res.from_seat, tuple(st.hands) if st else (),
-                               st.contractor if st else None, times))
+                               st.contractor if st else None, times, caps))
     return out
 
 
@@ -227,6 +230,7 @@ class ArenaReport:
                 "decisions": len(s.times),
                 "decision_ms_p50": percentile(s.times, 50) * 1000,
                 "decision_ms_p99": percentile(s.times, 99) * 1000,
+                "time_cap_hits": s.cap_hits,
             }
         diffs = {}
         for (a, b), xs in self.diffs.items():
@@ -292,6 +296,7 @@ def run_arena(rules: Rules, seats: Sequence[str], hands: int, seed: int, *, jobs
             p.hands += 1
             p.points += h.deltas[s]
             p.times.extend(h.times[s])
+            p.cap_hits += h.cap_hits[s]
             group_sum[h.policies[s]] += h.deltas[s]
             group_n[h.policies[s]] += 1
             if h.winner == s:

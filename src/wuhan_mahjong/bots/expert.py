@@ -1,37 +1,46 @@
-"""``expert``: greedy speed, plus value, legality of wins, and defence by sampling.
+"""``expert``: greedy's speed, plus the value of its waits, and contracting risk by sampling.
 
 The expert starts from the greedy ordering (shanten over every target shape,
-then tile acceptance) and changes it where it can see points:
+then tile acceptance) and changes it where it can price the difference:
 
-*Value and the minimum score.*  When a discard leaves the hand ready (or one
-from ready), every wait is scored with the real settlement
-(:func:`wuhan_mahjong.scoring.settle`) from what the view shows: this seat's
-hand and factors, every other seat's public factors (openings, kongs, special
-kongs, 丢癞子, dealer).  A wait that could not pass the minimum score counts
-for nothing; a wait that makes 清一色, 碰碰胡, 将一色, 风一色 or 全求人 counts its
-big-hand base (10 per hand, combined by the profile's rule).  The bot plays the
+*Laizi.*  It keeps its single laizi as a wild.  Greedy kongs it when a small
+hand could not pass the minimum score with the factors held now (×4 in
+``yuanhang`` / ``bianfeng``); measured in the arena, the wild's speed is worth
+more than the factor (docs/bots.md, ablations), and the minimum score is more
+often met through openings and 红中 kongs made anyway.
+
+*Value and the minimum score.*  When a discard leaves the hand ready, every
+wait is scored with the real settlement (:func:`wuhan_mahjong.scoring.settle`)
+from what the view shows: this seat's hand and factors, every other seat's
+public factors (openings, kongs, special kongs, 丢癞子, dealer).  A wait that
+could not pass the minimum score counts for nothing; a wait that makes 清一色,
+碰碰胡, 将一色, 风一色 or 全求人 counts its big-hand base.  The bot plays the
 discard with the best expected winnings per draw (unseen copies × value),
-instead of the most tiles.  Far from ready, a big-hand target (one suit, all
-pungs, 2/5/8, honours) is preferred when it is no slower than the small hand.
+instead of the most tiles.  Further from ready, a discard that keeps a
+big-hand target (one suit, all pungs, 2/5/8, honours) as close as the small
+hand gets a premium on its acceptance.
 
-*Defence by determinization.*  For each opened opponent (an unopened hand can
-not win) the bot samples his concealed tiles from the tiles it has not seen
-(the other hands and the wall are one multiset from this seat's point of view),
-keeps the samples that are ready (the table-driven wait masks of
-:mod:`wuhan_mahjong.shape`), and so estimates which tiles he waits on.  This is
-weighted by a readiness prior from his exposed melds and the stage of the hand.
-When someone looks ready and this hand is far away, it folds (safest discard).
-The contracting liabilities (承包) get their own, larger cost: the third meld
-of a one-suit (将一色 / 风一色 where contracted) hand, and dealing into a
-全求人.
+*Contracting (承包) by determinization.*  For each opened opponent (an unopened
+hand cannot win) the bot samples his concealed tiles from the tiles it has not
+seen (the other hands and the wall are one multiset from this seat's point of
+view), keeps the samples that are ready (the table-driven wait masks of
+:mod:`wuhan_mahjong.shape`), and so estimates which tiles he waits on, weighted
+by a readiness prior from his exposed melds and the stage of the hand.  That
+prices the liabilities: feeding the third meld of a hand that shows two melds
+of one suit (or 2/5/8 / honours where the profile contracts those), and dealing
+into a 全求人.  Plain deal-in danger and folding are options
+(``deal_in_weight``, ``fold``) that are off by default: in this game all three
+losers pay, dealing in only doubles one's own share, and the arena measured
+both as losing points against greedy.
 
-*Claims and kongs* follow greedy (a claim must not slow the hand), except that
-a claim that would feed nothing but exposure (more multiplier, no speed) while
-an opponent is threatening is passed.
+*Claims* follow greedy (a claim must not slow the hand); a claim that gives no
+speed is passed while an opponent looks ready (its only effect would be a
+higher multiplier to pay with).
 
-The sampling RNG is seeded from the bot's seed and a digest of the view, so a
-decision is a pure function of (seed, view).  ``samples`` bounds the work;
-``time_cap_ms`` is a safety cap (the bot counts ``cap_hits``).
+The sampling RNG is seeded from the bot's seed and a digest of the view (less
+its wall commitment), so a decision is a pure function of (seed, public view).
+``samples`` bounds the work; ``time_cap_ms`` is a safety cap per decision (the
+bot counts ``cap_hits``; when hit, it plays the best choice found so far).
 """
 
 from __future__ import annotations
@@ -64,11 +73,12 @@ class ExpertBot(GreedyBot):
 
     name = "expert"
 
-    def __init__(self, seed: int | None = None, *, samples: int = 150, time_cap_ms: float = 80.0,
+    def __init__(self, seed: int | None = None, *, samples: int = 150, time_cap_ms: float = 50.0,
                  fold: bool = False, value: bool = True, deal_in_weight: float = 0.0,
                  contract_weight: float = 1.0, laizi_for_minimum: bool = False,
                  claim_equal: float = 0.0, claim_filter: bool = True,
-                 lookahead: bool = False, hold_must: int = 0) -> None:
+                 lookahead: bool = False, hold_must: int = 0,
+                 kong_max_shanten: int = 99) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -82,6 +92,7 @@ class ExpertBot(GreedyBot):
         self.claim_filter = claim_filter
         self.lookahead = lookahead
         self.hold_must = hold_must
+        self.kong_max_shanten = kong_max_shanten
         self.cap_hits = 0
 
     # ------------------------------------------------------------------ entry
@@ -315,6 +326,12 @@ class ExpertBot(GreedyBot):
             if ev.best()[0] >= 3:
                 t.actions = [a for a in t.actions
                              if not (isinstance(a, SpecialKong) and a.kind in ("red", "green"))]
+        if self.kong_max_shanten < 99 and any(isinstance(a, Kong) for a in t.actions):
+            # an optional kong doubles (暗杠: quadruples) what this seat pays when it
+            # loses; a hand far from winning does not want that
+            ev = evaluator(t.hand, t.melds, t)
+            if ev.best()[0] > self.kong_max_shanten and discard_choices(t):
+                t.actions = [a for a in t.actions if not isinstance(a, Kong)]
         return super().turn(t)
 
     def pick_discard(self, t: Table, ev: Evaluator) -> Action | None:
@@ -402,6 +419,10 @@ class ExpertBot(GreedyBot):
     # ------------------------------------------------------------------ claims
     def claim(self, t: Table) -> Action:
         choice = self.claim_equal_acceptance(t) if self.claim_equal else super().claim(t)
+        if isinstance(choice, Kong) and self.kong_max_shanten < 99:
+            ev = evaluator(t.hand, t.melds, t)
+            if ev.best()[0] > self.kong_max_shanten:
+                return PASS
         if choice is PASS or not self.claim_filter:
             return choice
         # a claim that gives speed only at equal shanten raises exposure; pass on it
