@@ -64,6 +64,8 @@ class _Msg(BaseModel):
 
 # =========================================================================== client → server
 class _ClientMsg(_Msg):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
     ref: Ref
 
 
@@ -103,6 +105,8 @@ class RoomOptions(_Msg):
     fill_bots: bool = True
     """When the host starts the room, empty seats get bots."""
 
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
 
 class CreateRoomMsg(_ClientMsg):
     type: Literal["create_room"]
@@ -133,6 +137,8 @@ class LeaveMsg(_ClientMsg):
 
 class ActionIn(_Msg):
     """An engine action in its JSON form (``wuhan_mahjong.engine.actions``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     type: Literal["discard", "chi", "peng", "kong", "special_kong", "laizi_discard", "win", "pass"]
     tile: str | None = Field(default=None, max_length=8)
