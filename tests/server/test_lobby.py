@@ -50,7 +50,7 @@ def test_quick_match_seats_waiting_players_together(start_server: StartServer) -
 
 
 def test_leaving_the_queue_before_the_start(start_server: StartServer) -> None:
-    server = start_server(bot_wait=0.3)
+    server = start_server(bot_wait=1.0)
 
     async def scenario() -> None:
         c = await _connect(server, guest_token(server))
@@ -58,7 +58,7 @@ def test_leaving_the_queue_before_the_start(start_server: StartServer) -> None:
         await c.expect("queued")
         await c.send({"type": "leave"})
         assert (await c.expect("left"))["where"] == "queue"
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(1.2)  # past the bot wait: no table starts for an empty queue
         assert c.of_type("table") == []
         await c.send({"type": "leave"})
         assert (await c.expect("error"))["code"] == "not_seated"

@@ -11,7 +11,7 @@ from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.table import timeout_action
 from wuhan_mahjong.tiles import parse_tile
 
-from .harness import Client, Server, StartServer, guest_token, play
+from .harness import Client, Server, StartServer, guest_token, play, seat_four
 
 
 async def _solo(server: Server, token: str) -> Client:
@@ -137,3 +137,42 @@ def test_timeout_action_discards_the_drawn_tile_or_passes() -> None:
                                                   for a in state.legal_actions(seat)):
                 assert action == LaiziDiscard()
     assert parse_tile("7z") == 33
+
+
+def test_a_dropped_player_keeps_the_seat_while_the_others_play_on(start_server: StartServer) -> None:
+    server = start_server(turn_seconds=0.2, claim_seconds=0.2)
+    tokens = [guest_token(server) for _ in range(4)]
+
+    async def scenario() -> None:
+        clients = await seat_four(server, tokens, hands=1)
+        dropped = clients[3]
+        seat = dropped.of_type("table")[0]["seat"]
+        await dropped.close()
+        others = clients[:3]
+
+        # The others play; the dropped seat times out into auto-play; everybody sees it.
+        async def until_auto(c: Client) -> None:
+            while True:
+                msg = await c.recv(20)
+                if msg["type"] == "state" and msg["players"][seat]["auto"]:
+                    assert msg["players"][seat]["connected"] is False
+                    return
+                if msg["type"] == "state" and msg["view"]["legal_actions"] and not msg["answered"]:
+                    await c.send({"type": "action", "action": {"type": "pass"}}
+                                 if {"type": "pass"} in msg["view"]["legal_actions"] else
+                                 {"type": "action", "action": msg["view"]["legal_actions"][-1]})
+
+        await asyncio.gather(*(until_auto(c) for c in others))
+        back = Client(server, tokens[3])
+        assert (await back.connect())["at_table"] is True
+        assert (await back.expect("table"))["seat"] == seat
+        state = await back.expect("state")
+        assert state["auto"] is True and state["players"][seat]["connected"] is True
+        await back.send({"type": "auto", "on": False})
+        await back.expect("notice", code="auto_off")
+        ends = await asyncio.gather(*(play(c, seed=i) for i, c in enumerate([*others, back])))
+        assert len({tuple(e["totals"]) for e in ends}) == 1
+        for c in [*others, back]:
+            await c.close()
+
+    asyncio.run(scenario())
