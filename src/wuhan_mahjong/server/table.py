@@ -308,9 +308,11 @@ class Table:
         kind: DecisionKind = phase if phase in ("claim", "rob", "final") else "turn"
         length = self.turn_seconds if kind == "turn" else self.claim_seconds
         seats = [s for s in hand.to_act() if s not in self.match.escaped]
+        # A window is held at least as long as a bot takes to answer: otherwise windows
+        # in which a bot was offered a claim would last longer than the others.
+        hold = max(self._hold(), self._bot_delay()) if kind != "turn" else 0.0
         d = Decision(kind=kind, signature=sig, start=now, deadline=now + length,
-                     hold_until=now + (self._hold() if kind != "turn" else 0.0),
-                     bot_due=now + self._bot_delay(), seats=seats)
+                     hold_until=now + hold, bot_due=now + self._bot_delay(), seats=seats)
         if d.window:
             for s in seats:
                 if hand.legal_actions(s) == (PASS,):
