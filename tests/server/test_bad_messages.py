@@ -82,6 +82,10 @@ def test_authentication(server: Server) -> None:
                 assert e.rcvd is not None and e.rcvd.code == 4401
         async with websockets.connect(f"{server.ws}?token=bad") as ws:
             assert json.loads(await ws.recv())["code"] == "auth_failed"
+        async with websockets.connect(server.ws) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": "x", "protocol": 2}))
+            err = json.loads(await ws.recv())
+            assert err["code"] == "invalid_message" and "protocol 1" in err["message"]
 
     asyncio.run(scenario())
 

@@ -24,6 +24,7 @@ from ..store import Account, Store, StoreError
 from .config import ServerConfig
 from .lobby import Lobby, Room
 from .protocol import (
+    PROTOCOL_VERSION,
     AccountInfo,
     ActionMsg,
     AutoMsg,
@@ -389,6 +390,11 @@ async def _authenticate(hub: Hub, ws: WebSocket, limiter: RateLimiter) -> Accoun
                 code="not_authenticated", message="send a 'hello' message with your token first",
                 ref=None if msg is None else msg.ref)))
             continue
+        if msg.protocol != PROTOCOL_VERSION:
+            await ws.send_text(encode(ErrorMsg(
+                code="invalid_message", ref=msg.ref,
+                message=f"this server speaks protocol {PROTOCOL_VERSION}, not {msg.protocol}")))
+            return None
         account = await hub.authenticate(msg.token)
         if account is None:
             await ws.send_text(encode(ErrorMsg(code="auth_failed", message="unknown or expired token",
