@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -104,3 +105,32 @@ def test_serve_command(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=60, env=env)
     assert bad.returncode == 2 and "cannot open the database" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_hint_for_the_own_hand_only_while_playing(server: Server) -> None:
+    """GET /api/hint: help computed from the caller's own seat view at his table."""
+    from wuhan_mahjong.bots.hints import hint
+
+    from .harness import Client, guest_token, seat_four
+
+    tokens = [guest_token(server) for _ in range(4)]
+    outsider = guest_token(server)
+
+    async def scenario() -> tuple[dict[str, object], dict[str, object], int]:
+        clients: list[Client] = await seat_four(server, tokens, hands=1, turn_seconds=30)
+        first = await clients[0].expect("state")
+        got = await asyncio.to_thread(
+            httpx.get, f"{server.http}/api/hint",
+            headers={"Authorization": f"Bearer {tokens[0]}"})
+        missing = await asyncio.to_thread(
+            httpx.get, f"{server.http}/api/hint",
+            headers={"Authorization": f"Bearer {outsider}"})
+        for c in clients:
+            await c.close()
+        return first["view"], got.json(), missing.status_code
+
+    view, got, missing = asyncio.run(scenario())
+    assert missing == 404
+    # nobody has acted yet (the turn timer is long), so the view is the one the hint read
+    assert got == hint(view)  # type: ignore[arg-type]
+    assert isinstance(got["shanten"], int) and got["shanten"] >= 0

@@ -35,6 +35,8 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from ..bots.hints import hint
+from ..engine import seat_view
 from ..store import (
     Account,
     AuthenticationFailed,
@@ -49,7 +51,7 @@ from ..store import (
     points_to_next_level,
 )
 from .config import ServerConfig, database_url, default_bot
-from .hub import Hub, serve_websocket
+from .hub import Hub, TablePlace, serve_websocket
 from .protocol import PROTOCOL_VERSION, AccountInfo
 
 __all__ = ["create_app", "web_dir"]
@@ -295,6 +297,20 @@ async def record(request: Request) -> Response:
                          finished_at=rec.finished_at, events=events))
 
 
+@_api
+async def hint_for_seat(request: Request) -> Response:
+    """Help for the caller's own hand at his current table (提示: shanten, waits with
+    unseen counts, best discards).  Computed from his seat view alone, off the event
+    loop; the view is taken in the loop, so the table is never read from a thread."""
+    account = await _account(request)
+    place = _hub(request).where.get(account.id)
+    hand = place.table.hand if isinstance(place, TablePlace) else None
+    if hand is None or hand.ended or not isinstance(place, TablePlace):
+        raise HttpError(404, "not_found", "you are not playing a hand now")
+    view = seat_view(hand, place.seat)
+    return JSONResponse(await asyncio.to_thread(hint, view))
+
+
 async def health(request: Request) -> Response:
     hub = _hub(request)
     return _ok(HealthOut(ok=True, protocol=PROTOCOL_VERSION, tables=len(hub.tables),
@@ -342,6 +358,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/matches/{match_id}/hands", hands, methods=["GET"]),
         Route("/api/matches/{match_id}/hands/{hand_no:int}", record, methods=["GET"]),
         Route("/api/health", health, methods=["GET"]),
+        Route("/api/hint", hint_for_seat, methods=["GET"]),
         WebSocketRoute("/ws", serve_websocket),
         Route("/", _index(folder), methods=["GET"]),
         Mount("/", StaticFiles(directory=folder, check_dir=False), name="web"),

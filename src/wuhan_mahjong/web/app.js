@@ -19,7 +19,7 @@ const S = {
   token: null, account: null, ws: null, wsOpen: false, reconnectDelay: 500, wantSocket: false,
   screen: "login", table: null, state: null, view: null, players: null, totals: null,
   selected: null, chooser: null, chooserTile: null, pending: false, deadline: null, timerKind: null,
-  hint: null, hintFor: null, queued: null, room: null, handEnds: [], matchEnd: null,
+  hint: null, hintFor: null, hintEndpoint: "/api/hint", queued: null, room: null, handEnds: [], matchEnd: null,
   settlementOpen: false, settledHand: null, lastSettlement: null, replay: null, fixture: null,
   error: "", atTable: false,
 };
@@ -191,7 +191,7 @@ async function maybeFetchHint() {
   try {
     const h = await api("GET", `${S.hintEndpoint}?match_id=${encodeURIComponent(S.state ? S.state.match_id : "")}`);
     if (seq === hintSeq) { S.hint = h; render(); }
-  } catch { S.hintEndpoint = null; }
+  } catch { if (seq === hintSeq) { S.hint = null; render(); } } // e.g. between hands: no help now
 }
 
 // ============================================================ actions
