@@ -45,3 +45,11 @@ def test_hints_match_the_true_hand_and_count_unseen_copies() -> None:
                 checked += 1
             state.apply(s, simple_policy(state, s))
     assert checked > 200 and waits_checked > 10
+
+
+def test_bots_and_hints_read_the_rooms_overrides_from_the_view() -> None:
+    from wuhan_mahjong.bots.table import Table
+
+    rules = get_rules("bianfeng", {"opening_scoring": "per_opening", "must_kong": ["7z", "6z"]})
+    view = seat_view(new_hand(rules, dealer=0, rng=random.Random(2)), 0)
+    assert Table(view).rules == rules

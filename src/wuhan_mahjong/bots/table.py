@@ -15,9 +15,11 @@ receives), never from the engine state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from ..engine.actions import Action, action_from_json
 from ..engine.views import SeatView
@@ -29,11 +31,17 @@ from ..tiles import GREEN, NUM_KINDS, RED, parse_tile, parse_tiles
 _UNKNOWN_KONG = (0, 0, 0, 0)
 
 
+def rules_for(profile: str, options: Mapping[str, Any] | None = None) -> Rules:
+    """The rules a view plays under: its profile and the room's overrides (the view's
+    ``options``)."""
+    frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                          for k, v in (options or {}).items()))
+    return _rules(profile, frozen)
+
+
 @cache
-def rules_for(profile: str) -> Rules:
-    """The rules a view plays under.  A view names only its profile, so room
-    overrides of single options are not visible to a bot (see docs/bots.md)."""
-    return get_rules(profile)
+def _rules(profile: str, options: tuple[tuple[str, Any], ...]) -> Rules:
+    return get_rules(profile, dict(options))
 
 
 @dataclass
@@ -67,7 +75,7 @@ class Table:
             raise ValueError("a bot needs a seat view, not a spectator view")
         self.view = view
         self.me: int = me
-        self.rules = rules_for(view["profile"])
+        self.rules = rules_for(view["profile"], view.get("options"))
         self.dealer = view["dealer"]
         self.phase = view["phase"]
         self.laizi = parse_tile(view["laizi"])
