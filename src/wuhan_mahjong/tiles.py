@@ -69,11 +69,15 @@ def is_258(tile: int) -> bool:
     return tile < 27 and tile % 9 in (1, 4, 7)
 
 
+_TILE_STR: Final = tuple(f"{t % 9 + 1}{SUITS[t // 9]}" for t in range(34))
+
+
 def tile_str(tile: int) -> str:
-    """The compact notation of one tile kind, e.g. ``5m``."""
+    """The compact notation of one tile kind, e.g. ``5m`` (a table lookup: views call
+    it for every tile they show)."""
     if not 0 <= tile < NUM_KINDS:
         raise TileError(f"tile index out of range: {tile}")
-    return f"{rank_of(tile)}{SUITS[suit_of(tile)]}"
+    return _TILE_STR[tile]
 
 
 def tile_name(tile: int, lang: str = "zh") -> str:
