@@ -77,8 +77,8 @@ class ExpertBot(GreedyBot):
                  fold: bool = False, value: bool = True, deal_in_weight: float = 0.0,
                  contract_weight: float = 1.0, laizi_for_minimum: bool = False,
                  claim_equal: float = 0.0, claim_filter: bool = True,
-                 lookahead: bool = False, hold_must: int = 0,
-                 kong_max_shanten: int = 99) -> None:
+                 lookahead: bool = True, hold_must: int = 0,
+                 kong_max_shanten: int = 99, keep_two_laizi: bool = True) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -93,6 +93,7 @@ class ExpertBot(GreedyBot):
         self.lookahead = lookahead
         self.hold_must = hold_must
         self.kong_max_shanten = kong_max_shanten
+        self.keep_two_laizi = keep_two_laizi
         self.cap_hits = 0
 
     # ------------------------------------------------------------------ entry
@@ -326,6 +327,13 @@ class ExpertBot(GreedyBot):
             if ev.best()[0] >= 3:
                 t.actions = [a for a in t.actions
                              if not (isinstance(a, SpecialKong) and a.kind in ("red", "green"))]
+        if self.keep_two_laizi and t.counts[t.laizi] >= 2 and t.wall > 22:
+            # two wilds build faster; one is konged once the hand is ready (the
+            # replacement draw may then win as 杠上花)
+            ev = evaluator(t.hand, t.melds, t)
+            if ev.best()[0] > 0 and discard_choices(t):
+                t.actions = [a for a in t.actions
+                             if not (isinstance(a, SpecialKong) and a.kind == "laizi")]
         if self.kong_max_shanten < 99 and any(isinstance(a, Kong) for a in t.actions):
             # an optional kong doubles (暗杠: quadruples) what this seat pays when it
             # loses; a hand far from winning does not want that
