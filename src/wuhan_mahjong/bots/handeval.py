@@ -21,7 +21,7 @@ A vector ``v`` has 10 entries: ``v[s + 5 * p]`` is the most tiles kept in
 ``s`` (partial) sets and ``p`` (partial) pairs, monotone in ``s`` and ``p``.
 
 >>> from wuhan_mahjong.tiles import parse_tiles, counts_of
->>> ev = Evaluator(counts_of(parse_tiles("123m456p789s1155m")), wilds=0, melds=(), must=(33,))
+>>> ev = Evaluator(counts_of(parse_tiles("123m456p789s11155m")), wilds=0, melds=(), must=(33,))
 >>> ev.shanten("small"), ev.best()[0]
 (-1, -1)
 """
