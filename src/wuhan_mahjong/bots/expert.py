@@ -53,7 +53,7 @@ import time
 from collections.abc import Sequence
 
 from .. import shape
-from ..analysis import NotAWin
+from ..analysis import NotAWin, candidate_mask
 from ..engine.actions import PASS, WIN, Action, Chi, Discard, Kong, Peng, SpecialKong
 from ..engine.views import SeatView
 from ..meld import Meld
@@ -73,12 +73,13 @@ class ExpertBot(GreedyBot):
 
     name = "expert"
 
-    def __init__(self, seed: int | None = None, *, samples: int = 150, time_cap_ms: float = 50.0,
+    def __init__(self, seed: int | None = None, *, samples: int = 150, time_cap_ms: float = 90.0,
                  fold: bool = False, value: bool = True, deal_in_weight: float = 0.0,
                  contract_weight: float = 1.0, laizi_for_minimum: bool = False,
                  claim_equal: float = 0.0, claim_filter: bool = True,
                  lookahead: bool = True, hold_must: int = 0,
-                 kong_max_shanten: int = 99, keep_two_laizi: bool = True) -> None:
+                 kong_max_shanten: int = 99, keep_two_laizi: bool = True,
+                 lookahead_work: int = 300) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -94,6 +95,8 @@ class ExpertBot(GreedyBot):
         self.hold_must = hold_must
         self.kong_max_shanten = kong_max_shanten
         self.keep_two_laizi = keep_two_laizi
+        self.lookahead_work = lookahead_work
+        self.work = 0
         self.cap_hits = 0
 
     # ------------------------------------------------------------------ entry
@@ -113,6 +116,7 @@ class ExpertBot(GreedyBot):
         digest = hashlib.blake2b(json.dumps(public, sort_keys=True).encode(), digest_size=8)
         self.rng = random.Random(self.seed * 1_000_003 + int.from_bytes(digest.digest(), "big"))
         self.t = t
+        self.work = 0
         self._waits: dict[int, list[float]] | None = None
         self._value_cache: dict[tuple[tuple[int, ...], int], float] = {}
         if t.phase == "claim":
@@ -309,7 +313,7 @@ class ExpertBot(GreedyBot):
         cand = shape.wait_mask(h, wilds, shape.PAIR) | (1 << t.laizi)
         if all(m.is_pung for m in melds):
             cand |= shape.wait_mask(h, wilds, shape.PPAIR)
-        cand |= sum(1 << x for x in range(NUM_KINDS))  # 乱风 / 乱将: settle decides
+        cand |= candidate_mask(hand13, melds, t.laizi, t.rules)  # 乱风 / 乱将 families too
         total = 0.0
         for x in range(NUM_KINDS):
             if not (cand >> x & 1) or not t.unseen[x] or x in t.must:
@@ -382,9 +386,11 @@ class ExpertBot(GreedyBot):
             top = [(k, r, d) for k, r, d in keyed[:4] if k <= keyed[0][0] * 0.8 or k == keyed[0][0]]
             if len(top) > 1:
                 deep = []
-                for k, r, d in top:
-                    deep.append((-self._two_step(ev.with_tile(d, -1), best, t) + k * 0.0, r, d))
-                    if self._over():
+                for _k, r, d in top:
+                    deep.append((-self._two_step(ev.with_tile(d, -1), best, t), r, d))
+                    # a deterministic work budget (acceptance evaluations), and the
+                    # wall-clock cap as a last resort
+                    if self.work > self.lookahead_work or self._over():
                         return Discard(keyed[0][2])
                 deep.sort()
                 return Discard(deep[0][2])
@@ -406,6 +412,7 @@ class ExpertBot(GreedyBot):
             best_acc = 0
             for d in range(NUM_KINDS):
                 if ev14.counts[d] and ev14.shanten_after(d, -1) == sh - 1:
+                    self.work += 1
                     acc, _ = ev14.with_tile(d, -1).acceptance(unseen, laizi, current=sh - 1)
                     if acc > best_acc:
                         best_acc = acc
