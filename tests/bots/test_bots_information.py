@@ -118,3 +118,21 @@ def test_swapping_other_hands_mid_hand_does_not_change_views_or_decisions() -> N
             assert _decisions(name, v1) == _decisions(name, v2)  # type: ignore[arg-type]
         done += 1
     assert done >= 10
+
+
+def test_expert_decision_is_a_function_of_the_view() -> None:
+    """The same bot asked twice about the same view answers the same (its sampling is
+    seeded from its seed and the public view, not from its history)."""
+    rules = get_rules("laizishanzhuang")
+    bot = ExpertBot(9, samples=30)
+    g = get_bot("greedy", 0)
+    state = new_hand(rules, 0, rng=random.Random(77), auto_pass=True)
+    views = []
+    while not state.ended and len(views) < 40:
+        s = state.to_act()[0]
+        v = seat_view(state, s)
+        views.append(v)
+        state.apply(s, g.choose(v))
+    first = [str(bot.choose(v)) for v in views]
+    again = [str(bot.choose(v)) for v in reversed(views)][::-1]
+    assert first == again

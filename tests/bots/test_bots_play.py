@@ -66,8 +66,8 @@ def test_four_greedy_bots_are_legal(profile: str) -> None:
 def test_expert_is_legal_with_a_tiny_budget(profile: str) -> None:
     rules = get_rules(profile)
     for h in range(40):
-        bots: list[Bot] = [ExpertBot(seed=h, samples=12), get_bot("greedy", 1),
-                           ExpertBot(seed=h + 1, samples=12), get_bot("random", h)]
+        bots: list[Bot] = [ExpertBot(seed=h, samples=12, lookahead_work=40), get_bot("greedy", 1),
+                           ExpertBot(seed=h + 1, samples=12, lookahead_work=40), get_bot("random", h)]
         state = new_hand(rules, h % 4, rng=random.Random(f"e{profile}{h}"), auto_pass=h % 2 == 0)
         play(state, bots)
 
@@ -91,8 +91,8 @@ def test_bots_take_a_win_when_offered() -> None:
     rules = get_rules("laizishanzhuang")
     seen = 0
     for h in range(60):
-        bots = [get_bot("greedy", 0), ExpertBot(0, samples=8), get_bot("greedy", 0),
-                ExpertBot(1, samples=8)]
+        bots = [get_bot("greedy", 0), ExpertBot(0, samples=8, lookahead_work=20), get_bot("greedy", 0),
+                ExpertBot(1, samples=8, lookahead_work=20)]
         state = new_hand(rules, 0, rng=random.Random(h), auto_pass=True)
         while not state.ended:
             seat = state.to_act()[0]
