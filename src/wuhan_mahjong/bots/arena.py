@@ -207,6 +207,7 @@ def ci95(xs: Sequence[float]) -> tuple[float, float]:
 @dataclass
 class ArenaReport:
     profile: str
+    options: dict[str, Any]
     seats: list[str]
     seed: int
     groups: int
@@ -237,14 +238,15 @@ class ArenaReport:
             mean, hw = ci95(xs)
             diffs[f"{a} - {b}"] = {"mean": mean, "ci95": [mean - hw, mean + hw],
                                    "excludes_zero": mean - hw > 0 or mean + hw < 0}
-        return {"profile": self.profile, "seats": self.seats, "seed": self.seed,
+        return {"profile": self.profile, "options": self.options, "seats": self.seats, "seed": self.seed,
                 "groups": self.groups, "hands": self.hands, "seconds": self.seconds,
                 "hands_per_second": self.hands / self.seconds if self.seconds else 0.0,
                 "policies": pol, "differences": diffs}
 
     def text(self) -> str:
         j = self.to_json()
-        lines = [f"arena: profile {self.profile}, seats {','.join(self.seats)}, seed {self.seed}: "
+        opts = "".join(f" {k}={v}" for k, v in self.options.items())
+        lines = [f"arena: profile {self.profile}{opts}, seats {','.join(self.seats)}, seed {self.seed}: "
                  f"{self.hands} hands ({self.groups} duplicate deals x 4 rotations) in "
                  f"{self.seconds:.1f} s ({j['hands_per_second']:.1f} hands/s)",
                  f"{'policy':<16}{'points/hand':>12}  {'95% CI':<20}{'win':>7}{'deal-in':>9}"
@@ -319,7 +321,7 @@ def run_arena(rules: Rules, seats: Sequence[str], hands: int, seed: int, *, jobs
     if progress is not None:
         progress.write("\n")
         progress.flush()
-    return ArenaReport(rules.profile, list(seats), seed, groups, count,
+    return ArenaReport(rules.profile, dict(rules.overrides()), list(seats), seed, groups, count,
                        time.perf_counter() - t0, stats, diffs)
 
 

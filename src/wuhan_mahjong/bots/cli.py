@@ -16,8 +16,7 @@ import json
 import sys
 from typing import Any
 
-from ..cli import UsageError
-from ..rules import PROFILES, get_rules
+from ..cli import UsageError, _options_arg, _rules_from
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
@@ -66,7 +65,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise UsageError("--hands must be at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    rules = get_rules(args.profile)
+    rules = _rules_from(args)
     try:
         report = run_arena(rules, seats, args.hands, args.seed, jobs=args.jobs,
                            progress=main_progress(args.progress))
@@ -96,8 +95,7 @@ def add_bot_commands(sub: Any) -> None:
                    help="four policies, comma-separated; cmd:COMMAND runs an external JSON-lines bot")
     a.add_argument("--hands", type=int, default=400,
                    help="hands to play, rounded up to whole deals of four (default 400)")
-    a.add_argument("--profile", default="yuanhang", choices=sorted(PROFILES),
-                   help="rule profile (default: yuanhang)")
+    _options_arg(a)
     a.add_argument("--seed", type=int, default=1, help="seed of the walls and bots (default 1)")
     a.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     a.add_argument("--json", action="store_true", help="print the report as JSON")
