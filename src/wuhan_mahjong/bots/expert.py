@@ -7,7 +7,16 @@ then tile acceptance) and changes it where it can price the difference:
 hand could not pass the minimum score with the factors held now (×4 in
 ``yuanhang`` / ``bianfeng``); measured in the arena, the wild's speed is worth
 more than the factor (docs/bots.md, ablations), and the minimum score is more
-often met through openings and 红中 kongs made anyway.
+often met through openings and 红中 kongs made anyway.  It also keeps a second
+laizi while the hand is building (a small hand may not *win* holding two, but
+both build faster) and kongs one once the hand is ready, so the replacement
+draw may win as 杠上花; near the end of the wall it kongs extras at once.
+
+*Two-step acceptance.*  Among the few best discards by (shanten, acceptance)
+it plays the one with the most two-step paths: Σ over the tiles that improve
+the hand of their unseen copies × the best acceptance after that draw.  The
+search is bounded by a work budget (``lookahead_work`` acceptance
+evaluations), not by time, so decisions do not depend on the machine's load.
 
 *Value and the minimum score.*  When a discard leaves the hand ready, every
 wait is scored with the real settlement (:func:`wuhan_mahjong.scoring.settle`)
@@ -39,8 +48,9 @@ higher multiplier to pay with).
 
 The sampling RNG is seeded from the bot's seed and a digest of the view (less
 its wall commitment), so a decision is a pure function of (seed, public view).
-``samples`` bounds the work; ``time_cap_ms`` is a safety cap per decision (the
-bot counts ``cap_hits``; when hit, it plays the best choice found so far).
+``samples`` and ``lookahead_work`` bound the work; ``time_cap_ms`` is a safety
+cap per decision (the bot counts ``cap_hits``; when hit, it plays the best
+choice found so far).
 """
 
 from __future__ import annotations
