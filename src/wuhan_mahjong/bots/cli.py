@@ -90,7 +90,7 @@ def add_bot_commands(sub: Any) -> None:
 
     a = sub.add_parser("arena", help="play policies against each other on duplicate deals",
                        description="Each deal is played four times with the seats rotated, so luck "
-                       "cancels; 95%% intervals are computed over deals.")
+                       "cancels; 95% intervals are computed over deals.")
     a.add_argument("--seats", default="expert,greedy,greedy,greedy",
                    help="four policies, comma-separated; cmd:COMMAND runs an external JSON-lines bot")
     a.add_argument("--hands", type=int, default=400,
