@@ -12,12 +12,10 @@ import json
 import random
 from pathlib import Path
 
-from wuhan_mahjong.analysis import shanten, waits
+from wuhan_mahjong.bots.hints import hint
 from wuhan_mahjong.engine import new_hand, random_policy, record_lines, seat_view, simple_policy
 from wuhan_mahjong.engine.actions import WIN, Chi
-from wuhan_mahjong.meld import parse_meld_spec
 from wuhan_mahjong.rules import get_rules
-from wuhan_mahjong.tiles import counts_of, parse_tile, parse_tiles, tile_str
 
 OUT = Path(__file__).parent / "fixtures"
 
@@ -67,37 +65,8 @@ def play(seed: int, profile: str = "yuanhang", want: str = "win"):
 
 
 def hint_for(view: dict) -> dict:
-    """The help panel's data in the format asked of the server (docs/client.md, "Help")."""
-    rules = get_rules(view["profile"])
-    hand = parse_tiles(view["hand"])
-    laizi = parse_tile(view["laizi"])
-    kinds = {"chi": "chi", "peng": "peng", "direct": "kong", "added": "addkong", "concealed": "ankong"}
-    melds = [parse_meld_spec(f"{kinds[m['kind'] or m['type']]}:{m['tiles']}")
-             for m in view["seats"][view["viewer"]]["melds"]]
-    seen = counts_of(hand)
-    seen[parse_tile(view["indicator"])] += 1
-    for ps in view["seats"]:
-        for d in ps["discards"]:
-            if d["claimed_by"] is None:
-                seen[parse_tile(d["tile"])] += 1
-        for m in ps["melds"]:
-            for t in parse_tiles(m["tiles"] or ""):
-                seen[t] += 1
-
-    def wait_list(h: list[int]) -> list[dict]:
-        return [{"tile": tile_str(w.tile), "unseen": max(0, 4 - seen[w.tile])}
-                for w in waits(h, melds, laizi, rules)]
-
-    if len(hand) % 3 == 1:
-        return {"shanten": shanten(hand, melds, laizi, rules), "waits": wait_list(hand)}
-    options = []
-    for t in sorted(set(hand)):
-        rest = list(hand)
-        rest.remove(t)
-        options.append({"tile": tile_str(t), "shanten": shanten(rest, melds, laizi, rules),
-                        "waits": wait_list(rest)})
-    best = min(o["shanten"] for o in options)
-    return {"shanten": best, "waits": [], "discards": [o for o in options if o["shanten"] == best]}
+    """The help panel's data, exactly as the server's ``GET /api/hint`` computes it."""
+    return dict(hint(view))  # type: ignore[arg-type]
 
 
 def main() -> None:
