@@ -214,14 +214,13 @@ def _arrange(
 
 def _search(c: list[int], w: int, mode: int, one_suit: bool) -> list[Group] | None:
     """Depth-first arrangement search (only run once a win is known)."""
-    need_pair = True
     runs = mode != shape.PPAIR
     suit_hint = next((suit_of(t) for t in range(NUM_KINDS) if c[t]), 0)
 
     def go(w: int, need_pair: bool) -> list[Group] | None:
         i = next((k for k in range(NUM_KINDS) if c[k]), -1)
         if i < 0:
-            return _wild_groups(w, need_pair, mode, suit_hint if one_suit else 0)
+            return _wild_groups(w, need_pair, suit_hint if one_suit else 0)
         n = c[i]
         for k in range(min(n, 3), 0, -1):
             if 3 - k <= w:
@@ -254,10 +253,11 @@ def _search(c: list[int], w: int, mode: int, one_suit: bool) -> list[Group] | No
                     return [Group("run", tiles, tuple(t not in idx for t in tiles)), *rest]
         return None
 
-    return go(w, need_pair)
+    return go(w, True)
 
 
-def _wild_groups(w: int, need_pair: bool, mode: int, suit: int) -> list[Group] | None:
+def _wild_groups(w: int, need_pair: bool, suit: int) -> list[Group] | None:
+    """Groups made of wilds only (a pair reads as a 5 of ``suit``, sets as its 1s)."""
     if need_pair:
         if w < 2:
             return None
