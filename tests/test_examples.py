@@ -255,3 +255,15 @@ def test_example_6_bright_cap_laizishanzhuang() -> None:
     assert by_loser(s) == {0: 500, 2: 600, 3: 500}
     assert [p.limit for p in s.payments] == ["golden", "bright", "golden"]
     assert s.total == 1600
+
+
+def test_konger_cannot_draw_a_fifth_copy_of_his_kong_tile() -> None:
+    """K (one-suit, waiting only on 5m) adds the fourth 5m and is robbed: his only
+    wait is gone with it, so he pays a plain hard 杠上花, not a 清一色 杠开."""
+    rec = copy.deepcopy(EXAMPLE_5)
+    rec["seats"][0]["hand"] = "46m789m11m"
+    rec["seats"][0]["melds"][0]["tiles"] = "123m"
+    s = run({**rec, "profile": "bianfeng"})
+    assert s.hypothetical is not None and s.hypothetical["hands"] == ["gangshanghua"]
+    assert s.hypothetical["hard"] is True and float(s.multipliers[0]) == 12
+    assert s.deltas == (-600, 600, 0, 0)

@@ -314,8 +314,9 @@ def _konger_bloom(rec: WinRecord, robber_reading: Reading) -> _Candidate:
         raise NotAWin("the robbed player has no peng of the robbed tile")
     kong_state = replace(kstate, melds=tuple(melds))
     best: tuple[int, Reading] | None = None
+    own = [*kstate.hand, *(t for m in melds for t in m.tiles)]
     for t in range(34):
-        if kstate.hand.count(t) >= 4:
+        if own.count(t) >= 4:  # e.g. the kong's own tile: no fifth copy to draw
             continue
         for r in winning_readings([*kstate.hand, t], melds, rec.laizi, rules, "kong_bloom", t):
             value = big_hand_base(r.big_hands, rules) * (2 if r.hard else 1)
