@@ -258,12 +258,13 @@ def test_example_6_bright_cap_laizishanzhuang() -> None:
 
 
 def test_konger_cannot_draw_a_fifth_copy_of_his_kong_tile() -> None:
-    """K (one-suit, waiting only on 5m) adds the fourth 5m and is robbed: his only
-    wait is gone with it, so he pays a plain hard 杠上花, not a 清一色 杠开."""
+    """K (one suit, 46m waiting on 5m) adds the fourth 5m and is robbed: a fifth 5m
+    does not exist, so his best 杠开 is drawing the laizi (2z): a soft 清一色."""
     rec = copy.deepcopy(EXAMPLE_5)
     rec["seats"][0]["hand"] = "46m789m11m"
     rec["seats"][0]["melds"][0]["tiles"] = "123m"
     s = run({**rec, "profile": "bianfeng"})
-    assert s.hypothetical is not None and s.hypothetical["hands"] == ["gangshanghua"]
-    assert s.hypothetical["hard"] is True and float(s.multipliers[0]) == 12
-    assert s.deltas == (-600, 600, 0, 0)
+    assert s.hypothetical is not None
+    assert s.hypothetical["hands"] == ["qingyise", "gangshanghua"]
+    assert s.hypothetical["hard"] is False and float(s.multipliers[0]) == 6
+    assert s.deltas == (-600, 600, 0, 0)  # 240 + 120 + 240; a hard 5m would pay 1040
