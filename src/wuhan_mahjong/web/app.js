@@ -256,7 +256,16 @@ function renderNav() {
 function render() {
   renderNav();
   const fn = SCREENS[S.screen] || SCREENS.login;
+  // A re-render (e.g. the profile's history arriving) must not wipe what the player is typing.
+  const typed = [...app.querySelectorAll("form[id] input[name]")]
+    .filter((el) => el.value).map((el) => [`#${el.form.getAttribute("id")} input[name="${el.name}"]`, el.value]);
+  const focused = document.activeElement && app.contains(document.activeElement) && document.activeElement.id;
   app.innerHTML = fn();
+  for (const [sel, value] of typed) {
+    const el = app.querySelector(sel);
+    if (el && !el.value) el.value = value;
+  }
+  if (focused) { const el = document.getElementById(focused); if (el) el.focus(); }
   app.dataset.screen = S.screen;
   renderOverlay();
   tick();
