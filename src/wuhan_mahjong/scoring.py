@@ -267,7 +267,7 @@ def settle(rec: WinRecord) -> Settlement:
     failures = []
     best: Settlement | None = None
     for cand in candidates:
-        why = _minimum_failure(cand.raws, rules)
+        why = minimum_failure(list(cand.raws.values()), rules)
         if why:
             failures.append(why)
             continue
@@ -340,8 +340,11 @@ def _konger_bloom(rec: WinRecord, robber_reading: Reading) -> _Candidate:
     return _Candidate(robber_reading, robber_reading.big_hands, base, tuple(factors), raws, k, hyp)
 
 
-def _minimum_failure(raws: dict[int, Fraction], rules: Rules) -> str | None:
-    amounts = list(raws.values())
+def minimum_failure(amounts: Sequence[Fraction], rules: Rules) -> str | None:
+    """Why raw per-loser amounts fail the minimum score (RULES.md §17.8), or ``None``.
+
+    The one place the rule lives: the settlement refuses such a win and bots
+    ask it before chasing one."""
     if rules.min_score_one_loser and max(amounts) < rules.min_score_one_loser:
         return (f"minimum score not reached: no loser owes {rules.min_score_one_loser} "
                 f"(highest {_num(max(amounts))})")

@@ -69,6 +69,7 @@ from ..engine.views import SeatView
 from ..meld import Meld
 from ..scoring import SeatState, WinRecord, settle
 from ..tiles import NUM_KINDS, is_258, is_honour
+from .base import NoLegalAction
 from .greedy import GreedyBot, after_claim, discard_choices, evaluator, tile_shape_rank
 from .handeval import Evaluator
 from .table import Table
@@ -114,7 +115,7 @@ class ExpertBot(GreedyBot):
         t = Table(view)
         acts = t.actions
         if not acts:
-            raise ValueError(f"seat {t.me} has no decision to make")
+            raise NoLegalAction(f"seat {t.me} has no decision to make")
         if WIN in acts:
             return WIN
         if t.phase in ("final", "rob"):

@@ -35,6 +35,7 @@ from ..engine.actions import (
 from ..engine.views import SeatView
 from ..meld import Meld
 from ..tiles import is_honour
+from .base import NoLegalAction
 from .handeval import Evaluator, hand_counts
 from .table import Table
 
@@ -100,7 +101,7 @@ class GreedyBot:
         t = Table(view)
         acts = t.actions
         if not acts:
-            raise ValueError(f"seat {t.me} has no decision to make")
+            raise NoLegalAction(f"seat {t.me} has no decision to make")
         if WIN in acts:
             return WIN
         if t.phase in ("claim", "rob"):

@@ -25,7 +25,7 @@ from ..engine.actions import Action, action_from_json
 from ..engine.views import SeatView
 from ..meld import Meld, opening_count
 from ..rules import Rules, get_rules
-from ..scoring import SeatState, seat_factors
+from ..scoring import SeatState, minimum_failure, seat_factors
 from ..tiles import GREEN, NUM_KINDS, RED, parse_tile, parse_tiles
 
 _UNKNOWN_KONG = (0, 0, 0, 0)
@@ -181,10 +181,7 @@ class Table:
         return out
 
     def passes_minimum(self, amounts: list[Fraction]) -> bool:
-        r = self.rules
-        if r.min_score_one_loser and max(amounts) < r.min_score_one_loser:
-            return False
-        return not (r.min_score_every_loser and min(amounts) < r.min_score_every_loser)
+        return minimum_failure(amounts, self.rules) is None
 
     def small_win_possible(self, extra: Fraction = Fraction(1), extra_openings: int = 0) -> bool:
         """Whether a small hand (小胡) could pass the minimum score with my factors now
