@@ -79,34 +79,57 @@ _NON258 = sum(7 << (3 * t) for t in range(NUM_KINDS) if not is_258(t))
 _SUITED = (1 << 81) - 1
 
 
+_DEFAULTS: dict[str, float | bool] = {
+    "use_value": True, "contract_weight": 1.0, "claim_filter": True, "lookahead": True,
+    "keep_two_laizi": True}
+
+#: Settings the arena measured per profile (docs/bots.md, ablations).  In
+#: ``laizishanzhuang`` (laizi kong ×2, no minimum score, caps reached by half the
+#: money) the laizi handling, the two-step search, the value of waits, the claim
+#: filter and the contract term each measured no edge over the core (big hands
+#: first at equal shanten, no idle claims while far and closed), and every
+#: deviation from that core adds variance; so they are off there.
+PROFILE_SETTINGS: dict[str, dict[str, float | bool]] = {
+    "laizishanzhuang": {"keep_two_laizi": False, "lookahead": False, "use_value": False,
+                        "claim_filter": False, "contract_weight": 0.0},
+}
+
+
 class ExpertBot(GreedyBot):
     """See the module docstring."""
 
     name = "expert"
 
     def __init__(self, seed: int | None = None, *, samples: int = 150, time_cap_ms: float = 90.0,
-                 fold: bool = False, value: bool = True, deal_in_weight: float = 0.0,
-                 contract_weight: float = 1.0, laizi_for_minimum: bool = False,
-                 claim_equal: float = 0.0, claim_filter: bool = True,
-                 lookahead: bool = True, hold_must: int = 0,
-                 kong_max_shanten: int = 99, keep_two_laizi: bool = True,
-                 lookahead_work: int = 300) -> None:
+                 fold: bool = False, value: bool | None = None, deal_in_weight: float = 0.0,
+                 contract_weight: float | None = None, laizi_for_minimum: bool = False,
+                 claim_equal: float = 0.0, claim_filter: bool | None = None,
+                 lookahead: bool | None = None, hold_must: int = 0,
+                 kong_max_shanten: int = 99, keep_two_laizi: bool | None = None,
+                 lookahead_work: int = 300, big_target: float = 0.5,
+                 eager_below: int = 2) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
         self.time_cap = time_cap_ms / 1000
         self.fold = fold
-        self.use_value = value
         self.deal_in_weight = deal_in_weight
-        self.contract_weight = contract_weight
         self.laizi_for_minimum = laizi_for_minimum
         self.claim_equal = claim_equal
-        self.claim_filter = claim_filter
-        self.lookahead = lookahead
+        # None = the profile's measured setting (PROFILE_SETTINGS), else as given
+        self.chosen: dict[str, float | bool | None] = {
+            "use_value": value, "contract_weight": contract_weight, "claim_filter": claim_filter,
+            "lookahead": lookahead, "keep_two_laizi": keep_two_laizi}
+        self.use_value = True
+        self.contract_weight = 1.0
+        self.claim_filter = True
+        self.lookahead = True
+        self.keep_two_laizi = True
         self.hold_must = hold_must
         self.kong_max_shanten = kong_max_shanten
-        self.keep_two_laizi = keep_two_laizi
         self.lookahead_work = lookahead_work
+        self.big_target = big_target
+        self.eager_below = eager_below
         self.work = 0
         self.cap_hits = 0
 
@@ -127,6 +150,9 @@ class ExpertBot(GreedyBot):
         digest = hashlib.blake2b(json.dumps(public, sort_keys=True).encode(), digest_size=8)
         self.rng = random.Random(self.seed * 1_000_003 + int.from_bytes(digest.digest(), "big"))
         self.t = t
+        tuned = PROFILE_SETTINGS.get(t.rules.profile, {})
+        for name, given in self.chosen.items():
+            setattr(self, name, tuned.get(name, _DEFAULTS[name]) if given is None else given)
         self.work = 0
         self._waits: dict[int, list[float]] | None = None
         self._value_cache: dict[tuple[tuple[int, ...], int], float] = {}
@@ -246,6 +272,8 @@ class ExpertBot(GreedyBot):
 
     def danger(self, tile: int, my_shanten: int) -> float:
         """Expected points lost by discarding ``tile`` now (deal-in and contracting)."""
+        if not self.deal_in_weight and not self.contract_weight:
+            return 0.0  # nothing priced: no sampling
         t = self.t
         rules = t.rules
         me = t.me
@@ -382,12 +410,27 @@ class ExpertBot(GreedyBot):
             out.sort(reverse=True)
             if out[0][0] > 0 or len(out) == len(tied):
                 return Discard(out[0][2])
+        # a big hand first at equal shanten: a discard that keeps a big-hand target
+        # (one suit, all pungs, 2/5/8, honours) as close as the best is preferred,
+        # and its acceptance is counted for that target
+        aims: dict[int, str | None] = dict.fromkeys(tied)
+        if self.big_target and best >= 1:
+            for d in tied:
+                key, target = self.shanten_key(ev, d)
+                aims[d] = target if target != "small" and key < best else None
+            if any(aims.values()):
+                tied = [d for d in tied if aims[d]]
         if len(tied) == 1:
             return Discard(tied[0])
         keyed = []
         for d in tied:
-            acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=best)
-            bigb = self._big_bonus(ev, d, best)
+            ev13 = ev.with_tile(d, -1)
+            aim = aims[d]
+            if aim:
+                acc, _ = ev13.acceptance(t.unseen, t.laizi, target=aim, current=ev13.shanten(aim))
+            else:
+                acc, _ = ev13.acceptance(t.unseen, t.laizi, current=best)
+            bigb = 0.0 if self.big_target else self._big_bonus(ev, d, best)
             dang = self.danger(d, best)
             keyed.append((-(acc * (1.0 + bigb)) + dang * 0.5, tile_shape_rank(d, t.counts), d))
         keyed.sort()

@@ -93,6 +93,13 @@ class GreedyBot:
     name = "greedy"
     #: kong the single wild laizi when a small hand could not pass the minimum score
     laizi_for_minimum = True
+    #: how much closer than the small hand a big-hand target counts (in shanten):
+    #: 0 = the plain minimum over targets; the expert uses 0.5, i.e. "a big hand
+    #: first at equal shanten"
+    big_target = 0.0
+    #: an unopened hand makes claims that do not lower its shanten (it cannot win
+    #: without an opening) only while its shanten is below this
+    eager_below = 99
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -155,6 +162,17 @@ class GreedyBot:
                 return a
         return acts[0]
 
+    def shanten_key(self, ev: Evaluator, tile: int = -1) -> tuple[float, str]:
+        """(key, target) of the hand after discarding ``tile`` (-1: as it is): the
+        shanten of each target, big-hand targets less ``big_target``; the lowest."""
+        best = (float(ev.shanten_after(tile, -1, "small")), "small")
+        for target in ev.allowed:
+            if target != "small":
+                k = ev.shanten_after(tile, -1, target) - self.big_target
+                if k < best[0]:
+                    best = (k, target)
+        return best
+
     def best_discard_shanten(self, ev: Evaluator, t: Table) -> int:
         return min((ev.shanten_after(d, -1) for d in discard_choices(t)), default=99)
 
@@ -181,21 +199,24 @@ class GreedyBot:
         if not claims:
             return PASS
         ev = evaluator(t.hand, t.melds, t)
-        cur, target = ev.best()
-        eager = not t.opened or (target == "small" and not t.small_win_possible())
-        best: tuple[int, int, Action] | None = None
+        cur, target = self.shanten_key(ev) if self.big_target else ev.best()
+        eager = ((not t.opened and cur < self.eager_below)
+                 or (target == "small" and not t.small_win_possible()))
+        best: tuple[float, int, Action] | None = None
         for a in claims:
             res = after_claim(t, a)
             if res is None:
                 continue
             hand, melds = res
             ev2 = evaluator(hand, melds, t)
+            after: float
             if isinstance(a, Kong):
-                after = ev2.best()[0]
+                after = self.shanten_key(ev2)[0] if self.big_target else ev2.best()[0]
                 pref = 0
             else:
-                after = min((ev2.shanten_after(d, -1) for d in set(hand)
-                             if d != t.laizi and d not in t.must), default=99)
+                after = min((self.shanten_key(ev2, d)[0] if self.big_target
+                             else ev2.shanten_after(d, -1)
+                             for d in set(hand) if d != t.laizi and d not in t.must), default=99)
                 pref = 1 if isinstance(a, Peng) else 2
             ok = after < cur or (after == cur and (eager or isinstance(a, Kong)))
             if ok and (best is None or (after, pref) < best[:2]):
