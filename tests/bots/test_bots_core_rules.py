@@ -1,0 +1,101 @@
+"""The expert's core rules, checked on every decision of real hands.
+
+* Big hands first at equal shanten: when a discard at the best shanten keeps a
+  big-hand target (one suit, all pungs, 2/5/8, honours) as close, the expert's
+  discard keeps one too.
+* No idle claims while far and closed: an unopened expert at shanten 2 or more
+  passes a claim that does not bring it closer (greedy makes it).
+"""
+
+from __future__ import annotations
+
+import random
+
+from wuhan_mahjong.bots import get_bot
+from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.greedy import GreedyBot, after_claim, discard_choices, evaluator
+from wuhan_mahjong.bots.handeval import Evaluator, hand_counts
+from wuhan_mahjong.bots.table import Table
+from wuhan_mahjong.engine import new_hand, seat_view
+from wuhan_mahjong.engine.actions import PASS, Chi, Discard, Kong, Peng
+from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.tiles import parse_tiles
+
+
+def test_shanten_key_puts_a_big_target_first_at_equal_shanten() -> None:
+    # after 1p goes, ready both as a small hand (pair 55m) and as 清一色
+    counts, wilds = hand_counts(parse_tiles("123456m55m789m78m1p"), laizi=33)
+    ev = Evaluator(counts, wilds, (), (33,))
+    one_p = parse_tiles("1p")[0]
+    assert ev.shanten_after(one_p, -1, "small") == ev.shanten_after(one_p, -1, "qys0") == 0
+    assert GreedyBot(0).shanten_key(ev, one_p) == (0.0, "small")
+    assert ExpertBot(0).shanten_key(ev, one_p) == (-0.5, "qys0")
+    # a big target one step further than the small hand does not win
+    counts, wilds = hand_counts(parse_tiles("123456m55m789m23p9s"), laizi=33)
+    ev = Evaluator(counts, wilds, (), (33,))
+    nine_s = parse_tiles("9s")[0]
+    assert ev.shanten_after(nine_s, -1, "small") < ev.shanten_after(nine_s, -1, "qys0")
+    assert ExpertBot(0).shanten_key(ev, nine_s) == (0.0, "small")
+
+
+def _big_kept(ev: Evaluator, d: int, best: int) -> bool:
+    return any(ev.shanten_after(d, -1, tg) == best for tg in ev.allowed if tg != "small")
+
+
+def test_expert_keeps_a_big_target_at_equal_shanten() -> None:
+    rules = get_rules("laizishanzhuang")
+    checked = 0
+    for h in range(40):
+        state = new_hand(rules, 0, rng=random.Random(500 + h), auto_pass=True)
+        bots = [ExpertBot(s) for s in range(4)]
+        while not state.ended:
+            seat = state.to_act()[0]
+            view = seat_view(state, seat)
+            action = bots[seat].choose(view)
+            t = Table(view)
+            if t.phase == "turn" and isinstance(action, Discard):
+                ev = evaluator(t.hand, t.melds, t)
+                choices = discard_choices(t)
+                best = min(ev.shanten_after(d, -1) for d in choices)
+                if best >= 1 and any(_big_kept(ev, d, best) for d in choices
+                                     if ev.shanten_after(d, -1) == best):
+                    assert ev.shanten_after(action.tile, -1) == best
+                    assert _big_kept(ev, action.tile, best), (view["hand"], action)
+                    checked += 1
+            state.apply(seat, action)
+    assert checked > 20
+
+
+def test_closed_far_hands_pass_idle_claims() -> None:
+    rules = get_rules("yuanhang")
+    expert_passed = greedy_claimed = 0
+    greedy = get_bot("greedy", 0)
+    for h in range(60):
+        state = new_hand(rules, 0, rng=random.Random(900 + h), auto_pass=True)
+        bots = [ExpertBot(s) for s in range(4)]
+        while not state.ended:
+            seat = state.to_act()[0]
+            view = seat_view(state, seat)
+            action = bots[seat].choose(view)
+            t = Table(view)
+            if (t.phase == "claim" and not t.opened and t.small_win_possible()
+                    and not any(isinstance(a, Kong) for a in t.actions)):  # 冲杠 always pays
+                me = bots[seat]
+                ev = evaluator(t.hand, t.melds, t)
+                cur = me.shanten_key(ev)[0]
+                idle = []
+                for a in t.actions:
+                    if isinstance(a, (Chi, Peng)):
+                        res = after_claim(t, a)
+                        assert res is not None
+                        ev2 = evaluator(*res, t)
+                        after = min(me.shanten_key(ev2, d)[0] for d in set(res[0])
+                                    if d != t.laizi and d not in t.must)
+                        idle.append(after >= cur)
+                if cur >= 2 and idle and all(idle):
+                    assert action == PASS, (view["hand"], view["legal_actions"])
+                    expert_passed += 1
+                    if greedy.choose(view) != PASS:
+                        greedy_claimed += 1
+            state.apply(seat, action)
+    assert expert_passed > 5 and greedy_claimed > 0
