@@ -1,7 +1,19 @@
 """``expert``: greedy's speed, plus the value of its waits, and contracting risk by sampling.
 
 The expert starts from the greedy ordering (shanten over every target shape,
-then tile acceptance) and changes it where it can price the difference:
+then tile acceptance) and changes it where it can price the difference.
+
+*The core* (every profile).  Big hands first at equal shanten: a big hand has
+base 10 against 1 and usually reaches the cap, so among the discards at the
+best shanten one that keeps a big-hand target at that shanten is played
+(``big_target``; the same key decides whether a claim brings the hand
+closer).  No idle claims while far and closed: an unopened hand makes claims
+that do not bring it closer only below shanten 2 (``eager_below``); far from
+ready the opening would come anyway, and it doubles what the seat pays when it
+loses.  Both were found on the greedy chassis and measured in the arena.
+
+*Per profile* (:data:`PROFILE_SETTINGS`): what follows is switched off where
+the arena measured that it does not pay (in ``laizishanzhuang``, all of it).
 
 *Laizi.*  It keeps its single laizi as a wild.  Greedy kongs it when a small
 hand could not pass the minimum score with the factors held now (×4 in
