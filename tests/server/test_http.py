@@ -134,3 +134,33 @@ def test_hint_for_the_own_hand_only_while_playing(server: Server) -> None:
     # nobody has acted yet (the turn timer is long), so the view is the one the hint read
     assert got == hint(view)  # type: ignore[arg-type]
     assert isinstance(got["shanten"], int) and got["shanten"] >= 0
+
+
+def test_password_guessing_is_locked_out(start_server: StartServer) -> None:
+    server = start_server(login_failures=3, login_failures_per_client=6, login_window=1.5)
+    api = f"{server.http}/api"
+    assert httpx.post(f"{api}/register", json={"username": "wangwu", "password": "right-pw1"}
+                      ).status_code == 201
+    assert httpx.post(f"{api}/register", json={"username": "zhaoliu", "password": "right-pw2"}
+                      ).status_code == 201
+
+    def login(user: str, pw: str) -> httpx.Response:
+        return httpx.post(f"{api}/login", json={"username": user, "password": pw})
+
+    # a success does not count, and clears earlier failures of that username
+    assert login("wangwu", "guess-1").status_code == 401
+    assert login("wangwu", "right-pw1").status_code == 200
+    for k in range(3):
+        assert login("wangwu", f"guess-{k}").status_code == 401
+    locked = login("wangwu", "right-pw1")  # even the right password waits
+    assert locked.status_code == 429
+    assert locked.json()["error"]["code"] == "rate_limited"
+    assert 1 <= int(locked.headers["Retry-After"]) <= 2
+    # another username from the same address still logs in, until the address's own limit
+    assert login("zhaoliu", "right-pw2").status_code == 200
+    assert login("zhaoliu", "guess-x").status_code == 401
+    assert login("nobody", "guess-y").status_code == 401
+    assert login("zhaoliu", "right-pw2").status_code == 429  # 6 failures from this address
+    time.sleep(1.6)
+    assert login("wangwu", "right-pw1").status_code == 200
+    assert login("zhaoliu", "right-pw2").status_code == 200

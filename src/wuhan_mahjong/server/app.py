@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -53,6 +54,7 @@ from ..store import (
 from .config import ServerConfig, database_url, default_bot
 from .hub import Hub, TablePlace, serve_websocket
 from .protocol import PROTOCOL_VERSION, AccountInfo
+from .ratelimit import LoginGuard
 
 __all__ = ["create_app", "web_dir"]
 
@@ -144,8 +146,10 @@ class ErrorOut(_Out):
     message: str
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": ErrorOut(code=code, message=message).model_dump()}, status_code=status)
+def _error(status: int, code: str, message: str,
+           headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": ErrorOut(code=code, message=message).model_dump()}, status_code=status,
+                        headers=headers)
 
 
 def _ok(model: BaseModel, status: int = 200) -> Response:
@@ -153,10 +157,12 @@ def _ok(model: BaseModel, status: int = 200) -> Response:
 
 
 class HttpError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
+        self.headers = headers
 
 
 async def _body(request: Request, model: type[M]) -> M:
@@ -201,7 +207,7 @@ def _api(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except HttpError as e:
-            return _error(e.status, e.code, str(e))
+            return _error(e.status, e.code, str(e), e.headers)
         except UsernameTaken as e:
             return _error(409, "username_taken", str(e))
         except (InvalidUsername, InvalidPassword) as e:
@@ -231,7 +237,20 @@ async def register(request: Request) -> Response:
 @_api
 async def login(request: Request) -> Response:
     creds = await _body(request, Credentials)
-    result = await asyncio.to_thread(_hub(request).store.login, creds.username, creds.password)
+    guard: LoginGuard = request.app.state.login_guard
+    client = request.client.host if request.client else "unknown"
+    wait = guard.retry_after(client, creds.username)
+    if wait > 0:
+        seconds = math.ceil(wait)
+        raise HttpError(429, "rate_limited",
+                        f"too many failed logins: try again in {seconds} s",
+                        {"Retry-After": str(seconds)})
+    try:
+        result = await asyncio.to_thread(_hub(request).store.login, creds.username, creds.password)
+    except AuthenticationFailed:
+        guard.failed(client, creds.username)
+        raise
+    guard.succeeded(client, creds.username)
     return _ok(LoginOut(token=result.token, expires_at=result.expires_at,
                         account=Hub.account_info(result.account)))
 
@@ -348,6 +367,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
                 opened.close()
 
     folder = web_dir(cfg)
+    login_guard = LoginGuard(cfg.login_failures, cfg.login_failures_per_client, cfg.login_window)
     routes: list[Route | WebSocketRoute | Mount] = [
         Route("/api/register", register, methods=["POST"]),
         Route("/api/login", login, methods=["POST"]),
@@ -363,4 +383,6 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/", _index(folder), methods=["GET"]),
         Mount("/", StaticFiles(directory=folder, check_dir=False), name="web"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.login_guard = login_guard
+    return app

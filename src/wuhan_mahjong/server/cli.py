@@ -57,6 +57,11 @@ def add_serve_command(sub: Any) -> None:
                    help=f"messages per second a connection may send (default {d.msg_rate:g})")
     s.add_argument("--msg-burst", type=int, default=d.msg_burst,
                    help=f"burst of messages above the rate (default {d.msg_burst})")
+    s.add_argument("--login-failures", type=int, default=d.login_failures,
+                   help="failed logins of one username from one address that lock further "
+                   f"attempts for --login-window seconds; 0: no limit (default {d.login_failures})")
+    s.add_argument("--login-window", type=float, default=d.login_window,
+                   help=f"seconds a failed login counts (default {d.login_window:g})")
     s.add_argument("--no-gc-tuning", dest="gc_tuning", action="store_false",
                    help="keep Python's default garbage-collector thresholds (see docs/server.md)")
     s.add_argument("--log-level", default="info",
@@ -79,7 +84,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
             hand_pause=args.hand_pause, quick_profile=args.quick_profile,
             quick_hands=args.quick_hands, quick_stake=args.quick_stake, fee=args.fee,
             starting_silver=args.starting_silver, msg_rate=args.msg_rate,
-            msg_burst=args.msg_burst)
+            msg_burst=args.msg_burst, login_failures=args.login_failures,
+            login_window=args.login_window)
     except ValueError as e:
         raise UsageError(str(e)) from None
 

@@ -56,6 +56,12 @@ class ServerConfig:
     abuse_limit: int = 60
     """Rejected (rate-limited) messages within ``abuse_window`` seconds that close the connection."""
     abuse_window: float = 10.0
+    login_failures: int = 5
+    """Failed logins of one username from one address within ``login_window`` seconds
+    after which further attempts are refused (429) until the window passes; 0: no limit."""
+    login_failures_per_client: int = 30
+    """The same for failed logins of any username from one address."""
+    login_window: float = 300.0
     max_message_bytes: int = 4096
     auth_timeout: float = 10.0
     send_queue: int = 512
@@ -73,6 +79,8 @@ class ServerConfig:
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ValueError(f"{name} must be > 0")
+        if self.login_failures < 0 or self.login_failures_per_client < 0 or self.login_window <= 0:
+            raise ValueError("login limits must be >= 0 and the login window > 0")
         if self.quick_hands < 1:
             raise ValueError("quick_hands must be >= 1")
         if self.quick_stake < 0 or (self.fee is not None and self.fee < 0):

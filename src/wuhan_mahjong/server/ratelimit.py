@@ -1,4 +1,5 @@
-"""Per-connection rate limiting: a token bucket plus an abuse counter."""
+"""Rate limiting: a token bucket plus an abuse counter per connection, and a guard
+against password guessing on the HTTP login."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-__all__ = ["RateLimiter", "TokenBucket"]
+__all__ = ["LoginGuard", "RateLimiter", "TokenBucket"]
 
 
 class TokenBucket:
@@ -62,3 +63,65 @@ class RateLimiter:
     @property
     def abusive(self) -> bool:
         return len(self.rejected) > self.abuse_limit
+
+
+class LoginGuard:
+    """Failed logins in a sliding window, per (client address, username) and per client.
+
+    Once ``per_account`` logins of one username from one client, or
+    ``per_client`` logins of any username from one client, failed within
+    ``window`` seconds, further attempts are refused (even with the right
+    password) until the oldest failure leaves the window.  A success clears
+    that username's failures from that client.  Successful logins never count,
+    so players are not slowed down; a guesser gets ``per_account`` tries per
+    window.  A limit of 0 switches that check off.
+
+    >>> clock = [0.0]
+    >>> g = LoginGuard(per_account=2, per_client=10, window=60, clock=lambda: clock[0])
+    >>> g.failed("1.2.3.4", "Zhang"); g.failed("1.2.3.4", "zhang")
+    >>> g.retry_after("1.2.3.4", "zhang"), g.retry_after("1.2.3.4", "li"), g.retry_after("5.6.7.8", "zhang")
+    (60.0, 0.0, 0.0)
+    >>> clock[0] = 61.0
+    >>> g.retry_after("1.2.3.4", "zhang")
+    0.0
+    """
+
+    def __init__(self, per_account: int, per_client: int, window: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_account = per_account
+        self.per_client = per_client
+        self.window = window
+        self.clock = clock
+        self.failures: dict[tuple[str, str], deque[float]] = {}
+
+    def _recent(self, key: tuple[str, str], now: float) -> deque[float]:
+        times = self.failures.get(key)
+        if times is None:
+            return deque()
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if not times:
+            del self.failures[key]
+        return times
+
+    def retry_after(self, client: str, username: str) -> float:
+        """Seconds until a login may be tried again (0: now)."""
+        now = self.clock()
+        wait = 0.0
+        for key, limit in (((client, username.casefold()), self.per_account),
+                           ((client, ""), self.per_client)):
+            times = self._recent(key, now)
+            if limit and len(times) >= limit:
+                wait = max(wait, times[-limit] + self.window - now)
+        return wait
+
+    def failed(self, client: str, username: str) -> None:
+        now = self.clock()
+        for key in ((client, username.casefold()), (client, "")):
+            self.failures.setdefault(key, deque()).append(now)
+        if len(self.failures) > 100_000:  # bounded memory: drop what has expired
+            for key in list(self.failures):
+                self._recent(key, now)
+
+    def succeeded(self, client: str, username: str) -> None:
+        self.failures.pop((client, username.casefold()), None)
