@@ -214,6 +214,16 @@ def test_red_and_green_kongs() -> None:
         parse_win_record(record(*BASIC, others={3: {"kongs": {"green": 1}}}))
 
 
+def test_kong_bloom_needs_a_kong_by_the_winner() -> None:
+    rec = record(*BASIC, win_by="kong_bloom", frm=None)
+    assert "gangshanghua" in run(rec).hands  # after one of the helper's two 红中杠
+    rec["seats"][1].pop("kongs")
+    with pytest.raises(RecordError, match="needs a kong"):
+        parse_win_record(rec)
+    rec["seats"][1]["melds"][1] = {"type": "kong", "kind": "added", "tiles": "9999p", "from": 3}
+    assert "gangshanghua" in run(rec).hands  # after his own 蓄杠
+
+
 def test_pi_kong_only_in_bianfeng_per_opening() -> None:
     rec = record(*BASIC, profile="bianfeng", others={3: {"kongs": {"pi": 1}}})
     with pytest.raises(RecordError, match="癞子皮杠"):
@@ -286,6 +296,13 @@ def test_tile_parsing() -> None:
     (lambda r: r.update(win_by="tsumo"), "win_by"),
     (lambda r: r["seats"][1]["melds"].__setitem__(0, meld("chi:234m", 3)), "chi"),
     (lambda r: r.pop("from"), "'from'"),
+    # 杠上花 needs a kong by the winner (the helper gives him two 红中杠)
+    (lambda r: (r.update(win_by="kong_bloom"), r.pop("from"), r["seats"][1].pop("kongs")),
+     "needs a kong"),
+    # the face-up indicator leaves three copies for 癞子皮杠
+    (lambda r: r.update(profile="bianfeng", options={"opening_scoring": "per_opening"},
+                        seats=[{"kongs": {"pi": 2}}, r["seats"][1], {"kongs": {"pi": 2}}, {}]),
+     "only three copies"),
 ])
 def test_malformed_records(mutate: Any, message: str) -> None:
     rec = record(*BASIC)

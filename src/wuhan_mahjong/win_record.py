@@ -105,6 +105,12 @@ def parse_win_record(data: Any) -> WinRecord:
     rec = WinRecord(rules, dealer, indicator, winner, win_by, from_seat, winning_tile, seats)
     _check_sizes(rec)
     _check_copies(rec)
+    if win_by == "kong_bloom":
+        w = seats[winner]
+        if not (any(m.type == "kong" for m in w.melds) or w.red_kongs or w.green_kongs
+                or w.laizi_kongs or w.pi_kongs):
+            raise RecordError("win_by kong_bloom (杠上花) needs a kong by the winner: a kong meld "
+                              "or a special kong (red, green, laizi, pi)")
     if win_by == "rob_kong":
         assert from_seat is not None
         if not any(m.type == "peng" and m.tiles[0] == winning_tile
@@ -218,6 +224,10 @@ def _check_copies(rec: WinRecord) -> None:
     for t, n in enumerate(counts):
         if n > 4:
             raise RecordError(f"more than four copies of {tile_str(t)} ({n}) in the record")
+    pi = sum(st.pi_kongs for st in rec.seats)
+    if pi > 3:
+        raise RecordError(f"{pi} 癞子皮杠 (indicator kongs): the indicator {tile_str(rec.indicator)} "
+                          "is face up, so only three copies of it are in play")
 
 
 def load_win_record(text: str) -> WinRecord:
