@@ -31,18 +31,21 @@ from wuhan_mahjong.bots.greedy import GreedyBot, after_claim, evaluator
 from wuhan_mahjong.bots.table import Table
 from wuhan_mahjong.engine import new_hand, seat_view
 from wuhan_mahjong.engine.actions import PASS, Action, Chi, Discard, Kong, Peng, SpecialKong
+from wuhan_mahjong.engine.match import play_hand
 from wuhan_mahjong.engine.state import HandState
 from wuhan_mahjong.rules import get_rules
 
 GREEDY = GreedyBot(0)  # stateless: one instance plays every seat
 
 
+def greedy_policy(state: HandState, seat: int) -> Action:
+    return GREEDY.choose(seat_view(state, seat))
+
+
 def rollout(state: HandState, seat: int) -> int:
-    while not state.ended:
-        s = state.to_act()[0]
-        state.apply(s, GREEDY.choose(seat_view(state, s)))
-    assert state.result is not None
-    return state.result.deltas[seat]
+    result = play_hand(state, greedy_policy).result
+    assert result is not None
+    return result.deltas[seat]
 
 
 def q_value(state: HandState, action: Action, seat: int, seeds: Sequence[int]) -> float:

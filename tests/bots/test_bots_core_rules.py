@@ -10,14 +10,15 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.greedy import GreedyBot, after_claim, discard_choices, evaluator
 from wuhan_mahjong.bots.handeval import Evaluator, hand_counts
 from wuhan_mahjong.bots.table import Table
-from wuhan_mahjong.engine import new_hand, seat_view
-from wuhan_mahjong.engine.actions import PASS, Chi, Discard, Kong, Peng
+from wuhan_mahjong.engine import SeatView, new_hand, seat_view
+from wuhan_mahjong.engine.actions import PASS, Action, Chi, Discard, Kong, Peng
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.tiles import parse_tiles
 
@@ -42,60 +43,58 @@ def _big_kept(ev: Evaluator, d: int, best: int) -> bool:
     return any(ev.shanten_after(d, -1, tg) == best for tg in ev.allowed if tg != "small")
 
 
-def test_expert_keeps_a_big_target_at_equal_shanten() -> None:
-    rules = get_rules("laizishanzhuang")
-    checked = 0
-    for h in range(40):
-        state = new_hand(rules, 0, rng=random.Random(500 + h), auto_pass=True)
+def _expert_decisions(profile: str, seeds: range) -> Iterator[tuple[SeatView, Action, ExpertBot]]:
+    """Every decision of four experts over one hand per seed: (view, action, bot)."""
+    rules = get_rules(profile)
+    for seed in seeds:
+        state = new_hand(rules, 0, rng=random.Random(seed), auto_pass=True)
         bots = [ExpertBot(s) for s in range(4)]
         while not state.ended:
             seat = state.to_act()[0]
             view = seat_view(state, seat)
             action = bots[seat].choose(view)
-            t = Table(view)
-            if t.phase == "turn" and isinstance(action, Discard):
-                ev = evaluator(t.hand, t.melds, t)
-                choices = discard_choices(t)
-                best = min(ev.shanten_after(d, -1) for d in choices)
-                if best >= 1 and any(_big_kept(ev, d, best) for d in choices
-                                     if ev.shanten_after(d, -1) == best):
-                    assert ev.shanten_after(action.tile, -1) == best
-                    assert _big_kept(ev, action.tile, best), (view["hand"], action)
-                    checked += 1
+            yield view, action, bots[seat]
             state.apply(seat, action)
+
+
+def test_expert_keeps_a_big_target_at_equal_shanten() -> None:
+    checked = 0
+    for view, action, _ in _expert_decisions("laizishanzhuang", range(500, 540)):
+        t = Table(view)
+        if t.phase == "turn" and isinstance(action, Discard):
+            ev = evaluator(t.hand, t.melds, t)
+            choices = discard_choices(t)
+            best = min(ev.shanten_after(d, -1) for d in choices)
+            if best >= 1 and any(_big_kept(ev, d, best) for d in choices
+                                 if ev.shanten_after(d, -1) == best):
+                assert ev.shanten_after(action.tile, -1) == best
+                assert _big_kept(ev, action.tile, best), (view["hand"], action)
+                checked += 1
     assert checked > 20
 
 
 def test_closed_far_hands_pass_idle_claims() -> None:
-    rules = get_rules("yuanhang")
     expert_passed = greedy_claimed = 0
     greedy = get_bot("greedy", 0)
-    for h in range(60):
-        state = new_hand(rules, 0, rng=random.Random(900 + h), auto_pass=True)
-        bots = [ExpertBot(s) for s in range(4)]
-        while not state.ended:
-            seat = state.to_act()[0]
-            view = seat_view(state, seat)
-            action = bots[seat].choose(view)
-            t = Table(view)
-            if (t.phase == "claim" and not t.opened and t.small_win_possible()
-                    and not any(isinstance(a, Kong) for a in t.actions)):  # 冲杠 always pays
-                me = bots[seat]
-                ev = evaluator(t.hand, t.melds, t)
-                cur = me.shanten_key(ev)[0]
-                idle = []
-                for a in t.actions:
-                    if isinstance(a, (Chi, Peng)):
-                        res = after_claim(t, a)
-                        assert res is not None
-                        ev2 = evaluator(*res, t)
-                        after = min(me.shanten_key(ev2, d)[0] for d in set(res[0])
-                                    if d != t.laizi and d not in t.must)
-                        idle.append(after >= cur)
-                if cur >= 2 and idle and all(idle):
-                    assert action == PASS, (view["hand"], view["legal_actions"])
-                    expert_passed += 1
-                    if greedy.choose(view) != PASS:
-                        greedy_claimed += 1
-            state.apply(seat, action)
+    for view, action, me in _expert_decisions("yuanhang", range(900, 960)):
+        t = Table(view)
+        if (t.phase != "claim" or t.opened or not t.small_win_possible()
+                or any(isinstance(a, Kong) for a in t.actions)):  # 冲杠 always pays
+            continue
+        ev = evaluator(t.hand, t.melds, t)
+        cur = me.shanten_key(ev)[0]
+        idle = []
+        for a in t.actions:
+            if isinstance(a, (Chi, Peng)):
+                res = after_claim(t, a)
+                assert res is not None
+                ev2 = evaluator(*res, t)
+                after = min(me.shanten_key(ev2, d)[0] for d in set(res[0])
+                            if d != t.laizi and d not in t.must)
+                idle.append(after >= cur)
+        if cur >= 2 and idle and all(idle):
+            assert action == PASS, (view["hand"], view["legal_actions"])
+            expert_passed += 1
+            if greedy.choose(view) != PASS:
+                greedy_claimed += 1
     assert expert_passed > 5 and greedy_claimed > 0

@@ -132,11 +132,7 @@ class ExpertBot(GreedyBot):
         self.chosen: dict[str, float | bool | None] = {
             "use_value": value, "contract_weight": contract_weight, "claim_filter": claim_filter,
             "lookahead": lookahead, "keep_two_laizi": keep_two_laizi}
-        self.use_value = True
-        self.contract_weight = 1.0
-        self.claim_filter = True
-        self.lookahead = True
-        self.keep_two_laizi = True
+        self._tune(None)
         self.hold_must = hold_must
         self.kong_max_shanten = kong_max_shanten
         self.lookahead_work = lookahead_work
@@ -162,15 +158,27 @@ class ExpertBot(GreedyBot):
         digest = hashlib.blake2b(json.dumps(public, sort_keys=True).encode(), digest_size=8)
         self.rng = random.Random(self.seed * 1_000_003 + int.from_bytes(digest.digest(), "big"))
         self.t = t
-        tuned = PROFILE_SETTINGS.get(t.rules.profile, {})
-        for name, given in self.chosen.items():
-            setattr(self, name, tuned.get(name, _DEFAULTS[name]) if given is None else given)
+        self._tune(t.rules.profile)
         self.work = 0
         self._waits: dict[int, list[float]] | None = None
         self._value_cache: dict[tuple[tuple[int, ...], int], float] = {}
         if t.phase == "claim":
             return self.claim(t)
         return self.turn(t)
+
+    def _tune(self, profile: str | None) -> None:
+        """Set the per-profile options: as given to ``__init__``, else the profile's
+        measured setting, else the default."""
+        tuned = PROFILE_SETTINGS.get(profile or "", {})
+        self.use_value = bool(self._setting("use_value", tuned))
+        self.contract_weight = float(self._setting("contract_weight", tuned))
+        self.claim_filter = bool(self._setting("claim_filter", tuned))
+        self.lookahead = bool(self._setting("lookahead", tuned))
+        self.keep_two_laizi = bool(self._setting("keep_two_laizi", tuned))
+
+    def _setting(self, name: str, tuned: dict[str, float | bool]) -> float | bool:
+        given = self.chosen[name]
+        return tuned.get(name, _DEFAULTS[name]) if given is None else given
 
     def _over(self) -> bool:
         if time.perf_counter() - self._start > self.time_cap:
