@@ -16,12 +16,12 @@ import json
 import sys
 from typing import Any
 
-from ..cli import UsageError, _options_arg, _rules_from
+from . import UsageError, _options_arg, _rules_from
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    from . import get_bot
-    from .jsonl import ProtocolError, serve
+    from ..bots import get_bot
+    from ..bots.jsonl import ProtocolError, serve
 
     try:
         bot = get_bot(args.policy, args.seed)
@@ -49,9 +49,9 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    from . import bot_names
-    from .arena import ArenaError, main_progress, parse_seats, run_arena
-    from .jsonl import ProtocolError
+    from ..bots import bot_names
+    from ..bots.arena import ArenaError, main_progress, parse_seats, run_arena
+    from ..bots.jsonl import ProtocolError
 
     try:
         seats = parse_seats(args.seats)

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError
 from ..rules import PROFILES
-from .config import ServerConfig, database_url
+from ..server.config import ServerConfig, database_url
+from . import UsageError
 
 __all__ = ["add_serve_command", "cmd_serve", "config_from_args", "tune_gc"]
 
@@ -118,8 +118,8 @@ def _shown(url: str) -> str:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from ..server.app import create_app
     from ..store import open_store
-    from .app import create_app
 
     config = config_from_args(args)
     url = database_url(config)
@@ -145,7 +145,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m wuhan_mahjong.server``: the same as ``wuhan-mahjong serve``."""
-    from ..cli import _fail, _Parser
+    from . import _fail, _Parser
 
     parser = _Parser(prog="wuhan-mahjong")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)

@@ -9,8 +9,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from .rules import PROFILES, RulesError, get_rules
-from .tiles import TileError
+from ..rules import PROFILES, RulesError, get_rules
+from ..tiles import TileError
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -52,7 +52,7 @@ def _rules_from(args: argparse.Namespace) -> Any:
 
 # ---------------------------------------------------------------------------
 def cmd_rules(args: argparse.Namespace) -> int:
-    from .rules import get_rules
+    from ..rules import get_rules
 
     rules = get_rules(args.profile_name)
     if args.json:
@@ -67,9 +67,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from .analysis import NotAWin
-    from .scoring import settle
-    from .win_record import load_win_record
+    from ..analysis import NotAWin
+    from ..scoring import settle
+    from ..win_record import load_win_record
 
     if args.record and args.record != "-":
         try:
@@ -90,7 +90,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_hand(args: argparse.Namespace) -> int:
-    from .handinfo import hand_report
+    from ..handinfo import hand_report
 
     rules = _rules_from(args)
     report = hand_report(args.hand, args.indicator, args.meld, rules, dealer=args.dealer)
@@ -130,12 +130,12 @@ def build_parser() -> argparse.ArgumentParser:
     _options_arg(h)
     h.set_defaults(func=cmd_hand)
 
-    from .engine.commands import add_commands
-    from .server.cli import add_serve_command
+    from .bots import add_bot_commands
+    from .engine import add_commands
+    from .serve import add_serve_command
 
     add_commands(sub)
     add_serve_command(sub)
-    from .bots.cli import add_bot_commands
 
     add_bot_commands(sub)
     return p
@@ -144,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from .win_record import RecordError
+    from ..win_record import RecordError
 
     try:
         func: Handler = args.func

@@ -14,14 +14,14 @@ from collections import Counter
 from typing import Any
 
 from ..analysis import BIG_HAND_NAMES
-from ..cli import UsageError, _options_arg, _rules_from
+from ..engine.actions import ActionFormatError, IllegalAction, action_from_json, parse_action
+from ..engine.dealing import WallError, check_wall
+from ..engine.match import Match, random_policy
+from ..engine.records import RecordError, VerifyError, describe, load_records, record_lines, verify
+from ..engine.state import SEAT_NAMES, HandState, new_hand
 from ..rules import Rules
 from ..tiles import TileError, parse_tiles
-from .actions import ActionFormatError, IllegalAction, action_from_json, parse_action
-from .dealing import WallError, check_wall
-from .match import Match, random_policy
-from .records import RecordError, VerifyError, describe, load_records, record_lines, verify
-from .state import SEAT_NAMES, HandState, new_hand
+from . import UsageError, _options_arg, _rules_from
 
 
 def _read(path: str) -> str:
