@@ -32,7 +32,9 @@ __all__ = [
     "HandRecordRow",
     "HandSeatRow",
     "LedgerRow",
+    "MatchEventRow",
     "MatchResultRow",
+    "MatchRow",
     "SettlementRow",
     "UTCDateTime",
     "utcnow",
@@ -204,3 +206,47 @@ class HandSeatRow(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+
+
+class MatchRow(Base):
+    """A match a table runs: what it needs to go on after a crash (durable matches).
+
+    ``seed`` derives the walls, salts and first dealer (server-side only, never sent);
+    ``config`` is JSON (rules, room options, seats).  ``status`` is ``running`` until
+    the match ends (``finished``) or stops on an error (``aborted``).  ``epoch`` is
+    the fencing token of the process running it: raised by every resume, checked by
+    every append, so a process that lost the match can write nothing more.
+    """
+
+    __tablename__ = "matches"
+
+    match_id: Mapped[str] = mapped_column(String(GAME_ID_MAX), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    seed: Mapped[str] = mapped_column(String(128))
+    config: Mapped[str] = mapped_column(Text)
+    hands_done: Mapped[int] = mapped_column(Integer, default=0)
+    totals: Mapped[str] = mapped_column(String(256))
+    next_seq: Mapped[int] = mapped_column(Integer, default=0)
+    epoch: Mapped[int] = mapped_column(Integer, default=0)
+    owner: Mapped[str | None] = mapped_column(String(128))
+    reason: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class MatchEventRow(Base):
+    """One entry of a match's write-ahead log: an applied action, an escape, a switch."""
+
+    __tablename__ = "match_events"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.match_id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_no: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    data: Mapped[str | None] = mapped_column(Text)
+    source: Mapped[str | None] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
