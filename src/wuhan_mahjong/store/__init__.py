@@ -30,6 +30,7 @@ from .errors import (
     UsernameTaken,
 )
 from .levels import LEVELS, TOP_LEVEL, Level, level_for_points, points_to_next_level
+from .matchlog import LoggedMatch, MatchEvent, MatchFenced, MatchLogError, hand_game_id
 from .migrate import upgrade
 from .settlement import Outcome, compute_escape, compute_game
 from .store import (
@@ -64,7 +65,11 @@ __all__ = [
     "LedgerEntry",
     "LedgerReason",
     "Level",
+    "LoggedMatch",
     "Login",
+    "MatchEvent",
+    "MatchFenced",
+    "MatchLogError",
     "MatchResult",
     "Outcome",
     "RecordExists",
@@ -77,6 +82,7 @@ __all__ = [
     "UsernameTaken",
     "compute_escape",
     "compute_game",
+    "hand_game_id",
     "level_for_points",
     "open_store",
     "points_to_next_level",

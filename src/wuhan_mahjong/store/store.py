@@ -20,15 +20,16 @@ import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from enum import StrEnum
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Engine, delete, func, select
+from sqlalchemy import Engine, delete, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from . import matchlog
 from .accounts import (
     check_password_rules,
     hash_token,
@@ -47,6 +48,7 @@ from .errors import (
     UsernameTaken,
 )
 from .levels import Level, level_for_points
+from .matchlog import LoggedMatch, MatchEvent, hand_game_id
 from .models import (
     GAME_ID_MAX,
     AccountRow,
@@ -62,6 +64,9 @@ from .settlement import Outcome, compute_escape, compute_game
 
 __all__ = [
     "MAX_AMOUNT",
+    "SINKS",
+    "SOURCES",
+    "TRANSFERS",
     "Account",
     "Audit",
     "HandRecord",
@@ -85,20 +90,41 @@ _Compute = Callable[[Mapping[int, int]], dict[int, Outcome]]
 
 
 class LedgerReason(StrEnum):
-    """The ``reason`` column of ledger rows."""
+    """The ``reason`` column of ledger rows.
 
+    Silver enters only through the *sources* (:data:`SOURCES`) and leaves
+    only through the *sinks* (:data:`SINKS`); every other row moves silver
+    between accounts (:data:`TRANSFERS`).
+    """
+
+    SIGNUP_GRANT = "signup_grant"
+    """Source: the starting silver of a new account (or guest)."""
+    DAILY_ALLOWANCE = "daily_allowance"
+    """Source: the optional daily allowance (at most one per account and UTC day)."""
+    OPERATOR_GRANT = "operator_grant"
+    """Source (positive) or sink (negative): an operator's grant or removal."""
     GRANT = "grant"
-    """Silver created (starting silver, admin grant) or destroyed (negative grant)."""
+    """Source, legacy: databases written before the named sources (starting silver,
+    and the bot top-ups the server no longer makes).  Never written now."""
     GAME = "game"
-    """A player's silver won or lost in a settled game."""
+    """Transfer: a player's silver won or lost in a settled game."""
     FEE = "fee"
-    """A player's service fee."""
+    """Sink: a player's service fee (it goes to the house account)."""
     FEE_INCOME = "fee_income"
-    """The house account's share: all fees of one settlement."""
+    """The house account's side of the fees: all fees of one settlement."""
     ESCAPE_PENALTY = "escape_penalty"
-    """The escaper's penalty."""
+    """Transfer: the escaper's penalty."""
     ESCAPE_SHARE = "escape_share"
-    """Another player's share of an escape penalty."""
+    """Transfer: another player's share of an escape penalty."""
+
+
+SOURCES = frozenset({LedgerReason.SIGNUP_GRANT, LedgerReason.DAILY_ALLOWANCE,
+                     LedgerReason.OPERATOR_GRANT, LedgerReason.GRANT})
+"""Reasons of the rows that create silver (an operator's negative grant destroys it)."""
+SINKS = frozenset({LedgerReason.FEE})
+"""Reasons of the player rows that take silver out of play (into the house account)."""
+TRANSFERS = frozenset({LedgerReason.GAME, LedgerReason.ESCAPE_PENALTY, LedgerReason.ESCAPE_SHARE})
+"""Reasons of the rows that move silver between players: they sum to 0."""
 
 
 # --------------------------------------------------------------------------- values
@@ -209,22 +235,41 @@ class HandRecord:
 class Audit:
     """Result of :meth:`Store.audit`; ``ok`` when every invariant holds.
 
-    Silver is only created or destroyed by ``grant`` ledger rows; settlements
-    move it between accounts and fees move it to the house account.  So the
-    sum of all balances (house included) equals the sum of all grant rows.
+    Silver has named sources and sinks (:class:`LedgerReason`): the players'
+    silver is the sources minus the sinks, the house account holds exactly the
+    sinks (the fees), and the transfers (games, escapes) sum to zero.
     """
 
     total_balances: int
-    total_granted: int
+    """All balances, the house included."""
+    player_balances: int
+    """All balances but the house's."""
     house_balance: int
+    sources: Mapping[str, int]
+    """Sum of the ledger rows of each source reason (operator removals included)."""
+    sinks: int
+    """Silver taken out of play: the fees the players paid."""
+    fee_income: int
+    """What the house's ledger says it received."""
+    transfers: int
+    """Sum of the transfer rows (0 when nothing was created or lost in settlements)."""
+    unknown_reasons: tuple[str, ...]
     mismatched_accounts: tuple[int, ...]
     """Accounts whose ledger rows do not sum to their balance."""
     negative_accounts: tuple[int, ...]
 
     @property
+    def total_sources(self) -> int:
+        return sum(self.sources.values())
+
+    @property
     def ok(self) -> bool:
         return (
-            self.total_balances == self.total_granted
+            self.player_balances == self.total_sources - self.sinks
+            and self.house_balance == self.sinks == self.fee_income
+            and self.total_balances == self.total_sources
+            and self.transfers == 0
+            and not self.unknown_reasons
             and not self.mismatched_accounts
             and not self.negative_accounts
         )
@@ -321,6 +366,15 @@ class Store:
             yield session
 
     @contextmanager
+    def _write_in(self, session: Session | None) -> Iterator[Session]:
+        """``session`` when given (its caller's transaction), else a new write transaction."""
+        if session is not None:
+            yield session
+            return
+        with self._write() as own:
+            yield own
+
+    @contextmanager
     def _read(self, *, snapshot: bool = False) -> Iterator[Session]:
         bind = self._snapshot_engine if snapshot else self._read_engine
         with Session(bind, expire_on_commit=False) as session, session.begin():
@@ -396,7 +450,7 @@ class Store:
         )
         session.add(row)
         session.flush()  # assigns the id; raises IntegrityError on a duplicate name
-        self._move(session, row, starting_silver, LedgerReason.GRANT, "starting silver", now)
+        self._move(session, row, starting_silver, LedgerReason.SIGNUP_GRANT, "starting silver", now)
         return row
 
     def register(self, username: str, password: str) -> Account:
@@ -602,12 +656,18 @@ class Store:
     # -- silver -------------------------------------------------------------------
 
     def grant(self, account_id: int, amount: int, *, reference: str | None = None) -> int:
-        """Create (``amount`` > 0) or destroy (< 0) silver on an account; returns the balance.
+        """An operator's grant: create (``amount`` > 0) or remove (< 0) silver; returns the balance.
 
-        The ledger row's reason is ``grant``: the audit counts these rows as the
-        silver in existence.  ``reference`` says why (e.g. ``"daily bonus"``).
-        A debit below zero raises :class:`InsufficientSilver`.
+        The one way for an operator to change a balance by hand (the admin
+        command calls it).  The ledger row's reason is ``operator_grant``, a
+        named source (a negative amount is a sink); ``reference`` says why
+        (e.g. ``"refund of match 20261201-ab12"``).  A debit below zero raises
+        :class:`InsufficientSilver`; the house account cannot be granted to.
         """
+        return self._source(account_id, amount, LedgerReason.OPERATOR_GRANT, reference)
+
+    def _source(self, account_id: int, amount: int, reason: LedgerReason,
+                reference: str | None, *, once: bool = False) -> int:
         _check_int("amount", amount, low=-MAX_AMOUNT)
         if reference is not None and len(reference) > GAME_ID_MAX:
             raise InvalidSettlement(f"reference longer than {GAME_ID_MAX} characters")
@@ -615,14 +675,54 @@ class Store:
             row = self._lock_accounts(session, [account_id])[account_id]
             if row.is_house:
                 raise UnknownAccount(account_id)
+            if once and session.scalar(
+                select(LedgerRow.id).where(
+                    LedgerRow.account_id == account_id,
+                    LedgerRow.reason == str(reason),
+                    LedgerRow.reference == reference,
+                ).limit(1)
+            ) is not None:
+                raise AlreadySettled(f"{reason} {reference}")
             if row.silver + amount < 0:
                 raise InsufficientSilver(
                     f"account {account_id} has {row.silver} silver, cannot take {-amount}"
                 )
             if row.silver + amount > MAX_AMOUNT:
                 raise InvalidSettlement("balance would exceed the largest amount")
-            self._move(session, row, amount, LedgerReason.GRANT, reference, utcnow())
+            self._move(session, row, amount, reason, reference, utcnow())
             return row.silver
+
+    def daily_allowance(self, account_id: int, amount: int, *, day: date | None = None) -> int | None:
+        """Grant the daily allowance once per account and UTC day; the new balance, or
+        ``None`` if this account already had that day's allowance (or ``amount`` is 0).
+
+        The check and the grant happen under the account's row lock, so two
+        connections at once cannot both collect it.
+        """
+        _check_int("amount", amount)
+        if amount == 0:
+            return None
+        when = day or utcnow().date()
+        try:
+            return self._source(account_id, amount, LedgerReason.DAILY_ALLOWANCE,
+                                f"daily {when.isoformat()}", once=True)
+        except AlreadySettled:
+            return None
+
+    def create_bot(self) -> Account:
+        """A bot's account: a guest name, no session, no password and no silver.
+
+        Bots only sit at free tables, so they never need silver: no source
+        ever credits a bot (see ``docs/server.md``).
+        """
+        for _ in range(_GUEST_NAME_TRIES):
+            name = new_guest_name()
+            try:
+                with self._write() as session:
+                    return _account(self._new_account(session, name, name, None, True, 0))
+            except IntegrityError:  # a name clash; try another
+                continue
+        raise RuntimeError("could not find a free guest name")  # pragma: no cover
 
     def settle_game(
         self,
@@ -632,6 +732,7 @@ class Store:
         fee: int,
         *,
         profile: str = "bianfeng",
+        session: Session | None = None,
     ) -> Settlement:
         """Settle a finished game: points, silver at ``stake`` per point, then fees.
 
@@ -654,7 +755,8 @@ class Store:
             return compute_game(balances, stake, point_deltas, fee)
 
         return self._settle(
-            game_id, "game", profile, stake, fee, list(point_deltas), compute, escaper=None
+            game_id, "game", profile, stake, fee, list(point_deltas), compute, escaper=None,
+            session=session,
         )
 
     def settle_escape(
@@ -701,13 +803,15 @@ class Store:
         compute: _Compute,
         *,
         escaper: int | None,
+        session: Session | None = None,
     ) -> Settlement:
+        """Settle in a transaction of its own, or in ``session``'s (the match log's)."""
         if len(set(players)) != len(players):
             raise InvalidSettlement("a player is listed twice")
         if self.house_account_id in players:
             raise UnknownAccount(self.house_account_id)
         try:
-            with self._write() as session:
+            with self._write_in(session) as session:
                 rows = self._lock_accounts(session, [*players, self.house_account_id])
                 if session.get(SettlementRow, game_id) is not None:
                     raise AlreadySettled(game_id)
@@ -813,16 +917,24 @@ class Store:
                 .outerjoin(ledger_sums, ledger_sums.c.account_id == AccountRow.id)
                 .order_by(AccountRow.id)
             ).all()
-            granted = session.scalar(
-                select(func.coalesce(func.sum(LedgerRow.delta), 0)).where(
-                    LedgerRow.reason == str(LedgerReason.GRANT)
+            by_reason = {
+                str(reason): int(total or 0)
+                for reason, total in session.execute(
+                    select(LedgerRow.reason, func.sum(LedgerRow.delta)).group_by(LedgerRow.reason)
                 )
-            )
+            }
         balances = {account_id: int(silver) for account_id, silver, _total in rows}
+        house = balances.get(self.house_account_id, 0)
+        known = {str(r) for r in LedgerReason}
         return Audit(
             total_balances=sum(balances.values()),
-            total_granted=int(granted or 0),
-            house_balance=balances.get(self.house_account_id, 0),
+            player_balances=sum(balances.values()) - house,
+            house_balance=house,
+            sources={str(r): by_reason.get(str(r), 0) for r in sorted(SOURCES)},
+            sinks=-sum(by_reason.get(str(r), 0) for r in SINKS),
+            fee_income=by_reason.get(str(LedgerReason.FEE_INCOME), 0),
+            transfers=sum(by_reason.get(str(r), 0) for r in TRANSFERS),
+            unknown_reasons=tuple(sorted(set(by_reason) - known)),
             mismatched_accounts=tuple(
                 account_id for account_id, silver, total in rows if int(total) != int(silver)
             ),
@@ -861,7 +973,9 @@ class Store:
 
     # -- hand records ---------------------------------------------------------------
 
-    def save_hand_record(self, record: HandRecord) -> HandRecord:
+    def save_hand_record(
+        self, record: HandRecord, *, session: Session | None = None
+    ) -> HandRecord:
         """Store a finished hand's record; returns it with ``finished_at`` filled in.
 
         Records are immutable: saving the same (match id, hand number) twice
@@ -884,7 +998,7 @@ class Store:
         if not isinstance(record.wall, str) or not isinstance(record.events, str):
             raise InvalidSettlement("wall and events must be strings")
         finished = record.finished_at or utcnow()
-        with self._write() as session:
+        with self._write_in(session) as session:
             rows = self._lock_accounts(session, record.seats.values())
             if any(row.is_house for row in rows.values()):
                 raise UnknownAccount(self.house_account_id)
@@ -971,3 +1085,104 @@ class Store:
                     .order_by(HandRecordRow.hand_no)
                 )
             )
+
+    # -- durable matches (see .matchlog) ---------------------------------------------
+
+    def open_match(
+        self,
+        match_id: str,
+        table_id: str,
+        seed: str,
+        config: Mapping[str, object],
+        *,
+        owner: str | None = None,
+    ) -> int:
+        """Start a match's log (status ``running``); returns its fencing epoch."""
+        with self._write() as session:
+            return matchlog.open_match(session, match_id, table_id, seed, config, owner)
+
+    def append_match_events(self, match_id: str, epoch: int, events: Sequence[MatchEvent]) -> int:
+        """Write events to a running match's log in one transaction (write-ahead)."""
+        with self._write() as session:
+            return matchlog.append_events(session, match_id, epoch, events)
+
+    def finish_hand(
+        self,
+        match_id: str,
+        epoch: int,
+        record: HandRecord,
+        point_deltas: Mapping[int, int],
+        *,
+        stake: int,
+        fee: int,
+        profile: str,
+        totals: Sequence[int],
+    ) -> Settlement | None:
+        """Save a finished hand's record and settle it, in one transaction, exactly once.
+
+        The settlement's game id is ``"<match id>/<hand no>"``.  If the hand was settled
+        already (a resumed match replays the hand a crash interrupted), nothing changes
+        and ``None`` is returned.  The match's ``hands_done`` and ``totals`` move on.
+        """
+        game_id = hand_game_id(match_id, record.hand_no)
+        with self._write() as session:
+            row = matchlog.lock_running(session, match_id, epoch)
+            # Every account of the hand and the house, in the one global lock order.
+            self._lock_accounts(session, [*record.seats.values(), self.house_account_id])
+            settled = None
+            if session.get(SettlementRow, game_id) is None:
+                has_record = session.scalar(
+                    select(HandRecordRow.id).where(
+                        HandRecordRow.match_id == match_id,
+                        HandRecordRow.hand_no == record.hand_no,
+                    )
+                )
+                if has_record is None:
+                    self.save_hand_record(record, session=session)
+                settled = self.settle_game(
+                    game_id, stake, point_deltas, fee, profile=profile, session=session
+                )
+            matchlog.set_progress(row, record.hand_no + 1, totals)
+            return settled
+
+    def end_match(
+        self, match_id: str, epoch: int, status: str, reason: str | None = None
+    ) -> None:
+        """Mark a running match ``finished`` or ``aborted``; it is never resumed again."""
+        with self._write() as session:
+            matchlog.end_match(session, match_id, epoch, status, reason)
+
+    def running_matches(self) -> list[str]:
+        """The ids of the matches still ``running`` (to resume at start), oldest first."""
+        with self._read() as session:
+            return matchlog.running_match_ids(session)
+
+    def claim_match(self, match_id: str, *, owner: str | None = None) -> int:
+        """Take over a running match (a new fencing epoch); returns the epoch."""
+        with self._write() as session:
+            return matchlog.claim_match(session, match_id, owner)
+
+    def load_match(self, match_id: str) -> LoggedMatch | None:
+        """A match's log: its row and its events in order."""
+        with self._read() as session:
+            return matchlog.load_match(session, match_id)
+
+    def match_silver(self, match_id: str) -> dict[int, tuple[int, int]]:
+        """Per account, (silver won or paid, fees) over the settlements of one match so far
+        (its hands ``"<id>/<n>"`` and its escapes ``"<id>#escape<seat>"``)."""
+        with self._read() as session:
+            rows = session.execute(
+                select(
+                    MatchResultRow.account_id,
+                    func.sum(MatchResultRow.silver_delta),
+                    func.sum(MatchResultRow.fee),
+                )
+                .where(
+                    or_(
+                        MatchResultRow.game_id.startswith(match_id + "/", autoescape=True),
+                        MatchResultRow.game_id.startswith(match_id + "#", autoescape=True),
+                    )
+                )
+                .group_by(MatchResultRow.account_id)
+            ).all()
+        return {int(a): (int(s or 0), int(f or 0)) for a, s, f in rows}

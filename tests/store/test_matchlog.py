@@ -1,0 +1,115 @@
+"""The durable match log: write-ahead events, settlement of a hand exactly once, fencing."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from wuhan_mahjong.store import (
+    HandRecord,
+    MatchEvent,
+    MatchFenced,
+    MatchLogError,
+    Store,
+    hand_game_id,
+)
+
+
+def _players(store: Store) -> list[int]:
+    return [store.create_guest().account.id for _ in range(4)]
+
+
+def _record(match_id: str, hand_no: int, seats: list[int]) -> HandRecord:
+    return HandRecord(match_id=match_id, hand_no=hand_no, commitment="c" * 64, wall="1m" * 136,
+                      salt="00" * 32, events='{"e":"header"}',
+                      seats=dict(enumerate(seats)))
+
+
+def test_events_are_stored_in_order_and_gaps_refused(store: Store) -> None:
+    players = _players(store)
+    config = {"profile": "yuanhang", "seats": players}
+    epoch = store.open_match("m1", "t1", "ab" * 32, config)
+    assert store.running_matches() == ["m1"]
+    events = [MatchEvent(0, 0, "deal", data="c0"),
+              MatchEvent(1, 0, "act", seat=2, data='{"type":"discard","tile":"1m"}', source="player"),
+              MatchEvent(2, 0, "auto", seat=1, data="on")]
+    assert store.append_match_events("m1", epoch, events[:2]) == 2
+    assert store.append_match_events("m1", epoch, events[2:]) == 3
+    with pytest.raises(MatchLogError):  # seq 5 is not next (3 is)
+        store.append_match_events("m1", epoch, [MatchEvent(5, 0, "escape", seat=1)])
+    with pytest.raises(MatchLogError):
+        store.append_match_events("m1", epoch, [MatchEvent(3, 0, "nonsense")])
+    logged = store.load_match("m1")
+    assert logged is not None
+    assert logged.events == tuple(events)
+    assert logged.config == config and logged.seed == "ab" * 32
+    assert logged.next_seq == 3 and logged.status == "running"
+
+
+def test_a_finished_hand_is_settled_exactly_once(store: Store) -> None:
+    players = _players(store)
+    epoch = store.open_match("m2", "t2", "00", {})
+    deltas = {players[0]: -30, players[1]: 30, players[2]: 0, players[3]: 0}
+    first = store.finish_hand("m2", epoch, _record("m2", 0, players), deltas, stake=2, fee=0,
+                              profile="yuanhang", totals=[-30, 30, 0, 0])
+    assert first is not None and first.game_id == hand_game_id("m2", 0) == "m2/0"
+    balances = [store.account(a).silver for a in players]
+    assert balances == [940, 1060, 1000, 1000]
+    again = store.finish_hand("m2", epoch, _record("m2", 0, players), deltas, stake=2, fee=0,
+                              profile="yuanhang", totals=[-30, 30, 0, 0])
+    assert again is None
+    assert [store.account(a).silver for a in players] == balances
+    assert store.hand_numbers("m2", viewer=players[0]) == [0]
+    logged = store.load_match("m2")
+    assert logged is not None and logged.hands_done == 1 and logged.totals == (-30, 30, 0, 0)
+    assert store.match_silver("m2") == {players[0]: (-60, 0), players[1]: (60, 0),
+                                        players[2]: (0, 0), players[3]: (0, 0)}
+    assert store.audit().ok
+
+
+def test_concurrent_finishes_settle_once(store: Store) -> None:
+    players = _players(store)
+    epoch = store.open_match("m3", "t3", "00", {})
+    deltas = {players[0]: 12, players[1]: -4, players[2]: -4, players[3]: -4}
+    results: list[object] = []
+
+    def finish() -> None:
+        results.append(store.finish_hand("m3", epoch, _record("m3", 0, players), deltas, stake=5,
+                                         fee=1, profile="bianfeng", totals=[12, -4, -4, -4]))
+
+    threads = [threading.Thread(target=finish) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(r is not None for r in results) == 1
+    assert store.account(players[0]).silver == 1000 + 60 - 1
+    assert store.audit().ok
+
+
+def test_a_claim_fences_the_old_runner(store: Store) -> None:
+    epoch = store.open_match("m4", "t4", "00", {})
+    newer = store.claim_match("m4", owner="node-b")
+    assert newer == epoch + 1
+    with pytest.raises(MatchFenced):
+        store.append_match_events("m4", epoch, [MatchEvent(0, 0, "deal")])
+    with pytest.raises(MatchFenced):
+        store.end_match("m4", epoch, "finished")
+    store.append_match_events("m4", newer, [MatchEvent(0, 0, "deal")])
+    logged = store.load_match("m4")
+    assert logged is not None and logged.owner == "node-b" and logged.epoch == newer
+
+
+def test_an_ended_match_is_not_resumed_or_written(store: Store) -> None:
+    epoch = store.open_match("m5", "t5", "00", {})
+    store.end_match("m5", epoch, "aborted", "the table stopped on a server error")
+    assert store.running_matches() == []
+    with pytest.raises(MatchLogError):
+        store.append_match_events("m5", epoch, [MatchEvent(0, 0, "deal")])
+    with pytest.raises(MatchLogError):
+        store.claim_match("m5")
+    logged = store.load_match("m5")
+    assert logged is not None and logged.status == "aborted"
+    assert logged.reason == "the table stopped on a server error"
+    assert store.load_match("nope") is None
