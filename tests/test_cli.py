@@ -17,7 +17,7 @@ SAMPLE = {
         {"hand": "", "melds": []},
         {"hand": "456p678s5m", "melds": [{"type": "chi", "tiles": "234m", "from": 0},
                                          {"type": "peng", "tiles": "777s", "from": 3}]},
-        {"hand": "", "melds": [{"type": "kong", "kind": "direct", "tiles": "9999p", "from": 0}],
+        {"hand": "", "melds": [{"type": "kong", "kind": "direct", "tiles": "8888p", "from": 0}],
          "kongs": {"red": 1, "green": 0, "laizi": 0, "pi": 0}, "laizi_discards": 1},
         {"hand": "", "melds": [], "ready": False},
     ],
@@ -63,7 +63,7 @@ def test_score_not_a_legal_win_exits_1() -> None:
     (json.dumps({**SAMPLE, "profile": "osaka"}), "unknown profile"),
     (json.dumps({**SAMPLE, "options": {"capp": 3}}), "unknown option"),
     (json.dumps({**SAMPLE, "winner": 7}), "out of range"),
-    (json.dumps({**SAMPLE, "winning_tile": "9p"}), "more than four copies"),
+    (json.dumps({**SAMPLE, "winning_tile": "8p"}), "more than four copies"),
     (json.dumps({**SAMPLE, "seats": SAMPLE["seats"][:3]}), "four seats"),
     ("[]", "JSON object"),
 ])

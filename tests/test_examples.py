@@ -229,7 +229,7 @@ def test_example_5_yuanhang_per_opening() -> None:
 EXAMPLE_6: dict[str, Any] = {
     "dealer": 2, "indicator": "1z", "winner": 1, "win_by": "self_draw", "winning_tile": "5s",
     "seats": [
-        {"melds": [{"type": "kong", "kind": "direct", "tiles": "1111z", "from": 2}]},
+        {"melds": [{"type": "kong", "kind": "direct", "tiles": "3333z", "from": 2}]},
         {"hand": "678m5s", "melds": [{"type": "chi", "tiles": "234s", "from": 0},
                                      {"type": "kong", "kind": "concealed", "tiles": "6666p"},
                                      {"type": "kong", "kind": "concealed", "tiles": "9999m"}]},

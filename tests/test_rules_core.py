@@ -186,16 +186,16 @@ def test_opening_once_vs_per_opening() -> None:
 
 
 def test_direct_kong_opens_and_doubles() -> None:
-    s = run(record(*BASIC, others={3: {"melds": [meld("kong:1111z", 3)]}}))
+    s = run(record(*BASIC, others={3: {"melds": [meld("kong:3333z", 3)]}}))
     assert factor_ids(s, 3) == {"opening": (2, 1), "exposed_kong": (2, 1)}
     s = run(record(*BASIC, options={"direct_kong_opens": False},
-                   others={3: {"melds": [meld("kong:1111z", 3)]}}))
+                   others={3: {"melds": [meld("kong:3333z", 3)]}}))
     assert factor_ids(s, 3) == {"exposed_kong": (2, 1)}
 
 
 def test_concealed_kong_is_x4_and_does_not_open() -> None:
     s = run(record(*BASIC, others={3: {"melds": [{"type": "kong", "kind": "concealed",
-                                                   "tiles": "1111z"}]}}))
+                                                   "tiles": "3333z"}]}}))
     assert factor_ids(s, 3) == {"concealed_kong": (4, 1)}
 
 

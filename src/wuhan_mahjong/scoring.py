@@ -11,7 +11,7 @@ Arithmetic is exact (:class:`fractions.Fraction`).
 >>> from wuhan_mahjong.meld import Meld
 >>> t = lambda s: tuple(parse_tiles(s))
 >>> seats = (SeatState(), SeatState(t("456p678s5m"), (Meld("chi", t("234m"), 0),
-...          Meld("peng", t("777s"), 3))), SeatState(melds=(Meld("kong", t("9999p"), 0,
+...          Meld("peng", t("777s"), 3))), SeatState(melds=(Meld("kong", t("8888p"), 0,
 ...          "direct"),)), SeatState())
 >>> rec = WinRecord(get_rules(), dealer=0, indicator=parse_tile("9p"), winner=1,
 ...                 win_by="discard", from_seat=2, winning_tile=parse_tile("5m"), seats=seats)

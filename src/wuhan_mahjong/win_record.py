@@ -2,9 +2,10 @@
 
 Every problem that makes a record *malformed* raises :class:`RecordError`
 with a one-line message (the CLI exits 2): bad JSON, unknown tiles, profiles
-or options, more than four copies of a tile, seats out of range, wrong hand
-sizes, impossible melds.  A well-formed record that is not a legal win is the
-settlement's business (:class:`~wuhan_mahjong.analysis.NotAWin`, exit 1).
+or options, more than four copies of a tile (the face-up indicator counts as
+one), seats out of range, wrong hand sizes, impossible melds.  A well-formed
+record that is not a legal win is the settlement's business
+(:class:`~wuhan_mahjong.analysis.NotAWin`, exit 1).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .analysis import WIN_BY
 from .meld import Meld
 from .rules import Rules, RulesError, get_rules
 from .scoring import SeatState, WinRecord
-from .tiles import NUM_KINDS, TileError, parse_tiles, suit_of, tile_str
+from .tiles import GREEN, NUM_KINDS, RED, TileError, parse_tiles, suit_of, tile_str
 
 
 class RecordError(ValueError):
@@ -206,10 +207,17 @@ def _check_sizes(rec: WinRecord) -> None:
 
 
 def _check_copies(rec: WinRecord) -> None:
-    # The indicator itself is not counted: it only names the laizi.  (The issue's
-    # own sample record shows the indicator 9p beside a 9999p kong.)
+    """At most four copies of any tile kind in everything the record shows.
+
+    The face-up indicator (癞子皮) is out of play for the whole hand (docs/RULES.md,
+    Project decision 2), so it is one of the four copies of its kind: indicator 9p
+    beside a 9999p kong is five 9p.  Single-tile special kongs count as the tiles
+    they set aside (红中杠 a 7z, 发财杠 a 6z, 癞子杠 and laizi discards the laizi,
+    癞子皮杠 the indicator's kind).
+    """
     counts = [0] * NUM_KINDS
     counts[rec.winning_tile] += 1
+    counts[rec.indicator] += 1
     laizi = rec.laizi
     for st in rec.seats:
         for t in st.hand:
@@ -217,17 +225,18 @@ def _check_copies(rec: WinRecord) -> None:
         for m in st.melds:
             for t in m.tiles:
                 counts[t] += 1
-        counts[33] += st.red_kongs
-        counts[32] += st.green_kongs
+        counts[RED] += st.red_kongs
+        counts[GREEN] += st.green_kongs
         counts[laizi] += st.laizi_kongs + st.laizi_discards
         counts[rec.indicator] += st.pi_kongs
     for t, n in enumerate(counts):
-        if n > 4:
-            raise RecordError(f"more than four copies of {tile_str(t)} ({n}) in the record")
-    pi = sum(st.pi_kongs for st in rec.seats)
-    if pi > 3:
-        raise RecordError(f"{pi} 癞子皮杠 (indicator kongs): the indicator {tile_str(rec.indicator)} "
-                          "is face up, so only three copies of it are in play")
+        if n <= 4:
+            continue
+        if t == rec.indicator:
+            raise RecordError(
+                f"more than four copies of {tile_str(t)} ({n}, the face-up indicator included): "
+                "the indicator is out of play, so only three copies of it are in play")
+        raise RecordError(f"more than four copies of {tile_str(t)} ({n}) in the record")
 
 
 def load_win_record(text: str) -> WinRecord:
