@@ -2,7 +2,10 @@
 //
 // Tiles use the engine's compact notation: 1m-9m 万 (characters), 1p-9p 筒 (dots),
 // 1s-9s 条 (bamboo), 1z-7z 东 南 西 北 白 发 中.  Every face is a 60 x 80 viewBox,
-// drawn with shapes; only the characters and honours use text (a CJK font stack).
+// drawn with shapes.  The characters (一…九 万 东南西北中发) are SVG paths from
+// glyphs.js (outlines of Noto Serif CJK SC Bold), so no tile depends on a system font.
+
+import { GLYPHS } from "./glyphs.js";
 
 export const SUITS = "mpsz";
 export const ALL_TILES = [];
@@ -29,16 +32,18 @@ export function sortTiles(tiles) {
 
 const NUMERALS = "一二三四五六七八九";
 const HONOURS = ["东", "南", "西", "北", "白", "发", "中"];
-const FONT = "'Noto Serif CJK SC','Noto Sans CJK SC','Source Han Serif SC','Songti SC','SimSun','STSong','PingFang SC','Microsoft YaHei',serif";
 
 const RED = "#c8102e";
 const GREEN = "#0a7a3b";
 const BLUE = "#14407a";
 const INK = "#1b1b2f";
 
-function text(x, y, size, fill, s, weight = 700) {
-  return `<text x="${x}" y="${y}" font-size="${size}" font-family="${FONT}" font-weight="${weight}" ` +
-    `fill="${fill}" text-anchor="middle" dominant-baseline="central">${s}</text>`;
+/** A character drawn as a path, centred on (x, y), `size` user units per em. */
+function glyph(x, y, size, fill, s) {
+  const k = size / 1000;
+  // the ideographic em box runs from -120 to 880: its middle (380) goes to y
+  return `<path transform="translate(${(x - size / 2).toFixed(2)} ${(y + 380 * k).toFixed(2)}) scale(${k.toFixed(4)} ${(-k).toFixed(4)})" ` +
+    `fill="${fill}" d="${GLYPHS[s]}"/>`;
 }
 
 function dot(x, y, r, fill) {
@@ -109,7 +114,7 @@ function face(tile) {
   const r = Number(tile[0]);
   switch (tile[1]) {
     case "m":
-      return text(30, 23, 27, INK, NUMERALS[r - 1]) + text(30, 57, 30, RED, "万");
+      return glyph(30, 23, 27, INK, NUMERALS[r - 1]) + glyph(30, 57, 30, RED, "万");
     case "p":
       return dotsFace(r);
     case "s":
@@ -119,7 +124,7 @@ function face(tile) {
         return `<rect x="12" y="14" width="36" height="52" rx="3" fill="none" stroke="${BLUE}" stroke-width="3.5"/>` +
           `<rect x="18" y="20" width="24" height="40" rx="2" fill="none" stroke="${BLUE}" stroke-width="1.5"/>`;
       }
-      return text(30, 41, 42, r === 7 ? RED : r === 6 ? GREEN : INK, HONOURS[r - 1], 800);
+      return glyph(30, 41, 42, r === 7 ? RED : r === 6 ? GREEN : INK, HONOURS[r - 1]);
     default:
       return "";
   }
