@@ -34,6 +34,7 @@ import hashlib
 import random
 import secrets
 from collections.abc import Sequence
+from typing import Any
 
 from ..tiles import COPIES, NUM_KINDS, NUM_TILES, all_tiles, tile_str
 
@@ -51,6 +52,55 @@ class WallError(ValueError):
 def default_rng() -> random.Random:
     """The cryptographically secure default source."""
     return secrets.SystemRandom()
+
+
+class SeededRandom(random.Random):
+    """A deterministic *and* unpredictable source: SHA-256 in counter mode over a secret key.
+
+    A server that must rebuild a match after a crash (its walls, salts and first
+    dealer) keeps one 32-byte key per match, server-side only, and gives the
+    match ``SeededRandom(key)``: the same key gives the same match, and without the
+    key the revealed walls and salts of past hands tell nothing about the next ones
+    (unlike a seeded ``random.Random``, whose state can be recovered from its output).
+
+    >>> a, b = SeededRandom(bytes(32)), SeededRandom(bytes(32))
+    >>> shuffled_wall(a) == shuffled_wall(b), new_salt(a) == new_salt(b)
+    (True, True)
+    """
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) < 16:
+            raise ValueError("a seed key has at least 16 bytes")
+        self._key = bytes(key)
+        self._counter = 0
+        self._buffer = b""
+        super().__init__()
+
+    def seed(self, a: object = None, version: int = 2) -> None:
+        """The key is the seed: re-seeding is not supported (and ignored at construction)."""
+
+    def _take(self, n: int) -> bytes:
+        while len(self._buffer) < n:
+            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+            self._buffer += block
+        out, self._buffer = self._buffer[:n], self._buffer[n:]
+        return out
+
+    def getrandbits(self, k: int, /) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        n = (k + 7) // 8
+        return int.from_bytes(self._take(n), "big") >> (8 * n - k)
+
+    def random(self) -> float:
+        return self.getrandbits(53) * 2.0**-53
+
+    def getstate(self) -> tuple[Any, ...]:
+        return (self._key, self._counter, self._buffer)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        self._key, self._counter, self._buffer = state
 
 
 def shuffled_wall(rng: random.Random | None = None) -> list[int]:
