@@ -16,6 +16,10 @@ from .scoring import SeatState, WinRecord, settle
 from .tiles import format_tiles, parse_tile, parse_tiles, tile_name, tile_str
 
 
+class HandInputError(ValueError):
+    """The tiles and melds given do not make a hand to report on (e.g. the wrong tile count)."""
+
+
 @dataclass
 class WaitInfo:
     tile: int
@@ -97,10 +101,8 @@ def hand_report(hand_text: str, indicator_text: str, meld_specs: list[str], rule
     laizi = rules.laizi_of(indicator)
     size = len(hand) + 3 * len(melds)
     if size not in (13, 14):
-        from .cli import UsageError
-
-        raise UsageError(f"wrong hand size: {len(hand)} tiles and {len(melds)} melds "
-                         "(need 13 or 14 with melds counted as 3)")
+        raise HandInputError(f"wrong hand size: {len(hand)} tiles and {len(melds)} melds "
+                             "(need 13 or 14 with melds counted as 3)")
     visible = [*hand, indicator, *(t for m in melds for t in m.tiles)]
     if size == 14:
         complete: dict[str, int | str] | None = {}

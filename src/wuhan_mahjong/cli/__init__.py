@@ -1,156 +1,135 @@
 """The ``wuhan-mahjong`` command.  Every sub-command is thin: it parses, calls the
-library and prints.  Errors are one line on stderr with exit status 2."""
+library and prints.  Errors are one line on stderr with exit status 2.
+
+The package, one module per layer it calls:
+
+- :mod:`.common`: the parser class, :class:`UsageError`, the rule options (public helpers);
+- :mod:`.core`: ``rules``, ``score``, ``hand`` (the standard-library rules core only);
+- :mod:`.engine`: ``simulate``, ``replay``, ``verify``;
+- :mod:`.bots`: ``bot``, ``arena``;
+- :mod:`.serve`: ``serve`` (the ``[server]`` extra).
+
+Start-up stays fast because the top-level parser knows only each command's
+name and one-line help (:data:`COMMANDS`): the module of a command is imported,
+and its arguments added, only for the command being run.  ``--help``,
+``rules``, ``score`` and ``hand`` never import the engine's match loop, the bots
+or the server stack (Starlette, pydantic, SQLAlchemy).
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
 
-from ..rules import PROFILES, RulesError, get_rules
-from ..tiles import TileError
+from .common import PROG, ArgumentParser, UsageError, add_rules_options, fail, read_input, rules_from_args
+
+__all__ = ["COMMANDS", "ArgumentParser", "Command", "UsageError", "add_rules_options", "build_parser",
+           "fail", "main", "read_input", "rules_from_args", "version"]
 
 Handler = Callable[[argparse.Namespace], int]
 
 
-class UsageError(Exception):
-    """A bad argument or input; printed as one line, exit 2."""
+@dataclass(frozen=True)
+class Command:
+    """A sub-command: its name, the module (in this package) that defines it, its one-line help."""
+
+    name: str
+    module: str
+    help: str
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        raise SystemExit(_fail(message))
+COMMANDS: tuple[Command, ...] = (
+    Command("rules", "core", "print a rule profile's options, one line each"),
+    Command("score", "core", "settle one won hand (JSON record on stdin or in a file)"),
+    Command("hand", "core", "waits, shanten and the value of each wait for a hand"),
+    Command("simulate", "engine", "play random legal hands and summarise, or play a scripted hand"),
+    Command("replay", "engine", "print a recorded hand move by move"),
+    Command("verify", "engine", "check a hand record against its commitment and replay it"),
+    Command("serve", "serve", "run the game server (browser client, WebSocket protocol, HTTP API)"),
+    Command("bot", "bots", "play one seat as a bot over JSON lines (stdin/stdout)"),
+    Command("arena", "bots", "play policies against each other on duplicate deals"),
+)
 
 
-def _fail(message: str) -> int:
-    print(f"wuhan-mahjong: error: {message}", file=sys.stderr)
-    return 2
+def version() -> str:
+    """The installed distribution's version (``importlib.metadata``), else the package's own."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
 
-
-def _options_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--profile", default="yuanhang", choices=sorted(PROFILES),
-                   help="rule profile (default: yuanhang)")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-                   help="override one rule option (VALUE is JSON, or a bare string); repeatable")
-
-
-def _rules_from(args: argparse.Namespace) -> Any:
-    overrides: dict[str, Any] = {}
-    for item in args.option:
-        if "=" not in item:
-            raise UsageError(f"--option needs NAME=VALUE, got '{item}'")
-        name, value = item.split("=", 1)
-        try:
-            overrides[name] = json.loads(value)
-        except json.JSONDecodeError:
-            overrides[name] = value
-    return get_rules(args.profile, overrides)
-
-
-# ---------------------------------------------------------------------------
-def cmd_rules(args: argparse.Namespace) -> int:
-    from ..rules import get_rules
-
-    rules = get_rules(args.profile_name)
-    if args.json:
-        print(json.dumps(rules.to_dict(), ensure_ascii=False, indent=2))
-        return 0
-    print(f"Profile {args.profile_name}")
-    width = max(len(n) for n, _, _ in rules.describe())
-    for name, value, doc in rules.describe():
-        shown = ",".join(value) if isinstance(value, tuple) else value
-        print(f"  {name:<{width}}  {shown!s:<16} {doc}")
-    return 0
-
-
-def cmd_score(args: argparse.Namespace) -> int:
-    from ..analysis import NotAWin
-    from ..scoring import settle
-    from ..win_record import load_win_record
-
-    if args.record and args.record != "-":
-        try:
-            with open(args.record, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise UsageError(f"cannot read {args.record}: {e.strerror}") from None
-    else:
-        text = sys.stdin.read()
-    rec = load_win_record(text)
     try:
-        result = settle(rec)
-    except NotAWin as e:
-        print(json.dumps({"valid": False, "reason": str(e)}, ensure_ascii=False))
-        return 1
-    print(json.dumps(result.to_json(), ensure_ascii=False, indent=None if args.compact else 2))
-    return 0
+        return dist_version("wuhan-mahjong")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        from .. import __version__
+
+        return __version__
 
 
-def cmd_hand(args: argparse.Namespace) -> int:
-    from ..handinfo import hand_report
+class _VersionAction(argparse.Action):
+    """``--version``: looked up only when asked (``importlib.metadata`` costs start-up time)."""
 
-    rules = _rules_from(args)
-    report = hand_report(args.hand, args.indicator, args.meld, rules, dealer=args.dealer)
-    if args.json:
-        print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
-    else:
-        print(report.text())
-    return 0
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        print(f"{PROG} {version()}")
+        parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="wuhan-mahjong",
-                description="Wuhan Mahjong (武汉麻将): rules, scoring, engine, bots, server.")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The sub-command named in ``argv``: its first word that is not an option (the
+    top-level options, ``--help`` and ``--version``, take no value)."""
+    for word in argv:
+        if word == "--":
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(only: str | None = None) -> ArgumentParser:
+    """The ``wuhan-mahjong`` parser.  With ``only``, just that sub-command gets its
+    arguments (and just its module is imported); the others keep their help line."""
+    p = ArgumentParser(prog=PROG,
+                       description="Wuhan Mahjong (武汉麻将): rules, scoring, engine, bots, server.")
+    p.add_argument("--version", action=_VersionAction, help="print the version and exit")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     sub.required = True
-
-    r = sub.add_parser("rules", help="print a rule profile's options, one line each")
-    r.add_argument("profile_name", nargs="?", default="yuanhang", metavar="PROFILE",
-                   choices=sorted(PROFILES), help="yuanhang (default), bianfeng, laizishanzhuang")
-    r.add_argument("--json", action="store_true", help="print the options as JSON")
-    r.set_defaults(func=cmd_rules)
-
-    s = sub.add_parser("score", help="settle one won hand (JSON record on stdin or in a file)",
-                       description="Read a settlement record (JSON) and print the settlement. "
-                       "Exit 0: settled; 1: not a legal win; 2: malformed input.")
-    s.add_argument("record", nargs="?", help="record file (default: standard input)")
-    s.add_argument("--compact", action="store_true", help="one-line JSON output")
-    s.set_defaults(func=cmd_score)
-
-    h = sub.add_parser("hand", help="waits, shanten and the value of each wait for a hand")
-    h.add_argument("hand", help="concealed tiles, e.g. 234m567p11s or 13 tiles with melds")
-    h.add_argument("--indicator", required=True, help="the laizi indicator tile (癞子皮)")
-    h.add_argument("--meld", action="append", default=[], metavar="TYPE:TILES",
-                   help="an exposed meld: chi:234m, peng:777s, kong:9999p, ankong:1111z")
-    h.add_argument("--dealer", action="store_true", help="you are the dealer")
-    h.add_argument("--json", action="store_true", help="JSON output")
-    _options_arg(h)
-    h.set_defaults(func=cmd_hand)
-
-    from .bots import add_bot_commands
-    from .engine import add_commands
-    from .serve import add_serve_command
-
-    add_commands(sub)
-    add_serve_command(sub)
-
-    add_bot_commands(sub)
+    for c in COMMANDS:
+        s = sub.add_parser(c.name, help=c.help)
+        if only is None or only == c.name:
+            configure: Callable[[ArgumentParser], None] = (
+                import_module(f"{__name__}.{c.module}").CONFIGURE[c.name])
+            configure(s)
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def _library_errors() -> tuple[type[Exception], ...]:
+    """The core's input errors: a bad profile or option, tile string or record is exit 2."""
+    from ..rules import RulesError
+    from ..tiles import TileError
     from ..win_record import RecordError
 
+    return (RulesError, TileError, RecordError)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``wuhan-mahjong`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(only=_command_in(words)).parse_args(words)
+    func: Handler = args.func
     try:
-        func: Handler = args.func
-        return func(args)
-    except (UsageError, RulesError, TileError, RecordError) as e:
-        return _fail(str(e))
+        try:
+            return func(args)
+        except _library_errors() as e:
+            raise UsageError(str(e)) from None
+    except UsageError as e:
+        return fail(str(e))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -14,9 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
-from . import UsageError, _options_arg, _rules_from
+from .common import ArgumentParser, UsageError, add_rules_options, rules_from_args
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
@@ -65,7 +64,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise UsageError("--hands must be at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    rules = _rules_from(args)
+    rules = rules_from_args(args)
     try:
         report = run_arena(rules, seats, args.hands, args.seed, jobs=args.jobs,
                            progress=main_progress(args.progress))
@@ -78,27 +77,30 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_bot_commands(sub: Any) -> None:
-    """Register ``bot`` and ``arena`` on the main parser's sub-parsers."""
-    b = sub.add_parser("bot", help="play one seat as a bot over JSON lines (stdin/stdout)",
-                       description="Read seat views (JSON) and write actions (JSON). With --jsonl, "
-                       "one view per input line and one action per output line, until end of input.")
+def add_bot_command(b: ArgumentParser) -> None:
+    b.description = ("Read seat views (JSON) and write actions (JSON). With --jsonl, "
+                     "one view per input line and one action per output line, until end of input.")
     b.add_argument("--policy", default="greedy", help="random, greedy or expert (default: greedy)")
     b.add_argument("--seed", type=int, default=None, help="seed of the bot's own randomness")
     b.add_argument("--jsonl", action="store_true", help="JSON lines: one view per line, until EOF")
     b.set_defaults(func=cmd_bot)
 
-    a = sub.add_parser("arena", help="play policies against each other on duplicate deals",
-                       description="Each deal is played four times with the seats rotated, so luck "
-                       "cancels; 95% intervals are computed over deals.")
+
+def add_arena_command(a: ArgumentParser) -> None:
+    a.description = ("Each deal is played four times with the seats rotated, so luck "
+                     "cancels; 95% intervals are computed over deals.")
     a.add_argument("--seats", default="expert,greedy,greedy,greedy",
                    help="four policies, comma-separated; cmd:COMMAND runs an external JSON-lines bot")
     a.add_argument("--hands", type=int, default=400,
                    help="hands to play, rounded up to whole deals of four (default 400)")
-    _options_arg(a)
+    add_rules_options(a)
     a.add_argument("--seed", type=int, default=1, help="seed of the walls and bots (default 1)")
     a.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     a.add_argument("--json", action="store_true", help="print the report as JSON")
     a.add_argument("--progress", action="store_true",
                    help="progress bar on stderr even when it is not a terminal")
     a.set_defaults(func=cmd_arena)
+
+
+CONFIGURE = {"bot": add_bot_command, "arena": add_arena_command}
+"""Sub-command name -> the function that adds its arguments (read by ``cli.build_parser``)."""

@@ -1,7 +1,7 @@
 """The engine's sub-commands of ``wuhan-mahjong``: ``simulate``, ``replay`` and ``verify``.
 
 Thin wrappers: parse, call the engine, print.  Malformed input is a
-:class:`~wuhan_mahjong.cli.UsageError` (one line on stderr, exit 2).
+:class:`~wuhan_mahjong.cli.common.UsageError` (one line on stderr, exit 2).
 """
 
 from __future__ import annotations
@@ -21,17 +21,7 @@ from ..engine.records import RecordError, VerifyError, describe, load_records, r
 from ..engine.state import SEAT_NAMES, HandState, new_hand
 from ..rules import Rules
 from ..tiles import TileError, parse_tiles
-from . import UsageError, _options_arg, _rules_from
-
-
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror}") from None
+from .common import ArgumentParser, UsageError, add_rules_options, read_input, rules_from_args
 
 
 def _seat_arg(text: str, where: str) -> int:
@@ -83,12 +73,12 @@ def _scripted(args: argparse.Namespace, rules: Rules) -> int:
     if not (args.wall and args.script):
         raise UsageError("--wall and --script go together")
     try:
-        wall = check_wall(parse_tiles(_read(args.wall)))
+        wall = check_wall(parse_tiles(read_input(args.wall)))
     except (TileError, WallError) as e:
         raise UsageError(f"--wall: {e}") from None
     rng = random.Random(args.seed) if args.seed is not None else None
     state = new_hand(rules, args.dealer, rng=rng, wall=wall, auto_pass=args.auto_pass)
-    run_script(state, _read(args.script))
+    run_script(state, read_input(args.script))
     for line in record_lines(state):
         print(line)
     if not state.ended:
@@ -98,7 +88,7 @@ def _scripted(args: argparse.Namespace, rules: Rules) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    rules = _rules_from(args)
+    rules = rules_from_args(args)
     if args.wall or args.script:
         return _scripted(args, rules)
     if args.hands < 1:
@@ -160,7 +150,7 @@ def summarize(match: Match) -> dict[str, Any]:
 
 def _records(path: str) -> list[list[dict[str, Any]]]:
     try:
-        return load_records(_read(path))
+        return load_records(read_input(path))
     except RecordError as e:
         raise UsageError(str(e)) from None
 
@@ -194,11 +184,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: Any) -> None:
-    """Register ``simulate``, ``replay`` and ``verify`` on the CLI's sub-parsers."""
-    s = sub.add_parser(
-        "simulate", help="play random legal hands and summarise, or play a scripted hand",
-        description="Play a match of random legal seats (a win is always taken) and print a "
+def add_simulate_command(s: ArgumentParser) -> None:
+    s.description = (
+        "Play a match of random legal seats (a win is always taken) and print a "
         "summary; or, with --wall and --script, play scripted actions on a given wall and print "
         "the hand's record (JSON lines).")
     s.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
@@ -210,16 +198,23 @@ def add_commands(sub: Any) -> None:
     s.add_argument("--dealer", type=int, default=0, choices=range(4), help="dealer of a scripted hand")
     s.add_argument("--auto-pass", action="store_true",
                    help="in a scripted hand, answer 'pass' for seats that can only pass")
-    _options_arg(s)
+    add_rules_options(s)
     s.set_defaults(func=cmd_simulate)
 
-    r = sub.add_parser("replay", help="print a recorded hand move by move",
-                       description="Print a hand record (JSON lines) in readable text.")
+
+def add_replay_command(r: ArgumentParser) -> None:
+    r.description = "Print a hand record (JSON lines) in readable text."
     r.add_argument("record", help="record file ('-' for standard input)")
     r.set_defaults(func=cmd_replay)
 
-    v = sub.add_parser("verify", help="check a hand record against its commitment and replay it",
-                       description="Exit 0: every hand checks out; 1: a commitment or replay "
-                       "mismatch; 2: a malformed record.")
+
+def add_verify_command(v: ArgumentParser) -> None:
+    v.description = ("Exit 0: every hand checks out; 1: a commitment or replay "
+                     "mismatch; 2: a malformed record.")
     v.add_argument("record", help="record file ('-' for standard input)")
     v.set_defaults(func=cmd_verify)
+
+
+CONFIGURE = {"simulate": add_simulate_command, "replay": add_replay_command,
+             "verify": add_verify_command}
+"""Sub-command name -> the function that adds its arguments (read by ``cli.build_parser``)."""
