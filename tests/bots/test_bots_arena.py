@@ -10,8 +10,9 @@ import sys
 
 import pytest
 
-from wuhan_mahjong.bots import bot_names, get_bot
+from wuhan_mahjong.bots import _REGISTRY, bot_names, get_bot
 from wuhan_mahjong.bots.arena import ci95, deal, parse_seats, percentile, run_arena
+from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.jsonl import SubprocessBot
 from wuhan_mahjong.engine import new_hand, seat_view
 from wuhan_mahjong.rules import get_rules
@@ -40,7 +41,11 @@ def test_registry() -> None:
         get_bot("nobody")
 
 
-def test_same_seed_same_games() -> None:
+def test_same_seed_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the expert with small work budgets: its decisions depend on the seed and the
+    # view only (no wall-clock cap), and the test stays quick on a busy machine
+    monkeypatch.setitem(_REGISTRY, "expert",
+                        lambda seed: ExpertBot(seed, samples=30, lookahead_work=60))
     rules = get_rules("bianfeng")
     a = run_arena(rules, ["greedy", "random", "expert", "greedy"], 8, seed=11)
     b = run_arena(rules, ["greedy", "random", "expert", "greedy"], 8, seed=11)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
+
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.greedy import GreedyBot, after_claim, discard_choices, evaluator
@@ -73,6 +75,7 @@ def test_expert_keeps_a_big_target_at_equal_shanten() -> None:
     assert checked > 20
 
 
+@pytest.mark.slow
 def test_closed_far_hands_pass_idle_claims() -> None:
     expert_passed = greedy_claimed = 0
     greedy = get_bot("greedy", 0)

@@ -87,6 +87,7 @@ def test_hidden_wall_order_does_not_change_the_decision(policy: str) -> None:
     assert checked == 15
 
 
+@pytest.mark.slow
 def test_swapping_other_hands_mid_hand_does_not_change_views_or_decisions() -> None:
     """Mid-hand, exchange concealed tiles between two other seats: the viewer's view and
     the greedy/expert decisions are unchanged."""

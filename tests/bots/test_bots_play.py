@@ -36,6 +36,7 @@ def play(state: HandState, bots: list[Bot]) -> int:
     return n
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", PROFILE_NAMES)
 def test_greedy_and_random_are_legal_over_many_hands(profile: str) -> None:
     rules = get_rules(profile)
@@ -53,6 +54,7 @@ def test_greedy_and_random_are_legal_over_many_hands(profile: str) -> None:
     assert decisions > 300 * 40
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", PROFILE_NAMES)
 def test_four_greedy_bots_are_legal(profile: str) -> None:
     rules = get_rules(profile)
@@ -62,6 +64,7 @@ def test_four_greedy_bots_are_legal(profile: str) -> None:
         play(state, bots)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", PROFILE_NAMES)
 def test_expert_is_legal_with_a_tiny_budget(profile: str) -> None:
     rules = get_rules(profile)

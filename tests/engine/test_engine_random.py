@@ -206,6 +206,7 @@ def check_secrecy(state: HandState) -> None:
                     assert parse_tiles(a["tile"])[0] in state.hand_tiles(viewer)
 
 
+@pytest.mark.slow
 def test_views_never_show_hidden_tiles() -> None:
     rng = random.Random(99)
     checked = 0

@@ -3,7 +3,7 @@
 See ``harness.py`` for the server and client helpers.  The PostgreSQL URL comes
 from ``WUHAN_MAHJONG_TEST_PG`` (``.ci/run`` sets it); each test gets a fresh
 schema.  Without the variable the PostgreSQL cases are skipped, or fail when
-``CI`` is set.
+``CI`` or ``WUHAN_MAHJONG_REQUIRE_SERVICES`` is set.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .harness import FAST, FAST_HASHER, PG_ENV, Server, StartServer
 def _pg_url(request: pytest.FixtureRequest) -> Iterator[str]:
     base = os.environ.get(PG_ENV)
     if not base:
-        if os.environ.get("CI"):
+        if os.environ.get("CI") or os.environ.get("WUHAN_MAHJONG_REQUIRE_SERVICES"):
             pytest.fail(f"{PG_ENV} is not set, so the PostgreSQL server tests cannot run; "
                         "CI must provide it (see .ci/run)", pytrace=False)
         pytest.skip(f"PostgreSQL server tests need {PG_ENV}=postgresql+psycopg://...")

@@ -4,7 +4,8 @@ The PostgreSQL URL comes from ``WUHAN_MAHJONG_TEST_PG`` (``.ci/run`` sets it,
 e.g. ``postgresql+psycopg://user:pw@127.0.0.1:5432/wuhan_mahjong_test``).
 Each test gets a fresh schema in that database (dropped afterwards), so tests
 never see each other's rows.  Without the variable the PostgreSQL cases are
-skipped, or fail when ``CI`` is set: CI must not silently lose them.
+skipped, or fail when ``CI`` or ``WUHAN_MAHJONG_REQUIRE_SERVICES`` is set: CI
+must not silently lose them.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 def pg_admin() -> Iterator[Engine]:
     base = os.environ.get(PG_ENV)
     if not base:
-        if os.environ.get("CI"):
+        if os.environ.get("CI") or os.environ.get("WUHAN_MAHJONG_REQUIRE_SERVICES"):
             pytest.fail(
                 f"{PG_ENV} is not set, so the PostgreSQL store tests cannot run. "
                 f"CI must provide it (see .ci/run), e.g. "

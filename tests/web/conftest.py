@@ -1,7 +1,9 @@
 """Browser tests: Playwright for Python driving Debian's chromium, headless.
 
-Skipped (not failed) when Playwright or /usr/bin/chromium is missing; ``.ci/run``
-installs both.  Screenshots go to ``tests/web/artifacts/`` (git-ignored).
+Skipped when Playwright or /usr/bin/chromium is missing on a developer's machine,
+but failed, naming what is missing, when ``CI`` or ``WUHAN_MAHJONG_REQUIRE_SERVICES``
+is set: CI must not silently lose them (``.ci/run`` installs both).  Screenshots go
+to ``tests/web/artifacts/`` (git-ignored).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -32,11 +34,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def services_required() -> bool:
+    """Whether a missing browser fails the tests instead of skipping them."""
+    return bool(os.environ.get("CI") or os.environ.get("WUHAN_MAHJONG_REQUIRE_SERVICES"))
+
+
+def missing_service(why: str) -> NoReturn:
+    """Skip, or fail under CI: the browser tests must not vanish silently there."""
+    if services_required():
+        pytest.fail(f"{why}; the browser tests cannot run (CI / WUHAN_MAHJONG_REQUIRE_SERVICES is set)",
+                    pytrace=False)
+    pytest.skip(why)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        missing_service("no Playwright for Python (pip install playwright)")
     if not (shutil.which(CHROMIUM) or Path(CHROMIUM).exists()):
-        pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)")
+        missing_service(f"no chromium at {CHROMIUM} (apt-get install chromium)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
@@ -61,13 +79,18 @@ def static_server() -> Iterator[str]:
 
 
 class Console:
-    """Collects console errors and page errors of a page."""
+    """Collects console errors and page errors of a page, each with the URL it came from
+    (for a failed fetch, the resource's URL: ``/api/hint`` answering 404, say)."""
 
     def __init__(self, page: Any) -> None:
         self.errors: list[str] = []
-        page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}")
-                if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        page.on("console", self._console)
+        page.on("pageerror", lambda e: self.errors.append(f"pageerror at {page.url}: {e}"))
+
+    def _console(self, m: Any) -> None:
+        if m.type == "error":
+            where = m.location.get("url") or "?"
+            self.errors.append(f"console.{m.type} at {where}: {m.text}")
 
 
 @pytest.fixture()

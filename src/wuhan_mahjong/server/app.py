@@ -320,12 +320,16 @@ async def record(request: Request) -> Response:
 async def hint_for_seat(request: Request) -> Response:
     """Help for the caller's own hand at his current table (提示: shanten, waits with
     unseen counts, best discards).  Computed from his seat view alone, off the event
-    loop; the view is taken in the loop, so the table is never read from a thread."""
+    loop; the view is taken in the loop, so the table is never read from a thread.
+
+    Between hands, after the match or away from a table there is no help to give:
+    that is an answer (200, ``{"hint": null, "reason": ...}``), not an error, since a
+    client's request may race the end of a hand."""
     account = await _account(request)
     place = _hub(request).where.get(account.id)
     hand = place.table.hand if isinstance(place, TablePlace) else None
     if hand is None or hand.ended or not isinstance(place, TablePlace):
-        raise HttpError(404, "not_found", "you are not playing a hand now")
+        return JSONResponse({"hint": None, "reason": "no hint now: you are not playing a hand"})
     view = seat_view(hand, place.seat)
     return JSONResponse(await asyncio.to_thread(hint, view))
 
