@@ -49,7 +49,7 @@ def players(store: Store, n: int = 4) -> list[int]:
 
 def test_grant_and_debit(store: Store) -> None:
     (alice,) = players(store, 1)
-    assert store.grant(alice, 500, reference="daily bonus") == 1500
+    assert store.grant(alice, 500, reference="goodwill") == 1500
     assert store.grant(alice, -1200) == 300
     with pytest.raises(InsufficientSilver):
         store.grant(alice, -301)
@@ -59,11 +59,11 @@ def test_grant_and_debit(store: Store) -> None:
         store.grant(store.house_account_id, 1)
     entries = store.ledger(alice)
     assert [(e.delta, e.reason) for e in entries] == [
-        (-1200, "grant"),
-        (500, "grant"),
-        (1000, "grant"),
+        (-1200, "operator_grant"),
+        (500, "operator_grant"),
+        (1000, "signup_grant"),
     ]
-    assert entries[1].reference == "daily bonus"
+    assert entries[1].reference == "goodwill"
     check_invariants(store, [alice])
 
 

@@ -3,11 +3,17 @@
 Usernames
     2 to 20 characters after Unicode NFKC normalisation; letters of any script
     (so Chinese names work), decimal digits, ``_`` and ``-``; the first
-    character is a letter.  Uniqueness is case-insensitive (the stored
-    ``username_key`` is the NFKC + casefold form).  Names starting with
-    ``guest`` and a few others (:data:`RESERVED_USERNAMES`) are reserved.
+    character is a letter; no invisible letters (the Hangul fillers, which
+    Unicode counts as letters: :data:`INVISIBLE_LETTERS`).  Uniqueness is by
+    *skeleton* (:func:`username_skeleton`, stored as ``username_key``): case
+    and look-alike characters are folded, so ``Alice``, ``ALICE`` and ``Аlice``
+    (Cyrillic А) are one name.  Names whose skeleton starts with ``guest`` or
+    is one of :data:`RESERVED_USERNAMES` are reserved.
 Passwords
-    6 to 128 characters, anything else is free.  Hashed with argon2id
+    8 to 128 characters, and not guessable: zxcvbn (the ``zxcvbn`` package,
+    Dropbox's estimator) must rate it above 0, which refuses every password of
+    its common-password lists (``123456``, ``password1``, ``p@ssw0rd`` ...),
+    repeats (``aaaaaaaa``) and sequences (``abcdefgh``).  Hashed with argon2id
     (``argon2-cffi``; its default RFC 9106 low-memory parameters unless the
     store is given another :class:`argon2.PasswordHasher`).
 Session tokens
@@ -18,9 +24,13 @@ Session tokens
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 import unicodedata
+
+import zxcvbn  # type: ignore[import-untyped]
+from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
 from .errors import InvalidPassword, InvalidUsername
 
@@ -36,16 +46,91 @@ __all__ = [
     "new_guest_name",
     "new_token",
     "normalize_username",
+    "username_skeleton",
 ]
 
 USERNAME_MIN = 2
 USERNAME_MAX = 20
-PASSWORD_MIN = 6
+PASSWORD_MIN = 8
 PASSWORD_MAX = 128
 GUEST_PREFIX = "guest"
 RESERVED_USERNAMES = frozenset({"admin", "administrator", "house", "root", "server", "system"})
 
 _LETTER_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo"})
+
+INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+"""Code points that Unicode classes as letters but that show nothing (the Hangul
+fillers; they are Default_Ignorable).  Every other invisible character (zero-width
+spaces and joiners, bidi marks, variation selectors) is a format or mark character,
+which the username rules refuse anyway."""
+
+_ZXCVBN_MAX = 72
+"""zxcvbn refuses longer inputs; a longer password is judged by its first 72 characters."""
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Case-folded character → the character it is folded to in a skeleton.
+
+    From the Unicode confusables data (UTS #39, as shipped by
+    ``confusable_homoglyphs``): a character's look-alikes are the ones the data
+    lists for it or for its upper-case form, case-folded; it is folded to the
+    first of itself and those look-alikes in the order lowercase ASCII letters,
+    other ASCII, then code point.  So Cyrillic ``а`` and Greek ``α`` become
+    ``a``, and ``l``, ``I`` and ``1`` all become ``i``.  A character is folded
+    only towards a better-ranked direct look-alike (and on along such steps):
+    closing the data's look-alike pairs transitively would merge unrelated
+    letters.  Multi-character look-alikes (``rn`` / ``m``) are not folded.
+    """
+
+    def clean(text: str) -> str:
+        return text.replace("\u200e", "").replace("\u200f", "")
+
+    data: dict[str, set[str]] = {}  # a character -> its look-alikes
+    for key, glyphs in confusables.confusables_data.items():
+        key = clean(key)
+        if len(key) == 1:
+            data.setdefault(key, set()).update(clean(g["c"]) for g in glyphs)
+
+    def rank(char: str) -> tuple[int, int]:
+        if "a" <= char <= "z":
+            return 0, ord(char)
+        return (1 if char.isascii() else 2), ord(char)
+
+    def fold(text: str) -> str:
+        return unicodedata.normalize("NFKC", text).casefold()
+
+    out: dict[str, str] = {}
+    for char in list(data):
+        form = fold(char)
+        if len(form) != 1 or form in out:
+            continue
+        alikes = {form}
+        for source in (form, form.upper()):
+            alikes.update(fold(g) for g in data.get(source, ()))
+        best = min((c for c in alikes if len(c) == 1), key=rank)
+        if best != form:
+            out[form] = best
+    for char in out:  # follow chains to their end (1 -> l -> i): each step ranks better
+        while out[char] in out and out[out[char]] != out[char]:
+            out[char] = out[out[char]]
+    return out
+
+
+def username_skeleton(name: str) -> str:
+    """The form two names must not share: NFKC, case folded, look-alikes folded.
+
+    >>> username_skeleton("Admin") == username_skeleton("\u0430dmin")  # Cyrillic а
+    True
+    >>> username_skeleton("ＢＯＢ") == username_skeleton("bob")
+    True
+    >>> username_skeleton("张三")
+    '张三'
+    """
+    table = _prototypes()
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(table.get(char, char) for char in folded)
+
 
 
 def _allowed(char: str) -> bool:
@@ -71,22 +156,46 @@ def normalize_username(username: str, *, allow_guest: bool = False) -> tuple[str
         raise InvalidUsername(
             f"the username may only contain letters, digits, '_' and '-' (not {shown})"
         )
+    if INVISIBLE_LETTERS.intersection(name):
+        raise InvalidUsername("the username may not contain invisible characters")
     if unicodedata.category(name[0]) not in _LETTER_CATEGORIES:
         raise InvalidUsername("the username must start with a letter")
-    key = name.casefold()
-    if key in RESERVED_USERNAMES or (key.startswith(GUEST_PREFIX) and not allow_guest):
+    key = username_skeleton(name)
+    if key in _RESERVED_KEYS or (key.startswith(_GUEST_KEY) and not allow_guest):
         raise InvalidUsername(f"the username {name!r} is reserved")
     return name, key
 
 
 def check_password_rules(password: str) -> None:
-    """Raise :class:`InvalidPassword` unless ``password`` may be set."""
+    """Raise :class:`InvalidPassword` unless ``password`` may be set.
+
+    >>> for p in ("123456789", "password1", "mahjong-4-ever"):
+    ...     try:
+    ...         check_password_rules(p)
+    ...         print(p, "ok")
+    ...     except InvalidPassword:
+    ...         print(p, "refused")
+    123456789 refused
+    password1 refused
+    mahjong-4-ever ok
+    """
     if not isinstance(password, str):
         raise InvalidPassword("the password must be text")
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise InvalidPassword(
             f"the password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters long"
         )
+    if any("\ud800" <= char <= "\udfff" for char in password):
+        raise InvalidPassword("the password must be valid Unicode text")
+    if zxcvbn.zxcvbn(password[:_ZXCVBN_MAX])["score"] == 0:
+        raise InvalidPassword(
+            "this password is too common or too easy to guess; "
+            "add a few uncommon words or characters"
+        )
+
+
+_RESERVED_KEYS = frozenset(username_skeleton(name) for name in RESERVED_USERNAMES)
+_GUEST_KEY = username_skeleton(GUEST_PREFIX)
 
 
 def new_guest_name() -> str:
