@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_type_hints
@@ -45,8 +46,18 @@ class RulesError(ValueError):
     """An unknown profile or option name, or a bad option value."""
 
 
-def _opt(default: Any, doc: str) -> Any:
-    return field(default=default, metadata={"doc": doc})
+def _opt(default: Any, doc: str, bounds: tuple[float, float] | None = None) -> Any:
+    """A rule option: its default, a one-line doc string and, for a number, its range."""
+    meta: dict[str, Any] = {"doc": doc}
+    if bounds is not None:
+        meta["bounds"] = bounds
+    return field(default=default, metadata=meta)
+
+
+FACTOR = (1, 16)
+"""Range of the kong and discard multipliers."""
+POINTS = (0, 10_000)
+"""Range of caps, penalties and fees (points or silver; 0 switches a cap off)."""
 
 
 @dataclass(frozen=True)
@@ -65,38 +76,40 @@ class Rules:
         "per_opening", "口口翻 per_opening: every opening doubles; 开口翻 once: opening doubles once"
     )
     direct_kong_opens: bool = _opt(True, "a 冲杠 (kong on a discard) counts as an opening")
-    laizi_kong_factor: int = _opt(4, "multiplier of each 癞子杠 (laizi played out as a kong)")
-    laizi_discard_factor: int = _opt(2, "multiplier of each laizi discarded without a kong (丢癞子)")
-    special_kong_factor: int = _opt(2, "multiplier of each 红中杠 / 发财杠")
+    laizi_kong_factor: int = _opt(4, "multiplier of each 癞子杠 (laizi played out as a kong)", FACTOR)
+    laizi_discard_factor: int = _opt(2, "multiplier of each laizi discarded without a kong (丢癞子)", FACTOR)
+    special_kong_factor: int = _opt(2, "multiplier of each 红中杠 / 发财杠", FACTOR)
     pi_kong: PiKong = _opt(
         "off", "癞子皮杠 (an indicator-kind tile played out singly): off, on, or only in 口口翻"
     )
-    pi_kong_factor: int = _opt(2, "multiplier of each 癞子皮杠")
+    pi_kong_factor: int = _opt(2, "multiplier of each 癞子皮杠", FACTOR)
     big_hand_accumulation: Accumulation = _opt(
         "multiply", "several big hands: multiply = 10 x 2^(n-1), add = 10 x n"
     )
-    fengyise_big_hands: int = _opt(2, "how many big hands 风一色 counts as")
+    fengyise_big_hands: int = _opt(2, "how many big hands 风一色 counts as", (1, 4))
     pengpenghu: bool = _opt(True, "碰碰胡 (all triplets) is a big hand")
     situational_big_hands_need_258: bool = _opt(
         False, "杠上花 / 海底捞 / 抢杠 with an otherwise small-hand shape need a 2/5/8 pair"
     )
-    small_hand_max_laizi: int = _opt(1, "a small hand may hold at most this many laizi when it wins")
-    min_score_one_loser: int = _opt(20, "at least one loser must owe this much (raw) to win; 0 = off")
-    min_score_every_loser: int = _opt(0, "every loser must owe this much (raw) to win; 0 = off")
+    small_hand_max_laizi: int = _opt(1, "a small hand may hold at most this many laizi when it wins", (0, 4))
+    min_score_one_loser: int = _opt(
+        20, "at least one loser must owe this much (raw) to win; 0 = off", (0, 1000)
+    )
+    min_score_every_loser: int = _opt(0, "every loser must owe this much (raw) to win; 0 = off", (0, 1000))
     cap_unit: CapUnit = _opt(
         "stake", "caps count in table stakes (300 = 300 points) or in the hand's base (1 or 10)"
     )
     golden_trigger: GoldenTrigger = _opt(
         "reach", "金顶 when all three losers reach (>=) or exceed (>) the cap"
     )
-    cap: int = _opt(300, "封顶: cap per loser (开口翻 mode)")
-    contract_cap: int = _opt(400, "cap per share when someone contracts or a kong is robbed")
-    golden_cap: int = _opt(400, "金顶: what each loser pays when all three hit the cap")
-    bright_cap: int = _opt(0, "光明顶: what a never-opened loser pays at 金顶; 0 = no such rule")
-    cap_per_opening: int = _opt(300, "封顶 in 口口翻 mode")
-    contract_cap_per_opening: int = _opt(400, "contract cap in 口口翻 mode")
-    golden_cap_per_opening: int = _opt(400, "金顶 in 口口翻 mode")
-    bright_cap_per_opening: int = _opt(0, "光明顶 in 口口翻 mode; 0 = none")
+    cap: int = _opt(300, "封顶: cap per loser (开口翻 mode)", POINTS)
+    contract_cap: int = _opt(400, "cap per share when someone contracts or a kong is robbed", POINTS)
+    golden_cap: int = _opt(400, "金顶: what each loser pays when all three hit the cap", POINTS)
+    bright_cap: int = _opt(0, "光明顶: what a never-opened loser pays at 金顶; 0 = no such rule", POINTS)
+    cap_per_opening: int = _opt(300, "封顶 in 口口翻 mode", POINTS)
+    contract_cap_per_opening: int = _opt(400, "contract cap in 口口翻 mode", POINTS)
+    golden_cap_per_opening: int = _opt(400, "金顶 in 口口翻 mode", POINTS)
+    bright_cap_per_opening: int = _opt(0, "光明顶 in 口口翻 mode; 0 = none", POINTS)
     robbing_settlement: RobbingSettlement = _opt(
         "konger_bloom",
         "抢杠: konger_bloom = the konger pays his own hypothetical 杠开 (杠进杠出); "
@@ -114,14 +127,19 @@ class Rules:
         "from_dealer", "several winners on one discard: the first counting from the dealer"
     )
     dealer_keeps_after_draw: bool = _opt(True, "the dealer keeps the deal after a 荒庄 (exhaustive draw)")
-    claim_window_seconds: float = _opt(8.0, "time to claim a discard (碰牌要快)")
-    turn_seconds: float = _opt(15.0, "time to discard on one's own turn (server timer)")
-    end_phase_wall: int = _opt(14, "the 海底 phase starts when the live wall is at most this after a draw")
-    final_draws: int = _opt(4, "draws in the 海底 phase, each without a discard")
-    escape_penalty: int = _opt(0, "points an escaper pays, split among the others (开口翻 mode)")
-    escape_penalty_per_opening: int = _opt(0, "escape penalty in 口口翻 mode")
-    service_fee: int = _opt(0, "silver each player pays per finished game (platform fee F)")
-    min_silver: int = _opt(100, "silver needed to sit at a silver table")
+    claim_window_seconds: float = _opt(8.0, "time to claim a discard (碰牌要快)", (2.0, 60.0))
+    turn_seconds: float = _opt(15.0, "time to discard on one's own turn (server timer)", (5.0, 60.0))
+    end_phase_wall: int = _opt(
+        14, "the 海底 phase starts when the live wall is at most this after a draw", (4, 40)
+    )
+    final_draws: int = _opt(4, "draws in the 海底 phase, each without a discard", (1, 8))
+    escape_penalty: int = _opt(0, "points an escaper pays, split among the others (开口翻 mode)", POINTS)
+    escape_penalty_per_opening: int = _opt(0, "escape penalty in 口口翻 mode", POINTS)
+    service_fee: int = _opt(0, "silver each player pays per finished game (platform fee F)", POINTS)
+    min_silver: int = _opt(
+        100, "silver needed to sit at a silver table at stake 1, at the least (the server "
+        "asks stake x the most one hand can cost, never less)", (0, 1_000_000)
+    )
 
     # ---- derived values -------------------------------------------------
     @property
@@ -228,6 +246,32 @@ def _overrides(rules: Rules) -> tuple[tuple[str, Any], ...]:
     return tuple((k, v) for k, v in rules.to_dict().items() if preset[k] != v)
 
 
+OPTION_BOUNDS: dict[str, tuple[float, float]] = {
+    f.name: f.metadata["bounds"] for f in dataclasses.fields(Rules) if "bounds" in f.metadata
+}
+"""The range (inclusive) of every numeric option: :func:`get_rules` refuses anything
+outside it, and non-finite numbers.  Timers stay within a few seconds and a minute
+(the seeds' 3 s and 8 s claim windows, a 15 s turn); caps, penalties and fees within
+10,000 points; multipliers within 16.
+
+>>> OPTION_BOUNDS["turn_seconds"], OPTION_BOUNDS["cap"]
+((5.0, 60.0), (0, 10000))
+>>> get_rules("yuanhang", {"turn_seconds": float("inf")})
+Traceback (most recent call last):
+...
+wuhan_mahjong.rules.RulesError: option 'turn_seconds' must be a number from 5 to 60; got inf
+"""
+assert all(
+    f.name in OPTION_BOUNDS for f in dataclasses.fields(Rules) if _HINTS[f.name] in (int, float)
+), "every numeric option has a range"
+
+
+def _shown(value: Any) -> str:
+    """A short repr for an error message (a client may send a 10,000-digit number)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _coerce(name: str, value: Any) -> Any:
     hint = _HINTS[name]
     choices = get_args(hint)
@@ -235,13 +279,19 @@ def _coerce(name: str, value: Any) -> Any:
         if isinstance(value, bool):
             return value
     elif hint is int:
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        low, high = OPTION_BOUNDS[name]
+        if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
             return value
-        raise RulesError(f"option '{name}' must be a non-negative integer, got {value!r}")
+        what = f"a non-negative integer, at most {high}" if low == 0 else \
+            f"an integer from {low} to {high}"
+        raise RulesError(f"option '{name}' must be {what}; got {_shown(value)}")
     elif hint is float:
-        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        low, high = OPTION_BOUNDS[name]
+        if (isinstance(value, int | float) and not isinstance(value, bool)
+                and math.isfinite(value) and low <= value <= high):
             return float(value)
-        raise RulesError(f"option '{name}' must be a positive number, got {value!r}")
+        raise RulesError(f"option '{name}' must be a number from {low:g} to {high:g}; "
+                         f"got {_shown(value)}")
     elif hint is str:
         if isinstance(value, str):
             return value
