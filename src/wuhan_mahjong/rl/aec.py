@@ -1,0 +1,224 @@
+"""PettingZoo environments: :class:`WuhanMahjongEnv` (AEC) and :class:`WuhanMahjongParallelEnv`.
+
+Agents are ``player_0`` .. ``player_3`` (seats 0-3; the dealer of the first hand
+comes from the seed).  Play is polled round-robin, as at a real table where every
+seat answers every discard: the AEC environment selects ``player_0, player_1,
+player_2, player_3, player_0, ...``; a selected agent with a decision now (a
+turn, a claim window, a robbing window, a final draw) plays it, an agent with
+none sees a mask holding only ``pass`` and its step changes nothing.  So every
+agent is selected once per *cycle*, nobody can tell from the selection order who
+was offered a claim, and ``max_cycles`` cycles truncate the episode.  (For
+throughput use :class:`~wuhan_mahjong.rl.gym_env.GymEnv` or
+:class:`~wuhan_mahjong.rl.vector.SelfPlayVector`, which only ask seats that
+decide.)  The parallel environment asks all agents at once: the seats that must
+act play, in seat order; the others' actions are ignored.
+
+Rewards are the settlement's point changes times ``reward_scale``, given when a
+hand ends (every hand of a match).  An illegal index plays the default action
+(see :mod:`.table`) and sets ``info["illegal"]``; ``illegal_penalty`` is then
+subtracted from that agent's reward.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
+
+from ..engine.state import seat_name
+from ..engine.views import seat_view
+from .spaces import NUM_ACTIONS, OBS_SHAPE, PASS_INDEX
+from .table import Table
+
+AGENTS = ("player_0", "player_1", "player_2", "player_3")
+ENV_OPTIONS = ("match", "hands", "auto_pass", "reward_scale", "illegal_penalty", "max_cycles",
+               "render_mode")
+
+
+def observation_space() -> spaces.Dict:
+    return spaces.Dict({
+        "observation": spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+    })
+
+
+_IDLE_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_IDLE_MASK[PASS_INDEX] = 1
+
+
+class _Base:
+    """What both PettingZoo environments share: the table, spaces, observations, render."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "wuhan_mahjong_v0",
+                                "is_parallelizable": False, "render_fps": 1}
+
+    def _setup(self, profile: str, match: bool, hands: int, auto_pass: bool, reward_scale: float,
+               illegal_penalty: float, max_cycles: int | None, render_mode: str | None,
+               options: dict[str, Any]) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError("max_cycles must be at least 1")
+        self.table = Table(profile, match=match, hands=hands, auto_pass=auto_pass,
+                           reward_scale=reward_scale, options=options)
+        self.illegal_penalty = float(illegal_penalty)
+        self.max_cycles = max_cycles
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self._obs_spaces = {a: observation_space() for a in AGENTS}
+        self._act_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._act_spaces[agent]
+
+    def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
+        table = self.table
+        if table.over:
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        elif table.deciding(seat):
+            mask = table.mask(seat)
+        else:
+            mask = _IDLE_MASK.copy()
+        return {"observation": table.observe(seat), "action_mask": mask}
+
+    def _render_text(self) -> str:
+        state = self.table.state
+        view = seat_view(state, None)
+        lines = [f"{view['profile']} hand {view['hand_no']} · phase {view['phase']} · "
+                 f"wall {view['wall']} · laizi {view['laizi']}"]
+        for s in view["seats"]:
+            melds = " ".join(m["tiles"] or "[kong]" for m in s["melds"])
+            river = "".join(d["tile"] for d in s["discards"])
+            lines.append(f"  {seat_name(s['seat'])}: {s['concealed']} tiles  melds {melds or '-'}  "
+                         f"discards {river or '-'}")
+        return "\n".join(lines)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+class WuhanMahjongEnv(_Base, AECEnv):  # type: ignore[misc]
+    """The AEC environment (see the module docstring)."""
+
+    def __init__(self, profile: str = "yuanhang", *, match: bool = False, hands: int = 4,
+                 auto_pass: bool = False, reward_scale: float = 1.0, illegal_penalty: float = 0.0,
+                 max_cycles: int | None = None, render_mode: str | None = None,
+                 **options: Any) -> None:
+        super().__init__()
+        self._setup(profile, match, hands, auto_pass, reward_scale, illegal_penalty, max_cycles,
+                    render_mode, options)
+        self.agents: list[str] = []
+        self._steps = 0
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.table.reset(seed)
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self._steps = 0
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self._observe_seat(AGENTS.index(agent))
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = AGENTS.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        table = self.table
+        info: dict[str, Any] = {}
+        if table.deciding(seat):
+            played, illegal = table.to_action(seat, action)
+            if illegal:
+                info["illegal"] = True
+                self.rewards[agent] -= self.illegal_penalty
+            deltas = table.play(seat, played)
+            if deltas is not None:
+                for s, a in enumerate(AGENTS):
+                    self.rewards[a] += deltas[s]
+        elif action is not None and int(action) != PASS_INDEX:
+            info["illegal"] = True  # an idle seat may only wait (pass)
+            self.rewards[agent] -= self.illegal_penalty
+        self.infos = {a: {} for a in self.agents}
+        self.infos[agent] = info
+        self._steps += 1
+        if table.over:
+            self.terminations = {a: True for a in self.agents}
+        elif self.max_cycles is not None and self._steps >= self.max_cycles * len(AGENTS):
+            self.truncations = {a: True for a in self.agents}
+        self.agent_selection = AGENTS[(seat + 1) % 4]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+
+class WuhanMahjongParallelEnv(_Base, ParallelEnv):  # type: ignore[misc]
+    """The parallel environment: every step all live agents answer at once."""
+
+    def __init__(self, profile: str = "yuanhang", *, match: bool = False, hands: int = 4,
+                 auto_pass: bool = False, reward_scale: float = 1.0, illegal_penalty: float = 0.0,
+                 max_cycles: int | None = None, render_mode: str | None = None,
+                 **options: Any) -> None:
+        self._setup(profile, match, hands, auto_pass, reward_scale, illegal_penalty, max_cycles,
+                    render_mode, options)
+        self.agents: list[str] = []
+        self._steps = 0
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        self.table.reset(seed)
+        self.agents = list(AGENTS)
+        self._steps = 0
+        return {a: self._observe_seat(s) for s, a in enumerate(AGENTS)}, {a: {} for a in AGENTS}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
+                                                     dict[str, bool], dict[str, Any]]:
+        table = self.table
+        rewards = {a: 0.0 for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        for seat in table.state.to_act():
+            agent = AGENTS[seat]
+            if table.over or not table.deciding(seat):
+                continue
+            played, illegal = table.to_action(seat, actions.get(agent, PASS_INDEX))
+            if illegal:
+                infos[agent]["illegal"] = True
+                rewards[agent] -= self.illegal_penalty
+            deltas = table.play(seat, played)
+            if deltas is not None:
+                for s, a in enumerate(AGENTS):
+                    rewards[a] += deltas[s]
+                break  # a hand ended: the next hand's seats answer next step
+        self._steps += 1
+        over = table.over
+        trunc = not over and self.max_cycles is not None and self._steps >= self.max_cycles
+        obs = {a: self._observe_seat(s) for s, a in enumerate(AGENTS) if a in self.agents}
+        terminations = {a: over for a in self.agents}
+        truncations = {a: trunc for a in self.agents}
+        if over or trunc:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terminations, truncations, infos
+

@@ -1,0 +1,114 @@
+"""A single-agent Gymnasium environment: one seat learns, the shipped bots play the other three.
+
+The learner is asked only when it has a real choice (``auto_pass``: a claim window
+where it could only pass is answered for it).  Observations and actions are those
+of :mod:`.spaces`; the reward is the learner's settlement points times
+``reward_scale`` when a hand ends (every hand of a match), minus
+``illegal_penalty`` for an illegal index (which plays the default action, see
+:mod:`.table`, and sets ``info["illegal"]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from ..bots import Bot, get_bot
+from ..engine.views import seat_view
+from .aec import observation_space
+from .spaces import NUM_ACTIONS
+from .table import Table
+
+
+class GymEnv(gym.Env):
+    """``GymEnv(profile="yuanhang", opponents="greedy")``; ``seat=None`` draws the learner's seat
+    from the seed at every reset; ``opponents`` is a bot name or three names / bots."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+
+    def __init__(self, profile: str = "yuanhang", opponents: str | Sequence[str | Bot] = "greedy", *,
+                 seat: int | None = None, match: bool = False, hands: int = 4,
+                 reward_scale: float = 1.0, illegal_penalty: float = 0.0,
+                 render_mode: str | None = None, **options: Any) -> None:
+        if seat is not None and not 0 <= seat < 4:
+            raise ValueError(f"seat must be 0-3 or None, got {seat}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError("render_mode must be None or 'ansi'")
+        specs = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
+        if len(specs) != 3:
+            raise ValueError("opponents: one bot name, or three names / bots")
+        for spec in specs:
+            if isinstance(spec, str):
+                get_bot(spec, 0)  # unknown names fail now, with the list of bots
+        self._specs = specs
+        self.table = Table(profile, match=match, hands=hands, auto_pass=True,
+                           reward_scale=reward_scale, options=options)
+        self.fixed_seat = seat
+        self.seat = 0 if seat is None else seat
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+        self.observation_space = observation_space()
+        self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
+        self.bots: dict[int, Bot] = {}
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        t = self.table
+        mask = t.mask(self.seat) if t.deciding(self.seat) else np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return {"observation": t.observe(self.seat), "action_mask": mask}
+
+    def _advance(self) -> float:
+        """Let the bots play until the learner decides or the episode is over; its reward."""
+        t = self.table
+        reward = 0.0
+        while not t.over:
+            seat = t.actor()
+            assert seat is not None
+            if seat == self.seat:
+                break
+            deltas = t.play(seat, self.bots[seat].choose(seat_view(t.state, seat)))
+            if deltas is not None:
+                reward += deltas[self.seat]
+        return reward
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        self.table.reset(int(rng.integers(2**62)))
+        self.seat = int(rng.integers(4)) if self.fixed_seat is None else self.fixed_seat
+        others = [s for s in range(4) if s != self.seat]
+        self.bots = {}
+        for s, spec in zip(others, self._specs, strict=True):
+            self.bots[s] = get_bot(spec, int(rng.integers(2**31))) if isinstance(spec, str) else spec
+        self._advance()  # the learner always gets a decision before the hand can end
+        return self._obs(), {"seat": self.seat}
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        t = self.table
+        if t.over:
+            raise RuntimeError("the episode is over: call reset()")
+        info: dict[str, Any] = {"seat": self.seat}
+        played, illegal = t.to_action(self.seat, action)
+        reward = 0.0
+        if illegal:
+            info["illegal"] = True
+            reward -= self.illegal_penalty
+        deltas = t.play(self.seat, played)
+        if deltas is not None:
+            reward += deltas[self.seat]
+        reward += self._advance()
+        over = t.over
+        if over:
+            info["deltas"] = list(t.state.result.deltas) if t.state.result else None
+        return self._obs(), float(reward), over, False, info
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        state = self.table.state
+        view = seat_view(state, self.seat)
+        return (f"seat {self.seat} · phase {view['phase']} · wall {view['wall']} · laizi {view['laizi']}"
+                f" · hand {view['hand']}")

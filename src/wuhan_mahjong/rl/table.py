@@ -1,0 +1,127 @@
+"""The table every environment of :mod:`wuhan_mahjong.rl` drives: one hand or a match,
+stepped by action indices, with seeding, rewards and the handling of illegal indices.
+
+Illegal indices (what a learner without a mask samples) never end the hand and never
+raise: the seat plays its *default action* instead — pass when it may pass,
+otherwise discard the tile just drawn, otherwise the first legal discard,
+otherwise the first legal action — and the step reports ``illegal`` (the
+environments put it in ``info`` and add the optional ``illegal_penalty``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..engine.actions import PASS, Action, Discard
+from ..engine.match import Match
+from ..engine.state import HandState, new_hand
+from ..engine.views import seat_view
+from ..rules import PROFILES, Rules, get_rules
+from .spaces import OBS_SHAPE, action_mask, encode, index_action
+
+
+def make_rules(profile: str, options: Mapping[str, Any]) -> Rules:
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile '{profile}' (choose from {', '.join(sorted(PROFILES))})")
+    return get_rules(profile, dict(options))
+
+
+def default_action(state: HandState, seat: int) -> Action:
+    """What a seat plays for an illegal index (see the module docstring)."""
+    acts = state.legal_actions(seat)
+    if PASS in acts:
+        return PASS
+    drawn = state.drawn
+    discards = [a for a in acts if isinstance(a, Discard)]
+    for a in discards:
+        if a.tile == drawn:
+            return a
+    return discards[0] if discards else acts[0]
+
+
+class Table:
+    """A hand (``match=False``) or a match of ``hands`` hands, driven by action indices."""
+
+    def __init__(self, profile: str = "yuanhang", *, match: bool = False, hands: int = 4,
+                 auto_pass: bool = False, reward_scale: float = 1.0,
+                 options: Mapping[str, Any] | None = None) -> None:
+        if hands < 1:
+            raise ValueError("a match needs at least one hand")
+        self.rules = make_rules(profile, options or {})
+        self.profile = profile
+        self.match_mode = match
+        self.hands = hands
+        self.auto_pass = auto_pass
+        self.reward_scale = float(reward_scale)
+        self.rng: random.Random = random.Random()
+        self.match: Match | None = None
+        self.state: HandState = new_hand(self.rules, 0, rng=self.rng, auto_pass=auto_pass)
+
+    def reset(self, seed: int | None = None) -> None:
+        """A new hand (or match).  ``seed`` reseeds the walls; without it the stream goes on."""
+        if seed is not None:
+            self.rng = random.Random(seed)
+        if self.match_mode:
+            self.match = Match(self.rules, self.hands, rng=self.rng, auto_pass=self.auto_pass)
+            self.state = self.match.start_hand()
+        else:
+            self.state = new_hand(self.rules, self.rng.randrange(4), rng=self.rng,
+                                  auto_pass=self.auto_pass)
+
+    @property
+    def over(self) -> bool:
+        """The hand (single-hand mode) or the whole match is over."""
+        if self.match is not None:
+            return self.match.finished
+        return self.state.ended
+
+    def deciding(self, seat: int) -> bool:
+        return bool(self.state.legal_actions(seat)) and not self.over
+
+    def actor(self) -> int | None:
+        acts = self.state.to_act()
+        return acts[0] if acts else None
+
+    def on_table(self) -> int | None:
+        return self.state.pending_tile
+
+    def mask(self, seat: int) -> npt.NDArray[np.int8]:
+        return action_mask(self.state.legal_actions(seat), self.state.pending_tile)
+
+    def observe(self, seat: int, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        return encode(seat_view(self.state, seat), out)
+
+    def empty_obs(self) -> npt.NDArray[np.float32]:
+        return np.zeros(OBS_SHAPE, dtype=np.float32)
+
+    def to_action(self, seat: int, index: Any) -> tuple[Action, bool]:
+        """The engine action for ``index`` by ``seat``, or the default action and True if illegal."""
+        state = self.state
+        try:
+            action = index_action(int(index), state.pending_tile)
+        except (ValueError, TypeError, OverflowError):
+            return default_action(state, seat), True
+        if action in state.legal_actions(seat):
+            return action, False
+        return default_action(state, seat), True
+
+    def play(self, seat: int, action: Action) -> tuple[float, float, float, float] | None:
+        """Apply a legal action; the scaled deltas of a hand that just ended, else None."""
+        state = self.state
+        if self.match is not None:
+            self.match.apply(seat, action)
+        else:
+            state.apply(seat, action)
+        if not state.ended:
+            return None
+        assert state.result is not None
+        k = self.reward_scale
+        d = state.result.deltas
+        if self.match is not None and not self.match.finished:
+            self.state = self.match.start_hand()
+        return (d[0] * k, d[1] * k, d[2] * k, d[3] * k)

@@ -1,0 +1,164 @@
+"""The PettingZoo and Gymnasium environments pass their libraries' own checks."""
+
+from __future__ import annotations
+
+import functools
+import types
+import warnings
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
+
+from wuhan_mahjong import rl
+from wuhan_mahjong.bots import get_bot
+from wuhan_mahjong.engine import seat_view
+
+PROFILES = ["yuanhang", "bianfeng", "laizishanzhuang"]
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> None:
+    warnings.filterwarnings("ignore", message=".*Observation.*")
+    warnings.filterwarnings("ignore", message=".*render modes.*")
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_pettingzoo_api_seed_and_max_cycles(profile: str) -> None:
+    api_test(rl.env(profile), num_cycles=200)
+    seed_test(functools.partial(rl.env, profile), num_cycles=200)
+    mod = types.SimpleNamespace(env=functools.partial(rl.env, profile),
+                                parallel_env=functools.partial(rl.parallel_env, profile))
+    max_cycles_test(mod)
+    parallel_api_test(rl.parallel_env(profile), num_cycles=200)
+
+
+def test_pettingzoo_match_env() -> None:
+    api_test(rl.env("bianfeng", match=True, hands=2), num_cycles=200)
+    seed_test(functools.partial(rl.env, "yuanhang", match=True, hands=2), num_cycles=200)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_gymnasium_check_env(profile: str) -> None:
+    check_env(rl.GymEnv(profile, opponents="greedy"), skip_render_check=True)
+
+
+def _play_aec(e, seed: int, bot: str = "greedy") -> tuple[dict[str, float], int]:  # type: ignore[no-untyped-def]
+    """Play a hand or match through the AEC API, each seat's choice made by a shipped bot
+    from its seat view and sent as an action index."""
+    e.reset(seed=seed)
+    bots = [get_bot(bot, s) for s in range(4)]
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        totals[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        mask = obs["action_mask"]
+        seat = rl.AGENTS.index(agent)
+        state = e.unwrapped.table.state
+        if not state.legal_actions(seat):
+            assert mask.tolist() == [0] * rl.spaces.PASS_INDEX + [1]  # idle: may only wait
+            e.step(rl.spaces.PASS_INDEX)
+            continue
+        action = bots[seat].choose(seat_view(state, seat))
+        index = rl.action_index(action, state.pending_tile)
+        assert mask[index] == 1
+        assert rl.index_action(index, state.pending_tile) == action
+        e.step(index)
+        steps += 1
+    return totals, steps
+
+
+def test_a_hand_pays_the_settlement_deltas_scaled() -> None:
+    e = rl.env("laizishanzhuang", reward_scale=0.01)
+    paid = 0
+    for seed in range(8):
+        totals, steps = _play_aec(e, seed)
+        state = e.unwrapped.table.state
+        assert state.ended and steps > 30
+        assert state.result is not None
+        for s, a in enumerate(rl.AGENTS):
+            assert totals[a] == pytest.approx(state.result.deltas[s] * 0.01)
+        paid += any(totals.values())
+    assert paid > 0
+
+
+def test_match_env_sums_every_hand() -> None:
+    e = rl.env("laizishanzhuang", match=True, hands=3)
+    totals, _ = _play_aec(e, 11)
+    match = e.unwrapped.table.match
+    assert match is not None and match.finished and len(match.history) == 3
+    assert [totals[a] for a in rl.AGENTS] == pytest.approx([float(x) for x in match.totals])
+
+
+def test_every_agent_is_polled_once_per_cycle() -> None:
+    e = rl.env("yuanhang")
+    e.reset(seed=3)
+    order = []
+    for agent in e.agent_iter(max_iter=40):
+        obs, *_ = e.last()
+        order.append(agent)
+        mask = obs["action_mask"]
+        e.step(int(np.flatnonzero(mask)[-1]))
+    assert order == [rl.AGENTS[i % 4] for i in range(40)]
+
+
+def test_illegal_index_plays_the_default_and_is_flagged() -> None:
+    e = rl.raw_env("yuanhang", illegal_penalty=1.0)
+    e.reset(seed=2)
+    while True:
+        obs = e.observe(e.agent_selection)
+        if obs["action_mask"][rl.spaces.PASS_INDEX] == 0:
+            break
+        e.step(rl.spaces.PASS_INDEX)
+    agent = e.agent_selection
+    seat = rl.AGENTS.index(agent)
+    state = e.table.state
+    hand_before = state.hand_size(seat)
+    e.step(rl.spaces.PASS_INDEX)  # a turn cannot pass
+    assert e.infos[agent] == {"illegal": True}
+    assert e._cumulative_rewards[agent] == -1.0
+    assert state.hand_size(seat) == hand_before - 1  # it discarded (the default action)
+
+
+def test_gym_env_plays_whole_hands_against_bots() -> None:
+    env = rl.GymEnv("bianfeng", opponents=["random", "greedy", "random"], seat=2)
+    rng = np.random.default_rng(0)
+    for seed in range(5):
+        obs, info = env.reset(seed=seed)
+        assert info["seat"] == 2
+        total, done = 0.0, False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            obs, reward, done, _, info = env.step(action)
+            total += reward
+        assert total == info["deltas"][2]
+    with pytest.raises(ValueError, match="unknown bot"):
+        rl.GymEnv(opponents="nobody")
+
+
+def test_parallel_env_resolves_claim_windows_at_once() -> None:
+    p = rl.parallel_env("yuanhang", max_cycles=500)
+    obs, _ = p.reset(seed=4)
+    rng = np.random.default_rng(4)
+    steps = 0
+    while p.agents:
+        acts = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
+        obs, *_ = p.step(acts)
+        steps += 1
+    assert p.table.state.ended and steps < 500
+
+
+def test_the_core_never_imports_the_rl_extra() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, wuhan_mahjong, wuhan_mahjong.engine, wuhan_mahjong.bots, wuhan_mahjong.cli, "
+            "wuhan_mahjong.scoring\n"
+            "bad = [m for m in ('wuhan_mahjong.rl', 'pettingzoo', 'gymnasium') if m in sys.modules]\n"
+            "assert not bad, bad")
+    subprocess.run([sys.executable, "-c", code], check=True)
