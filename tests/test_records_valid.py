@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from wuhan_mahjong.handinfo import HandInputError, hand_report
+from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.scoring import settle
 from wuhan_mahjong.tiles import parse_tiles
 from wuhan_mahjong.win_record import RecordError, parse_win_record
@@ -118,6 +120,25 @@ def test_laizi_kongs_and_discards_are_copies_of_the_laizi() -> None:
     rec["seats"][3] = {"laizi_discards": 1}
     with pytest.raises(RecordError, match="copies of 1p"):
         parse_win_record(rec)
+
+
+@pytest.mark.parametrize(("hand", "indicator", "melds", "fifth"), [
+    ("456p678s5m", "9p", ["chi:234m", "kong:8888p"], None),
+    ("456p678s5m", "9p", ["chi:234m", "kong:9999p"], "9p"),
+    ("999p678s5m", "9p", ["chi:234m", "peng:777s"], None),
+    ("999p678s5m9p", "9p", ["chi:234m", "peng:777s"], "9p"),
+    ("1234567m777z", "7z", ["peng:777s"], None),
+    ("123456789m7777z", "7z", [], "7z"),
+])
+def test_hand_queries_count_the_indicator_too(hand: str, indicator: str, melds: list[str],
+                                              fifth: str | None) -> None:
+    """``wuhan-mahjong hand`` and ``POST /api/hand`` refuse a fifth copy the same way."""
+    rules = get_rules()
+    if fifth is None:
+        hand_report(hand, indicator, melds, rules)
+    else:
+        with pytest.raises(HandInputError, match=f"more than four copies of {fifth} "):
+            hand_report(hand, indicator, melds, rules)
 
 
 # --- the documented examples are legal records -------------------------------------------

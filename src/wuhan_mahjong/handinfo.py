@@ -104,6 +104,10 @@ def hand_report(hand_text: str, indicator_text: str, meld_specs: list[str], rule
         raise HandInputError(f"wrong hand size: {len(hand)} tiles and {len(melds)} melds "
                              "(need 13 or 14 with melds counted as 3)")
     visible = [*hand, indicator, *(t for m in melds for t in m.tiles)]
+    for t in set(visible):
+        if visible.count(t) > 4:  # the face-up indicator is one of the four (docs/RULES.md §5)
+            raise HandInputError(f"more than four copies of {tile_str(t)} (the face-up indicator "
+                                 f"{tile_str(indicator)} counts as one)")
     if size == 14:
         complete: dict[str, int | str] | None = {}
         v, hands, hard = _value(hand[:-1], melds, hand[-1], indicator, rules, dealer, "self_draw")

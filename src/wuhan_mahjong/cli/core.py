@@ -30,22 +30,17 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from ..analysis import NotAWin
-    from ..scoring import settle
-    from ..win_record import RecordError, load_win_record
+    from ..calculator import score_record
+    from ..win_record import RecordError
 
     text = read_input(args.record)
     try:
-        rec = load_win_record(text)
+        answer = score_record(text)  # the same call as POST /api/score
     except RecordError as e:
         raise UsageError(str(e)) from None
-    try:
-        result = settle(rec)
-    except NotAWin as e:
-        print(json.dumps({"valid": False, "reason": str(e)}, ensure_ascii=False))
-        return 1
-    print(json.dumps(result.to_json(), ensure_ascii=False, indent=None if args.compact else 2))
-    return 0
+    indent = None if args.compact or not answer.settled else 2
+    print(json.dumps(answer.body, ensure_ascii=False, indent=indent))
+    return 0 if answer.settled else 1
 
 
 def cmd_hand(args: argparse.Namespace) -> int:

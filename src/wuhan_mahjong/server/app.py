@@ -11,6 +11,8 @@ Routes (``docs/server.md`` and ``docs/protocol.md`` have the details)::
     GET  /api/matches/{match_id}/hands         (token) → the hand numbers you sat at
     GET  /api/matches/{match_id}/hands/{n}     (token) → that hand's record (replay)
     GET  /api/health                                   → {ok, protocol, tables, connections}
+    POST /api/score      a settlement record            → what `wuhan-mahjong score` prints
+    POST /api/hand       {hand, indicator, melds, ...}  → what `wuhan-mahjong hand --json` prints
     WS   /ws[?token=...]                               → the game protocol
     GET  /...                                          → the browser client (web/)
 
@@ -51,6 +53,7 @@ from ..store import (
     open_store,
     points_to_next_level,
 )
+from .calculator import AddressLimiter, calculator_routes
 from .config import ServerConfig, database_url, default_bot
 from .hub import Hub, TablePlace, serve_websocket
 from .protocol import PROTOCOL_VERSION, AccountInfo
@@ -383,6 +386,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/matches/{match_id}/hands/{hand_no:int}", record, methods=["GET"]),
         Route("/api/health", health, methods=["GET"]),
         Route("/api/hint", hint_for_seat, methods=["GET"]),
+        *calculator_routes(AddressLimiter(cfg.calc_rate, cfg.calc_burst)),
         WebSocketRoute("/ws", serve_websocket),
         Route("/", _index(folder), methods=["GET"]),
         Mount("/", StaticFiles(directory=folder, check_dir=False), name="web"),

@@ -62,6 +62,10 @@ class ServerConfig:
     login_failures_per_client: int = 30
     """The same for failed logins of any username from one address."""
     login_window: float = 300.0
+    calc_rate: float = 5.0
+    """Calculator API (``/api/score``, ``/api/hand``): requests per second per client address."""
+    calc_burst: int = 30
+    """Calculator requests one address may make at once before ``calc_rate`` applies (429)."""
     max_message_bytes: int = 4096
     auth_timeout: float = 10.0
     send_queue: int = 512
@@ -81,6 +85,8 @@ class ServerConfig:
                 raise ValueError(f"{name} must be > 0")
         if self.login_failures < 0 or self.login_failures_per_client < 0 or self.login_window <= 0:
             raise ValueError("login limits must be >= 0 and the login window > 0")
+        if self.calc_rate <= 0 or self.calc_burst < 1:
+            raise ValueError("calc_rate must be > 0 and calc_burst >= 1")
         if self.quick_hands < 1:
             raise ValueError("quick_hands must be >= 1")
         if self.quick_stake < 0 or (self.fee is not None and self.fee < 0):
