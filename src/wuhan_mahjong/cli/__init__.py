@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
@@ -92,9 +92,9 @@ def _command_in(argv: Sequence[str]) -> str | None:
     return None
 
 
-def build_parser(only: str | None = None) -> ArgumentParser:
-    """The ``wuhan-mahjong`` parser.  With ``only``, just that sub-command gets its
-    arguments (and just its module is imported); the others keep their help line."""
+def build_parser(only: Collection[str] | None = None) -> ArgumentParser:
+    """The ``wuhan-mahjong`` parser.  With ``only``, just those sub-commands get their
+    arguments (and just their modules are imported); the others keep their help line."""
     p = ArgumentParser(prog=PROG,
                        description="Wuhan Mahjong (武汉麻将): rules, scoring, engine, bots, server.")
     p.add_argument("--version", action=_VersionAction, help="print the version and exit")
@@ -102,7 +102,7 @@ def build_parser(only: str | None = None) -> ArgumentParser:
     sub.required = True
     for c in COMMANDS:
         s = sub.add_parser(c.name, help=c.help)
-        if only is None or only == c.name:
+        if only is None or c.name in only:
             configure: Callable[[ArgumentParser], None] = (
                 import_module(f"{__name__}.{c.module}").CONFIGURE[c.name])
             configure(s)
@@ -121,7 +121,8 @@ def _library_errors() -> tuple[type[Exception], ...]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``wuhan-mahjong`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser(only=_command_in(words)).parse_args(words)
+    command = _command_in(words)
+    args = build_parser(only=[command] if command else []).parse_args(words)
     func: Handler = args.func
     try:
         try:
