@@ -1,0 +1,217 @@
+"""Server settings: flags, then WUHAN_MAHJONG_* variables, then a TOML file, then defaults.
+
+Every field of ``ServerConfig`` is a setting without a hand-written list: the
+tests walk the dataclass's fields, and add fields to a copy of it to show that a
+new field is configurable everywhere at once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wuhan_mahjong.cli import build_parser
+from wuhan_mahjong.server import settings as settings_mod
+from wuhan_mahjong.server.config import ServerConfig
+from wuhan_mahjong.server.settings import ProcessConfig, SettingsError, load_settings, settings_fields
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in list(os.environ):
+        if key.upper().startswith("WUHAN_MAHJONG_"):
+            monkeypatch.delenv(key)
+
+
+def toml(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "server.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_precedence_flag_then_environment_then_file_then_default(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = toml(tmp_path, 'port = 7001\nhost = "10.0.0.1"\nbot_wait = 2.5\nlog_level = "debug"\n')
+    monkeypatch.setenv("WUHAN_MAHJONG_PORT", "7002")
+    monkeypatch.setenv("WUHAN_MAHJONG_HOST", "10.0.0.2")
+    s = load_settings({"port": "7003"}, path)
+    assert s.server.port == 7003  # flag beats environment and file
+    assert s.server.host == "10.0.0.2"  # environment beats file
+    assert s.server.bot_wait == 2.5  # file beats default
+    assert s.process.log_level == "debug"
+    assert s.server.hand_pause == ServerConfig().hand_pause  # default
+    assert s.sources == {"port": "--port", "host": "$WUHAN_MAHJONG_HOST", "bot_wait": str(path),
+                         "log_level": str(path)}
+    assert load_settings({}, path).server.port == 7002
+    monkeypatch.delenv("WUHAN_MAHJONG_PORT")
+    assert load_settings({}, path).server.port == 7001
+    assert load_settings({}).server.port == ServerConfig().port
+
+
+def test_config_file_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = toml(tmp_path, "quick_hands = 8\n")
+    monkeypatch.setenv("WUHAN_MAHJONG_CONFIG", str(path))
+    assert load_settings().server.quick_hands == 8
+    assert load_settings({}, toml(tmp_path, "quick_hands = 2\n")).server.quick_hands == 2
+
+
+def test_none_unsets_an_optional_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = toml(tmp_path, "fee = 5\nclaim_seconds = 3.0\n")
+    assert load_settings({}, path).server.fee == 5
+    monkeypatch.setenv("WUHAN_MAHJONG_FEE", "none")
+    s = load_settings({"claim_seconds": "none"}, path)
+    assert s.server.fee is None and s.server.claim_seconds is None
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return json.dumps([str(v) for v in value])
+    return str(value)
+
+
+def test_every_field_has_a_flag_a_variable_and_a_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fields = [f for cls in (ServerConfig, ProcessConfig) for f in dataclasses.fields(cls) if f.init]
+    assert [s.name for s in settings_fields()] == [f.name for f in fields]
+    serve = build_parser(only=["serve"])._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
+    dests = {a.dest: a.option_strings for a in serve._actions}
+    for s in settings_fields():
+        assert s.flag in dests[s.name], s.name
+        if s.default is None:
+            continue
+        # the default's own text, given in each source, reads back as the default
+        monkeypatch.setenv(s.env, _text(s.default))
+        got = load_settings()
+        monkeypatch.delenv(s.env)
+        part = got.server if s.owner is ServerConfig else got.process
+        assert getattr(part, s.name) == s.default and got.sources[s.name] == f"${s.env}"
+        assert getattr(load_settings({s.name: _text(s.default)}).server
+                       if s.owner is ServerConfig else load_settings({s.name: _text(s.default)}).process,
+                       s.name) == s.default
+
+
+def test_a_new_field_is_configurable_with_no_other_change(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What another engineer's new ServerConfig field gets: a flag, a variable and a TOML key."""
+    extended = dataclasses.make_dataclass(
+        "ServerConfig",
+        [("trusted_proxies", tuple[str, ...], dataclasses.field(default=())),
+         ("abandon_timeout", float, dataclasses.field(default=60.0)),
+         ("strict_seating", bool, dataclasses.field(default=False)),
+         ("motd", str | None, dataclasses.field(default=None))],
+        bases=(ServerConfig,), frozen=True)
+    monkeypatch.setattr(settings_mod, "ServerConfig", extended)
+    names = [s.name for s in settings_fields()]
+    assert {"trusted_proxies", "abandon_timeout", "strict_seating", "motd"} <= set(names)
+    parser = build_parser(only=["serve"])
+    args = parser.parse_args(["serve", "--trusted-proxies", "10.0.0.1, 10.0.0.2", "--strict-seating",
+                              "--config", str(toml(tmp_path, 'motd = "hi"\nabandon_timeout = 5\n'))])
+    monkeypatch.setenv("WUHAN_MAHJONG_ABANDON_TIMEOUT", "30")
+    from wuhan_mahjong.cli.serve import settings_from_args
+
+    s = settings_from_args(args).server
+    assert isinstance(s, extended)
+    assert s.trusted_proxies == ("10.0.0.1", "10.0.0.2")  # type: ignore[attr-defined]
+    assert s.strict_seating is True  # type: ignore[attr-defined]
+    assert s.abandon_timeout == 30.0  # type: ignore[attr-defined]
+    assert s.motd == "hi"  # type: ignore[attr-defined]
+    monkeypatch.setenv("WUHAN_MAHJONG_TRUSTED_PROXIES", '["192.168.0.1"]')
+    assert load_settings().server.trusted_proxies == ("192.168.0.1",)  # type: ignore[attr-defined]
+    with pytest.raises(SettingsError, match=r"^\$WUHAN_MAHJONG_ABANDON_TIMEOUT: abandon_timeout: "):
+        monkeypatch.setenv("WUHAN_MAHJONG_ABANDON_TIMEOUT", "soon")
+        load_settings()
+
+
+@pytest.mark.parametrize(("flags", "env", "file", "message"), [
+    ({"port": "eighty"}, {}, None, r"^--port: port: Input should be a valid integer.*'eighty'"),
+    ({}, {"WUHAN_MAHJONG_MSG_RATE": "fast"}, None, r"^\$WUHAN_MAHJONG_MSG_RATE: msg_rate: "),
+    ({}, {}, "bot_delay = 'slow'\n", r"server\.toml: bot_delay: "),
+    ({}, {}, "prot = 8000\n", r"server\.toml: unknown setting 'prot'$"),
+    ({}, {}, "port = \n", r"server\.toml: not valid TOML"),
+    ({}, {}, "log_level = 'loud'\n", r"server\.toml: log_level: "),
+    ({"quick_hands": "0"}, {}, None, r"^invalid settings: quick_hands must be >= 1$"),
+    ({"quick_profile": "tokyo"}, {}, None, r"^invalid settings: unknown profile 'tokyo'$"),
+])
+def test_bad_values_name_their_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: dict[str, str],
+                                      env: dict[str, str], file: str | None, message: str) -> None:
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    with pytest.raises(SettingsError, match=message):
+        load_settings(flags, toml(tmp_path, file) if file is not None else None)
+
+
+def test_missing_settings_file(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="cannot read the settings file .*nowhere.toml"):
+        load_settings({}, tmp_path / "nowhere.toml")
+
+
+def test_other_wuhan_mahjong_variables_are_not_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WUHAN_MAHJONG_TEST_PG", "postgresql://x/y")
+    monkeypatch.setenv("WUHAN_MAHJONG_CHROMIUM", "/usr/bin/chromium")
+    assert load_settings().server == ServerConfig()
+
+
+def test_the_example_config_is_valid() -> None:
+    path = REPO / "deploy" / "config.example.toml"
+    s = load_settings({}, path)
+    assert s.server.data_dir == Path("/var/lib/wuhan-mahjong")
+    assert set(s.sources) <= {f.name for f in settings_fields()} and len(s.sources) >= 10
+
+
+# --- the command line ---------------------------------------------------------------------
+
+def serve(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.upper().startswith("WUHAN_MAHJONG_")}
+    return subprocess.run([sys.executable, "-m", "wuhan_mahjong", "serve", *args], capture_output=True,
+                          text=True, env={**base, **(env or {})}, cwd=tmp_path, timeout=120)
+
+
+def test_print_config_shows_each_setting_and_its_source(tmp_path: Path) -> None:
+    path = toml(tmp_path, "port = 7001\nquick_stake = 5\nhand_pause = 1.5\n")
+    p = serve(tmp_path, "--config", str(path), "--port", "7003", "--no-gc-tuning", "--print-config",
+              env={"WUHAN_MAHJONG_QUICK_STAKE": "9",
+                   "WUHAN_MAHJONG_DB_URL": "postgresql://u:secret@db.example/wm"})
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert "port = 7003  # --port" in lines
+    assert "quick_stake = 9  # $WUHAN_MAHJONG_QUICK_STAKE" in lines
+    assert f"hand_pause = 1.5  # {path}" in lines
+    assert "gc_tuning = false  # --gc-tuning" in lines
+    assert 'db_url = "postgresql://u:***@db.example/wm"  # $WUHAN_MAHJONG_DB_URL' in lines
+    assert "secret" not in p.stdout
+    assert f"quick_hands = {ServerConfig().quick_hands}  # default" in lines
+    # the printed settings are themselves a valid settings file
+    again = toml(tmp_path, p.stdout.replace("***", "pw"))
+    assert load_settings({}, again).server.quick_stake == 9
+
+
+@pytest.mark.parametrize(("args", "env", "needle"), [
+    (["--port", "abc"], {}, "--port: port: "),
+    (["--port", "70000"], {}, "port must be 0-65535"),
+    ([], {"WUHAN_MAHJONG_BOT_WAIT": "-1"}, "bot_wait must be >= 0"),
+    ([], {"WUHAN_MAHJONG_PORT": "x"}, "$WUHAN_MAHJONG_PORT: port: "),
+    (["--config", "missing.toml"], {}, "cannot read the settings file missing.toml"),
+    (["--bot", "nobody"], {}, "unknown bot 'nobody'"),
+    (["--log-level", "loud"], {}, "--log-level: log_level: "),
+])
+def test_bad_settings_exit_2_with_one_line(tmp_path: Path, args: list[str], env: dict[str, str],
+                                           needle: str) -> None:
+    p = serve(tmp_path, *args, "--print-config", env=env)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    [line] = p.stderr.strip().splitlines()
+    assert line.startswith("wuhan-mahjong: error: ") and needle in line, line
+
+
+def test_old_spellings_still_work(tmp_path: Path) -> None:
+    p = serve(tmp_path, "--db", "sqlite:///x.db", "--print-config")
+    assert p.returncode == 0 and 'db_url = "sqlite:///x.db"  # --db-url' in p.stdout.splitlines()
