@@ -151,7 +151,7 @@ def test_bad_values_name_their_source(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_missing_settings_file(tmp_path: Path) -> None:
-    with pytest.raises(SettingsError, match="cannot read the settings file .*nowhere.toml"):
+    with pytest.raises(SettingsError, match=r"cannot read the settings file .*nowhere\.toml"):
         load_settings({}, tmp_path / "nowhere.toml")
 
 
