@@ -1,4 +1,4 @@
-"""Every worked example of RULES.md §21, in each profile it shows."""
+"""Every worked example of docs/RULES.md §21, in each profile it shows."""
 
 from __future__ import annotations
 
@@ -181,7 +181,7 @@ def test_example_4_hand_base_cap_reading() -> None:
 def test_example_4_quanqiuren_contract_when_discarder_not_ready() -> None:
     rec = copy.deepcopy(EXAMPLE_4)
     rec["seats"][0]["ready"] = False
-    # both contracts apply: the one-suit third feeder pays (decision 34c)
+    # both contracts apply: the one-suit third feeder pays (docs/RULES.md Amb. 34c)
     s = run({**rec, "profile": "laizishanzhuang"})
     assert s.contractor == 3
 

@@ -1,4 +1,4 @@
-"""One test per eligibility rule (RULES.md §13) and per factor (§17.3-17.4)."""
+"""One test per eligibility rule (docs/RULES.md §13) and per factor (§17.3-17.4)."""
 
 from __future__ import annotations
 

@@ -90,7 +90,7 @@ def eligibility_error(
     concealed: Sequence[int], melds: Sequence[Meld], laizi: int, rules: Rules,
     win_by: str, winning_tile: int,
 ) -> str | None:
-    """The first eligibility rule (RULES.md §13) that a win breaks, or ``None``.
+    """The first eligibility rule (docs/RULES.md §13) that a win breaks, or ``None``.
 
     Shape, big hands, the laizi limit and the minimum score are checked later.
     """

@@ -62,7 +62,7 @@ POINTS = (0, 10_000)
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option of RULES.md §20 and its decisions list.
+    """Every rule option of docs/RULES.md §20 and its decisions list.
 
     Field defaults are the ``yuanhang`` profile.  Use :func:`get_rules` to
     build a profile with overrides; the object is immutable and hashable.

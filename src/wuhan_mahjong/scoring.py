@@ -1,4 +1,4 @@
-"""Settlement of a won hand: RULES.md §17, in the order of §17.13.
+"""Settlement of a won hand: docs/RULES.md §17, in the order of §17.13.
 
 ``payment(L) = base × M(W) × M(L)`` for each loser L, where M(p) is the
 product of player p's own factors (openings, kongs, special kongs, laizi
@@ -341,7 +341,7 @@ def _konger_bloom(rec: WinRecord, robber_reading: Reading) -> _Candidate:
 
 
 def minimum_failure(amounts: Sequence[Fraction], rules: Rules) -> str | None:
-    """Why raw per-loser amounts fail the minimum score (RULES.md §17.8), or ``None``.
+    """Why raw per-loser amounts fail the minimum score (docs/RULES.md §17.8), or ``None``.
 
     The one place the rule lives: the settlement refuses such a win and bots
     ask it before chasing one."""
@@ -355,7 +355,7 @@ def minimum_failure(amounts: Sequence[Fraction], rules: Rules) -> str | None:
 
 
 def _contract(rec: WinRecord, cand: _Candidate) -> tuple[int | None, str | None]:
-    """Who contracts (承包), if anyone, and why (RULES.md §17.10, decision 15/16)."""
+    """Who contracts (承包), if anyone, and why (docs/RULES.md §17.10, decision 15/16)."""
     rules = rec.rules
     w = rec.winner
     if rec.win_by == "rob_kong":

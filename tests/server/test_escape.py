@@ -17,7 +17,7 @@ def test_escape_mid_match(start_server: StartServer) -> None:
         runner, stayer = Client(server, tokens[0]), Client(server, tokens[1])
         await runner.connect()
         await stayer.connect()
-        # laizishanzhuang: escape costs 400 points (RULES.md §17.12); stake 1 silver per point.
+        # laizishanzhuang: escape costs 400 points (docs/RULES.md §17.12); stake 1 silver per point.
         await runner.send({"type": "create_room",
                            "options": {"profile": "laizishanzhuang", "hands": 2, "stake": 1}})
         room = await runner.expect("room")

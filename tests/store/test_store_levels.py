@@ -1,4 +1,4 @@
-"""The level table of RULES.md §18 (pure data, no database)."""
+"""The level table of docs/RULES.md §18 (pure data, no database)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ Decisions and timers
     answers are buffered, and all of them reach the engine together when the
     window closes: once every seat has answered **and** ``claim_hold`` seconds
     have passed, or at the deadline.  So a window lasts the same whether or not
-    anyone could claim (RULES.md §19); only a player who thinks longer than the
+    anyone could claim (docs/RULES.md §19); only a player who thinks longer than the
     hold makes it longer.
 
 Timeouts and auto-play (托管)

@@ -1,7 +1,7 @@
-"""The 24-level table of the Bianfeng platform (RULES.md §18), as pure data.
+"""The 24-level table of the Bianfeng platform (docs/RULES.md §18), as pure data.
 
 Each level's ``threshold`` is the *cumulative* number of points (积分) needed to
-leave that level (RULES.md §22, Ambiguity 37): a player with ``points`` is on
+leave that level (docs/RULES.md §22, Ambiguity 37): a player with ``points`` is on
 the first level whose threshold is greater than ``points``.  Level 24 is the
 top; its threshold (838,860,800) is only shown, there is no level 25.  Points
 below 0 (allowed, see ``docs/store.md``) are level 1.

@@ -4,7 +4,7 @@ The store reads the balances under a lock, calls these functions, and writes
 what they return in the same transaction.  Keeping the arithmetic pure lets
 the tests check it on many more cases than a database round-trip allows.
 
-Rules (RULES.md §18, Project decisions 17; Ambiguities 35, 36):
+Rules (docs/RULES.md §18, Project decisions 17; Ambiguities 35, 36):
 
 * **Game.** Points convert to silver at the stake (silver per point).  Each
   loser pays ``min(owed, balance)``.  Winners receive only what was collected:
@@ -18,7 +18,7 @@ Rules (RULES.md §18, Project decisions 17; Ambiguities 35, 36):
   first others *in the order given* (the server lists them in play order from
   the escaper's next player).  Then the escaper alone pays the fee, floored at
   his balance: the others pay the fee of the game only if they play on, in that
-  game's own settlement (RULES.md §18).  Penalty points, if any, are split the
+  game's own settlement (docs/RULES.md §18).  Penalty points, if any, are split the
   same way (points have no floor).
 
 >>> out = compute_game({1: 50, 2: 500, 3: 500, 4: 500}, 10, {1: -30, 2: 30, 3: 0, 4: 0}, 5)
