@@ -49,6 +49,12 @@ BIG_HAND_NAMES: dict[str, tuple[str, str]] = {
 
 
 NO_SHAPE = "not a winning shape"
+NOT_OPENED = "has not opened (开口): a win needs a chi, peng or 冲杠 first"
+
+
+def holds_must_kong(tile: int) -> str:
+    """Why a hand holding the must-kong tile ``tile`` (红中, 发财) cannot win."""
+    return f"holds {tile_str(tile)} ({'红中' if tile == 33 else '发财'}), which must be konged before a win"
 
 
 class NotAWin(Exception):
@@ -95,11 +101,11 @@ def eligibility_error(
     Shape, big hands, the laizi limit and the minimum score are checked later.
     """
     if not _opened(melds, rules):
-        return "has not opened (开口): a win needs a chi, peng or 冲杠 first"
+        return NOT_OPENED
     held = set(concealed)
     for t in sorted(rules.must_kong_tiles):
         if t in held:
-            return f"holds {tile_str(t)} ({'红中' if t == 33 else '发财'}), which must be konged before a win"
+            return holds_must_kong(t)
     if win_by in ("discard", "rob_kong") and winning_tile == laizi:
         return "a discarded laizi can never be won on"
     if win_by == "rob_kong" and winning_tile in rules.must_kong_tiles:

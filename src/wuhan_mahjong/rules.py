@@ -36,6 +36,9 @@ RobbingSettlement = Literal["konger_bloom", "robber_hand"]
 QuanqiurenContract = Literal["jiang_discard", "not_ready"]
 WinnerOrder = Literal["from_dealer", "from_discarder"]
 PiKong = Literal["off", "with_per_opening", "on"]
+SpecialKongKind = Literal["red", "green", "laizi", "pi"]
+"""A single tile played out as a kong: 红中杠, 发财杠, 癞子杠, 癞子皮杠."""
+SPECIAL_KONG_KINDS: tuple[SpecialKongKind, ...] = ("red", "green", "laizi", "pi")
 
 
 HONOUR_CYCLE = (EAST, SOUTH, WEST, NORTH, RED, GREEN, WHITE)
@@ -186,6 +189,26 @@ class Rules:
             i = (i + 1) % len(order)
             if order[i] not in skip:
                 return order[i]
+
+    def special_kong_tile(self, kind: SpecialKongKind, indicator: int) -> int:
+        """The tile a special kong of ``kind`` plays out, in a hand with that indicator:
+        红中杠 a 红中, 发财杠 a 发财, 癞子杠 the laizi, 癞子皮杠 a tile of the indicator's kind.
+
+        The one place this map lives (the engine, the views' action tiles, the tile census).
+
+        >>> r = get_rules("yuanhang")
+        >>> [tile_str(r.special_kong_tile(k, parse_tile("5m"))) for k in SPECIAL_KONG_KINDS]
+        ['7z', '6z', '6m', '5m']
+        """
+        if kind == "red":
+            return RED
+        if kind == "green":
+            return GREEN
+        if kind == "laizi":
+            return self.laizi_of(indicator)
+        if kind == "pi":
+            return indicator
+        raise ValueError(f"no special kong {kind!r} (red, green, laizi, pi)")
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)

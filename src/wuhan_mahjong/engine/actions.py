@@ -41,10 +41,15 @@ KONG_ZH: dict[str, str] = {"direct": "冲杠", "added": "蓄杠", "concealed": "
 
 
 class IllegalAction(ValueError):
-    """An action that the rules do not allow now; the message names the rule.
+    """An action that the rules do not allow now; the message says why, ``rule`` names
+    the requirement of :mod:`wuhan_mahjong.engine.legality` it fails.
 
     Raised by :meth:`HandState.apply`, which then leaves the state unchanged.
     """
+
+    def __init__(self, message: str, rule: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 class ActionFormatError(ValueError):
