@@ -32,7 +32,7 @@ them out as special kongs: the only way to go on.
 
 Claim windows collect an answer from every other seat, also from seats whose
 only choice is to pass, so nobody can tell that someone else was offered a
-claim (docs/RULES.md §19).  ``auto_pass=True`` answers those seats at once: faster
+claim (RULES.md §19).  ``auto_pass=True`` answers those seats at once: faster
 for simulations and bots, but not for a server that hides claim offers.
 """
 
@@ -43,23 +43,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..analysis import NotAWin
+from ..analysis import NO_SHAPE, NOT_OPENED, NotAWin, holds_must_kong
 from ..meld import Meld, opening_count
 from ..rules import Rules
 from ..scoring import SeatState, Settlement, WinRecord, settle
 from ..shape import is_complete
-from ..tiles import GREEN, NUM_KINDS, RED, is_258, is_honour, tile_str
+from ..tiles import NUM_KINDS, is_258, is_honour
 from .actions import (
-    ADDED_KONGS,
-    CHIS,
-    CONCEALED_KONGS,
-    DIRECT_KONGS,
-    DISCARDS,
-    LAIZI_DISCARD,
     PASS,
-    PENGS,
-    SPECIAL_KONGS,
-    SPECIAL_ZH,
+    SPECIAL_KINDS,
     WIN,
     Action,
     Chi,
@@ -67,12 +59,12 @@ from .actions import (
     IllegalAction,
     Kong,
     LaiziDiscard,
-    Pass,
     Peng,
     SpecialKong,
     Win,
 )
 from .dealing import INDICATOR_POS, check_wall, commitment, deal_positions, new_salt, shuffled_wall
+from .legality import WIN_OR_PASS, allowed, claim_candidates, explain, seat_violation, turn_candidates
 
 Phase = Literal["turn", "claim", "rob", "final", "ended"]
 DrawSource = Literal["wall", "replacement", "final"]
@@ -160,6 +152,10 @@ class HandState:
         self._legal: list[tuple[Action, ...] | None] = [None] * 4
         self._wins: list[Settlement | None] = [None] * 4
         self._win_why: list[str] = [""] * 4
+        self._win_at = [-1] * 4  # the decision _wins / _win_why were computed for
+        self.decision = 0
+        """The id of the decision now open (a turn, a claim window, a final draw); it
+        changes whenever a new one opens, so an answer to an old one can be told apart."""
         self._check_end_phase()
 
     # ------------------------------------------------------------------ queries
@@ -193,17 +189,34 @@ class HandState:
             return ()
         cached = self._legal[seat]
         if cached is None:
-            phase = self.phase
-            if phase == "turn":
-                cached = self._turn_actions() if seat == self.current else ()
-            elif phase == "claim" or phase == "rob":
-                cached = self.options[seat] if self.waiting[seat] else ()
-            elif phase == "final":
-                cached = self.options[seat] if seat == self.current else ()
-            else:
+            # every rule lives in the table of requirements (.legality); the options of a
+            # claim window or a final draw were filtered by it when the decision opened
+            if seat_violation(self, seat) is not None:
                 cached = ()
+            elif self.phase == "turn":
+                cached = allowed(self, seat, turn_candidates(self, seat))
+            else:
+                cached = self.options[seat]
             self._legal[seat] = cached
         return cached
+
+    def win_now(self, seat: int) -> Settlement | None:
+        """The settlement if ``seat`` may win now, by the analysis and the scoring (else
+        ``None``, the reason kept for the explanation); computed once per decision."""
+        if self._win_at[seat] != self.decision:
+            self._win_at[seat] = self.decision
+            self._wins[seat] = None
+            if self.phase in ("turn", "final"):
+                if seat == self.current:
+                    self._self_win(seat)
+                else:
+                    self._win_why[seat] = f"not seat {seat}'s turn"
+            elif self.phase in ("claim", "rob") and self.pending_tile is not None:
+                assert self.pending_from is not None
+                self._discard_win(seat, self.pending_tile, self.pending_from, rob=self.phase == "rob")
+            else:
+                self._win_why[seat] = "the hand is over"
+        return self._wins[seat]
 
     def win_by_now(self, seat: int) -> str | None:
         """How ``seat`` would win now if Win is among his legal actions."""
@@ -226,7 +239,8 @@ class HandState:
         """Play ``action`` for ``seat``; raises :class:`IllegalAction` and changes nothing if
         it is not legal now."""
         if action not in self.legal_actions(seat):
-            raise IllegalAction(self.why_illegal(seat, action))
+            v = explain(self, seat, action)
+            raise IllegalAction(self.why_illegal(seat, action), rule=v.rule if v else "")
         self._legal = [None, None, None, None]
         self.log.append(("act", seat, action))
         phase = self.phase
@@ -266,6 +280,7 @@ class HandState:
         new._legal = list(self._legal)
         new._wins = list(self._wins)
         new._win_why = list(self._win_why)
+        new._win_at = list(self._win_at)
         return new
 
     # ------------------------------------------------------------------ internals: tiles
@@ -295,48 +310,15 @@ class HandState:
             self.log.append(("end_phase", self.tail - self.head))
 
     # ------------------------------------------------------------------ internals: legal actions
-    def _turn_actions(self) -> tuple[Action, ...]:
-        s = self.current
-        c = self.counts[s]
-        acts: list[Action] = []
-        if self.drawn is not None and self._self_win(s) is not None:
-            acts.append(WIN)
-        laizi = self.laizi
-        must = self.must
-        for t in range(NUM_KINDS):
-            if c[t] and t != laizi and t not in must:
-                acts.append(DISCARDS[t])
-        if c[laizi]:
-            acts.append(LAIZI_DISCARD)
-        plays = len(acts) - (1 if acts and acts[0] is WIN else 0)
-        if not self.end_phase or plays == 0:
-            for t in must:
-                if c[t]:
-                    acts.append(SPECIAL_KONGS["red" if t == RED else "green"])
-        if not self.end_phase:
-            if c[laizi]:
-                acts.append(SPECIAL_KONGS["laizi"])
-            pi = self.pi_tile
-            if pi is not None and c[pi]:
-                acts.append(SPECIAL_KONGS["pi"])
-            for t in range(NUM_KINDS):
-                if c[t] == 4 and t != laizi and t not in must:
-                    acts.append(CONCEALED_KONGS[t])
-            for m in self.melds[s]:
-                if m.type == "peng" and c[m.tiles[0]]:
-                    acts.append(ADDED_KONGS[m.tiles[0]])
-        return tuple(acts)
-
     def _eligible(self, seat: int) -> bool:
         """Cheap part of the win checklist: opened, holds no must-kong tile."""
         if not self.openings[seat]:
-            self._win_why[seat] = "has not opened (开口): a win needs a chi, peng or 冲杠 first"
+            self._win_why[seat] = NOT_OPENED
             return False
         c = self.counts[seat]
         for t in self.must:
             if c[t]:
-                self._win_why[seat] = (f"holds {tile_str(t)} ({'红中' if t == RED else '发财'}), "
-                                       "which must be konged before a win")
+                self._win_why[seat] = holds_must_kong(t)
                 return False
         return True
 
@@ -348,7 +330,7 @@ class HandState:
             return True
         if not (h & _NON258_MASK) and self.meld_258[seat]:
             return True
-        self._win_why[seat] = "not a winning shape"
+        self._win_why[seat] = NO_SHAPE
         return False
 
     def _settle(self, seat: int, rec: WinRecord) -> Settlement | None:
@@ -396,26 +378,8 @@ class HandState:
         return self._settle(s, rec) is not None
 
     def _claim_options(self, s: int, t: int, d: int) -> tuple[Action, ...]:
-        c = self.counts[s]
-        acts: list[Action] = []
-        if self._discard_win(s, t, d, rob=False):
-            acts.append(WIN)
-        n = c[t]
-        if n >= 2:
-            acts.append(PENGS[t])
-            if n == 3 and not self.end_phase:
-                acts.append(DIRECT_KONGS[t])
-        if t < 27 and s == (d + 1) % 4:
-            r = t % 9
-            laizi = self.laizi
-            for low_r in (r - 2, r - 1, r):
-                if 0 <= low_r <= 6:
-                    low = t - r + low_r
-                    a, b = [x for x in (low, low + 1, low + 2) if x != t]
-                    if c[a] and c[b] and a != laizi and b != laizi:
-                        acts.append(CHIS[low])
-        acts.append(PASS)
-        return tuple(acts)
+        """The answers of ``s`` to the discard ``t`` of ``d`` on the table (the window is open)."""
+        return allowed(self, s, claim_candidates(self, s))
 
     # ------------------------------------------------------------------ internals: flow
     def _apply_turn(self, s: int, action: Action) -> None:
@@ -434,7 +398,7 @@ class HandState:
             self._next_turn((s + 1) % 4)
         elif isinstance(action, SpecialKong):
             kind = action.kind
-            tile = {"red": RED, "green": GREEN, "laizi": self.laizi}.get(kind, self.indicator)
+            tile = self.rules.special_kong_tile(kind, self.indicator)
             self._remove(s, tile)
             self.specials[s][SPECIAL_INDEX[kind]] += 1
             self._replacement(s)
@@ -481,13 +445,14 @@ class HandState:
         self.phase = phase
         self.pending_tile = t
         self.pending_from = frm
+        self.decision += 1
         opts: list[tuple[Action, ...]] = [(), (), (), ()]
         for k in (1, 2, 3):
             s = (frm + k) % 4
             if phase == "claim":
                 opts[s] = self._claim_options(s, t, frm) if s in live else _PASS_ONLY
             else:
-                opts[s] = (WIN, PASS) if self._discard_win(s, t, frm, rob=True) else (PASS,)
+                opts[s] = allowed(self, s, WIN_OR_PASS)
         self.options = opts
         self.answers = [None] * 4
         self.waiting = [s != frm for s in range(4)]
@@ -578,6 +543,7 @@ class HandState:
         self.current = s
         self.drawn = tile
         self.draw_source = source
+        self.decision += 1
 
     def _next_turn(self, s: int) -> None:
         if self.end_phase:
@@ -618,8 +584,8 @@ class HandState:
             self.log.append(("draw", s, t, "final", self.tail - self.head))
             self._begin_turn(s, t, "final")
             self.phase = "final"
-            win = self._self_win(s) is not None
-            self.options[s] = (WIN, PASS) if win else (PASS,)
+            self.options[s] = allowed(self, s, WIN_OR_PASS)
+            win = WIN in self.options[s]
             if win or not self.auto_pass:
                 return
             self.log.append(("act", s, PASS))
@@ -648,116 +614,19 @@ class HandState:
     def _end(self) -> None:
         self._clear_window()
         self.phase = "ended"
+        self.decision += 1
         self.drawn = None
         self.draw_source = None
         self._legal = [(), (), (), ()]
 
     # ------------------------------------------------------------------ errors
     def why_illegal(self, seat: int, action: Action) -> str:
-        """The rule that ``action`` by ``seat`` breaks now (a readable sentence)."""
-        if not 0 <= seat < 4:
-            return f"no seat {seat}: seats are 0-3"
-        if self.phase == "ended":
-            return "the hand is over"
-        who = f"seat {seat}"
-        if self.phase in ("claim", "rob"):
-            frm = self.pending_from
-            if seat == frm:
-                if self.phase == "claim":
-                    return f"{who} cannot claim his own discard; the others are answering"
-                return f"{who} declared the added kong; the others are answering (抢杠 window)"
-            if not self.waiting[seat]:
-                return f"{who} has already answered this {'discard' if self.phase == 'claim' else 'kong'}"
-            return self._why_claim(seat, action)
-        if seat != self.current:
-            if self.phase == "final":
-                return f"not {who}'s draw: seat {self.current} is making a final draw (海底)"
-            return f"not {who}'s turn: seat {self.current} is to play"
-        if self.phase == "final":
-            if isinstance(action, Win):
-                return f"no win on this final draw: {self._win_why[seat]}"
-            return "in the final draws (海底) a player may only win or pass: no discard, no kong"
-        return self._why_turn(seat, action)
-
-    def _why_claim(self, seat: int, action: Action) -> str:
-        t = self.pending_tile
-        assert t is not None
-        c = self.counts[seat]
-        ts = tile_str(t)
-        if self.phase == "rob":
-            if isinstance(action, Win):
-                return f"no win robbing the kong of {ts}: {self._win_why[seat]}"
-            return "an added kong (蓄杠) can only be robbed (win) or let pass"
-        if isinstance(action, Win):
-            return f"no win on {ts}: {self._win_why[seat]}"
-        if isinstance(action, (Peng, Kong)) and action.tile != t:
-            return f"the discard on the table is {ts}, not {tile_str(action.tile)}"
-        if isinstance(action, Peng):
-            return f"peng {ts} needs two {ts} in hand (laizi never take part in claims)"
-        if isinstance(action, Kong):
-            if action.kind != "direct":
-                return f"only a 冲杠 (direct kong) can be made on a discard, not a {action.kind} kong"
-            if self.end_phase:
-                return "no kong of any kind in the end phase (海底)"
-            return f"冲杠 of {ts} needs three {ts} in hand"
-        if isinstance(action, Chi):
-            nxt = (self.pending_from or 0) + 1
-            if seat != nxt % 4:
-                return f"only the discarder's next player (seat {nxt % 4}) may chi"
-            if t not in action.tiles:
-                return f"chi {action} does not use the discard {ts}"
-            need = [x for x in action.tiles if x != t]
-            if self.laizi in need:
-                return f"the laizi {tile_str(self.laizi)} never takes part in a chi"
-            missing = [tile_str(x) for x in need if not c[x]]
-            return f"chi {action} needs {' and '.join(missing)} in hand"
-        return f"{action} is not an answer to a discard: claim (win, peng, kong direct, chi) or pass"
-
-    def _why_turn(self, seat: int, action: Action) -> str:
-        c = self.counts[seat]
-        if isinstance(action, Pass):
-            return "a player cannot pass his own turn: he must discard (or kong, or win)"
-        if isinstance(action, (Chi, Peng)):
-            return f"{action.__class__.__name__.lower()} claims a discard; there is none to claim"
-        if isinstance(action, Win):
-            if self.drawn is None:
-                return "a win in one's own turn must follow a draw (self-draw); there was none"
-            return f"no win: {self._win_why[seat]}"
-        if isinstance(action, Discard):
-            t = action.tile
-            if t in self.must:
-                return (f"{tile_str(t)} can never be discarded normally; playing it is a "
-                        f"{'红中杠' if t == RED else '发财杠'} (special_kong)")
-            if t == self.laizi:
-                return (f"the laizi {tile_str(t)} is not discarded normally: use laizi_discard "
-                        "(丢癞子) or special_kong laizi (癞子杠)")
-            return f"{tile_str(t)} is not in seat {seat}'s hand"
-        if isinstance(action, LaiziDiscard):
-            return f"seat {seat} holds no laizi ({tile_str(self.laizi)})"
-        if self.end_phase and isinstance(action, (Kong, SpecialKong)):
-            return "no kong of any kind in the end phase (海底)"
-        if isinstance(action, SpecialKong):
-            kind = action.kind
-            if kind == "green" and GREEN not in self.must:
-                return "发财杠 is only played when 发财 is a must-kong tile (laizishanzhuang)"
-            if kind == "pi" and self.pi_tile is None:
-                return "癞子皮杠 is not played under these rules"
-            tile = {"red": RED, "green": GREEN, "laizi": self.laizi}.get(kind, self.indicator)
-            return f"{SPECIAL_ZH[kind]} needs a {tile_str(tile)} in hand"
-        if isinstance(action, Kong):
-            t = action.tile
-            if t == self.laizi:
-                return f"the laizi {tile_str(t)} never takes part in a kong (use special_kong laizi)"
-            if t in self.must:
-                return f"{tile_str(t)} is only ever konged singly (special_kong)"
-            if action.kind == "direct":
-                return "a 冲杠 (direct kong) claims a discard; there is none to claim"
-            if action.kind == "concealed":
-                return f"暗杠 of {tile_str(t)} needs all four in hand (has {c[t]})"
-            if not any(m.type == "peng" and m.tiles[0] == t for m in self.melds[seat]):
-                return f"蓄杠 of {tile_str(t)} needs a peng of {tile_str(t)}"
-            return f"蓄杠 of {tile_str(t)} needs the fourth {tile_str(t)} in hand"
-        return f"{action} is not legal now"  # pragma: no cover
+        """The rule that ``action`` by ``seat`` breaks now (a readable sentence); see
+        :func:`.legality.explain` for the requirement's name."""
+        v = explain(self, seat, action)
+        if v is None:
+            return f"{action} is legal now"
+        return v.message
 
 
 def new_hand(
@@ -796,10 +665,8 @@ def tile_census(state: HandState) -> list[int]:
             for t in m.tiles:
                 out[t] += 1
         sp = state.specials[s]
-        out[RED] += sp[0]
-        out[GREEN] += sp[1]
-        out[state.laizi] += sp[2]
-        out[state.indicator] += sp[3]
+        for kind in SPECIAL_KINDS:
+            out[state.rules.special_kong_tile(kind, state.indicator)] += sp[SPECIAL_INDEX[kind]]
         for t, claimed, lz in state.rivers[s]:
             if claimed < 0 and not lz:
                 out[t] += 1
