@@ -32,7 +32,7 @@ them out as special kongs: the only way to go on.
 
 Claim windows collect an answer from every other seat, also from seats whose
 only choice is to pass, so nobody can tell that someone else was offered a
-claim (RULES.md §19).  ``auto_pass=True`` answers those seats at once: faster
+claim (docs/RULES.md §19).  ``auto_pass=True`` answers those seats at once: faster
 for simulations and bots, but not for a server that hides claim offers.
 """
 
