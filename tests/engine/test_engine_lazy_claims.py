@@ -57,11 +57,11 @@ def test_a_usable_discard_still_opens_the_window() -> None:
 
 def test_lazy_and_full_windows_write_the_same_records() -> None:
     """The same choices with and without auto_pass give line-identical records (passes
-    included), and both verify."""
+    included) and the same decision ids, and both verify."""
     for h in range(40):
         profile = PROFILES[h % 3]
         seed = random.Random(h).getrandbits(32)
-        lines = []
+        lines, decisions = [], []
         for auto in (True, False):
             rng = random.Random(seed)
             state = new_hand(get_rules(profile), h % 4, rng=rng, auto_pass=auto)
@@ -71,6 +71,8 @@ def test_lazy_and_full_windows_write_the_same_records() -> None:
                 acts = state.legal_actions(seat)
                 state.apply(seat, PASS if acts == (PASS,) else policy(state, seat))
             lines.append(record_lines(state))
+            decisions.append(state.decision)
+        assert decisions[0] == decisions[1]  # a skipped window still takes its decision id
         fast, full = lines
         (events,) = load_records("\n".join(fast))
         verify(events)

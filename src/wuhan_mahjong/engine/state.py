@@ -439,6 +439,7 @@ class HandState:
             # a discard nobody can use goes straight to the next draw (its passes still logged).
             live = tuple(s for s in _OTHERS[frm] if self._may_claim(s, t, frm))
             if not live and self.auto_pass:
+                self.decision += 1  # the window's id, as if it had opened and closed
                 self.log.extend(_PASS_EVENTS[frm])
                 self._next_turn((frm + 1) % 4)
                 return
