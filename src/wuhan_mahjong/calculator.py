@@ -3,7 +3,7 @@
 ``wuhan-mahjong score`` and ``POST /api/score`` both call :func:`score_record`;
 ``wuhan-mahjong hand --json`` and ``POST /api/hand`` both end in
 :func:`~wuhan_mahjong.handinfo.hand_report` (the HTTP query is read by
-:func:`hand_query`).  So the terminal and the HTTP API always say exactly the
+:func:`hand_query_text`).  So the terminal and the HTTP API always say exactly the
 same thing, and a front end only maps the outcome to its own status:
 
 ============================  ==========  ===========
@@ -26,9 +26,10 @@ from .handinfo import HandInputError, hand_report
 from .rules import DEFAULT_PROFILE, RulesError, get_rules
 from .scoring import settle
 from .tiles import TileError
-from .win_record import RecordError, load_win_record
+from .win_record import RecordError, load_win_record, parse_json
 
-__all__ = ["HAND_QUERY_FIELDS", "MALFORMED", "ScoreAnswer", "hand_query", "score_record"]
+__all__ = ["HAND_QUERY_FIELDS", "MALFORMED", "ScoreAnswer", "hand_query", "hand_query_text",
+           "score_record"]
 
 MALFORMED: tuple[type[ValueError], ...] = (RecordError, RulesError, TileError, HandInputError)
 """The errors that mean "malformed input" (CLI exit 2, HTTP 400); each has a one-line message."""
@@ -97,3 +98,8 @@ def hand_query(data: Any) -> dict[str, object]:
         raise RecordError("options must be a JSON object")
     rules = get_rules(profile, options)
     return hand_report(data["hand"], data["indicator"], list(melds), rules, dealer=dealer).to_json()
+
+
+def hand_query_text(text: str) -> dict[str, object]:
+    """:func:`hand_query` of JSON text (bad JSON raises :class:`RecordError`)."""
+    return hand_query(parse_json(text))

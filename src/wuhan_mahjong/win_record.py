@@ -239,11 +239,23 @@ def _check_copies(rec: WinRecord) -> None:
         raise RecordError(f"more than four copies of {tile_str(t)} ({n}) in the record")
 
 
-def load_win_record(text: str) -> WinRecord:
-    """Parse JSON text into a :class:`WinRecord` (malformed JSON raises RecordError)."""
+def parse_json(text: str) -> Any:
+    """Decode JSON text; anything undecodable, nesting too deep included, is a RecordError.
+
+    >>> parse_json("[" * 100_000)
+    Traceback (most recent call last):
+    ...
+    wuhan_mahjong.win_record.RecordError: bad JSON: nested too deeply
+    """
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"bad JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    return parse_win_record(data)
+    except RecursionError:
+        raise RecordError("bad JSON: nested too deeply") from None
+
+
+def load_win_record(text: str) -> WinRecord:
+    """Parse JSON text into a :class:`WinRecord` (malformed JSON raises RecordError)."""
+    return parse_win_record(parse_json(text))
 

@@ -185,7 +185,7 @@ def all_score_texts() -> list[str]:
     texts = [json.dumps(r, ensure_ascii=False) for r in base]
     for rec in base[:: max(1, len(base) // 24)]:
         texts += mutations(rec, rng)
-    texts += ["", "[]", "{not json", json.dumps({"dealer": 0}), "\ufeff{}"]
+    texts += ["", "[]", "{not json", json.dumps({"dealer": 0}), "\ufeff{}", "[" * 15_000]
     return texts
 
 
@@ -278,6 +278,7 @@ def test_hand_api_answers_exactly_what_the_cli_prints(server: Server) -> None:
     (json.dumps({"hand": "1m", "indicator": "9p", "melds": "chi:234m"}).encode(), "melds"),
     (json.dumps({"hand": "1m", "indicator": "9p", "dealer": "yes"}).encode(), "dealer"),
     (b"\xff\xfe", "UTF-8"),
+    (b"[" * 15_000, "nested too deeply"),
 ])
 def test_hand_api_malformed_queries(server: Server, body: bytes, message: str) -> None:
     r = httpx.post(f"{server.http}/api/hand", content=body)

@@ -18,7 +18,6 @@ thread so that the tables' event loop never waits on a settlement.
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import time
 from collections.abc import Callable
@@ -28,7 +27,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..calculator import MALFORMED, hand_query, score_record
+from ..calculator import MALFORMED, hand_query_text, score_record
 from .ratelimit import TokenBucket
 
 __all__ = ["AddressLimiter", "calculator_routes"]
@@ -134,11 +133,7 @@ def _score(text: str) -> Response:
 
 def _hand(text: str) -> Response:
     try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as e:
-        return _error(400, "invalid_request", f"bad JSON: {e.msg} at line {e.lineno} column {e.colno}")
-    try:
-        return JSONResponse(hand_query(data))
+        return JSONResponse(hand_query_text(text))
     except MALFORMED as e:
         return _error(400, "invalid_request", str(e))
 
