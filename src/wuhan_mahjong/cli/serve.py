@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
 from .common import ArgumentParser, UsageError
@@ -11,8 +10,7 @@ from .common import ArgumentParser, UsageError
 if TYPE_CHECKING:
     from ..server.settings import Settings
 
-__all__ = ["CONFIGURE", "add_serve_command", "cmd_serve", "main", "print_settings", "settings_from_args",
-           "tune_gc"]
+__all__ = ["CONFIGURE", "add_serve_command", "cmd_serve", "print_settings", "settings_from_args", "tune_gc"]
 
 FLAG_ALIASES = {"db_url": ["--db"]}
 """Older spellings of some settings' flags, still accepted."""
@@ -162,13 +160,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not server.started:
         raise UsageError(f"the server could not start on {config.host}:{config.port}")
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m wuhan_mahjong.server``: the same as ``wuhan-mahjong serve``."""
-    from . import main as cli_main
-
-    return cli_main(["serve", *(sys.argv[1:] if argv is None else argv)])
 
 
 CONFIGURE = {"serve": add_serve_command}
