@@ -332,7 +332,7 @@ def main() -> None:
     need = 8 * args.tables + 256
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, need), hard))
-    if args.gc_tuning:  # as the server does (wuhan_mahjong.server.cli.tune_gc)
+    if args.gc_tuning:  # as the server does (wuhan_mahjong.cli.serve.tune_gc)
         import gc
 
         gc.collect()
