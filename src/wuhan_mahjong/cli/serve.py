@@ -41,7 +41,8 @@ def add_serve_command(s: ArgumentParser) -> None:
             s.add_argument(*flags, dest=f.name, action=argparse.BooleanOptionalAction,
                            default=argparse.SUPPRESS, help=help_text)
         else:
-            s.add_argument(*flags, dest=f.name, metavar=f.name.upper(), default=argparse.SUPPRESS,
+            metavar = "{" + ",".join(map(str, f.choices)) + "}" if f.choices else f.name.upper()
+            s.add_argument(*flags, dest=f.name, metavar=metavar, default=argparse.SUPPRESS,
                            help=help_text)
     s.set_defaults(func=cmd_serve)
 

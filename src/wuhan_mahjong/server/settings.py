@@ -99,6 +99,11 @@ class Setting:
         return self.type
 
     @property
+    def choices(self) -> tuple[Any, ...] | None:
+        """The values of a ``Literal`` setting, else ``None``."""
+        return typing.get_args(self.base) if typing.get_origin(self.base) is Literal else None
+
+    @property
     def is_bool(self) -> bool:
         return self.base is bool
 
