@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import re
 import subprocess
 import sys
@@ -18,11 +19,14 @@ from typing import Any
 
 import pytest
 
+from wuhan_mahjong.engine.actions import WIN, Action, SpecialKong
+from wuhan_mahjong.engine.match import Policy, play_hand, simple_policy
+from wuhan_mahjong.engine.state import HandState, new_hand
 from wuhan_mahjong.handinfo import HandInputError, hand_report
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.scoring import settle
 from wuhan_mahjong.tiles import parse_tiles
-from wuhan_mahjong.win_record import RecordError, parse_win_record
+from wuhan_mahjong.win_record import RecordError, dump_win_record, parse_win_record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -139,6 +143,43 @@ def test_hand_queries_count_the_indicator_too(hand: str, indicator: str, melds: 
     else:
         with pytest.raises(HandInputError, match=f"more than four copies of {fifth} "):
             hand_report(hand, indicator, melds, rules)
+
+
+def kong_happy(rng: random.Random) -> Policy:
+    """Wins when it can and plays most special kongs (癞子杠, 癞子皮杠, 红中杠) it may."""
+
+    def play(state: HandState, seat: int) -> Action:
+        acts = state.legal_actions(seat)
+        if WIN in acts:
+            return WIN
+        kongs = [a for a in acts if isinstance(a, SpecialKong)]
+        if kongs and rng.random() < 0.7:
+            return rng.choice(kongs)
+        return simple_policy(state, seat)
+
+    return play
+
+
+@pytest.mark.parametrize(("profile", "options"), [
+    ("yuanhang", {}), ("bianfeng", {"opening_scoring": "per_opening"}), ("laizishanzhuang", {})])
+def test_every_record_the_engine_settles_is_legal(profile: str, options: dict[str, Any]) -> None:
+    """Real hands, with laizi kongs and 癞子皮杠: the copies check never refuses one, and the
+    record settles to the engine's own amounts."""
+    rng = random.Random(f"records-{profile}")
+    rules = get_rules(profile, options)
+    seen = 0
+    special = 0
+    for i in range(12):
+        state = play_hand(new_hand(rules, i % 4, rng=rng), kong_happy(rng))
+        if state.result is None or state.result.settlement is None:
+            continue
+        rec = state.result.settlement.record
+        again = parse_win_record(json.loads(json.dumps(dump_win_record(rec))))
+        assert again == rec
+        assert settle(again).deltas == state.result.deltas
+        seen += 1
+        special += sum(st.laizi_kongs + st.pi_kongs for st in rec.seats)
+    assert seen >= 6 and special >= 6
 
 
 # --- the documented examples are legal records -------------------------------------------

@@ -18,7 +18,7 @@ from .analysis import WIN_BY
 from .meld import Meld
 from .rules import Rules, RulesError, get_rules
 from .scoring import SeatState, WinRecord
-from .tiles import GREEN, NUM_KINDS, RED, TileError, parse_tiles, suit_of, tile_str
+from .tiles import GREEN, NUM_KINDS, RED, TileError, format_tiles, parse_tiles, suit_of, tile_str
 
 
 class RecordError(ValueError):
@@ -259,3 +259,32 @@ def load_win_record(text: str) -> WinRecord:
     """Parse JSON text into a :class:`WinRecord` (malformed JSON raises RecordError)."""
     return parse_win_record(parse_json(text))
 
+
+
+def dump_win_record(rec: WinRecord) -> dict[str, Any]:
+    """The settlement record (JSON-ready) of a :class:`WinRecord`, e.g. one the engine
+    built: ``parse_win_record(dump_win_record(rec)) == rec``."""
+    seats = []
+    for st in rec.seats:
+        melds: list[dict[str, Any]] = []
+        for m in st.melds:
+            meld: dict[str, Any] = {"type": m.type, "tiles": format_tiles(m.tiles)}
+            if m.kind:
+                meld["kind"] = m.kind
+            if m.from_seat is not None:
+                meld["from"] = m.from_seat
+            melds.append(meld)
+        seat: dict[str, Any] = {"hand": format_tiles(st.hand), "melds": melds,
+                                "kongs": {"red": st.red_kongs, "green": st.green_kongs,
+                                          "laizi": st.laizi_kongs, "pi": st.pi_kongs},
+                                "laizi_discards": st.laizi_discards}
+        if st.ready is not None:
+            seat["ready"] = st.ready
+        seats.append(seat)
+    out: dict[str, Any] = {"profile": rec.rules.profile, "options": rec.rules.overrides(),
+                           "dealer": rec.dealer, "indicator": tile_str(rec.indicator),
+                           "winner": rec.winner, "win_by": rec.win_by,
+                           "winning_tile": tile_str(rec.winning_tile), "seats": seats}
+    if rec.from_seat is not None:
+        out["from"] = rec.from_seat
+    return out

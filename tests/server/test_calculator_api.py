@@ -29,10 +29,10 @@ from wuhan_mahjong.cli import main as cli_main
 from wuhan_mahjong.engine.match import play_hand, simple_policy
 from wuhan_mahjong.engine.state import new_hand
 from wuhan_mahjong.rules import PROFILES, get_rules
-from wuhan_mahjong.scoring import WinRecord
 from wuhan_mahjong.server.calculator import MAX_BODY, AddressLimiter
 from wuhan_mahjong.store import open_store
-from wuhan_mahjong.tiles import format_tiles, tile_str
+from wuhan_mahjong.tiles import tile_str
+from wuhan_mahjong.win_record import dump_win_record
 
 from .harness import FAST, FAST_HASHER, Server
 
@@ -101,34 +101,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 # --------------------------------------------------------------------------- the records
-def record_json(rec: WinRecord) -> dict[str, Any]:
-    """A settlement record (docs/score.md) from the engine's :class:`WinRecord`."""
-    seats = []
-    for st in rec.seats:
-        melds = []
-        for m in st.melds:
-            d: dict[str, Any] = {"type": m.type, "tiles": format_tiles(m.tiles)}
-            if m.kind:
-                d["kind"] = m.kind
-            if m.from_seat is not None:
-                d["from"] = m.from_seat
-            melds.append(d)
-        seat: dict[str, Any] = {"hand": format_tiles(st.hand), "melds": melds,
-                                "kongs": {"red": st.red_kongs, "green": st.green_kongs,
-                                          "laizi": st.laizi_kongs, "pi": st.pi_kongs},
-                                "laizi_discards": st.laizi_discards}
-        if st.ready is not None:
-            seat["ready"] = st.ready
-        seats.append(seat)
-    out: dict[str, Any] = {"profile": rec.rules.profile, "options": rec.rules.overrides(),
-                           "dealer": rec.dealer, "indicator": tile_str(rec.indicator),
-                           "winner": rec.winner, "win_by": rec.win_by,
-                           "winning_tile": tile_str(rec.winning_tile), "seats": seats}
-    if rec.from_seat is not None:
-        out["from"] = rec.from_seat
-    return out
-
-
 def played_records(hands_per_profile: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for profile in PROFILES:
@@ -137,7 +109,7 @@ def played_records(hands_per_profile: int) -> list[dict[str, Any]]:
             state = play_hand(new_hand(get_rules(profile), rng.randrange(4), rng=rng),
                               simple_policy)
             if state.result is not None and state.result.settlement is not None:
-                out.append(record_json(state.result.settlement.record))
+                out.append(dump_win_record(state.result.settlement.record))
     return out
 
 
