@@ -8,6 +8,7 @@ The package, one module per layer it calls:
 - :mod:`.engine`: ``simulate``, ``replay``, ``verify``;
 - :mod:`.bots`: ``bot``, ``arena``;
 - :mod:`.serve`: ``serve`` (the ``[server]`` extra).
+- :mod:`.rl`: ``dataset`` (the ``[rl]`` extra).
 
 Start-up stays fast because the top-level parser knows only each command's
 name and one-line help (:data:`COMMANDS`): the module of a command is imported,
@@ -52,6 +53,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("serve", "serve", "run the game server (browser client, WebSocket protocol, HTTP API)"),
     Command("bot", "bots", "play one seat as a bot over JSON lines (stdin/stdout)"),
     Command("arena", "bots", "play policies against each other on duplicate deals"),
+    Command("dataset", "rl", "write a learning dataset of a bot's play (.npz)"),
 )
 
 

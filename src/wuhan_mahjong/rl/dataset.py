@@ -1,0 +1,231 @@
+"""Datasets of play: ``wuhan-mahjong dataset --profile P --hands N --policy expert --out FILE``.
+
+A shipped bot (``--policy``, any registered name) plays all four seats of ``N``
+hands; every decision with a real choice (two or more legal actions; with
+``--all-decisions`` also the forced ones) becomes one row.  The ``.npz`` file
+(NumPy, compressed) holds:
+
+=============  ==================  ===============================================
+array          shape, dtype        meaning
+=============  ==================  ===============================================
+``obs``        (R, 137, 34) f16    observation planes (:mod:`.spaces`), float16
+``mask``       (R, 114) bool       legal actions
+``action``     (R,) int16          the index the policy chose
+``seat``       (R,) int8           the deciding seat
+``hand``       (R,) int32          the hand the row belongs to (0 .. N-1)
+``reward``     (R,) float32        the deciding seat's points for that hand (final)
+``deltas``     (N, 4) int32        every hand's settlement, by seat
+``dealer``     (N,) int8           every hand's dealer
+``planes``     (137,) str          the names of the observation planes
+``meta``       () str              JSON: profile, options, policy, seed, hands, version
+=============  ==================  ===============================================
+
+Hand ``h`` is dealt from ``random.Random(f"wuhan-mahjong dataset {seed} {h}")`` and
+the bots are seeded from the same string, so a file is reproducible from its
+seed (``--seed``, default 0) and any hand can be regenerated alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..bots import get_bot
+from ..engine.state import new_hand
+from ..engine.views import seat_view
+from ..rules import PROFILES, RulesError, get_rules
+from .spaces import NUM_ACTIONS, OBS_SHAPE, PLANES, action_index, action_mask, encode
+
+FORMAT_VERSION = 1
+
+
+class DatasetError(ValueError):
+    """Bad arguments or an unwritable output: one line, exit status 2."""
+
+
+def play_hand_rows(profile: str, options: dict[str, Any], policy: str, seed: int, h: int,
+                   all_decisions: bool = False) -> tuple[list[tuple[npt.NDArray[np.float32],
+                                                              npt.NDArray[np.int8], int, int]],
+                                                    tuple[int, int, int, int], int]:
+    """Play hand ``h`` of the dataset: its rows ``(obs, mask, action, seat)``, deltas and dealer."""
+    rules = get_rules(profile, options)
+    key = f"wuhan-mahjong dataset {seed} {h}"
+    rng = random.Random(key)
+    dealer = rng.randrange(4)
+    state = new_hand(rules, dealer, rng=rng, auto_pass=True)
+    bots = [get_bot(policy, random.Random(f"{key} seat {s}").getrandbits(31)) for s in range(4)]
+    rows = []
+    while not state.ended:
+        seat = state.to_act()[0]
+        view = seat_view(state, seat)
+        action = bots[seat].choose(view)
+        legal = state.legal_actions(seat)
+        if all_decisions or len(legal) > 1:
+            rows.append((encode(view), action_mask(legal, state.pending_tile),
+                         action_index(action, state.pending_tile), seat))
+        state.apply(seat, action)
+    assert state.result is not None
+    d = state.result.deltas
+    return rows, (d[0], d[1], d[2], d[3]), dealer
+
+
+def generate(profile: str = "yuanhang", hands: int = 100, policy: str = "expert", seed: int = 0,
+             options: dict[str, Any] | None = None, all_decisions: bool = False,
+             progress: Callable[[int], None] | None = None) -> dict[str, npt.NDArray[Any]]:
+    """The dataset's arrays (see the module docstring); ``progress(done)`` after every hand."""
+    if hands < 1:
+        raise DatasetError("--hands must be at least 1")
+    if profile not in PROFILES:
+        raise DatasetError(f"unknown profile '{profile}' (choose from {', '.join(sorted(PROFILES))})")
+    try:
+        get_rules(profile, options or {})
+        get_bot(policy, 0)
+    except (RulesError, ValueError) as e:
+        raise DatasetError(str(e)) from None
+    opts = dict(options or {})
+    obs: list[npt.NDArray[np.float32]] = []
+    masks: list[npt.NDArray[np.int8]] = []
+    actions: list[int] = []
+    seats: list[int] = []
+    hand_ids: list[int] = []
+    rewards: list[float] = []
+    deltas = np.zeros((hands, 4), dtype=np.int32)
+    dealers = np.zeros(hands, dtype=np.int8)
+    for h in range(hands):
+        rows, d, dealer = play_hand_rows(profile, opts, policy, seed, h, all_decisions)
+        deltas[h] = d
+        dealers[h] = dealer
+        for o, m, a, s in rows:
+            obs.append(o)
+            masks.append(m)
+            actions.append(a)
+            seats.append(s)
+            hand_ids.append(h)
+            rewards.append(float(d[s]))
+        if progress is not None:
+            progress(h + 1)
+    meta = {"format": "wuhan-mahjong/dataset", "version": FORMAT_VERSION, "profile": profile,
+            "options": opts, "policy": policy, "seed": seed, "hands": hands,
+            "all_decisions": all_decisions, "num_actions": NUM_ACTIONS}
+    n = len(actions)
+    return {
+        "obs": (np.stack(obs) if n else np.zeros((0, *OBS_SHAPE), dtype=np.float32)).astype(np.float16),
+        "mask": (np.stack(masks) if n else np.zeros((0, NUM_ACTIONS), dtype=np.int8)).astype(np.bool_),
+        "action": np.asarray(actions, dtype=np.int16),
+        "seat": np.asarray(seats, dtype=np.int8),
+        "hand": np.asarray(hand_ids, dtype=np.int32),
+        "reward": np.asarray(rewards, dtype=np.float32),
+        "deltas": deltas,
+        "dealer": dealers,
+        "planes": np.asarray(PLANES),
+        "meta": np.asarray(json.dumps(meta, sort_keys=True)),
+    }
+
+
+def load(path: str) -> dict[str, Any]:
+    """A dataset file's arrays (``obs`` as float32) and its ``meta`` as a dict."""
+    with np.load(path, allow_pickle=False) as f:
+        out: dict[str, Any] = {k: f[k] for k in f.files}
+    out["obs"] = out["obs"].astype(np.float32)
+    out["meta"] = json.loads(str(out["meta"]))
+    return out
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal (``[#####     ] 50/100 hands``)."""
+
+    def __init__(self, total: int, stream: IO[str], width: int = 30) -> None:
+        self.total = total
+        self.stream = stream
+        self.width = width
+
+    def __call__(self, done: int) -> None:
+        filled = self.width * done // self.total
+        self.stream.write(f"\r[{'#' * filled}{' ' * (self.width - filled)}] {done}/{self.total} hands")
+        if done == self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``dataset`` command's arguments (shared by ``wuhan-mahjong dataset`` and :func:`main`)."""
+    p.add_argument("--profile", default="yuanhang", choices=sorted(PROFILES),
+                   help="rule profile (default: yuanhang)")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                   help="override one rule option (VALUE is JSON, or a bare string); repeatable")
+    p.add_argument("--hands", type=int, required=True, help="number of hands to play")
+    p.add_argument("--policy", default="expert", help="the bot playing every seat (default: expert)")
+    p.add_argument("--seed", type=int, default=0, help="dataset seed (default 0): same seed, same file")
+    p.add_argument("--out", required=True, help="output file (.npz)")
+    p.add_argument("--all-decisions", action="store_true",
+                   help="also keep decisions with a single legal action")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="show a progress bar (default: when standard error is a terminal)")
+    p.add_argument("--no-progress", dest="progress", action="store_false")
+
+
+def _options(items: Sequence[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise DatasetError(f"--option needs NAME=VALUE, got '{item}'")
+        name, value = item.split("=", 1)
+        try:
+            out[name] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name] = value
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Generate and write the dataset; raises :class:`DatasetError` for bad input."""
+    out = str(args.out)
+    if not out.endswith(".npz"):
+        raise DatasetError(f"--out must name a .npz file, got '{out}'")
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        raise DatasetError(f"cannot write {out}: no such directory {folder}")
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = ProgressBar(args.hands, sys.stderr) if show and args.hands > 0 else None
+    arrays = generate(args.profile, args.hands, args.policy, args.seed, _options(args.option),
+                      args.all_decisions, bar)
+    tmp = out + ".part.npz"  # written whole, then renamed: a killed run leaves no half file
+    try:
+        np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+        os.replace(tmp, out)
+    except OSError as e:
+        raise DatasetError(f"cannot write {out}: {e.strerror}") from None
+    print(f"{out}: {len(arrays['action'])} decisions from {args.hands} hands "
+          f"({args.profile}, policy {args.policy}, seed {args.seed})")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m wuhan_mahjong.rl.dataset ...``: the same as ``wuhan-mahjong dataset``."""
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> Any:
+            self.print_usage(sys.stderr)
+            print(f"wuhan-mahjong dataset: error: {message}", file=sys.stderr)
+            raise SystemExit(2)
+
+    p = Parser(prog="wuhan-mahjong dataset", description=__doc__.splitlines()[0])
+    add_arguments(p)
+    args = p.parse_args(argv)
+    try:
+        return run(args)
+    except DatasetError as e:
+        print(f"wuhan-mahjong dataset: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
