@@ -1,0 +1,177 @@
+"""The economy: silver has named sources and sinks, and the audit proves it (issue 10).
+
+Sources: the sign-up grant, the daily allowance, an operator's grant.  Sink: the
+service fee, to the house account.  Everything else moves silver between players.
+On SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import select, update
+
+from wuhan_mahjong.store import InsufficientSilver, LedgerReason, Store
+from wuhan_mahjong.store.models import AccountRow, AuthSessionRow, LedgerRow, utcnow
+from wuhan_mahjong.store.store import SINKS, SOURCES, TRANSFERS
+
+
+def test_every_reason_is_a_source_a_sink_a_transfer_or_the_house() -> None:
+    named = SOURCES | SINKS | TRANSFERS | {LedgerReason.FEE_INCOME}
+    assert named == set(LedgerReason)
+    assert not (SOURCES & SINKS or SOURCES & TRANSFERS or SINKS & TRANSFERS)
+
+
+def test_sources_and_sinks_are_named_in_the_ledger(store: Store) -> None:
+    a = store.register("Alice", "secret-123").id
+    b, c, d = (store.create_guest().account.id for _ in range(3))
+    assert store.daily_allowance(a, 50, day=date(2026, 12, 1)) == 1050
+    assert store.daily_allowance(a, 50, day=date(2026, 12, 1)) is None  # once per day
+    assert store.daily_allowance(a, 50, day=date(2026, 12, 2)) == 1100
+    assert store.daily_allowance(a, 0) is None
+    store.grant(b, 200, reference="refund")
+    store.grant(c, -100, reference="correction")
+    store.settle_game("g1", 2, {a: -30, b: 10, c: 10, d: 10}, 7)
+    reasons = {e.reason for x in (a, b, c, d) for e in store.ledger(x, limit=None)}
+    assert reasons == {"signup_grant", "daily_allowance", "operator_grant", "game", "fee"}
+    house = {e.reason for e in store.ledger(store.house_account_id, limit=None)}
+    assert house == {"fee_income"}
+    audit = store.audit()
+    assert audit.ok, audit
+    assert audit.sources == {"daily_allowance": 100, "grant": 0, "operator_grant": 100,
+                             "signup_grant": 4000}
+    assert audit.sinks == audit.house_balance == audit.fee_income == 28
+    assert audit.player_balances == audit.total_sources - audit.sinks == 4172
+    assert audit.transfers == 0
+
+
+def test_bots_hold_no_silver(store: Store) -> None:
+    bot = store.create_bot()
+    assert bot.is_guest and bot.silver == 0
+    assert store.ledger(bot.id) == []
+    with store._read() as session:  # no session was opened for it: nobody logs in as a bot
+        assert session.scalar(select(AuthSessionRow).where(AuthSessionRow.account_id == bot.id)) is None
+    assert store.audit().ok
+
+
+def _tamper(store: Store, **row: object) -> None:
+    with store._write() as session:
+        session.add(LedgerRow(created_at=utcnow(), **row))
+
+
+def test_the_audit_catches_silver_from_nowhere(store: Store) -> None:
+    a = store.create_guest().account.id
+    assert store.audit().ok
+    # a balance raised without any ledger row
+    with store._write() as session:
+        session.execute(update(AccountRow).where(AccountRow.id == a).values(silver=5000))
+    audit = store.audit()
+    assert not audit.ok and audit.mismatched_accounts == (a,)
+    # ... and its ledger row written under an unnamed reason
+    _tamper(store, account_id=a, delta=4000, balance_after=5000, reason="bot top-up")
+    audit = store.audit()
+    assert not audit.ok and audit.unknown_reasons == ("bot top-up",)
+
+
+def test_the_audit_catches_an_unbalanced_transfer(store: Store) -> None:
+    a = store.create_guest().account.id
+    with store._write() as session:
+        session.execute(update(AccountRow).where(AccountRow.id == a).values(silver=1500))
+    _tamper(store, account_id=a, delta=500, balance_after=1500, reason="game")
+    audit = store.audit()
+    assert not audit.ok and audit.transfers == 500 and not audit.mismatched_accounts
+
+
+# -- the property -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Match:
+    stake: int
+    fee: int
+    raw: tuple[int, int, int]
+    seats: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Escape:
+    penalty: int
+    fee: int
+    seats: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Grant:
+    who: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class Allowance:
+    who: int
+    day: int
+
+
+@dataclass(frozen=True)
+class SignUp:
+    guest: bool
+
+
+seats = st.permutations(range(4)).map(tuple)
+operations = st.one_of(
+    st.builds(Match, st.integers(0, 50), st.integers(0, 30),
+              st.tuples(*[st.integers(-400, 400)] * 3), seats),
+    st.builds(Escape, st.integers(0, 3000), st.integers(0, 30), seats),
+    st.builds(Grant, st.integers(0, 3), st.integers(-1500, 1500)),
+    st.builds(Allowance, st.integers(0, 3), st.integers(0, 2)),
+    st.builds(SignUp, st.booleans()),
+)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.lists(operations, min_size=1, max_size=12))
+def test_total_silver_is_sources_minus_sinks(store: Store, ops: list[object]) -> None:
+    """Random matches, escapes, fees, grants, allowances and sign-ups: after every step
+    the players' silver is exactly what the named sources brought in minus what the
+    sinks took out, the house holds the sinks, and no balance is below 0."""
+    ids = [store.create_guest().account.id for _ in range(4)]
+    before = store.audit()
+    sources = before.total_sources
+    sinks = before.sinks
+    for n, op in enumerate(ops):
+        game_id = f"{ids[0]}-{n}"
+        if isinstance(op, Match):
+            table = [ids[i] for i in op.seats]
+            deltas = dict(zip(table, [*op.raw, -sum(op.raw)], strict=True))
+            sinks += store.settle_game(game_id, op.stake, deltas, op.fee).fees_collected
+        elif isinstance(op, Escape):
+            escaper, *others = (ids[i] for i in op.seats)
+            sinks += store.settle_escape(game_id, escaper, op.penalty, others, op.fee).fees_collected
+        elif isinstance(op, Grant):
+            account = ids[op.who]
+            if store.account(account).silver + op.amount < 0:
+                with pytest.raises(InsufficientSilver):
+                    store.grant(account, op.amount)
+            else:
+                store.grant(account, op.amount)
+                sources += op.amount
+        elif isinstance(op, Allowance):
+            if store.daily_allowance(ids[op.who], 25, day=date(2026, 12, 1 + op.day)) is not None:
+                sources += 25
+        else:
+            assert isinstance(op, SignUp)
+            account = (store.create_guest().account if op.guest
+                       else store.register(f"p{ids[0]}x{n}", "secret-123"))
+            sources += account.silver
+        audit = store.audit()
+        assert audit.ok, audit
+        assert audit.total_sources == sources and audit.sinks == sinks
+        assert audit.player_balances == sources - sinks
+        assert audit.house_balance == sinks
+        assert not audit.negative_accounts
+        assert all(store.account(x).silver >= 0 for x in ids)
