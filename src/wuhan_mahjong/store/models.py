@@ -13,6 +13,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -27,7 +28,9 @@ from sqlalchemy.types import TypeDecorator
 
 __all__ = [
     "AccountRow",
+    "AdminActionRow",
     "AuthSessionRow",
+    "BanRow",
     "Base",
     "HandRecordRow",
     "HandSeatRow",
@@ -35,6 +38,9 @@ __all__ = [
     "MatchEventRow",
     "MatchResultRow",
     "MatchRow",
+    "RatedResultRow",
+    "RatingRow",
+    "ServerFlagRow",
     "SettlementRow",
     "UTCDateTime",
     "utcnow",
@@ -250,3 +256,83 @@ class MatchEventRow(Base):
     data: Mapped[str | None] = mapped_column(Text)
     source: Mapped[str | None] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class RatingRow(Base):
+    """A player's skill rating in one profile (openskill's Plackett-Luce ``mu`` and ``sigma``).
+
+    ``ordinal`` (``mu - 3 sigma``, what is shown and ranked) is kept beside them so that
+    the leaderboard is one indexed query.  See :mod:`.ratings`.
+    """
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_profile_ordinal", "profile", "ordinal"),)
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    profile: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class RatedResultRow(Base):
+    """One player's rating change from one rated match; the key makes rating a match idempotent."""
+
+    __tablename__ = "rated_results"
+    __table_args__ = (Index("ix_rated_results_profile_rated_at", "profile", "rated_at"),)
+
+    match_id: Mapped[str] = mapped_column(String(GAME_ID_MAX), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    profile: Mapped[str] = mapped_column(String(32))
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    rated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class BanRow(Base):
+    """A banned account: it cannot log in, authenticate a session or sit (``admin ban``)."""
+
+    __tablename__ = "account_bans"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    reason: Mapped[str | None] = mapped_column(Text)
+    actor: Mapped[str] = mapped_column(String(128))
+    banned_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class AdminActionRow(Base):
+    """The event log of operator actions (``wuhan-mahjong admin ...``); never rewritten.
+
+    ``account_id`` has no foreign key on purpose: the log outlives what it names.
+    ``detail`` is JSON.  A running server polls the newest rows (bans close sockets).
+    """
+
+    __tablename__ = "admin_actions"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    actor: Mapped[str] = mapped_column(String(128))
+    action: Mapped[str] = mapped_column(String(32))
+    account_id: Mapped[int | None] = mapped_column(Integer)
+    detail: Mapped[str | None] = mapped_column(Text)
+
+
+class ServerFlagRow(Base):
+    """A switch an operator sets for the running servers (``drain``), polled by them."""
+
+    __tablename__ = "server_flags"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(256))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
