@@ -31,7 +31,8 @@ every plane; ``docs/rl.md`` has the table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -231,8 +232,6 @@ def _tiles(text: str) -> tuple[int, ...]:
 
 @lru_cache(maxsize=64)
 def _rules_row(profile: str, options_key: str) -> tuple[Rules, npt.NDArray[np.float32]]:
-    import json
-
     rules = get_rules(profile, json.loads(options_key))
     row = np.zeros(len(_PROFILES) + len(_RULE_PLANES), dtype=np.float32)
     row[_PROFILES.index(profile)] = 1.0
@@ -241,11 +240,13 @@ def _rules_row(profile: str, options_key: str) -> tuple[Rules, npt.NDArray[np.fl
     return rules, row
 
 
-def _thermometer(out: npt.NDArray[np.float32], base: int, counts: Mapping[int, int] | list[int]) -> None:
-    items = counts.items() if isinstance(counts, Mapping) else enumerate(counts)
-    for t, n in items:
-        for k in range(min(n, 4)):
-            out[base + k, t] = 1.0
+_LEVELS = np.arange(1, 5, dtype=np.int64)[:, None]  # thermometer thresholds 1..4
+
+
+def _thermometer(out: npt.NDArray[np.float32], base: int, tiles: Sequence[int]) -> None:
+    """Planes ``base .. base+3``: at least 1, 2, 3, 4 of each kind among ``tiles``."""
+    if tiles:
+        out[base:base + 4] = np.bincount(tiles, minlength=NUM_KINDS) >= _LEVELS
 
 
 def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
@@ -260,30 +261,26 @@ def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
     else:
         out.fill(0.0)
     me = view["viewer"] if view["viewer"] is not None else 0
-    import json
-
-    rules, row = _rules_row(view["profile"], json.dumps(view["options"], sort_keys=True))
-    hand = [0] * NUM_KINDS
-    for t in _tiles(view["hand"] or ""):
-        hand[t] += 1
-    _thermometer(out, 0, hand)
+    options = view["options"]
+    rules, row = _rules_row(view["profile"], json.dumps(options, sort_keys=True) if options else "{}")
+    _thermometer(out, 0, _tiles(view["hand"] or ""))
     if view["drawn"]:
         out[4, _tile(view["drawn"])] = 1.0
     table = view["on_table"]
     if table is not None:
         out[5, _tile(table["tile"])] = 1.0
-    laizi = _tile(view["laizi"])
     indicator = _tile(view["indicator"])
-    out[6, laizi] = 1.0
+    out[6, _tile(view["laizi"])] = 1.0
     out[7, indicator] = 1.0
     for t in rules.must_kong_tiles:
         out[8, t] = 1.0
     if rules.pi_kong_active and indicator not in rules.must_kong_tiles:
         out[9, indicator] = 1.0
+    scalars = np.zeros((4, len(_SEAT_SCALARS)), dtype=np.float32)
     for seat in view["seats"]:
         r = (seat["seat"] - me) % 4
         base = _SEAT_BASE + r * _PER_SEAT
-        meld_counts: dict[int, int] = {}
+        meld_tiles: list[int] = []
         hidden = exposed = 0
         for m in seat["melds"]:
             if m["tiles"] is None:
@@ -291,33 +288,29 @@ def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
                 continue
             if m["from_seat"] is not None:
                 exposed += 1
-            for t in _tiles(m["tiles"]):
-                meld_counts[t] = meld_counts.get(t, 0) + 1
-        _thermometer(out, base, meld_counts)
+            meld_tiles.extend(_tiles(m["tiles"]))
+        _thermometer(out, base, meld_tiles)
         river = [_tile(d["tile"]) for d in seat["discards"]]
-        disc: dict[int, int] = {}
-        for t in river:
-            disc[t] = disc.get(t, 0) + 1
-        _thermometer(out, base + 4, disc)
-        for k, t in enumerate(reversed(river[-RECENT:])):
-            out[base + 8 + k, t] = 1.0
+        _thermometer(out, base + 4, river)
+        if river:
+            last = river[:-RECENT - 1:-1]  # most recent first
+            out[base + 8 + np.arange(len(last)), last] = 1.0
         sk = seat["special_kongs"]
-        sbase = _SCALAR_BASE + r * len(_SEAT_SCALARS)
-        values = (seat["concealed"] / 14, hidden / 4, sk["red"] / 4, sk["green"] / 4, sk["laizi"] / 4,
-                  sk["pi"] / 3, seat["laizi_discards"] / 4, exposed / 4, len(river) / 30)
-        for k, v in enumerate(values):
-            out[sbase + k, :] = min(v, 1.0)
+        scalars[r] = (seat["concealed"] / 14, hidden / 4, sk["red"] / 4, sk["green"] / 4,
+                      sk["laizi"] / 4, sk["pi"] / 3, seat["laizi_discards"] / 4, exposed / 4,
+                      len(river) / 30)
+    out[_SCALAR_BASE:_GLOBAL] = np.minimum(scalars.reshape(-1), 1.0)[:, None]
     g = _GLOBAL
     phase = _PHASES.get(view["phase"])
     if phase is not None:
-        out[g + phase, :] = 1.0
-    out[g + 4 + (view["turn"] - me) % 4, :] = 1.0
-    out[g + 8, :] = min(view["wall"], 82) / 82
-    out[g + 9, :] = float(view["end_phase"])
-    out[g + 10, :] = min(view["final_draws_left"], 4) / 4
-    out[g + 11 + (view["dealer"] - me) % 4, :] = 1.0
-    out[g + 15 + me, :] = 1.0
-    out[g + 19:, :] = row[:, None]
+        out[g + phase] = 1.0
+    out[g + 4 + (view["turn"] - me) % 4] = 1.0
+    out[g + 8] = min(view["wall"], 82) / 82
+    out[g + 9] = float(view["end_phase"])
+    out[g + 10] = min(view["final_draws_left"], 4) / 4
+    out[g + 11 + (view["dealer"] - me) % 4] = 1.0
+    out[g + 15 + me] = 1.0
+    out[g + 19:] = row[:, None]
     return out
 
 
