@@ -127,6 +127,25 @@ def _shown(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
+def configure_logging(settings: Settings) -> None:
+    """The server's own loggers (``wuhan_mahjong.*``, the event log ``wuhan_mahjong.events``
+    among them) on standard error, at ``log_level``: text lines, or one JSON object per line
+    when ``log_format`` is ``json``."""
+    import logging
+
+    handler = logging.StreamHandler()
+    if settings.process.log_format == "json":
+        from ..server.observability import JsonFormatter
+
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger("wuhan_mahjong")
+    logger.handlers[:] = [handler]
+    logger.setLevel(settings.process.log_level.upper())
+    logger.propagate = False
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     if args.print_config:

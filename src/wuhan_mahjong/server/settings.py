@@ -58,7 +58,10 @@ class ProcessConfig:
     """Settings of the serving process rather than of the game server itself."""
 
     log_level: LogLevel = "info"
-    """uvicorn's log level: critical, error, warning, info or debug."""
+    """Log level of the server and of uvicorn: critical, error, warning, info or debug."""
+    log_format: Literal["text", "json"] = "text"
+    """The server's log lines (its event log included) on standard error: text, or one JSON
+    object per line (docs/operations.md)."""
     gc_tuning: bool = True
     """Freeze the start-up heap and raise the garbage collector's thresholds (docs/server.md)."""
 

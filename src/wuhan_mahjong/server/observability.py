@@ -1,0 +1,247 @@
+"""What an operator watches: health and readiness, Prometheus metrics, a structured event log.
+
+- ``GET /healthz``: the process is alive and its event loop answers (200, no I/O).
+- ``GET /readyz``: the database answers a query (and Redis a ``PING`` when the server has
+  a ``redis_url`` setting); 503 with the failing check otherwise, or while the server has
+  not started or is draining.
+- ``GET /metrics``: Prometheus text format (``prometheus_client``), every name prefixed
+  ``wuhan_mahjong_``: connections and tables (read from the hub at scrape time), hands,
+  matches, settlements, settlement and table errors and login failures (counters),
+  the latency of a frame from the table to the client's socket (histogram), and the
+  ledger's totals (one consistent read of the store per scrape), plus the standard
+  ``process_*`` and ``python_*`` metrics.
+- The event log: :func:`emit` writes one record to the logger ``wuhan_mahjong.events``
+  for every match start and end, settlement, login failure, admin action and table error,
+  each with its ids, and counts it in the metrics above, so the log and the metrics
+  cannot disagree.  ``--log-format json`` (:class:`JsonFormatter`) writes every log
+  record, these included, as one JSON object per line.
+
+The counters live in this module's :data:`REGISTRY` (one server per process, as in
+production); what depends on one application (its hub and store) is collected by a
+per-application :class:`AppCollector`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import traceback
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+if TYPE_CHECKING:
+    from prometheus_client.metrics_core import Metric
+
+    from .hub import Hub
+
+__all__ = ["EVENTS", "REGISTRY", "AppCollector", "JsonFormatter", "emit", "frame_sent",
+           "observability_routes"]
+
+PREFIX = "wuhan_mahjong_"
+EVENTS = logging.getLogger("wuhan_mahjong.events")
+"""The event log: one record per match start and end, settlement, login failure, admin
+action and table error; ``record.event`` names it and ``record.fields`` holds its ids."""
+
+REGISTRY = CollectorRegistry()
+ProcessCollector(registry=REGISTRY)
+PlatformCollector(registry=REGISTRY)
+
+MATCHES_STARTED = Counter(PREFIX + "matches_started", "Matches started (a table sat down).",
+                          registry=REGISTRY)
+MATCHES_ENDED = Counter(PREFIX + "matches_ended", "Matches ended, by how (finished, aborted).",
+                        ["how"], registry=REGISTRY)
+HANDS = Counter(PREFIX + "hands", "Hands played to the end and settled, by profile and outcome "
+                "(rate() of it: hands per second).", ["profile", "outcome"], registry=REGISTRY)
+SETTLEMENTS = Counter(PREFIX + "settlements", "Settlements written to the ledger, by kind "
+                      "(hand, escape).", ["kind"], registry=REGISTRY)
+SETTLEMENT_ERRORS = Counter(PREFIX + "settlement_errors", "Settlements that failed.",
+                            registry=REGISTRY)
+TABLE_ERRORS = Counter(PREFIX + "table_errors", "Tables stopped by an unexpected error.",
+                       registry=REGISTRY)
+LOGIN_FAILURES = Counter(PREFIX + "login_failures", "Failed logins (a wrong name or password).",
+                         registry=REGISTRY)
+ADMIN_ACTIONS = Counter(PREFIX + "admin_actions", "Administrator actions, by action.", ["action"],
+                        registry=REGISTRY)
+FRAME_LATENCY = Histogram(
+    PREFIX + "frame_latency_seconds",
+    "Time from a frame's queueing by a table (or the hub) to its write on the client's socket.",
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    registry=REGISTRY)
+
+_COUNTED = {
+    "match_start": lambda f: MATCHES_STARTED.inc(),
+    "match_end": lambda f: MATCHES_ENDED.labels(str(f.get("how", "finished"))).inc(),
+    "settlement": lambda f: _settled(f),
+    "settlement_error": lambda f: SETTLEMENT_ERRORS.inc(),
+    "table_error": lambda f: TABLE_ERRORS.inc(),
+    "login_failure": lambda f: LOGIN_FAILURES.inc(),
+    "admin_action": lambda f: ADMIN_ACTIONS.labels(str(f.get("action", "?"))).inc(),
+}
+"""Event name -> its metric.  An event not named here is logged only."""
+
+
+def _settled(fields: Mapping[str, Any]) -> None:
+    kind = str(fields.get("kind", "hand"))
+    SETTLEMENTS.labels(kind).inc()
+    if kind == "hand":
+        HANDS.labels(str(fields.get("profile", "?")), str(fields.get("outcome", "?"))).inc()
+
+
+def emit(event: str, level: int = logging.INFO, **fields: Any) -> None:
+    """Log ``event`` with its ids (``match_id=...``, ``account_id=...``) and count it.
+
+    Never raises: observing the game must not stop it.
+    """
+    try:
+        count = _COUNTED.get(event)
+        if count is not None:
+            count(fields)
+        shown = " ".join(f"{k}={v}" for k, v in fields.items())
+        EVENTS.log(level, "%s %s", event, shown, extra={"event": event, "fields": fields})
+    except Exception:  # pragma: no cover - a broken log handler
+        logging.getLogger(__name__).exception("could not record the event %s", event)
+
+
+def frame_sent(queued_at: float) -> None:
+    """A frame queued at ``queued_at`` (``time.perf_counter()``) reached the socket."""
+    FRAME_LATENCY.observe(time.perf_counter() - queued_at)
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, and an event's name and ids."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        event = getattr(record, "event", None)
+        if event is not None:
+            out["event"] = event
+            fields = getattr(record, "fields", None)
+            if isinstance(fields, Mapping):
+                for k, v in fields.items():
+                    out.setdefault(str(k), v)
+        if record.exc_info:
+            out["exception"] = "".join(traceback.format_exception(*record.exc_info)).rstrip()
+        return json.dumps(out, ensure_ascii=False, default=str)
+
+
+class AppCollector(Collector):
+    """The metrics read from one application's hub and store when Prometheus scrapes."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def collect(self) -> Iterator[Metric]:
+        hub = self.hub
+        yield GaugeMetricFamily(PREFIX + "connections", "Open authenticated WebSocket connections.",
+                                value=len(hub.clients))
+        yield GaugeMetricFamily(PREFIX + "tables", "Tables running in this process.",
+                                value=len(hub.tables))
+        audit = hub.store.audit()
+        ledger = GaugeMetricFamily(PREFIX + "ledger_silver", "Silver by part of the ledger: the "
+                                   "players' balances, the house's, the total created (sources) "
+                                   "and taken out (sinks).", labels=["part"])
+        ledger.add_metric(["players"], audit.player_balances)
+        ledger.add_metric(["house"], audit.house_balance)
+        ledger.add_metric(["sources"], audit.total_sources)
+        ledger.add_metric(["sinks"], audit.sinks)
+        yield ledger
+        sources = CounterMetricFamily(PREFIX + "ledger_source_silver", "Silver created, by source.",
+                                      labels=["source"])
+        for name, total in sorted(audit.sources.items()):
+            sources.add_metric([name], total)
+        yield sources
+        yield GaugeMetricFamily(PREFIX + "ledger_consistent", "1 when every ledger invariant holds "
+                                "(the audit of docs/store.md), else 0.", value=1 if audit.ok else 0)
+
+
+def _hub(request: Request) -> Hub | None:
+    hub: Hub | None = getattr(request.app.state, "hub", None)
+    return hub
+
+
+async def healthz(request: Request) -> Response:
+    return JSONResponse({"status": "ok"})
+
+
+READY_TIMEOUT = 5.0
+"""Seconds a readiness check may take before it counts as failed."""
+
+
+async def readyz(request: Request) -> Response:
+    hub = _hub(request)
+    if hub is None:
+        return JSONResponse({"status": "starting", "checks": {}}, status_code=503)
+    checks: dict[str, str] = {}
+
+    def ping_database() -> None:
+        from sqlalchemy import text
+
+        with hub.store.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+
+    try:
+        await asyncio.wait_for(asyncio.to_thread(ping_database), READY_TIMEOUT)
+        checks["database"] = "ok"
+    except Exception as e:
+        checks["database"] = f"error: {type(e).__name__}: {e}".splitlines()[0][:200]
+    redis_url = getattr(hub.config, "redis_url", None)
+    if redis_url:
+        try:
+            import redis.asyncio as aioredis
+
+            client = aioredis.from_url(redis_url)
+            try:
+                await asyncio.wait_for(client.ping(), READY_TIMEOUT)
+            finally:
+                await client.aclose()
+            checks["redis"] = "ok"
+        except Exception as e:
+            checks["redis"] = f"error: {type(e).__name__}: {e}".splitlines()[0][:200]
+    draining = bool(getattr(hub, "draining", False))
+    ok = all(v == "ok" for v in checks.values()) and not draining
+    status = "ready" if ok else ("draining" if draining else "not ready")
+    return JSONResponse({"status": status, "checks": checks}, status_code=200 if ok else 503)
+
+
+async def metrics(request: Request) -> Response:
+    hub = _hub(request)
+
+    def scrape() -> bytes:
+        text = generate_latest(REGISTRY)
+        if hub is not None:
+            app_registry = CollectorRegistry()
+            app_registry.register(AppCollector(hub))
+            text += generate_latest(app_registry)
+        return text
+
+    return Response(await asyncio.to_thread(scrape), media_type=CONTENT_TYPE_LATEST)
+
+
+def observability_routes() -> list[Route]:
+    """``/healthz``, ``/readyz`` and ``/metrics``."""
+    return [Route("/healthz", healthz, methods=["GET"]),
+            Route("/readyz", readyz, methods=["GET"]),
+            Route("/metrics", metrics, methods=["GET"])]
