@@ -11,6 +11,7 @@ Routes (``docs/server.md`` and ``docs/protocol.md`` have the details)::
     GET  /api/matches/{match_id}/hands         (token) → the hand numbers you sat at
     GET  /api/matches/{match_id}/hands/{n}     (token) → that hand's record (replay)
     GET  /api/health                                   → {ok, protocol, tables, connections}
+    GET  /healthz, /readyz, /metrics                   → liveness, readiness, Prometheus (observability.py)
     POST /api/score      a settlement record            → what `wuhan-mahjong score` prints
     POST /api/hand       {hand, indicator, melds, ...}  → what `wuhan-mahjong hand --json` prints
     WS   /ws[?token=...]                               → the game protocol
@@ -56,6 +57,7 @@ from ..store import (
 from .calculator import AddressLimiter, calculator_routes
 from .config import ServerConfig, database_url, default_bot
 from .hub import Hub, TablePlace, serve_websocket
+from .observability import emit, observability_routes
 from .protocol import PROTOCOL_VERSION, AccountInfo
 from .ratelimit import LoginGuard
 
@@ -252,6 +254,7 @@ async def login(request: Request) -> Response:
         result = await asyncio.to_thread(_hub(request).store.login, creds.username, creds.password)
     except AuthenticationFailed:
         guard.failed(client, creds.username)
+        emit("login_failure", logging.WARNING, username=creds.username, address=client)
         raise
     guard.succeeded(client, creds.username)
     return _ok(LoginOut(token=result.token, expires_at=result.expires_at,
@@ -387,6 +390,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/health", health, methods=["GET"]),
         Route("/api/hint", hint_for_seat, methods=["GET"]),
         *calculator_routes(AddressLimiter(cfg.calc_rate, cfg.calc_burst)),
+        *observability_routes(),
         WebSocketRoute("/ws", serve_websocket),
         Route("/", _index(folder), methods=["GET"]),
         Mount("/", StaticFiles(directory=folder, check_dir=False), name="web"),

@@ -11,6 +11,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +25,7 @@ from ..rules import Rules
 from ..store import Account, Store, StoreError
 from .config import ServerConfig
 from .lobby import Lobby, Room
+from .observability import frame_sent
 from .protocol import (
     PROTOCOL_VERSION,
     AccountInfo,
@@ -90,6 +93,8 @@ class Client:
         self.name = account.username
         self.is_guest = account.is_guest
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=hub.config.send_queue)
+        self.queued_at: deque[float] = deque()
+        """When each queued frame was queued (``time.perf_counter``): the frame latency metric."""
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""
@@ -102,6 +107,7 @@ class Client:
             return
         try:
             self.queue.put_nowait(text)
+            self.queued_at.append(time.perf_counter())
         except asyncio.QueueFull:
             self.close(1013, "too slow: frames piled up")
 
@@ -125,6 +131,8 @@ class Client:
                 if text is None:
                     break
                 await self.ws.send_text(text)
+                if self.queued_at:
+                    frame_sent(self.queued_at.popleft())
         except Exception:  # the peer went away
             self.closed = True
         finally:
