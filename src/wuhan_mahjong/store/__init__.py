@@ -16,6 +16,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from sqlalchemy.engine import URL
 
+from .admin import AccountBanned
 from .engine import create_store_engine
 from .errors import (
     AlreadySettled,
@@ -54,6 +55,7 @@ __all__ = [
     "MAX_AMOUNT",
     "TOP_LEVEL",
     "Account",
+    "AccountBanned",
     "AlreadySettled",
     "Audit",
     "AuthenticationFailed",

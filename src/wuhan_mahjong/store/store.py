@@ -29,7 +29,7 @@ from sqlalchemy import Engine, delete, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from . import matchlog
+from . import matchlog, ratings
 from .accounts import (
     check_password_rules,
     hash_token,
@@ -37,6 +37,7 @@ from .accounts import (
     new_token,
     normalize_username,
 )
+from .admin import AccountBanned, is_banned
 from .engine import READ_ONLY
 from .errors import (
     AlreadySettled,
@@ -526,6 +527,8 @@ class Store:
             row = session.get(AccountRow, row_id)
             if row is None:  # deleted meanwhile
                 raise AuthenticationFailed()
+            if is_banned(session, row.id):
+                raise AccountBanned()
             if new_hash is not None and row.password_hash == stored:
                 row.password_hash = new_hash
             token, expires = self._open_session(session, row.id)
@@ -624,6 +627,8 @@ class Store:
                 return None
             row, expires = found
             if expires is not None and expires <= now:
+                return None
+            if is_banned(session, row.id):  # a ban makes every session of the account void
                 return None
             return _account(row)
 
@@ -1148,9 +1153,14 @@ class Store:
     def end_match(
         self, match_id: str, epoch: int, status: str, reason: str | None = None
     ) -> None:
-        """Mark a running match ``finished`` or ``aborted``; it is never resumed again."""
+        """Mark a running match ``finished`` or ``aborted``; it is never resumed again.
+
+        A finished match of four humans updates their skill ratings in the same
+        transaction: exactly once per match (:func:`.ratings.rate_match`)."""
         with self._write() as session:
             matchlog.end_match(session, match_id, epoch, status, reason)
+            if status == "finished":
+                ratings.rate_match(session, match_id)
 
     def running_matches(self) -> list[str]:
         """The ids of the matches still ``running`` (to resume at start), oldest first."""

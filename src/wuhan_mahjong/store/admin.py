@@ -1,0 +1,450 @@
+"""What an operator does to a live database (``wuhan-mahjong admin ...``, ``docs/operations.md``).
+
+Every action is written down: a grant is a ledger row of the named source
+``operator_grant`` (:meth:`Store.grant`); every action, grants included, is a
+row of the ``admin_actions`` event log with who did it (``actor``) and the
+details as JSON.  A running server polls that log and the ``server_flags``
+(``server/admin.py``): a ban closes the account's connections within seconds,
+``drain`` stops new matches.
+
+A banned account (``account_bans``) cannot log in (:class:`AccountBanned`,
+refused in :meth:`Store.login`), its sessions authenticate nothing
+(:meth:`Store.account_for_token`) and it cannot sit (the server checks
+:func:`account_banned` before a queue or a room).
+
+Backups: SQLite through its online backup API (``sqlite3.Connection.backup``:
+a consistent copy of a database in use, WAL included, which copying the file
+is not); PostgreSQL through ``pg_dump --format=custom`` and ``pg_restore``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import sqlite3
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import delete, func, inspect, select
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.orm import Session
+
+from .accounts import check_password_rules
+from .engine import READ_ONLY, create_store_engine
+from .errors import AuthenticationFailed, StoreError
+from .models import (
+    AccountRow,
+    AdminActionRow,
+    AuthSessionRow,
+    BanRow,
+    MatchRow,
+    ServerFlagRow,
+    utcnow,
+)
+
+if TYPE_CHECKING:
+    from .store import Account, Audit, Store
+
+__all__ = [
+    "DRAIN_FLAG",
+    "AccountBanned",
+    "Admin",
+    "AdminAction",
+    "AdminError",
+    "RunningTable",
+    "ServerPoll",
+    "account_banned",
+    "backup",
+    "is_banned",
+    "last_action_id",
+    "poll_server_state",
+    "restore",
+]
+
+DRAIN_FLAG = "drain"
+"""The ``server_flags`` row of ``admin drain``: ``on`` or ``off``."""
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+PG_DUMP_MAGIC = b"PGDMP"
+
+
+class AdminError(StoreError, ValueError):
+    """An operator's request that cannot be done (an unknown account, a file in the way ...)."""
+
+
+class AccountBanned(AuthenticationFailed):
+    """The account is banned: no login, no session, no seat."""
+
+    def __init__(self) -> None:
+        StoreError.__init__(self, "this account is banned")
+
+
+def is_banned(session: Session, account_id: int) -> bool:
+    return session.get(BanRow, account_id) is not None
+
+
+def _read_session(store: Store) -> Session:
+    return Session(store.engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False)
+
+
+def account_banned(store: Store, account_id: int) -> bool:
+    """Whether the account is banned now (the server asks before seating it)."""
+    with _read_session(store) as session, session.begin():
+        return is_banned(session, account_id)
+
+
+def log_action(session: Session, actor: str, action: str, account_id: int | None = None,
+               detail: Mapping[str, Any] | None = None) -> None:
+    """Add a row to the admin event log (in ``session``'s transaction)."""
+    session.add(AdminActionRow(
+        created_at=utcnow(), actor=actor[:128], action=action, account_id=account_id,
+        detail=None if detail is None else json.dumps(dict(detail), ensure_ascii=False,
+                                                      sort_keys=True, default=str)))
+
+
+@dataclass(frozen=True, slots=True)
+class AdminAction:
+    id: int
+    created_at: datetime
+    actor: str
+    action: str
+    account_id: int | None
+    detail: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class RunningTable:
+    """A match the store has as running (``admin tables``)."""
+
+    match_id: str
+    table_id: str
+    profile: str
+    hands_done: int
+    hands: int
+    stake: int
+    players: tuple[str, ...]
+    """Seat order East to North; a bot's name ends with `` (bot)``."""
+    owner: str | None
+    """The server process (host:pid) that runs it."""
+    started: datetime
+    updated: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ServerPoll:
+    """What a running server reads on each poll (:func:`poll_server_state`)."""
+
+    last_id: int
+    banned: tuple[int, ...]
+    """Accounts banned since the last poll (their connections are closed)."""
+    draining: bool
+
+
+def last_action_id(store: Store) -> int:
+    with _read_session(store) as session, session.begin():
+        return int(session.scalar(select(func.max(AdminActionRow.id))) or 0)
+
+
+def poll_server_state(store: Store, since_id: int) -> ServerPoll:
+    """The bans logged after ``since_id`` and the drain flag, in one read."""
+    with _read_session(store) as session, session.begin():
+        rows = session.execute(select(AdminActionRow.id, AdminActionRow.action,
+                                      AdminActionRow.account_id)
+                               .where(AdminActionRow.id > since_id)
+                               .order_by(AdminActionRow.id)).all()
+        flag = session.get(ServerFlagRow, DRAIN_FLAG)
+    last = rows[-1][0] if rows else since_id
+    banned = tuple(a for _, action, a in rows if action == "ban" and a is not None)
+    return ServerPoll(last_id=int(last), banned=banned,
+                      draining=flag is not None and flag.value == "on")
+
+
+class Admin:
+    """The operator's actions on an open store; ``actor`` names the operator in the log."""
+
+    def __init__(self, store: Store, actor: str) -> None:
+        self.store = store
+        self.actor = actor
+
+    def _write(self) -> Session:
+        return Session(self.store.engine, expire_on_commit=False)
+
+    def account(self, username: str) -> Account:
+        """The account called ``username`` (case-insensitive); :class:`AdminError` if none."""
+        found = self.store.account_by_username(username)
+        if found is None:
+            raise AdminError(f"no account named '{username}'")
+        return found
+
+    def log(self, action: str, account_id: int | None = None,
+            detail: Mapping[str, Any] | None = None) -> None:
+        with self._write() as session, session.begin():
+            log_action(session, self.actor, action, account_id, detail)
+
+    def grant(self, username: str, amount: int, reason: str | None = None) -> int:
+        """Create (or, negative, remove) silver: a ledger row ``operator_grant``; the balance."""
+        if amount == 0:
+            raise AdminError("a grant of 0 silver changes nothing")
+        account = self.account(username)
+        reference = reason or f"operator grant by {self.actor}"
+        balance = self.store.grant(account.id, amount, reference=reference[:128])
+        self.log("grant", account.id, {"amount": amount, "reason": reason, "balance": balance})
+        return balance
+
+    def ban(self, username: str, reason: str | None = None) -> Account:
+        account = self.account(username)
+        with self._write() as session, session.begin():
+            if is_banned(session, account.id):
+                raise AdminError(f"'{account.username}' is banned already")
+            session.add(BanRow(account_id=account.id, reason=reason, actor=self.actor[:128],
+                               banned_at=utcnow()))
+            log_action(session, self.actor, "ban", account.id, {"reason": reason})
+        return account
+
+    def unban(self, username: str) -> Account:
+        account = self.account(username)
+        with self._write() as session, session.begin():
+            if not is_banned(session, account.id):
+                raise AdminError(f"'{account.username}' is not banned")
+            session.execute(delete(BanRow).where(BanRow.account_id == account.id))
+            log_action(session, self.actor, "unban", account.id)
+        return account
+
+    def banned(self) -> list[tuple[str, str | None, datetime]]:
+        """The banned accounts: (username, reason, since), oldest ban first."""
+        with _read_session(self.store) as session, session.begin():
+            return [(name, reason, when) for name, reason, when in session.execute(
+                select(AccountRow.username, BanRow.reason, BanRow.banned_at)
+                .join(AccountRow, AccountRow.id == BanRow.account_id)
+                .order_by(BanRow.banned_at, BanRow.account_id))]
+
+    def reset_password(self, username: str, password: str | None = None) -> str:
+        """Set a new password (a random one if ``None``), end every session; the password."""
+        account = self.account(username)
+        if account.is_guest:
+            raise AdminError(f"'{account.username}' is a guest account: it has no password")
+        new = password if password is not None else secrets.token_urlsafe(12)
+        check_password_rules(new)
+        new_hash = self.store.settings.password_hasher.hash(new)
+        with self._write() as session, session.begin():
+            row = session.get(AccountRow, account.id, with_for_update=True)
+            if row is None:
+                raise AdminError(f"no account named '{username}'")
+            row.password_hash = new_hash
+            ended = session.execute(delete(AuthSessionRow)
+                                    .where(AuthSessionRow.account_id == account.id))
+            log_action(session, self.actor, "reset_password", account.id,
+                       {"sessions_ended": int(getattr(ended, "rowcount", 0)),
+                        "generated": password is None})
+        return new
+
+    def audit(self) -> Audit:
+        """The ledger's invariants (:meth:`Store.audit`), logged with their verdict."""
+        result = self.store.audit()
+        self.log("audit", None, {"ok": result.ok, "total_balances": result.total_balances,
+                                 "sources": dict(result.sources), "sinks": result.sinks})
+        return result
+
+    def actions(self, limit: int = 20) -> list[AdminAction]:
+        """The newest ``limit`` rows of the admin event log, newest first."""
+        with _read_session(self.store) as session, session.begin():
+            return [AdminAction(id=r.id, created_at=r.created_at, actor=r.actor, action=r.action,
+                                account_id=r.account_id,
+                                detail=None if r.detail is None else json.loads(r.detail))
+                    for r in session.scalars(select(AdminActionRow)
+                                             .order_by(AdminActionRow.id.desc()).limit(limit))]
+
+    def tables(self) -> list[RunningTable]:
+        """The matches running now (in any server process sharing this database), oldest first."""
+        with _read_session(self.store) as session, session.begin():
+            rows = session.scalars(select(MatchRow).where(MatchRow.status == "running")
+                                   .order_by(MatchRow.created_at, MatchRow.match_id)).all()
+        out = []
+        for row in rows:
+            cfg = json.loads(row.config)
+            players = tuple(f"{s.get('name')}{' (bot)' if s.get('is_bot') else ''}"
+                            for s in cfg.get("seats", []))
+            out.append(RunningTable(
+                match_id=row.match_id, table_id=row.table_id, profile=str(cfg.get("profile")),
+                hands_done=row.hands_done, hands=int(cfg.get("hands", 0)),
+                stake=int(cfg.get("stake", 0)), players=players, owner=row.owner,
+                started=row.created_at, updated=row.updated_at))
+        return out
+
+    def set_drain(self, on: bool) -> None:
+        """Ask the running servers to start no new match (``on``) or to start them again."""
+        value = "on" if on else "off"
+        with self._write() as session, session.begin():
+            row = session.get(ServerFlagRow, DRAIN_FLAG, with_for_update=True)
+            if row is None:
+                session.add(ServerFlagRow(name=DRAIN_FLAG, value=value, updated_at=utcnow()))
+            else:
+                row.value, row.updated_at = value, utcnow()
+            log_action(session, self.actor, "drain" if on else "undrain")
+
+    def draining(self) -> bool:
+        with _read_session(self.store) as session, session.begin():
+            row = session.get(ServerFlagRow, DRAIN_FLAG)
+            return row is not None and row.value == "on"
+
+
+# --------------------------------------------------------------------------- backups
+def _libpq(url: URL) -> tuple[str, dict[str, str], str | None]:
+    """A libpq connection string for ``pg_dump``/``pg_restore``, its environment (the
+    password travels in ``PGPASSWORD``, never on a command line), and the schema of a
+    ``-csearch_path=`` option (a database confined to one schema, as the tests use)."""
+    env = dict(os.environ)
+    if url.password is not None:
+        env["PGPASSWORD"] = str(url.password)
+    schema = None
+    options = url.query.get("options")
+    if isinstance(options, str) and options.startswith("-csearch_path="):
+        schema = options.split("=", 1)[1].split(",")[0].strip() or None
+    plain = url.set(drivername="postgresql", password=None)
+    return plain.render_as_string(hide_password=False), env, schema
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise AdminError(f"{name} is not installed (PostgreSQL's client tools, e.g. "
+                         "apt-get install postgresql-client)")
+    return path
+
+
+def _run(argv: Sequence[str], env: Mapping[str, str]) -> None:
+    done = subprocess.run(list(argv), env=dict(env), capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        lines = [ln for ln in done.stderr.strip().splitlines() if ln.strip()]
+        raise AdminError(f"{Path(argv[0]).name} failed: {lines[-1] if lines else done.returncode}")
+
+
+def _sqlite_path(url: URL) -> Path:
+    if not url.database or url.database == ":memory:":
+        raise AdminError("only file-backed SQLite databases can be backed up")
+    return Path(url.database).expanduser()
+
+
+def backup(url: str | URL, dest: str | Path, *, force: bool = False,
+           actor: str | None = None) -> Path:
+    """Write a consistent copy of the database at ``url`` to ``dest`` (the database may be
+    in use).  Refuses to overwrite a file unless ``force``.  Logged in the source's event log."""
+    url = make_url(url)
+    target = Path(dest).expanduser()
+    if target.exists() and not force:
+        raise AdminError(f"{target} exists (use --force to overwrite it)")
+    if target.parent and not target.parent.is_dir():
+        raise AdminError(f"no folder {target.parent}")
+    backend = url.get_backend_name()
+    if backend == "sqlite":
+        source = _sqlite_path(url)
+        if not source.is_file():
+            raise AdminError(f"no database file {source}")
+        partial = target.with_name(target.name + ".partial")
+        partial.unlink(missing_ok=True)
+        try:
+            src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+            try:
+                dst = sqlite3.connect(partial)
+                try:
+                    src.backup(dst)
+                finally:
+                    dst.close()
+            finally:
+                src.close()
+            os.replace(partial, target)
+        except sqlite3.Error as e:
+            partial.unlink(missing_ok=True)
+            raise AdminError(f"backup failed: {e}") from None
+    elif backend == "postgresql":
+        conninfo, env, schema = _libpq(url)
+        argv = [_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges",
+                f"--file={target}"]
+        if schema:
+            argv.append(f"--schema={schema}")
+        _run([*argv, f"--dbname={conninfo}"], env)
+    else:
+        raise AdminError(f"cannot back up a {backend} database")
+    if actor is not None:
+        _log_to(url, actor, "backup", {"file": str(target.resolve())})
+    return target
+
+
+def _log_to(url: URL, actor: str, action: str, detail: Mapping[str, Any]) -> None:
+    engine = create_store_engine(url)
+    try:
+        with Session(engine) as session, session.begin():
+            log_action(session, actor, action, None, detail)
+    finally:
+        engine.dispose()
+
+
+def _has_tables(url: URL) -> bool:
+    if url.get_backend_name() == "sqlite":
+        path = _sqlite_path(url)
+        if not path.exists() or path.stat().st_size == 0:
+            return False
+    engine = create_store_engine(url)
+    try:
+        return bool(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def restore(url: str | URL, source: str | Path, *, force: bool = False,
+            actor: str | None = None) -> None:
+    """Replace the database at ``url`` by the backup ``source``, then migrate it to the
+    newest schema.  Refuses a database that has tables unless ``force``.  Stop the server
+    first: a server running on the database would keep its own idea of it."""
+    from .migrate import upgrade
+
+    url = make_url(url)
+    path = Path(source).expanduser()
+    try:
+        with path.open("rb") as f:
+            head = f.read(16)
+    except OSError as e:
+        raise AdminError(f"cannot read {path}: {e.strerror}") from None
+    backend = url.get_backend_name()
+    if backend == "sqlite" and head != SQLITE_MAGIC:
+        raise AdminError(f"{path} is not an SQLite backup (an SQLite database restores "
+                         "only from one)")
+    if backend == "postgresql" and not head.startswith(PG_DUMP_MAGIC):
+        raise AdminError(f"{path} is not a pg_dump backup (--format=custom)")
+    if backend not in ("sqlite", "postgresql"):
+        raise AdminError(f"cannot restore into a {backend} database")
+    if _has_tables(url) and not force:
+        raise AdminError("the database is not empty (use --force to replace its contents)")
+    if backend == "sqlite":
+        target = _sqlite_path(url)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                src.execute("PRAGMA schema_version").fetchone()  # a corrupt file fails here
+                dst = sqlite3.connect(target, timeout=30)
+                try:
+                    src.backup(dst)
+                finally:
+                    dst.close()
+            finally:
+                src.close()
+        except sqlite3.Error as e:
+            raise AdminError(f"restore failed: {e}") from None
+    else:
+        conninfo, env, _schema = _libpq(url)
+        _run([_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--no-privileges",
+              "--single-transaction", "--exit-on-error", f"--dbname={conninfo}", str(path)], env)
+    engine = create_store_engine(url)
+    try:
+        upgrade(engine)
+    finally:
+        engine.dispose()
+    if actor is not None:
+        _log_to(url, actor, "restore", {"file": str(path.resolve())})

@@ -1,0 +1,225 @@
+"""Skill ratings per rule profile, for matches of four humans (openskill's Plackett-Luce).
+
+The 24 level titles (:mod:`.levels`) measure how much someone has played; a
+rating measures how well.  Each finished match whose four seats were all people
+(guests included; a match with a bot seat is never rated) updates the four
+players' ratings in its profile, once: :func:`rate_match` runs inside the
+transaction that ends the match (:meth:`Store.end_match`), and the
+``rated_results`` key (match, account) refuses a second rating of the same match.
+
+Placing: the match's point totals decide the order (ties share a place); a
+player who escaped (逃跑) is placed last whatever his points.  The shown rating
+is openskill's ordinal ``mu - 3 sigma`` (a cautious estimate that only grows
+with evidence) scaled to start at 1000: ``1000 + 40 (mu - 3 sigma)``.
+
+Leaderboards (:func:`leaderboard`) rank registered, unbanned players of one
+profile by that rating: ``all`` over everyone with at least ``min_matches``
+rated matches, ``week`` over those with at least ``min_matches`` rated matches
+since Monday 00:00 UTC of the current week.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from .engine import READ_ONLY
+from .models import AccountRow, BanRow, MatchEventRow, MatchRow, RatedResultRow, RatingRow, utcnow
+
+if TYPE_CHECKING:
+    from .store import Store
+
+__all__ = [
+    "DISPLAY_ALPHA",
+    "DISPLAY_TARGET",
+    "MIN_MATCHES",
+    "LeaderboardLine",
+    "Period",
+    "Rating",
+    "display_rating",
+    "leaderboard",
+    "placings",
+    "rate_match",
+    "ratings_of",
+    "week_start",
+]
+
+DISPLAY_ALPHA = 40.0
+DISPLAY_TARGET = 1000.0
+"""The shown rating is ``DISPLAY_TARGET + DISPLAY_ALPHA * (mu - 3 sigma)``: a new player has 1000."""
+
+MIN_MATCHES = 5
+"""Rated matches a player needs to appear on a leaderboard (per period)."""
+
+Period = Literal["all", "week"]
+
+
+@cache
+def _model() -> Any:
+    """The openskill model (imported on first use: the ``[server]`` extra)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The rating shown to players (openskill's ordinal, scaled; 1000 for a new player)."""
+    return round(DISPLAY_TARGET + DISPLAY_ALPHA * (mu - 3.0 * sigma))
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """One player's rating in one profile."""
+
+    profile: str
+    mu: float
+    sigma: float
+    matches: int
+
+    @property
+    def rating(self) -> int:
+        return display_rating(self.mu, self.sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardLine:
+    rank: int
+    account_id: int
+    username: str
+    rating: int
+    mu: float
+    sigma: float
+    matches: int
+    """Rated matches in the period (all time, or this week)."""
+
+
+def placings(totals: Sequence[int], escaped: Sequence[bool]) -> list[int]:
+    """Each seat's place, 1 = best: more points is better, an escaper is behind everyone
+    who did not escape, equal results share a place.
+
+    >>> placings([10, -5, -5, 0], [False, False, False, False])
+    [1, 3, 3, 2]
+    >>> placings([30, -10, -10, -10], [True, False, False, False])
+    [4, 1, 1, 1]
+    """
+    keys = [(not gone, points) for points, gone in zip(totals, escaped, strict=True)]
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
+def _ordinal(mu: float, sigma: float) -> float:
+    return mu - 3.0 * sigma
+
+
+def rate_match(session: Session, match_id: str) -> bool:
+    """Rate a finished match in ``session``'s transaction; ``False`` if it is not rated
+    (a bot seat, not four seats, or rated already).  Locks the players' rating rows."""
+    row = session.get(MatchRow, match_id)
+    if row is None:
+        return False
+    config = json.loads(row.config)
+    seats = config.get("seats") or []
+    if (len(seats) != 4 or not all(isinstance(s, dict) for s in seats)
+            or any(s.get("is_bot", True) for s in seats)):
+        return False
+    if session.scalar(select(RatedResultRow.account_id)
+                      .where(RatedResultRow.match_id == match_id).limit(1)) is not None:
+        return False
+    profile = str(config["profile"])
+    ids = [int(s["account_id"]) for s in seats]
+    totals = [int(t) for t in json.loads(row.totals)]
+    gone = set(session.scalars(select(MatchEventRow.seat).where(
+        MatchEventRow.match_id == match_id, MatchEventRow.kind == "escape")))
+    places = placings(totals, [seat in gone for seat in range(4)])
+    model = _model()
+    _ensure_rows(session, ids, profile, model)
+    rows = {r.account_id: r for r in session.scalars(
+        select(RatingRow).where(RatingRow.profile == profile, RatingRow.account_id.in_(ids))
+        .order_by(RatingRow.account_id).with_for_update()
+        .execution_options(populate_existing=True))}
+    before = [model.rating(mu=rows[a].mu, sigma=rows[a].sigma) for a in ids]
+    after = model.rate([[r] for r in before], ranks=places)
+    now = utcnow()
+    for seat, account_id in enumerate(ids):
+        rating_row = rows[account_id]
+        new = after[seat][0]
+        session.add(RatedResultRow(
+            match_id=match_id, account_id=account_id, profile=profile, place=places[seat],
+            mu_before=rating_row.mu, sigma_before=rating_row.sigma, mu_after=float(new.mu),
+            sigma_after=float(new.sigma), rated_at=now))
+        rating_row.mu, rating_row.sigma = float(new.mu), float(new.sigma)
+        rating_row.ordinal = _ordinal(rating_row.mu, rating_row.sigma)
+        rating_row.matches += 1
+        rating_row.updated_at = now
+    return True
+
+
+def _ensure_rows(session: Session, ids: Sequence[int], profile: str, model: Any) -> None:
+    """Create the missing rating rows (a new player's prior); safe against a racing match end."""
+    fresh = model.rating()
+    values = [{"account_id": a, "profile": profile, "mu": float(fresh.mu),
+               "sigma": float(fresh.sigma), "ordinal": _ordinal(fresh.mu, fresh.sigma),
+               "matches": 0, "updated_at": utcnow()} for a in sorted(set(ids))]
+    if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        session.execute(pg_insert(RatingRow).values(values).on_conflict_do_nothing())
+    else:  # SQLite: writers are serialised by BEGIN IMMEDIATE
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        session.execute(sqlite_insert(RatingRow).values(values).on_conflict_do_nothing())
+
+
+def _read_session(store: Store) -> Session:
+    return Session(store.engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False)
+
+
+def ratings_of(store: Store, account_id: int) -> list[Rating]:
+    """An account's ratings, one per profile it has rated matches in (by profile name)."""
+    with _read_session(store) as session, session.begin():
+        return [Rating(profile=r.profile, mu=r.mu, sigma=r.sigma, matches=r.matches)
+                for r in session.scalars(select(RatingRow).where(
+                    RatingRow.account_id == account_id, RatingRow.matches > 0)
+                    .order_by(RatingRow.profile))]
+
+
+def week_start(now: datetime) -> datetime:
+    """Monday 00:00 UTC of ``now``'s week."""
+    day = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    return day - timedelta(days=day.weekday())
+
+
+def leaderboard(store: Store, profile: str, period: Period = "all", *,
+                min_matches: int = MIN_MATCHES, limit: int = 100,
+                now: datetime | None = None) -> list[LeaderboardLine]:
+    """The best-rated registered, unbanned players of ``profile`` (see the module's doc)."""
+    played: Any
+    if period == "week":
+        counted = (select(RatedResultRow.account_id, func.count().label("n"))
+                   .where(RatedResultRow.profile == profile,
+                          RatedResultRow.rated_at >= week_start(now or utcnow()))
+                   .group_by(RatedResultRow.account_id).subquery())
+        played = counted.c.n
+        query = (select(RatingRow, AccountRow.username, played)
+                 .join(counted, counted.c.account_id == RatingRow.account_id))
+    else:
+        played = RatingRow.matches
+        query = select(RatingRow, AccountRow.username, played)
+    query = (query.join(AccountRow, AccountRow.id == RatingRow.account_id)
+             .outerjoin(BanRow, BanRow.account_id == RatingRow.account_id)
+             .where(RatingRow.profile == profile, played >= min_matches,
+                    AccountRow.is_guest.is_(False), BanRow.account_id.is_(None))
+             .order_by(RatingRow.ordinal.desc(), played.desc(), RatingRow.account_id)
+             .limit(limit))
+    with _read_session(store) as session, session.begin():
+        rows = session.execute(query).all()
+    return [LeaderboardLine(rank=k + 1, account_id=r.account_id, username=name,
+                            rating=display_rating(r.mu, r.sigma), mu=r.mu, sigma=r.sigma,
+                            matches=int(n))
+            for k, (r, name, n) in enumerate(rows)]
