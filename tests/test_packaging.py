@@ -27,17 +27,10 @@ from pathlib import Path
 import pytest
 
 import wuhan_mahjong
+from test_cli_imports import HAND, SAMPLE  # the same inputs as the import checks
 
 REPO = Path(__file__).resolve().parents[1]
 VERSION = wuhan_mahjong.__version__
-SAMPLE = {
-    "dealer": 0, "indicator": "9p", "winner": 1, "win_by": "discard", "from": 2,
-    "winning_tile": "5m",
-    "seats": [{}, {"hand": "456p678s5m", "melds": [{"type": "chi", "tiles": "234m", "from": 0},
-                                                   {"type": "peng", "tiles": "777s", "from": 3}]},
-              {"melds": [{"type": "kong", "kind": "direct", "tiles": "8888p", "from": 0}],
-               "kongs": {"red": 1}, "laizi_discards": 1}, {}],
-}
 
 
 def project() -> dict[str, object]:
@@ -201,7 +194,7 @@ def test_the_wheel_alone_runs_the_core_commands(built: Built, tmp_path: Path) ->
     assert p.returncode == 0 and p.stdout.strip() == f"wuhan-mahjong {VERSION}"
     p = cli("score", stdin=json.dumps(SAMPLE))
     assert p.returncode == 0 and json.loads(p.stdout)["deltas"] == [-16, 280, -256, -8], p.stderr
-    p = cli("hand", "456p678s5m", "--indicator", "9p", "--meld", "chi:234m", "--meld", "peng:777s")
+    p = cli(*HAND)
     assert p.returncode == 0 and "5m" in p.stdout, p.stderr
     p = cli("simulate", "--hands", "3", "--seed", "11", "--records", "hands.jsonl")
     assert p.returncode == 0 and "3 hands" in p.stdout, p.stderr
