@@ -14,7 +14,7 @@ from wuhan_mahjong.bots import _REGISTRY, bot_names, get_bot
 from wuhan_mahjong.bots.arena import ci95, deal, parse_seats, percentile, run_arena
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.jsonl import SubprocessBot
-from wuhan_mahjong.engine import new_hand, seat_view
+from wuhan_mahjong.engine import action_from_json, new_hand, seat_view
 from wuhan_mahjong.rules import get_rules
 
 BOT_CMD = f"{sys.executable} -m wuhan_mahjong bot --policy greedy --jsonl --seed 3"
@@ -27,8 +27,8 @@ def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 def _strip_times(j: dict) -> dict:  # type: ignore[type-arg]
     j = dict(j)
-    j.pop("seconds")
-    j.pop("hands_per_second")
+    for k in ("seconds", "hands_per_second", "cpu_seconds", "hands_per_cpu_second"):
+        j.pop(k)
     j["policies"] = {k: {f: v for f, v in p.items() if not f.startswith("decision_ms")}
                      for k, p in j["policies"].items()}
     return j
@@ -130,7 +130,7 @@ def test_bot_single_view_and_jsonl_lines() -> None:
     view = seat_view(state, 0)
     r = cli("bot", "--policy", "greedy", stdin=json.dumps(view))
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout) in view["legal_actions"]
+    assert action_from_json(json.loads(r.stdout)) in state.legal_actions(0)
     r = cli("bot", "--policy", "expert", "--jsonl", stdin=json.dumps(view) + "\n\n"
             + json.dumps(view) + "\n")
     lines = r.stdout.splitlines()
@@ -162,3 +162,33 @@ def test_arena_progress_and_text() -> None:
             "--profile", "laizishanzhuang")
     assert r.returncode == 0
     assert "4/4 hands" in r.stderr and "points/hand" in r.stdout
+
+
+def test_permuted_arrangements_balance_every_seat() -> None:
+    from collections import Counter
+
+    from wuhan_mahjong.bots.arena import arrangements
+
+    assert len(arrangements(["a", "b", "b", "b"], permute=True)) == 4
+    assert len(arrangements(["a", "b", "c", "c"], permute=True)) == 12
+    assert len(arrangements(["a", "a", "b", "b"], permute=True)) == 6
+    assert len(arrangements(["a", "b", "c", "d"], permute=True)) == 24
+    arrs = arrangements(["a", "b", "c", "c"], permute=True)
+    # every policy holds every seat equally often, and a and b sit next to each other
+    # on both sides (rotations of a,b,c,c only ever seat b right after a)
+    for p, n in (("a", 3), ("b", 3), ("c", 6)):
+        assert all(Counter(arr[i] for arr in arrs)[p] == n for i in range(4))
+    after_a = Counter(arr[(arr.index("a") + 1) % 4] for arr in arrs)
+    assert after_a["b"] == 4 and after_a["c"] == 8
+    rot = arrangements(["a", "b", "c", "c"])
+    assert {arr[(arr.index("a") + 1) % 4] for arr in rot} == {"b"}
+
+
+def test_permuted_arena_plays_whole_groups_and_reports_cpu_time() -> None:
+    rules = get_rules("yuanhang")
+    rep = run_arena(rules, ["greedy", "random", "greedy", "random"], 7, seed=4, permute=True)
+    j = rep.to_json()
+    assert j["hands"] == 12 and j["groups"] == 2 and j["arrangements"] == "permutations"
+    assert j["policies"]["greedy"]["hands"] == j["policies"]["random"]["hands"] == 24
+    assert j["cpu_seconds"] > 0 and j["hands_per_cpu_second"] > 0
+    assert "6 permutations" in rep.text()

@@ -7,6 +7,13 @@ Duplicate deals
     tiles, and the luck of the deal cancels within the group.  The dealer is
     seat 0 in every hand.
 
+    With ``permute`` a deal is played once per *distinct* arrangement of the
+    seats (all permutations, not only rotations): 4 for ``a,b,b,b``, 12 for
+    ``a,b,c,c`` or ``a,a,b,c`` (rotations of ``a,b,b,c`` would never seat ``b`` on
+    both sides of ``a``), 6 for ``a,a,b,b``, 24 for four policies.  For one
+    policy against three copies of another, rotations already are all
+    arrangements.
+
 Confidence intervals
     A policy's score in group ``g`` is its mean points per hand in that group
     (over all seats it held there).  Groups are independent; hands within a
@@ -16,13 +23,20 @@ Confidence intervals
 
 Determinism
     Walls, salts and bot seeds derive from ``seed`` and the group number only,
-    so a run is reproducible and independent of ``jobs``.  (A policy with a
-    wall-clock time cap could in principle decide differently under load; the
-    ``expert`` reports how often its cap was hit.)
+    so a run is reproducible and independent of ``jobs`` and of the process's
+    hash seed.  The shipped bots bound their search by work, never by the clock.
+    (A bot given a wall-clock safety net could decide differently under load; it
+    reports how often the net fired in ``cap_hits``.)
+
+Decision times
+    CPU time of the arena's process spent in ``choose`` (``time.process_time``),
+    so a busy machine does not inflate them.  An external ``cmd:`` bot's own CPU
+    time is not counted (it runs in another process).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import sys
@@ -39,6 +53,7 @@ from ..rules import Rules
 from . import get_bot
 from .base import Bot
 from .jsonl import SubprocessBot
+from .view import int_view
 
 
 class ArenaError(RuntimeError):
@@ -50,7 +65,7 @@ class HandOutcome:
     """One hand: the policy at each seat and what happened."""
 
     group: int
-    rotation: int
+    rotation: int  # index of the seat arrangement within the deal
     policies: tuple[str, ...]
     deltas: tuple[int, ...]
     winner: int | None
@@ -58,8 +73,9 @@ class HandOutcome:
     from_seat: int | None
     big_hands: tuple[str, ...]
     contractor: int | None
-    times: tuple[list[float], ...]  # decision seconds per seat
+    times: tuple[list[float], ...]  # decision CPU seconds per seat (time.process_time)
     cap_hits: tuple[int, ...] = (0, 0, 0, 0)  # decisions cut short by a bot's time cap
+    arrangements: int = 4  # seat arrangements played on this deal
 
 
 @dataclass
@@ -85,8 +101,8 @@ def parse_seats(text: str) -> list[str]:
     return seats
 
 
-def _seed_for(seed: int, group: int, rotation: int, seat: int) -> int:
-    return ((seed * 1_000_003 + group) * 4 + rotation) * 4 + seat
+def _seed_for(seed: int, group: int, rotation: int, seat: int, per: int = 4) -> int:
+    return ((seed * 1_000_003 + group) * per + rotation) * 4 + seat
 
 
 def deal(seed: int, group: int) -> tuple[list[int], bytes]:
@@ -117,21 +133,37 @@ class BotPool:
         self.procs.clear()
 
 
+def arrangements(seats: Sequence[str], permute: bool = False) -> list[tuple[str, ...]]:
+    """The seat assignments a deal is played with: the four rotations, or (``permute``)
+    every distinct permutation, in a fixed order."""
+    if not permute:
+        return [tuple(seats[(i + r) % 4] for i in range(4)) for r in range(4)]
+    return sorted(set(itertools.permutations(seats)))
+
+
 def play_group(rules: Rules, seats: Sequence[str], seed: int, group: int,
-               pool: BotPool) -> list[HandOutcome]:
+               pool: BotPool, permute: bool = False, int_views: bool = True) -> list[HandOutcome]:
+    """Play deal ``group`` in each seat arrangement.  Bots that accept it get the
+    in-process view (:func:`wuhan_mahjong.bots.view.int_view`; ``int_views=False``
+    gives every seat the JSON view, as a server would); the view's construction
+    counts in the decision time."""
     wall, salt = deal(seed, group)
     out = []
-    for r in range(4):
-        policies = tuple(seats[(i + r) % 4] for i in range(4))
-        bots = [pool.get(policies[i], _seed_for(seed, group, r, i)) for i in range(4)]
-        state = new_hand(rules, 0, wall=wall, salt=salt, hand_no=group * 4 + r, auto_pass=True)
+    arrs = arrangements(seats, permute)
+    for r, policies in enumerate(arrs):
+        bots = [pool.get(policies[i], _seed_for(seed, group, r, i, max(4, len(arrs))))
+                for i in range(4)]
+        state = new_hand(rules, 0, wall=wall, salt=salt, hand_no=group * len(arrs) + r,
+                         auto_pass=True)
+        fast = [int_views and bool(getattr(b, "accepts_int_view", False)) for b in bots]
         times: tuple[list[float], ...] = ([], [], [], [])
         while not state.ended:
             s = state.to_act()[0]
-            view = seat_view(state, s)
-            t0 = time.perf_counter()
-            action = bots[s].choose(view)
-            times[s].append(time.perf_counter() - t0)
+            t0 = time.process_time()
+            # the in-process view, in the engine's integers, where the bot takes it
+            view = int_view(state, s) if fast[s] else seat_view(state, s)
+            action = bots[s].choose(view)  # type: ignore[arg-type]
+            times[s].append(time.process_time() - t0)
             try:
                 state.apply(s, action)
             except IllegalAction as e:
@@ -143,28 +175,37 @@ def play_group(rules: Rules, seats: Sequence[str], seed: int, group: int,
         caps = tuple(int(getattr(b, "cap_hits", 0)) for b in bots)
         out.append(HandOutcome(group, r, policies, tuple(res.deltas), res.winner, res.win_by,
                                res.from_seat, tuple(st.hands) if st else (),
-                               st.contractor if st else None, times, caps))
+                               st.contractor if st else None, times, caps, len(arrs)))
     return out
 
 
-def _worker(args: tuple[Rules, tuple[str, ...], int, list[int]]) -> list[HandOutcome]:
-    rules, seats, seed, groups = args
+def _worker(args: tuple[Rules, tuple[str, ...], int, list[int], bool]
+            ) -> tuple[list[HandOutcome], float]:
+    rules, seats, seed, groups, permute = args
     pool = BotPool()
+    cpu = time.process_time()
     try:
-        return [h for g in groups for h in play_group(rules, seats, seed, g, pool)]
+        hands = [h for g in groups for h in play_group(rules, seats, seed, g, pool, permute)]
+        return hands, time.process_time() - cpu
     finally:
         pool.close()
 
 
 def run_groups(rules: Rules, seats: Sequence[str], seed: int, groups: int, jobs: int = 1,
-               progress: Callable[[int], None] | None = None) -> Iterator[HandOutcome]:
-    """Every hand of ``groups`` duplicate groups, in group order."""
+               progress: Callable[[int], None] | None = None, permute: bool = False,
+               cpu: list[float] | None = None) -> Iterator[HandOutcome]:
+    """Every hand of ``groups`` duplicate groups, in group order.  The CPU seconds of
+    the play (the workers' with ``jobs``) are added to ``cpu[0]``."""
     seats_t = tuple(seats)
     if jobs <= 1:
         pool = BotPool()
         try:
             for g in range(groups):
-                yield from play_group(rules, seats_t, seed, g, pool)
+                c0 = time.process_time()
+                hands = play_group(rules, seats_t, seed, g, pool, permute)
+                if cpu is not None:
+                    cpu[0] += time.process_time() - c0
+                yield from hands
                 if progress:
                     progress(g + 1)
         finally:
@@ -173,13 +214,15 @@ def run_groups(rules: Rules, seats: Sequence[str], seed: int, groups: int, jobs:
     import multiprocessing as mp
 
     chunk = 5
-    tasks = [(rules, seats_t, seed, list(range(i, min(i + chunk, groups))))
+    tasks = [(rules, seats_t, seed, list(range(i, min(i + chunk, groups))), permute)
              for i in range(0, groups, chunk)]
     with mp.get_context("spawn").Pool(jobs) as p:
         done = 0
-        for hands in p.imap(_worker, tasks):
+        for hands, used in p.imap(_worker, tasks):
+            if cpu is not None:
+                cpu[0] += used
             yield from hands
-            done += len(hands) // 4
+            done += len({h.group for h in hands})
             if progress:
                 progress(done)
 
@@ -215,6 +258,8 @@ class ArenaReport:
     seconds: float
     stats: dict[str, PolicyStats]
     diffs: dict[tuple[str, str], list[float]]
+    cpu_seconds: float = 0.0
+    permute: bool = False
 
     def to_json(self) -> dict[str, Any]:
         pol = {}
@@ -241,16 +286,22 @@ class ArenaReport:
         return {"profile": self.profile, "options": self.options, "seats": self.seats, "seed": self.seed,
                 "groups": self.groups, "hands": self.hands, "seconds": self.seconds,
                 "hands_per_second": self.hands / self.seconds if self.seconds else 0.0,
+                "cpu_seconds": self.cpu_seconds,
+                "hands_per_cpu_second": self.hands / self.cpu_seconds if self.cpu_seconds else 0.0,
+                "arrangements": "permutations" if self.permute else "rotations",
                 "policies": pol, "differences": diffs}
 
     def text(self) -> str:
         j = self.to_json()
         opts = "".join(f" {k}={v}" for k, v in self.options.items())
+        arr = len(arrangements(self.seats, self.permute))
+        kind = "permutations" if self.permute else "rotations"
         lines = [f"arena: profile {self.profile}{opts}, seats {','.join(self.seats)}, seed {self.seed}: "
-                 f"{self.hands} hands ({self.groups} duplicate deals x 4 rotations) in "
-                 f"{self.seconds:.1f} s ({j['hands_per_second']:.1f} hands/s)",
+                 f"{self.hands} hands ({self.groups} duplicate deals x {arr} {kind}) in "
+                 f"{self.seconds:.1f} s, {self.cpu_seconds:.1f} s CPU "
+                 f"({j['hands_per_cpu_second']:.1f} hands per CPU second)",
                  f"{'policy':<16}{'points/hand':>12}  {'95% CI':<20}{'win':>7}{'deal-in':>9}"
-                 f"{'big':>7}{'p50 ms':>9}{'p99 ms':>9}"]
+                 f"{'big':>7}{'p50 ms':>9}{'p99 ms':>9}  (decision CPU time)"]
         for name, p in j["policies"].items():
             lo, hi = p["ci95"]
             lines.append(f"{name[:15]:<16}{p['mean_points']:>12.2f}  [{lo:>7.2f}, {hi:>7.2f}]  "
@@ -265,11 +316,13 @@ class ArenaReport:
 
 
 def run_arena(rules: Rules, seats: Sequence[str], hands: int, seed: int, *, jobs: int = 1,
-              progress: IO[str] | None = None) -> ArenaReport:
-    """Play ``hands`` hands (rounded up to whole duplicate groups of four)."""
+              progress: IO[str] | None = None, permute: bool = False) -> ArenaReport:
+    """Play ``hands`` hands, rounded up to whole duplicate groups (of four rotations, or
+    of every distinct seat permutation with ``permute``)."""
     if hands < 1:
         raise ValueError("--hands must be at least 1")
-    groups = (hands + 3) // 4
+    per = len(arrangements(seats, permute))
+    groups = (hands + per - 1) // per
     names = list(dict.fromkeys(seats))
     stats = {n: PolicyStats(n) for n in names}
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
@@ -281,15 +334,16 @@ def run_arena(rules: Rules, seats: Sequence[str], hands: int, seed: int, *, jobs
             return
         width = 30
         fill = width * done // groups
-        rate = done * 4 / max(time.perf_counter() - t0, 1e-9)
-        progress.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {done * 4}/{groups * 4} hands "
+        rate = done * per / max(time.perf_counter() - t0, 1e-9)
+        progress.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {done * per}/{groups * per} hands "
                        f"{rate:.1f}/s")
         progress.flush()
 
     group_sum: dict[str, float] = {}
     group_n: dict[str, int] = {}
     count = 0
-    for h in run_groups(rules, seats, seed, groups, jobs, show):
+    cpu = [0.0]
+    for h in run_groups(rules, seats, seed, groups, jobs, show, permute, cpu):
         if h.rotation == 0:
             group_sum = dict.fromkeys(names, 0.0)
             group_n = dict.fromkeys(names, 0)
@@ -312,7 +366,7 @@ def run_arena(rules: Rules, seats: Sequence[str], hands: int, seed: int, *, jobs
             if h.contractor == s:
                 p.contracts += 1
         count += 1
-        if h.rotation == 3:
+        if h.rotation == h.arrangements - 1:
             means = {n: group_sum[n] / group_n[n] for n in names}
             for n in names:
                 stats[n].group_means.append(means[n])
@@ -322,7 +376,7 @@ def run_arena(rules: Rules, seats: Sequence[str], hands: int, seed: int, *, jobs
         progress.write("\n")
         progress.flush()
     return ArenaReport(rules.profile, dict(rules.overrides()), list(seats), seed, groups, count,
-                       time.perf_counter() - t0, stats, diffs)
+                       time.perf_counter() - t0, stats, diffs, cpu[0], permute)
 
 
 def main_progress(flag: bool) -> IO[str] | None:

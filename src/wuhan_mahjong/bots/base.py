@@ -22,6 +22,7 @@ from typing import Protocol, runtime_checkable
 
 from ..engine.actions import PASS, WIN, Action, action_from_json
 from ..engine.views import SeatView
+from .view import IntView
 
 
 @runtime_checkable
@@ -39,11 +40,16 @@ class NoLegalAction(ValueError):
     """The view offers this seat nothing to do (it is not its decision)."""
 
 
-def legal_actions(view: SeatView) -> list[Action]:
+def legal_actions(view: SeatView | IntView) -> list[Action]:
     """The view's legal actions as engine action objects."""
-    acts = [action_from_json(a) for a in view["legal_actions"]]
+    if isinstance(view, IntView):
+        acts = list(view.legal_actions)
+        viewer: int | None = view.viewer
+    else:
+        acts = [action_from_json(a) for a in view["legal_actions"]]
+        viewer = view["viewer"]
     if not acts:
-        raise NoLegalAction(f"seat {view['viewer']} has no decision to make")
+        raise NoLegalAction(f"seat {viewer} has no decision to make")
     return acts
 
 
@@ -53,11 +59,13 @@ class RandomBot:
     melds)."""
 
     name = "random"
+    #: the arena may hand it the in-process view (:mod:`wuhan_mahjong.bots.view`)
+    accepts_int_view = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: SeatView) -> Action:
+    def choose(self, view: SeatView | IntView) -> Action:
         acts = legal_actions(view)
         if WIN in acts:
             return WIN

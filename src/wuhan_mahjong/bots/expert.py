@@ -60,40 +60,44 @@ higher multiplier to pay with).
 
 The sampling RNG is seeded from the bot's seed and a digest of the view (less
 its wall commitment), so a decision is a pure function of (seed, public view).
-``samples`` and ``lookahead_work`` bound the work; ``time_cap_ms`` is a safety
-cap per decision (the bot counts ``cap_hits``; when hit, it plays the best
-choice found so far).
+``samples`` and ``lookahead_work`` bound the work, so a decision is the same on
+a quiet and on a starved machine.  ``time_cap_ms`` (default ``None``: no cap)
+is an optional wall-clock safety net for a server that must answer within a
+think time: when set, a decision that runs past it plays the best choice found
+so far and the bot counts the event in ``cap_hits`` (such a decision may then
+depend on the machine's load; the arena and the tests never set it).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
+import math
 import random
 import time
 from collections.abc import Sequence
+from fractions import Fraction
 
 from .. import shape
-from ..analysis import NotAWin, candidate_mask
+from ..analysis import NotAWin, candidate_mask, is_winning_shape
 from ..engine.actions import PASS, WIN, Action, Chi, Discard, Kong, Peng, SpecialKong
 from ..engine.views import SeatView
-from ..meld import Meld
+from ..meld import Meld, opening_count
 from ..scoring import SeatState, WinRecord, settle
-from ..tiles import NUM_KINDS, is_258, is_honour
+from ..tiles import NUM_KINDS
 from .base import NoLegalAction
 from .greedy import GreedyBot, after_claim, discard_choices, evaluator, tile_shape_rank
 from .handeval import Evaluator
+from .opponents import OpponentModel, typical_win
 from .table import Table
+from .view import IntView
 
-_READY_BY_MELDS = (0.03, 0.10, 0.25, 0.50, 0.90)
-_NON258 = sum(7 << (3 * t) for t in range(NUM_KINDS) if not is_258(t))
-_SUITED = (1 << 81) - 1
-
+#: tiles that bring a hand one step closer, typically, by its shanten (ready: its waits)
+_TYPICAL_ACCEPTANCE = (6, 18, 30, 40)
 
 _DEFAULTS: dict[str, float | bool] = {
     "use_value": True, "contract_weight": 1.0, "claim_filter": True, "lookahead": True,
-    "keep_two_laizi": True}
+    "keep_two_laizi": True, "defence": True}
 
 #: Settings the arena measured per profile (docs/bots.md, ablations).  In
 #: ``laizishanzhuang`` (laizi kong ×2, no minimum score, caps reached by half the
@@ -112,18 +116,19 @@ class ExpertBot(GreedyBot):
 
     name = "expert"
 
-    def __init__(self, seed: int | None = None, *, samples: int = 150, time_cap_ms: float = 90.0,
+    def __init__(self, seed: int | None = None, *, samples: int = 48, time_cap_ms: float | None = None,
                  fold: bool = False, value: bool | None = None, deal_in_weight: float = 0.0,
                  contract_weight: float | None = None, laizi_for_minimum: bool = False,
                  claim_equal: float = 0.0, claim_filter: bool | None = None,
                  lookahead: bool | None = None, hold_must: int = 0,
                  kong_max_shanten: int = 99, keep_two_laizi: bool | None = None,
                  lookahead_work: int = 300, big_target: float = 0.5,
-                 eager_below: int = 2) -> None:
+                 eager_below: int = 2, defence: bool | None = None, min_saving: float = 2.0,
+                 fold_keep: float = 0.5, threat_min: float = 0.25) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
-        self.time_cap = time_cap_ms / 1000
+        self.time_cap_ms = time_cap_ms
         self.fold = fold
         self.deal_in_weight = deal_in_weight
         self.laizi_for_minimum = laizi_for_minimum
@@ -131,7 +136,7 @@ class ExpertBot(GreedyBot):
         # None = the profile's measured setting (PROFILE_SETTINGS), else as given
         self.chosen: dict[str, float | bool | None] = {
             "use_value": value, "contract_weight": contract_weight, "claim_filter": claim_filter,
-            "lookahead": lookahead, "keep_two_laizi": keep_two_laizi}
+            "lookahead": lookahead, "keep_two_laizi": keep_two_laizi, "defence": defence}
         self._tune(None)
         self.hold_must = hold_must
         self.kong_max_shanten = kong_max_shanten
@@ -140,9 +145,13 @@ class ExpertBot(GreedyBot):
         self.eager_below = eager_below
         self.work = 0
         self.cap_hits = 0
+        self.defended = 0  # discards the defence layer changed (for the arena's curiosity)
+        self.min_saving = min_saving
+        self.fold_keep = fold_keep
+        self.threat_min = threat_min
 
     # ------------------------------------------------------------------ entry
-    def choose(self, view: SeatView) -> Action:
+    def choose(self, view: SeatView | IntView) -> Action:
         t = Table(view)
         acts = t.actions
         if not acts:
@@ -152,19 +161,22 @@ class ExpertBot(GreedyBot):
         if t.phase in ("final", "rob"):
             return PASS
         self._start = time.perf_counter()
-        # the commitment is a hash of the hidden wall: random noise to a player, so it
-        # must not steer the sampling (equal public information, equal decisions)
-        public = {k: v for k, v in view.items() if k != "commitment"}
-        digest = hashlib.blake2b(json.dumps(public, sort_keys=True).encode(), digest_size=8)
+        # seeded from what the seat knows (the view less its wall commitment, a hash that
+        # is noise to a player), in either form: equal information, equal decisions
+        digest = hashlib.blake2b(t.public_key(), digest_size=8)
         self.rng = random.Random(self.seed * 1_000_003 + int.from_bytes(digest.digest(), "big"))
-        self.t = t
-        self._tune(t.rules.profile)
-        self.work = 0
-        self._waits: dict[int, list[float]] | None = None
-        self._value_cache: dict[tuple[tuple[int, ...], int], float] = {}
+        self._prepare(t)
         if t.phase == "claim":
             return self.claim(t)
         return self.turn(t)
+
+    def _prepare(self, t: Table) -> None:
+        """Start a decision on ``t``: the profile's settings and empty caches."""
+        self.t = t
+        self._tune(t.rules.profile)
+        self.work = 0
+        self._model: OpponentModel | None = None
+        self._value_cache: dict[tuple[tuple[int, ...], int], float] = {}
 
     def _tune(self, profile: str | None) -> None:
         """Set the per-profile options: as given to ``__init__``, else the profile's
@@ -175,170 +187,184 @@ class ExpertBot(GreedyBot):
         self.claim_filter = bool(self._setting("claim_filter", tuned))
         self.lookahead = bool(self._setting("lookahead", tuned))
         self.keep_two_laizi = bool(self._setting("keep_two_laizi", tuned))
+        self.defence = bool(self._setting("defence", tuned))
 
     def _setting(self, name: str, tuned: dict[str, float | bool]) -> float | bool:
         given = self.chosen[name]
         return tuned.get(name, _DEFAULTS[name]) if given is None else given
 
     def _over(self) -> bool:
-        if time.perf_counter() - self._start > self.time_cap:
+        """Whether the optional wall-clock safety net fired (never without ``time_cap_ms``)."""
+        if self.time_cap_ms is None:
+            return False
+        if (time.perf_counter() - self._start) * 1000 > self.time_cap_ms:
             self.cap_hits += 1
             return True
         return False
 
-    # ------------------------------------------------------------------ threat model
-    def readiness(self, seat: int) -> float:
-        """Prior that ``seat`` is ready now, from public information."""
-        t = self.t
-        ps = t.seats[seat]
-        if seat == t.me or ps.openings == 0:
-            return 0.0  # no win without an opening
-        m = min(4, len(ps.melds) + ps.hidden_kongs)
-        stage = 1.0 - t.wall / 84.0
-        return min(0.95, _READY_BY_MELDS[m] * (0.5 + stage))
+    # ------------------------------------------------------------------ opponents
+    def model(self) -> OpponentModel:
+        """This decision's reads of the opponents (:mod:`wuhan_mahjong.bots.opponents`),
+        built once, on first use."""
+        if self._model is None:
+            self._model = OpponentModel(self.t, self.rng, self.samples)
+        return self._model
 
-    def wait_probs(self) -> dict[int, list[float]]:
-        """Per opened opponent: P(tile kind completes his hand | he is ready), by sampling
-        his concealed tiles from the unseen multiset and keeping the ready samples."""
-        if self._waits is not None:
-            return self._waits
+    def _anyone_open(self) -> bool:
         t = self.t
-        out: dict[int, list[float]] = {}
-        pool = [x for x in range(NUM_KINDS) for _ in range(t.unseen[x])]
-        laizi = t.laizi
-        must = set(t.must)
-        for o in range(4):
-            ps = t.seats[o]
-            if o == t.me or ps.openings == 0 or ps.concealed > len(pool):
-                continue
-            n = ps.concealed
-            melds = ps.melds
-            pungs = all(m.is_pung for m in melds)
-            honour_melds = all(is_honour(x) for m in melds for x in m.tiles)
-            j_melds = all(is_258(x) for m in melds for x in m.tiles)
-            suits = {x // 9 for m in melds for x in m.tiles}
-            hits = [0.0] * NUM_KINDS
-            ready = 0
-            draws = self.samples if n <= 7 else self.samples // 2
-            for _ in range(draws):
-                hand = self.rng.sample(pool, n)
-                if must.intersection(hand):
-                    continue
-                wilds = 0
-                h = 0
-                for x in hand:
-                    if x == laizi:
-                        wilds += 1
-                    else:
-                        h += 1 << (3 * x)
-                mask = shape.wait_mask(h, wilds, shape.PAIR258)
-                if len(suits) <= 1 and not (suits & {3}):
-                    one = shape.wait_mask(h, wilds, shape.PAIR)
-                    suit_of_hand = {x // 9 for x in hand if x != laizi} | suits
-                    if len(suit_of_hand) == 1 and next(iter(suit_of_hand)) < 3:
-                        mask |= one
-                if pungs:
-                    mask |= shape.wait_mask(h, wilds, shape.PPAIR)
-                if honour_melds and not (h & _SUITED) and wilds + n >= 1:
-                    mask |= sum(1 << x for x in range(27, NUM_KINDS) if x not in must)
-                if j_melds and not (h & _NON258):
-                    mask |= sum(1 << x for x in range(27) if is_258(x))
-                mask &= ~(1 << laizi)  # a discarded laizi is never won on
-                if not mask:
-                    continue
-                ready += 1
-                for x in range(NUM_KINDS):
-                    if mask >> x & 1:
-                        hits[x] += 1
-            if ready >= 3:
-                out[o] = [x / ready for x in hits]
-            else:
-                out[o] = self._prior_waits(o)
-        self._waits = out
-        return out
-
-    def _prior_waits(self, o: int) -> list[float]:
-        t = self.t
-        ps = t.seats[o]
-        res = []
-        for x in range(NUM_KINDS):
-            u = t.unseen[x]
-            if is_honour(x):
-                p = 0.04 * u if u >= 2 else 0.01
-            else:
-                r = x % 9
-                p = 0.06 if r in (0, 8) else (0.08 if r in (1, 7) else 0.10)
-                if is_258(x):
-                    p *= 1.2
-            if x in ps.discards:
-                p *= 0.4
-            res.append(min(1.0, p))
-        return res
-
-    def pattern(self, o: int) -> str | None:
-        ps = self.t.seats[o]
-        melds = ps.melds
-        if len(melds) < 2:
-            return None
-        tiles = [x for m in melds for x in m.tiles]
-        suits = {x // 9 for x in tiles}
-        if len(suits) == 1 and next(iter(suits)) < 3:
-            return "qingyise"
-        if all(is_258(x) for x in tiles):
-            return "jiangyise"
-        if all(is_honour(x) for x in tiles):
-            return "fengyise"
-        return None
+        return any(t.seats[o].openings for o in range(4) if o != t.me)
 
     def danger(self, tile: int, my_shanten: int) -> float:
-        """Expected points lost by discarding ``tile`` now (deal-in and contracting)."""
-        if not self.deal_in_weight and not self.contract_weight:
-            return 0.0  # nothing priced: no sampling
-        t = self.t
-        rules = t.rules
-        me = t.me
-        mine = float(t.multiplier(me, big=False))
-        total = 0.0
-        waits = self.wait_probs()
-        for o, probs in waits.items():
-            ps = t.seats[o]
-            pat = self.pattern(o)
-            big = pat is not None
-            share = mine * float(t.multiplier(o, big=big)) * (10.0 if big else 4.0)
-            p = self.readiness(o) * probs[tile]
-            # dealing in doubles my share; he may have won anyway later
-            cost = p * share * 1.5 * self.deal_in_weight
-            contract_cost = 0.0
-            nmelds = len(ps.melds) + ps.hidden_kongs
-            if nmelds == 4 and ps.concealed == 1:
-                # 全求人 on his single tile: who contracts depends on the profile
-                contract = (is_258(tile) if rules.quanqiuren_contract == "jiang_discard"
-                            else my_shanten > 0)
-                if contract:
-                    contract_cost += p * share * 2.0
-            if pat is not None and pat in rules.one_suit_contract_hands and ps.openings == 2:
-                fits = ((pat == "qingyise" and tile < 27 and tile // 9 == ps.melds[0].tiles[0] // 9)
-                        or (pat == "jiangyise" and is_258(tile))
-                        or (pat == "fengyise" and is_honour(tile)))
-                if fits:
-                    can_chi = pat == "qingyise" and (me + 1) % 4 == o
-                    p_claim = min(1.0, 0.2 * t.unseen[tile] + (0.35 if can_chi else 0.0))
-                    contract_cost += p_claim * 0.3 * share * 3.0
-            total += cost + contract_cost * self.contract_weight
-        return total
+        """Expected points lost by discarding ``tile`` now, as the ``deal_in_weight`` and
+        ``contract_weight`` options price it (the defence layer prices it in full)."""
+        if not (self.deal_in_weight or self.contract_weight) or not self._anyone_open():
+            return 0.0
+        _, deal, contract = self.model().risk(tile, my_shanten)
+        return deal * self.deal_in_weight + contract * self.contract_weight
 
     def max_threat(self) -> float:
-        return max((self.readiness(o) for o in range(4)), default=0.0)
+        """The largest chance that an opponent is ready (0 while nobody has opened)."""
+        return self.model().threat() if self._anyone_open() else 0.0
+
+    # ------------------------------------------------------------------ push or fold
+    def my_win_value(self, t: Table, ev: Evaluator) -> float:
+        """Roughly what this seat collects when it wins: a plain win with its factors now
+        (and the opening it still needs), the caps applied, and at least the profile's
+        typical win (:func:`wuhan_mahjong.bots.opponents.typical_win`; wins come with
+        more factors than a hand holds before them); a big target counts 1.5 of it."""
+        _, target = self.shanten_key(ev)
+        big = target != "small"
+        mw = t.my_multiplier(big=big, hard=False, self_drawn=False,
+                             extra_openings=0 if t.opened else 1)
+        amounts = t.win_amounts(10 if big else 1, mw, None)
+        rules = t.rules
+        cap = float(rules.cap_per_opening if rules.per_opening else rules.cap) or math.inf
+        now = sum(min(float(a), cap) for a in amounts)
+        return max(now, typical_win(rules) * (1.5 if big else 1.0))
+
+    @staticmethod
+    def win_chance(shanten: int, acceptance: int, unseen: int, turns: float) -> float:
+        """Chance of completing a hand ``shanten`` + 1 steps away before the wall runs
+        out.  Each of this seat's turns brings a useful tile (drawn, or claimed) at a rate
+        set by the acceptance: the given one for the first step, then a typical one for
+        the narrower steps after it (:data:`_TYPICAL_ACCEPTANCE`); the total time is
+        read as a gamma variable with one unit of shape per step.  Other seats win first
+        about 40% of the time."""
+        rates = [max(1, acceptance)] + [_TYPICAL_ACCEPTANCE[min(j, 3)]
+                                        for j in range(shanten - 1, -1, -1)]
+        mean = sum(unseen / (2.0 * r) for r in rates)  # expected turns
+        steps = len(rates)
+        lam = turns * steps / mean
+        term = math.exp(-lam)
+        below = 0.0
+        for k in range(steps):
+            below += term
+            term *= lam / (k + 1)
+        return 0.6 * max(0.0, 1.0 - below)
+
+    def defend(self, t: Table, ev: Evaluator, choice: Action | None) -> Action | None:
+        """Push or fold by expected value: keep the core's discard unless a safer one is
+        worth more, ``(1 - P(deal in)) × P(win) × win value - expected deal-in and
+        contract cost``.  P(win) follows shanten and acceptance after the discard and the
+        wall left (:meth:`win_chance`), but an alternative is never rated faster than the
+        core's choice (which knows better about speed: big targets, two-step paths), and
+        each step of shanten it gives up keeps only ``fold_keep`` of its chance.  So the
+        layer only trades speed for safety, only while some opponent is ready with a
+        chance of at least ``threat_min``, and only for a saving of at least
+        ``min_saving`` points."""
+        if not self.defence or not isinstance(choice, Discard) or not self._anyone_open():
+            return choice
+        model = self.model()
+        if model.threat() < self.threat_min:
+            return choice
+        d0 = choice.tile
+        sh0 = ev.shanten_after(d0, -1)
+        p0, deal0, contract0 = model.risk(d0, sh0)
+        cost0 = deal0 + contract0
+        if cost0 <= self.min_saving:
+            return choice
+        value = self.my_win_value(t, ev)
+        unseen = max(1, t.unseen_total)
+        turns = max(0.5, t.wall / 4)
+
+        def chance(d: int, sh: int) -> float:
+            acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh)
+            return self.win_chance(sh, acc, unseen, turns)
+
+        c0 = chance(d0, sh0)
+        best = (1.0 - p0) * c0 * value - cost0
+        pick = d0
+        for d in discard_choices(t):
+            if d == d0:
+                continue
+            sh = ev.shanten_after(d, -1)
+            p, deal, contract = model.risk(d, sh)
+            if deal + contract > cost0 - self.min_saving:
+                continue
+            c = min(chance(d, sh), c0 * self.fold_keep ** max(0, sh - sh0))
+            w = (1.0 - p) * c * value - deal - contract
+            if w > best:
+                best, pick = w, d
+        if pick != d0:
+            self.defended += 1
+        return Discard(pick)
 
     # ------------------------------------------------------------------ value of waits
     def win_value(self, hand13: Sequence[int], tile: int, melds: Sequence[Meld]) -> float:
-        """Expected winnings if ``tile`` completes ``hand13``: half self-drawn, half on a
+        """Expected winnings if ``tile`` completes ``hand13``: 0.4 self-drawn, 0.6 on a
         discard from the next seat; 0 when the win would not be legal (minimum score,
-        shape, laizi limit...)."""
+        shape, laizi limit...).
+
+        A hand that has not opened (开口) cannot win yet, but it can open later by
+        claiming one of its own sets; so its win is valued as the best of the hands in
+        which one set of the winning 14 tiles (a triplet or a run, laizi aside) has
+        been claimed as a peng or chi.  (Valuing it as it stands made every wait of a
+        closed hand worth 0 and threw away tile acceptance.)"""
         key = (tuple(sorted(hand13)), tile)
         hit = self._value_cache.get(key)
         if hit is not None:
             return hit
+        t = self.t
+        if opening_count(tuple(melds), t.rules.direct_kong_opens):
+            total = self._settled_value(hand13, tile, melds)
+        else:
+            total = 0.0
+            for h13, ms in self._openings(hand13, tile, melds):
+                total = max(total, self._settled_value(h13, tile, ms))
+        self._value_cache[key] = total
+        return total
+
+    def _openings(self, hand13: Sequence[int], tile: int,
+                  melds: Sequence[Meld]) -> list[tuple[list[int], list[Meld]]]:
+        """Every way to expose one set of the winning hand (``hand13`` + ``tile``) as the
+        opening it still needs, leaving ``tile`` to win with: (concealed 13-3, melds)."""
+        t = self.t
+        full = sorted([*hand13, tile])
+        counts = [0] * NUM_KINDS
+        for x in full:
+            counts[x] += 1
+        fed = (t.me + 3) % 4  # a chi comes from the previous seat; a peng from anyone
+        sets: list[tuple[str, tuple[int, ...]]] = []
+        for x in range(NUM_KINDS):
+            if x == t.laizi or x in t.must:
+                continue
+            if counts[x] >= 3:
+                sets.append(("peng", (x, x, x)))
+            if x < 27 and x % 9 <= 6 and all(
+                    counts[x + i] and x + i != t.laizi for i in (0, 1, 2)):
+                sets.append(("chi", (x, x + 1, x + 2)))
+        out = []
+        for kind, tiles in sets:
+            rest = list(full)
+            for x in tiles:
+                rest.remove(x)
+            if tile not in rest:
+                continue
+            rest.remove(tile)
+            out.append((rest, [*melds, Meld(kind, tiles, fed)]))  # type: ignore[arg-type]
+        return out
+
+    def _settled_value(self, hand13: Sequence[int], tile: int, melds: Sequence[Meld]) -> float:
         t = self.t
         seats = []
         for s in range(4):
@@ -355,11 +381,15 @@ class ExpertBot(GreedyBot):
             rec = WinRecord(t.rules, t.dealer, t.indicator, t.me, win_by, frm, tile, tuple(seats))
             with contextlib.suppress(NotAWin):
                 total += weight * settle(rec).total
-        self._value_cache[key] = total
         return total
 
     def wait_value(self, hand13: list[int], melds: Sequence[Meld]) -> float:
         """Σ over drawable tiles of unseen copies × the value of the win they make."""
+        return self._waits_of(hand13, melds)[0]
+
+    def _waits_of(self, hand13: list[int], melds: Sequence[Meld]) -> tuple[float, int]:
+        """(Σ unseen × value over the waits, number of unseen tiles that complete the
+        shape, whatever their value)."""
         t = self.t
         counts = [0] * NUM_KINDS
         wilds = 0
@@ -374,16 +404,51 @@ class ExpertBot(GreedyBot):
             cand |= shape.wait_mask(h, wilds, shape.PPAIR)
         cand |= candidate_mask(hand13, melds, t.laizi, t.rules)  # 乱风 / 乱将 families too
         total = 0.0
+        shaped = 0
         for x in range(NUM_KINDS):
             if not (cand >> x & 1) or not t.unseen[x] or x in t.must:
                 continue
+            if x != t.laizi and is_winning_shape([*hand13, x], melds, t.laizi, t.rules):
+                shaped += t.unseen[x]
             v = self.win_value(hand13, x, melds)
             if v > 0:
                 total += t.unseen[x] * v
-        return total
+        return total, shaped
+
+    def lone_laizi_blocks(self, t: Table) -> bool:
+        """Whether the single laizi must be konged: the hand is ready (the laizi as a
+        wild) but no wait can pass the minimum score, while with the laizi kong's
+        factor (and the opening a closed hand still needs) a small win could.  Kept as
+        a wild, the laizi would make a hand whose every win is refused
+        (``scoring.minimum_failure``)."""
+        if t.counts[t.laizi] != 1 or not (t.rules.min_score_one_loser
+                                          or t.rules.min_score_every_loser):
+            return False
+        if getattr(self, "t", None) is not t:
+            self._prepare(t)
+        ev = evaluator(t.hand, t.melds, t)
+        choices = discard_choices(t)
+        ready = [d for d in choices if ev.shanten_after(d, -1) == 0]
+        if not ready:
+            return False
+        for d in ready:
+            h13 = list(t.hand)
+            h13.remove(d)
+            value, shaped = self._waits_of(h13, t.melds)
+            if value > 0 or not shaped:
+                return False
+        need = 0 if t.opened else 1
+        return t.small_win_possible(extra=Fraction(t.rules.laizi_kong_factor),
+                                    extra_openings=need)
 
     # ------------------------------------------------------------------ turn
     def turn(self, t: Table) -> Action:
+        laizi_kong = next((a for a in t.actions
+                           if isinstance(a, SpecialKong) and a.kind == "laizi"), None)
+        if (laizi_kong is not None and not any(
+                isinstance(a, SpecialKong) and a.kind in ("red", "green") for a in t.actions)
+                and self.lone_laizi_blocks(t)):
+            return laizi_kong
         if self.hold_must and t.wall > self.hold_must and discard_choices(t):
             # a far hand keeps its 红中 / 发财: it cannot win with it, but it pays half
             ev = evaluator(t.hand, t.melds, t)
@@ -406,6 +471,9 @@ class ExpertBot(GreedyBot):
         return super().turn(t)
 
     def pick_discard(self, t: Table, ev: Evaluator) -> Action | None:
+        return self.defend(t, ev, self._core_discard(t, ev))
+
+    def _core_discard(self, t: Table, ev: Evaluator) -> Action | None:
         choices = discard_choices(t)
         if not choices:
             return None
@@ -417,19 +485,26 @@ class ExpertBot(GreedyBot):
             return Discard(safest)
         tied = [d for s, d in scored if s == best]
         if best == 0 and self.use_value:
-            # ready after the discard: the waits' real value, minus the danger
+            # ready after the discard: the waits' real value, minus the danger.  When no
+            # wait can pass the minimum score yet (later openings and kongs may still
+            # get there), the tiles that complete the shape decide, as acceptance would.
             hand = list(t.hand)
-            out = []
+            rated = []
             for d in tied:
                 h13 = list(hand)
                 h13.remove(d)
-                v = self.wait_value(h13, t.melds) / max(1, t.unseen_total)
-                out.append((v * 4 - self.danger(d, 0), -tile_shape_rank(d, t.counts), d))
+                value, shaped = self._waits_of(h13, t.melds)
+                rated.append((value / max(1, t.unseen_total) * 4, shaped, d))
                 if self._over():
                     break
-            out.sort(reverse=True)
-            if out[0][0] > 0 or len(out) == len(tied):
+            if any(v > 0 for v, _, _ in rated):
+                out = sorted(((v - self.danger(d, 0), -tile_shape_rank(d, t.counts), d)
+                              for v, _, d in rated), reverse=True)
                 return Discard(out[0][2])
+            if len(rated) == len(tied):
+                out2 = sorted(((n, -self.danger(d, 0), -tile_shape_rank(d, t.counts), d)
+                               for _, n, d in rated), reverse=True)
+                return Discard(out2[0][3])
         # a big hand first at equal shanten: a discard that keeps a big-hand target
         # (one suit, all pungs, 2/5/8, honours) as close as the best is preferred,
         # and its acceptance is counted for that target

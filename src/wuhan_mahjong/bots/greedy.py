@@ -38,6 +38,7 @@ from ..tiles import is_honour
 from .base import NoLegalAction
 from .handeval import Evaluator, hand_counts
 from .table import Table
+from .view import IntView
 
 
 def evaluator(tiles: Sequence[int], melds: Sequence[Meld], t: Table) -> Evaluator:
@@ -91,6 +92,8 @@ class GreedyBot:
     """See the module docstring.  Deterministic: ``seed`` is accepted for the registry."""
 
     name = "greedy"
+    #: the arena may hand it the in-process view (:mod:`wuhan_mahjong.bots.view`)
+    accepts_int_view = True
     #: kong the single wild laizi when a small hand could not pass the minimum score
     laizi_for_minimum = True
     #: how much closer than the small hand a big-hand target counts (in shanten):
@@ -104,7 +107,7 @@ class GreedyBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: SeatView) -> Action:
+    def choose(self, view: SeatView | IntView) -> Action:
         t = Table(view)
         acts = t.actions
         if not acts:
@@ -164,9 +167,11 @@ class GreedyBot:
 
     def shanten_key(self, ev: Evaluator, tile: int = -1) -> tuple[float, str]:
         """(key, target) of the hand after discarding ``tile`` (-1: as it is): the
-        shanten of each target, big-hand targets less ``big_target``; the lowest."""
+        shanten of each target, big-hand targets less ``big_target``; the lowest.  Ties
+        go to the first target in name order (``ev.allowed`` is a set of strings, whose
+        iteration order changes with the process's hash seed)."""
         best = (float(ev.shanten_after(tile, -1, "small")), "small")
-        for target in ev.allowed:
+        for target in sorted(ev.allowed):
             if target != "small":
                 k = ev.shanten_after(tile, -1, target) - self.big_target
                 if k < best[0]:

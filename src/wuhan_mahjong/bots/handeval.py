@@ -208,7 +208,8 @@ class Evaluator:
         for s in range(3):
             if suits <= {s}:
                 allowed.add(f"qys{s}")
-        self.allowed = frozenset(allowed)
+        # a tuple in name order: iterating a set of strings would follow the hash seed
+        self.allowed: tuple[str, ...] = tuple(sorted(allowed))
         self.jys = frozenset(t for t in range(27) if is_258(t))
         self.fys_tiles = frozenset(t for t in range(27, NUM_KINDS) if t not in self.must)
         self.vecs = [suit_vectors(self.counts, s) for s in range(4)]

@@ -27,6 +27,7 @@ from ..meld import Meld, opening_count
 from ..rules import Rules, get_rules
 from ..scoring import SeatState, minimum_failure, seat_factors
 from ..tiles import GREEN, NUM_KINDS, RED, parse_tile, parse_tiles
+from .view import IntView, SeatInts
 
 _UNKNOWN_KONG = (0, 0, 0, 0)
 
@@ -66,70 +67,95 @@ class PublicSeatInfo:
                          self.laizi_discards)
 
 
-class Table:
-    """The parsed seat view of one decision."""
+def parse_view(view: SeatView) -> IntView:
+    """The JSON seat view in integers (the same :class:`IntView` that
+    :func:`wuhan_mahjong.bots.view.int_view` builds in process)."""
+    me = view["viewer"]
+    if me is None:
+        raise ValueError("a bot needs a seat view, not a spectator view")
+    seats = []
+    for ps in view["seats"]:
+        melds: list[Meld] = []
+        hidden = 0
+        for mv in ps["melds"]:
+            if mv["tiles"] is None:
+                hidden += 1
+                continue
+            tiles = tuple(sorted(parse_tiles(mv["tiles"])))
+            melds.append(Meld(mv["type"], tiles, mv["from_seat"], mv["kind"]))  # type: ignore[arg-type]
+        sk = ps["special_kongs"]
+        seats.append(SeatInts(
+            ps["seat"], ps["concealed"], tuple(melds), hidden, sk["red"], sk["green"],
+            sk["laizi"], sk["pi"], ps["laizi_discards"],
+            tuple((parse_tile(d["tile"]), d["claimed_by"]) for d in ps["discards"])))
+    table = view["on_table"]
+    options = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                           for k, v in (view.get("options") or {}).items()))
+    return IntView(
+        me, view["hand_no"], view["profile"], options, view["dealer"], view["phase"],
+        parse_tile(view["indicator"]), parse_tile(view["laizi"]), view["wall"], view["end_phase"],
+        (table["seat"], parse_tile(table["tile"])) if table else None, tuple(seats),
+        tuple(parse_tiles(view["hand"] or "")),
+        parse_tile(view["drawn"]) if view["drawn"] else None,
+        tuple(action_from_json(a) for a in view["legal_actions"]))
 
-    def __init__(self, view: SeatView) -> None:
-        me = view["viewer"]
-        if me is None:
-            raise ValueError("a bot needs a seat view, not a spectator view")
-        self.view = view
-        self.me: int = me
-        self.rules = rules_for(view["profile"], view.get("options"))
-        self.dealer = view["dealer"]
-        self.phase = view["phase"]
-        self.laizi = parse_tile(view["laizi"])
-        self.indicator = parse_tile(view["indicator"])
+
+class Table:
+    """The parsed seat view of one decision (a JSON :data:`SeatView` or an
+    in-process :class:`~wuhan_mahjong.bots.view.IntView`)."""
+
+    def __init__(self, view: SeatView | IntView) -> None:
+        iv = view if isinstance(view, IntView) else parse_view(view)
+        self.iv = iv
+        self.me: int = iv.viewer
+        self.rules = _rules(iv.profile, iv.options)
+        self.dealer = iv.dealer
+        self.phase = iv.phase
+        self.laizi = iv.laizi
+        self.indicator = iv.indicator
         self.must: tuple[int, ...] = tuple(sorted(self.rules.must_kong_tiles))
-        self.hand: list[int] = parse_tiles(view["hand"] or "")
-        self.drawn: int | None = parse_tile(view["drawn"]) if view["drawn"] else None
-        self.wall: int = view["wall"]
-        self.end_phase: bool = view["end_phase"]
-        table = view["on_table"]
-        self.on_table: int | None = parse_tile(table["tile"]) if table else None
-        self.on_table_from: int | None = table["seat"] if table else None
-        self.actions: list[Action] = [action_from_json(a) for a in view["legal_actions"]]
+        self.hand: list[int] = list(iv.hand)
+        self.drawn: int | None = iv.drawn
+        self.wall: int = iv.wall
+        self.end_phase: bool = iv.end_phase
+        self.on_table: int | None = iv.on_table[1] if iv.on_table else None
+        self.on_table_from: int | None = iv.on_table[0] if iv.on_table else None
+        self.actions: list[Action] = list(iv.legal_actions)
         self.counts = [0] * NUM_KINDS
         for t in self.hand:
             self.counts[t] += 1
         seen = [0] * NUM_KINDS
         seen[self.indicator] += 1
         self.seats: list[PublicSeatInfo] = []
-        for ps in view["seats"]:
-            melds: list[Meld] = []
-            hidden = 0
-            for mv in ps["melds"]:
-                if mv["tiles"] is None:
-                    hidden += 1
-                    continue
-                tiles = tuple(sorted(parse_tiles(mv["tiles"])))
-                kind = mv["kind"]
-                mtype = mv["type"]
-                melds.append(Meld(mtype, tiles, mv["from_seat"], kind))  # type: ignore[arg-type]
-                for t in tiles:
+        direct_opens = self.rules.direct_kong_opens
+        for ps in iv.seats:
+            for m in ps.melds:
+                for t in m.tiles:
                     seen[t] += 1
             discards = []
-            for d in ps["discards"]:
-                t = parse_tile(d["tile"])
+            for t, claimed_by in ps.discards:
                 discards.append(t)
-                if d["claimed_by"] is None:
+                if claimed_by is None:
                     seen[t] += 1
-            sk = ps["special_kongs"]
-            seen[RED] += sk["red"]
-            seen[GREEN] += sk["green"]
-            seen[self.laizi] += sk["laizi"]
-            seen[self.indicator] += sk["pi"]
-            info = PublicSeatInfo(
-                ps["seat"], ps["concealed"], melds, hidden, sk["red"], sk["green"], sk["laizi"],
-                sk["pi"], ps["laizi_discards"], discards,
-                opening_count(melds, self.rules.direct_kong_opens))
-            self.seats.append(info)
+            seen[RED] += ps.red
+            seen[GREEN] += ps.green
+            seen[self.laizi] += ps.laizi_kongs
+            seen[self.indicator] += ps.pi
+            melds = list(ps.melds)
+            self.seats.append(PublicSeatInfo(
+                ps.seat, ps.concealed, melds, ps.hidden_kongs, ps.red, ps.green, ps.laizi_kongs,
+                ps.pi, ps.laizi_discards, discards, opening_count(melds, direct_opens)))
         if self.phase == "rob" and self.on_table is not None:
             seen[self.on_table] += 1
         self.seen = seen
         self.unseen = [max(0, 4 - seen[t] - self.counts[t]) for t in range(NUM_KINDS)]
         self.my = self.seats[self.me]
         self.melds: list[Meld] = self.my.melds  # own concealed kongs are shown to their owner
+
+    def public_key(self) -> bytes:
+        """Everything this seat knows, canonically encoded: the same bytes for the JSON
+        and the in-process view of one decision (bots seed their sampling from it)."""
+        return repr(self.iv).encode()
 
     # ------------------------------------------------------------------ helpers
     @property

@@ -67,7 +67,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     try:
         report = run_arena(rules, seats, args.hands, args.seed, jobs=args.jobs,
-                           progress=main_progress(args.progress))
+                           progress=main_progress(args.progress), permute=args.permute)
     except (ArenaError, ProtocolError, ValueError) as e:
         raise UsageError(str(e)) from None
     if args.json:
@@ -96,6 +96,9 @@ def add_arena_command(a: ArgumentParser) -> None:
     add_rules_options(a)
     a.add_argument("--seed", type=int, default=1, help="seed of the walls and bots (default 1)")
     a.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    a.add_argument("--permute", action="store_true",
+                   help="play each deal in every distinct seat permutation, not only the four "
+                   "rotations (balanced mixed pairings such as expert,greedy,random,random)")
     a.add_argument("--json", action="store_true", help="print the report as JSON")
     a.add_argument("--progress", action="store_true",
                    help="progress bar on stderr even when it is not a terminal")

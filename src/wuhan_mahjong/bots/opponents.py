@@ -1,0 +1,343 @@
+"""What a bot believes about each opponent: is he ready, on what, and what would a
+deal-in cost (防守).
+
+Everything comes from the seat view (:class:`~wuhan_mahjong.bots.table.Table`):
+
+* **Can he win on a discard at all?**  Not before he has opened (开口), and a
+  small hand (小胡) only if it could pass the minimum score with his factors and
+  the discarder's (``scoring.minimum_failure``, the one place the rule lives).
+* **Suit focus**, read from his melds and his discards: all melds in one suit
+  and few discards of it (清一色), all melds 2/5/8 (将一色), all melds pungs
+  (碰碰胡), all honours (风一色).  The more melds and the fewer discards that
+  contradict the read, the stronger it is.
+* **Beliefs about his concealed tiles**: determinisations drawn from the tiles
+  this seat has not seen, weighted by kind so that they agree with what he
+  showed: the kinds of his focus weigh more, every other kind less, and kinds he
+  has discarded less (a player keeps what he needs).  Each sample that is ready
+  (the table-driven wait masks of :mod:`wuhan_mahjong.shape`, only the shapes he
+  can still win with) votes for its waits.
+* **Readiness**: a prior from his number of melds (开口 count) and the stage of
+  the hand, raised by a strong suit read late in the hand.
+
+:meth:`OpponentModel.risk` gives, for a candidate discard, the chance of dealing
+in and its expected cost in points: the deal-in payment (the ×2 / ×1.5 deal-in
+factor, both multipliers, the minimum score and the caps), and the contract
+(承包) payments where the profile makes the feeder pay for everybody (feeding
+the third meld of a one-suit hand, or the tile of a 全求人).
+
+Sampling is bounded by work (``samples`` determinisations per opponent) and uses
+the caller's seeded RNG: the same view gives the same beliefs.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from .. import shape
+from ..rules import Rules
+from ..tiles import NUM_KINDS, is_258, is_honour
+from .table import Table
+
+_READY_BY_MELDS = (0.03, 0.10, 0.25, 0.50, 0.90)
+_NON258 = sum(7 << (3 * t) for t in range(NUM_KINDS) if not is_258(t))
+_SUITED = (1 << 81) - 1
+_HONOUR_MASK = sum(1 << x for x in range(27, NUM_KINDS))
+_JYS_MASK = sum(1 << x for x in range(27) if is_258(x))
+
+
+@dataclass
+class Read:
+    """One opponent, as this seat reads him."""
+
+    seat: int
+    can_win: bool  # opened: a win on a discard is possible at all
+    small_ok: bool  # a small hand of his could pass the minimum score on my discard
+    focus: str | None  # "qys0".."qys2", "jys", "fys", "pph" (a big-hand read), or None
+    strength: float  # 0..1, how sure the focus read is
+    p_ready: float
+    waits: list[float]  # P(tile kind completes his hand | he is ready)
+    contract_suit_feed: bool  # a fitting discard may be claimed as his third meld (承包)
+
+    def fits(self, tile: int) -> bool:
+        """Whether ``tile`` belongs to his focus (the tiles he collects)."""
+        f = self.focus
+        if f is None:
+            return False
+        if f.startswith("qys"):
+            return tile < 27 and tile // 9 == int(f[3])
+        if f == "jys":
+            return is_258(tile)
+        if f == "fys":
+            return is_honour(tile)
+        return False
+
+
+class OpponentModel:
+    """Reads of every opponent of ``t.me`` (see the module docstring)."""
+
+    def __init__(self, t: Table, rng: random.Random, samples: int = 48) -> None:
+        self.t = t
+        self.rng = rng
+        self.samples = samples
+        self.work = 0  # determinisations drawn (the budget is samples per opponent)
+        self.reads: dict[int, Read] = {}
+        for o in range(4):
+            if o != t.me:
+                self.reads[o] = self._read(o)
+
+    # ------------------------------------------------------------------ reads
+    def focus(self, o: int) -> tuple[str | None, float]:
+        """His big-hand read from melds and discards: (target, strength 0..1)."""
+        ps = self.t.seats[o]
+        melds = ps.melds
+        n = len(melds)
+        if n == 0:
+            return None, 0.0
+        tiles = [x for m in melds for x in m.tiles]
+        disc = ps.discards
+        base = {1: 0.25, 2: 0.6, 3: 0.85}.get(n, 0.95)
+        suits = {x // 9 for x in tiles}
+        if len(suits) == 1 and min(tiles) < 27:
+            s = tiles[0] // 9
+            off = sum(1 for x in disc if x < 27 and x // 9 == s) / max(4, len(disc))
+            return f"qys{s}", max(0.0, base * (1.0 - 2.5 * off))
+        if all(is_honour(x) for x in tiles):
+            off = sum(1 for x in disc if is_honour(x)) / max(4, len(disc))
+            return "fys", max(0.0, base * (1.0 - 2.5 * off))
+        if all(is_258(x) for x in tiles):
+            off = sum(1 for x in disc if is_258(x)) / max(4, len(disc))
+            return "jys", max(0.0, base * (1.0 - 2.5 * off))
+        if n >= 2 and all(m.is_pung for m in melds):
+            return "pph", base * 0.6
+        return None, 0.0
+
+    def _weights(self, o: int, focus: str | None, strength: float) -> list[float]:
+        """Relative weight of each tile kind in his concealed hand."""
+        t = self.t
+        disc = set(self.t.seats[o].discards)
+        w = [1.0] * NUM_KINDS
+        probe = Read(o, True, True, focus, strength, 0.0, [], False)
+        hi = 1.0 + 7.0 * strength
+        lo = 1.0 - 0.9 * strength
+        for x in range(NUM_KINDS):
+            if focus is not None and focus != "pph" and x != t.laizi:
+                w[x] = hi if probe.fits(x) else lo
+            if x in disc:
+                w[x] *= 0.35
+        return w
+
+    def _sample(self, pool: list[int], weights: list[float], n: int) -> list[int]:
+        """``n`` tiles of ``pool`` without replacement, by weight (Efraimidis-Spirakis)."""
+        rnd = self.rng.random
+        keyed = sorted(((math.log(rnd() or 1e-300) / weights[x], i) for i, x in enumerate(pool)),
+                       reverse=True)
+        return [pool[i] for _, i in keyed[:n]]
+
+    def _read(self, o: int) -> Read:
+        t = self.t
+        ps = t.seats[o]
+        focus, strength = self.focus(o)
+        can_win = ps.openings > 0
+        small_ok = can_win and self._small_ok(o)
+        if not can_win:
+            return Read(o, False, False, focus, strength, 0.0, [0.0] * NUM_KINDS, False)
+        m = min(4, len(ps.melds) + ps.hidden_kongs)
+        stage = 1.0 - t.wall / 84.0
+        p_ready = min(0.95, _READY_BY_MELDS[m] * (0.5 + stage) * (1.0 + 0.5 * strength * stage))
+        if not small_ok and focus is None:
+            p_ready *= 0.3  # only a big hand he does not show could win
+        waits = (self._sampled_waits(o, focus, strength, small_ok) if p_ready >= 0.05
+                 else self._prior_waits(o, focus, small_ok))
+        feed = (focus is not None and focus != "pph" and ps.openings == 2
+                and _contract_name(focus) in t.rules.one_suit_contract_hands)
+        return Read(o, True, small_ok, focus, strength, p_ready, waits, feed)
+
+    def _small_ok(self, o: int) -> bool:
+        """Could a small hand of ``o`` pass the minimum score if this seat dealt in
+        (hard win, his factors now, deal-in ×2 on my share)?"""
+        t = self.t
+        from fractions import Fraction
+
+        from ..scoring import minimum_failure
+
+        if not (t.rules.min_score_one_loser or t.rules.min_score_every_loser):
+            return True
+        mw = t.multiplier(o, big=False) * 2  # hard
+        amounts = []
+        for s in range(4):
+            if s == o:
+                continue
+            m = t.multiplier(s, big=False)
+            if s == t.me:
+                m *= 2
+            amounts.append(Fraction(mw * m))
+        return minimum_failure(amounts, t.rules) is None
+
+    def _sampled_waits(self, o: int, focus: str | None, strength: float,
+                       small_ok: bool) -> list[float]:
+        t = self.t
+        ps = t.seats[o]
+        pool = [x for x in range(NUM_KINDS) for _ in range(t.unseen[x])]
+        n = ps.concealed
+        if n > len(pool) or n == 0:
+            return [0.0] * NUM_KINDS
+        weights = self._weights(o, focus, strength)
+        laizi = t.laizi
+        must = set(t.must)
+        melds = ps.melds
+        pungs = all(m.is_pung for m in melds)
+        meld_tiles = [x for m in melds for x in m.tiles]
+        honours = all(is_honour(x) for x in meld_tiles)
+        j258 = all(is_258(x) for x in meld_tiles)
+        suits = {x // 9 for x in meld_tiles}
+        hits = [0.0] * NUM_KINDS
+        ready = 0
+        draws = self.samples if n <= 7 else max(1, self.samples // 2)
+        for _ in range(draws):
+            self.work += 1
+            hand = self._sample(pool, weights, n)
+            if must.intersection(hand):
+                continue
+            wilds = 0
+            h = 0
+            for x in hand:
+                if x == laizi:
+                    wilds += 1
+                else:
+                    h += 1 << (3 * x)
+            mask = shape.wait_mask(h, wilds, shape.PAIR258) if small_ok else 0
+            if len(suits) <= 1 and not (suits & {3}):
+                hs = {x // 9 for x in hand if x != laizi} | suits
+                if len(hs) == 1 and next(iter(hs)) < 3:
+                    mask |= shape.wait_mask(h, wilds, shape.PAIR)
+            if pungs:
+                mask |= shape.wait_mask(h, wilds, shape.PPAIR)
+            if honours and not (h & _SUITED):
+                mask |= _HONOUR_MASK & ~sum(1 << x for x in must)
+            if j258 and not (h & _NON258):
+                mask |= _JYS_MASK
+            mask &= ~(1 << laizi)  # a discarded laizi is never won on
+            if not mask:
+                continue
+            ready += 1
+            x = 0
+            while mask:
+                if mask & 1:
+                    hits[x] += 1
+                mask >>= 1
+                x += 1
+        if ready >= 3:
+            return [h / ready for h in hits]
+        return self._prior_waits(o, focus, small_ok)
+
+    def _prior_waits(self, o: int, focus: str | None, small_ok: bool) -> list[float]:
+        """Waits when too few samples were ready: middle tiles and 2/5/8 more likely,
+        his own discards less, his focus more."""
+        t = self.t
+        disc = set(t.seats[o].discards)
+        probe = Read(o, True, small_ok, focus, 1.0, 0.0, [], False)
+        res = []
+        for x in range(NUM_KINDS):
+            if x == t.laizi:
+                res.append(0.0)
+                continue
+            if is_honour(x):
+                p = 0.04 * t.unseen[x] if t.unseen[x] >= 2 else 0.01
+            else:
+                r = x % 9
+                p = 0.06 if r in (0, 8) else (0.08 if r in (1, 7) else 0.10)
+                if is_258(x):
+                    p *= 1.2
+            if focus is not None and focus != "pph":
+                p = p * 2.5 if probe.fits(x) else (p * 0.3 if small_ok else 0.0)
+            if x in disc:
+                p *= 0.4
+            res.append(min(1.0, p))
+        return res
+
+    # ------------------------------------------------------------------ risk
+    def threat(self) -> float:
+        """The largest readiness among opponents who can win."""
+        return max((r.p_ready for r in self.reads.values() if r.can_win), default=0.0)
+
+    def deal_in_cost(self, o: int, tile: int) -> float:
+        """What this seat pays if ``o`` wins on its discard ``tile``: the payment his
+        visible factors and mine give (a hard win half the time, the deal-in factor,
+        the minimum score, the caps), and at least the typical deal-in payment of the
+        profile (wins usually come with more factors than are visible yet; a big hand
+        usually reaches the cap)."""
+        t = self.t
+        r = self.reads[o]
+        big = r.fits(tile) and r.strength >= 0.5
+        base = 10 if big else 1
+        mine = float(t.multiplier(t.me, big=big))
+        his = float(t.multiplier(o, big=big)) * (1.0 if big else 1.5)  # 硬胡 half the time
+        pay = base * mine * his * (1.5 if big else 2.0)
+        rules = t.rules
+        cap = _cap(rules)
+        floor = BIG_DEAL_IN_CAPS * cap if big else DEAL_IN_SHARE * typical_win(rules)
+        pay = max(pay, float(rules.min_score_one_loser or 0), floor)
+        return min(pay, cap) if cap > 0 else pay
+
+    def risk(self, tile: int, my_shanten: int) -> tuple[float, float, float]:
+        """(P(discarding ``tile`` deals in), expected deal-in cost, expected contract
+        cost) in points for this seat.  The deal-in cost is the payment less the share
+        this seat would pay anyway if he won later; the contract (承包) cost is what
+        it pays for the other losers where the profile makes the feeder pay for all."""
+        t = self.t
+        rules = t.rules
+        p_total = 0.0
+        cost = 0.0
+        contract = 0.0
+        if tile == t.laizi:
+            return 0.0, 0.0, 0.0  # a discarded laizi is never won on
+        stage = 1.0 - t.wall / 84.0
+        for o, r in self.reads.items():
+            if not r.can_win:
+                continue
+            p = r.p_ready * r.waits[tile]
+            pay = self.deal_in_cost(o, tile)
+            # had he not won on this tile he would often win later anyway, and this
+            # seat would pay its plain share (no deal-in factor)
+            anyway = 0.35 + 0.4 * stage
+            p_total += p
+            cost += p * max(0.0, pay - anyway * pay * PLAIN_SHARE / DEAL_IN_SHARE)
+            ps = t.seats[o]
+            if len(ps.melds) + ps.hidden_kongs == 4 and ps.concealed == 1:
+                liable = (is_258(tile) if rules.quanqiuren_contract == "jiang_discard"
+                          else my_shanten > 0)
+                if liable:
+                    contract += p * 2.0 * pay  # the other two shares as well
+            if r.contract_suit_feed and r.fits(tile):
+                can_chi = r.focus is not None and r.focus.startswith("qys") and (t.me + 1) % 4 == o
+                p_claim = min(1.0, 0.25 * t.unseen[tile] + (0.3 if can_chi else 0.0)) * r.strength
+                contract += p_claim * 0.4 * 3.0 * self.deal_in_cost(o, tile)
+        return min(1.0, p_total), cost, contract
+
+
+#: The winner's mean gain per win in greedy self-play (``bench``-style measurement:
+#: 100 wins per profile, seed 99), and what the discarder and each other loser paid
+#: of it on average (0.47-0.54 and 0.29): wins come with more factors than a seat
+#: shows before them, so these floor the bots' estimates.
+TYPICAL_WIN = {"yuanhang": 440.0, "bianfeng": 295.0, "laizishanzhuang": 440.0}
+DEAL_IN_SHARE = 0.47
+#: a big hand (base 10) usually reaches the cap: what its discarder pays, in caps
+BIG_DEAL_IN_CAPS = 0.9
+PLAIN_SHARE = 0.29
+
+
+def _cap(rules: Rules) -> float:
+    return float(rules.cap_per_opening if rules.per_opening else rules.cap)
+
+
+def typical_win(rules: Rules) -> float:
+    """The typical winner's gain under ``rules`` (1.45 caps for an unmeasured profile)."""
+    return TYPICAL_WIN.get(rules.profile, 1.45 * _cap(rules))
+
+
+def _contract_name(focus: str) -> str:
+    if focus.startswith("qys"):
+        return "qingyise"
+    return {"jys": "jiangyise", "fys": "fengyise"}.get(focus, focus)

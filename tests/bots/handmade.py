@@ -1,0 +1,55 @@
+"""Hand-made seat views for decision problems: a whole view dictionary, as the engine
+would send it, from a few strings (own hand, every seat's melds and discards)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wuhan_mahjong.engine import SeatView
+from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.tiles import format_tiles, parse_tile, parse_tiles, tile_str
+
+
+def meld(kind: str, tiles: str, from_seat: int | None) -> dict[str, Any]:
+    """``meld("peng", "555p", 2)``, ``meld("chi", "123p", 3)``, ``meld("kong", ..)``."""
+    return {"type": kind, "kind": "direct" if kind == "kong" else None, "tiles": tiles,
+            "from_seat": from_seat}
+
+
+def make_view(hand: str, *, profile: str = "yuanhang", indicator: str = "1z", me: int = 0,
+              dealer: int = 1, wall: int = 40, melds: dict[int, list[dict[str, Any]]] | None = None,
+              discards: dict[int, str] | None = None, concealed: dict[int, int] | None = None,
+              actions: list[dict[str, Any]] | None = None,
+              red_kongs: dict[int, int] | None = None) -> SeatView:
+    """A turn view of seat ``me`` holding ``hand`` (its discards are every distinct tile
+    unless ``actions`` is given).  Other seats hold ``13 - 3 * melds`` concealed tiles
+    unless ``concealed`` says otherwise."""
+    rules = get_rules(profile)
+    laizi = rules.laizi_of(parse_tile(indicator))
+    melds = melds or {}
+    discards = discards or {}
+    concealed = concealed or {}
+    tiles = parse_tiles(hand)
+    if actions is None:
+        actions = [{"type": "discard", "tile": tile_str(t)} for t in sorted(set(tiles))
+                   if t != laizi and t not in rules.must_kong_tiles]
+    seats = []
+    for s in range(4):
+        ms = melds.get(s, [])
+        n = len(tiles) if s == me else concealed.get(s, 13 - 3 * len(ms))
+        seats.append({
+            "seat": s, "concealed": n, "melds": ms,
+            "special_kongs": {"red": (red_kongs or {}).get(s, 0), "green": 0, "laizi": 0,
+                              "pi": 0},
+            "laizi_discards": 0,
+            "discards": [{"tile": tile_str(t), "laizi": False, "claimed_by": None}
+                         for t in parse_tiles(discards.get(s, ""))],
+        })
+    view: dict[str, Any] = {
+        "schema": 1, "viewer": me, "hand_no": 0, "profile": profile, "options": {},
+        "dealer": dealer, "phase": "turn", "turn": me, "indicator": indicator,
+        "laizi": tile_str(laizi), "commitment": "0" * 64, "wall": wall, "end_phase": False,
+        "final_draws_left": 4, "on_table": None, "seats": seats,
+        "hand": format_tiles(tiles), "drawn": None, "legal_actions": actions, "result": None,
+    }
+    return view  # type: ignore[return-value]

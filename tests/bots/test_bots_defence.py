@@ -1,0 +1,94 @@
+"""Defence: the opponent model and push or fold by expected value.
+
+The decision problem of issue 16: late in the hand (wall 15-16), seat 1 shows
+three melds of 筒 (pins) and has thrown none; the bot holds two equally good
+loose tiles, 9p and 1m (same shanten, same acceptance after either).  Greedy
+throws 9p (a terminal goes first); the expert throws the safe 1m.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from handmade import make_view, meld
+
+from wuhan_mahjong.bots import get_bot
+from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.greedy import evaluator
+from wuhan_mahjong.bots.opponents import OpponentModel
+from wuhan_mahjong.bots.table import Table
+from wuhan_mahjong.engine.actions import Discard
+from wuhan_mahjong.tiles import parse_tile
+
+PINS = [meld("chi", "123p", 0), meld("peng", "555p", 2), meld("chi", "789p", 0)]
+MIXED = [meld("chi", "123p", 0), meld("peng", "555s", 2), meld("chi", "789m", 0)]
+HAND = "234m456m55s23s78s9p1m"
+DISCARDS = {1: "1s9m4z7s2m3z8m", 2: "1z2z9s", 3: "3z4z1p"}
+
+
+def _view(wall: int, melds: list[dict[str, object]] | None = None):  # type: ignore[no-untyped-def]
+    return make_view(HAND, wall=wall, melds={1: melds} if melds else {}, discards=DISCARDS,
+                     dealer=2)
+
+
+@pytest.mark.parametrize("wall", [15, 16])
+def test_late_against_three_melds_of_one_suit_the_safe_tile_goes(wall: int) -> None:
+    view = _view(wall, PINS)
+    t = Table(view)
+    ev = evaluator(t.hand, t.melds, t)
+    nine_p, one_m = parse_tile("9p"), parse_tile("1m")
+    # equally good: same shanten and the same acceptance after either discard
+    assert ev.shanten_after(nine_p, -1) == ev.shanten_after(one_m, -1)
+    assert (ev.with_tile(nine_p, -1).acceptance(t.unseen, t.laizi)
+            == ev.with_tile(one_m, -1).acceptance(t.unseen, t.laizi))
+    assert get_bot("greedy", 1).choose(view) == Discard(nine_p)
+    bot = ExpertBot(1)
+    assert bot.choose(view) == Discard(one_m)
+    assert bot.defended == 1
+
+
+@pytest.mark.parametrize("melds", [None, MIXED])
+def test_without_a_threat_the_expert_plays_its_core_choice(
+        melds: list[dict[str, object]] | None) -> None:
+    """Nobody opened, or melds of mixed suits: no reason to deviate from 9p."""
+    view = _view(15, melds)
+    bot = ExpertBot(1)
+    assert bot.choose(view) == Discard(parse_tile("9p")) and bot.defended == 0
+
+
+def test_the_model_reads_the_suit_and_puts_the_waits_there() -> None:
+    t = Table(_view(15, PINS))
+    model = OpponentModel(t, random.Random(3), samples=200)
+    read = model.reads[1]
+    assert read.can_win and read.focus == "qys1" and read.strength > 0.7
+    assert read.p_ready > 0.5  # three melds, late
+    pins = sum(read.waits[9:18])
+    assert pins > 0.7 * sum(read.waits)
+    # closed opponents cannot win on a discard: no risk from them
+    assert not model.reads[2].can_win and not model.reads[3].can_win
+    p_pin, cost_pin, _ = model.risk(parse_tile("9p"), 1)
+    p_man, cost_man, _ = model.risk(parse_tile("1m"), 1)
+    assert p_pin > 2 * p_man and cost_pin > 5 * cost_man
+
+
+def test_determinisations_agree_with_what_the_opponent_showed() -> None:
+    """His sampled concealed tiles are mostly pins (the unseen pool is not), and the
+    kinds he discarded are drawn less often than their share of the pool."""
+    t = Table(_view(15, PINS))
+    model = OpponentModel(t, random.Random(5), samples=10)
+    focus, strength = model.focus(1)
+    weights = model._weights(1, focus, strength)
+    pool = [x for x in range(34) for _ in range(t.unseen[x])]
+    drawn = [x for _ in range(400) for x in model._sample(pool, weights, 4)]
+    share_pool = sum(1 for x in pool if 9 <= x < 18) / len(pool)
+    share_drawn = sum(1 for x in drawn if 9 <= x < 18) / len(drawn)
+    assert share_pool < 0.3 and share_drawn > 0.7
+    nine_m = parse_tile("9m")  # he threw 9m
+    assert drawn.count(nine_m) / len(drawn) < pool.count(nine_m) / len(pool)
+
+
+def test_a_deal_in_costs_more_against_a_big_hand_read() -> None:
+    t = Table(_view(15, PINS))
+    model = OpponentModel(t, random.Random(1), samples=50)
+    assert model.deal_in_cost(1, parse_tile("9p")) > model.deal_in_cost(1, parse_tile("1m"))
