@@ -204,6 +204,9 @@ def check_secrecy(state: HandState) -> None:
             for a in view["legal_actions"]:
                 if "tile" in a and a["type"] in ("discard", "kong") and a.get("kind") != "direct":
                     assert parse_tiles(a["tile"])[0] in state.hand_tiles(viewer)
+                # the tiles an action uses are the viewer's own or on the table
+                assert set(parse_tiles(a["tiles"])) <= {
+                    *state.hand_tiles(viewer), state.pending_tile, state.indicator}, a
 
 
 @pytest.mark.slow

@@ -201,7 +201,8 @@ async def play(client: Client, *, bot: str = "random", seed: int = 0, until: str
             continue
         done.add(key)
         action = policy.choose(view)
-        await client.send({"type": "action", "action": action.to_json(), "hand_no": view["hand_no"]})
+        await client.send({"type": "action", "action": action.to_json(), "hand_no": view["hand_no"],
+                           "decision": view["decision"]})
 
 
 def await_maybe(value: Any) -> Any:

@@ -16,15 +16,19 @@ BAD = [
     ('{"type": "dance", "ref": "d"}', "unknown_type"),
     ('{"type": "action", "ref": "a1"}', "invalid_message"),
     ('{"type": "action", "action": {"type": "fly"}}', "invalid_message"),
-    ('{"type": "action", "action": {"type": "discard", "tile": "9x"}, "ref": "t"}', "bad_action"),
-    ('{"type": "action", "action": {"type": "discard"}}', "bad_action"),
-    ('{"type": "action", "action": {"type": "chi", "tile": "9m"}}', "bad_action"),
-    ('{"type": "action", "action": {"type": "kong", "kind": "sideways", "tile": "1m"}}', "bad_action"),
+    ('{"type": "action", "action": {"type": "discard", "tile": "9x"}, "ref": "t", "decision": 1}',
+     "bad_action"),
+    ('{"type": "action", "action": {"type": "discard"}, "decision": 1}', "bad_action"),
+    ('{"type": "action", "action": {"type": "chi", "tile": "9m"}, "decision": 1}', "bad_action"),
+    ('{"type": "action", "action": {"type": "kong", "kind": "sideways", "tile": "1m"}, "decision": 1}',
+     "bad_action"),
+    ('{"type": "action", "action": {"type": "pass"}}', "invalid_message"),  # no decision id
     ('{"type": "join_room", "code": "12"}', "invalid_message"),
     ('{"type": "ping", "extra": 1}', "invalid_message"),
     ('{"type": "hello", "token": "x"}', "already_authenticated"),
     ('{"type": "quick_match"}', "busy"),
-    ('{"type": "action", "action": {"type": "discard", "tile": "5m"}, "hand_no": 99}', "no_decision"),
+    ('{"type": "action", "action": {"type": "discard", "tile": "5m"}, "hand_no": 99, "decision": 1}',
+     "no_decision"),
     ("x" * 5000, "too_large"),
 ]
 
@@ -45,12 +49,13 @@ def test_bad_messages_get_error_frames_and_the_table_plays_on(server: Server) ->
         # A well-formed action that is not legal now names the rule.
         view = state["view"]
         if view["legal_actions"]:
-            await clients[0].send({"type": "action", "action": {"type": "pass"}, "ref": "p"})
+            await clients[0].send({"type": "action", "action": {"type": "pass"}, "ref": "p",
+                                   "decision": view["decision"]})
             err = await clients[0].expect("error")
             assert err["code"] == "illegal_action" and err["ref"] == "p"
         else:
             await clients[0].send({"type": "action", "action": {"type": "discard", "tile": "1m"},
-                                   "ref": "o"})
+                                   "ref": "o", "decision": view["decision"]})
             err = await clients[0].expect("error")
             assert err["code"] == "illegal_action" and "turn" in err["message"]
         # Ref echo on a validation error.

@@ -43,7 +43,8 @@ def test_reconnect_mid_hand_resumes_the_same_state(server: Server) -> None:
                 if msg["type"] == "state" and not stop_at_turn(msg):
                     break
                 if msg["type"] == "state" and msg["view"]["legal_actions"] and not msg["answered"]:
-                    await c.send({"type": "action", "action": {"type": "pass"}})
+                    await c.send({"type": "action", "action": {"type": "pass"},
+                                  "decision": msg["view"]["decision"]})
 
         await until_turn()
         before = seen["view"]
@@ -158,9 +159,10 @@ def test_a_dropped_player_keeps_the_seat_while_the_others_play_on(start_server: 
                     assert msg["players"][seat]["connected"] is False
                     return
                 if msg["type"] == "state" and msg["view"]["legal_actions"] and not msg["answered"]:
-                    await c.send({"type": "action", "action": {"type": "pass"}}
-                                 if {"type": "pass"} in msg["view"]["legal_actions"] else
-                                 {"type": "action", "action": msg["view"]["legal_actions"][-1]})
+                    acts = msg["view"]["legal_actions"]
+                    passes = [a for a in acts if a["type"] == "pass"]
+                    await c.send({"type": "action", "action": (passes or acts)[-1],
+                                  "decision": msg["view"]["decision"]})
 
         await asyncio.gather(*(until_auto(c) for c in others))
         back = Client(server, tokens[3])

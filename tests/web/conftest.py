@@ -8,11 +8,13 @@ to ``tests/web/artifacts/`` (git-ignored).
 
 from __future__ import annotations
 
+import atexit
 import functools
 import http.server
 import os
 import shutil
 import socket
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +28,18 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 CHROMIUM = os.environ.get("WUHAN_MAHJONG_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@functools.cache
+def fixtures_dir() -> Path:
+    """The fixture page's seat views and hand record, made from the engine for this run
+    (``make_fixtures.py``), so they are never stale; served as ``/tests/web/fixtures/``."""
+    from .make_fixtures import main as make_fixtures
+
+    out = Path(tempfile.mkdtemp(prefix="wuhan-mahjong-fixtures-"))
+    atexit.register(shutil.rmtree, out, ignore_errors=True)
+    make_fixtures(out)
+    return out
 
 
 def free_port() -> int:
@@ -63,11 +77,20 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def static_server() -> Iterator[str]:
-    """The repository root over HTTP (the client and the fixtures), on a free loopback port."""
+    """The repository root over HTTP (the client), and this run's fixtures under
+    ``/tests/web/fixtures/``, on a free loopback port."""
+    made = fixtures_dir()
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args: Any) -> None:
             pass
+
+        def translate_path(self, path: str) -> str:
+            prefix = "/tests/web/fixtures/"
+            if path.startswith(prefix):
+                name = path[len(prefix):].split("?", 1)[0].split("#", 1)[0]
+                return str(made / Path(name).name)
+            return super().translate_path(path)
 
     handler = functools.partial(Quiet, directory=str(ROOT))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)

@@ -1,9 +1,11 @@
-"""Dump real seat views and a hand record of random hands to ``tests/web/fixtures/``.
+"""Real seat views and a hand record of random hands, for the static fixture page.
 
-The static fixture page (``index.html?fixture=...``) renders these frames, so the
-table, the settlement and the replay viewer can be checked without a server.
+The static fixture page (``index.html#/fixture?src=...``) renders these frames, so
+the table, the settlement and the replay viewer can be checked without a server.
+The browser tests make them afresh from the engine at every run (``conftest.py``),
+so they never lag behind the view format.  To look at them by hand:
 
-    python3 tests/web/make_fixtures.py
+    python3 tests/web/make_fixtures.py    # writes tests/web/fixtures/ (git-ignored)
 """
 
 from __future__ import annotations
@@ -69,8 +71,9 @@ def hint_for(view: dict) -> dict:
     return dict(hint(view))  # type: ignore[arg-type]
 
 
-def main() -> None:
-    OUT.mkdir(exist_ok=True)
+def main(out: Path = OUT) -> None:
+    """Write ``views.json`` and ``record.jsonl`` to ``out``."""
+    out.mkdir(exist_ok=True)
     views: dict[str, dict] = {}
     record = None
     for seed in range(1, 400):
@@ -93,11 +96,11 @@ def main() -> None:
     for name in ("turn", "claim_chi", "late", "ready"):
         if name in views:
             views[name]["hint"] = hint_for(views[name])
-    (OUT / "views.json").write_text(json.dumps(views, ensure_ascii=False, indent=1) + "\n")
+    (out / "views.json").write_text(json.dumps(views, ensure_ascii=False, indent=1) + "\n")
     assert record is not None
-    (OUT / "record.jsonl").write_text("\n".join(record) + "\n")
-    print(sorted(views), len(record))
+    (out / "record.jsonl").write_text("\n".join(record) + "\n")
 
 
 if __name__ == "__main__":
     main()
+    print(f"wrote {OUT}/views.json and {OUT}/record.jsonl")

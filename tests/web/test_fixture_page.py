@@ -1,7 +1,7 @@
 """The table, the settlement and the replay viewer rendered from real engine views.
 
-The views in ``fixtures/views.json`` and the record in ``fixtures/record.jsonl``
-come from real random hands (``make_fixtures.py``); the page is the shipped client
+The views in ``views.json`` and the record in ``record.jsonl`` come from real
+random hands, made by this test run (``make_fixtures.py``); the page is the shipped client
 (``index.html#/fixture?src=...``), so no game server is needed here.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import Console
+from .conftest import Console, fixtures_dir
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = fixtures_dir()
 VIEWS = json.loads((FIXTURES / "views.json").read_text())
 PAGE = "/src/wuhan_mahjong/web/index.html"
 
@@ -63,7 +63,7 @@ def test_turn_frame(browser: Any, static_server: str, artifacts: Path) -> None:
     page.keyboard.press("Enter")
     sent = page.evaluate("window.__lastAction")
     if tile in discards:
-        assert sent == {"type": "discard", "tile": tile}
+        assert sent == {"type": "discard", "tile": tile, "tiles": tile}
     else:
         assert (sent is None or sent["type"] in ("special_kong", "laizi_discard")
                 or page.locator(".chooser").count())
@@ -86,7 +86,7 @@ def test_claim_with_chi_choice(browser: Any, static_server: str) -> None:
     else:
         assert page.evaluate("window.__lastAction") == chis[0]
     page.keyboard.press(" ")
-    assert page.evaluate("window.__lastAction") == {"type": "pass"}
+    assert page.evaluate("window.__lastAction") == {"type": "pass", "tiles": ""}
     assert console.errors == []
     context.close()
 

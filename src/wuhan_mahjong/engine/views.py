@@ -10,17 +10,33 @@ order or the salt: those appear only in ``result.reveal`` once the hand is
 over.  It does not say whether anybody else may claim the discard on the table
 or has answered yet.
 
+``decision`` is the id of the decision now open (a turn, a claim window, a final
+draw): an answer should carry it, so that a late click cannot land in the next
+window.  Each legal action carries the tiles it uses (``tiles``: the discard, the
+three of a chi, the four of a kong, the tile a special kong plays out, the winning
+tile), so a client never works them out from the rules.
+
 ``json.dumps(view)`` works as is; the schema is versioned by ``VIEW_VERSION``.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from ..tiles import format_tiles, tile_str
+from .actions import Action, Chi, Discard, Kong, LaiziDiscard, Peng, SpecialKong, Win
 from .state import HandState
 
-VIEW_VERSION = 1
+VIEW_VERSION = 2
+
+
+class ActionView(TypedDict):
+    """An action's JSON form (:mod:`.actions`) and the tiles it uses."""
+
+    type: str  # discard, chi, peng, kong, special_kong, laizi_discard, win, pass
+    tile: NotRequired[str]  # discard, peng, kong: the tile; chi: the run's lowest tile
+    kind: NotRequired[str]  # kong: direct, added, concealed; special_kong: red, green, laizi, pi
+    tiles: str  # the tiles it uses ("" for a pass)
 
 
 class MeldView(TypedDict):
@@ -77,6 +93,7 @@ class ResultView(TypedDict):
 class SeatView(TypedDict):
     schema: int
     viewer: int | None  # None: a spectator
+    decision: int  # the id of the decision now open; an answer carries it
     hand_no: int
     profile: str
     options: dict[str, Any]  # rule options that differ from the profile's preset
@@ -93,8 +110,35 @@ class SeatView(TypedDict):
     seats: list[PublicSeat]
     hand: str | None  # own concealed tiles (None for a spectator)
     drawn: str | None  # own tile just drawn
-    legal_actions: list[dict[str, Any]]
+    legal_actions: list[ActionView]
     result: ResultView | None
+
+
+def action_tiles(state: HandState, seat: int, action: Action) -> str:
+    """The tiles ``action`` by ``seat`` uses now, in the compact notation ("" for a pass)."""
+    if isinstance(action, Discard):
+        return tile_str(action.tile)
+    if isinstance(action, Chi):
+        return format_tiles(action.tiles)
+    if isinstance(action, Peng):
+        return format_tiles((action.tile,) * 3)
+    if isinstance(action, Kong):
+        return format_tiles((action.tile,) * 4)
+    if isinstance(action, SpecialKong):
+        return tile_str(state.rules.special_kong_tile(action.kind, state.indicator))
+    if isinstance(action, LaiziDiscard):
+        return tile_str(state.laizi)
+    if isinstance(action, Win):
+        won = state.pending_tile if state.phase in ("claim", "rob") else state.drawn
+        return "" if won is None else tile_str(won)
+    return ""
+
+
+def action_view(state: HandState, seat: int, action: Action) -> ActionView:
+    """The JSON form of ``action`` with the tiles it uses (see :func:`action_tiles`)."""
+    out: ActionView = action.to_json()  # type: ignore[assignment]
+    out["tiles"] = action_tiles(state, seat, action)
+    return out
 
 
 def _public_seat(state: HandState, seat: int, viewer: int | None) -> PublicSeat:
@@ -149,6 +193,7 @@ def seat_view(state: HandState, viewer: int | None) -> SeatView:
     return {
         "schema": VIEW_VERSION,
         "viewer": viewer,
+        "decision": state.decision,
         "hand_no": state.hand_no,
         "profile": state.rules.profile,
         "options": state.rules.overrides(),
@@ -166,7 +211,7 @@ def seat_view(state: HandState, viewer: int | None) -> SeatView:
         "seats": [_public_seat(state, s, viewer) for s in range(4)],
         "hand": format_tiles(state.hand_tiles(viewer)) if viewer is not None else None,
         "drawn": drawn,
-        "legal_actions": ([a.to_json() for a in state.legal_actions(viewer)]
+        "legal_actions": ([action_view(state, viewer, a) for a in state.legal_actions(viewer)]
                           if viewer is not None else []),
         "result": _result(state),
     }

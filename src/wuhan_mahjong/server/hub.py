@@ -259,7 +259,7 @@ class Hub:
                     action = action_from_json(msg.action.model_dump(exclude_none=True))
                 except ActionFormatError as e:
                     raise ProtocolError("bad_action", str(e)) from None
-                place.table.post("action", place.seat, action, msg.ref, msg.hand_no)
+                place.table.post("action", place.seat, action, msg.ref, msg.hand_no, msg.decision)
             elif isinstance(msg, AutoMsg):
                 place.table.post("auto", place.seat, msg.on)
             else:

@@ -45,7 +45,7 @@ ErrorCode = Literal[
     "not_authenticated", "auth_failed", "already_authenticated", "rate_limited",
     "busy", "not_found", "room_full", "not_host", "not_ready", "guest_not_allowed",
     "insufficient_silver", "bad_options", "not_seated", "no_decision", "bad_action",
-    "illegal_action", "already_answered", "escaped", "server_error",
+    "illegal_action", "stale_decision", "already_answered", "escaped", "server_error",
 ]
 
 
@@ -143,11 +143,18 @@ class ActionIn(_Msg):
     type: Literal["discard", "chi", "peng", "kong", "special_kong", "laizi_discard", "win", "pass"]
     tile: str | None = Field(default=None, max_length=8)
     kind: str | None = Field(default=None, max_length=16)
+    tiles: str | None = Field(default=None, max_length=32)
+    """The tiles it uses, as the view's legal actions carry them (so a client may send one
+    back as is); the engine decides, this is never read."""
 
 
 class ActionMsg(_ClientMsg):
     type: Literal["action"]
     action: ActionIn
+    decision: int = Field(ge=0, le=2**31 - 1)
+    """The view's ``decision``: the action answers that decision, and is refused
+    (``stale_decision``) once another one is open, so a late click never lands in the
+    next claim window."""
     hand_no: int | None = None
     """If given, the action is refused unless that hand is in progress (stale clicks)."""
 

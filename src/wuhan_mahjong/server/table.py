@@ -408,8 +408,8 @@ class Table:
         if kind != "action":
             self.version += 1
         if kind == "action":
-            _, seat, action, ref, hand_no = event
-            self._on_action(seat, action, ref, hand_no)
+            _, seat, action, ref, hand_no, decision = event
+            self._on_action(seat, action, ref, hand_no, decision)
         elif kind == "auto":
             _, seat, on = event
             info = self.seats[seat]
@@ -434,7 +434,8 @@ class Table:
             self.seats[seat].last = None
             self._broadcast(force=seat)
 
-    def _on_action(self, seat: int, action: Action, ref: str | None, hand_no: int | None) -> None:
+    def _on_action(self, seat: int, action: Action, ref: str | None, hand_no: int | None,
+                   decision: int) -> None:
         hand = self.hand
         info = self.seats[seat]
         if info.escaped:
@@ -446,6 +447,10 @@ class Table:
         if hand_no is not None and hand_no != hand.hand_no:
             self._error(seat, "no_decision", f"hand {hand_no} is not in progress "
                         f"(hand {hand.hand_no} is)", ref)
+            return
+        if decision != hand.decision:
+            self._error(seat, "stale_decision", f"that answer was for decision {decision}, which is "
+                        f"over; decision {hand.decision} is open now", ref)
             return
         d = self.decision
         if d.window and seat in d.answers and seat in d.seats:

@@ -198,7 +198,8 @@ async function maybeFetchHint() {
 function sendAction(a) {
   if (S.fixture) { S.fixture.sent.push(a); window.__lastAction = a; S.chooser = null; render(); return; }
   if (S.pending) return;
-  const ok = send({ type: "action", action: a, hand_no: S.view ? S.view.hand_no : undefined });
+  // the view's decision id: a late click is refused (stale_decision), never applied to the next decision
+  const ok = send({ type: "action", action: a, decision: S.view ? S.view.decision : undefined, hand_no: S.view ? S.view.hand_no : undefined });
   if (ok) { S.pending = true; S.chooser = null; S.selected = null; render(); }
 }
 

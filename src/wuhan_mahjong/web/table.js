@@ -57,10 +57,7 @@ export function actionsForTile(view, tile) {
   for (const a of view.legal_actions || []) {
     if (a.type === "discard" && a.tile === tile) out.push(a);
     else if (a.type === "laizi_discard" && tile === view.laizi) out.push(a);
-    else if (a.type === "special_kong") {
-      const k = { red: "7z", green: "6z", laizi: view.laizi, pi: view.indicator }[a.kind];
-      if (k === tile) out.push(a);
-    }
+    else if (a.type === "special_kong" && a.tiles === tile) out.push(a); // the engine names the tile
   }
   return out;
 }
@@ -79,18 +76,10 @@ export function actionLabel(a) {
   }
 }
 
-/** The tiles an action shows in a chooser (a chi's run, a kong's four tiles ...). */
-function actionTiles(a, view) {
-  const next = (tile, k) => `${Number(tile[0]) + k}${tile[1]}`;
-  switch (a.type) {
-    case "chi": return [a.tile, next(a.tile, 1), next(a.tile, 2)];
-    case "peng": return [a.tile, a.tile, a.tile];
-    case "kong": return [a.tile, a.tile, a.tile, a.tile];
-    case "special_kong": return [{ red: "7z", green: "6z", laizi: view.laizi, pi: view.indicator }[a.kind]];
-    case "laizi_discard": return [view.laizi];
-    case "discard": return [a.tile];
-    default: return [];
-  }
+/** The tiles an action shows in a chooser (a chi's run, a kong's four tiles ...): the
+ * engine's view names them (`tiles`), so no rule fact is worked out here. */
+function actionTiles(a) {
+  return a.type === "win" || !a.tiles ? [] : parseTiles(a.tiles);
 }
 
 // ------------------------------------------------------------------ pieces
@@ -241,7 +230,7 @@ function actionsHTML(view, ctx) {
   if (ctx.chooser) {
     const list = ctx.chooser === "tile" ? actionsForTile(view, ctx.chooserTile) : g[ctx.chooser] || [];
     chooser = `<div class="chooser" data-chooser="${ctx.chooser}">` + list.map((a, i) =>
-      `<button class="choice" data-choice="${i}"><kbd>${i + 1}</kbd><span class="choice-tiles">${actionTiles(a, view).map((x) => tileHTML(x, { laizi: view.laizi })).join("")}</span><span>${esc(actionLabel(a))}</span></button>`,
+      `<button class="choice" data-choice="${i}"><kbd>${i + 1}</kbd><span class="choice-tiles">${actionTiles(a).map((x) => tileHTML(x, { laizi: view.laizi })).join("")}</span><span>${esc(actionLabel(a))}</span></button>`,
     ).join("") + `</div>`;
   }
   const hintLine = g.discard.length && !ctx.pending ? `<div class="discard-hint">${t("table.discard_hint")}</div>` : "";
