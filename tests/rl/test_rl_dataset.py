@@ -75,3 +75,17 @@ def test_unwritable_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "no such directory" in capsys.readouterr().err
     assert main(["dataset", "--hands", "1", "--policy", "random", "--out", str(tmp_path / "d.csv")]) == 2
     assert dataset.main(["--hands", "1", "--policy", "random", "--out", str(tmp_path / "d.csv")]) == 2
+
+
+def test_without_the_rl_extra_the_command_says_so(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nsys.modules['numpy'] = None\n"
+            "from wuhan_mahjong.cli import main\n"
+            f"sys.exit(main(['dataset', '--hands', '1', '--out', {str(tmp_path / 'd.npz')!r}]))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        "wuhan-mahjong: error: the dataset command needs the rl extra (numpy is not installed): "
+        "pip install 'wuhan-mahjong[rl]'"]

@@ -18,21 +18,22 @@ def _missing(name: str) -> int:
 
 
 def add_dataset_command(p: ArgumentParser) -> None:
+    from ..rl.dataset_args import DatasetError, add_arguments
+
+    add_arguments(p)
     try:
         from ..rl import dataset
     except ImportError as e:
         missing = e.name or "a package"
-        p.add_argument("rest", nargs=argparse.REMAINDER)
         p.set_defaults(func=lambda args: _missing(missing))
         return
 
     def cmd_dataset(args: argparse.Namespace) -> int:
         try:
             return dataset.run(args)
-        except dataset.DatasetError as e:
+        except DatasetError as e:
             raise UsageError(str(e)) from None
 
-    dataset.add_arguments(p)
     p.set_defaults(func=cmd_dataset)
 
 

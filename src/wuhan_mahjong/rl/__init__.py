@@ -2,7 +2,9 @@
 action space with masks, observation planes, a vectorised self-play runner and datasets.
 
 Installed with the ``rl`` extra (``pip install 'wuhan-mahjong[rl]'``: PettingZoo, Gymnasium,
-NumPy).  The core package never imports this one.  See ``docs/rl.md``.
+NumPy).  The core package never imports this one.  The names below are loaded on first
+use, so ``wuhan_mahjong.rl.dataset_args`` (the ``dataset`` command's arguments) can be read
+without the extra.  See ``docs/rl.md``.
 
 >>> from wuhan_mahjong import rl
 >>> e = rl.env("bianfeng")
@@ -14,45 +16,42 @@ NumPy).  The core package never imports this one.  See ``docs/rl.md``.
 
 from __future__ import annotations
 
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+if TYPE_CHECKING:
+    from .aec import AGENTS, WuhanMahjongEnv, WuhanMahjongParallelEnv, env, parallel_env, raw_env
+    from .gym_env import GymEnv
+    from .spaces import (
+        NUM_ACTIONS,
+        NUM_PLANES,
+        OBS_SHAPE,
+        PLANES,
+        action_index,
+        action_mask,
+        action_names,
+        encode,
+        index_action,
+        view_mask,
+    )
+    from .vector import SelfPlayVector
 
-from .aec import AGENTS, WuhanMahjongEnv, WuhanMahjongParallelEnv
-from .gym_env import GymEnv
-from .spaces import (
-    NUM_ACTIONS,
-    NUM_PLANES,
-    OBS_SHAPE,
-    PLANES,
-    action_index,
-    action_mask,
-    action_names,
-    encode,
-    index_action,
-    view_mask,
-)
-from .vector import SelfPlayVector
-
-
-def raw_env(profile: str = "yuanhang", **kwargs: Any) -> WuhanMahjongEnv:
-    """The AEC environment without wrappers."""
-    return WuhanMahjongEnv(profile, **kwargs)
-
-
-def env(profile: str = "yuanhang", **kwargs: Any) -> Any:
-    """The PettingZoo AEC environment of one hand (``match=True``: a match of ``hands`` hands).
-
-    Keyword arguments: ``match``, ``hands``, ``auto_pass``, ``reward_scale``,
-    ``illegal_penalty``, ``max_cycles``, ``render_mode``; any other keyword is a rule
-    option of the profile (``wuhan-mahjong rules PROFILE`` lists them).
-    """
-    return wrappers.OrderEnforcingWrapper(raw_env(profile, **kwargs))
+_WHERE = {
+    "AGENTS": "aec", "WuhanMahjongEnv": "aec", "WuhanMahjongParallelEnv": "aec", "env": "aec",
+    "parallel_env": "aec", "raw_env": "aec", "GymEnv": "gym_env", "SelfPlayVector": "vector",
+    "NUM_ACTIONS": "spaces", "NUM_PLANES": "spaces", "OBS_SHAPE": "spaces", "PLANES": "spaces",
+    "action_index": "spaces", "action_mask": "spaces", "action_names": "spaces", "encode": "spaces",
+    "index_action": "spaces", "view_mask": "spaces",
+}
 
 
-def parallel_env(profile: str = "yuanhang", **kwargs: Any) -> WuhanMahjongParallelEnv:
-    """The PettingZoo parallel environment (all agents answer every step)."""
-    return WuhanMahjongParallelEnv(profile, **kwargs)
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 __all__ = [

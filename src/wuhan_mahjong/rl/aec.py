@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from ..engine.state import seat_name
 from ..engine.views import seat_view
@@ -222,3 +223,23 @@ class WuhanMahjongParallelEnv(_Base, ParallelEnv):  # type: ignore[misc]
             self.render()
         return obs, rewards, terminations, truncations, infos
 
+
+
+def raw_env(profile: str = "yuanhang", **kwargs: Any) -> WuhanMahjongEnv:
+    """The AEC environment without wrappers."""
+    return WuhanMahjongEnv(profile, **kwargs)
+
+
+def env(profile: str = "yuanhang", **kwargs: Any) -> Any:
+    """The PettingZoo AEC environment of one hand (``match=True``: a match of ``hands`` hands).
+
+    Keyword arguments: ``match``, ``hands``, ``auto_pass``, ``reward_scale``,
+    ``illegal_penalty``, ``max_cycles``, ``render_mode``; any other keyword is a rule
+    option of the profile (``wuhan-mahjong rules PROFILE`` lists them).
+    """
+    return wrappers.OrderEnforcingWrapper(raw_env(profile, **kwargs))
+
+
+def parallel_env(profile: str = "yuanhang", **kwargs: Any) -> WuhanMahjongParallelEnv:
+    """The PettingZoo parallel environment (all agents answer every step)."""
+    return WuhanMahjongParallelEnv(profile, **kwargs)

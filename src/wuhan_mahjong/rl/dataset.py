@@ -42,13 +42,10 @@ from ..bots import get_bot
 from ..engine.state import new_hand
 from ..engine.views import seat_view
 from ..rules import PROFILES, RulesError, get_rules
+from .dataset_args import DatasetError, add_arguments
 from .spaces import NUM_ACTIONS, OBS_SHAPE, PLANES, action_index, action_mask, encode
 
 FORMAT_VERSION = 1
-
-
-class DatasetError(ValueError):
-    """Bad arguments or an unwritable output: one line, exit status 2."""
 
 
 def play_hand_rows(profile: str, options: dict[str, Any], policy: str, seed: int, h: int,
@@ -153,23 +150,6 @@ class ProgressBar:
         if done == self.total:
             self.stream.write("\n")
         self.stream.flush()
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The ``dataset`` command's arguments (shared by ``wuhan-mahjong dataset`` and :func:`main`)."""
-    p.add_argument("--profile", default="yuanhang", choices=sorted(PROFILES),
-                   help="rule profile (default: yuanhang)")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-                   help="override one rule option (VALUE is JSON, or a bare string); repeatable")
-    p.add_argument("--hands", type=int, required=True, help="number of hands to play")
-    p.add_argument("--policy", default="expert", help="the bot playing every seat (default: expert)")
-    p.add_argument("--seed", type=int, default=0, help="dataset seed (default 0): same seed, same file")
-    p.add_argument("--out", required=True, help="output file (.npz)")
-    p.add_argument("--all-decisions", action="store_true",
-                   help="also keep decisions with a single legal action")
-    p.add_argument("--progress", dest="progress", action="store_true", default=None,
-                   help="show a progress bar (default: when standard error is a terminal)")
-    p.add_argument("--no-progress", dest="progress", action="store_false")
 
 
 def _options(items: Sequence[str]) -> dict[str, Any]:
