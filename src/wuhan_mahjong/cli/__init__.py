@@ -8,6 +8,7 @@ The package, one module per layer it calls:
 - :mod:`.engine`: ``simulate``, ``replay``, ``verify``;
 - :mod:`.bots`: ``bot``, ``arena``;
 - :mod:`.serve`: ``serve`` (the ``[server]`` extra).
+- :mod:`.admin`: ``admin`` (the ``[server]`` extra).
 - :mod:`.rl`: ``dataset`` (the ``[rl]`` extra).
 
 Start-up stays fast because the top-level parser knows only each command's
@@ -51,6 +52,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("replay", "engine", "print a recorded hand move by move"),
     Command("verify", "engine", "check a hand record against its commitment and replay it"),
     Command("serve", "serve", "run the game server (browser client, WebSocket protocol, HTTP API)"),
+    Command("admin", "admin", "operator tools: grant, ban, unban, reset-password, audit, "
+            "tables, drain, backup, restore"),
     Command("bot", "bots", "play one seat as a bot over JSON lines (stdin/stdout)"),
     Command("arena", "bots", "play policies against each other on duplicate deals"),
     Command("dataset", "rl", "write a learning dataset of a bot's play (.npz)"),

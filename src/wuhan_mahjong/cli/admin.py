@@ -1,0 +1,361 @@
+"""``wuhan-mahjong admin``: an operator's tools on the server's database (``docs/operations.md``).
+
+Every sub-command works on the database, never through the running server: the
+database is found as ``serve`` finds it (``--db``, else ``$WUHAN_MAHJONG_DB``,
+else the TOML file of ``--config``, else the SQLite file in ``--data-dir``).
+What concerns a running server goes through the database too: it polls the
+admin event log and the ``drain`` flag every few seconds (``server/admin.py``).
+Each action is written down in the admin event log (``admin_actions``) with the
+operator's name (``--as``, default the login name); a grant is also a ledger row
+of the named source ``operator_grant``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+from .common import ArgumentParser, UsageError
+
+if TYPE_CHECKING:
+    from ..store import Store
+    from ..store.admin import Admin
+
+__all__ = ["CONFIGURE", "add_admin_command", "admin_database_url"]
+
+DRAIN_POLL_SECONDS = 1.0
+
+
+def add_admin_command(s: ArgumentParser) -> None:
+    s.description = ("Operator tools on the game server's database. Each action is recorded "
+                     "in the admin event log (and a grant in the silver ledger). A running "
+                     "server notices bans and drain within a few seconds.")
+    s.add_argument("--db", "--db-url", dest="db_url", metavar="URL",
+                   help="database URL (default $WUHAN_MAHJONG_DB, else the SQLite file in "
+                        "--data-dir)")
+    s.add_argument("--data-dir", metavar="DIR", help="folder of the default SQLite file (as serve)")
+    s.add_argument("--config", metavar="FILE", help="serve's TOML settings file (its db_url, "
+                   "data_dir)")
+    s.add_argument("--as", dest="actor", metavar="NAME",
+                   help="operator name written to the event log (default: your login name)")
+    sub = s.add_subparsers(dest="admin_command", metavar="ACTION", parser_class=ArgumentParser)
+    sub.required = True
+
+    p = sub.add_parser("grant", help="give (or, negative, take) silver: a ledger row "
+                                     "'operator_grant'")
+    p.add_argument("username")
+    p.add_argument("amount", type=int, help="silver to add; negative to remove")
+    p.add_argument("--reason", help="why (kept in the ledger row and the event log)")
+    p.set_defaults(func=_grant)
+
+    p = sub.add_parser("ban", help="ban an account: no login, no session, no seat; its "
+                                   "connections close")
+    p.add_argument("username")
+    p.add_argument("--reason")
+    p.set_defaults(func=_ban)
+
+    p = sub.add_parser("unban", help="lift a ban")
+    p.add_argument("username")
+    p.set_defaults(func=_unban)
+
+    p = sub.add_parser("reset-password",
+                       help="set a new password (random and printed, or read from stdin) and "
+                            "end every session")
+    p.add_argument("username")
+    p.add_argument("--password-stdin", action="store_true",
+                   help="read the new password from the first line of standard input")
+    p.set_defaults(func=_reset_password)
+
+    p = sub.add_parser("audit", help="check the silver ledger's invariants (exit 1 if broken); "
+                                     "show the event log")
+    p.add_argument("--log", type=int, default=10, metavar="N",
+                   help="also print the newest N admin actions (default 10; 0: none)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_audit)
+
+    p = sub.add_parser("tables", help="the matches running now, in every server on this database")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_tables)
+
+    p = sub.add_parser("drain", help="stop new matches (running ones play on); --off reopens")
+    p.add_argument("--off", action="store_true", help="start new matches again")
+    p.add_argument("--wait", action="store_true",
+                   help="then wait until no match is running (exit 2 after --timeout)")
+    p.add_argument("--timeout", type=float, default=3600.0, metavar="SECONDS",
+                   help="longest wait of --wait (default 3600)")
+    p.set_defaults(func=_drain)
+
+    p = sub.add_parser("backup", help="write a consistent copy of the database to FILE "
+                                      "(SQLite online backup; PostgreSQL pg_dump)")
+    p.add_argument("file")
+    p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    p.set_defaults(func=_backup)
+
+    p = sub.add_parser("restore", help="replace the database by a backup (stop the server "
+                                       "first), then migrate it")
+    p.add_argument("file")
+    p.add_argument("--force", action="store_true",
+                   help="replace a database that is not empty")
+    p.set_defaults(func=_restore)
+
+
+def _missing_extra(e: ModuleNotFoundError) -> UsageError:
+    return UsageError(f"admin needs the server extra ({e.name} is not installed): "
+                      "pip install 'wuhan-mahjong[server]'")
+
+
+def admin_database_url(args: argparse.Namespace) -> str:
+    """The database URL exactly as ``serve`` resolves it (``server.config.database_url``)."""
+    try:
+        from ..server.config import database_url
+        from ..server.settings import SettingsError, load_settings
+    except ModuleNotFoundError as e:
+        raise _missing_extra(e) from None
+    flags = {name: getattr(args, name) for name in ("db_url", "data_dir")
+             if getattr(args, name) is not None}
+    try:
+        settings = load_settings(flags, args.config)
+    except ModuleNotFoundError as e:
+        raise _missing_extra(e) from None
+    except SettingsError as e:
+        raise UsageError(str(e)) from None
+    return database_url(settings.server)
+
+
+def _shown(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _actor(args: argparse.Namespace) -> str:
+    if args.actor:
+        return str(args.actor)
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name (a container without a passwd entry)
+        return "operator"
+
+
+def _open(args: argparse.Namespace) -> Store:
+    url = admin_database_url(args)
+    _must_exist(url)
+    try:
+        from ..store import open_store
+    except ModuleNotFoundError as e:
+        raise _missing_extra(e) from None
+    try:
+        return open_store(url)
+    except ModuleNotFoundError as e:
+        raise _missing_extra(e) from None
+    except Exception as e:  # a bad URL, an unreachable server, a locked file ...
+        raise UsageError(f"cannot open the database {_shown(url)}: {_one_line(e)}") from None
+
+
+def _must_exist(url: str) -> None:
+    """An SQLite file that is not there is a mistyped path, not a new database to create."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database and \
+            not Path(parsed.database).expanduser().is_file():
+        raise UsageError(f"no database at {parsed.database} (see --db, --data-dir)")
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return text[0] if text else type(e).__name__
+
+
+def _with_admin(args: argparse.Namespace, work: Any) -> int:
+    """Run ``work(admin)`` on an opened store; the store's refusals are one-line errors."""
+    from ..store import StoreError
+    from ..store.admin import Admin
+
+    store = _open(args)
+    try:
+        result: int = work(Admin(store, _actor(args)))
+        return result
+    except (StoreError, ValueError) as e:
+        raise UsageError(_one_line(e)) from None
+    finally:
+        store.close()
+
+
+def _grant(args: argparse.Namespace) -> int:
+    def work(admin: Admin) -> int:
+        balance = admin.grant(args.username, args.amount, args.reason)
+        print(f"{args.username}: {args.amount:+d} silver (operator_grant), balance {balance}")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _ban(args: argparse.Namespace) -> int:
+    def work(admin: Admin) -> int:
+        account = admin.ban(args.username, args.reason)
+        print(f"banned {account.username} (account {account.id})")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _unban(args: argparse.Namespace) -> int:
+    def work(admin: Admin) -> int:
+        account = admin.unban(args.username)
+        print(f"unbanned {account.username} (account {account.id})")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _reset_password(args: argparse.Namespace) -> int:
+    password = None
+    if args.password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+        if not password:
+            raise UsageError("no password on standard input")
+
+    def work(admin: Admin) -> int:
+        new = admin.reset_password(args.username, password)
+        if password is None:
+            print(f"new password of {args.username}: {new}")
+        else:
+            print(f"password of {args.username} set")
+        print("every session of the account has ended")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _audit(args: argparse.Namespace) -> int:
+    def work(admin: Admin) -> int:
+        result = admin.audit()
+        actions = admin.actions(args.log) if args.log > 0 else []
+        banned = admin.banned()
+        if args.json:
+            print(json.dumps({
+                "ok": result.ok, "total_balances": result.total_balances,
+                "player_balances": result.player_balances, "house_balance": result.house_balance,
+                "sources": dict(result.sources), "sinks": result.sinks,
+                "fee_income": result.fee_income, "transfers": result.transfers,
+                "unknown_reasons": list(result.unknown_reasons),
+                "mismatched_accounts": list(result.mismatched_accounts),
+                "negative_accounts": list(result.negative_accounts),
+                "banned": [name for name, _r, _t in banned],
+                "log": [{"id": a.id, "at": a.created_at.isoformat(), "actor": a.actor,
+                         "action": a.action, "account_id": a.account_id, "detail": a.detail}
+                        for a in actions]}, ensure_ascii=False))
+        else:
+            print(f"ledger: {'ok' if result.ok else 'BROKEN'}")
+            print(f"  balances {result.total_balances} (players {result.player_balances}, "
+                  f"house {result.house_balance})")
+            print("  sources " + ", ".join(f"{k} {v}" for k, v in result.sources.items()))
+            print(f"  fees (sink) {result.sinks}, transfers {result.transfers}")
+            for label, values in (("unknown reasons", result.unknown_reasons),
+                                  ("accounts whose ledger does not sum", result.mismatched_accounts),
+                                  ("negative accounts", result.negative_accounts)):
+                if values:
+                    print(f"  {label}: {', '.join(map(str, values))}")
+            print(f"banned accounts: {len(banned)}"
+                  + "".join(f"\n  {n} since {t:%Y-%m-%d %H:%M} UTC{': ' + r if r else ''}"
+                            for n, r, t in banned))
+            if actions:
+                print("admin log (newest first):")
+                for a in actions:
+                    detail = "" if a.detail is None else " " + json.dumps(a.detail,
+                                                                          ensure_ascii=False)
+                    who = "" if a.account_id is None else f" account {a.account_id}"
+                    print(f"  #{a.id} {a.created_at:%Y-%m-%d %H:%M:%S} {a.actor}: "
+                          f"{a.action}{who}{detail}")
+        return 0 if result.ok else 1
+
+    return _with_admin(args, work)
+
+
+def _tables(args: argparse.Namespace) -> int:
+    def work(admin: Admin) -> int:
+        tables = admin.tables()
+        if args.json:
+            print(json.dumps([{"match_id": t.match_id, "table_id": t.table_id,
+                               "profile": t.profile, "hands_done": t.hands_done,
+                               "hands": t.hands, "stake": t.stake, "players": list(t.players),
+                               "server": t.owner, "started": t.started.isoformat(),
+                               "updated": t.updated.isoformat()} for t in tables],
+                             ensure_ascii=False))
+            return 0
+        state = "draining (no new matches)" if admin.draining() else "open"
+        print(f"{len(tables)} running match{'es' if len(tables) != 1 else ''}; servers: {state}")
+        for t in tables:
+            print(f"  {t.match_id} table {t.table_id} {t.profile} hand {t.hands_done + 1}/"
+                  f"{t.hands} stake {t.stake} [{', '.join(t.players)}] on {t.owner or '?'} "
+                  f"since {t.started:%Y-%m-%d %H:%M} UTC")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _drain(args: argparse.Namespace) -> int:
+    def work(admin: Admin) -> int:
+        admin.set_drain(not args.off)
+        if args.off:
+            print("servers start new matches again")
+            return 0
+        print("servers start no new match; running matches play to their end")
+        if not args.wait:
+            return 0
+        deadline = time.monotonic() + args.timeout
+        while True:
+            left = len(admin.tables())
+            if left == 0:
+                print("no match is running")
+                return 0
+            if time.monotonic() >= deadline:
+                raise UsageError(f"{left} match{'es' if left != 1 else ''} still running after "
+                                 f"{args.timeout:g} s")
+            time.sleep(DRAIN_POLL_SECONDS)
+
+    return _with_admin(args, work)
+
+
+def _backup(args: argparse.Namespace) -> int:
+    url = admin_database_url(args)
+    try:
+        from ..store.admin import AdminError, backup
+    except ModuleNotFoundError as e:
+        raise _missing_extra(e) from None
+    try:
+        path = backup(url, args.file, force=args.force, actor=_actor(args))
+    except AdminError as e:
+        raise UsageError(_one_line(e)) from None
+    except Exception as e:  # the database cannot be reached ...
+        raise UsageError(f"backup of {_shown(url)} failed: {_one_line(e)}") from None
+    print(f"backed up {_shown(url)} to {path}")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    url = admin_database_url(args)
+    try:
+        from ..store.admin import AdminError, restore
+    except ModuleNotFoundError as e:
+        raise _missing_extra(e) from None
+    try:
+        restore(url, args.file, force=args.force, actor=_actor(args))
+    except AdminError as e:
+        raise UsageError(_one_line(e)) from None
+    except Exception as e:
+        raise UsageError(f"restore into {_shown(url)} failed: {_one_line(e)}") from None
+    print(f"restored {args.file} into {_shown(url)}")
+    return 0
+
+
+CONFIGURE = {"admin": add_admin_command}
+"""Sub-command name -> the function that adds its arguments (read by ``cli.build_parser``)."""

@@ -1,0 +1,192 @@
+"""``wuhan-mahjong admin``: every command on SQLite and on PostgreSQL (real databases), the
+backup/restore round trip, and errors as one line with exit status 2."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from argon2 import PasswordHasher
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from wuhan_mahjong.cli import main
+from wuhan_mahjong.store import AccountBanned, Store, open_store
+from wuhan_mahjong.store.admin import Admin
+
+FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+PW = "correct horse battery"
+
+
+def run(capsys: pytest.CaptureFixture[str], url: str, *words: str,
+        stdin: str | None = None, monkeypatch: pytest.MonkeyPatch | None = None
+        ) -> tuple[int, str, str]:
+    if stdin is not None:
+        assert monkeypatch is not None
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(["admin", "--db", url, "--as", "tester", *words])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err: str) -> str:
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert "Traceback" not in err
+    assert lines and lines[-1].startswith("wuhan-mahjong: error: ")
+    return lines[-1]
+
+
+def test_every_admin_command(store: Store, db_url: str, capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    alice = store.register("alice", PW)
+    others = [store.register(f"p{k}", PW).id for k in range(3)]
+
+    code, out, _ = run(capsys, db_url, "grant", "alice", "300", "--reason", "prize")
+    assert code == 0 and "balance 1300" in out
+    assert store.account(alice.id).silver == 1300
+    assert store.ledger(alice.id)[0].reason == "operator_grant"
+
+    code, out, _ = run(capsys, db_url, "ban", "alice", "--reason", "abuse")
+    assert code == 0 and "banned alice" in out
+    with pytest.raises(AccountBanned):
+        store.login("alice", PW)
+    code, out, _ = run(capsys, db_url, "unban", "alice")
+    assert code == 0
+    assert store.login("alice", PW)
+
+    code, out, _ = run(capsys, db_url, "reset-password", "alice", "--password-stdin",
+                       stdin="a brand new secret\n", monkeypatch=monkeypatch)
+    assert code == 0, out
+    assert store.login("alice", "a brand new secret")
+    code, out, _ = run(capsys, db_url, "reset-password", "alice")
+    assert code == 0
+    generated = out.split("new password of alice: ")[1].split()[0]
+    assert store.login("alice", generated)
+
+    seats = [{"account_id": a, "name": n, "is_bot": False}
+             for a, n in zip([alice.id, *others], ["alice", "p0", "p1", "p2"], strict=True)]
+    epoch = store.open_match("m-1", "tab-1", "00", {"profile": "yuanhang", "hands": 2,
+                                                    "stake": 0, "seats": seats}, owner="node:7")
+    code, out, _ = run(capsys, db_url, "tables", "--json")
+    assert code == 0
+    (table,) = json.loads(out)
+    assert table["match_id"] == "m-1" and table["players"] == ["alice", "p0", "p1", "p2"]
+    assert table["server"] == "node:7"
+    code, out, _ = run(capsys, db_url, "tables")
+    assert code == 0 and "1 running match;" in out and "m-1" in out
+
+    code, out, _ = run(capsys, db_url, "drain")
+    assert code == 0 and Admin(store, "x").draining()
+    code, _, err = run(capsys, db_url, "drain", "--wait", "--timeout", "0")
+    assert code == 2 and "1 match still running" in one_line_error(err)
+    store.end_match("m-1", epoch, "aborted", "test")
+    code, out, _ = run(capsys, db_url, "drain", "--wait", "--timeout", "5")
+    assert code == 0 and "no match is running" in out
+    code, out, _ = run(capsys, db_url, "drain", "--off")
+    assert code == 0 and not Admin(store, "x").draining()
+
+    code, out, _ = run(capsys, db_url, "audit", "--json", "--log", "20")
+    assert code == 0
+    report = json.loads(out)
+    assert report["ok"] is True and report["sources"]["operator_grant"] == 300
+    actions = [entry["action"] for entry in report["log"]]
+    assert actions[:1] == ["audit"]
+    assert {"grant", "ban", "unban", "reset_password", "drain", "undrain"} <= set(actions)
+    assert {entry["actor"] for entry in report["log"]} == {"tester"}
+    code, out, _ = run(capsys, db_url, "audit")
+    assert code == 0 and out.startswith("ledger: ok")
+
+
+def test_audit_exits_1_when_the_ledger_is_broken(store: Store, db_url: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    alice = store.register("alice", PW)
+    with store.engine.begin() as conn:  # silver that no ledger row explains
+        conn.execute(text("UPDATE accounts SET silver = silver + 5 WHERE id = :i"), {"i": alice.id})
+    code, out, _ = run(capsys, db_url, "audit")
+    assert code == 1 and out.startswith("ledger: BROKEN")
+
+
+def test_errors_are_one_line(store: Store, db_url: str, capsys: pytest.CaptureFixture[str],
+                             tmp_path: Path) -> None:
+    store.register("alice", PW)
+    for words, expected in [
+        (["grant", "nobody", "5"], "no account named 'nobody'"),
+        (["grant", "alice", "-99999"], "cannot take 99999"),
+        (["unban", "alice"], "'alice' is not banned"),
+        (["reset-password", "nobody"], "no account named"),
+        (["restore", str(tmp_path / "missing.bak")], "cannot read"),
+        (["restore", __file__], "is not"),
+    ]:
+        code, _, err = run(capsys, db_url, *words)
+        assert code == 2
+        assert expected in one_line_error(err), (words, err)
+    with pytest.raises(SystemExit) as stop:
+        run(capsys, db_url, "grant", "alice", "lots")
+    assert stop.value.code == 2
+    assert "invalid int value" in one_line_error(capsys.readouterr().err)
+
+
+def test_missing_sqlite_file_is_not_created(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["admin", "--data-dir", str(tmp_path / "nowhere"), "tables"])
+    err = capsys.readouterr().err
+    assert code == 2 and "no database at" in one_line_error(err)
+    assert not (tmp_path / "nowhere").exists()
+
+
+def _drop_pg_schema(url: str) -> None:
+    parsed = make_url(url)
+    schema = str(parsed.query["options"]).split("=", 1)[1]
+    admin = create_engine(parsed.set(query={}), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as c:
+            c.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    finally:
+        admin.dispose()
+
+
+def test_backup_and_restore_round_trip(store: Store, db_url: str, backend: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    alice = store.register("alice", PW)
+    Admin(store, "ops").grant("alice", 77, "before the backup")
+    record_before = store.ledger(alice.id, limit=None)
+    dump = tmp_path / "backup.dump"
+    code, out, _ = run(capsys, db_url, "backup", str(dump))
+    assert "backed up" in out
+    assert code == 0 and dump.stat().st_size > 0
+    code, _, err = run(capsys, db_url, "backup", str(dump))
+    assert code == 2 and "exists" in one_line_error(err)
+
+    # changes after the backup ...
+    Admin(store, "ops").grant("alice", 1000, "after the backup")
+    store.register("zed", PW)
+    code, _, err = run(capsys, db_url, "restore", str(dump))
+    assert code == 2 and "not empty" in one_line_error(err)
+    assert store.account(alice.id).silver == 2077  # refused: nothing changed
+    # ... are undone by restoring over the database
+    store.close()
+    code, _out, err = run(capsys, db_url, "restore", str(dump), "--force")
+    assert code == 0, err
+    with open_store(db_url, password_hasher=FAST_HASHER) as again:
+        assert again.account(alice.id).silver == 1077
+        assert again.ledger(alice.id, limit=None) == record_before
+        assert again.account_by_username("zed") is None
+        assert again.login("alice", PW).account.id == alice.id
+        assert again.audit().ok
+        actions = [a.action for a in Admin(again, "x").actions(50)]
+        assert actions[0] == "restore" and "backup" not in actions  # logged after the copy
+
+    # into a database that is empty: no --force needed
+    if backend == "sqlite":
+        empty = f"sqlite:///{tmp_path / 'elsewhere' / 'restored.db'}"
+    else:  # a dump of one schema restores into that schema: drop it first
+        _drop_pg_schema(db_url)
+        empty = db_url
+    code, _out, err = run(capsys, empty, "restore", str(dump))
+    assert code == 0, err
+    with open_store(empty, password_hasher=FAST_HASHER) as copy:
+        assert copy.account(alice.id).silver == 1077
+        assert copy.audit().ok
