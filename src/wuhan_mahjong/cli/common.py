@@ -28,11 +28,11 @@ def fail(message: str) -> int:
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """An :class:`argparse.ArgumentParser` whose errors are one line and exit status 2."""
+    """An :class:`argparse.ArgumentParser` whose errors are one line and exit status 2:
+    the message and where to read the usage (argparse prints the usage first)."""
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        raise SystemExit(fail(message))
+        raise SystemExit(fail(f"{message} (see '{self.prog} --help')"))
 
 
 def add_rules_options(p: argparse.ArgumentParser) -> None:
