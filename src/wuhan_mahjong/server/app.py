@@ -369,6 +369,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
             open_store, database_url(cfg), starting_silver=cfg.starting_silver)
         hub = Hub(cfg, opened, cfg.bot or default_bot())
         app.state.hub = hub
+        await hub.resume_matches()
         try:
             yield
         finally:

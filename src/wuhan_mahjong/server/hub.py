@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
+import socket
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -50,7 +52,7 @@ from .protocol import (
     parse_client_message,
 )
 from .ratelimit import RateLimiter
-from .table import SeatInfo, Table
+from .table import ResumeError, SeatInfo, Table
 
 __all__ = ["Client", "Hub", "QueuePlace", "RoomPlace", "TablePlace", "serve_websocket"]
 
@@ -155,6 +157,10 @@ class Hub:
         self.free_bots: list[int] = []
         self.bots_in_use: dict[str, list[int]] = {}
         self.lobby = Lobby(self)
+        self.node_id = f"{socket.gethostname()}:{os.getpid()}"
+        """Who runs the tables (the owner of their matches in the store's log)."""
+        self.draining = False
+        """Set at shutdown: no new table starts."""
 
     # ------------------------------------------------------------------ utilities
     def background(self, task: asyncio.Task[Any]) -> None:
@@ -301,6 +307,8 @@ class Hub:
     async def start_table(self, humans: Sequence[tuple[int, str]], rules: Rules, *, hands: int,
                           stake: int) -> Table:
         """Seat ``humans`` (account id, name) and bots for the empty seats; start the match."""
+        if self.draining:
+            raise ProtocolError("busy", "the server is restarting: try again in a moment")
         for acct, _ in humans:
             self.where[acct] = StartingPlace()
         try:
@@ -322,14 +330,49 @@ class Hub:
             fee=cfg.fee if cfg.fee is not None else rules.service_fee,
             claim_seconds=cfg.claim_seconds or rules.claim_window_seconds,
             turn_seconds=cfg.turn_seconds or rules.turn_seconds, bot_name=self.bot_name)
-        self.tables[table_id] = table
-        self.bots_in_use[table_id] = [b.id for b in bots]
-        for s in seats:
-            if not s.is_bot:
-                self.where[s.account_id] = TablePlace(table, s.seat)
-        task = asyncio.get_running_loop().create_task(table.run(), name=f"table-{table_id}")
-        self.table_tasks[table_id] = task
+        self._run_table(table, [b.id for b in bots])
         return table
+
+    def _run_table(self, table: Table, bots: list[int]) -> None:
+        self.tables[table.table_id] = table
+        self.bots_in_use[table.table_id] = bots
+        for s in table.seats:
+            if not s.is_bot and not s.escaped:
+                self.where[s.account_id] = TablePlace(table, s.seat)
+        task = asyncio.get_running_loop().create_task(table.run(), name=f"table-{table.table_id}")
+        self.table_tasks[table.table_id] = task
+
+    async def resume_matches(self) -> int:
+        """Rebuild every match the store has as running and go on with it (at start-up).
+
+        Each is claimed first (a new fencing epoch: a process that still ran it can write
+        nothing more), rebuilt by replaying its log, and resumed at the same move with fresh
+        timers; its players are back at their seats when they reconnect.  A match whose log
+        does not replay is ended as aborted (its finished hands were settled when they
+        ended).  Returns how many matches resumed.
+        """
+        store = self.store
+        resumed = 0
+        for match_id in await asyncio.to_thread(store.running_matches):
+            epoch = 0
+            try:
+                epoch = await asyncio.to_thread(store.claim_match, match_id, owner=self.node_id)
+                logged = await asyncio.to_thread(store.load_match, match_id)
+                if logged is None or logged.table_id in self.tables:
+                    continue
+                table = Table.restore(self, logged, epoch)
+            except (ResumeError, StoreError) as e:
+                log.error("match %s cannot be resumed: %s", match_id, e)
+                if epoch:
+                    with contextlib.suppress(StoreError):
+                        await asyncio.to_thread(store.end_match, match_id, epoch, "aborted",
+                                                f"could not be resumed: {e}")
+                continue
+            self._run_table(table, [s.account_id for s in table.seats if s.is_bot])
+            resumed += 1
+            log.info("resumed match %s (table %s) at hand %d", match_id, table.table_id,
+                     table.match.hand_no)
+        return resumed
 
     def table_closed(self, table: Table) -> None:
         for s in table.seats:
@@ -340,16 +383,27 @@ class Hub:
         self.tables.pop(table.table_id, None)
         self.table_tasks.pop(table.table_id, None)
 
-    async def shutdown(self) -> None:
+    async def shutdown(self, grace: float = 10.0) -> None:
+        """Drain: no new table starts; every table stops at its next safe point (what it
+        applied is already in the store, so the next start resumes it); tasks still
+        running after ``grace`` seconds are cancelled."""
+        self.draining = True
         self.lobby.close()
+        tables = list(self.table_tasks.values())
+        for table in list(self.tables.values()):
+            table.stop()
+        if tables:
+            await asyncio.wait(tables, timeout=grace)
         tasks = list(self.table_tasks.values()) + list(self.tasks)
+        if tasks:  # escape settlements in flight finish (they are short)
+            await asyncio.wait(tasks, timeout=grace)
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(BaseException):
                 await t
         for client in list(self.clients.values()):
-            client.close(1001, "server shutting down")
+            client.close(1012, "server restarting: reconnect to resume your match")
 
 
 async def _receive_text(ws: WebSocket) -> str | None:

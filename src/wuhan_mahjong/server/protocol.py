@@ -443,6 +443,9 @@ class MatchEndMsg(_Msg):
     results: list[MatchResultLine]
     account: AccountInfo | None
     """The receiver's account after the settlement."""
+    reason: Literal["server_error"] | None = None
+    """Why the match ended before its last hand: ``server_error`` (the table stopped on an
+    unexpected error; the finished hands are settled, the unfinished hand does not count)."""
 
 
 class NoticeMsg(_Msg):

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
@@ -42,6 +43,8 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel
 
 from ..bots import Bot, get_bot
 from ..engine import (
@@ -52,12 +55,22 @@ from ..engine import (
     LaiziDiscard,
     Match,
     MatchError,
+    SeededRandom,
     SpecialKong,
+    action_from_json,
     seat_view,
 )
-from ..rules import Rules
-from ..store import HandRecord, StoreError
+from ..rules import Rules, get_rules
+from ..store import (
+    AlreadySettled,
+    HandRecord,
+    LoggedMatch,
+    MatchEvent,
+    MatchFenced,
+    StoreError,
+)
 from ..tiles import tile_str
+from .observability import emit
 from .protocol import (
     ErrorCode,
     ErrorMsg,
@@ -75,11 +88,53 @@ from .protocol import (
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["Decision", "SeatInfo", "Table", "timeout_action"]
+__all__ = ["Decision", "ResumeError", "SeatInfo", "Table", "replay_log", "timeout_action"]
 
 log = logging.getLogger("wuhan_mahjong.server.table")
 
 DecisionKind = Literal["turn", "claim", "rob", "final"]
+Source = Literal["player", "timeout", "auto", "bot"]
+"""Who chose an action: its player, the timeout rule, auto-play (托管) for a human, a bot seat."""
+
+ABORT_MESSAGE = ("the table stopped on a server error: the finished hands are settled, "
+                 "the unfinished hand does not count")
+
+
+class ResumeError(RuntimeError):
+    """A stored match that cannot be rebuilt (its log does not replay)."""
+
+
+def replay_log(match: Match, events: Sequence[MatchEvent]) -> dict[int, bool]:
+    """Apply a match log's events to a fresh :class:`Match` built from the same key.
+
+    The engine is deterministic, so the match comes out exactly as the table left
+    it.  Returns each seat's last auto-play switch (seats never switched are absent).
+    Raises :class:`ResumeError` when the log does not replay (a different engine
+    version, a damaged log).
+    """
+    autos: dict[int, bool] = {}
+    for ev in events:
+        try:
+            if ev.kind == "deal":
+                hand = match.start_hand()
+                if hand.hand_no != ev.hand_no or (ev.data and hand.commitment != ev.data):
+                    raise ResumeError(f"event {ev.seq}: hand {ev.hand_no} does not deal as stored")
+            elif ev.kind == "act":
+                assert ev.seat is not None and ev.data is not None
+                match.apply(ev.seat, action_from_json(json.loads(ev.data)))
+            elif ev.kind == "escape":
+                assert ev.seat is not None
+                match.escape(ev.seat)
+            elif ev.kind == "auto":
+                assert ev.seat is not None
+                autos[ev.seat] = ev.data == "on"
+            else:
+                raise ResumeError(f"event {ev.seq}: unknown kind {ev.kind!r}")
+        except ResumeError:
+            raise
+        except Exception as e:  # an illegal action, a malformed entry ...
+            raise ResumeError(f"event {ev.seq} ({ev.kind}) does not replay: {e}") from e
+    return autos
 
 
 def timeout_action(state: HandState, seat: int) -> Action:
@@ -143,6 +198,7 @@ class Decision:
     bot_due: float
     seats: list[int]
     answers: dict[int, Action] = field(default_factory=dict)
+    sources: dict[int, Source] = field(default_factory=dict)
 
     @property
     def window(self) -> bool:
@@ -158,13 +214,16 @@ class Table:
     def __init__(
         self, hub: Hub, table_id: str, seats: Sequence[SeatInfo], rules: Rules, *, hands: int,
         stake: int, fee: int, claim_seconds: float, turn_seconds: float, bot_name: str,
+        match_id: str | None = None, seed: bytes | None = None,
     ) -> None:
         if len(seats) != 4:
             raise ValueError("a table has four seats")
         self.hub = hub
         self.config = hub.config
         self.table_id = table_id
-        self.match_id = f"{time.strftime('%Y%m%d')}-{secrets.token_hex(6)}"
+        self.match_id = match_id or f"{time.strftime('%Y%m%d')}-{secrets.token_hex(6)}"
+        self.seed = seed if seed is not None else secrets.token_bytes(32)
+        """The secret key of the match's walls, salts and first dealer (server-side only)."""
         self.seats = list(seats)
         self.rules = rules
         self.hands = hands
@@ -173,16 +232,30 @@ class Table:
         self.claim_seconds = claim_seconds
         self.turn_seconds = turn_seconds
         self.bot_name = bot_name
-        self.match = Match(rules, hands)
+        self.match = Match(rules, hands, rng=SeededRandom(self.seed))
+        self.epoch = 0
+        """The match log's fencing epoch (0: not yet stored)."""
+        self.seq = 0
+        self.pending: list[MatchEvent] = []
+        """Events applied to the engine but not yet written to the store."""
+        self.outbox: list[tuple[int, BaseModel | str]] = []
+        """Frames held back until the pending events are written (write-ahead)."""
+        self.hands_settled = 0
+        self.resumed = False
+        self.stopping = False
+        """Set by a draining server: stop at the next safe point (the store has it all)."""
         self.inbox: deque[Event] = deque()
         self.wake = asyncio.Event()
         self.decision: Decision | None = None
+        self.unseen: Decision | None = None
+        """A decision opened since the last write (its timers start after the write)."""
         self.version = 0
         """Bumped by every change of the game or of the players' status: a broadcast
         without a change skips the seat views (most loop turns only buffer an answer)."""
         self.finished = False
         self.escape_points = [0, 0, 0, 0]
         self.escape_tasks: list[asyncio.Task[None]] = []
+        self.escapes_to_settle: list[int] = []
         self.loop = asyncio.get_running_loop()
 
     # ------------------------------------------------------------------ outside interface
@@ -214,16 +287,95 @@ class Table:
     def _hold(self) -> float:
         return self.config.claim_hold if self._humans_present() else 0.0
 
-    def _send(self, seat: int, msg: Any) -> None:
+    def _send(self, seat: int, msg: BaseModel | str) -> None:
+        """Send a frame to a human seat; held in the outbox while events are unwritten."""
         info = self.seats[seat]
         if info.is_bot or info.escaped:
             return
-        self.hub.table_send(self, info.account_id, msg)
+        if self.pending:
+            self.outbox.append((info.account_id, msg))
+        else:
+            self._deliver(info.account_id, msg)
+
+    def _deliver(self, account_id: int, msg: BaseModel | str) -> None:
+        if isinstance(msg, str):
+            self.hub.table_send_text(self, account_id, msg)
+        else:
+            self.hub.table_send(self, account_id, msg)
 
     def _send_text(self, seat: int, text: str) -> None:
-        info = self.seats[seat]
-        if not info.is_bot and not info.escaped:
-            self.hub.table_send_text(self, info.account_id, text)
+        self._send(seat, text)
+
+    # ------------------------------------------------------------------ the match log
+    def _log(self, kind: str, seat: int | None = None, data: str | None = None,
+             source: Source | None = None) -> None:
+        hand = self.match.hand
+        hand_no = hand.hand_no if hand is not None else self.match.hand_no
+        self.pending.append(MatchEvent(seq=self.seq, hand_no=hand_no, kind=kind, seat=seat,
+                                       data=data, source=source))
+        self.seq += 1
+
+    async def _persist(self) -> None:
+        """Write the pending events (one transaction), then release the held frames."""
+        if self.pending:
+            events = list(self.pending)
+            await asyncio.to_thread(self.hub.store.append_match_events, self.match_id,
+                                    self.epoch, events)
+            del self.pending[:len(events)]
+        if self.pending:
+            return
+        d = self.unseen
+        if d is not None:  # its timers start when the players can see it: after the write
+            self.unseen = None
+            shift = self._now() - d.start
+            d.start += shift
+            d.deadline += shift
+            d.hold_until += shift
+            d.bot_due += shift
+        while self.escapes_to_settle:
+            self._start_escape_settlement(self.escapes_to_settle.pop(0))
+        if self.outbox:
+            out, self.outbox = self.outbox, []
+            for account_id, msg in out:
+                self._deliver(account_id, msg)
+
+    def config_json(self) -> dict[str, Any]:
+        """What a process needs besides the log to rebuild this table (:meth:`restore`)."""
+        return {"profile": self.rules.profile, "rules": self.rules.to_dict(), "hands": self.hands,
+                "stake": self.stake, "fee": self.fee, "claim_seconds": self.claim_seconds,
+                "turn_seconds": self.turn_seconds, "bot_name": self.bot_name,
+                "seats": [{"account_id": s.account_id, "name": s.name, "is_bot": s.is_bot}
+                          for s in self.seats]}
+
+    @classmethod
+    def restore(cls, hub: Hub, logged: LoggedMatch, epoch: int) -> Table:
+        """Rebuild a stored match at the move it had reached (seats start disconnected)."""
+        cfg = logged.config
+        try:
+            rules = get_rules(str(cfg["profile"]),
+                              {k: v for k, v in dict(cfg["rules"]).items() if k != "profile"})
+            seats = [SeatInfo(seat=i, account_id=int(p["account_id"]), name=str(p["name"]),
+                              is_bot=bool(p["is_bot"]))
+                     for i, p in enumerate(cfg["seats"])]
+            table = cls(hub, logged.table_id, seats, rules, hands=int(cfg["hands"]),
+                        stake=int(cfg["stake"]), fee=int(cfg["fee"]),
+                        claim_seconds=float(cfg["claim_seconds"]),
+                        turn_seconds=float(cfg["turn_seconds"]), bot_name=str(cfg["bot_name"]),
+                        match_id=logged.match_id, seed=bytes.fromhex(logged.seed))
+        except (KeyError, TypeError, ValueError) as e:
+            raise ResumeError(f"match {logged.match_id}: bad stored configuration: {e}") from e
+        autos = replay_log(table.match, logged.events)
+        table.epoch = epoch
+        table.seq = logged.next_seq
+        table.hands_settled = logged.hands_done
+        table.resumed = True
+        for _hand_no, seat, deltas in table.match.escapes:
+            table.seats[seat].escaped = True
+            for s in range(4):
+                table.escape_points[s] += deltas[s]
+        for seat, on in autos.items():
+            table.seats[seat].auto = on and not table.seats[seat].escaped
+        return table
 
     def _error(self, seat: int, code: ErrorCode, message: str, ref: str | None) -> None:
         self._send(seat, ErrorMsg(code=code, message=message, ref=ref))
@@ -318,9 +470,14 @@ class Table:
                 if hand.legal_actions(s) == (PASS,):
                     d.answers[s] = PASS
         self.decision = d
+        self.unseen = d
 
-    def _apply(self, seat: int, action: Action) -> None:
+    def _engine_apply(self, seat: int, action: Action, source: Source) -> None:
         self.match.apply(seat, action)
+        self._log("act", seat, json.dumps(action.to_json(), separators=(",", ":")), source)
+
+    def _apply(self, seat: int, action: Action, source: Source) -> None:
+        self._engine_apply(seat, action, source)
         self._sync()
 
     def _flush(self) -> None:
@@ -331,7 +488,7 @@ class Table:
             hand = self.hand
             if hand is None or hand.ended or s not in hand.to_act():
                 continue
-            self.match.apply(s, d.answers[s])
+            self._engine_apply(s, d.answers[s], d.sources.get(s, "player"))
         self._sync()
 
     def _is_auto(self, seat: int) -> bool:
@@ -360,6 +517,7 @@ class Table:
         info.dirty = True
         if info.timeouts >= 2 and not info.auto and not info.is_bot:
             info.auto = True
+            self._log("auto", seat, "on")
             self.version += 1
             self._send(seat, NoticeMsg(code="auto_on", seat=seat,
                                        message="two timeouts in a row: auto-play (托管) is on; "
@@ -386,19 +544,22 @@ class Table:
             for s in list(d.seats):
                 if self._is_auto(s) and s not in d.answers:
                     action = self._bot_action(s)
+                    source: Source = "bot" if self.seats[s].is_bot else "auto"
                     if d.kind == "turn":
-                        self._apply(s, action)
+                        self._apply(s, action, source)
                         return
                     d.answers[s] = action
+                    d.sources[s] = source
                     self.seats[s].dirty = True
         if now >= d.deadline:
             for s in list(d.seats):
                 if s not in d.answers:
                     action = self._timed_out(s)
                     if d.kind == "turn":
-                        self._apply(s, action)
+                        self._apply(s, action, "timeout")
                         return
                     d.answers[s] = action
+                    d.sources[s] = "timeout"
         if d.window and now >= d.hold_until and all(s in d.answers for s in d.seats):
             self._flush()
 
@@ -413,9 +574,10 @@ class Table:
         elif kind == "auto":
             _, seat, on = event
             info = self.seats[seat]
-            if info.auto != on:
+            if info.auto != on and not info.escaped:
                 info.auto = on
                 info.timeouts = 0
+                self._log("auto", seat, "on" if on else "off")
                 self._send(seat, NoticeMsg(code="auto_on" if on else "auto_off", seat=seat,
                                            message=f"auto-play (托管) {'on' if on else 'off'}"))
         elif kind == "leave":
@@ -465,13 +627,15 @@ class Table:
         info.timeouts = 0
         if info.auto:
             info.auto = False
+            self._log("auto", seat, "off")
             self.version += 1
             self._send(seat, NoticeMsg(code="auto_off", seat=seat,
                                        message="you played: auto-play (托管) is off"))
         if d.kind == "turn":
-            self._apply(seat, action)
+            self._apply(seat, action, "player")
         else:
             d.answers[seat] = action
+            d.sources[seat] = "player"
             info.dirty = True
 
     def _on_leave(self, seat: int) -> None:
@@ -482,6 +646,7 @@ class Table:
             deltas = self.match.escape(seat)
         except MatchError:
             return
+        self._log("escape", seat)
         info.escaped = True
         info.connected = False
         info.auto = False
@@ -493,11 +658,15 @@ class Table:
                                         message=f"{info.name} left the match (逃跑); the server "
                                         "plays the seat"))
         self._sync()
+        self.escapes_to_settle.append(seat)  # once the escape is written (see _persist)
+
+    def _start_escape_settlement(self, seat: int) -> None:
         task = self.loop.create_task(self._settle_escape(seat))
         self.escape_tasks.append(task)
         self.hub.background(task)
 
     async def _settle_escape(self, seat: int) -> None:
+        """Settle an escape's penalty (idempotent: a resumed table settles any it finds)."""
         info = self.seats[seat]
         others = [self.seats[(seat + k) % 4].account_id for k in (1, 2, 3)]
         penalty = self.rules.escape
@@ -505,9 +674,15 @@ class Table:
             result = await asyncio.to_thread(
                 self.hub.store.settle_escape, f"{self.match_id}#escape{seat}", info.account_id,
                 penalty * self.stake, others, 0, penalty_points=penalty, profile=self.rules.profile)
-        except StoreError:
-            log.exception("escape settlement failed (table %s seat %d)", self.table_id, seat)
+        except AlreadySettled:
             return
+        except StoreError:
+            log.exception("escape settlement failed (match %s seat %d)", self.match_id, seat)
+            emit("settlement_error", logging.ERROR, kind="escape", match_id=self.match_id,
+                 account_id=info.account_id)
+            return
+        emit("settlement", kind="escape", match_id=self.match_id, account_id=info.account_id,
+             profile=self.rules.profile)
         for s in self.seats:
             p = result.players.get(s.account_id)
             if p is not None:
@@ -535,59 +710,104 @@ class Table:
     async def _idle(self, seconds: float) -> None:
         """Between hands: handle events (reconnections, leaves) while the result shows."""
         until = self._now() + seconds
-        while True:
+        while not self.stopping:
             self._drain()
+            await self._persist()
             if self._now() >= until:
                 return
             await self._wait(until)
 
+    def stop(self) -> None:
+        """Stop at the next safe point, leaving the match ``running`` in the store (a draining
+        server): everything applied is already written, the next process resumes it."""
+        self.stopping = True
+        self.wake.set()
+
     async def run(self) -> None:
         try:
+            if self.epoch == 0:
+                self.epoch = await asyncio.to_thread(
+                    self.hub.store.open_match, self.match_id, self.table_id, self.seed.hex(),
+                    self.config_json(), owner=self.hub.node_id)
+                emit("match_start", match_id=self.match_id, table_id=self.table_id,
+                     profile=self.rules.profile, accounts=[s.account_id for s in self.seats])
+            else:  # resumed: settle any escape a crash left unsettled (idempotent)
+                for info in self.seats:
+                    if info.escaped:
+                        self._start_escape_settlement(info.seat)
             for info in self.seats:
                 if not info.is_bot and info.connected:
                     self._send(info.seat, self.table_msg(info.seat))
-            while not self.match.finished:
-                hand = self.match.start_hand()
-                self._sync()
-                self._broadcast()
-                while not hand.ended:
-                    self._drain()
-                    if hand.ended:
-                        break
-                    self._tick()
-                    self._broadcast()
-                    if hand.ended:
-                        break
-                    await self._wait(self._due())
-                self.decision = None
-                self._broadcast()
-                await self._hand_over(hand)
-                if not self.match.finished:
-                    await self._idle(self.config.hand_pause if self._humans_present() else 0.0)
-            await self._match_over()
+            await self._play()
+            if not self.stopping:
+                await self._match_over()
         except asyncio.CancelledError:
             raise
+        except MatchFenced:  # another process resumed this match: it is theirs now
+            log.warning("match %s was taken over by another process; this table stops",
+                        self.match_id)
         except Exception:
-            log.exception("table %s crashed", self.table_id)
-            for info in self.seats:
-                self._send(info.seat, ErrorMsg(code="server_error",
-                                               message="the table stopped on a server error"))
+            log.exception("match %s (table %s) stopped on an unexpected error",
+                          self.match_id, self.table_id)
+            emit("table_error", logging.ERROR, match_id=self.match_id, table_id=self.table_id)
+            await self._abort()
         finally:
             self.finished = True
             self.hub.table_closed(self)
 
+    async def _play(self) -> None:
+        """Deal and play hands until the match is over (or the server drains)."""
+        while True:
+            hand = self.match.hand
+            if hand is not None and hand.ended and self.hands_settled <= hand.hand_no:
+                self.decision = None
+                await self._persist()
+                self._broadcast()
+                await self._hand_over(hand)
+                if not self.match.finished:
+                    await self._idle(self.config.hand_pause if self._humans_present() else 0.0)
+                continue
+            if self.match.finished or self.stopping:
+                return
+            if hand is None or hand.ended:
+                hand = self.match.start_hand()
+                self._log("deal", data=hand.commitment)
+            self._sync()
+            await self._persist()
+            self._broadcast()
+            while not hand.ended and not self.stopping:
+                self._drain()
+                if not hand.ended:
+                    self._tick()
+                await self._persist()
+                self._broadcast()
+                if hand.ended:
+                    break
+                await self._wait(self._due())
+            if self.stopping and not hand.ended:
+                return
+
     async def _hand_over(self, hand: HandState) -> None:
-        summary = self.match.history[-1]
+        """Record and settle a finished hand (one transaction, exactly once), then tell."""
+        summary = next(h for h in self.match.history if h.hand_no == hand.hand_no)
         record = HandRecord(
             match_id=self.match_id, hand_no=hand.hand_no, commitment=hand.commitment,
             wall="".join(tile_str(t) for t in hand.wall), salt=hand.salt.hex(),
             events="\n".join(summary.records),
             seats={s.seat: s.account_id for s in self.seats})
-        try:
-            await asyncio.to_thread(self.hub.store.save_hand_record, record)
-        except StoreError:
-            log.exception("could not save the record of hand %d of %s", hand.hand_no, self.match_id)
         result = summary.result
+        last = hand.hand_no == self.hands - 1
+        # The service fee is charged once, with the last hand of a match played to its end.
+        fee = self.fee if self.stake > 0 and last else 0
+        await asyncio.to_thread(
+            self.hub.store.finish_hand, self.match_id, self.epoch, record,
+            {s.account_id: result.deltas[s.seat] for s in self.seats}, stake=self.stake,
+            fee=fee, profile=self.rules.profile, totals=list(self.match.totals))
+        emit("settlement", kind="hand", match_id=self.match_id, hand_no=hand.hand_no,
+             profile=self.rules.profile, outcome=result.outcome, winner_seat=result.winner,
+             deltas={s.account_id: result.deltas[s.seat] for s in self.seats}, stake=self.stake,
+             fee=fee)
+        self.hands_settled = hand.hand_no + 1
         pause = self.config.hand_pause if not self.match.finished else None
         for info in self.seats:
             self._send(info.seat, HandEndMsg(
@@ -595,25 +815,23 @@ class Table:
                 winner=result.winner, deltas=list(result.deltas), totals=list(self.match.totals),
                 next_hand_in=pause))
 
-    async def _match_over(self) -> None:
-        store = self.hub.store
+    async def _results(self) -> list[MatchResultLine]:
+        """Each seat's points and silver over the whole match, from the store's settlements
+        (so a resumed match reports what was settled before the crash too)."""
         if self.escape_tasks:  # the escapes' own settlements first (their silver is reported)
             await asyncio.gather(*self.escape_tasks, return_exceptions=True)
-        points = {s.account_id: self.match.totals[s.seat] - self.escape_points[s.seat]
-                  for s in self.seats}
-        fee = self.fee if self.stake > 0 else 0
+        silver: dict[int, tuple[int, int]] = {}
         try:
-            result = await asyncio.to_thread(
-                store.settle_game, self.match_id, self.stake, points, fee,
-                profile=self.rules.profile)
-            for s in self.seats:
-                p = result.players[s.account_id]
-                s.silver += p.silver_delta
-                s.fee += p.fee
+            silver = await asyncio.to_thread(self.hub.store.match_silver, self.match_id)
         except StoreError:
-            log.exception("settlement of match %s failed", self.match_id)
-        results = [MatchResultLine(seat=s.seat, name=s.name, points=self.match.totals[s.seat],
-                                   silver=s.silver, fee=s.fee) for s in self.seats]
+            log.exception("could not read the settlements of match %s", self.match_id)
+        return [MatchResultLine(seat=s.seat, name=s.name, points=self.match.totals[s.seat],
+                                silver=silver.get(s.account_id, (0, 0))[0],
+                                fee=silver.get(s.account_id, (0, 0))[1]) for s in self.seats]
+
+    async def _tell_match_end(self, results: list[MatchResultLine],
+                              reason: Literal["server_error"] | None) -> None:
+        store = self.hub.store
         for info in self.seats:
             if info.is_bot or info.escaped:
                 continue
@@ -622,4 +840,44 @@ class Table:
                 acct = await asyncio.to_thread(store.account, info.account_id)
                 account = self.hub.account_info(acct)
             self._send(info.seat, MatchEndMsg(match_id=self.match_id, totals=list(self.match.totals),
-                                              stake=self.stake, results=results, account=account))
+                                              stake=self.stake, results=results, account=account,
+                                              reason=reason))
+
+    async def _match_over(self) -> None:
+        results = await self._results()
+        await asyncio.to_thread(self.hub.store.end_match, self.match_id, self.epoch, "finished")
+        emit("match_end", how="finished", match_id=self.match_id, table_id=self.table_id,
+             totals=list(self.match.totals))
+        await self._tell_match_end(results, None)
+
+    async def _abort(self) -> None:
+        """End the match after an unexpected error: settle what finished, void the rest, tell."""
+        self.pending.clear()  # unwritten: nobody saw them, and they may be the cause
+        self.outbox.clear()
+        self.decision = None
+        hand = self.match.hand
+        try:
+            if hand is not None and hand.ended and self.hands_settled <= hand.hand_no:
+                await self._hand_over(hand)
+        except Exception:
+            log.exception("match %s: could not settle hand %d", self.match_id, hand.hand_no
+                          if hand is not None else -1)
+            emit("settlement_error", logging.ERROR, kind="hand", match_id=self.match_id,
+                 hand_no=hand.hand_no if hand is not None else None)
+        try:
+            if self.epoch:
+                await asyncio.to_thread(self.hub.store.end_match, self.match_id, self.epoch,
+                                        "aborted", ABORT_MESSAGE)
+                emit("match_end", logging.WARNING, how="aborted", match_id=self.match_id,
+                     table_id=self.table_id, totals=list(self.match.totals))
+        except Exception:  # the store is down: the match stays running and resumes later
+            log.exception("match %s: could not mark it aborted", self.match_id)
+        try:
+            results = await self._results()
+        except Exception:
+            log.exception("match %s: could not report its results", self.match_id)
+            results = []
+        for info in self.seats:
+            self._send(info.seat, ErrorMsg(code="server_error", message=ABORT_MESSAGE))
+        with contextlib.suppress(Exception):
+            await self._tell_match_end(results, "server_error")

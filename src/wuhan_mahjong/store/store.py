@@ -19,7 +19,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from enum import StrEnum
 
@@ -951,30 +951,50 @@ class Store:
     def match_history(
         self, account_id: int, *, limit: int = 50, before: datetime | None = None
     ) -> list[MatchResult]:
-        """An account's settled games and escapes, newest first (page with ``before``)."""
+        """An account's settled games and escapes, newest first (page with ``before``).
+
+        The hands of a match are settled one by one (game ids ``"<match id>/<hand no>"``,
+        see :meth:`finish_hand`); the history shows the match as one line, their sums.
+        """
         query = (
             select(MatchResultRow, SettlementRow.kind)
             .join(SettlementRow, SettlementRow.game_id == MatchResultRow.game_id)
             .where(MatchResultRow.account_id == account_id)
             .order_by(MatchResultRow.finished_at.desc(), MatchResultRow.game_id.desc())
-            .limit(limit)
+            .limit(limit * 66)  # at most 64 hands and their escapes per match
         )
         if before is not None:
             query = query.where(MatchResultRow.finished_at < before)
+        out: dict[tuple[str, str], MatchResult] = {}
         with self._read() as session:
-            return [
-                MatchResult(
-                    match_id=row.game_id,
-                    profile=row.profile,
-                    kind=kind,
-                    finished_at=row.finished_at,
-                    points_delta=row.points_delta,
-                    silver_delta=row.silver_delta,
-                    fee=row.fee,
-                    escaped=row.escaped,
-                )
-                for row, kind in session.execute(query)
-            ]
+            for row, kind in session.execute(query):
+                match_id = row.game_id
+                if kind == "game" and "/" in match_id:
+                    match_id = match_id.rsplit("/", 1)[0]
+                key = (match_id, kind)
+                seen = out.get(key)
+                if seen is None:
+                    if len(out) == limit:
+                        break
+                    out[key] = MatchResult(
+                        match_id=match_id,
+                        profile=row.profile,
+                        kind=kind,
+                        finished_at=row.finished_at,
+                        points_delta=row.points_delta,
+                        silver_delta=row.silver_delta,
+                        fee=row.fee,
+                        escaped=row.escaped,
+                    )
+                else:
+                    out[key] = replace(
+                        seen,
+                        points_delta=seen.points_delta + row.points_delta,
+                        silver_delta=seen.silver_delta + row.silver_delta,
+                        fee=seen.fee + row.fee,
+                        escaped=seen.escaped or row.escaped,
+                    )
+        return list(out.values())
 
     # -- hand records ---------------------------------------------------------------
 
