@@ -14,12 +14,26 @@ The game state a client sees is ``StateMsg.view``: exactly the engine's
 
 from __future__ import annotations
 
+import functools
 import json
-from typing import Annotated, Any, Literal
+from types import UnionType
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
+from ..engine.views import SeatView
 from ..rules import PROFILES
 
 __all__ = [
@@ -220,88 +234,46 @@ def parse_client_message(text: str) -> Any:
 
 
 # =========================================================================== the seat view
-class _ViewPart(BaseModel):
-    """Parts of the engine's seat view.  Unknown fields pass through (``extra="allow"``):
-    the view is by definition what the engine lets this seat see."""
-
-    model_config = ConfigDict(extra="allow")
+_VIEW_CONFIG = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
 
 
-class MeldModel(_ViewPart):
-    type: str
-    kind: str | None
-    tiles: str | None
-    from_seat: int | None
+def _field_type(tp: Any) -> Any:
+    """A TypedDict annotation with every nested TypedDict made a strict model."""
+    if is_typeddict(tp):
+        return model_of(tp)
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is list:
+        return list[_field_type(args[0])]  # type: ignore[misc]
+    if origin in (Union, UnionType):
+        return Union[tuple(_field_type(a) for a in args)]  # noqa: UP007
+    return tp
 
 
-class DiscardModel(_ViewPart):
-    tile: str
-    laizi: bool
-    claimed_by: int | None
+@functools.cache
+def model_of(td: type) -> type[BaseModel]:
+    """The strict pydantic model of an engine TypedDict (the seat view and its parts).
+
+    The engine's :mod:`~wuhan_mahjong.engine.views` is the one schema of the view; this
+    model is derived from it, never written again, and refuses a key the TypedDict does
+    not declare (``extra="forbid"``), a missing required key and a wrong type.  A key
+    that shadows a ``BaseModel`` attribute (``schema``) is kept under its alias.
+    """
+    fields: dict[str, Any] = {}
+    for key, tp in get_type_hints(td, include_extras=True).items():
+        # read NotRequired here: under postponed annotations Python 3.11's TypedDict
+        # counts every key in __required_keys__
+        required = get_origin(tp) is not NotRequired
+        name = key if not hasattr(BaseModel, key) else f"{key}_"
+        fields[name] = (_field_type(get_args(tp)[0] if not required else tp),
+                        Field(... if required else None, alias=key))
+    return create_model(f"{td.__name__}Model", __config__=_VIEW_CONFIG, __doc__=td.__doc__, **fields)
 
 
-class SpecialKongsModel(_ViewPart):
-    red: int
-    green: int
-    laizi: int
-    pi: int
-
-
-class PublicSeatModel(_ViewPart):
-    seat: int
-    concealed: int
-    melds: list[MeldModel]
-    special_kongs: SpecialKongsModel
-    laizi_discards: int
-    discards: list[DiscardModel]
-
-
-class TableTileModel(_ViewPart):
-    seat: int
-    tile: str
-
-
-class RevealModel(_ViewPart):
-    hands: list[str]
-    wall: str
-    salt: str
-
-
-class ResultModel(_ViewPart):
-    outcome: str
-    winner: int | None
-    win_by: str | None
-    from_seat: int | None
-    tile: str | None
-    deltas: list[int]
-    settlement: dict[str, Any] | None
-    reveal: RevealModel
-
-
-class ViewModel(_ViewPart):
-    """:class:`wuhan_mahjong.engine.views.SeatView`."""
-
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
-
-    view_schema: int = Field(alias="schema")
-    viewer: int | None
-    hand_no: int
-    profile: str
-    dealer: int
-    phase: str
-    turn: int
-    indicator: str
-    laizi: str
-    commitment: str
-    wall: int
-    end_phase: bool
-    final_draws_left: int
-    on_table: TableTileModel | None
-    seats: list[PublicSeatModel]
-    hand: str | None
-    drawn: str | None
-    legal_actions: list[dict[str, Any]]
-    result: ResultModel | None
+if TYPE_CHECKING:
+    class ViewModel(BaseModel):
+        """:class:`wuhan_mahjong.engine.views.SeatView`, strictly (made by :func:`model_of`)."""
+else:
+    ViewModel = model_of(SeatView)
 
 
 # =========================================================================== server → client
