@@ -41,7 +41,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -323,10 +323,6 @@ def run_arena(rules: Rules, seats: Sequence[str], hands: int, seed: int, *, jobs
         raise ValueError("--hands must be at least 1")
     per = len(arrangements(seats, permute))
     groups = (hands + per - 1) // per
-    names = list(dict.fromkeys(seats))
-    stats = {n: PolicyStats(n) for n in names}
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-    diffs: dict[tuple[str, str], list[float]] = {p: [] for p in pairs}
     t0 = time.perf_counter()
 
     def show(done: int) -> None:
@@ -339,44 +335,71 @@ def run_arena(rules: Rules, seats: Sequence[str], hands: int, seed: int, *, jobs
                        f"{rate:.1f}/s")
         progress.flush()
 
-    group_sum: dict[str, float] = {}
-    group_n: dict[str, int] = {}
-    count = 0
     cpu = [0.0]
-    for h in run_groups(rules, seats, seed, groups, jobs, show, permute, cpu):
-        if h.rotation == 0:
-            group_sum = dict.fromkeys(names, 0.0)
-            group_n = dict.fromkeys(names, 0)
-        for s in range(4):
-            p = stats[h.policies[s]]
-            p.hands += 1
-            p.points += h.deltas[s]
-            p.times.extend(h.times[s])
-            p.cap_hits += h.cap_hits[s]
-            group_sum[h.policies[s]] += h.deltas[s]
-            group_n[h.policies[s]] += 1
-            if h.winner == s:
-                p.wins += 1
-                if h.big_hands:
-                    p.big_wins += 1
-                if h.win_by in ("self_draw", "kong_bloom", "last_tile"):
-                    p.self_draws += 1
-            if h.winner is not None and h.win_by == "discard" and h.from_seat == s:
-                p.deal_ins += 1
-            if h.contractor == s:
-                p.contracts += 1
-        count += 1
-        if h.rotation == h.arrangements - 1:
-            means = {n: group_sum[n] / group_n[n] for n in names}
-            for n in names:
-                stats[n].group_means.append(means[n])
-            for a, b in pairs:
-                diffs[(a, b)].append(means[a] - means[b])
+    report = report_from_hands(rules, seats, seed,
+                               run_groups(rules, seats, seed, groups, jobs, show, permute, cpu),
+                               permute=permute)
     if progress is not None:
         progress.write("\n")
         progress.flush()
+    report.seconds = time.perf_counter() - t0
+    report.cpu_seconds = cpu[0]
+    return report
+
+
+def report_from_hands(rules: Rules, seats: Sequence[str], seed: int,
+                      hands: Iterable[HandOutcome], *, permute: bool = False,
+                      seconds: float = 0.0, cpu_seconds: float = 0.0) -> ArenaReport:
+    """The statistics of played hands, in group order (whole groups only: a group cut
+    short at the end is left out)."""
+    names = list(dict.fromkeys(seats))
+    stats = {n: PolicyStats(n) for n in names}
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    diffs: dict[tuple[str, str], list[float]] = {p: [] for p in pairs}
+    pending: list[HandOutcome] = []
+    count = 0
+    groups = 0
+    for h in hands:
+        if h.rotation == 0:
+            pending = []
+        pending.append(h)
+        if h.rotation != h.arrangements - 1 or len(pending) != h.arrangements:
+            continue
+        group_sum = dict.fromkeys(names, 0.0)
+        group_n = dict.fromkeys(names, 0)
+        for g in pending:
+            _count_hand(g, stats, group_sum, group_n)
+        count += len(pending)
+        groups += 1
+        means = {n: group_sum[n] / group_n[n] for n in names}
+        for n in names:
+            stats[n].group_means.append(means[n])
+        for a, b in pairs:
+            diffs[(a, b)].append(means[a] - means[b])
     return ArenaReport(rules.profile, dict(rules.overrides()), list(seats), seed, groups, count,
-                       time.perf_counter() - t0, stats, diffs, cpu[0], permute)
+                       seconds, stats, diffs, cpu_seconds, permute)
+
+
+def _count_hand(h: HandOutcome, stats: dict[str, PolicyStats], group_sum: dict[str, float],
+                group_n: dict[str, int]) -> None:
+    for s in range(4):
+        p = stats[h.policies[s]]
+        p.hands += 1
+        p.points += h.deltas[s]
+        p.times.extend(h.times[s])
+        p.cap_hits += h.cap_hits[s]
+        group_sum[h.policies[s]] += h.deltas[s]
+        group_n[h.policies[s]] += 1
+        if h.winner == s:
+            p.wins += 1
+            if h.big_hands:
+                p.big_wins += 1
+            if h.win_by in ("self_draw", "kong_bloom", "last_tile"):
+                p.self_draws += 1
+        if h.winner is not None and h.win_by == "discard" and h.from_seat == s:
+            p.deal_ins += 1
+        if h.contractor == s:
+            p.contracts += 1
 
 
 def main_progress(flag: bool) -> IO[str] | None:

@@ -1,0 +1,137 @@
+"""The published evaluation of docs/bots.md: duplicate deals on a seed fixed in advance,
+played in deal order and saved hand by hand, so a run on a shared machine can stop at
+a deadline and resume, and the report covers a prefix of the deals chosen by time,
+never by the results.
+
+    nice -n 10 python3 bench/bots_eval.py play --profile yuanhang --seed 20261201 \\
+        --seats expert,greedy,greedy,greedy --deals 2000 --until 02:05 --out bench/eval_yuanhang.jsonl
+    python3 bench/bots_eval.py report bench/eval_yuanhang.jsonl [--markdown]
+
+``play`` appends one JSON line per hand (the arena's ``HandOutcome``, decision times
+in CPU seconds) and skips deals already in the file; ``--until HH:MM`` (UTC) stops
+before starting a deal after that time.  ``report`` prints the arena's statistics
+over the whole deals in the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime as dt
+import json
+import sys
+import time
+from pathlib import Path
+
+from wuhan_mahjong.bots.arena import BotPool, HandOutcome, play_group, report_from_hands
+from wuhan_mahjong.rules import get_rules
+
+
+def _load(path: Path) -> tuple[dict[str, object], list[HandOutcome]]:
+    head: dict[str, object] = {}
+    hands = []
+    if not path.exists():
+        return head, hands
+    for line in path.read_text(encoding="utf-8").splitlines():
+        obj = json.loads(line)
+        if "header" in obj:
+            head = obj["header"]
+            continue
+        obj["policies"] = tuple(obj["policies"])
+        obj["deltas"] = tuple(obj["deltas"])
+        obj["big_hands"] = tuple(obj["big_hands"])
+        obj["times"] = tuple(obj["times"])
+        obj["cap_hits"] = tuple(obj["cap_hits"])
+        hands.append(HandOutcome(**obj))
+    return head, hands
+
+
+def play(args: argparse.Namespace) -> int:
+    path = Path(args.out)
+    seats = args.seats.split(",")
+    head, hands = _load(path)
+    want = {"profile": args.profile, "seed": args.seed, "seats": seats, "permute": args.permute}
+    if head and head != want:
+        sys.exit(f"{path} holds another run: {head}")
+    done = {h.group for h in hands}
+    per = {h.group: 0 for h in hands}
+    for h in hands:
+        per[h.group] += 1
+    complete = {g for g in done if hands and per[g] == next(
+        x.arrangements for x in hands if x.group == g)}
+    until = None
+    if args.until:
+        hh, mm = map(int, args.until.split(":"))
+        now = dt.datetime.now(dt.UTC)
+        until = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
+        if until < now:
+            until += dt.timedelta(days=1)
+    rules = get_rules(args.profile)
+    pool = BotPool()
+    with path.open("a", encoding="utf-8") as out:
+        if not head:
+            out.write(json.dumps({"header": want}) + "\n")
+        for g in range(args.deals):
+            if g in complete:
+                continue
+            if until is not None and dt.datetime.now(dt.UTC) >= until:
+                print(f"stopped at the deadline before deal {g}", file=sys.stderr)
+                break
+            c0 = time.process_time()
+            for h in play_group(rules, seats, args.seed, g, pool, args.permute):
+                out.write(json.dumps(dataclasses.asdict(h)) + "\n")
+            out.flush()
+            if args.verbose:
+                print(f"deal {g}: {time.process_time() - c0:.1f} s CPU", file=sys.stderr)
+    pool.close()
+    return 0
+
+
+def report(args: argparse.Namespace) -> int:
+    head, hands = _load(Path(args.file))
+    if not head:
+        sys.exit(f"{args.file}: no run header")
+    rules = get_rules(str(head["profile"]))
+    seats = [str(s) for s in head["seats"]]  # type: ignore[attr-defined]
+    hands.sort(key=lambda h: (h.group, h.rotation))
+    rep = report_from_hands(rules, seats, int(head["seed"]), hands,  # type: ignore[call-overload]
+                            permute=bool(head["permute"]))
+    j = rep.to_json()
+    if not args.markdown:
+        print(rep.text())
+        return 0
+    for name, p in j["policies"].items():
+        lo, hi = p["ci95"]
+        print(f"| {rep.profile} | {name} | {p['mean_points']:+.2f} [{lo:+.2f}, {hi:+.2f}] | "
+              f"{p['win_rate']:.1%} | {p['deal_in_rate']:.1%} | {p['big_hand_rate']:.2%} | "
+              f"{p['decision_ms_p50']:.2f} | {p['decision_ms_p99']:.2f} | {p['hands']} |")
+    for key, d in j["differences"].items():
+        lo, hi = d["ci95"]
+        print(f"| {rep.profile} | {key} | {d['mean']:+.2f} | [{lo:+.2f}, {hi:+.2f}] | "
+              f"{'yes' if d['excludes_zero'] else 'no'} | {rep.hands} | {rep.groups} |")
+    return 0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(required=True)
+    a = sub.add_parser("play")
+    a.add_argument("--profile", required=True)
+    a.add_argument("--seed", type=int, required=True)
+    a.add_argument("--seats", default="expert,greedy,greedy,greedy")
+    a.add_argument("--deals", type=int, default=2000)
+    a.add_argument("--permute", action="store_true")
+    a.add_argument("--until", default=None, help="HH:MM UTC: start no deal after it")
+    a.add_argument("--out", required=True)
+    a.add_argument("--verbose", action="store_true")
+    a.set_defaults(func=play)
+    r = sub.add_parser("report")
+    r.add_argument("file")
+    r.add_argument("--markdown", action="store_true")
+    r.set_defaults(func=report)
+    args = p.parse_args()
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
