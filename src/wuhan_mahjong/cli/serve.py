@@ -170,6 +170,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         tune_gc()
     print(f"wuhan-mahjong: database {_shown(url)}", flush=True)
     print(f"wuhan-mahjong: serving http://{config.host}:{config.port}/ (WebSocket /ws)", flush=True)
+    configure_logging(settings)
     try:
         server = uvicorn.Server(uvicorn.Config(
             create_app(config, store=store), host=config.host, port=config.port,
