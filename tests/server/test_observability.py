@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -47,6 +48,25 @@ def test_health_and_readiness(server: Server) -> None:
     assert r.status_code == 200 and r.json() == {"status": "ok"}
     r = httpx.get(f"{server.http}/readyz", timeout=10)
     assert r.status_code == 200 and r.json() == {"status": "ready", "checks": {"database": "ok"}}
+
+
+def test_not_ready_while_the_database_is_away(server: Server) -> None:
+    url = server.store.engine.url
+    if url.get_backend_name() != "sqlite":
+        pytest.skip("the SQLite file is moved away; a PostgreSQL server is not stopped here")
+    folder = Path(str(url.database)).parent
+    away = folder.with_name(folder.name + "-away")
+    folder.rename(away)
+    server.store.engine.dispose()  # pooled connections would still reach the moved file
+    try:
+        r = httpx.get(f"{server.http}/readyz", timeout=30)
+        assert r.status_code == 503
+        body = r.json()
+        assert body["status"] == "not ready" and body["checks"]["database"].startswith("error: ")
+        assert httpx.get(f"{server.http}/healthz", timeout=10).status_code == 200  # alive all the same
+    finally:
+        away.rename(folder)
+    assert httpx.get(f"{server.http}/readyz", timeout=30).status_code == 200
 
 
 def test_metrics_after_a_played_hand(server: Server) -> None:
@@ -153,7 +173,7 @@ def _free_port() -> int:
         return port
 
 
-def test_serve_writes_json_event_lines(tmp_path: object) -> None:
+def test_serve_writes_json_event_lines(tmp_path: Path) -> None:
     """``wuhan-mahjong serve --log-format json``: the event log as JSON lines on stderr."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("WUHAN_MAHJONG_")}
