@@ -16,9 +16,9 @@ from typing import Any
 
 from .analysis import WIN_BY
 from .meld import Meld
-from .rules import Rules, RulesError, get_rules
+from .rules import Rules, RulesError, SpecialKongKind, get_rules
 from .scoring import SeatState, WinRecord
-from .tiles import GREEN, NUM_KINDS, RED, TileError, format_tiles, parse_tiles, suit_of, tile_str
+from .tiles import NUM_KINDS, TileError, format_tiles, parse_tiles, suit_of, tile_str
 
 
 class RecordError(ValueError):
@@ -225,10 +225,11 @@ def _check_copies(rec: WinRecord) -> None:
         for m in st.melds:
             for t in m.tiles:
                 counts[t] += 1
-        counts[RED] += st.red_kongs
-        counts[GREEN] += st.green_kongs
-        counts[laizi] += st.laizi_kongs + st.laizi_discards
-        counts[rec.indicator] += st.pi_kongs
+        kongs: dict[SpecialKongKind, int] = {
+            "red": st.red_kongs, "green": st.green_kongs, "laizi": st.laizi_kongs, "pi": st.pi_kongs}
+        for kind, n in kongs.items():
+            counts[rec.rules.special_kong_tile(kind, rec.indicator)] += n
+        counts[laizi] += st.laizi_discards
     for t, n in enumerate(counts):
         if n <= 4:
             continue

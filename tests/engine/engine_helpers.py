@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -31,7 +32,12 @@ def scenario(
     :func:`_fits`) of kinds the scenario never mentions, so fillers never make a
     claim, a kong or a win.
     """
+    # an end phase from the first draw (end_phase_wall above the option's range) needs a
+    # Rules the option parser would refuse: the engine takes any value
+    end_phase_wall = options.pop("end_phase_wall", None)
     rules = get_rules(profile, options)
+    if end_phase_wall is not None:
+        rules = dataclasses.replace(rules, end_phase_wall=end_phase_wall)
     laizi = rules.laizi_of(t(indicator))
     given = {s: parse_tiles(h) for s, h in hands.items()}
     extra = [*parse_tiles(draws), *parse_tiles(repl), t(indicator)]

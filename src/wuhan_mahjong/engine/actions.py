@@ -31,11 +31,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..rules import SPECIAL_KONG_KINDS, SpecialKongKind
 from ..tiles import NUM_KINDS, TileError, parse_tile, tile_str
 
-SpecialKind = Literal["red", "green", "laizi", "pi"]
+SpecialKind = SpecialKongKind
 KongKind = Literal["direct", "added", "concealed"]
-SPECIAL_KINDS: tuple[SpecialKind, ...] = ("red", "green", "laizi", "pi")
+SPECIAL_KINDS: tuple[SpecialKind, ...] = SPECIAL_KONG_KINDS
 SPECIAL_ZH: dict[str, str] = {"red": "红中杠", "green": "发财杠", "laizi": "癞子杠", "pi": "癞子皮杠"}
 KONG_ZH: dict[str, str] = {"direct": "冲杠", "added": "蓄杠", "concealed": "暗杠"}
 
