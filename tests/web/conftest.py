@@ -101,6 +101,21 @@ def static_server() -> Iterator[str]:
     server.server_close()
 
 
+def wait_js(page: Any, expression: str, timeout: float = 15.0) -> Any:
+    """Poll a JavaScript expression until it is truthy (``page.wait_for_function`` evaluates a
+    string inside the page, which the server's Content-Security-Policy forbids)."""
+    import time
+
+    end = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(f"() => ({expression})")
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(50)
+
+
 class Console:
     """Collects console errors and page errors of a page, each with the URL it came from
     (for a failed fetch, the resource's URL: ``/api/hint`` answering 404, say)."""

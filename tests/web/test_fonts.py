@@ -16,6 +16,7 @@ import importlib.util
 import io
 import os
 import re
+import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -63,11 +64,9 @@ def test_every_tile_character_is_a_path() -> None:
 
 
 @pytest.fixture(scope="module")
-def latin_only_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Chromium that sees only the DejaVu fonts (no CJK font at all)."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no chromium at {CHROMIUM}")
+def latin_only_browser(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Chromium that sees only the DejaVu fonts (no CJK font at all); launched by the session's
+    Playwright (one Playwright per process)."""
     dejavu = Path("/usr/share/fonts/truetype/dejavu")
     if not dejavu.is_dir():
         pytest.skip("the control needs the DejaVu fonts (apt-get install fonts-dejavu-core)")
@@ -79,12 +78,12 @@ def latin_only_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any
 """)
     env = {**os.environ, "FONTCONFIG_FILE": str(conf)}
     # the environment really has no CJK font
-    listed = subprocess.run(["fc-list", ":lang=zh"], env=env, capture_output=True, text=True, check=False)
-    assert listed.returncode != 0 or listed.stdout.strip() == "", listed.stdout
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=env)
-        yield b
-        b.close()
+    if shutil.which("fc-list"):
+        listed = subprocess.run(["fc-list", ":lang=zh"], env=env, capture_output=True, text=True, check=False)
+        assert listed.stdout.strip() == "", listed.stdout
+    b = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=env)
+    yield b
+    b.close()
 
 
 def _image(png: bytes) -> Any:

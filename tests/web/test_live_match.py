@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Console, free_port
+from .conftest import Console, free_port, wait_js
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND_LIMIT = 240.0  # seconds for the whole hand (bots act after 0.05 s)
@@ -163,7 +163,7 @@ def test_quick_match_hand_by_clicking(browser: Any, live_server: str, artifacts:
         page.wait_for_selector("table.summary", timeout=15_000)
         page.click("[data-do='quick']")
         page.wait_for_selector(".table", timeout=20_000)
-        page.wait_for_function("window.__wm.view && window.__wm.view.phase !== 'ended'")
+        wait_js(page, "window.__wm.view && window.__wm.view.phase !== 'ended'")
     print("hand played:", stats)
     assert stats["reloads"] == 1 and stats["discards"] >= 2, stats
     panel = page.locator("#overlay .settlement")
@@ -179,7 +179,7 @@ def test_quick_match_hand_by_clicking(browser: Any, live_server: str, artifacts:
     page.keyboard.press("End")
     assert page.locator("button[data-rp='settle']").count() == 1
     # the profile: silver, points, level, history with the match
-    page.click("button[data-nav='profile']")
+    page.click("[data-nav='profile']")
     page.wait_for_selector("[data-field='points']")
     page.wait_for_selector(".history button[data-replay]", timeout=10_000)
     page.screenshot(path=str(artifacts / "live-profile.png"))
@@ -208,7 +208,7 @@ def test_private_room_with_a_friend(browser: Any, live_server: str, artifacts: P
     friend.fill("#join-form input[name='code']", code)
     friend.click("#join-form button[type='submit']")
     friend.wait_for_selector(".room-code")
-    host.wait_for_function("document.querySelectorAll('.seats-list li').length === 2")
+    wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
     friend.click("[data-do='ready']")
     host.click("[data-do='ready']")
     host.wait_for_selector("[data-do='start']")
@@ -244,7 +244,7 @@ def test_accounts(browser: Any, live_server: str) -> None:
     page.click("#login-form button[data-mode='register']")
     page.wait_for_selector("[data-do='quick']")
     assert name in page.locator("main").inner_text()
-    page.click("button[data-nav='profile']")
+    page.click("[data-nav='profile']")
     page.wait_for_selector("[data-field='silver']")
     page.click("[data-do='logout']")
     page.wait_for_selector("#login-form")
@@ -255,11 +255,11 @@ def test_accounts(browser: Any, live_server: str) -> None:
     page.fill("#login-form input[name='password']", "correct horse 1")
     page.click("#login-form button[data-mode='login']")
     page.wait_for_selector("[data-do='quick']")
-    page.click("button[data-nav='profile']")
+    page.click("[data-nav='profile']")
     page.click("[data-do='logout']")
     page.click("[data-do='guest']")
     page.wait_for_selector("[data-do='quick']")
-    page.click("button[data-nav='profile']")
+    page.click("[data-nav='profile']")
     page.fill("#upgrade-form input[name='username']", name + "g")
     page.fill("#upgrade-form input[name='password']", "correct horse 2")
     page.click("#upgrade-form button[type='submit']")

@@ -54,14 +54,16 @@ from ..store import (
     open_store,
     points_to_next_level,
 )
+from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
 from .calculator import AddressLimiter, calculator_routes
 from .config import ServerConfig, database_url, default_bot
 from .hub import Hub, TablePlace, serve_websocket
 from .observability import emit, observability_routes
-from .protocol import PROTOCOL_VERSION, AccountInfo
+from .protocol import PROTOCOL_VERSION, AccountInfo, ErrorParams, validation_params
 from .ratelimit import LoginGuard
+from .rules_api import rules_routes
 
-__all__ = ["create_app", "web_dir"]
+__all__ = ["HttpErrorCode", "create_app", "web_dir"]
 
 log = logging.getLogger("wuhan_mahjong.server")
 
@@ -146,15 +148,23 @@ class HealthOut(_Out):
     connections: int
 
 
+HttpErrorCode = Literal[
+    "too_large", "invalid_request", "not_authenticated", "rate_limited", "not_a_guest", "not_found",
+    "username_taken", "invalid_credentials", "authentication_failed", "server_error",
+]
+"""Every ``error.code`` of the HTTP API (the client translates each one, with ``params``)."""
+
+
 class ErrorOut(_Out):
-    code: str
+    code: HttpErrorCode
     message: str
+    params: ErrorParams = {}
 
 
-def _error(status: int, code: str, message: str,
-           headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": ErrorOut(code=code, message=message).model_dump()}, status_code=status,
-                        headers=headers)
+def _error(status: int, code: HttpErrorCode, message: str,
+           headers: dict[str, str] | None = None, params: ErrorParams | None = None) -> JSONResponse:
+    out = ErrorOut(code=code, message=message, params=params or {})
+    return JSONResponse({"error": out.model_dump()}, status_code=status, headers=headers)
 
 
 def _ok(model: BaseModel, status: int = 200) -> Response:
@@ -162,24 +172,26 @@ def _ok(model: BaseModel, status: int = 200) -> Response:
 
 
 class HttpError(Exception):
-    def __init__(self, status: int, code: str, message: str,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(self, status: int, code: HttpErrorCode, message: str,
+                 headers: dict[str, str] | None = None, params: ErrorParams | None = None) -> None:
         super().__init__(message)
         self.status = status
-        self.code = code
+        self.code: HttpErrorCode = code
         self.headers = headers
+        self.params = params
 
 
 async def _body(request: Request, model: type[M]) -> M:
     raw = await request.body()
     if len(raw) > 4096:
-        raise HttpError(413, "too_large", "request body too large")
+        raise HttpError(413, "too_large", "request body too large", params={"max": 4096})
     try:
         return model.model_validate_json(raw or b"{}")
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "body"
-        raise HttpError(400, "invalid_request", f"{where}: {first['msg']}") from None
+        raise HttpError(400, "invalid_request", f"{where}: {first['msg']}",
+                        params=validation_params(e, skip=0)) from None
 
 
 def _token(request: Request) -> str:
@@ -212,11 +224,15 @@ def _api(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except HttpError as e:
-            return _error(e.status, e.code, str(e), e.headers)
+            return _error(e.status, e.code, str(e), e.headers, e.params)
         except UsernameTaken as e:
-            return _error(409, "username_taken", str(e))
-        except (InvalidUsername, InvalidPassword) as e:
-            return _error(400, "invalid_credentials", str(e))
+            return _error(409, "username_taken", str(e), params={"username": e.username})
+        except InvalidUsername as e:
+            return _error(400, "invalid_credentials", str(e),
+                          params={"field": "username", "min": USERNAME_MIN, "max": USERNAME_MAX})
+        except InvalidPassword as e:
+            return _error(400, "invalid_credentials", str(e),
+                          params={"field": "password", "min": PASSWORD_MIN, "max": PASSWORD_MAX})
         except AuthenticationFailed as e:
             return _error(401, "authentication_failed", str(e))
         except (InvalidSettlement, UnknownAccount) as e:
@@ -249,7 +265,7 @@ async def login(request: Request) -> Response:
         seconds = math.ceil(wait)
         raise HttpError(429, "rate_limited",
                         f"too many failed logins: try again in {seconds} s",
-                        {"Retry-After": str(seconds)})
+                        {"Retry-After": str(seconds)}, params={"seconds": seconds})
     try:
         result = await asyncio.to_thread(_hub(request).store.login, creds.username, creds.password)
     except AuthenticationFailed:
@@ -390,6 +406,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/matches/{match_id}/hands/{hand_no:int}", record, methods=["GET"]),
         Route("/api/health", health, methods=["GET"]),
         Route("/api/hint", hint_for_seat, methods=["GET"]),
+        *rules_routes(),
         *calculator_routes(AddressLimiter(cfg.calc_rate, cfg.calc_burst)),
         *observability_routes(),
         WebSocketRoute("/ws", serve_websocket),

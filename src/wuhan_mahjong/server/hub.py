@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..engine import ActionFormatError, action_from_json
 from ..rules import Rules
 from ..store import Account, Store, StoreError
+from .chat import ChatRelay, bot_names
 from .config import ServerConfig
 from .lobby import Lobby, Room
 from .observability import frame_sent
@@ -33,6 +34,7 @@ from .protocol import (
     AccountInfo,
     ActionMsg,
     AutoMsg,
+    ChatMsg,
     CreateRoomMsg,
     ErrorMsg,
     HelloMsg,
@@ -157,6 +159,7 @@ class Hub:
         self.free_bots: list[int] = []
         self.bots_in_use: dict[str, list[int]] = {}
         self.lobby = Lobby(self)
+        self.chat = ChatRelay(self)
         self.node_id = f"{socket.gethostname()}:{os.getpid()}"
         """Who runs the tables (the owner of their matches in the store's log)."""
         self.draining = False
@@ -229,7 +232,7 @@ class Hub:
         try:
             await self._dispatch(client, msg)
         except ProtocolError as e:
-            client.send(ErrorMsg(code=e.code, message=str(e), ref=e.ref or msg.ref))
+            client.send(ErrorMsg(code=e.code, message=str(e), params=e.params, ref=e.ref or msg.ref))
         except StoreError as e:
             log.warning("store error for account %d: %s", client.account_id, e)
             client.send(ErrorMsg(code="server_error", message="the database refused the request",
@@ -253,6 +256,8 @@ class Hub:
             await self.lobby.start_room(client)
         elif isinstance(msg, LeaveMsg):
             self._leave(client)
+        elif isinstance(msg, ChatMsg):
+            self.chat.say(client, msg)
         elif isinstance(msg, ActionMsg | AutoMsg | SnapshotMsg):
             place = self.where.get(acct)
             if not isinstance(place, TablePlace):
@@ -318,7 +323,8 @@ class Hub:
                 self.where.pop(acct, None)
             raise
         people: list[tuple[int, str, bool]] = [(a, n, False) for a, n in humans]
-        people += [(b.id, f"{self.bot_name} bot {k + 1}", True) for k, b in enumerate(bots)]
+        names = bot_names(len(bots), taken={n for _, n in humans})
+        people += [(b.id, names[k], True) for k, b in enumerate(bots)]
         secrets.SystemRandom().shuffle(people)
         seats = [SeatInfo(seat=i, account_id=a, name=n, is_bot=b,
                           connected=(not b and a in self.clients))
@@ -445,7 +451,7 @@ async def _authenticate(hub: Hub, ws: WebSocket, limiter: RateLimiter) -> Accoun
         try:
             msg = parse_client_message(text) if text else None
         except ProtocolError as e:
-            await ws.send_text(encode(ErrorMsg(code=e.code, message=str(e), ref=e.ref)))
+            await ws.send_text(encode(ErrorMsg(code=e.code, message=str(e), params=e.params, ref=e.ref)))
             continue
         if not isinstance(msg, HelloMsg):
             await ws.send_text(encode(ErrorMsg(
@@ -492,20 +498,20 @@ async def serve_websocket(ws: WebSocket) -> None:
                     client.send(ErrorMsg(code="rate_limited", message="too many messages: closing"))
                     client.close(1008, "rate limit exceeded")
                     break
-                client.send(ErrorMsg(code="rate_limited",
+                client.send(ErrorMsg(code="rate_limited", params={"rate": cfg.msg_rate},
                                      message=f"too many messages (at most {cfg.msg_rate:g} a second)"))
                 continue
             if not text:
                 client.send(ErrorMsg(code="binary_frame", message="send JSON text frames"))
                 continue
             if len(text) > cfg.max_message_bytes:
-                client.send(ErrorMsg(code="too_large",
+                client.send(ErrorMsg(code="too_large", params={"max": cfg.max_message_bytes},
                                      message=f"a message may be at most {cfg.max_message_bytes} bytes"))
                 continue
             try:
                 msg = parse_client_message(text)
             except ProtocolError as e:
-                client.send(ErrorMsg(code=e.code, message=str(e), ref=e.ref))
+                client.send(ErrorMsg(code=e.code, message=str(e), params=e.params, ref=e.ref))
                 continue
             await hub.dispatch(client, msg)
     except (WebSocketDisconnect, RuntimeError):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -100,7 +101,7 @@ class Lobby:
         if account.silver < rules.min_silver:
             raise ProtocolError("insufficient_silver",
                                 f"a silver table needs at least {rules.min_silver} silver; "
-                                f"you have {account.silver}")
+                                f"you have {account.silver}", need=rules.min_silver, have=account.silver)
 
     # ------------------------------------------------------------------ quick match
     async def quick_match(self, client: Client, profile: str | None, silver: bool) -> None:
@@ -187,7 +188,8 @@ class Lobby:
         try:
             rules = room_rules(options)
         except RulesError as e:
-            raise ProtocolError("bad_options", str(e)) from None
+            named = re.search(r"option '(\w+)'", str(e))
+            raise ProtocolError("bad_options", str(e), option=named.group(1) if named else "") from None
         await self._check_silver(client, options.stake, rules)
         self._free(client)
         from .hub import RoomPlace
@@ -203,15 +205,15 @@ class Lobby:
         self._free(client)
         room = self.rooms.get(code)
         if room is None or room.starting:
-            raise ProtocolError("not_found", f"no room {code}")
+            raise ProtocolError("not_found", f"no room {code}", room=code)
         if len(room.members) >= 4:
-            raise ProtocolError("room_full", f"room {code} is full")
+            raise ProtocolError("room_full", f"room {code} is full", room=code)
         await self._check_silver(client, room.options.stake, room.rules)
         self._free(client)
         if self.rooms.get(code) is not room or room.starting:
-            raise ProtocolError("not_found", f"no room {code}")
+            raise ProtocolError("not_found", f"no room {code}", room=code)
         if len(room.members) >= 4:
-            raise ProtocolError("room_full", f"room {code} is full")
+            raise ProtocolError("room_full", f"room {code} is full", room=code)
         from .hub import RoomPlace
 
         room.members.append((client.account_id, client.name))
@@ -239,9 +241,10 @@ class Lobby:
         if room.host != client.account_id:
             raise ProtocolError("not_host", "only the host starts the room")
         if not all(room.ready.values()):
-            raise ProtocolError("not_ready", "every member must be ready first")
+            raise ProtocolError("not_ready", "every member must be ready first", reason="members")
         if len(room.members) < 4 and not room.options.fill_bots:
-            raise ProtocolError("not_ready", "the room needs four players (fill_bots is off)")
+            raise ProtocolError("not_ready", "the room needs four players (fill_bots is off)",
+                                reason="four_players")
         self._start_room(room)
 
     def _start_room(self, room: Room) -> None:

@@ -63,13 +63,22 @@ ErrorCode = Literal[
 ]
 
 
-class ProtocolError(ValueError):
-    """A client message that cannot be used; ``code`` is the error frame's code."""
+ErrorParams = dict[str, str | int | float]
+"""The values an error's translation needs (``{"code": "123456"}`` for ``not_found``): the
+client shows every error in the player's language from its code and these, never from the
+English ``message``."""
 
-    def __init__(self, code: ErrorCode, message: str, ref: str | None = None) -> None:
+
+class ProtocolError(ValueError):
+    """A client message that cannot be used; ``code`` is the error frame's code,
+    ``params`` its parameters (:data:`ErrorParams`)."""
+
+    def __init__(self, code: ErrorCode, message: str, ref: str | None = None,
+                 **params: str | int | float) -> None:
         super().__init__(message)
         self.code: ErrorCode = code
         self.ref = ref
+        self.params: ErrorParams = params
 
 
 class _Msg(BaseModel):
@@ -186,13 +195,21 @@ class SnapshotMsg(_ClientMsg):
     type: Literal["snapshot"]
 
 
+class ChatMsg(_ClientMsg):
+    """Quick chat at the table: one phrase or one emote by id (``server.chat``); no free text."""
+
+    type: Literal["chat"]
+    phrase: str | None = Field(default=None, max_length=16)
+    emote: str | None = Field(default=None, max_length=16)
+
+
 ClientMessage = Annotated[
     HelloMsg | PingMsg | QuickMatchMsg | CreateRoomMsg | JoinRoomMsg | ReadyMsg | StartMsg
-    | LeaveMsg | ActionMsg | AutoMsg | SnapshotMsg,
+    | LeaveMsg | ActionMsg | AutoMsg | SnapshotMsg | ChatMsg,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "ping", "quick_match", "create_room", "join_room", "ready", "start",
-                "leave", "action", "auto", "snapshot")
+                "leave", "action", "auto", "snapshot", "chat")
 _CLIENT = TypeAdapter[Any](ClientMessage)
 
 
@@ -202,6 +219,18 @@ def _describe(error: ValidationError) -> str:
         where = ".".join(str(x) for x in e["loc"][1:]) or "message"
         parts.append(f"{where}: {e['msg']}")
     return "; ".join(parts)
+
+
+def validation_params(error: ValidationError, skip: int = 1) -> ErrorParams:
+    """The first problem of ``error`` as error parameters: ``field`` (dotted path after the
+    first ``skip`` parts), ``problem`` (pydantic's error type) and its scalar limits."""
+    first = error.errors()[0]
+    params: ErrorParams = {"field": ".".join(str(x) for x in first["loc"][skip:]) or "message",
+                           "problem": first["type"]}
+    for key, value in (first.get("ctx") or {}).items():
+        if isinstance(value, str | int | float) and not isinstance(value, bool):
+            params[key] = value
+    return params
 
 
 def parse_client_message(text: str) -> Any:
@@ -230,7 +259,8 @@ def parse_client_message(text: str) -> Any:
     try:
         return _CLIENT.validate_python(obj)
     except ValidationError as e:
-        raise ProtocolError("invalid_message", f"bad '{kind}' message: {_describe(e)}", ref) from None
+        raise ProtocolError("invalid_message", f"bad '{kind}' message: {_describe(e)}", ref,
+                            **validation_params(e)) from None
 
 
 # =========================================================================== the seat view
@@ -301,6 +331,8 @@ class ErrorMsg(_Msg):
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
+    """For logs and developers, in English; clients translate ``code`` with ``params``."""
+    params: ErrorParams = Field(default_factory=dict)
     ref: str | None = None
 
 
@@ -427,9 +459,18 @@ class NoticeMsg(_Msg):
     seat: int | None = None
 
 
+class ChatOut(_Msg):
+    """A player's quick phrase or emote, to everyone at the table."""
+
+    type: Literal["chat"] = "chat"
+    seat: int
+    phrase: str | None = None
+    emote: str | None = None
+
+
 ServerMessage = Annotated[
     WelcomeMsg | ErrorMsg | PongMsg | QueuedMsg | RoomMsg | LeftMsg | TableMsg | StateMsg
-    | HandEndMsg | MatchEndMsg | NoticeMsg,
+    | HandEndMsg | MatchEndMsg | NoticeMsg | ChatOut,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGES: TypeAdapter[Any] = TypeAdapter(ServerMessage)

@@ -1,13 +1,19 @@
-// The browser client: screens, the WebSocket connection (docs/protocol.md), keyboard.
+// The browser client: screens, routes, the WebSocket connection (docs/protocol.md), keyboard.
 //
-// Screens (hash routes): #/login, #/lobby, #/room, #/table, #/summary, #/replay, #/profile,
-// and #/fixture?src=URL&frame=NAME (renders stored seat views without a server, for tests).
+// Screens are hash routes (#/login, #/lobby, #/room, #/table, #/summary, #/replay?id=…,
+// #/profile, #/rules?profile=…, #/settings), pushed on the history: Back and Forward
+// move between them, and a link or a typed #/… in an open tab goes there (hashchange).
+// #/fixture?src=URL&frame=NAME renders stored seat views without a server, for tests.
 // The table is drawn only from the "state" frames' seat view (table.js).
 
-import { getLang, setLang, t, tileName } from "./i18n.js";
+import { errorText, fieldLabel, getLang, setLang, t, tileName } from "./i18n.js";
 import { framesFromRecord, parseRecord } from "./replay.js";
+import { renderRules } from "./rules.js";
+import { apply as applySettings, CHOICES, settings, update as updateSettings } from "./settings.js";
+import { play, unlock } from "./sound.js";
 import {
-  actionLabel, actionsForTile, chooserList, esc, groupActions, handTiles, renderSettlement, renderTable,
+  actionLabel, actionsForTile, chatPanelHTML, chooserList, esc, groupActions, handTiles, renderSettlement,
+  renderTable, tableInfoHTML,
 } from "./table.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -22,25 +28,43 @@ const S = {
   hint: null, hintFor: null, hintEndpoint: "/api/hint", queued: null, room: null, handEnds: [], matchEnd: null,
   settlementOpen: false, settledHand: null, lastSettlement: null, replay: null, fixture: null,
   error: "", atTable: false,
+  formErrors: {}, // form id -> {text, field}: shown next to the form's control
+  forms: {}, // form id -> {name: value}: what the player chose, restored on every render
+  rules: null, rulesProfile: null, infoOpen: false, chatOpen: false,
+  bubbles: {}, // seat -> {text, emote, until}
+  muted: new Set(), // names whose quick chat this player does not want to see
+  lastTick: null,
 };
 window.__wm = S; // for tests and debugging
 
 try { S.token = localStorage.getItem("wm.token"); } catch { /* ignore */ }
+try { S.forms["create-form"] = JSON.parse(localStorage.getItem("wm.form.create") || "{}"); } catch { /* ignore */ }
+applySettings();
 
 // ============================================================ HTTP helpers
+/** An Error carrying the server's error code and parameters (translated by errorText). */
+function apiError(code, params, status) {
+  const err = new Error(code);
+  err.code = code; err.params = params || {}; err.status = status;
+  return err;
+}
+
 async function api(method, path, body) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (S.token) headers.Authorization = `Bearer ${S.token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw apiError("network", {}, 0);
+  }
   const type = res.headers.get("content-type") || "";
   const data = type.includes("json") ? await res.json() : await res.text();
   if (!res.ok) {
     const e = data && typeof data === "object" ? data.error || data : null;
-    const msg = (e && (e.message || e.detail || e.code)) || `${res.status}`;
-    const err = new Error(typeof msg === "string" ? msg : JSON.stringify(msg));
-    err.status = res.status;
-    throw err;
+    if (e && typeof e.code === "string") throw apiError(e.code, e.params, res.status);
+    throw apiError("http", { status: res.status }, res.status);
   }
   return data;
 }
@@ -95,6 +119,32 @@ function showBanner(text) {
   banner.hidden = !text;
 }
 
+// Errors: a message sent with a `ref` (the form's id, or "quick", "room", "table") gets
+// its error back with the same ref, shown next to that form's control.
+const FORM_OF_REF = { "create-form": "create-form", "join-form": "join-form" };
+
+function setFormError(formId, err, prefixKey) {
+  const text = prefixKey ? t(prefixKey, { msg: errorText(err) }) : errorText(err);
+  const raw = (err && err.params) || {};
+  let field = raw.field || raw.option || "";
+  field = String(field).replace(/^options\./, "").replace(/_per_opening$/, "");
+  S.formErrors[formId] = { text, field, fresh: true };
+}
+
+function onError(msg) {
+  S.pending = false;
+  const ref = msg.ref || "";
+  if (FORM_OF_REF[ref]) {
+    setFormError(FORM_OF_REF[ref], msg, ref === "create-form" ? "lobby.create_failed" : "lobby.join_failed");
+  } else if (ref === "quick") {
+    S.queued = null;
+    setFormError("quick", msg, "lobby.quick_failed");
+  } else {
+    S.error = errorText(msg);
+  }
+  render();
+}
+
 function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
@@ -102,35 +152,37 @@ function onMessage(msg) {
       S.account = msg.account;
       S.atTable = msg.at_table;
       if (msg.at_table) send({ type: "snapshot" });
-      else if (S.screen === "table" || S.screen === "login") go("lobby");
+      else if (S.screen === "table" || S.screen === "login") go("lobby", "", { replace: true });
       else render();
       break;
     case "error":
       if (msg.code === "auth_failed" || msg.code === "not_authenticated") {
         S.wantSocket = false; saveToken(null); S.account = null;
         if (S.ws) S.ws.close();
-        go("login");
+        go("login", "", { replace: true });
         return;
       }
-      S.pending = false;
-      S.error = msg.message || msg.code;
-      render();
+      onError(msg);
       break;
     case "queued":
       S.queued = msg; render();
       break;
     case "room":
-      S.room = msg; S.queued = null; go("room");
+      S.room = msg; S.queued = null; delete S.formErrors["create-form"]; delete S.formErrors["join-form"];
+      if (S.screen !== "room") go("room"); else render();
       break;
     case "left":
       S.room = null; S.queued = null;
       if (msg.where === "table") { S.table = null; S.state = null; S.view = null; }
-      if (S.screen !== "summary") go("lobby");
+      if (msg.where === "queue" && S.screen === "lobby") render();
+      else if (S.screen !== "summary") go("lobby", "", { replace: true });
       break;
     case "table":
       S.table = msg; S.players = msg.players; S.queued = null; S.room = null; S.matchEnd = null;
+      S.bubbles = {};
       if (!S.handEndsFor || S.handEndsFor !== msg.match_id) { S.handEnds = []; S.handEndsFor = msg.match_id; }
-      go("table");
+      if (S.screen !== "table") go("table", "", { replace: S.screen === "room" || S.screen === "lobby" });
+      else render();
       break;
     case "state":
       onState(msg);
@@ -149,9 +201,30 @@ function onMessage(msg) {
     case "notice":
       if (msg.code === "replaced") { S.wantSocket = false; showBanner(msg.message); }
       break;
+    case "chat":
+      onChat(msg);
+      break;
     default:
       break;
   }
+}
+
+// ============================================================ sounds from the state frames
+function soundsFor(prev, v) {
+  if (!prev || prev.hand_no !== v.hand_no) return;
+  if (v.phase === "ended" && prev.phase !== "ended") {
+    if (v.result && v.result.outcome === "win") play("win");
+    return;
+  }
+  const melds = (p) => p.seats.reduce((n, s) => n + s.melds.length, 0);
+  const discards = (p) => p.seats.reduce((n, s) => n + s.discards.length, 0);
+  if (melds(v) > melds(prev)) {
+    // the newest meld tells which call was made
+    const seat = v.seats.find((s, i) => s.melds.length > prev.seats[i].melds.length);
+    const m = seat && seat.melds[seat.melds.length - 1];
+    play(m && m.type === "kong" ? "kong" : m && m.type === "chi" ? "chi" : "peng");
+  } else if (discards(v) > discards(prev)) play("discard");
+  else if (v.drawn && v.drawn !== prev.drawn && v.viewer !== null) play("draw");
 }
 
 function onState(msg) {
@@ -174,7 +247,8 @@ function onState(msg) {
   } else if (prev && prev.hand_no !== msg.view.hand_no) {
     S.settlementOpen = false; // a new hand began: the table is live again
   }
-  if (S.screen !== "table") go("table");
+  soundsFor(prev, msg.view);
+  if (S.screen !== "table") go("table", "", { replace: true });
   else render();
   maybeFetchHint();
 }
@@ -184,14 +258,30 @@ let hintSeq = 0;
 async function maybeFetchHint() {
   const v = S.view;
   if (!v || v.viewer === null || !v.hand || v.phase === "ended" || !S.hintEndpoint) return;
+  // only for one's own decision, and not while the server asks to wait (429)
+  if (!(v.legal_actions || []).length || Date.now() < (S.hintWaitUntil || 0)) return;
   const key = `${v.hand_no}/${v.hand}/${v.wall}`;
   if (S.hintFor === key) return;
   S.hintFor = key;
   const seq = ++hintSeq;
   try {
     const h = await api("GET", `${S.hintEndpoint}?match_id=${encodeURIComponent(S.state ? S.state.match_id : "")}`);
-    if (seq === hintSeq) { S.hint = h; render(); }
-  } catch { if (seq === hintSeq) { S.hint = null; render(); } } // e.g. between hands: no help now
+    // {"hint": null, "reason": …} means: no help now (between hands)
+    if (seq === hintSeq) { S.hint = h && h.hint === null ? null : h; render(); }
+  } catch (e) {
+    if (e.status === 429) S.hintWaitUntil = Date.now() + 1000 * Number((e.params && e.params.seconds) || 5);
+    if (seq === hintSeq) { S.hint = null; render(); }
+  }
+}
+
+// ============================================================ quick chat
+function onChat(msg) {
+  const p = (S.players || []).find((x) => x.seat === msg.seat);
+  if (p && S.muted.has(p.name)) return;
+  S.bubbles[msg.seat] = { phrase: msg.phrase || null, emote: msg.emote || null, until: Date.now() + 4000 };
+  play("chat");
+  if (S.screen === "table") render();
+  setTimeout(() => { if (S.bubbles[msg.seat] && S.bubbles[msg.seat].until <= Date.now()) { delete S.bubbles[msg.seat]; if (S.screen === "table") render(); } }, 4100);
 }
 
 // ============================================================ actions
@@ -199,7 +289,7 @@ function sendAction(a) {
   if (S.fixture) { S.fixture.sent.push(a); window.__lastAction = a; S.chooser = null; render(); return; }
   if (S.pending) return;
   // the view's decision id: a late click is refused (stale_decision), never applied to the next decision
-  const ok = send({ type: "action", action: a, decision: S.view ? S.view.decision : undefined, hand_no: S.view ? S.view.hand_no : undefined });
+  const ok = send({ type: "action", action: a, decision: S.view ? S.view.decision : undefined, hand_no: S.view ? S.view.hand_no : undefined, ref: "table" });
   if (ok) { S.pending = true; S.chooser = null; S.selected = null; render(); }
 }
 
@@ -238,38 +328,95 @@ function names() {
 }
 
 function ctx() {
+  const now = Date.now();
+  const bubbles = {};
+  for (const [seat, b] of Object.entries(S.bubbles)) if (b.until > now) bubbles[seat] = b;
   return {
     names: names(), selected: S.selected, deadline: S.deadline, hint: S.hint, pending: S.pending,
     chooser: S.chooser, chooserTile: S.chooserTile, replayHands: null, caption: "",
+    players: S.players, bubbles, muted: S.muted,
   };
 }
 
 function renderNav() {
   const nav = $("#nav");
-  const items = S.account ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["replay", "nav.replay"]] : [["replay", "nav.replay"]];
-  nav.innerHTML = items.map(([k, key]) => `<button data-nav="${k}" ${S.screen === k ? "disabled" : ""}>${t(key)}</button>`).join("");
+  const items = S.account
+    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["settings", "nav.settings"]]
+    : [["replay", "nav.replay"], ["rules", "nav.rules"], ["settings", "nav.settings"]];
+  nav.innerHTML = items.map(([k, key]) => `<a class="navlink" href="#/${k}" data-nav="${k}" ${S.screen === k ? `aria-current="page"` : ""}>${t(key)}</a>`).join("") +
+    `<button type="button" id="mute" data-do="mute" aria-pressed="${settings.sound ? "false" : "true"}" title="${t(settings.sound ? "settings.mute" : "settings.unmute")}">${settings.sound ? t("settings.sound_on_short") : t("settings.sound_off_short")}</button>`;
   $("#lang").textContent = t("app.lang");
   $("#title").textContent = t("app.title");
   $("#subtitle").textContent = ` · ${t("app.subtitle")}`;
   document.title = `${t("app.title")} · ${t("app.subtitle")}`;
 }
 
+/** What the player chose in every form, restored after a re-render (selects and defaults included). */
+function rememberForms() {
+  for (const form of app.querySelectorAll("form[id]:not([data-live])")) {
+    const saved = S.forms[form.id] || (S.forms[form.id] = {});
+    for (const el of form.elements) if (el.name) saved[el.name] = el.type === "checkbox" ? el.checked : el.value;
+  }
+}
+
+function restoreForms() {
+  for (const form of app.querySelectorAll("form[id]")) {
+    const saved = S.forms[form.id];
+    if (!saved) continue;
+    for (const el of form.elements) {
+      if (!el.name || saved[el.name] === undefined) continue;
+      if (el.type === "checkbox") el.checked = !!saved[el.name];
+      else if (el.tagName === "SELECT" && ![...el.options].some((o) => o.value === saved[el.name])) continue;
+      else el.value = saved[el.name];
+    }
+  }
+}
+
 function render() {
   renderNav();
   const fn = SCREENS[S.screen] || SCREENS.login;
-  // A re-render (e.g. the profile's history arriving) must not wipe what the player is typing.
-  const typed = [...app.querySelectorAll("form[id] input[name]")]
-    .filter((el) => el.value).map((el) => [`#${el.form.getAttribute("id")} input[name="${el.name}"]`, el.value]);
+  // A re-render (e.g. the profile's history arriving, an error) must not lose what the player chose.
+  rememberForms();
   const focused = document.activeElement && app.contains(document.activeElement) && document.activeElement.id;
   app.innerHTML = fn();
-  for (const [sel, value] of typed) {
-    const el = app.querySelector(sel);
-    if (el && !el.value) el.value = value;
-  }
+  restoreForms();
   if (focused) { const el = document.getElementById(focused); if (el) el.focus(); }
   app.dataset.screen = S.screen;
+  if (S.screen === "table" || S.screen === "fixture") markFresh();
   renderOverlay();
+  // a new form error is brought into view, with its control focused
+  for (const [id, e] of Object.entries(S.formErrors)) {
+    if (!e.fresh) continue;
+    e.fresh = false;
+    const box = app.querySelector(`[data-error-for="${id}"]`);
+    const field = e.field && app.querySelector(`#${id} [name="${e.field}"]`);
+    if (field) field.focus({ preventScroll: true });
+    if (box && box.scrollIntoView) box.scrollIntoView({ block: "center" });
+  }
   tick();
+}
+
+/** Animate only what is new since the last render: the latest discard and a new meld. */
+function markFresh() {
+  const v = S.view;
+  if (!v) return;
+  const discards = v.seats.map((p) => p.discards.length).join(",");
+  const melds = v.seats.map((p) => p.melds.length).join(",");
+  const key = `${v.hand_no}`;
+  const last = S.animSeen && S.animSeen.key === key ? S.animSeen : null;
+  if (last && last.discards !== discards) {
+    const el = app.querySelector(".river .tile.last") || [...app.querySelectorAll(".river")].map((r) => r.lastElementChild).filter(Boolean).pop();
+    if (el) el.classList.add("anim-in");
+  }
+  if (last && last.melds !== melds) {
+    v.seats.forEach((p, i) => {
+      if (Number(last.melds.split(",")[i]) < p.melds.length) {
+        const m = app.querySelectorAll(`.seat[data-seat="${p.seat}"] .meld`);
+        if (m.length) m[m.length - 1].classList.add("anim-claim");
+      }
+    });
+  }
+  S.animSeen = { key, discards, melds };
 }
 
 function renderOverlay() {
@@ -284,42 +431,106 @@ function renderOverlay() {
   } else if (S.screen === "fixture" && S.fixture && S.fixture.view && S.fixture.view.result && !S.fixture.hideSettlement) {
     html = renderSettlement(S.fixture.view, { names: S.fixture.names, continueLabel: t("settle.continue") });
   }
+  const fresh = html && overlay.hidden;
   overlay.innerHTML = html;
   overlay.hidden = !html;
+  // the winning hand is revealed with a short animation when the panel opens
+  if (fresh) { const panel = overlay.querySelector(".settlement"); if (panel) panel.classList.add("anim-win"); }
+}
+
+/** A form's error line (next to its submit button) and a control's own error. */
+function formError(id) {
+  const e = S.formErrors[id];
+  return `<p class="error form-error" data-error-for="${id}" role="alert">${e ? esc(e.text) : ""}</p>`;
+}
+
+function fieldError(id, name) {
+  const e = S.formErrors[id];
+  return e && e.field === name ? `<span class="field-error" data-field-error="${name}">${esc(e.text)}</span>` : "";
+}
+
+function invalid(id, name) {
+  const e = S.formErrors[id];
+  return e && e.field === name ? ` aria-invalid="true"` : "";
+}
+
+const PROFILES = ["yuanhang", "bianfeng", "laizishanzhuang"];
+
+/** The rule options of a room or table, as the server sent them (labels from /api/rules). */
+function optionsLine(o) {
+  const parts = [t(`opt.profile.${o.profile}`)];
+  if (o.opening_scoring) parts.push(t(`opt.opening.${o.opening_scoring}`));
+  parts.push(`${t("opt.hands")} ${o.hands}`);
+  parts.push(o.stake ? `${t("opt.stake")} ${o.stake}` : t("opt.free"));
+  if (o.cap) parts.push(`${t("opt.cap")} ${o.cap}`);
+  if (o.claim_window_seconds) parts.push(`${t("opt.claim")} ${o.claim_window_seconds}`);
+  if (o.turn_seconds) parts.push(`${t("opt.turn")} ${o.turn_seconds}`);
+  for (const [k, v] of Object.entries(o.rules || {})) parts.push(`${esc(ruleLabel(k))} ${esc(ruleValue(k, v))}`);
+  return parts.join(" · ");
+}
+
+function ruleOption(name) {
+  return S.rules && S.rules.options ? S.rules.options.find((x) => x.name === name) : null;
+}
+
+function ruleLabel(name) {
+  const o = ruleOption(name);
+  return o ? (getLang() === "zh" ? o.label_zh : o.label_en) : fieldLabel(name);
+}
+
+function ruleValue(name, v) {
+  const o = ruleOption(name);
+  if (o && o.value_labels && o.value_labels[String(v)]) return o.value_labels[String(v)][getLang() === "zh" ? 0 : 1];
+  if (typeof v === "boolean") return t(v ? "rules.yes" : "rules.no");
+  if (Array.isArray(v)) return v.map((x) => (/^[1-9][mpsz]$/.test(x) ? tileName(x) : x)).join(" ");
+  return String(v);
+}
+
+async function loadRules() {
+  if (S.rules || S.rulesLoading) return;
+  S.rulesLoading = true;
+  try { S.rules = await api("GET", "/api/rules"); } catch (e) { S.rulesError = errorText(e); }
+  S.rulesLoading = false;
+  if (["rules", "table", "room"].includes(S.screen)) render();
 }
 
 const SCREENS = {
   login() {
     return `<div class="screen"><div class="card"><h2>${t("login.title")}</h2>
-      <button class="primary big-button" data-do="guest">${t("login.guest")}</button>
+      <button class="primary big-button" data-do="guest">${t("login.guest")}</button>${formError("guest")}
       <p>${t("login.or")}</p>
-      <form id="login-form">
-        <div class="form-row"><label for="u">${t("login.user")}</label><input id="u" name="username" autocomplete="username" value="${esc(S.loginName || "")}" required></div>
-        <div class="form-row"><label for="p">${t("login.password")}</label><input id="p" name="password" type="password" autocomplete="current-password" required></div>
+      <form id="login-form" novalidate>
+        <div class="form-row"><label for="u">${t("login.user")}</label><input id="u" name="username" autocomplete="username" required${invalid("login-form", "username")}>${fieldError("login-form", "username")}</div>
+        <div class="form-row"><label for="p">${t("login.password")}</label><input id="p" name="password" type="password" autocomplete="current-password" required${invalid("login-form", "password")}>${fieldError("login-form", "password")}</div>
         <div class="form-row"><button class="primary" type="submit" data-mode="login">${t("login.submit")}</button>
         <button type="submit" data-mode="register">${t("login.register")}</button></div>
-      </form>
-      <p class="error">${esc(S.error)}</p></div></div>`;
+        ${formError("login-form")}
+      </form></div></div>`;
   },
 
   lobby() {
     const a = S.account;
     const hello = a ? `<p>${t("lobby.hello", { name: esc(a.username) })} · ${t("profile.silver")} ${a.silver} · ${t("profile.points")} ${a.points}</p>` : "";
-    const queued = S.queued ? `<p class="queued">${t("room.waiting")} (${S.queued.waiting}/4)</p>` : "";
-    const profiles = ["yuanhang", "bianfeng", "laizishanzhuang"];
+    const q = S.queued;
+    const queued = q ? `<div class="queued" data-queued="1"><span class="spinner" aria-hidden="true"></span>${t("lobby.queued", { n: q.waiting })}` +
+      `${typeof q.bots_after === "number" ? ` · ${t("lobby.bots_in", { s: Math.ceil(q.bots_after) })}` : ""}` +
+      ` <button type="button" data-do="cancel-queue">${t("lobby.cancel")}</button></div>` : "";
+    const quick = q ? "" : `<button class="primary big-button" data-do="quick">${t("lobby.quick")}</button>`;
+    const F = "create-form";
+    const row = (name, label, control) => `<div class="form-row"><label for="cf-${name}">${label}</label>${control}${fieldError(F, name)}</div>`;
     return `<div class="screen">${hello}
-      <div class="card"><button class="primary big-button" data-do="quick">${t("lobby.quick")}</button>${queued}</div>
-      <div class="card"><h3>${t("lobby.create")}</h3><form id="create-form">
-        <div class="form-row"><label>${t("opt.profile")}</label><select name="profile">${profiles.map((p) => `<option value="${p}">${t(`opt.profile.${p}`)}</option>`).join("")}</select></div>
-        <div class="form-row"><label>${t("opt.opening")}</label><select name="opening_scoring"><option value="">${t("opt.opening.default")}</option><option value="per_opening">${t("opt.opening.per_opening")}</option><option value="once">${t("opt.opening.once")}</option></select></div>
-        <div class="form-row"><label>${t("opt.cap")}</label><input name="cap" type="number" min="1" placeholder="${t("opt.default")}"></div>
-        <div class="form-row"><label>${t("opt.hands")}</label><input name="hands" type="number" min="1" max="64" value="4"></div>
-        <div class="form-row"><label>${t("opt.claim")}</label><input name="claim_window_seconds" type="number" min="1" max="60" step="0.5" placeholder="${t("opt.default")}"></div>
-        <div class="form-row"><label>${t("opt.stake")}</label><input name="stake" type="number" min="0" value="0"></div>
-        <button class="primary" type="submit">${t("lobby.create")}</button></form></div>
-      <div class="card"><h3>${t("lobby.join")}</h3><form id="join-form" class="form-row">
-        <input name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" placeholder="${t("lobby.code")}" required>
-        <button class="primary" type="submit">${t("lobby.join_btn")}</button></form></div>
+      <div class="card">${quick}${queued}${formError("quick")}</div>
+      <div class="card"><h3>${t("lobby.create")}</h3><form id="${F}" novalidate>
+        ${row("profile", t("opt.profile"), `<select id="cf-profile" name="profile">${PROFILES.map((p) => `<option value="${p}">${t(`opt.profile.${p}`)}</option>`).join("")}</select>`)}
+        ${row("opening_scoring", t("opt.opening"), `<select id="cf-opening_scoring" name="opening_scoring"><option value="">${t("opt.opening.default")}</option><option value="per_opening">${t("opt.opening.per_opening")}</option><option value="once">${t("opt.opening.once")}</option></select>`)}
+        ${row("cap", t("opt.cap"), `<input id="cf-cap" name="cap" type="number" inputmode="numeric" min="1" placeholder="${t("opt.default")}"${invalid(F, "cap")}>`)}
+        ${row("hands", t("opt.hands"), `<input id="cf-hands" name="hands" type="number" inputmode="numeric" min="1" max="64" value="4"${invalid(F, "hands")}>`)}
+        ${row("claim_window_seconds", t("opt.claim"), `<input id="cf-claim_window_seconds" name="claim_window_seconds" type="number" inputmode="decimal" min="1" max="60" step="0.5" placeholder="${t("opt.default")}"${invalid(F, "claim_window_seconds")}>`)}
+        ${row("stake", t("opt.stake"), `<input id="cf-stake" name="stake" type="number" inputmode="numeric" min="0" value="0"${invalid(F, "stake")}>`)}
+        <button class="primary" type="submit">${t("lobby.create")}</button>${formError(F)}</form></div>
+      <div class="card"><h3>${t("lobby.join")}</h3><form id="join-form" novalidate><div class="form-row">
+        <input name="code" inputmode="numeric" maxlength="6" placeholder="${t("lobby.code")}" aria-label="${t("lobby.code")}" required${invalid("join-form", "code")}>
+        <button class="primary" type="submit">${t("lobby.join_btn")}</button></div>${formError("join-form")}</form></div>
       <p class="error">${esc(S.error)}</p></div>`;
   },
 
@@ -328,27 +539,33 @@ const SCREENS = {
     if (!r) return `<div class="screen"><p>${t("app.loading")}</p></div>`;
     const me = r.members.find((m) => m.you);
     const members = r.members.map((m) => `<li>${esc(m.name)}${m.host ? " ★" : ""}${m.ready ? " ✔" : ""}${m.you ? ` (${t("seat.you")})` : ""}</li>`).join("");
-    const o = r.options;
+    const overrides = Object.entries(r.overrides || {}).map(([k, v]) => `<li data-override="${esc(k)}">${esc(ruleLabel(k))}: <b>${esc(ruleValue(k, v))}</b></li>`).join("");
     return `<div class="screen"><div class="card"><h2>${t("room.title", { code: esc(r.code) })}</h2>
       <div class="room-code" data-code="${esc(r.code)}">${esc(r.code)}</div>
       <p>${t("room.share", { code: esc(r.code) })}</p>
-      <p>${t(`opt.profile.${o.profile}`)} · ${t("opt.hands")} ${o.hands} · ${t("opt.stake")} ${o.stake}${o.opening_scoring ? " · " + t(`opt.opening.${o.opening_scoring}`) : ""}${o.cap ? ` · ${t("opt.cap")} ${o.cap}` : ""}${o.claim_window_seconds ? ` · ${t("opt.claim")} ${o.claim_window_seconds}` : ""}</p>
+      <p class="room-options">${optionsLine(r.options)}</p>
+      ${overrides ? `<ul class="overrides">${overrides}</ul>` : ""}
       <ul class="seats-list">${members}</ul><p>${t("room.waiting")}</p>
       <div class="form-row">${me && !me.ready ? `<button data-do="ready">${t("table.ready")}</button>` : ""}
       ${me && me.host ? `<button class="primary" data-do="start">${t("room.start")}</button>` : ""}
       <button data-do="leave">${t("room.leave")}</button></div>
-      <p class="error">${esc(S.error)}</p></div></div>`;
+      <p class="error" role="alert">${esc(S.error)}</p></div></div>`;
   },
 
   table() {
     if (!S.view) return `<p>${t("app.loading")}</p>`;
     const c = ctx();
     const again = S.lastSettlement && !S.settlementOpen ? `<button data-do="show-settlement">${t("settle.title")}</button>` : "";
-    const err = S.error ? `<p class="error">${esc(S.error)}</p>` : "";
+    const err = S.error ? `<p class="error" role="alert">${esc(S.error)}</p>` : "";
     const auto = S.state && S.state.auto;
-    const tools = S.fixture ? "" : `<div class="table-tools"><button data-do="auto" aria-pressed="${auto ? "true" : "false"}">${auto ? t("table.auto_off") : t("table.auto_on")}</button>` +
+    const tools = S.fixture ? "" : `<div class="table-tools">` +
+      `<button data-do="chat" aria-expanded="${S.chatOpen}">${t("chat.open")}</button>` +
+      `<button data-do="info" aria-expanded="${S.infoOpen}">${t("table.info")}</button>` +
+      `<button data-do="auto" aria-pressed="${auto ? "true" : "false"}">${auto ? t("table.auto_off") : t("table.auto_on")}</button>` +
       `<button data-do="escape">${t("table.leave")}</button>${again}</div>`;
-    return renderTable(S.view, c) + err + tools +
+    const chat = S.chatOpen && !S.fixture ? chatPanelHTML(S.players, S.view, S.muted) : "";
+    const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue }) : "";
+    return renderTable(S.view, c) + err + tools + chat + info +
       `<div class="keys-help">${t("keys.help")}</div>`;
   },
 
@@ -361,15 +578,15 @@ const SCREENS = {
     const head = `<tr><th></th>${S.handEnds.map((h) => `<th>${t("table.hand_no", { n: h.hand_no + 1 })}</th>`).join("")}<th>${t("summary.total")}</th><th></th></tr>`;
     const links = S.handEnds.map((h) => `<button data-replay="${esc(m.match_id)}/${h.hand_no}">${t("replay.title")} ${h.hand_no + 1}</button>`).join(" ");
     return `<div class="screen"><div class="card"><h2>${t("summary.title")}</h2>
-      <table class="summary"><thead>${head}</thead><tbody>${rows}</tbody></table>
+      <div class="scroll-x"><table class="summary"><thead>${head}</thead><tbody>${rows}</tbody></table></div>
       <p>${links}</p>
       <div class="form-row"><button class="primary" data-do="quick">${t("summary.again")}</button><button data-nav="lobby">${t("summary.lobby")}</button></div></div></div>`;
   },
 
   replay() {
     const r = S.replay;
-    const form = `<form id="replay-form" class="form-row"><label>${t("replay.id")}</label>
-      <input name="id" value="${esc(r ? r.id || "" : "")}" placeholder="match/hand"><button type="submit">${t("replay.load")}</button></form>`;
+    const form = `<form id="replay-form" class="form-row"><label for="replay-id">${t("replay.id")}</label>
+      <input id="replay-id" name="id" value="${esc(r ? r.id || "" : "")}" placeholder="match/hand"><button type="submit">${t("replay.load")}</button></form>`;
     if (!r || !r.frames) return `<div class="screen"><div class="card"><h2>${t("replay.title")}</h2>${form}<p class="error">${esc(r && r.error ? r.error : "")}</p></div></div>`;
     const f = r.frames[r.i];
     const c = { names: null, selected: null, deadline: null, hint: null, pending: true, chooser: null, replayHands: f.hands, caption: f.caption };
@@ -394,27 +611,47 @@ const SCREENS = {
       `<td>${signed(h.points)}${h.silver ? ` · ${t("summary.silver", { n: signed(h.silver) })}` : ""}${h.escaped ? ` · ${t("profile.escaped")}` : ""}</td>` +
       `<td>${h.kind === "escape" ? "" : `<button data-replay="${esc(h.match_id)}">${t("profile.view")}</button>`}</td></tr>`).join("")
       : `<tr><td colspan="4">${t("profile.no_history")}</td></tr>`;
+    const F = "upgrade-form";
+    const done = S.upgraded ? `<p class="ok" role="status">${t("profile.upgraded")}</p>` : "";
     return `<div class="screen"><div class="card"><h2>${t("profile.title")}</h2>
-      <p><b>${esc(a.username)}</b>${a.is_guest ? ` (${t("profile.guest")})` : ""}</p>
+      <p><b>${esc(a.username)}</b>${a.is_guest ? ` (${t("profile.guest")})` : ""}</p>${done}
       <table class="history"><tbody>
       <tr><th>${t("profile.silver")}</th><td data-field="silver">${a.silver}</td></tr>
       <tr><th>${t("profile.points")}</th><td data-field="points">${a.points}</td></tr>
-      <tr><th>${t("profile.level")}</th><td>${a.level} · ${esc(en ? a.title_en : a.title)}${S.toNextLevel ? ` · ${t("profile.to_next", { n: S.toNextLevel })}` : ""}</td></tr>
+      <tr><th>${t("profile.level")}</th><td>${a.level} · ${esc(en ? a.title_en : a.title)}${S.toNextLevel ? ` · ${t("profile.to_next", { n: S.toNextLevel })}` : ""}${(S.ratings || []).map((r) => ` · ${t("profile.rating", { profile: t(`opt.profile.${r.profile}`), n: r.rating })}`).join("")}</td></tr>
       <tr><th>${t("profile.rank")}</th><td>${esc(en ? a.rank_en : a.rank)}</td></tr></tbody></table></div>
-      <div class="card"><h3>${t("profile.history")}</h3><table class="history"><tbody>${rows}</tbody></table></div>
-      ${a.is_guest ? `<div class="card"><h3>${t("profile.upgrade")}</h3><form id="upgrade-form">
-        <div class="form-row"><label for="uu">${t("login.user")}</label><input id="uu" name="username" autocomplete="username" required></div>
-        <div class="form-row"><label for="up">${t("login.password")}</label><input id="up" name="password" type="password" autocomplete="new-password" required></div>
-        <button class="primary" type="submit">${t("login.register")}</button></form><p class="error">${esc(S.error)}</p></div>` : ""}
+      <div class="card"><h3>${t("profile.history")}</h3><div class="scroll-x"><table class="history"><tbody>${rows}</tbody></table></div></div>
+      ${a.is_guest ? `<div class="card"><h3>${t("profile.upgrade")}</h3><form id="${F}" novalidate>
+        <div class="form-row"><label for="uu">${t("login.user")}</label><input id="uu" name="username" autocomplete="username" required${invalid(F, "username")}>${fieldError(F, "username")}</div>
+        <div class="form-row"><label for="up">${t("login.password")}</label><input id="up" name="password" type="password" autocomplete="new-password" required${invalid(F, "password")}>${fieldError(F, "password")}</div>
+        <button class="primary" type="submit">${t("login.register")}</button>${formError(F)}</form></div>` : ""}
       <button data-do="logout">${t("login.logout")}</button></div>`;
+  },
+
+  rules() {
+    if (!S.rules) {
+      loadRules();
+      return `<div class="screen"><div class="card"><h2>${t("rules.title")}</h2><p>${S.rulesError ? esc(S.rulesError) : t("app.loading")}</p></div></div>`;
+    }
+    return renderRules(S.rules, S.rulesProfile || S.rules.default_profile || PROFILES[0]);
+  },
+
+  settings() {
+    const opt = (name, values) => `<select id="set-${name}" name="${name}">${values.map((v) => `<option value="${v}" ${settings[name] === v ? "selected" : ""}>${t(`settings.${name}.${v}`)}</option>`).join("")}</select>`;
+    return `<div class="screen"><div class="card"><h2>${t("settings.title")}</h2><form id="settings-form" data-live="1">
+      <div class="form-row"><label for="set-sound">${t("settings.sound")}</label><input id="set-sound" name="sound" type="checkbox" ${settings.sound ? "checked" : ""}></div>
+      <div class="form-row"><label for="set-speed">${t("settings.speed")}</label>${opt("speed", CHOICES.speed)}</div>
+      <div class="form-row"><label for="set-tiles">${t("settings.tiles")}</label>${opt("tiles", CHOICES.tiles)}</div>
+      <div class="form-row"><label for="set-lang">${t("settings.lang")}</label><select id="set-lang" name="lang">${["zh", "en"].map((l) => `<option value="${l}" ${getLang() === l ? "selected" : ""}>${t(`lang.${l}`)}</option>`).join("")}</select></div>
+      </form><p class="muted">${t("settings.kept")}</p></div></div>`;
   },
 
   fixture() {
     const f = S.fixture;
     if (!f || !f.view) return `<p>${t("app.loading")}</p>`;
-    const c = { names: f.names, selected: S.selected, deadline: S.deadline, hint: f.hint, pending: false, chooser: S.chooser, chooserTile: S.chooserTile, replayHands: null, caption: "" };
+    const c = { names: f.names, selected: S.selected, deadline: S.deadline, hint: f.hint, pending: false, chooser: S.chooser, chooserTile: S.chooserTile, replayHands: null, caption: "", bubbles: f.bubbles || {} };
     const opts = Object.keys(f.views).map((k) => `<option ${k === f.frame ? "selected" : ""}>${esc(k)}</option>`).join("");
-    return `<div class="replay-bar"><select id="fixture-frame">${opts}</select></div>` + renderTable(f.view, c) +
+    return `<div class="replay-bar"><select id="fixture-frame" aria-label="frame">${opts}</select></div>` + renderTable(f.view, c) +
       `<div class="keys-help">${t("keys.help")}</div>`;
   },
 };
@@ -427,19 +664,79 @@ function tick() {
   const s = Math.max(0, Math.ceil((S.deadline - Date.now()) / 1000));
   el.textContent = t("table.countdown", { s });
   el.classList.toggle("urgent", s <= 3);
+  // the last seconds of one's own decision tick
+  const mine = S.view && (S.view.legal_actions || []).length > 0 && !S.pending;
+  if (S.screen === "table" && mine && s > 0 && s <= 3 && S.lastTick !== `${S.deadline}/${s}`) {
+    S.lastTick = `${S.deadline}/${s}`;
+    play("tick");
+  }
 }
 setInterval(tick, 250);
 
 // ============================================================ routing
-function go(screen, params = "") {
+const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "rules", "settings", "fixture"];
+const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile"];
+
+function currentHash() {
+  return location.hash || "#/";
+}
+
+/** Show `screen`; its route is pushed on the history (or replaces the current entry). */
+function go(screen, params = "", { replace = false } = {}) {
+  if (screen !== S.screen) S.error = "";
   S.screen = screen;
-  S.error = S.error && screen === S.lastScreen ? S.error : "";
-  S.lastScreen = screen;
   const hash = `#/${screen}${params}`;
-  if (!location.hash.startsWith(`#/${screen}`)) history.replaceState(null, "", hash);
+  if (currentHash() !== hash) {
+    if (replace) history.replaceState(null, "", hash); else history.pushState(null, "", hash);
+  }
+  if (screen === "profile") loadHistory();
+  if (screen === "rules" || screen === "table" || screen === "room") loadRules();
+  render();
+}
+
+/** A hand is being played at this player's seat (leaving now is an escape). */
+function inHand() {
+  return S.screen === "table" && S.table && S.view && S.view.viewer !== null && S.view.phase !== "ended" && !S.matchEnd;
+}
+
+/** The screen the hash asks for (Back, Forward, a link, a typed address). */
+function route() {
+  const { screen, params } = hashParams();
+  if (screen === S.screen && screen !== "replay" && screen !== "rules") return;
+  if (inHand() && screen !== "table") {
+    if (!window.confirm(t("nav.back_confirm"))) {
+      history.pushState(null, "", "#/table");
+      return;
+    }
+    send({ type: "leave", ref: "table" });
+  }
+  if (!ROUTES.includes(screen) || screen === "fixture") { go(S.token ? "lobby" : "login", "", { replace: true }); return; }
+  if (NEEDS_ACCOUNT.includes(screen) && !S.token) { go("login", "", { replace: true }); return; }
+  if (screen === "login" && S.token) { go("lobby", "", { replace: true }); return; }
+  if (screen === "room" && !S.room) { go("lobby", "", { replace: true }); return; }
+  if (screen === "table" && !S.view) { if (S.atTable) send({ type: "snapshot" }); else go("lobby", "", { replace: true }); return; }
+  if (screen === "summary" && !S.matchEnd) { go("lobby", "", { replace: true }); return; }
+  if (screen === "replay") {
+    const id = params.get("id") || "";
+    const src = params.get("src");
+    S.screen = "replay";
+    if ((id || src) && (!S.replay || S.replay.id !== id || S.replay.src !== src)) loadReplay(id, src);
+    render();
+    return;
+  }
+  if (screen === "rules") {
+    S.rulesProfile = params.get("profile") || null;
+    S.screen = "rules";
+    loadRules();
+    render();
+    return;
+  }
+  S.error = "";
+  S.screen = screen;
   if (screen === "profile") loadHistory();
   render();
 }
+window.addEventListener("hashchange", route);
 
 async function loadHistory() {
   if (!S.token) return;
@@ -448,6 +745,7 @@ async function loadHistory() {
     S.account = data.account || S.account;
     S.toNextLevel = data.points_to_next_level;
     S.history = data.history || [];
+    S.ratings = data.ratings || [];
     if (S.screen === "profile") render();
   } catch { /* the profile shows without history */ }
 }
@@ -459,7 +757,7 @@ function hashParams() {
 }
 
 async function loadReplay(id, src) {
-  S.replay = { id, frames: null, i: 0, error: "" };
+  S.replay = { id, src: src || null, frames: null, i: 0, error: "" };
   render();
   try {
     let text;
@@ -476,14 +774,21 @@ async function loadReplay(id, src) {
       text = (data.events || []).map((e) => JSON.stringify(e)).join("\n");
     }
     const hands = parseRecord(text);
-    if (!hands.length) throw new Error(t("replay.none"));
+    if (!hands.length) throw apiError("not_found", {}, 404);
     const want = S.replay.id && S.replay.id.includes("/") ? Number(S.replay.id.split("/")[1]) : null;
     const events = (want !== null && hands.find((h) => h[0].hand_no === want)) || hands[0];
     S.replay.frames = framesFromRecord(events);
+    // the address names the hand shown, so it can be shared or reloaded
+    if (S.screen === "replay" && !src) history.replaceState(null, "", `#/replay?id=${encodeURIComponent(S.replay.id)}`);
   } catch (e) {
-    S.replay.error = e.status === 404 ? t("replay.none") : t("app.error", { msg: e.message });
+    S.replay.error = e.status === 404 ? t("replay.none") : t("app.error", { msg: e.code ? errorText(e) : e.message });
   }
   if (S.screen === "replay") render();
+}
+
+function openReplay(id) {
+  go("replay", `?id=${encodeURIComponent(id)}`);
+  loadReplay(id);
 }
 
 function replayStep(d) {
@@ -501,7 +806,8 @@ async function loadFixture(src, frame) {
   S.selected = null; S.chooser = null;
   S.deadline = views[name].phase === "ended" ? null : Date.now() + 8000;
   S.view = views[name];
-  go("fixture");
+  S.screen = "fixture";
+  render();
   document.body.dataset.ready = "1";
 }
 
@@ -509,38 +815,39 @@ async function start() {
   setLang(getLang());
   const { screen, params } = hashParams();
   if (screen === "fixture") { await loadFixture(params.get("src"), params.get("frame")); return; }
-  if (screen === "replay") {
-    go("replay");
-    if (params.get("src") || params.get("id")) await loadReplay(params.get("id") || "", params.get("src"));
-  }
-  if (S.token) {
-    connect();
-    if (screen !== "replay") go(["profile", "lobby"].includes(screen) ? screen : "lobby");
-  } else if (screen !== "replay") go("login");
+  if (S.token) connect();
+  if (["replay", "rules", "settings"].includes(screen)) route();
+  else if (S.token) go(["profile", "lobby"].includes(screen) ? screen : "lobby", "", { replace: true });
+  else go("login", "", { replace: true });
   document.body.dataset.ready = "1";
 }
 
 // ============================================================ events
 async function guest() {
+  delete S.formErrors.guest;
   try {
     const data = await api("POST", "/api/guest", {});
     saveToken(data.token);
     S.account = data.account || null;
     connect();
-    go("lobby");
-  } catch (e) { S.error = t("login.failed", { msg: e.message }); render(); }
+    go("lobby", "", { replace: true });
+  } catch (e) { setFormError("guest", e, "login.guest_failed"); render(); }
 }
 
 async function login(mode, form) {
   const body = { username: form.username.value, password: form.password.value };
-  S.loginName = body.username;
+  delete S.formErrors["login-form"];
   try {
     const data = await api("POST", mode === "register" ? "/api/register" : "/api/login", body);
     saveToken(data.token);
     S.account = data.account || null;
+    delete S.forms["login-form"];
     connect();
-    go("lobby");
-  } catch (e) { S.error = t("login.failed", { msg: e.message }); render(); }
+    go("lobby", "", { replace: true });
+  } catch (e) {
+    setFormError("login-form", e, mode === "register" ? "login.register_failed" : "login.failed");
+    render();
+  }
 }
 
 function logout() {
@@ -548,19 +855,37 @@ function logout() {
   if (S.ws) S.ws.close();
   api("POST", "/api/logout", {}).catch(() => {});
   saveToken(null); S.account = null;
-  go("login");
+  go("login", "", { replace: true });
 }
 
+document.addEventListener("pointerdown", unlock, { once: true });
+document.addEventListener("keydown", unlock, { once: true });
+
 document.addEventListener("click", (ev) => {
-  const el = ev.target.closest("[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],#lang");
+  const el = ev.target.closest("[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-chat],[data-mute-seat],[data-rules-profile],#lang");
   if (!el) return;
   if (el.id === "lang") { setLang(getLang() === "zh" ? "en" : "zh"); render(); return; }
   if (el.dataset.nav) {
-    if (el.dataset.nav === "replay") { go("replay"); return; }
-    go(el.dataset.nav); return;
+    ev.preventDefault();
+    if (el.dataset.nav === S.screen) return;
+    location.hash = `#/${el.dataset.nav}`; // through route(): asks before leaving a hand
+    return;
   }
-  if (el.dataset.replay) { go("replay"); loadReplay(el.dataset.replay); return; }
+  if (el.dataset.rulesProfile) { ev.preventDefault(); location.hash = `#/rules?profile=${el.dataset.rulesProfile}`; return; }
+  if (el.dataset.replay) { openReplay(el.dataset.replay); return; }
   if (el.dataset.idx !== undefined) { clickTile(Number(el.dataset.idx)); return; }
+  if (el.dataset.chat) {
+    const [kind, id] = el.dataset.chat.split(":");
+    send({ type: "chat", [kind]: id, ref: "chat" });
+    S.chatOpen = false; render();
+    return;
+  }
+  if (el.dataset.muteSeat !== undefined) {
+    const name = el.dataset.muteSeat;
+    if (S.muted.has(name)) S.muted.delete(name); else S.muted.add(name);
+    render();
+    return;
+  }
   if (el.dataset.choice !== undefined) {
     const list = chooserList(S.view, ctx());
     const a = list[Number(el.dataset.choice)];
@@ -594,40 +919,60 @@ document.addEventListener("click", (ev) => {
   }
   switch (el.dataset.do) {
     case "guest": guest(); break;
-    case "quick": S.error = ""; send({ type: "quick_match" }); S.queued = S.queued || { waiting: 1 }; go("lobby"); break;
-    case "ready": send({ type: "ready", ready: true }); break;
-    case "start": send({ type: "start" }); break;
-    case "leave": send({ type: "leave" }); break;
+    case "quick":
+      S.error = ""; delete S.formErrors.quick;
+      if (send({ type: "quick_match", ref: "quick" })) S.queued = S.queued || { waiting: 1, bots_after: null };
+      else setFormError("quick", { code: "network" });
+      if (S.screen !== "lobby") go("lobby"); else render();
+      break;
+    case "cancel-queue": send({ type: "leave", ref: "quick" }); break;
+    case "ready": send({ type: "ready", ready: true, ref: "room" }); break;
+    case "start": send({ type: "start", ref: "room" }); break;
+    case "leave": send({ type: "leave", ref: "room" }); break;
     case "logout": logout(); break;
-    case "auto": send({ type: "auto", on: !(S.state && S.state.auto) }); break;
-    case "escape": if (window.confirm(t("table.leave_confirm"))) send({ type: "leave" }); break;
+    case "auto": send({ type: "auto", on: !(S.state && S.state.auto), ref: "table" }); break;
+    case "escape": if (window.confirm(t("table.leave_confirm"))) send({ type: "leave", ref: "table" }); break;
     case "show-settlement": S.settlementOpen = true; renderOverlay(); break;
+    case "chat": S.chatOpen = !S.chatOpen; S.infoOpen = false; render(); break;
+    case "info": S.infoOpen = !S.infoOpen; S.chatOpen = false; render(); break;
+    case "mute": updateSettings({ sound: !settings.sound }); render(); break;
     default: break;
   }
 });
 
+function createOptions(f) {
+  const options = { profile: f.profile.value, hands: Number(f.hands.value || 4), stake: Number(f.stake.value || 0) };
+  if (f.opening_scoring.value) options.opening_scoring = f.opening_scoring.value;
+  if (f.cap.value) options.cap = Number(f.cap.value);
+  if (f.claim_window_seconds.value) options.claim_window_seconds = Number(f.claim_window_seconds.value);
+  return options;
+}
+
 document.addEventListener("submit", (ev) => {
   const form = ev.target;
   ev.preventDefault();
+  rememberForms();
   if (form.id === "login-form") {
     login(ev.submitter && ev.submitter.dataset.mode === "register" ? "register" : "login", form);
   } else if (form.id === "join-form") {
     const code = form.code.value.trim();
-    if (!/^[0-9]{6}$/.test(code)) { S.error = t("lobby.bad_code"); render(); return; }
-    send({ type: "join_room", code });
+    delete S.formErrors["join-form"];
+    if (!/^[0-9]{6}$/.test(code)) { S.formErrors["join-form"] = { text: t("lobby.bad_code"), field: "code", fresh: true }; render(); return; }
+    if (!send({ type: "join_room", code, ref: "join-form" })) setFormError("join-form", { code: "network" });
+    render();
   } else if (form.id === "create-form") {
-    const f = form.elements;
-    const options = { profile: f.profile.value, hands: Number(f.hands.value) || 4, stake: Number(f.stake.value) || 0 };
-    if (f.opening_scoring.value) options.opening_scoring = f.opening_scoring.value;
-    if (f.cap.value) options.cap = Number(f.cap.value);
-    if (f.claim_window_seconds.value) options.claim_window_seconds = Number(f.claim_window_seconds.value);
-    send({ type: "create_room", options });
+    delete S.formErrors["create-form"];
+    try { localStorage.setItem("wm.form.create", JSON.stringify(S.forms["create-form"] || {})); } catch { /* ignore */ }
+    if (!send({ type: "create_room", options: createOptions(form.elements), ref: "create-form" })) setFormError("create-form", { code: "network" });
+    render();
   } else if (form.id === "upgrade-form") {
+    delete S.formErrors["upgrade-form"];
     api("POST", "/api/upgrade", { username: form.username.value, password: form.password.value })
-      .then((data) => { S.account = data.account; S.error = ""; render(); })
-      .catch((e) => { S.error = t("login.failed", { msg: e.message }); render(); });
+      .then((data) => { S.account = data.account; S.upgraded = true; delete S.forms["upgrade-form"]; render(); })
+      .catch((e) => { setFormError("upgrade-form", e, "profile.upgrade_failed"); render(); });
   } else if (form.id === "replay-form") {
-    loadReplay(form.elements.id.value.trim());
+    const id = form.elements.id.value.trim();
+    if (id) openReplay(id);
   }
 });
 
@@ -638,6 +983,14 @@ document.addEventListener("change", (ev) => {
     S.fixture.hint = S.fixture.view.hint || null;
     S.view = S.fixture.view; S.selected = null; S.chooser = null;
     S.deadline = S.view.phase === "ended" ? null : Date.now() + 8000;
+    render();
+    return;
+  }
+  const form = ev.target.form;
+  if (form && form.id === "settings-form") {
+    const el = ev.target;
+    if (el.name === "lang") setLang(el.value);
+    else updateSettings({ [el.name]: el.type === "checkbox" ? el.checked : el.value });
     render();
   }
 });

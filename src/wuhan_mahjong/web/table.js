@@ -138,9 +138,12 @@ function seatHTML(ps, view, ctx) {
     concealed = `<div class="backs" title="${esc(t("table.concealed", { n: ps.concealed }))}">${backs}<span class="count">${ps.concealed}</span></div>`;
   }
   const melds = ps.melds.length ? `<div class="melds">${ps.melds.map((m) => meldHTML(m, ps.seat, view, ctx)).join("")}</div>` : `<div class="melds empty"></div>`;
+  const player = (ctx.players || []).find((p) => p.seat === ps.seat);
+  const avatar = player ? avatarHTML(player.name, player.bot) : "";
+  const bubble = ctx.bubbles ? bubbleHTML(ctx.bubbles[ps.seat], ps.seat) : "";
   return `<section class="seat seat-${pos}${isTurn ? " turn" : ""}" data-seat="${ps.seat}" data-pos="${pos}">` +
-    `<header>${wind}<span class="name">${seatLabel(ps.seat, view, ctx)}</span>${dealer}${specialsHTML(ps)}</header>` +
-    concealed + melds + riverHTML(ps, view, ctx) + `</section>`;
+    `<header>${avatar}${wind}<span class="name">${seatLabel(ps.seat, view, ctx)}</span>${dealer}${specialsHTML(ps)}</header>` +
+    bubble + concealed + melds + riverHTML(ps, view, ctx) + `</section>`;
 }
 
 function centerHTML(view, ctx) {
@@ -320,4 +323,75 @@ export function renderSettlement(view, ctx) {
   rows.push(`<h4>${t("settle.deltas")}</h4><table class="deltas"><tbody>${deltas}</tbody></table>`);
   const cont = ctx.continueLabel ? `<button class="primary" data-act="continue">${esc(ctx.continueLabel)}</button>` : "";
   return `<div class="settlement" role="dialog" aria-label="${t("settle.title")}"><h2>${t("settle.title")}</h2>${rows.join("")}<div class="buttons">${cont}</div></div>`;
+}
+
+// ------------------------------------------------------------------ avatars, quick chat, table info
+const AVATAR_COLOURS = 8; // .av-0 … .av-7 in style.css
+
+/** A round avatar: the first letter of the name on a colour picked from the name. */
+export function avatarHTML(name, bot) {
+  const n = String(name || "?");
+  let h = 0;
+  for (const ch of n) h = (h * 31 + ch.codePointAt(0)) >>> 0;
+  const first = [...n][0] || "?";
+  // a class, not a style attribute: the server's Content-Security-Policy forbids inline styles
+  return `<span class="avatar av-${h % AVATAR_COLOURS}${bot ? " bot" : ""}" aria-hidden="true">${esc(first.toUpperCase())}</span>`;
+}
+
+// emotes are drawn, not emoji: they need no emoji font
+const FACE = `<circle cx="20" cy="20" r="17" fill="#f7c948" stroke="#b7791f" stroke-width="2"/>`;
+export const EMOTES = {
+  laugh: FACE + `<path d="M11 15q3-4 6 0M23 15q3-4 6 0" stroke="#5a3e00" stroke-width="2.2" fill="none" stroke-linecap="round"/><path d="M10 22q10 12 20 0z" fill="#8b2500"/>`,
+  cry: FACE + `<circle cx="14" cy="16" r="2.2" fill="#5a3e00"/><circle cx="26" cy="16" r="2.2" fill="#5a3e00"/><path d="M13 30q7-7 14 0" stroke="#5a3e00" stroke-width="2.2" fill="none" stroke-linecap="round"/><path d="M12 19q-2 5 0 8q2-3 0-8z" fill="#3fa9f5"/>`,
+  angry: `<circle cx="20" cy="20" r="17" fill="#e74c3c" stroke="#922b21" stroke-width="2"/><path d="M10 12l8 4M30 12l-8 4" stroke="#3b0b0b" stroke-width="2.4" stroke-linecap="round"/><circle cx="14" cy="19" r="2" fill="#3b0b0b"/><circle cx="26" cy="19" r="2" fill="#3b0b0b"/><path d="M13 30q7-6 14 0" stroke="#3b0b0b" stroke-width="2.2" fill="none" stroke-linecap="round"/>`,
+  cool: FACE + `<path d="M8 15h24v3q-1 5-6 5t-6-5q-1 5-6 5t-6-5z" fill="#222"/><path d="M13 28q7 5 14 0" stroke="#5a3e00" stroke-width="2.2" fill="none" stroke-linecap="round"/>`,
+  heart: `<path d="M20 34C8 25 4 19 4 13a8 8 0 0 1 16-2a8 8 0 0 1 16 2c0 6-4 12-16 21z" fill="#e74c3c" stroke="#922b21" stroke-width="2"/>`,
+};
+export const PHRASES = ["hurry", "nice", "calm", "lucky", "unlucky", "thanks", "again", "bye"];
+
+export function emoteSVG(id) {
+  return EMOTES[id] ? `<svg class="emote" viewBox="0 0 40 40" aria-hidden="true">${EMOTES[id]}</svg>` : "";
+}
+
+export function bubbleHTML(b, seat) {
+  if (!b) return "";
+  const body = b.emote ? emoteSVG(b.emote) : esc(t(`chat.phrase.${b.phrase}`));
+  const label = b.emote ? ` aria-label="${esc(t(`chat.emote.${b.emote}`))}"` : "";
+  return `<div class="bubble" data-bubble-seat="${seat}" role="status"${label}>${body}</div>`;
+}
+
+/** The quick-chat panel: phrases, emotes, and a mute switch for each other player. */
+export function chatPanelHTML(players, view, muted) {
+  const phrases = PHRASES.map((id) => `<button type="button" class="phrase" data-chat="phrase:${id}">${esc(t(`chat.phrase.${id}`))}</button>`).join("");
+  const emotes = Object.keys(EMOTES).map((id) => `<button type="button" class="emote-btn" data-chat="emote:${id}" title="${esc(t(`chat.emote.${id}`))}" aria-label="${esc(t(`chat.emote.${id}`))}">${emoteSVG(id)}</button>`).join("");
+  const others = (players || []).filter((p) => p.seat !== view.viewer && !p.bot);
+  const mutes = others.map((p) => {
+    const off = muted && muted.has(p.name);
+    return `<button type="button" class="mute-seat" data-mute-seat="${esc(p.name)}" aria-pressed="${off}">${esc(t(off ? "chat.unmute" : "chat.mute", { name: p.name }))}</button>`;
+  }).join("");
+  return `<div class="chat-panel" data-chat-panel="1"><div class="phrases">${phrases}</div><div class="emotes">${emotes}</div>` +
+    `${mutes ? `<div class="mutes">${mutes}</div>` : ""}</div>`;
+}
+
+/** The table's rules exactly as the server sent them in the "table" frame. */
+export function tableInfoHTML(table, { label, value }) {
+  const r = table.rules || {};
+  const rows = [
+    ["opt.profile", t(`opt.profile.${table.profile}`)],
+    ["opt.opening", r.opening_scoring ? t(`opt.opening.${r.opening_scoring}`) : ""],
+    ["opt.stake", table.stake ? String(table.stake) : t("opt.free")],
+    ["opt.hands", String(table.hands)],
+    ["info.fee", String(table.fee || 0)],
+    ["opt.claim", `${table.claim_seconds}`],
+    ["opt.turn", `${table.turn_seconds}`],
+  ].filter(([, v]) => v !== "");
+  const caps = ["cap", "cap_per_opening", "golden_cap", "golden_cap_per_opening", "bright_cap", "bright_cap_per_opening"]
+    .filter((k) => r[k] !== undefined).map((k) => [label(k), value(k, r[k]), k]);
+  const over = Object.entries(table.overrides || {}).map(([k, v]) => [label(k), value(k, v), k]);
+  const line = ([k, v]) => `<tr><th>${esc(t(k))}</th><td>${esc(v)}</td></tr>`;
+  const named = ([l, v, k]) => `<tr data-rule="${esc(k)}"><th>${esc(l)}</th><td>${esc(v)}</td></tr>`;
+  return `<div class="table-info card" data-table-info="1"><h3>${t("table.info")}</h3><table class="history"><tbody>` +
+    rows.map(line).join("") + caps.map(named).join("") + `</tbody></table>` +
+    (over.length ? `<h4>${t("info.overrides")}</h4><table class="history overrides"><tbody>${over.map(named).join("")}</tbody></table>` : "") +
+    `<p><a href="#/rules?profile=${esc(table.profile)}">${t("info.all_rules")}</a></p></div>`;
 }
