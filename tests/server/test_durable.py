@@ -42,7 +42,7 @@ def uninterrupted(store: Store, match_id: str) -> Match:
 def expected_silver(match: Match, accounts: list[int], start: Mapping[int, int], stake: int,
                     fee: int) -> dict[int, int]:
     """Balances after settling the replayed hands one by one (the fee with the last hand)."""
-    balances = dict(start)
+    balances = {a: start[a] for a in accounts}
     for summary in match.history:
         last = summary.hand_no == match.hands - 1
         out = compute_game(balances, stake, {a: summary.result.deltas[s]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 from typing import TYPE_CHECKING
 
 from .common import ArgumentParser, UsageError
@@ -175,12 +176,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
         server = uvicorn.Server(uvicorn.Config(
             create_app(config, store=store), host=config.host, port=config.port,
             log_level=settings.process.log_level, ws_max_size=64 * 1024, lifespan="on"))
-        server.run()
+        # SIGTERM drains (uvicorn stops accepting, closes the sockets, then the hub's
+        # shutdown persists and stops every table) and uvicorn raises the signal again
+        # once done: this handler turns that into a clean exit 0 instead of death by it.
+        previous = signal.signal(signal.SIGTERM, _drained)
+        try:
+            server.run()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     finally:
         store.close()
     if not server.started:
         raise UsageError(f"the server could not start on {config.host}:{config.port}")
     return 0
+
+
+def _drained(_signum: int, _frame: object) -> None:
+    """The SIGTERM handler in force after uvicorn's graceful shutdown: return normally."""
 
 
 CONFIGURE = {"serve": add_serve_command}
