@@ -147,6 +147,20 @@ def configure_logging(settings: Settings) -> None:
     logger.propagate = False
 
 
+def uvicorn_logging(settings: Settings) -> None:
+    """uvicorn's loggers (start-up, errors, access lines) as JSON lines too when ``log_format``
+    is ``json``; called once uvicorn has configured them."""
+    if settings.process.log_format != "json":
+        return
+    import logging
+
+    from ..server.observability import JsonFormatter
+
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        for handler in logging.getLogger(name).handlers:
+            handler.setFormatter(JsonFormatter())
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     if args.print_config:
