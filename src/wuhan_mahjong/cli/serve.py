@@ -193,6 +193,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # SIGTERM drains (uvicorn stops accepting, closes the sockets, then the hub's
         # shutdown persists and stops every table) and uvicorn raises the signal again
         # once done: this handler turns that into a clean exit 0 instead of death by it.
+        uvicorn_logging(settings)  # after uvicorn.Config, which sets up its own loggers
         previous = signal.signal(signal.SIGTERM, _drained)
         try:
             server.run()
