@@ -162,3 +162,29 @@ def test_the_core_never_imports_the_rl_extra() -> None:
             "bad = [m for m in ('wuhan_mahjong.rl', 'pettingzoo', 'gymnasium') if m in sys.modules]\n"
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_vector_runner_is_reproducible_and_zero_sum() -> None:
+    runs = []
+    for _ in range(2):
+        vec = rl.SelfPlayVector(6, "bianfeng", seed=9, reward_scale=0.5)
+        obs, mask, seat = vec.reset()
+        rng = np.random.default_rng(1)
+        total = np.zeros((6, 4))
+        trace = [obs.sum()]
+        ended = 0
+        for _ in range(400):
+            legal = [np.flatnonzero(m) for m in mask]
+            win = rl.spaces.WIN_INDEX
+            actions = [win if mask[i][win] else int(rng.choice(legal[i])) for i in range(6)]
+            obs, mask, seat, rewards, done = vec.step(actions)
+            assert obs.shape == (6, *rl.OBS_SHAPE) and mask.dtype == np.int8
+            for i in range(6):  # every row holds a decision of the seat it names
+                legal_now = vec.tables[i].state.legal_actions(int(seat[i]))
+                assert int(mask[i].sum()) == len(legal_now) >= 1
+            total += rewards
+            ended += int(done.sum())
+            trace.append(obs.sum())
+        assert np.allclose(total.sum(axis=1), 0.0) and ended == vec.hands_done > 0
+        runs.append((trace, total))
+    assert runs[0][0] == runs[1][0] and np.array_equal(runs[0][1], runs[1][1])

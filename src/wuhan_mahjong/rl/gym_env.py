@@ -77,13 +77,16 @@ class GymEnv(gym.Env):
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
-        self.table.reset(int(rng.integers(2**62)))
-        self.seat = int(rng.integers(4)) if self.fixed_seat is None else self.fixed_seat
-        others = [s for s in range(4) if s != self.seat]
-        self.bots = {}
-        for s, spec in zip(others, self._specs, strict=True):
-            self.bots[s] = get_bot(spec, int(rng.integers(2**31))) if isinstance(spec, str) else spec
-        self._advance()  # the learner always gets a decision before the hand can end
+        while True:
+            self.table.reset(int(rng.integers(2**62)))
+            self.seat = int(rng.integers(4)) if self.fixed_seat is None else self.fixed_seat
+            others = [s for s in range(4) if s != self.seat]
+            self.bots = {}
+            for s, spec in zip(others, self._specs, strict=True):
+                self.bots[s] = get_bot(spec, int(rng.integers(2**31))) if isinstance(spec, str) else spec
+            self._advance()
+            if not self.table.over:  # (a hand the bots end before the learner's first
+                break                # decision would be no episode at all: deal again)
         return self._obs(), {"seat": self.seat}
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
