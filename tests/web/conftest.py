@@ -9,13 +9,18 @@ to ``tests/web/artifacts/`` (git-ignored).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import http.server
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
@@ -101,11 +106,62 @@ def static_server() -> Iterator[str]:
     server.server_close()
 
 
+SERVER_ARGS = ["--bot-wait", "0", "--bot-delay", "0.05", "--claim-hold", "0.3", "--hand-pause", "1",
+               "--quick-hands", "1", "--turn-seconds", "60", "--claim-seconds", "30",
+               "--log-level", "warning"]
+"""The live tests' server: bots at once and fast, one-hand quick matches, long timers."""
+
+
+@contextlib.contextmanager
+def run_server(data: Path, extra: list[str] | None = None) -> Iterator[str]:
+    """``python -m wuhan_mahjong serve`` on a free loopback port with a SQLite folder; its URL."""
+    port = free_port()
+    log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
+    # every test signs up from 127.0.0.1: no per-address limits on accounts, hints for fast bots
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "WUHAN_MAHJONG_GUESTS_PER_HOUR": "0",
+           "WUHAN_MAHJONG_REGISTER_PER_HOUR": "0", "WUHAN_MAHJONG_HINT_RATE": "50",
+           "WUHAN_MAHJONG_HINT_BURST": "100"}
+    env.pop("WUHAN_MAHJONG_DB", None)
+    args = [sys.executable, "-m", "wuhan_mahjong", "serve", "--host", "127.0.0.1", "--port", str(port),
+            "--data-dir", str(data), *SERVER_ARGS, *(extra or [])]
+    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            if proc.poll() is not None:
+                break
+            try:
+                with urllib.request.urlopen(f"{base}/api/health", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("the server did not start")
+        if proc.poll() is not None:
+            log.flush()
+            pytest.fail(f"the server exited: {(data / 'server.log').read_text()[-2000:]}")
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server, shared by the live browser tests of a run."""
+    pytest.importorskip("wuhan_mahjong.server.app", reason="the game server is not there yet")
+    with run_server(tmp_path_factory.mktemp("server-data")) as base:
+        yield base
+
+
 def wait_js(page: Any, expression: str, timeout: float = 15.0) -> Any:
     """Poll a JavaScript expression until it is truthy (``page.wait_for_function`` evaluates a
     string inside the page, which the server's Content-Security-Policy forbids)."""
-    import time
-
     end = time.monotonic() + timeout
     while True:
         value = page.evaluate(f"() => ({expression})")

@@ -10,60 +10,14 @@ console must stay free of errors.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from .conftest import Console, free_port, wait_js
+from .conftest import Console, wait_js
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND_LIMIT = 240.0  # seconds for the whole hand (bots act after 0.05 s)
-
-
-@pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    data = tmp_path_factory.mktemp("server-data")
-    log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    env.pop("WUHAN_MAHJONG_DB", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "wuhan_mahjong", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--data-dir", str(data), "--bot-wait", "0", "--bot-delay", "0.05", "--claim-hold", "0.3",
-         "--hand-pause", "1", "--quick-hands", "1", "--turn-seconds", "60", "--claim-seconds", "30",
-         "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(150):
-            if proc.poll() is not None:
-                break
-            try:
-                with urllib.request.urlopen(f"{base}/api/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("the server did not start")
-        if proc.poll() is not None:
-            log.flush()
-            pytest.fail(f"the server exited: {(data / 'server.log').read_text()[-2000:]}")
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def view_summary(page: Any) -> dict[str, Any] | None:

@@ -181,7 +181,7 @@ function onMessage(msg) {
       S.table = msg; S.players = msg.players; S.queued = null; S.room = null; S.matchEnd = null;
       S.bubbles = {};
       if (!S.handEndsFor || S.handEndsFor !== msg.match_id) { S.handEnds = []; S.handEndsFor = msg.match_id; }
-      if (S.screen !== "table") go("table", "", { replace: S.screen === "room" || S.screen === "lobby" });
+      if (S.screen !== "table") go("table"); // pushed: Back from the table asks first
       else render();
       break;
     case "state":
@@ -248,7 +248,7 @@ function onState(msg) {
     S.settlementOpen = false; // a new hand began: the table is live again
   }
   soundsFor(prev, msg.view);
-  if (S.screen !== "table") go("table", "", { replace: true });
+  if (S.screen !== "table") go("table");
   else render();
   maybeFetchHint();
 }
@@ -651,7 +651,7 @@ const SCREENS = {
     if (!f || !f.view) return `<p>${t("app.loading")}</p>`;
     const c = { names: f.names, selected: S.selected, deadline: S.deadline, hint: f.hint, pending: false, chooser: S.chooser, chooserTile: S.chooserTile, replayHands: null, caption: "", bubbles: f.bubbles || {} };
     const opts = Object.keys(f.views).map((k) => `<option ${k === f.frame ? "selected" : ""}>${esc(k)}</option>`).join("");
-    return `<div class="replay-bar"><select id="fixture-frame" aria-label="frame">${opts}</select></div>` + renderTable(f.view, c) +
+    return `<div class="fixture-bar"><select id="fixture-frame" aria-label="frame">${opts}</select></div>` + renderTable(f.view, c) +
       `<div class="keys-help">${t("keys.help")}</div>`;
   },
 };

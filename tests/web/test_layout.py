@@ -1,0 +1,121 @@
+"""Phone layouts, portrait and landscape, and the desktop: tile sizes, nothing cut off or
+overlapping, names whole, touch targets of at least 40 px.  Screenshots of each size go to
+``artifacts/``.  Real seat views on the fixture page (no game server)."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Console
+
+PAGE = "/src/wuhan_mahjong/web/index.html"
+
+SIZES = {
+    # name: (viewport, smallest own tile width, phone)
+    "portrait": ({"width": 390, "height": 844}, 26, True),
+    "landscape": ({"width": 844, "height": 390}, 40, True),
+    "desktop": ({"width": 1280, "height": 800}, 40, False),
+}
+NAMES = ["汉口老李 · 机器人", "武昌张师傅 · 机器人", "averyveryverylongplayername", "江汉胡婆婆 · 机器人"]
+
+BOXES = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return {x: r.x, y: r.y, w: r.width, h: r.height};
+  };
+  const all = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.offsetParent !== null).map(box);
+  return {
+    vw: innerWidth, vh: innerHeight, scroll: document.documentElement.scrollWidth,
+    regions: Object.fromEntries(['.seat-top', '.seat-left', '.center', '.seat-right', '.me']
+      .map((s) => [s, document.querySelector(s) ? box(document.querySelector(s)) : null])),
+    hand: all('.hand .tile'), river: all('.river .tile'), handBox: box(document.querySelector('.hand')),
+    names: [...document.querySelectorAll('.seat .name')]
+      .map((e) => [e.scrollWidth, e.clientWidth, e.textContent]),
+    targets: [...document.querySelectorAll('#app button, #app select, .topbar button, .topbar a')]
+      .filter((e) => e.offsetParent !== null).map((e) => ({...box(e), what: e.outerHTML.slice(0, 60)})),
+  };
+}"""
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> float:
+    w = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
+    h = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"])
+    return max(0.0, w) * max(0.0, h)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("frame", ["turn", "late"])
+def test_table_layout(browser: Any, static_server: str, artifacts: Path, size: str, frame: str) -> None:
+    viewport, min_tile, phone = SIZES[size]
+    # reduced motion: the boxes and screenshots show where things end up, not an animation's frame
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone,
+                                  device_scale_factor=2 if phone else 1, reduced_motion="reduce")
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{static_server}{PAGE}#/fixture?src=/tests/web/fixtures/views.json&frame={frame}")
+    page.wait_for_selector(".table")
+    # long player names, as at a live table
+    page.evaluate(f"() => {{ window.__wm.fixture.names = {NAMES!r}; }}")
+    other = "claim" if frame != "claim" else "turn"
+    page.select_option("#fixture-frame", other)
+    page.select_option("#fixture-frame", frame)
+    b = page.evaluate(BOXES)
+    page.screenshot(path=str(artifacts / f"layout-{size}-{frame}.png"))
+    vw, vh = b["vw"], b["vh"]
+    assert b["scroll"] <= vw, "wider than the screen"
+    # own tiles and discards big enough
+    assert b["hand"] and min(t["w"] for t in b["hand"]) >= min_tile, [t["w"] for t in b["hand"]][:3]
+    assert b["river"] and min(t["w"] for t in b["river"]) >= 18, min(t["w"] for t in b["river"])
+    # the hand: inside the screen, tiles side by side without overlapping, all visible at once
+    xs = sorted(b["hand"], key=lambda t: t["x"])
+    assert xs[0]["x"] >= 0 and xs[-1]["x"] + xs[-1]["w"] <= vw
+    for left, right in itertools.pairwise(xs):
+        assert left["x"] + left["w"] <= right["x"] + 0.5
+    bottom = b["handBox"]["y"] + b["handBox"]["h"]
+    assert bottom <= vh + 0.5 or size == "portrait", "the hand is below the screen"
+    # the seats, the centre and the own area do not overlap and stay on the screen
+    regions = {k: v for k, v in b["regions"].items() if v}
+    assert len(regions) == 5
+    for k, r in regions.items():
+        assert r["x"] >= -0.5 and r["x"] + r["w"] <= vw + 0.5, k
+    keys = list(regions)
+    for i, k in enumerate(keys):
+        for k2 in keys[i + 1:]:
+            assert _overlap(regions[k], regions[k2]) < 1, (k, k2)
+    # names are whole, not cut off
+    for scroll, client, text in b["names"]:
+        assert scroll <= client + 1, text
+    # touch targets
+    if phone:
+        small = [t for t in b["targets"] if t["h"] < 40 or t["w"] < 40]
+        assert not small, small[:3]
+    assert console.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_screens_fit(browser: Any, live_server: str, artifacts: Path, size: str) -> None:
+    """The lobby, the rules page and the settings fit the screen; screenshots at each size."""
+    viewport, _, phone = SIZES[size]
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{live_server}/")
+    page.click("[data-do='guest']")
+    page.wait_for_selector("#create-form")
+    screens = (("lobby", "#create-form"), ("rules", ".rules-table"), ("settings", "#settings-form"))
+    for screen, ready in screens:
+        page.evaluate(f"() => {{ location.hash = '#/{screen}'; }}")
+        page.wait_for_selector(ready)
+        page.screenshot(path=str(artifacts / f"screen-{screen}-{size}.png"), full_page=True)
+        b = page.evaluate(BOXES.replace("document.querySelector('.hand')", "document.body"))
+        assert b["scroll"] <= b["vw"], screen
+        if phone:
+            small = [t for t in b["targets"] if t["h"] < 40 or t["w"] < 40]
+            assert not small, (screen, small[:3])
+    assert console.errors == []
+    context.close()

@@ -1,0 +1,180 @@
+"""Every message in the player's language, each next to the form it belongs to, and forms that
+keep what the player chose.
+
+The server sends error codes with parameters (``protocol.ErrorCode``, ``app.HttpErrorCode``);
+the client translates each one (``i18n.js`` ``err.*``).  The browser tests drive the real
+server and read what a player would read.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import typing
+from pathlib import Path
+from typing import Any
+
+from .conftest import WEB, Console, wait_js
+from .test_strings import _table
+
+I18N = (WEB / "i18n.js").read_text()
+
+
+def server_codes() -> set[str]:
+    from wuhan_mahjong.server.app import HttpErrorCode
+    from wuhan_mahjong.server.protocol import ErrorCode
+
+    return set(typing.get_args(ErrorCode)) | set(typing.get_args(HttpErrorCode))
+
+
+def test_every_server_error_code_is_translated() -> None:
+    codes = server_codes()
+    assert {"not_found", "invalid_credentials", "bad_options", "rate_limited"} <= codes
+    for lang in ("zh", "en"):
+        keys = _table(I18N, lang)
+        missing = sorted(c for c in codes if f"err.{c}" not in keys)
+        assert not missing, (lang, missing)
+
+
+def test_every_problem_and_placeholder_is_known() -> None:
+    """The placeholders of err.* strings are parameters the server sends (or filled by the client)."""
+    sent = {"room", "need", "have", "option", "field", "problem", "seconds", "max", "min", "username",
+            "rate", "status", "code"}
+    for key, text in re.findall(r'^\s*"(err\.[\w.]+)": "(.*)",$', I18N, re.M):
+        for name in re.findall(r"\{(\w+)\}", text):
+            assert name in sent, (key, name)
+
+
+def test_the_server_codes_come_with_parameters() -> None:
+    """The raise sites give the parameters the translations use."""
+    from wuhan_mahjong.server.protocol import ProtocolError, parse_client_message
+
+    try:
+        parse_client_message('{"type": "create_room", "options": {"hands": 100}}')
+    except ProtocolError as e:
+        assert e.code == "invalid_message"
+        assert e.params["field"] == "options.hands" and e.params["problem"] == "less_than_equal"
+        assert e.params["le"] == 64
+    else:  # pragma: no cover
+        raise AssertionError("hands = 100 was accepted")
+
+
+def _login_page(browser: Any, base: str, **ctx: Any) -> tuple[Any, Any, Console]:
+    context = browser.new_context(**ctx)
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{base}/")
+    page.wait_for_selector("#login-form")
+    return context, page, console
+
+
+def _error_has(page: Any, form: str, js_test: str) -> None:
+    wait_js(page, f"document.querySelector(\"[data-error-for='{form}']\").textContent{js_test}")
+
+
+def _in_view(page: Any, selector: str) -> None:
+    box = page.locator(selector).bounding_box()
+    vp = page.viewport_size
+    assert box is not None and box["width"] > 0, selector
+    assert box["y"] >= 0 and box["y"] + box["height"] <= vp["height"], (selector, box, vp)
+
+
+def test_login_register_and_upgrade_say_what_failed(browser: Any, live_server: str, artifacts: Path) -> None:
+    context, page, console = _login_page(browser, live_server, viewport={"width": 390, "height": 844},
+                                         is_mobile=True, has_touch=True)
+    err = "[data-error-for='login-form']"
+    # a 300-character name: the sign-up says so, in Chinese, next to the form
+    page.fill("#login-form input[name='username']", "x" * 300)
+    page.fill("#login-form input[name='password']", "correct horse 1")
+    page.click("#login-form button[data-mode='register']")
+    text = page.locator(err).inner_text(timeout=5000)
+    assert text.startswith("注册失败") and "用户名" in text and "64" in text, text
+    assert not re.search(r"[A-Za-z]{4,}", text), text  # no English inside the Chinese interface
+    _in_view(page, err)
+    assert page.locator("#login-form input[name='username']").input_value() == "x" * 300  # kept
+    # a bad user name by the store's rules
+    page.fill("#login-form input[name='username']", "1abc")
+    page.click("#login-form button[data-mode='register']")
+    _error_has(page, "login-form", ".includes('以字母开头')")
+    # a wrong password: the login says so
+    name = f"m{int(time.time() * 1000) % 10**8}"
+    page.fill("#login-form input[name='username']", name)
+    page.click("#login-form button[data-mode='register']")
+    page.wait_for_selector("[data-do='quick']")
+    page.click("[data-nav='profile']")
+    page.click("[data-do='logout']")
+    page.wait_for_selector("#login-form")
+    page.fill("#login-form input[name='username']", name)
+    page.fill("#login-form input[name='password']", "wrong password")
+    page.click("#login-form button[data-mode='login']")
+    wait_js(page, "document.querySelector(\"[data-error-for='login-form']\").textContent.length > 0")
+    assert page.locator(err).inner_text() == "登录失败：用户名或密码不对"
+    # the same in English
+    page.click("#lang")
+    page.click("#login-form button[data-mode='login']")
+    _error_has(page, "login-form", ".startsWith('Login failed')")
+    assert page.locator(err).inner_text() == "Login failed: Wrong user name or password"
+    page.click("#lang")
+    # a guest's sign-up from the profile: a weak password
+    page.click("[data-do='guest']")
+    page.wait_for_selector("[data-do='quick']")
+    page.click("[data-nav='profile']")
+    page.fill("#upgrade-form input[name='username']", name + "u")
+    page.fill("#upgrade-form input[name='password']", "123")
+    page.click("#upgrade-form button[type='submit']")
+    wait_js(page, "document.querySelector(\"[data-error-for='upgrade-form']\").textContent.length > 0")
+    text = page.locator("[data-error-for='upgrade-form']").inner_text()
+    assert text.startswith("注册失败") and "密码" in text, text
+    assert page.locator("[data-field-error='password']").count() == 1
+    assert page.locator("#upgrade-form input[name='username']").input_value() == name + "u"
+    page.screenshot(path=str(artifacts / "errors-upgrade-phone.png"))
+    errors = [e for e in console.errors if not re.search(r"\b(400|401|409|413)\b", e)]
+    assert errors == [], console.errors
+    context.close()
+
+
+def test_room_forms_keep_choices_and_show_errors(browser: Any, live_server: str, artifacts: Path) -> None:
+    context, page, console = _login_page(browser, live_server, viewport={"width": 390, "height": 844},
+                                         is_mobile=True, has_touch=True)
+    page.click("[data-do='guest']")
+    page.wait_for_selector("#create-form")
+    f = "#create-form"
+    page.select_option(f"{f} select[name='profile']", "bianfeng")
+    page.select_option(f"{f} select[name='opening_scoring']", "per_opening")
+    page.fill(f"{f} input[name='hands']", "2")
+    page.fill(f"{f} input[name='claim_window_seconds']", "500")
+    page.click(f"{f} button[type='submit']")
+    wait_js(page, "document.querySelector(\"[data-error-for='create-form']\").textContent.length > 0")
+    text = page.locator("[data-error-for='create-form']").inner_text()
+    assert text.startswith("创建房间失败") and "抢牌时间" in text, text
+    # the error sits next to the control, in view, and every choice is kept
+    assert page.locator("[data-field-error='claim_window_seconds']").count() == 1
+    _in_view(page, "[data-field-error='claim_window_seconds']")
+    assert page.locator(f"{f} select[name='profile']").input_value() == "bianfeng"
+    assert page.locator(f"{f} select[name='opening_scoring']").input_value() == "per_opening"
+    assert page.locator(f"{f} input[name='hands']").input_value() == "2"
+    assert page.locator(f"{f} input[name='claim_window_seconds']").input_value() == "500"
+    page.screenshot(path=str(artifacts / "errors-create-phone.png"))
+    # a re-render (the language switch) keeps them too
+    page.click("#lang")
+    assert page.locator(f"{f} select[name='profile']").input_value() == "bianfeng"
+    assert page.locator(f"{f} input[name='hands']").input_value() == "2"
+    page.click("#lang")
+    # joining a room that does not exist
+    page.fill("#join-form input[name='code']", "999999")
+    page.click("#join-form button[type='submit']")
+    wait_js(page, "document.querySelector(\"[data-error-for='join-form']\").textContent.length > 0")
+    text = page.locator("[data-error-for='join-form']").inner_text()
+    assert text == "加入房间失败：没有房间号 999999 的房间"
+    # the room shows its options as chosen: 口口翻 and free, whatever the profile's usual
+    page.fill(f"{f} input[name='claim_window_seconds']", "5")
+    page.click(f"{f} button[type='submit']")
+    page.wait_for_selector(".room-code")
+    line = page.locator(".room-options").inner_text()
+    assert "边锋" in line and "口口翻" in line and "免费" in line and "开口翻" not in line, line
+    page.click("[data-do='leave']")
+    page.wait_for_selector("#create-form")
+    # the form still has the last choices (kept on this device)
+    assert page.locator(f"{f} select[name='profile']").input_value() == "bianfeng"
+    assert console.errors == [], console.errors
+    context.close()
