@@ -10,6 +10,7 @@ Routes (``docs/server.md`` and ``docs/protocol.md`` have the details)::
     GET  /api/profile                          (token) → account, level, match history
     GET  /api/matches/{match_id}/hands         (token) → the hand numbers you sat at
     GET  /api/matches/{match_id}/hands/{n}     (token) → that hand's record (replay)
+    GET  /api/leaderboard?profile=&period=all|week     → best-rated players (leaderboard.py)
     GET  /api/health                                   → {ok, protocol, tables, connections}
     GET  /healthz, /readyz, /metrics                   → liveness, readiness, Prometheus (observability.py)
     POST /api/score      a settlement record            → what `wuhan-mahjong score` prints
@@ -55,9 +56,11 @@ from ..store import (
     points_to_next_level,
 )
 from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
+from .admin import watch_admin
 from .calculator import AddressLimiter, calculator_routes
 from .config import ServerConfig, database_url, default_bot
 from .hub import Hub, TablePlace, serve_websocket
+from .leaderboard import RatingOut, leaderboard_routes, profile_ratings
 from .observability import emit, observability_routes
 from .protocol import PROTOCOL_VERSION, AccountInfo, ErrorParams, validation_params
 from .ratelimit import LoginGuard
@@ -123,6 +126,8 @@ class ProfileOut(_Out):
     account: AccountInfo
     points_to_next_level: int | None
     history: list[HistoryLine]
+    ratings: list[RatingOut] = []
+    """Skill ratings per profile (matches of four humans; server/leaderboard.py)."""
 
 
 class HandsOut(_Out):
@@ -306,7 +311,9 @@ async def logout(request: Request) -> Response:
 async def profile(request: Request) -> Response:
     account = await _account(request)
     history = await asyncio.to_thread(_hub(request).store.match_history, account.id)
+    ratings = await profile_ratings(_hub(request).store, account.id)
     return _ok(ProfileOut(
+        ratings=ratings,
         account=Hub.account_info(account), points_to_next_level=points_to_next_level(account.points),
         history=[HistoryLine(match_id=h.match_id, profile=h.profile, kind=h.kind,
                              finished_at=h.finished_at, points=h.points_delta, silver=h.silver_delta,
@@ -385,6 +392,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
             open_store, database_url(cfg), starting_silver=cfg.starting_silver)
         hub = Hub(cfg, opened, cfg.bot or default_bot())
         app.state.hub = hub
+        hub.background(asyncio.get_running_loop().create_task(watch_admin(hub)))
         await hub.resume_matches()
         try:
             yield
@@ -402,6 +410,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/upgrade", upgrade, methods=["POST"]),
         Route("/api/logout", logout, methods=["POST"]),
         Route("/api/profile", profile, methods=["GET"]),
+        *leaderboard_routes(),
         Route("/api/matches/{match_id}/hands", hands, methods=["GET"]),
         Route("/api/matches/{match_id}/hands/{hand_no:int}", record, methods=["GET"]),
         Route("/api/health", health, methods=["GET"]),

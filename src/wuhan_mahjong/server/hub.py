@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..engine import ActionFormatError, action_from_json
 from ..rules import Rules
 from ..store import Account, Store, StoreError
+from .admin import refuse_seat
 from .chat import ChatRelay, bot_names
 from .config import ServerConfig
 from .lobby import Lobby, Room
@@ -240,6 +241,8 @@ class Hub:
 
     async def _dispatch(self, client: Client, msg: Any) -> None:
         acct = client.account_id
+        if isinstance(msg, QuickMatchMsg | CreateRoomMsg | JoinRoomMsg):
+            await refuse_seat(self, acct)  # no seat when banned or draining
         if isinstance(msg, PingMsg):
             client.send(PongMsg(ref=msg.ref))
         elif isinstance(msg, HelloMsg):

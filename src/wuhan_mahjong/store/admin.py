@@ -144,6 +144,8 @@ class ServerPoll:
     banned: tuple[int, ...]
     """Accounts banned since the last poll (their connections are closed)."""
     draining: bool
+    actions: tuple[AdminAction, ...] = ()
+    """Every admin action logged since the last poll (the server's event log shows them)."""
 
 
 def last_action_id(store: Store) -> int:
@@ -154,15 +156,21 @@ def last_action_id(store: Store) -> int:
 def poll_server_state(store: Store, since_id: int) -> ServerPoll:
     """The bans logged after ``since_id`` and the drain flag, in one read."""
     with _read_session(store) as session, session.begin():
-        rows = session.execute(select(AdminActionRow.id, AdminActionRow.action,
-                                      AdminActionRow.account_id)
-                               .where(AdminActionRow.id > since_id)
-                               .order_by(AdminActionRow.id)).all()
+        rows = session.scalars(select(AdminActionRow).where(AdminActionRow.id > since_id)
+                               .order_by(AdminActionRow.id).limit(1000)).all()
         flag = session.get(ServerFlagRow, DRAIN_FLAG)
-    last = rows[-1][0] if rows else since_id
-    banned = tuple(a for _, action, a in rows if action == "ban" and a is not None)
+    actions = tuple(_action(r) for r in rows)
+    last = actions[-1].id if actions else since_id
+    banned = tuple(a.account_id for a in actions
+                   if a.action == "ban" and a.account_id is not None)
     return ServerPoll(last_id=int(last), banned=banned,
-                      draining=flag is not None and flag.value == "on")
+                      draining=flag is not None and flag.value == "on", actions=actions)
+
+
+def _action(r: AdminActionRow) -> AdminAction:
+    return AdminAction(id=r.id, created_at=r.created_at, actor=r.actor, action=r.action,
+                       account_id=r.account_id,
+                       detail=None if r.detail is None else json.loads(r.detail))
 
 
 class Admin:
@@ -254,11 +262,8 @@ class Admin:
     def actions(self, limit: int = 20) -> list[AdminAction]:
         """The newest ``limit`` rows of the admin event log, newest first."""
         with _read_session(self.store) as session, session.begin():
-            return [AdminAction(id=r.id, created_at=r.created_at, actor=r.actor, action=r.action,
-                                account_id=r.account_id,
-                                detail=None if r.detail is None else json.loads(r.detail))
-                    for r in session.scalars(select(AdminActionRow)
-                                             .order_by(AdminActionRow.id.desc()).limit(limit))]
+            return [_action(r) for r in session.scalars(
+                select(AdminActionRow).order_by(AdminActionRow.id.desc()).limit(limit))]
 
     def tables(self) -> list[RunningTable]:
         """The matches running now (in any server process sharing this database), oldest first."""
@@ -349,19 +354,11 @@ def backup(url: str | URL, dest: str | Path, *, force: bool = False,
         partial = target.with_name(target.name + ".partial")
         partial.unlink(missing_ok=True)
         try:
-            src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-            try:
-                dst = sqlite3.connect(partial)
-                try:
-                    src.backup(dst)
-                finally:
-                    dst.close()
-            finally:
-                src.close()
-            os.replace(partial, target)
-        except sqlite3.Error as e:
+            _sqlite_copy(source, partial, "backup")
+        except AdminError:
             partial.unlink(missing_ok=True)
-            raise AdminError(f"backup failed: {e}") from None
+            raise
+        os.replace(partial, target)  # a backup file is whole or absent
     elif backend == "postgresql":
         conninfo, env, schema = _libpq(url)
         argv = [_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges",
@@ -374,6 +371,24 @@ def backup(url: str | URL, dest: str | Path, *, force: bool = False,
     if actor is not None:
         _log_to(url, actor, "backup", {"file": str(target.resolve())})
     return target
+
+
+def _sqlite_copy(source: Path, target: Path, what: str) -> None:
+    """Copy a whole SQLite database page by page with the online backup API (the source
+    may be in use: the copy is one consistent snapshot, its WAL included)."""
+    try:
+        src = sqlite3.connect(source.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            src.execute("PRAGMA schema_version").fetchone()  # not a database: fails here
+            dst = sqlite3.connect(target, timeout=30)
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+    except sqlite3.Error as e:
+        raise AdminError(f"{what} failed: {e}") from None
 
 
 def _log_to(url: URL, actor: str, action: str, detail: Mapping[str, Any]) -> None:
@@ -424,19 +439,7 @@ def restore(url: str | URL, source: str | Path, *, force: bool = False,
     if backend == "sqlite":
         target = _sqlite_path(url)
         target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            try:
-                src.execute("PRAGMA schema_version").fetchone()  # a corrupt file fails here
-                dst = sqlite3.connect(target, timeout=30)
-                try:
-                    src.backup(dst)
-                finally:
-                    dst.close()
-            finally:
-                src.close()
-        except sqlite3.Error as e:
-            raise AdminError(f"restore failed: {e}") from None
+        _sqlite_copy(path, target, "restore")
     else:
         conninfo, env, _schema = _libpq(url)
         _run([_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--no-privileges",

@@ -1,0 +1,90 @@
+"""How a running server hears the operator (``wuhan-mahjong admin``, ``docs/operations.md``).
+
+The admin commands work on the database only, so they reach every server
+process sharing it, running or not.  Each server polls the database every
+:data:`POLL_SECONDS` (:func:`watch_admin`, for the server's lifetime):
+
+* every action logged since the last poll goes to the server's event log
+  (``admin_action``, with its ids);
+* a ``ban`` logged since the last poll closes the account's connection (close
+  code 4403); the store refuses the account's sessions and logins from the ban
+  on, and the hub refuses it a queue or a room (:func:`refuse_seat`);
+* the ``drain`` flag: while it is on, no new match starts (a queue, a room or a
+  join is answered ``busy``: :func:`refuse_seat`) and the running ones play to
+  their end; ``admin drain --off`` reopens.  The server itself keeps running
+  (stop it when ``admin tables`` shows nothing left: ``admin drain --wait``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from ..store import StoreError
+from ..store.admin import account_banned, last_action_id, poll_server_state
+from .observability import emit
+from .protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+__all__ = ["BANNED_CLOSE_CODE", "POLL_SECONDS", "refuse_seat", "watch_admin"]
+
+log = logging.getLogger("wuhan_mahjong.server")
+
+POLL_SECONDS = 2.0
+"""Seconds between two polls of the admin log and flags (a ban takes effect within this)."""
+
+BANNED_CLOSE_CODE = 4403
+
+
+async def refuse_seat(hub: Hub, account_id: int) -> None:
+    """Before an account takes a queue or a room: ``busy`` while the server drains (or shuts
+    down), ``auth_failed`` if the account is banned."""
+    if hub.draining:
+        raise ProtocolError("busy", "the server starts no new match now: try again later")
+    if await asyncio.to_thread(account_banned, hub.store, account_id):
+        raise ProtocolError("auth_failed", "this account is banned")
+
+
+def _apply(hub: Hub, banned: tuple[int, ...], draining: bool | None) -> None:
+    for account_id in banned:
+        client = hub.clients.get(account_id)
+        if client is not None:
+            log.info("account %d banned: closing its connection", account_id)
+            client.close(BANNED_CLOSE_CODE, "account banned")
+    if draining is not None:
+        hub.draining = draining
+        log.info("admin drain is %s: %s", "on" if draining else "off",
+                 "no new match starts" if draining else "new matches start again")
+
+
+async def watch_admin(hub: Hub, poll: float | None = None) -> None:
+    """Poll the admin log and flags for the server's lifetime (cancelled at shutdown).
+
+    The drain flag is applied when it changes (and at start if it is on), so a
+    server that is shutting down is never reopened by a poll."""
+    seconds = POLL_SECONDS if poll is None else poll
+    last = await asyncio.to_thread(last_action_id, hub.store)
+    seen: bool | None = None
+    while True:
+        if hub.draining and not seen:  # the server is shutting down: nothing more to watch
+            return
+        try:
+            state = await asyncio.to_thread(poll_server_state, hub.store, last)
+        except StoreError as e:
+            log.warning("admin poll failed: %s", e)
+        except Exception:  # the database is away: try again at the next poll
+            log.exception("admin poll failed")
+        else:
+            last = state.last_id
+            change = None if state.draining == seen else state.draining
+            if seen is None and not state.draining:
+                change = None
+            seen = state.draining
+            for action in state.actions:
+                emit("admin_action", action=action.action, actor=action.actor,
+                     account_id=action.account_id, admin_action_id=action.id)
+            _apply(hub, state.banned, change)
+        await asyncio.sleep(seconds)

@@ -1,0 +1,188 @@
+"""Ratings and leaderboards through the server, and the admin tools' effect on a running
+server: a match of four humans is rated (shown on the profile), a bot match is not; a
+banned account cannot log in, authenticate or sit, and its socket closes; drain stops new
+matches.  Every test runs on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import httpx
+import pytest
+import websockets
+
+import wuhan_mahjong.server.admin as server_admin
+import wuhan_mahjong.server.leaderboard as leaderboard_api
+from wuhan_mahjong.store.admin import Admin
+
+from .harness import Client, Server, StartServer, guest_token, play, register, seat_four
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _ratings(server: Server, token: str) -> list[dict[str, object]]:
+    r = httpx.get(f"{server.http}/api/profile", headers=_auth(token), timeout=10)
+    assert r.status_code == 200, r.text
+    out: list[dict[str, object]] = r.json()["ratings"]
+    return out
+
+
+def test_four_human_match_is_rated_and_ranked(server: Server,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    names = ["ann", "ben", "cat", "dan"]
+    tokens = [register(server, n) for n in names]
+
+    async def scenario() -> list[dict[str, object]]:
+        clients = await seat_four(server, tokens, hands=1)
+        ends = await asyncio.gather(*(play(c, seed=i) for i, c in enumerate(clients)))
+        for c in clients:
+            await c.close()
+        return ends
+
+    ends = asyncio.run(scenario())
+    results: list[dict[str, object]] = ends[0]["results"]  # type: ignore[assignment]
+    totals = {str(line["name"]): int(line["points"]) for line in results}  # type: ignore[call-overload]
+    assert set(totals) == set(names)
+    # the store's end of the match (rating included) happens before match_end is sent
+    ratings = {n: _ratings(server, t) for n, t in zip(names, tokens, strict=True)}
+    for n in names:
+        (r,) = ratings[n]
+        assert r["profile"] == "yuanhang" and r["matches"] == 1
+    best = max(names, key=lambda n: totals[n])
+    if len(set(totals.values())) > 1:  # the match's top scorer gained
+        assert float(ratings[best][0]["mu"]) > 25.0  # type: ignore[arg-type]
+    # the leaderboard (minimum lowered to one match) ranks them by rating
+    monkeypatch.setattr(leaderboard_api, "MIN_MATCHES", 1)
+    for period in ("all", "week"):
+        r = httpx.get(f"{server.http}/api/leaderboard",
+                      params={"profile": "yuanhang", "period": period}, timeout=10)
+        assert r.status_code == 200, r.text
+        board = r.json()
+        assert board["min_matches"] == 1 and board["period"] == period
+        assert (board["since"] is None) == (period == "all")
+        players = board["players"]
+        assert sorted(p["username"] for p in players) == sorted(names)
+        assert [p["rating"] for p in players] == sorted((p["rating"] for p in players),
+                                                        reverse=True)
+        assert [p["rank"] for p in players] == [1, 2, 3, 4]
+        shown = {p["username"]: p["rating"] for p in players}
+        assert all(shown[n] == ratings[n][0]["rating"] for n in names)
+    monkeypatch.setattr(leaderboard_api, "MIN_MATCHES", 2)
+    r = httpx.get(f"{server.http}/api/leaderboard", params={"profile": "yuanhang"}, timeout=10)
+    assert r.json()["players"] == []
+    r = httpx.get(f"{server.http}/api/leaderboard", params={"profile": "bianfeng"}, timeout=10)
+    assert r.status_code == 200 and r.json()["players"] == []
+
+
+def test_bad_leaderboard_requests(server: Server) -> None:
+    for params in ({"profile": "mahjong"}, {"profile": "yuanhang", "period": "year"}):
+        r = httpx.get(f"{server.http}/api/leaderboard", params=params, timeout=10)
+        assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_request"
+
+
+def test_bot_match_is_not_rated(server: Server) -> None:
+    token = register(server, "solo")
+
+    async def scenario() -> None:
+        c = Client(server, token)
+        await c.connect()
+        await c.send({"type": "quick_match"})
+        table = await c.expect("table")
+        assert sum(p["bot"] for p in table["players"]) == 3
+        await play(c)
+        await c.close()
+
+    asyncio.run(scenario())
+    assert _ratings(server, token) == []
+
+
+def test_banned_account_is_refused_a_seat(start_server: StartServer,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server_admin, "POLL_SECONDS", 3600.0)  # the socket stays open
+    server = start_server()
+    token = register(server, "mallory")
+
+    async def scenario() -> None:
+        c = Client(server, token)
+        await c.connect()
+        Admin(server.store, "ops").ban("mallory")
+        await c.send({"type": "quick_match"})
+        error = await c.expect("error")
+        assert error["code"] == "auth_failed" and "banned" in error["message"]
+        await c.send({"type": "create_room", "options": {}})
+        assert (await c.expect("error"))["code"] == "auth_failed"
+        await c.close()
+
+    asyncio.run(scenario())
+
+
+def test_ban_closes_the_socket_and_refuses_login(start_server: StartServer,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server_admin, "POLL_SECONDS", 0.05)
+    server = start_server()
+    token = register(server, "trudy")
+
+    async def scenario() -> None:
+        c = Client(server, token)
+        await c.connect()
+        Admin(server.store, "ops").ban("trudy", "abuse")
+        await asyncio.wait_for(c.closed.wait(), 10)
+        assert c.close_code == server_admin.BANNED_CLOSE_CODE
+        async with websockets.connect(server.ws) as ws:  # the session authenticates nothing
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert answer["type"] == "error" and answer["code"] == "auth_failed"
+
+    asyncio.run(scenario())
+    r = httpx.post(f"{server.http}/api/login",
+                   json={"username": "trudy", "password": "secret-123"}, timeout=10)
+    assert r.status_code == 401 and "banned" in r.json()["error"]["message"]
+    r = httpx.get(f"{server.http}/api/profile", headers=_auth(token), timeout=10)
+    assert r.status_code == 401
+    Admin(server.store, "ops").unban("trudy")
+    r = httpx.post(f"{server.http}/api/login",
+                   json={"username": "trudy", "password": "secret-123"}, timeout=10)
+    assert r.status_code == 200
+
+
+def test_drain_stops_new_matches(start_server: StartServer,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server_admin, "POLL_SECONDS", 0.05)
+    server = start_server()
+    admin = Admin(server.store, "ops")
+    token = guest_token(server)
+
+    def wait_for(draining: bool) -> None:
+        deadline = time.monotonic() + 10
+        while server.hub.draining != draining:
+            assert time.monotonic() < deadline, "the server did not see the drain flag"
+            time.sleep(0.02)
+
+    admin.set_drain(True)
+    wait_for(True)
+
+    async def refused() -> None:
+        c = Client(server, token)
+        await c.connect()
+        await c.send({"type": "quick_match"})
+        error = await c.expect("error", timeout=10)
+        assert error["code"] == "busy"
+        await c.close()
+
+    asyncio.run(refused())
+    admin.set_drain(False)
+    wait_for(False)
+
+    async def plays() -> None:
+        c = Client(server, token)
+        await c.connect()
+        await c.send({"type": "quick_match"})
+        await c.expect("table", timeout=10)
+        await play(c)
+        await c.close()
+
+    asyncio.run(plays())
