@@ -35,9 +35,7 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -49,26 +47,8 @@ from typing import Any
 import httpx
 import websockets
 
-try:  # the client side of the benchmark is as cheap as we can make it
-    from orjson import loads
-except ImportError:  # pragma: no cover
-    from json import loads
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server_bench import cpu_seconds, free_port, loads  # the sibling benchmark
 
 
 def rss_mib(pid: int) -> float:
