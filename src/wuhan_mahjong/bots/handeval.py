@@ -183,8 +183,8 @@ class Evaluator:
     shape decides which targets are still open).
     """
 
-    __slots__ = ("allowed", "counts", "fys_tiles", "jys", "melds", "must", "others_pph",
-                 "others_small", "room", "sets", "vecs", "wilds")
+    __slots__ = ("allowed", "counts", "fys_count", "fys_tiles", "jys", "jys_count", "melds",
+                 "must", "others_pph", "others_small", "room", "sets", "vecs", "wilds")
 
     def __init__(self, counts: Sequence[int], wilds: int, melds: Iterable[Meld],
                  must: Iterable[int]) -> None:
@@ -212,6 +212,9 @@ class Evaluator:
         self.allowed: tuple[str, ...] = tuple(sorted(allowed))
         self.jys = frozenset(t for t in range(27) if is_258(t))
         self.fys_tiles = frozenset(t for t in range(27, NUM_KINDS) if t not in self.must)
+        # the counts never change after construction (what-if queries restore them)
+        self.fys_count = sum(self.counts[t] for t in self.fys_tiles)
+        self.jys_count = sum(self.counts[t] for t in self.jys)
         self.vecs = [suit_vectors(self.counts, s) for s in range(4)]
         self.others_small = self._others(1)
         self.others_pph = self._others(2)
@@ -255,11 +258,11 @@ class Evaluator:
                 v = self.vecs[suit][0]
             k = v[5 + s]
         elif target == "fys":
-            k = sum(self.counts[t] for t in self.fys_tiles)
+            k = self.fys_count
             if tile in self.fys_tiles:
                 k += delta
         else:  # jys
-            k = sum(self.counts[t] for t in self.jys)
+            k = self.jys_count
             if tile in self.jys:
                 k += delta
         return k if k < room else room
@@ -309,11 +312,11 @@ class Evaluator:
                     if k > best:
                         best = k
             if "fys" in allowed:
-                k = sum(c[t] for t in self.fys_tiles) + (delta if tile in self.fys_tiles else 0)
+                k = self.fys_count + (delta if tile in self.fys_tiles else 0)
                 if k > best:
                     best = k
             if "jys" in allowed:
-                k = sum(c[t] for t in self.jys) + (delta if tile in self.jys else 0)
+                k = self.jys_count + (delta if tile in self.jys else 0)
                 if k > best:
                     best = k
         if best > room:

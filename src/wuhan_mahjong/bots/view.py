@@ -23,8 +23,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.actions import Action
 from ..meld import Meld
@@ -33,8 +32,7 @@ if TYPE_CHECKING:  # the builder reads a state; the view never holds one
     from ..engine.state import HandState
 
 
-@dataclass(frozen=True, slots=True)
-class SeatInts:
+class SeatInts(NamedTuple):
     """One seat's public part (``PublicSeat`` of the JSON view)."""
 
     seat: int
@@ -49,8 +47,7 @@ class SeatInts:
     discards: tuple[tuple[int, int | None], ...]  # (tile, claimed_by)
 
 
-@dataclass(frozen=True, slots=True)
-class IntView:
+class IntView(NamedTuple):
     """A seat view in integers (see the module docstring)."""
 
     viewer: int
