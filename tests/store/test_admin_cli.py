@@ -190,3 +190,23 @@ def test_backup_and_restore_round_trip(store: Store, db_url: str, backend: str, 
     with open_store(empty, password_hasher=FAST_HASHER) as copy:
         assert copy.account(alice.id).silver == 1077
         assert copy.audit().ok
+
+
+def test_database_found_as_serve_finds_it(store: Store, db_url: str, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--db``, ``db_url`` of the ``--config`` file, ``$WUHAN_MAHJONG_DB``: as ``serve``."""
+    store.register("alice", PW)
+    config = tmp_path / "serve.toml"
+    config.write_text(f"db_url = {json.dumps(db_url)}\n")
+    code = main(["admin", "--config", str(config), "grant", "alice", "1"])
+    assert code == 0, capsys.readouterr().err
+    monkeypatch.setenv("WUHAN_MAHJONG_DB", db_url)
+    code = main(["admin", "grant", "alice", "2"])
+    assert code == 0, capsys.readouterr().err
+    monkeypatch.setenv("WUHAN_MAHJONG_DB", f"sqlite:///{tmp_path / 'absent.db'}")
+    code = main(["admin", "--db", db_url, "grant", "alice", "4"])
+    assert code == 0, capsys.readouterr().err
+    code = main(["admin", "grant", "alice", "8"])  # the variable names a missing file
+    assert code == 2 and "no database at" in one_line_error(capsys.readouterr().err)
+    assert store.account_by_username("alice").silver == 1007  # type: ignore[union-attr]

@@ -1,8 +1,9 @@
 """``wuhan-mahjong admin``: an operator's tools on the server's database (``docs/operations.md``).
 
 Every sub-command works on the database, never through the running server: the
-database is found as ``serve`` finds it (``--db``, else ``$WUHAN_MAHJONG_DB``,
-else the TOML file of ``--config``, else the SQLite file in ``--data-dir``).
+database is found as ``serve`` finds it, by the same code (``--db``, else
+``$WUHAN_MAHJONG_DB_URL``, else ``db_url`` in the TOML file of ``--config``, else
+``$WUHAN_MAHJONG_DB``, else the SQLite file in ``--data-dir``).
 What concerns a running server goes through the database too: it polls the
 admin event log and the ``drain`` flag every few seconds (``server/admin.py``).
 Each action is written down in the admin event log (``admin_actions``) with the
