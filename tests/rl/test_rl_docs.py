@@ -44,3 +44,12 @@ def test_plane_table_covers_every_plane_once() -> None:
     for prefix, i in checks.items():
         assert names[i].startswith(prefix), (i, names[i])
         assert any(a == i for a, _ in ranges), i
+
+
+def test_quick_start_runs() -> None:
+    block = DOC[DOC.index("## Quick start"):]
+    start = block.index("```python") + len("```python")
+    code = block[start:block.index("```\n", start)]
+    scope: dict[str, object] = {}
+    exec(compile(code, "docs/rl.md", "exec"), scope)
+    assert scope["obs"].shape == (64, 137, 34)  # type: ignore[attr-defined]
