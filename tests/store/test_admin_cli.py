@@ -76,7 +76,8 @@ def test_every_admin_command(store: Store, db_url: str, capsys: pytest.CaptureFi
     assert table["match_id"] == "m-1" and table["players"] == ["alice", "p0", "p1", "p2"]
     assert table["server"] == "node:7"
     code, out, _ = run(capsys, db_url, "tables")
-    assert code == 0 and "1 running match;" in out and "m-1" in out
+    assert code == 0 and "1 running match; servers: open" in out
+    assert "m-1 table tab-1 yuanhang 0/2 hands done, stake 0 [alice, p0, p1, p2] on node:7" in out
 
     code, out, _ = run(capsys, db_url, "drain")
     assert code == 0 and Admin(store, "x").draining()

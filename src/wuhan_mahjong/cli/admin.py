@@ -295,8 +295,8 @@ def _tables(args: argparse.Namespace) -> int:
         state = "draining (no new matches)" if admin.draining() else "open"
         print(f"{len(tables)} running match{'es' if len(tables) != 1 else ''}; servers: {state}")
         for t in tables:
-            print(f"  {t.match_id} table {t.table_id} {t.profile} hand {t.hands_done + 1}/"
-                  f"{t.hands} stake {t.stake} [{', '.join(t.players)}] on {t.owner or '?'} "
+            print(f"  {t.match_id} table {t.table_id} {t.profile} {t.hands_done}/{t.hands} "
+                  f"hands done, stake {t.stake} [{', '.join(t.players)}] on {t.owner or '?'} "
                   f"since {t.started:%Y-%m-%d %H:%M} UTC")
         return 0
 
