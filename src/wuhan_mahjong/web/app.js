@@ -710,7 +710,8 @@ function route() {
     }
     send({ type: "leave", ref: "table" });
   }
-  if (!ROUTES.includes(screen) || screen === "fixture") { go(S.token ? "lobby" : "login", "", { replace: true }); return; }
+  if (screen === "fixture") { loadFixture(params.get("src"), params.get("frame")); return; }
+  if (!ROUTES.includes(screen)) { go(S.token ? "lobby" : "login", "", { replace: true }); return; }
   if (NEEDS_ACCOUNT.includes(screen) && !S.token) { go("login", "", { replace: true }); return; }
   if (screen === "login" && S.token) { go("lobby", "", { replace: true }); return; }
   if (screen === "room" && !S.room) { go("lobby", "", { replace: true }); return; }

@@ -1,0 +1,147 @@
+"""Quick chat at the table (phrases and emotes by id, rate-limited, per-player mute) and the
+rules page generated from the rules module (GET /api/rules)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+from typing import Any
+
+from .conftest import WEB, Console, wait_js
+from .test_strings import _table
+
+I18N = (WEB / "i18n.js").read_text()
+
+
+def test_every_phrase_and_emote_has_both_languages() -> None:
+    from wuhan_mahjong.server.chat import EMOTES, PHRASES
+
+    for lang in ("zh", "en"):
+        keys = _table(I18N, lang)
+        assert {f"chat.phrase.{p}" for p in PHRASES} <= keys, lang
+        assert {f"chat.emote.{e}" for e in EMOTES} <= keys, lang
+    # the client offers exactly the server's ids
+    table_js = (WEB / "table.js").read_text()
+    offered = re.search(r"export const PHRASES = \[(.*?)\];", table_js)
+    assert offered and re.findall(r'"(\w+)"', offered.group(1)) == list(PHRASES)
+    emotes = re.search(r"export const EMOTES = \{(.*?)\n\};", table_js, re.S)
+    assert emotes and re.findall(r"^  (\w+):", emotes.group(1), re.M) == list(EMOTES)
+
+
+def test_the_rules_document_covers_every_option() -> None:
+    from wuhan_mahjong.rules import PROFILES, Rules, get_rules
+    from wuhan_mahjong.server.rules_api import PROFILE_TEXT, RULE_TEXT, VALUE_TEXT, rules_document
+
+    names = [f.name for f in dataclasses.fields(Rules) if f.name != "profile"]
+    assert sorted(RULE_TEXT) == sorted(names), "each rule option needs its Chinese label and explanation"
+    assert sorted(PROFILE_TEXT) == sorted(PROFILES)
+    doc = rules_document()
+    assert [o["name"] for o in doc["options"]] == names
+    for o in doc["options"]:
+        assert o["doc_en"] and o["doc_zh"] and o["label_zh"] and o["label_en"], o["name"]
+        for p in PROFILES:
+            value = getattr(get_rules(p), o["name"])
+            assert o["values"][p] == (list(value) if isinstance(value, tuple) else value)
+        # every value that has a name has it in both languages
+        for v in VALUE_TEXT.get(o["name"], {}).values():
+            assert len(v) == 2 and all(v)
+
+
+def _guest(browser: Any, base: str, **ctx: Any) -> tuple[Any, Any, Console]:
+    context = browser.new_context(**ctx)
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{base}/")
+    page.click("[data-do='guest']")
+    page.wait_for_selector("#create-form")
+    return context, page, console
+
+
+def test_quick_chat_at_the_table(browser: Any, live_server: str, artifacts: Path) -> None:
+    host_ctx, host, host_console = _guest(browser, live_server, viewport={"width": 390, "height": 844},
+                                          is_mobile=True, has_touch=True)
+    friend_ctx, friend, friend_console = _guest(browser, live_server, viewport={"width": 1280, "height": 800})
+    host.fill("#create-form input[name='hands']", "1")
+    host.click("#create-form button[type='submit']")
+    code = host.locator(".room-code").get_attribute("data-code", timeout=10_000)
+    friend.fill("#join-form input[name='code']", code)
+    friend.click("#join-form button[type='submit']")
+    friend.wait_for_selector(".room-code")
+    friend.click("[data-do='ready']")
+    host.click("[data-do='ready']")
+    host.click("[data-do='start']")
+    host.wait_for_selector(".table", timeout=15_000)
+    friend.wait_for_selector(".table", timeout=15_000)
+    host_seat = host.evaluate("() => window.__wm.table.seat")
+    # a phrase: everyone sees it by the speaker's seat, in his own language
+    host.click("[data-do='chat']")
+    host.screenshot(path=str(artifacts / "chat-panel-phone.png"))
+    host.click("[data-chat='phrase:hurry']")
+    bubble = friend.locator(f".bubble[data-bubble-seat='{host_seat}']")
+    bubble.wait_for(timeout=5000)
+    assert bubble.inner_text() == "搞快点撒！"
+    assert friend.locator(f".seat[data-seat='{host_seat}'] .bubble").count() == 1
+    friend.screenshot(path=str(artifacts / "chat-bubble-desktop.png"))
+    # an emote is drawn (no emoji font needed)
+    host.click("[data-do='chat']")
+    host.click("[data-chat='emote:laugh']")
+    wait_js(friend, f"document.querySelector(\".bubble[data-bubble-seat='{host_seat}'] svg.emote\")", timeout=5)
+    # the friend mutes the host: nothing more from him
+    friend.click("[data-do='chat']")
+    host_name = host.evaluate("() => window.__wm.account.username")
+    friend.click(f"[data-mute-seat='{host_name}']")
+    friend.wait_for_timeout(4500)  # the last bubble fades
+    host.click("[data-do='chat']")
+    host.click("[data-chat='phrase:nice']")
+    friend.wait_for_timeout(1000)
+    assert friend.locator(".bubble").count() == 0
+    # too many phrases: the server refuses, the speaker reads why
+    for _ in range(6):
+        host.evaluate("() => window.__wm.ws.send(JSON.stringify({type: 'chat', phrase: 'again', ref: 'chat'}))")
+    wait_js(host, "window.__wm.error.includes('说得太快')", timeout=5)
+    # no free text: an unknown phrase is refused
+    refused = host.evaluate("""() => new Promise((done) => {
+      const ws = window.__wm.ws;
+      const seen = (e) => { const m = JSON.parse(e.data); if (m.type === 'error' && m.ref === 'free') {
+        ws.removeEventListener('message', seen); done(m.code); } };
+      ws.addEventListener('message', seen);
+      ws.send(JSON.stringify({type: 'chat', phrase: 'hello everyone', ref: 'free'}));
+    })""")
+    assert refused == "invalid_message"
+    for c in (host_console, friend_console):
+        assert c.errors == [], c.errors
+    host_ctx.close()
+    friend_ctx.close()
+
+
+def test_rules_page_per_profile_in_both_languages(browser: Any, live_server: str, artifacts: Path) -> None:
+    from wuhan_mahjong.rules import get_rules
+    from wuhan_mahjong.server.rules_api import RULE_TEXT, rules_document
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{live_server}/#/rules?profile=laizishanzhuang")
+    page.wait_for_selector(".rules-page[data-profile='laizishanzhuang']")
+    doc = rules_document()
+    assert page.locator(".rules-table tbody tr").count() == len(doc["options"])
+    row = page.locator("tr[data-rule='golden_cap']")
+    assert row.locator("th").inner_text() == RULE_TEXT["golden_cap"][0]
+    assert row.locator(".rule-value").inner_text() == str(get_rules("laizishanzhuang").golden_cap)
+    assert page.locator("tr[data-rule='must_kong'] .rule-value").inner_text() == "红中、发财"
+    assert page.locator("tr[data-rule='opening_scoring'] .rule-value").inner_text() == "开口翻"
+    page.screenshot(path=str(artifacts / "rules-phone.png"), full_page=True)
+    # English: the rules module's own explanations
+    page.click("#lang")
+    doc_en = next(o["doc_en"] for o in doc["options"] if o["name"] == "golden_cap")
+    assert row.locator(".rule-doc").inner_text() == doc_en
+    # another profile by its tab; Back returns
+    page.click("[data-rules-profile='bianfeng']")
+    page.wait_for_selector(".rules-page[data-profile='bianfeng']")
+    assert page.locator("tr[data-rule='opening_scoring'] .rule-value").inner_text() == "once (开口翻)"
+    page.go_back()
+    page.wait_for_selector(".rules-page[data-profile='laizishanzhuang']")
+    page.click("#lang")
+    assert console.errors == [], console.errors
+    context.close()

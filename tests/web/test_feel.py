@@ -1,0 +1,139 @@
+"""Feel: sounds with a mute switch, short animations that respect reduced motion and the speed
+setting, settings kept on the device, bots with friendly names and avatars, the table's rules
+as the server sent them, and a cancel button while queued."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Console, run_server, wait_js
+from .test_live_match import play_one_decision, view_summary
+
+PAGE = "/src/wuhan_mahjong/web/index.html"
+FIXTURE = f"{PAGE}#/fixture?src=/tests/web/fixtures/views.json&frame=late"
+
+ANIMATION = """() => {
+  const el = document.querySelector('.river .tile');
+  el.classList.add('anim-in');
+  return getComputedStyle(el).animationName;
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_animations_respect_reduced_motion(browser: Any, static_server: str, motion: str) -> None:
+    context = browser.new_context(reduced_motion=motion)
+    page = context.new_page()
+    page.goto(f"{static_server}{FIXTURE}")
+    page.wait_for_selector(".river .tile")
+    assert page.evaluate(ANIMATION) == ("drop-in" if motion == "no-preference" else "none")
+    context.close()
+
+
+def test_settings_are_kept_on_the_device(browser: Any, static_server: str, artifacts: Path) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{static_server}{PAGE}#/settings")
+    page.wait_for_selector("#settings-form")
+    page.screenshot(path=str(artifacts / "settings-phone.png"))
+    normal = page.evaluate("() => getComputedStyle(document.documentElement).getPropertyValue('--ts').trim()")
+    page.uncheck("#set-sound")
+    page.select_option("#set-speed", "off")
+    page.select_option("#set-tiles", "large")
+    page.select_option("#set-lang", "en")
+    saved = json.loads(page.evaluate("() => localStorage.getItem('wm.settings')"))
+    assert saved == {"sound": False, "speed": "off", "tiles": "large"}
+    page.reload()
+    page.wait_for_selector("#settings-form")
+    root = page.evaluate("() => ({...document.documentElement.dataset, lang: document.documentElement.lang})")
+    assert root == {"speed": "off", "tiles": "large", "sound": "off", "lang": "en"}
+    assert page.locator("#settings-form label[for='set-sound']").inner_text() == "Sound"
+    assert not page.locator("#set-sound").is_checked()
+    assert page.evaluate("() => getComputedStyle(document.documentElement).getPropertyValue('--ts').trim()") != normal
+    # the speed "off" stops animations like reduced motion does
+    page.goto(f"{static_server}{FIXTURE}")
+    page.wait_for_selector(".river .tile")
+    assert page.evaluate(ANIMATION) == "none"
+    # the mute switch in the top bar
+    page.click("#mute")
+    assert json.loads(page.evaluate("() => localStorage.getItem('wm.settings')"))["sound"] is True
+    page.evaluate("() => localStorage.clear()")
+    assert console.errors == []
+    context.close()
+
+
+def test_sounds_names_avatars_and_table_rules(browser: Any, live_server: str, artifacts: Path) -> None:
+    from wuhan_mahjong.server.chat import BOT_NAMES
+
+    context = browser.new_context(viewport={"width": 844, "height": 390}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{live_server}/")
+    page.click("[data-do='guest']")
+    page.wait_for_selector("[data-do='quick']")
+    page.click("[data-do='quick']")
+    page.wait_for_selector(".table", timeout=20_000)
+    # bots have friendly names from the server, and avatars
+    players = page.evaluate("() => window.__wm.players")
+    bots = [p["name"] for p in players if p["bot"]]
+    assert len(bots) == 3 and set(bots) <= set(BOT_NAMES), bots
+    assert page.locator(".seat header .avatar.bot").count() == 3
+    assert page.locator(".seat header .avatar:not(.bot)").count() == 1
+    # the table's rules, as the server sent them
+    page.click("[data-do='info']")
+    info = page.locator("[data-table-info]").inner_text()
+    table = page.evaluate("() => window.__wm.table")
+    assert "远航" in info and "免费" in info and str(table["rules"]["cap_per_opening"]) in info
+    assert "口口翻" in info  # yuanhang's opening_scoring is per_opening
+    page.screenshot(path=str(artifacts / "table-info-landscape.png"))
+    page.click("[data-do='info']")
+    # play a few moves: draws and discards are heard
+    stats = {"win": 0, "claims": 0, "passes": 0, "discards": 0}
+    start = time.monotonic()
+    while stats["discards"] < 2 and time.monotonic() - start < 60:
+        v = view_summary(page)
+        if v and v["settlement"]:
+            break
+        if v and v["legal"] and not v["pending"]:
+            play_one_decision(page, v, stats)
+        page.wait_for_timeout(60)
+    sounds = page.evaluate("() => window.__sounds || []")
+    names = {s["name"] for s in sounds}
+    assert {"draw", "discard"} <= names, names
+    assert all(s["audible"] for s in sounds)
+    # muted: still recorded, not audible
+    page.click("#mute")
+    before = len(sounds)
+    wait_js(page, f"(window.__sounds || []).length > {before}", timeout=30)
+    assert not any(s["audible"] for s in page.evaluate("() => window.__sounds")[before:])
+    page.click("#mute")
+    errors = [e for e in console.errors if "429" not in e]
+    assert errors == [], console.errors
+    context.close()
+
+
+def test_cancel_while_queued(browser: Any, tmp_path: Path, artifacts: Path) -> None:
+    with run_server(tmp_path, ["--bot-wait", "120"]) as base:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        console = Console(page)
+        page.goto(f"{base}/")
+        page.click("[data-do='guest']")
+        page.click("[data-do='quick']")
+        page.wait_for_selector("[data-queued]")
+        assert "1/4" in page.locator("[data-queued]").inner_text()
+        page.screenshot(path=str(artifacts / "queued-phone.png"))
+        page.click("[data-do='cancel-queue']")
+        page.wait_for_selector("[data-do='quick']")
+        assert page.locator("[data-queued]").count() == 0
+        # queued again and not stuck: the queue was really left
+        page.click("[data-do='quick']")
+        page.wait_for_selector("[data-queued]")
+        assert page.evaluate("() => window.__wm.error") == ""
+        assert console.errors == []
+        context.close()
