@@ -35,6 +35,10 @@ def test_four_human_match_is_rated_and_ranked(server: Server,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     names = ["ann", "ben", "cat", "dan"]
     tokens = [register(server, n) for n in names]
+    monkeypatch.setattr(leaderboard_api, "MIN_MATCHES", 1)
+    monkeypatch.setattr(leaderboard_api, "CACHE_SECONDS", 3600.0)
+    board = f"{server.http}/api/leaderboard"
+    assert httpx.get(board, params={"profile": "yuanhang"}, timeout=10).json()["players"] == []
 
     async def scenario() -> list[dict[str, object]]:
         clients = await seat_four(server, tokens, hands=1)
@@ -55,8 +59,10 @@ def test_four_human_match_is_rated_and_ranked(server: Server,
     best = max(names, key=lambda n: totals[n])
     if len(set(totals.values())) > 1:  # the match's top scorer gained
         assert float(ratings[best][0]["mu"]) > 25.0  # type: ignore[arg-type]
-    # the leaderboard (minimum lowered to one match) ranks them by rating
-    monkeypatch.setattr(leaderboard_api, "MIN_MATCHES", 1)
+    # a leaderboard is cached (the one computed before the match is still served) ...
+    assert httpx.get(board, params={"profile": "yuanhang"}, timeout=10).json()["players"] == []
+    monkeypatch.setattr(leaderboard_api, "CACHE_SECONDS", 0.0)
+    # ... and ranks them by rating (the minimum lowered to one match)
     for period in ("all", "week"):
         r = httpx.get(f"{server.http}/api/leaderboard",
                       params={"profile": "yuanhang", "period": period}, timeout=10)

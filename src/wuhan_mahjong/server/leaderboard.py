@@ -18,6 +18,7 @@ out.  The profile page shows each player's own ratings beside his level title
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import datetime
 from typing import Literal
 
@@ -35,6 +36,9 @@ __all__ = ["LEADERBOARD_SIZE", "LeaderboardOut", "RatingOut", "leaderboard_route
            "profile_ratings"]
 
 LEADERBOARD_SIZE = 100
+CACHE_SECONDS = 10.0
+"""A leaderboard is computed at most once per this many seconds per application (a public
+page anyone may reload: the database answers each (profile, period) a few times a minute)."""
 
 
 class _Out(BaseModel):
@@ -85,8 +89,15 @@ async def get_leaderboard(request: Request) -> Response:
         return _bad(f"unknown profile '{profile[:32]}' (choose from {', '.join(sorted(PROFILES))})")
     if period not in ("all", "week"):
         return _bad("period is 'all' or 'week'")
+    state = request.app.state
+    cache: dict[tuple[str, str, int], tuple[float, bytes]] = getattr(state, "leaderboards", {})
+    state.leaderboards = cache
+    key = (profile, period, MIN_MATCHES)
+    hit = cache.get(key)
+    if hit is not None and time.monotonic() - hit[0] < CACHE_SECONDS:
+        return Response(hit[1], media_type="application/json")
     now = utcnow()
-    store: Store = request.app.state.hub.store
+    store: Store = state.hub.store
     lines = await asyncio.to_thread(leaderboard, store, profile, "week" if period == "week"
                                     else "all", min_matches=MIN_MATCHES,
                                     limit=LEADERBOARD_SIZE, now=now)
@@ -95,7 +106,9 @@ async def get_leaderboard(request: Request) -> Response:
         since=week_start(now) if period == "week" else None,
         players=[LeaderLine(rank=ln.rank, username=ln.username, rating=ln.rating,
                             matches=ln.matches) for ln in lines])
-    return Response(out.model_dump_json(), media_type="application/json")
+    body = out.model_dump_json().encode()
+    cache[key] = (time.monotonic(), body)
+    return Response(body, media_type="application/json")
 
 
 def leaderboard_routes() -> list[Route]:
