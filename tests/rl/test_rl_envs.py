@@ -188,3 +188,15 @@ def test_vector_runner_is_reproducible_and_zero_sum() -> None:
         assert np.allclose(total.sum(axis=1), 0.0) and ended == vec.hands_done > 0
         runs.append((trace, total))
     assert runs[0][0] == runs[1][0] and np.array_equal(runs[0][1], runs[1][1])
+
+
+def test_gymnasium_make_by_id() -> None:
+    import gymnasium as gym
+
+    env = gym.make("wuhan_mahjong.rl.gym_env:WuhanMahjong-v0", profile="laizishanzhuang",
+                   opponents="random", render_mode="ansi")
+    obs, info = env.reset(seed=4)
+    assert info["seat"] in range(4)
+    assert obs["observation"].shape == rl.OBS_SHAPE and obs["action_mask"].any()
+    assert "phase" in env.render()
+    check_env(env.unwrapped)

@@ -115,3 +115,11 @@ class GymEnv(gym.Env):
         view = seat_view(state, self.seat)
         return (f"seat {self.seat} · phase {view['phase']} · wall {view['wall']} · laizi {view['laizi']}"
                 f" · hand {view['hand']}")
+
+
+ENV_ID = "WuhanMahjong-v0"
+"""``gymnasium.make("wuhan_mahjong.rl.gym_env:WuhanMahjong-v0", profile="bianfeng")`` (the
+module prefix imports this module, which registers the id)."""
+
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point="wuhan_mahjong.rl.gym_env:GymEnv")
