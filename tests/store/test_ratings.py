@@ -3,6 +3,7 @@ leaderboards rank by rating with a minimum number of matches (all time and this 
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -128,3 +129,27 @@ def test_weekly_leaderboard_counts_this_weeks_matches(store: Store) -> None:
 def test_week_start() -> None:
     assert week_start(datetime(2026, 12, 3, 15, 30, tzinfo=UTC)) == datetime(2026, 11, 30,
                                                                               tzinfo=UTC)
+
+
+def test_concurrent_match_ends_rate_once(store: Store) -> None:
+    players = _players(store, "cc")
+    seats = [{"account_id": a, "name": "x", "is_bot": False} for a in players]
+    epoch = store.open_match("mc", "t", "00", {"profile": "bianfeng", "seats": seats})
+    start = threading.Barrier(3)
+    outcomes: list[str] = []
+
+    def end() -> None:
+        start.wait()
+        try:
+            store.end_match("mc", epoch, "finished")
+            outcomes.append("ended")
+        except MatchLogError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=end) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(outcomes) == ["ended", "refused", "refused"]
+    assert all(ratings_of(store, a)[0].matches == 1 for a in players)
