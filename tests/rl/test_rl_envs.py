@@ -200,3 +200,22 @@ def test_gymnasium_make_by_id() -> None:
     assert obs["observation"].shape == rl.OBS_SHAPE and obs["action_mask"].any()
     assert "phase" in env.render()
     check_env(env.unwrapped)
+
+
+def test_an_idle_agent_only_waits() -> None:
+    e = rl.raw_env("yuanhang", illegal_penalty=0.5)
+    e.reset(seed=6)
+    agent = e.agent_selection
+    while e.table.deciding(rl.AGENTS.index(agent)):
+        e.step(int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
+        agent = e.agent_selection
+    before = [list(c) for c in e.table.state.counts]
+    e.step("nonsense")
+    assert e.infos[agent] == {"illegal": True} and e._cumulative_rewards[agent] == -0.5
+    assert [list(c) for c in e.table.state.counts] == before
+    agent = e.agent_selection
+    while e.table.deciding(rl.AGENTS.index(agent)):
+        e.step(int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
+        agent = e.agent_selection
+    e.step(rl.spaces.PASS_INDEX)
+    assert e.infos[agent] == {}

@@ -49,6 +49,13 @@ _IDLE_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 _IDLE_MASK[PASS_INDEX] = 1
 
 
+def _is_pass(action: Any) -> bool:
+    try:
+        return int(action) == PASS_INDEX
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
 class _Base:
     """What both PettingZoo environments share: the table, spaces, observations, render."""
 
@@ -158,7 +165,7 @@ class WuhanMahjongEnv(_Base, AECEnv):  # type: ignore[misc]
             if deltas is not None:
                 for s, a in enumerate(AGENTS):
                     self.rewards[a] += deltas[s]
-        elif action is not None and int(action) != PASS_INDEX:
+        elif action is not None and not _is_pass(action):
             info["illegal"] = True  # an idle seat may only wait (pass)
             self.rewards[agent] -= self.illegal_penalty
         self.infos = {a: {} for a in self.agents}
