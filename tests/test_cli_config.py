@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -80,13 +81,16 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def test_every_field_has_a_flag_a_variable_and_a_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_field_has_a_flag_a_variable_and_a_key(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     fields = [f for cls in (ServerConfig, ProcessConfig) for f in dataclasses.fields(cls) if f.init]
     assert [s.name for s in settings_fields()] == [f.name for f in fields]
-    serve = build_parser(only=["serve"])._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
-    dests = {a.dest: a.option_strings for a in serve._actions}
+    with pytest.raises(SystemExit):
+        build_parser(only=["serve"]).parse_args(["serve", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
     for s in settings_fields():
-        assert s.flag in dests[s.name], s.name
+        assert re.search(rf"{re.escape(s.flag)}(?![-\w])", shown), s.flag
+        assert f"${s.env})" in shown, s.env
         if s.default is None:
             continue
         # the default's own text, given in each source, reads back as the default
