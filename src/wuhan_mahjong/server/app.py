@@ -64,6 +64,7 @@ from .leaderboard import RatingOut, leaderboard_routes, profile_ratings
 from .observability import emit, observability_routes
 from .protocol import PROTOCOL_VERSION, AccountInfo, ErrorParams, validation_params
 from .ratelimit import LoginGuard
+from .replays import replay_routes
 from .rules_api import rules_routes
 
 __all__ = ["HttpErrorCode", "create_app", "web_dir"]
@@ -417,6 +418,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/hint", hint_for_seat, methods=["GET"]),
         *rules_routes(),
         *calculator_routes(AddressLimiter(cfg.calc_rate, cfg.calc_burst)),
+        *replay_routes(),
         *observability_routes(),
         WebSocketRoute("/ws", serve_websocket),
         Route("/", _index(folder), methods=["GET"]),

@@ -21,6 +21,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -199,6 +200,8 @@ class HandRecordRow(Base):
     salt: Mapped[str] = mapped_column(String(256))
     events: Mapped[str] = mapped_column(Text)  # JSON lines
     finished_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # a player of the hand made it public (shareable replay); private by default
+    published: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class HandSeatRow(Base):

@@ -29,7 +29,7 @@ from sqlalchemy import Engine, delete, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from . import matchlog, ratings
+from . import matchlog, publish, ratings
 from .accounts import (
     check_password_rules,
     hash_token,
@@ -1110,6 +1110,35 @@ class Store:
                     .order_by(HandRecordRow.hand_no)
                 )
             )
+
+    # -- shareable replays (see .publish) ----------------------------------------------
+
+    def set_hand_published(self, match_id: str, hand_no: int, *, account_id: int,
+                           published: bool) -> bool | None:
+        """Publish or unpublish a hand the account sat at; ``None`` if it did not (or no hand)."""
+        with self._write() as session:
+            return publish.set_published(session, match_id, hand_no, account_id, published)
+
+    def hand_published(self, match_id: str, hand_no: int, *, viewer: int) -> bool | None:
+        """Whether a hand the viewer sat at is published; ``None`` if he did not sit at it."""
+        with self._read() as session:
+            row = session.scalar(
+                select(HandRecordRow)
+                .join(HandSeatRow, HandSeatRow.record_id == HandRecordRow.id)
+                .where(HandRecordRow.match_id == match_id, HandRecordRow.hand_no == hand_no,
+                       HandSeatRow.account_id == viewer))
+            return None if row is None else bool(row.published)
+
+    def public_hand_record(self, match_id: str, hand_no: int) -> HandRecord | None:
+        """A published hand's record, for anyone; ``None`` when absent or private."""
+        with self._read() as session:
+            row = publish.public_record_row(session, match_id, hand_no)
+            if row is None:
+                return None
+            return HandRecord(match_id=row.match_id, hand_no=row.hand_no,
+                              commitment=row.commitment, wall=row.wall, salt=row.salt,
+                              events=row.events, seats=publish.record_seats(session, row.id),
+                              finished_at=row.finished_at)
 
     # -- durable matches (see .matchlog) ---------------------------------------------
 

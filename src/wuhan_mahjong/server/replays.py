@@ -1,0 +1,158 @@
+"""Shareable replays: a player publishes a hand he played; anyone may watch it.
+
+::
+
+    GET    /api/hands/{match_id}/{n}/publish   (token, a player of the hand) → {"published": bool}
+    POST   /api/hands/{match_id}/{n}/publish   (token, a player of the hand) → {"published": true}
+    DELETE /api/hands/{match_id}/{n}/publish   (token, a player of the hand) → {"published": false}
+    GET    /api/public/hands/{match_id}/{n}               (no token) → the record for the viewer
+    GET    /api/public/hands/{match_id}/{n}/record.jsonl  (no token) → the record file
+
+Hands are private by default, as on lichess a game's players choose what to share.
+A hand is named as in the replay viewer, ``match_id/n``.  Anybody but the hand's
+players gets 404 ``not_found`` from the publish routes, for a hand that exists or
+not alike; a hand that is not published is 404 on the public routes.  The record
+file is the stored JSON-lines record (``docs/records.md``) byte for byte, which
+``wuhan-mahjong verify`` checks; the public answer carries its events and the
+seats' player names (no account ids).  Every client address has a token bucket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import re
+from collections.abc import Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..store import Store, UnknownAccount
+from ..store.models import GAME_ID_MAX
+from .calculator import AddressLimiter
+
+__all__ = ["replay_routes"]
+
+HAND_NO_MAX = 2**31 - 1
+RATE = 10.0
+"""Public record requests per second per client address, sustained."""
+BURST = 60
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def _error(status: int, code: str, message: str, **params: str | int) -> Response:
+    return JSONResponse({"error": {"code": code, "message": message, "params": params}},
+                        status_code=status)
+
+
+NOT_YOURS = "no finished hand of that match that you sat at"
+NOT_PUBLIC = "no published hand of that match"
+
+
+def _hand(request: Request) -> tuple[str, int] | None:
+    """The hand the path names, or ``None`` for one that cannot exist."""
+    match_id = str(request.path_params["match_id"])
+    hand_no = int(request.path_params["hand_no"])
+    if len(match_id) > GAME_ID_MAX or not 0 <= hand_no <= HAND_NO_MAX:
+        return None
+    return match_id, hand_no
+
+
+def _store(request: Request) -> Store:
+    store: Store = request.app.state.hub.store
+    return store
+
+
+async def _account_id(request: Request) -> int | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    account = await request.app.state.hub.authenticate(token.strip())
+    return None if account is None else int(account.id)
+
+
+async def publish_state(request: Request) -> Response:
+    """GET, POST and DELETE of ``/api/hands/{match_id}/{n}/publish`` (the hand's players)."""
+    viewer = await _account_id(request)
+    if viewer is None:
+        return _error(401, "not_authenticated", "send 'Authorization: Bearer <token>' of a valid session")
+    hand = _hand(request)
+    if hand is None:
+        return _error(404, "not_found", NOT_YOURS)
+    store = _store(request)
+    if request.method == "GET":
+        state = await asyncio.to_thread(store.hand_published, *hand, viewer=viewer)
+    else:
+        state = await asyncio.to_thread(store.set_hand_published, *hand, account_id=viewer,
+                                        published=request.method == "POST")
+    if state is None:
+        return _error(404, "not_found", NOT_YOURS)
+    return JSONResponse({"match_id": hand[0], "hand_no": hand[1], "published": state})
+
+
+def _names(store: Store, seats: dict[int, int]) -> list[str | None]:
+    out: list[str | None] = [None] * 4
+    for seat, account_id in seats.items():
+        try:
+            out[seat] = store.account(account_id).username
+        except UnknownAccount:
+            out[seat] = None
+    return out
+
+
+def _limited(limiter: AddressLimiter,
+             handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    async def handle(request: Request) -> Response:
+        wait = limiter.retry_after(request.client.host if request.client else "unknown")
+        if wait > 0:
+            seconds = max(1, math.ceil(min(wait, 3600.0)))
+            resp = _error(429, "rate_limited", f"too many requests: try again in {seconds} s",
+                          seconds=seconds)
+            resp.headers["Retry-After"] = str(seconds)
+            return resp
+        return await handler(request)
+
+    return handle
+
+
+async def public_hand(request: Request) -> Response:
+    """A published hand for the replay viewer: its record's events and the players' names."""
+    hand = _hand(request)
+    store = _store(request)
+    rec = None if hand is None else await asyncio.to_thread(store.public_hand_record, *hand)
+    if rec is None:
+        return _error(404, "not_found", NOT_PUBLIC)
+    names = await asyncio.to_thread(_names, store, dict(rec.seats))
+    events = [json.loads(line) for line in rec.events.splitlines() if line.strip()]
+    return JSONResponse({
+        "match_id": rec.match_id, "hand_no": rec.hand_no, "commitment": rec.commitment,
+        "players": names, "published": True,
+        "finished_at": rec.finished_at.isoformat() if rec.finished_at else None,
+        "events": events,
+    })
+
+
+async def public_record_file(request: Request) -> Response:
+    """The published hand's record file (JSON lines), for ``wuhan-mahjong verify``."""
+    hand = _hand(request)
+    rec = None if hand is None else await asyncio.to_thread(_store(request).public_hand_record, *hand)
+    if rec is None:
+        return _error(404, "not_found", NOT_PUBLIC)
+    text = rec.events if rec.events.endswith("\n") else rec.events + "\n"
+    name = _SAFE_NAME.sub("_", f"{rec.match_id}-{rec.hand_no}")[:120]
+    return Response(text, media_type="application/x-ndjson", headers={
+        "Content-Disposition": f'attachment; filename="wuhan-mahjong-{name}.jsonl"'})
+
+
+def replay_routes(limiter: AddressLimiter | None = None) -> list[Route]:
+    """The publish routes and the public ones (these share one per-address limiter)."""
+    lim = limiter or AddressLimiter(RATE, BURST)
+    base = "/api/hands/{match_id}/{hand_no:int}/publish"
+    public = "/api/public/hands/{match_id}/{hand_no:int}"
+    return [
+        Route(base, publish_state, methods=["GET", "POST", "DELETE"]),
+        Route(public, _limited(lim, public_hand), methods=["GET"]),
+        Route(public + "/record.jsonl", _limited(lim, public_record_file), methods=["GET"]),
+    ]
