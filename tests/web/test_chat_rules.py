@@ -63,6 +63,7 @@ def test_quick_chat_at_the_table(browser: Any, live_server: str, artifacts: Path
                                           is_mobile=True, has_touch=True)
     friend_ctx, friend, friend_console = _guest(browser, live_server, viewport={"width": 1280, "height": 800})
     host.fill("#create-form input[name='hands']", "1")
+    host.fill("#create-form input[name='cap']", "200")
     host.click("#create-form button[type='submit']")
     code = host.locator(".room-code").get_attribute("data-code", timeout=10_000)
     friend.fill("#join-form input[name='code']", code)
@@ -74,6 +75,12 @@ def test_quick_chat_at_the_table(browser: Any, live_server: str, artifacts: Path
     host.wait_for_selector(".table", timeout=15_000)
     friend.wait_for_selector(".table", timeout=15_000)
     host_seat = host.evaluate("() => window.__wm.table.seat")
+    # the table's rules: every option changed from the profile is listed
+    friend.click("[data-do='info']")
+    friend.wait_for_selector(".table-info .overrides tr[data-rule='cap']")
+    assert "200" in friend.locator(".table-info .overrides tr[data-rule='cap']").inner_text()
+    assert friend.locator(".table-info .overrides tr[data-rule='cap_per_opening']").count() == 1
+    friend.click("[data-do='info']")
     # a phrase: everyone sees it by the speaker's seat, in his own language
     host.click("[data-do='chat']")
     host.screenshot(path=str(artifacts / "chat-panel-phone.png"))
@@ -86,7 +93,7 @@ def test_quick_chat_at_the_table(browser: Any, live_server: str, artifacts: Path
     # an emote is drawn (no emoji font needed)
     host.click("[data-do='chat']")
     host.click("[data-chat='emote:laugh']")
-    wait_js(friend, f"document.querySelector(\".bubble[data-bubble-seat='{host_seat}'] svg.emote\")", timeout=5)
+    friend.wait_for_selector(f".bubble[data-bubble-seat='{host_seat}'] svg.emote", timeout=5000)
     # the friend mutes the host: nothing more from him
     friend.click("[data-do='chat']")
     host_name = host.evaluate("() => window.__wm.account.username")
@@ -98,7 +105,7 @@ def test_quick_chat_at_the_table(browser: Any, live_server: str, artifacts: Path
     assert friend.locator(".bubble").count() == 0
     # too many phrases: the server refuses, the speaker reads why
     for _ in range(6):
-        host.evaluate("() => window.__wm.ws.send(JSON.stringify({type: 'chat', phrase: 'again', ref: 'chat'}))")
+        host.evaluate("() => window.__wm.ws.send(JSON.stringify({type: 'chat', phrase: 'again'}))")
     wait_js(host, "window.__wm.error.includes('说得太快')", timeout=5)
     # no free text: an unknown phrase is refused
     refused = host.evaluate("""() => new Promise((done) => {
@@ -125,7 +132,8 @@ def test_rules_page_per_profile_in_both_languages(browser: Any, live_server: str
     page.goto(f"{live_server}/#/rules?profile=laizishanzhuang")
     page.wait_for_selector(".rules-page[data-profile='laizishanzhuang']")
     doc = rules_document()
-    assert page.locator(".rules-table tbody tr").count() == len(doc["options"])
+    assert page.locator(".rules-table tbody tr[data-rule]").count() == len(doc["options"])
+    assert page.locator(".factors-table tr[data-factor]").count() == len(doc["factors"])
     row = page.locator("tr[data-rule='golden_cap']")
     assert row.locator("th").inner_text() == RULE_TEXT["golden_cap"][0]
     assert row.locator(".rule-value").inner_text() == str(get_rules("laizishanzhuang").golden_cap)
@@ -143,5 +151,54 @@ def test_rules_page_per_profile_in_both_languages(browser: Any, live_server: str
     page.go_back()
     page.wait_for_selector(".rules-page[data-profile='laizishanzhuang']")
     page.click("#lang")
+    assert console.errors == [], console.errors
+    context.close()
+
+
+def test_every_settlement_factor_is_explained() -> None:
+    """Each factor id the scoring module can put in a settlement has its explanation and, where
+    an option sets it, that option."""
+    from wuhan_mahjong.server.rules_api import FACTOR_TEXT, RULE_TEXT
+
+    source = (WEB.parent / "scoring.py").read_text()
+    ids = set(re.findall(r'Factor\(\s*"(\w+)"', source))
+    ids |= set(re.findall(r'^\s*\("(\w+)", "[^"]+", "[^"]+", state\.', source, re.M))
+    ids.discard("fid")
+    assert {"base", "opening", "red_kong", "laizi_discard", "deal_in"} <= ids
+    assert ids <= set(FACTOR_TEXT), sorted(ids - set(FACTOR_TEXT))
+    for text in FACTOR_TEXT.values():
+        assert text[4] is None or text[4] in RULE_TEXT
+
+
+def test_settlement_factors_link_to_their_rule(browser: Any, static_server: str, live_server: str,
+                                               artifacts: Path) -> None:
+    """On the fixture page (its settlement) and on the live server (the rules page)."""
+    from .test_fixture_page import VIEWS
+
+    view = VIEWS["win"]
+    context = browser.new_context()
+    page = context.new_page()
+    fixture = "/src/wuhan_mahjong/web/index.html#/fixture?src=/tests/web/fixtures/views.json&frame=win"
+    page.goto(f"{static_server}{fixture}")
+    page.wait_for_selector("#overlay .settlement")
+    links = page.locator("#overlay a.factor")
+    assert links.count() > 0
+    for i in range(links.count()):
+        fid = links.nth(i).get_attribute("data-id")
+        assert links.nth(i).get_attribute("href") == f"#/rules?profile={view['profile']}&factor={fid}"
+    context.close()
+    # the link's address opens the rules page at that factor, with the option that sets it
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{live_server}/#/rules?profile=laizishanzhuang&factor=laizi_kong")
+    row = page.locator("tr.current[data-factor='laizi_kong']")
+    row.wait_for()
+    assert "癞子杠倍数" in row.inner_text() and "2" in row.inner_text()
+    box = row.bounding_box()
+    assert box is not None and 0 <= box["y"] <= 844 - box["height"]
+    page.screenshot(path=str(artifacts / "rules-factor-phone.png"))
+    row.locator("[data-rule-link]").click()
+    assert page.locator("tr.current[data-rule='laizi_kong_factor']").count() == 1
     assert console.errors == [], console.errors
     context.close()

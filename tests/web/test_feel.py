@@ -41,7 +41,8 @@ def test_settings_are_kept_on_the_device(browser: Any, static_server: str, artif
     page.goto(f"{static_server}{PAGE}#/settings")
     page.wait_for_selector("#settings-form")
     page.screenshot(path=str(artifacts / "settings-phone.png"))
-    normal = page.evaluate("() => getComputedStyle(document.documentElement).getPropertyValue('--ts').trim()")
+    scale = "() => getComputedStyle(document.documentElement).getPropertyValue('--ts').trim()"
+    normal = page.evaluate(scale)
     page.uncheck("#set-sound")
     page.select_option("#set-speed", "off")
     page.select_option("#set-tiles", "large")
@@ -54,7 +55,7 @@ def test_settings_are_kept_on_the_device(browser: Any, static_server: str, artif
     assert root == {"speed": "off", "tiles": "large", "sound": "off", "lang": "en"}
     assert page.locator("#settings-form label[for='set-sound']").inner_text() == "Sound"
     assert not page.locator("#set-sound").is_checked()
-    assert page.evaluate("() => getComputedStyle(document.documentElement).getPropertyValue('--ts').trim()") != normal
+    assert page.evaluate(scale) != normal
     # the speed "off" stops animations like reduced motion does
     page.goto(f"{static_server}{FIXTURE}")
     page.wait_for_selector(".river .tile")

@@ -3,8 +3,9 @@
 The document is built from :mod:`wuhan_mahjong.rules` itself: the option names, each
 profile's values, the English explanations (the options' ``doc`` metadata) and the
 bounds.  So the browser's rules page (``web/rules.js``) cannot drift from the code.
-The Chinese labels and explanations live here, one per option; the server tests fail
-when an option has none (``tests/server/test_rules_api.py``).
+The Chinese labels and explanations live here, one per option, and the settlement's
+factors with the option that sets each; ``tests/web/test_chat_rules.py`` fails when an
+option or a factor of ``scoring`` has none.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from starlette.routing import Route
 
 from ..rules import DEFAULT_PROFILE, OPTION_BOUNDS, PROFILES, Rules, get_rules
 
-__all__ = ["PROFILE_TEXT", "RULE_TEXT", "VALUE_TEXT", "rules_document", "rules_routes"]
+__all__ = ["FACTOR_TEXT", "PROFILE_TEXT", "RULE_TEXT", "VALUE_TEXT", "rules_document", "rules_routes"]
 
 PROFILE_TEXT: dict[str, tuple[str, str, str, str]] = {
     # name: (label zh, label en, explanation zh, explanation en)
@@ -117,6 +118,41 @@ VALUE_TEXT: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 
+FACTOR_TEXT: dict[str, tuple[str, str, str, str, str | None]] = {
+    # the settlement's factor ids (``scoring.Factor.id``): label zh, label en, explanation zh,
+    # explanation en, and the rule option that sets its value (None: fixed by the rules)
+    "base": ("基础分", "Base", "小胡 1 分；大胡 10 分，几个大胡按“大胡叠加”计。",
+             "A small hand scores 1; a big hand 10, several big hands as 'several big hands' says.",
+             "big_hand_accumulation"),
+    "opening": ("开口", "Opening", "吃、碰、冲杠算开口：口口翻每口 ×2，开口翻只 ×2 一次。",
+                "A chi, peng or direct kong opens the hand: x2 per opening (口口翻) or once (开口翻).",
+                "opening_scoring"),
+    "exposed_kong": ("明杠", "Exposed kong", "每个明杠（冲杠、蓄杠）×2。",
+                     "x2 for each exposed kong (on a discard, or added).", None),
+    "concealed_kong": ("暗杠", "Concealed kong", "每个暗杠 ×4。", "x4 for each concealed kong.", None),
+    "red_kong": ("红中杠", "Red dragon kong", "每打出一张红中（红中杠）乘一次。",
+                 "Each red dragon played out as a kong multiplies.", "special_kong_factor"),
+    "green_kong": ("发财杠", "Green dragon kong", "赖子山庄里每打出一张发财（发财杠）乘一次。",
+                   "Each green dragon played out as a kong multiplies (Laizi Shanzhuang).",
+                   "special_kong_factor"),
+    "laizi_kong": ("癞子杠", "Laizi kong", "每把癞子当杠打出乘一次。",
+                   "Each laizi played out as a kong multiplies.", "laizi_kong_factor"),
+    "pi_kong": ("癞子皮杠", "Skin kong", "每打出一张癞子皮乘一次（规则允许时）。",
+                "Each indicator-kind tile played out multiplies (where the rules allow it).",
+                "pi_kong_factor"),
+    "laizi_discard": ("丢癞子", "Laizi discarded", "每次直接打出癞子乘一次。",
+                      "Each laizi discarded without a kong multiplies.", "laizi_discard_factor"),
+    "dealer": ("庄家", "Dealer", "小胡时庄家（赢或输）×2。",
+               "x2 for the dealer, winning or paying, in a small hand.", None),
+    "hard": ("硬胡", "Hard win", "不用癞子当别的牌胡（硬胡）×2。",
+             "x2 for a win without a laizi standing in.", None),
+    "self_draw": ("自摸", "Self-draw", "自摸：小胡 ×2，大胡 ×1.5。",
+                  "Self-drawn: x2 in a small hand, x1.5 in a big one.", None),
+    "deal_in": ("放冲", "Dealt in", "打出别人胡的牌的人：小胡 ×2，大胡 ×1.5。",
+                "The player whose discard wins: x2 in a small hand, x1.5 in a big one.", None),
+}
+
+
 def _json(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
@@ -141,7 +177,9 @@ def rules_document() -> dict[str, Any]:
     profiles = [{"name": p, "label_zh": PROFILE_TEXT[p][0], "label_en": PROFILE_TEXT[p][1],
                  "doc_zh": PROFILE_TEXT[p][2], "doc_en": PROFILE_TEXT[p][3],
                  "overrides": {k: _json(v) for k, v in PROFILES[p].items()}} for p in PROFILES]
-    return {"default_profile": DEFAULT_PROFILE, "profiles": profiles, "options": options}
+    factors = [{"id": fid, "label_zh": t[0], "label_en": t[1], "doc_zh": t[2], "doc_en": t[3],
+                "option": t[4]} for fid, t in FACTOR_TEXT.items()]
+    return {"default_profile": DEFAULT_PROFILE, "profiles": profiles, "options": options, "factors": factors}
 
 
 async def rules_endpoint(request: Request) -> Response:

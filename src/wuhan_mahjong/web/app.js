@@ -486,12 +486,32 @@ function ruleValue(name, v) {
   return String(v);
 }
 
+/** The table's options that differ from its profile: the server's list when it sends one, else
+ *  the table's rules (the "table" frame) against the profile's values (GET /api/rules). */
+function tableOverrides(table) {
+  if (table.overrides) return table.overrides;
+  if (!S.rules || !table.rules) return {};
+  const out = {};
+  for (const o of S.rules.options) {
+    const v = table.rules[o.name];
+    if (v !== undefined && JSON.stringify(v) !== JSON.stringify(o.values[table.profile])) out[o.name] = v;
+  }
+  return out;
+}
+
 async function loadRules() {
   if (S.rules || S.rulesLoading) return;
   S.rulesLoading = true;
   try { S.rules = await api("GET", "/api/rules"); } catch (e) { S.rulesError = errorText(e); }
   S.rulesLoading = false;
-  if (["rules", "table", "room"].includes(S.screen)) render();
+  if (["rules", "table", "room"].includes(S.screen)) { render(); scrollToFactor(); }
+}
+
+/** A settlement factor's link opens the rules page at that factor. */
+function scrollToFactor() {
+  if (S.screen !== "rules" || !S.rulesFactor) return;
+  const row = document.getElementById(`factor-${S.rulesFactor}`);
+  if (row && row.scrollIntoView) row.scrollIntoView({ block: "center" });
 }
 
 const SCREENS = {
@@ -564,7 +584,7 @@ const SCREENS = {
       `<button data-do="auto" aria-pressed="${auto ? "true" : "false"}">${auto ? t("table.auto_off") : t("table.auto_on")}</button>` +
       `<button data-do="escape">${t("table.leave")}</button>${again}</div>`;
     const chat = S.chatOpen && !S.fixture ? chatPanelHTML(S.players, S.view, S.muted) : "";
-    const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue }) : "";
+    const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table) }) : "";
     return renderTable(S.view, c) + err + tools + chat + info +
       `<div class="keys-help">${t("keys.help")}</div>`;
   },
@@ -633,7 +653,7 @@ const SCREENS = {
       loadRules();
       return `<div class="screen"><div class="card"><h2>${t("rules.title")}</h2><p>${S.rulesError ? esc(S.rulesError) : t("app.loading")}</p></div></div>`;
     }
-    return renderRules(S.rules, S.rulesProfile || S.rules.default_profile || PROFILES[0]);
+    return renderRules(S.rules, S.rulesProfile || S.rules.default_profile || PROFILES[0], S.rulesFactor);
   },
 
   settings() {
@@ -727,9 +747,11 @@ function route() {
   }
   if (screen === "rules") {
     S.rulesProfile = params.get("profile") || null;
+    S.rulesFactor = params.get("factor") || null;
     S.screen = "rules";
     loadRules();
     render();
+    scrollToFactor();
     return;
   }
   S.error = "";
@@ -863,13 +885,18 @@ document.addEventListener("pointerdown", unlock, { once: true });
 document.addEventListener("keydown", unlock, { once: true });
 
 document.addEventListener("click", (ev) => {
-  const el = ev.target.closest("[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-chat],[data-mute-seat],[data-rules-profile],#lang");
+  const el = ev.target.closest("[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],#lang");
   if (!el) return;
   if (el.id === "lang") { setLang(getLang() === "zh" ? "en" : "zh"); render(); return; }
   if (el.dataset.nav) {
     ev.preventDefault();
     if (el.dataset.nav === S.screen) return;
     location.hash = `#/${el.dataset.nav}`; // through route(): asks before leaving a hand
+    return;
+  }
+  if (el.dataset.ruleLink) {
+    const row = document.getElementById(`rule-${el.dataset.ruleLink}`);
+    if (row) { row.scrollIntoView({ block: "center" }); row.classList.add("current"); }
     return;
   }
   if (el.dataset.rulesProfile) { ev.preventDefault(); location.hash = `#/rules?profile=${el.dataset.rulesProfile}`; return; }

@@ -18,7 +18,19 @@ export function formatValue(option, value) {
   return Array.isArray(value) ? value.map(one).join(zh ? "、" : ", ") : one(value);
 }
 
-export function renderRules(doc, profile) {
+/** The settlement's factors: what each one means and the option that sets it in this profile. */
+function factorsHTML(doc, profile, current) {
+  const zh = getLang() === "zh";
+  const rows = (doc.factors || []).map((f) => {
+    const o = f.option && doc.options.find((x) => x.name === f.option);
+    const set = o ? `<button type="button" class="linklike" data-rule-link="${esc(o.name)}">${esc(zh ? o.label_zh : o.label_en)}</button>: ${esc(formatValue(o, o.values[profile]))}` : "";
+    return `<tr id="factor-${esc(f.id)}" data-factor="${esc(f.id)}"${f.id === current ? ` class="current"` : ""}>` +
+      `<th>${esc(zh ? f.label_zh : f.label_en)}</th><td class="rule-doc">${esc(zh ? f.doc_zh : f.doc_en)}</td><td>${set}</td></tr>`;
+  }).join("");
+  return rows ? `<h3>${t("rules.factors")}</h3><div class="scroll-x"><table class="rules-table factors-table"><tbody>${rows}</tbody></table></div>` : "";
+}
+
+export function renderRules(doc, profile, factor = null) {
   const zh = getLang() === "zh";
   const p = doc.profiles.find((x) => x.name === profile) || doc.profiles[0];
   const base = doc.default_profile;
@@ -35,5 +47,5 @@ export function renderRules(doc, profile) {
     <p class="profile-doc">${esc(zh ? p.doc_zh : p.doc_en)}</p>
     ${p.name !== base ? `<p class="muted">${t("rules.differs", { base: esc(doc.profiles.find((x) => x.name === base)[zh ? "label_zh" : "label_en"]) })}</p>` : ""}
     <div class="scroll-x"><table class="rules-table"><thead><tr><th>${t("rules.option")}</th><th>${t("rules.value")}</th><th>${t("rules.meaning")}</th></tr></thead>
-    <tbody>${rows}</tbody></table></div></div></div>`;
+    <tbody>${rows}</tbody></table></div>${factorsHTML(doc, p.name, factor)}</div></div>`;
 }

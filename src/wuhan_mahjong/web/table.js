@@ -264,11 +264,11 @@ function whoName(seat, ctx, view) {
   return esc(name ? `${name}` : wind) + you;
 }
 
-function factorsHTML(list, loser) {
+function factorsHTML(list, loser, profile) {
   // a payment's factors: the base and the scorer's (winner's) factors, then the loser's own
   // the server's label (×2 开口) in Chinese; in English the same factor from its `en` name
   const label = (f) => (getLang() === "zh" || !f.en ? f.label : `×${f.value} ${f.en}${f.count > 1 ? ` ×${f.count}` : ""}`);
-  const one = (f) => `<span class="factor" data-id="${esc(f.id)}" title="${esc(getLang() === "zh" ? f.en || "" : f.label)}">${esc(label(f))}</span>`;
+  const one = (f) => `<a class="factor" href="#/rules?profile=${esc(profile || "")}&factor=${esc(f.id)}" data-id="${esc(f.id)}" title="${esc(getLang() === "zh" ? f.en || "" : f.label)}">${esc(label(f))}</a>`;
   const mine = (list || []).filter((f) => f.seat !== loser || f.id === "base");
   const his = (list || []).filter((f) => f.seat === loser && f.id !== "base");
   return `<span class="factors">${mine.map(one).join("")}${his.length ? `<span class="factor-sep">|</span>${his.map(one).join("")}` : ""}</span>`;
@@ -307,7 +307,7 @@ export function renderSettlement(view, ctx) {
         const limit = p.limit && p.limit !== "none" ? `<span class="limit limit-${p.limit}">${t(`settle.limit.${p.limit}`)}</span>` : "";
         const raw = p.raw !== p.amount ? `<s class="raw">${p.raw}</s> ` : "";
         return `<tr class="payment" data-loser="${p.loser}"><td class="who">${whoName(p.loser, ctx, view)}${payer}</td>` +
-          `<td>${factorsHTML(p.factors, p.loser)}</td><td class="amt">${raw}<b>${p.amount}</b> ${limit}</td></tr>`;
+          `<td>${factorsHTML(p.factors, p.loser, view.profile)}</td><td class="amt">${raw}<b>${p.amount}</b> ${limit}</td></tr>`;
       }).join("");
       rows.push(`<table class="payments"><thead><tr><th>${t("settle.payer")}</th><th>${t("settle.factors")}</th><th>${t("settle.amount")}</th></tr></thead><tbody>${pays}</tbody></table>`);
       if (st.arrangement && st.arrangement.length) {
@@ -374,7 +374,7 @@ export function chatPanelHTML(players, view, muted) {
 }
 
 /** The table's rules exactly as the server sent them in the "table" frame. */
-export function tableInfoHTML(table, { label, value }) {
+export function tableInfoHTML(table, { label, value, overrides }) {
   const r = table.rules || {};
   const rows = [
     ["opt.profile", t(`opt.profile.${table.profile}`)],
@@ -387,7 +387,7 @@ export function tableInfoHTML(table, { label, value }) {
   ].filter(([, v]) => v !== "");
   const caps = ["cap", "cap_per_opening", "golden_cap", "golden_cap_per_opening", "bright_cap", "bright_cap_per_opening"]
     .filter((k) => r[k] !== undefined).map((k) => [label(k), value(k, r[k]), k]);
-  const over = Object.entries(table.overrides || {}).map(([k, v]) => [label(k), value(k, v), k]);
+  const over = Object.entries(overrides || {}).map(([k, v]) => [label(k), value(k, v), k]);
   const line = ([k, v]) => `<tr><th>${esc(t(k))}</th><td>${esc(v)}</td></tr>`;
   const named = ([l, v, k]) => `<tr data-rule="${esc(k)}"><th>${esc(l)}</th><td>${esc(v)}</td></tr>`;
   return `<div class="table-info card" data-table-info="1"><h3>${t("table.info")}</h3><table class="history"><tbody>` +
