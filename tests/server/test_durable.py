@@ -18,7 +18,7 @@ from typing import Any
 from wuhan_mahjong.engine import Match, SeededRandom
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.table import replay_log
-from wuhan_mahjong.store import Store, compute_game
+from wuhan_mahjong.store import Store, compute_escape, compute_game
 
 from .harness import Client, StartServer, decision_key, play, register, seat_four
 
@@ -43,7 +43,15 @@ def expected_silver(match: Match, accounts: list[int], start: Mapping[int, int],
                     fee: int) -> dict[int, int]:
     """Balances after settling the replayed hands one by one (the fee with the last hand)."""
     balances = {a: start[a] for a in accounts}
+    penalty = match.rules.escape
     for summary in match.history:
+        for hand_no, seat, _deltas in match.escapes:  # settled when they happen
+            if hand_no == summary.hand_no:
+                others = [accounts[(seat + k) % 4] for k in (1, 2, 3)]
+                out = compute_escape(balances, accounts[seat], others, penalty * stake, 0,
+                                     penalty)
+                for a, o in out.items():
+                    balances[a] += o.silver_net
         last = summary.hand_no == match.hands - 1
         out = compute_game(balances, stake, {a: summary.result.deltas[s]
                                              for s, a in enumerate(accounts)},
@@ -225,3 +233,48 @@ def test_a_table_error_ends_the_match_settled_and_the_server_goes_on(
     assert done is not None and done.status == "finished"
     assert store.running_matches() == []
     assert json.dumps(accounts)  # the seats are stored with the match
+
+
+def test_an_escape_survives_a_restart_and_is_settled_once(start_server: StartServer) -> None:
+    slow = {"turn_seconds": 60.0, "claim_seconds": 60.0, "starting_silver": RICH}
+    first = start_server(**slow)
+    tokens = [register(first, f"player{i}", PASSWORD) for i in range(4)]
+
+    async def before() -> tuple[str, int]:
+        clients = await seat_four(first, tokens, hands=2, stake=STAKE, profile="laizishanzhuang")
+        match_id = clients[0].of_type("table")[0]["match_id"]
+        await play_some(clients, 8)
+        await clients[3].send({"type": "leave"})
+        left = await clients[3].expect("left")
+        assert left["escaped"] is True
+        await quiet(clients[:3])
+        for c in clients:
+            await c.close()
+        return match_id, clients[3].of_type("table")[0]["seat"]
+
+    match_id, escaper = asyncio.run(before())
+    first.stop()
+    second = start_server(**slow)
+
+    async def after() -> None:
+        clients = [Client(second, t) for t in tokens]
+        welcomes = [await c.connect() for c in clients]
+        assert [w["at_table"] for w in welcomes] == [True, True, True, False]
+        ends = await asyncio.gather(*(play(c, seed=30 + i, timeout=120)
+                                      for i, c in enumerate(clients[:3])))
+        assert {e["match_id"] for e in ends} == {match_id}
+        for c in clients:
+            await c.close()
+
+    asyncio.run(after())
+    store = second.store
+    logged = store.load_match(match_id)
+    assert logged is not None
+    accounts = [s["account_id"] for s in logged.config["seats"]]
+    match = check_settled_like_uninterrupted(store, match_id, dict.fromkeys(accounts, RICH))
+    assert [seat for _n, seat, _d in match.escapes] == [escaper]
+    game_id = f"{match_id}#escape{escaper}"
+    assert store.is_settled(game_id)
+    penalties = [e for e in store.ledger(accounts[escaper], limit=None)
+                 if e.reference == game_id and e.reason == "escape_penalty"]
+    assert len(penalties) == 1 and penalties[0].delta == -match.rules.escape * STAKE

@@ -398,14 +398,16 @@ class Hub:
         running after ``grace`` seconds are cancelled."""
         self.draining = True
         self.lobby.close()
+        running = list(self.tables.values())
         tables = list(self.table_tasks.values())
-        for table in list(self.tables.values()):
+        for table in running:
             table.stop()
         if tables:
             await asyncio.wait(tables, timeout=grace)
+        settling = [t for table in running for t in table.escape_tasks if not t.done()]
+        if settling:  # escape settlements in flight finish (they are short)
+            await asyncio.wait(settling, timeout=grace)
         tasks = list(self.table_tasks.values()) + list(self.tasks)
-        if tasks:  # escape settlements in flight finish (they are short)
-            await asyncio.wait(tasks, timeout=grace)
         for t in tasks:
             t.cancel()
         for t in tasks:
