@@ -18,7 +18,7 @@ from typing import Any
 from wuhan_mahjong.engine import Match, SeededRandom
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.table import replay_log
-from wuhan_mahjong.store import Store, compute_escape, compute_game
+from wuhan_mahjong.store import MatchEvent, Store, compute_escape, compute_game
 
 from .harness import Client, StartServer, decision_key, play, register, seat_four
 
@@ -278,3 +278,47 @@ def test_an_escape_survives_a_restart_and_is_settled_once(start_server: StartSer
     penalties = [e for e in store.ledger(accounts[escaper], limit=None)
                  if e.reference == game_id and e.reason == "escape_penalty"]
     assert len(penalties) == 1 and penalties[0].delta == -match.rules.escape * STAKE
+
+
+def test_a_log_that_does_not_replay_ends_its_match_and_the_server_starts(
+        start_server: StartServer) -> None:
+    slow = {"turn_seconds": 60.0, "claim_seconds": 60.0, "starting_silver": RICH}
+    first = start_server(**slow)
+    tokens = [register(first, f"player{i}", PASSWORD) for i in range(4)]
+
+    async def before() -> str:
+        clients = await seat_four(first, tokens, hands=2, stake=STAKE, profile="bianfeng")
+        await play_some(clients, 6)
+        await quiet(clients)
+        for c in clients:
+            await c.close()
+        match_id: str = clients[0].of_type("table")[0]["match_id"]
+        return match_id
+
+    match_id = asyncio.run(before())
+    first.stop()
+    store = first.store
+    logged = store.load_match(match_id)
+    assert logged is not None
+    # A damaged log (or one from an engine that knew other actions): it does not replay.
+    bad = MatchEvent(seq=logged.next_seq, hand_no=0, kind="act", seat=0,
+                     data='{"type":"no_such_action"}', source="player")
+    store.append_match_events(match_id, logged.epoch, [bad])
+    before_silver = {a: store.account(a).silver for a in
+                     (s["account_id"] for s in logged.config["seats"])}
+
+    second = start_server(**slow)
+
+    async def after() -> None:
+        client = Client(second, tokens[0])
+        welcome = await client.connect()
+        assert welcome["at_table"] is False
+        await client.close()
+
+    asyncio.run(after())
+    ended = second.store.load_match(match_id)
+    assert ended is not None and ended.status == "aborted"
+    assert ended.reason is not None and "could not be resumed" in ended.reason
+    assert second.store.running_matches() == []
+    assert {a: second.store.account(a).silver for a in before_silver} == before_silver
+    assert second.store.audit().ok
