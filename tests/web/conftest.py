@@ -172,6 +172,34 @@ def wait_js(page: Any, expression: str, timeout: float = 15.0) -> Any:
         page.wait_for_timeout(50)
 
 
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+"""A phone held upright: the context options of the phone-sized tests."""
+PHONE_LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True}
+
+
+def open_page(browser: Any, url: str, **ctx: Any) -> tuple[Any, Any, Console]:
+    """A new context and page at ``url``, with its console watched."""
+    context = browser.new_context(**ctx)
+    page = context.new_page()
+    console = Console(page)
+    page.goto(url)
+    return context, page, console
+
+
+def as_guest(browser: Any, base: str, **ctx: Any) -> tuple[Any, Any, Console]:
+    """A page of the live server, logged in as a new guest, at the lobby."""
+    context, page, console = open_page(browser, f"{base}/", **ctx)
+    page.click("[data-do='guest']")
+    page.wait_for_selector("#create-form")
+    return context, page, console
+
+
+def to_quick_table(page: Any) -> None:
+    """From the lobby to a quick match's table (against three bots)."""
+    page.click("[data-do='quick']")
+    page.wait_for_selector(".table", timeout=20_000)
+
+
 class Console:
     """Collects console errors and page errors of a page, each with the URL it came from
     (for a failed fetch, the resource's URL: ``/api/hint`` answering 404, say)."""

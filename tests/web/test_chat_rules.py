@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .conftest import WEB, Console, wait_js
+from .conftest import PHONE, WEB, as_guest, open_page, wait_js
 from .test_strings import _table
 
 I18N = (WEB / "i18n.js").read_text()
@@ -48,20 +48,10 @@ def test_the_rules_document_covers_every_option() -> None:
             assert len(v) == 2 and all(v)
 
 
-def _guest(browser: Any, base: str, **ctx: Any) -> tuple[Any, Any, Console]:
-    context = browser.new_context(**ctx)
-    page = context.new_page()
-    console = Console(page)
-    page.goto(f"{base}/")
-    page.click("[data-do='guest']")
-    page.wait_for_selector("#create-form")
-    return context, page, console
-
-
 def test_quick_chat_at_the_table(browser: Any, live_server: str, artifacts: Path) -> None:
-    host_ctx, host, host_console = _guest(browser, live_server, viewport={"width": 390, "height": 844},
-                                          is_mobile=True, has_touch=True)
-    friend_ctx, friend, friend_console = _guest(browser, live_server, viewport={"width": 1280, "height": 800})
+    host_ctx, host, host_console = as_guest(browser, live_server, **PHONE)
+    desktop = {"viewport": {"width": 1280, "height": 800}}
+    friend_ctx, friend, friend_console = as_guest(browser, live_server, **desktop)
     host.fill("#create-form input[name='hands']", "1")
     host.fill("#create-form input[name='cap']", "200")
     host.click("#create-form button[type='submit']")
@@ -126,10 +116,7 @@ def test_rules_page_per_profile_in_both_languages(browser: Any, live_server: str
     from wuhan_mahjong.rules import get_rules
     from wuhan_mahjong.server.rules_api import RULE_TEXT, rules_document
 
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    console = Console(page)
-    page.goto(f"{live_server}/#/rules?profile=laizishanzhuang")
+    context, page, console = open_page(browser, f"{live_server}/#/rules?profile=laizishanzhuang", **PHONE)
     page.wait_for_selector(".rules-page[data-profile='laizishanzhuang']")
     doc = rules_document()
     assert page.locator(".rules-table tbody tr[data-rule]").count() == len(doc["options"])
@@ -188,10 +175,8 @@ def test_settlement_factors_link_to_their_rule(browser: Any, static_server: str,
         assert links.nth(i).get_attribute("href") == f"#/rules?profile={view['profile']}&factor={fid}"
     context.close()
     # the link's address opens the rules page at that factor, with the option that sets it
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    console = Console(page)
-    page.goto(f"{live_server}/#/rules?profile=laizishanzhuang&factor=laizi_kong")
+    url = f"{live_server}/#/rules?profile=laizishanzhuang&factor=laizi_kong"
+    context, page, console = open_page(browser, url, **PHONE)
     row = page.locator("tr.current[data-factor='laizi_kong']")
     row.wait_for()
     assert "癞子杠倍数" in row.inner_text() and "2" in row.inner_text()

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Console, run_server, wait_js
+from .conftest import PHONE, PHONE_LANDSCAPE, as_guest, open_page, run_server, to_quick_table, wait_js
 from .test_live_match import play_one_decision, view_summary
 
 PAGE = "/src/wuhan_mahjong/web/index.html"
@@ -26,19 +26,14 @@ ANIMATION = """() => {
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_animations_respect_reduced_motion(browser: Any, static_server: str, motion: str) -> None:
-    context = browser.new_context(reduced_motion=motion)
-    page = context.new_page()
-    page.goto(f"{static_server}{FIXTURE}")
+    context, page, _ = open_page(browser, f"{static_server}{FIXTURE}", reduced_motion=motion)
     page.wait_for_selector(".river .tile")
     assert page.evaluate(ANIMATION) == ("drop-in" if motion == "no-preference" else "none")
     context.close()
 
 
 def test_settings_are_kept_on_the_device(browser: Any, static_server: str, artifacts: Path) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    console = Console(page)
-    page.goto(f"{static_server}{PAGE}#/settings")
+    context, page, console = open_page(browser, f"{static_server}{PAGE}#/settings", **PHONE)
     page.wait_for_selector("#settings-form")
     page.screenshot(path=str(artifacts / "settings-phone.png"))
     scale = "() => getComputedStyle(document.documentElement).getPropertyValue('--ts').trim()"
@@ -71,14 +66,8 @@ def test_settings_are_kept_on_the_device(browser: Any, static_server: str, artif
 def test_sounds_names_avatars_and_table_rules(browser: Any, live_server: str, artifacts: Path) -> None:
     from wuhan_mahjong.server.chat import BOT_NAMES
 
-    context = browser.new_context(viewport={"width": 844, "height": 390}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    console = Console(page)
-    page.goto(f"{live_server}/")
-    page.click("[data-do='guest']")
-    page.wait_for_selector("[data-do='quick']")
-    page.click("[data-do='quick']")
-    page.wait_for_selector(".table", timeout=20_000)
+    context, page, console = as_guest(browser, live_server, **PHONE_LANDSCAPE)
+    to_quick_table(page)
     # bots have friendly names from the server, and avatars
     players = page.evaluate("() => window.__wm.players")
     bots = [p["name"] for p in players if p["bot"]]
@@ -120,11 +109,7 @@ def test_sounds_names_avatars_and_table_rules(browser: Any, live_server: str, ar
 
 def test_cancel_while_queued(browser: Any, tmp_path: Path, artifacts: Path) -> None:
     with run_server(tmp_path, ["--bot-wait", "120"]) as base:
-        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        console = Console(page)
-        page.goto(f"{base}/")
-        page.click("[data-do='guest']")
+        context, page, console = as_guest(browser, base, **PHONE)
         page.click("[data-do='quick']")
         page.wait_for_selector("[data-queued]")
         assert "1/4" in page.locator("[data-queued]").inner_text()

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .conftest import Console, wait_js
+from .conftest import Console, as_guest, to_quick_table, wait_js
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND_LIMIT = 240.0  # seconds for the whole hand (bots act after 0.05 s)
@@ -77,14 +77,8 @@ def play_one_decision(page: Any, v: dict[str, Any], stats: dict[str, int]) -> No
 
 
 def test_quick_match_hand_by_clicking(browser: Any, live_server: str, artifacts: Path) -> None:
-    context = browser.new_context(viewport={"width": 1200, "height": 860})
-    page = context.new_page()
-    console = Console(page)
-    page.goto(f"{live_server}/")
-    page.click("[data-do='guest']")
-    page.wait_for_selector("[data-do='quick']")
-    page.click("[data-do='quick']")
-    page.wait_for_selector(".table", timeout=20_000)
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 860})
+    to_quick_table(page)
     stats = {"win": 0, "claims": 0, "passes": 0, "discards": 0, "reloads": 0, "hands": 0}
     shot = False
     start = time.monotonic()

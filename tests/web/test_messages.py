@@ -14,7 +14,7 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from .conftest import WEB, Console, wait_js
+from .conftest import PHONE, WEB, open_page, wait_js
 from .test_strings import _table
 
 I18N = (WEB / "i18n.js").read_text()
@@ -59,11 +59,8 @@ def test_the_server_codes_come_with_parameters() -> None:
         raise AssertionError("hands = 100 was accepted")
 
 
-def _login_page(browser: Any, base: str, **ctx: Any) -> tuple[Any, Any, Console]:
-    context = browser.new_context(**ctx)
-    page = context.new_page()
-    console = Console(page)
-    page.goto(f"{base}/")
+def _login_page(browser: Any, base: str, **ctx: Any) -> tuple[Any, Any, Any]:
+    context, page, console = open_page(browser, f"{base}/", **ctx)
     page.wait_for_selector("#login-form")
     return context, page, console
 
@@ -80,8 +77,7 @@ def _in_view(page: Any, selector: str) -> None:
 
 
 def test_login_register_and_upgrade_say_what_failed(browser: Any, live_server: str, artifacts: Path) -> None:
-    context, page, console = _login_page(browser, live_server, viewport={"width": 390, "height": 844},
-                                         is_mobile=True, has_touch=True)
+    context, page, console = _login_page(browser, live_server, **PHONE)
     err = "[data-error-for='login-form']"
     # a 300-character name: the sign-up says so, in Chinese, next to the form
     page.fill("#login-form input[name='username']", "x" * 300)
@@ -134,8 +130,7 @@ def test_login_register_and_upgrade_say_what_failed(browser: Any, live_server: s
 
 
 def test_room_forms_keep_choices_and_show_errors(browser: Any, live_server: str, artifacts: Path) -> None:
-    context, page, console = _login_page(browser, live_server, viewport={"width": 390, "height": 844},
-                                         is_mobile=True, has_touch=True)
+    context, page, console = _login_page(browser, live_server, **PHONE)
     page.click("[data-do='guest']")
     page.wait_for_selector("#create-form")
     f = "#create-form"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .conftest import Console, wait_js
+from .conftest import as_guest, to_quick_table, wait_js
 
 
 def _screen(page: Any) -> str:
@@ -14,12 +14,7 @@ def _screen(page: Any) -> str:
 
 
 def test_back_forward_and_deep_links(browser: Any, live_server: str, artifacts: Path) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    console = Console(page)
-    page.goto(f"{live_server}/")
-    page.click("[data-do='guest']")
-    page.wait_for_selector("[data-do='quick']")
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1280, "height": 800})
     assert page.url.endswith("#/lobby")
     page.click("[data-nav='profile']")
     page.wait_for_selector("[data-field='points']")
@@ -54,14 +49,8 @@ def test_back_forward_and_deep_links(browser: Any, live_server: str, artifacts: 
 
 
 def test_back_at_the_table_asks_first(browser: Any, live_server: str) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    console = Console(page)
-    page.goto(f"{live_server}/")
-    page.click("[data-do='guest']")
-    page.wait_for_selector("[data-do='quick']")
-    page.click("[data-do='quick']")
-    page.wait_for_selector(".table", timeout=20_000)
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1280, "height": 800})
+    to_quick_table(page)
     wait_js(page, "window.__wm.view && window.__wm.view.phase !== 'ended'")
     assert page.url.endswith("#/table")
     asked: list[str] = []
