@@ -55,8 +55,10 @@ class Server:
         self.port = sock.getsockname()[1]
         self.sock = sock
         self.app = create_app(config, store=store)
+        # proxy_headers off, as `wuhan-mahjong serve` runs it: the app trusts only the
+        # proxies of its forwarded_allow_ips setting (uvicorn's default trusts 127.0.0.1)
         self.uvicorn = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="on",
-                                                     ws_max_size=64 * 1024))
+                                                     ws_max_size=64 * 1024, proxy_headers=False))
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 20
@@ -125,12 +127,14 @@ class Client:
         self.closed = asyncio.Event()
         self.close_code: int | None = None
 
-    async def connect(self, via_query: bool = False) -> dict[str, Any]:
+    async def connect(self, via_header: bool = False) -> dict[str, Any]:
+        """Connect and authenticate: with a ``hello`` message, or with an
+        ``Authorization: Bearer`` header on the upgrade request (never the URL)."""
         self.closed = asyncio.Event()
-        url = f"{self.server.ws}?token={self.token}" if via_query else self.server.ws
-        self.ws = await websockets.connect(url, max_size=2**22)
+        headers = {"Authorization": f"Bearer {self.token}"} if via_header else None
+        self.ws = await websockets.connect(self.server.ws, max_size=2**22, additional_headers=headers)
         self.reader = asyncio.get_running_loop().create_task(self._read())
-        if not via_query:
+        if not via_header:
             await self.send({"type": "hello", "token": self.token})
         return await self.expect("welcome")
 

@@ -11,36 +11,36 @@ from .harness import Client, StartServer, play, register
 
 def test_escape_mid_match(start_server: StartServer) -> None:
     server = start_server(bot_wait=5.0)
-    tokens = [register(server, "runner"), register(server, "stayer")]
+    # A silver table seats four players (bots never play for silver).
+    tokens = [register(server, name) for name in ("runner", "stayer", "player2", "player3")]
 
     async def scenario() -> tuple[Client, Client]:
-        runner, stayer = Client(server, tokens[0]), Client(server, tokens[1])
-        await runner.connect()
-        await stayer.connect()
+        runner, stayer, *others = [Client(server, t) for t in tokens]
+        for c in (runner, stayer, *others):
+            await c.connect()
         # laizishanzhuang: escape costs 400 points (docs/RULES.md §17.12); stake 1 silver per point.
         await runner.send({"type": "create_room",
                            "options": {"profile": "laizishanzhuang", "hands": 2, "stake": 1}})
         room = await runner.expect("room")
-        await stayer.send({"type": "join_room", "code": room["code"]})
-        await stayer.expect("room")
-        await runner.send({"type": "ready"})
-        await stayer.send({"type": "ready"})
-        while not all(m["ready"] for m in (await runner.expect("room"))["members"]):
-            pass
-        await runner.send({"type": "start"})
+        for c in (stayer, *others):
+            await c.send({"type": "join_room", "code": room["code"]})
+            await c.expect("room")
+        for c in (runner, stayer, *others):
+            await c.send({"type": "ready"})
         await runner.expect("table")
         await stayer.expect("table")
         await runner.expect("state")
         await runner.send({"type": "leave"})
         left = await runner.expect("left")
         assert left == {"type": "left", "where": "table", "escaped": True, "penalty": 400}
-        # The runner is free at once; the stayer is told and plays on to the end.
+        # The runner is free at once; the others are told and play on to the end.
         await runner.send({"type": "ping"})
         await runner.expect("pong")
-        end = await play(stayer, seed=1, timeout=60)
-        assert sum(end["totals"]) == 0
-        await runner.close()
-        await stayer.close()
+        ends = await asyncio.gather(play(stayer, seed=1, timeout=60),
+                                    *(play(c, seed=2 + i, timeout=60) for i, c in enumerate(others)))
+        assert all(sum(end["totals"]) == 0 for end in ends)
+        for c in (runner, stayer, *others):
+            await c.close()
         return runner, stayer
 
     runner, stayer = asyncio.run(scenario())

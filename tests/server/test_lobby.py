@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.server.economy import min_to_sit
+
 from .harness import Client, Server, StartServer, guest_token, play, register
 
 
@@ -134,7 +137,10 @@ def test_room_options_and_silver_checks(start_server: StartServer) -> None:
         assert (await guest.expect("error"))["code"] == "guest_not_allowed"
         await poor.send({"type": "create_room", "options": {"stake": 1}})
         err = await poor.expect("error")
-        assert err["code"] == "insufficient_silver" and "100" in err["message"]
+        # the minimum to sit: stake x the most one hand can cost (yuanhang: 金顶 400 > 100)
+        need = min_to_sit(get_rules("yuanhang"), 1)
+        assert need == 400
+        assert err["code"] == "insufficient_silver" and f"at least {need} silver" in err["message"]
         # A free room is fine for both; a fifth member finds it full.
         await poor.send({"type": "create_room", "options": {"fill_bots": False}})
         code = (await poor.expect("room"))["code"]

@@ -50,9 +50,9 @@ def test_reconnect_mid_hand_resumes_the_same_state(server: Server) -> None:
         before = seen["view"]
         await c.close()
         await asyncio.sleep(0.2)
-        # Same token, token in the URL this time: a full snapshot of the same state.
+        # Same token, in an Authorization header this time: a full snapshot of the same state.
         c2 = Client(server, token)
-        welcome = await c2.connect(via_query=True)
+        welcome = await c2.connect(via_header=True)
         assert welcome["at_table"] is True
         table = await c2.expect("table")
         state = await c2.expect("state")

@@ -189,7 +189,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         server = uvicorn.Server(uvicorn.Config(
             create_app(config, store=store), host=config.host, port=config.port,
-            log_level=settings.process.log_level, ws_max_size=64 * 1024, lifespan="on"))
+            log_level=settings.process.log_level, ws_max_size=64 * 1024, lifespan="on",
+            proxy_headers=False))  # the app trusts only config.forwarded_allow_ips (server/security.py)
         # SIGTERM drains (uvicorn stops accepting, closes the sockets, then the hub's
         # shutdown persists and stops every table) and uvicorn raises the signal again
         # once done: this handler turns that into a clean exit 0 instead of death by it.

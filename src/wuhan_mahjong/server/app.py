@@ -6,7 +6,8 @@ Routes (``docs/server.md`` and ``docs/protocol.md`` have the details)::
     POST /api/login      {username, password}          → {token, expires_at, account}
     POST /api/guest                                    → {token, expires_at, account}
     POST /api/upgrade    {username, password}  (guest) → {account}
-    POST /api/logout                           (token) → {ok}
+    POST /api/logout                           (token) → {ok}; closes that session's socket
+    POST /api/password   {old_password, new_password} (token) → {token, expires_at, account}
     GET  /api/profile                          (token) → account, level, match history
     GET  /api/matches/{match_id}/hands         (token) → the hand numbers you sat at
     GET  /api/matches/{match_id}/hands/{n}     (token) → that hand's record (replay)
@@ -15,10 +16,10 @@ Routes (``docs/server.md`` and ``docs/protocol.md`` have the details)::
     GET  /healthz, /readyz, /metrics                   → liveness, readiness, Prometheus (observability.py)
     POST /api/score      a settlement record            → what `wuhan-mahjong score` prints
     POST /api/hand       {hand, indicator, melds, ...}  → what `wuhan-mahjong hand --json` prints
-    WS   /ws[?token=...]                               → the game protocol
+    WS   /ws                                           → the game protocol
     GET  /...                                          → the browser client (web/)
 
-HTTP tokens travel as ``Authorization: Bearer <token>``.
+HTTP tokens travel as ``Authorization: Bearer <token>``, never in a URL.
 """
 
 from __future__ import annotations
@@ -56,20 +57,26 @@ from ..store import (
     points_to_next_level,
 )
 from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
+from ..store.models import GAME_ID_MAX
 from .admin import watch_admin
 from .calculator import AddressLimiter, calculator_routes
 from .config import ServerConfig, database_url, default_bot
 from .hub import Hub, TablePlace, serve_websocket
 from .leaderboard import RatingOut, leaderboard_routes, profile_ratings
+from .limits import watch_abandoned
 from .observability import emit, observability_routes
 from .protocol import PROTOCOL_VERSION, AccountInfo, ErrorParams, validation_params
 from .ratelimit import LoginGuard
 from .replays import replay_routes
 from .rules_api import rules_routes
+from .security import HardenedStarlette, HintCache, redact_access_logs, trust_proxies
 
 __all__ = ["HttpErrorCode", "create_app", "web_dir"]
 
 log = logging.getLogger("wuhan_mahjong.server")
+
+HAND_NO_MAX = 2**31 - 1
+"""The largest hand number a record can have (the column is a 32-bit integer)."""
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -251,8 +258,30 @@ def _api(handler: Handler) -> Handler:
 
 
 # --------------------------------------------------------------------------- handlers
+def _client_address(request: Request) -> str:
+    """The peer's address (a trusted proxy's ``X-Forwarded-For`` already applied)."""
+    return request.client.host if request.client else "unknown"
+
+
+def _limit(request: Request, limiter: AddressLimiter | None, key: str, what: str) -> None:
+    """Raise 429 ``rate_limited`` (with ``Retry-After``) when ``key`` is over its limit."""
+    if limiter is None:
+        return
+    wait = limiter.retry_after(key)
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise HttpError(429, "rate_limited", f"too many {what}: try again in {seconds} s",
+                        {"Retry-After": str(seconds)})
+
+
+def _per_hour(count: int) -> AddressLimiter | None:
+    """``count`` per hour and address, all at once at most; 0: no limit."""
+    return AddressLimiter(count / 3600, count) if count > 0 else None
+
+
 @_api
 async def register(request: Request) -> Response:
+    _limit(request, request.app.state.register_limit, _client_address(request), "sign-ups")
     creds = await _body(request, Credentials)
     store = _hub(request).store
     await asyncio.to_thread(store.register, creds.username, creds.password)
@@ -285,6 +314,7 @@ async def login(request: Request) -> Response:
 
 @_api
 async def guest(request: Request) -> Response:
+    _limit(request, request.app.state.guest_limit, _client_address(request), "guest accounts")
     result = await asyncio.to_thread(_hub(request).store.create_guest)
     return _ok(LoginOut(token=result.token, expires_at=result.expires_at,
                         account=Hub.account_info(result.account)), 201)
@@ -303,9 +333,35 @@ async def upgrade(request: Request) -> Response:
 
 @_api
 async def logout(request: Request) -> Response:
+    """End the session; its WebSocket (if open) is closed at once."""
     token = _token(request)
-    await asyncio.to_thread(_hub(request).store.logout, token)
+    hub = _hub(request)
+    account = await hub.authenticate(token)
+    await asyncio.to_thread(hub.store.logout, token)
+    if account is not None:
+        hub.close_sessions(account.id, token)
     return JSONResponse({"ok": True})
+
+
+class PasswordChange(_In):
+    old_password: str = Field(max_length=256)
+    new_password: str = Field(max_length=256)
+
+
+@_api
+async def change_password(request: Request) -> Response:
+    """Set a new password: every session of the account ends and its socket closes; the
+    answer carries a fresh session for the caller."""
+    account = await _account(request)
+    body = await _body(request, PasswordChange)
+    hub = _hub(request)
+    await asyncio.to_thread(hub.store.change_password, account.id, body.old_password,
+                            body.new_password)
+    await asyncio.to_thread(hub.store.logout_everywhere, account.id)
+    hub.close_sessions(account.id)
+    result = await asyncio.to_thread(hub.store.login, account.username, body.new_password)
+    return _ok(LoginOut(token=result.token, expires_at=result.expires_at,
+                        account=Hub.account_info(result.account)))
 
 
 @_api
@@ -325,7 +381,8 @@ async def profile(request: Request) -> Response:
 async def hands(request: Request) -> Response:
     account = await _account(request)
     match_id = request.path_params["match_id"]
-    numbers = await asyncio.to_thread(_hub(request).store.hand_numbers, match_id, viewer=account.id)
+    numbers = [] if len(match_id) > GAME_ID_MAX else await asyncio.to_thread(
+        _hub(request).store.hand_numbers, match_id, viewer=account.id)
     if not numbers:
         raise HttpError(404, "not_found", "no finished hand of that match that you sat at")
     return _ok(HandsOut(match_id=match_id, hands=numbers))
@@ -336,6 +393,8 @@ async def record(request: Request) -> Response:
     account = await _account(request)
     match_id = request.path_params["match_id"]
     hand_no = request.path_params["hand_no"]
+    if not 0 <= hand_no <= HAND_NO_MAX or len(match_id) > GAME_ID_MAX:  # no such hand, whatever size
+        raise HttpError(404, "not_found", "no finished hand of that match that you sat at")
     rec = await asyncio.to_thread(_hub(request).store.hand_record, match_id, hand_no,
                                   viewer=account.id)
     if rec is None:
@@ -356,12 +415,17 @@ async def hint_for_seat(request: Request) -> Response:
     that is an answer (200, ``{"hint": null, "reason": ...}``), not an error, since a
     client's request may race the end of a hand."""
     account = await _account(request)
+    state = request.app.state
+    _limit(request, state.hint_limit, f"account {account.id}", "hints")
+    _limit(request, state.hint_address_limit, _client_address(request), "hints")
     place = _hub(request).where.get(account.id)
     hand = place.table.hand if isinstance(place, TablePlace) else None
     if hand is None or hand.ended or not isinstance(place, TablePlace):
         return JSONResponse({"hint": None, "reason": "no hint now: you are not playing a hand"})
     view = seat_view(hand, place.seat)
-    return JSONResponse(await asyncio.to_thread(hint, view))
+    cache: HintCache = state.hint_cache
+    key = json.dumps(view, sort_keys=True)
+    return JSONResponse(await cache.get(key, lambda: asyncio.to_thread(hint, view)))
 
 
 async def health(request: Request) -> Response:
@@ -394,6 +458,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         hub = Hub(cfg, opened, cfg.bot or default_bot())
         app.state.hub = hub
         hub.background(asyncio.get_running_loop().create_task(watch_admin(hub)))
+        hub.background(asyncio.get_running_loop().create_task(watch_abandoned(hub)))
         await hub.resume_matches()
         try:
             yield
@@ -410,6 +475,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/guest", guest, methods=["POST"]),
         Route("/api/upgrade", upgrade, methods=["POST"]),
         Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/password", change_password, methods=["POST"]),
         Route("/api/profile", profile, methods=["GET"]),
         *leaderboard_routes(),
         Route("/api/matches/{match_id}/hands", hands, methods=["GET"]),
@@ -424,6 +490,13 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/", _index(folder), methods=["GET"]),
         Mount("/", StaticFiles(directory=folder, check_dir=False), name="web"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = HardenedStarlette(routes=routes, lifespan=lifespan)
     app.state.login_guard = login_guard
+    app.state.register_limit = _per_hour(cfg.register_per_hour)
+    app.state.guest_limit = _per_hour(cfg.guests_per_hour)
+    app.state.hint_limit = AddressLimiter(cfg.hint_rate, cfg.hint_burst)
+    app.state.hint_address_limit = AddressLimiter(4 * cfg.hint_rate, 4 * cfg.hint_burst)
+    app.state.hint_cache = HintCache()
+    trust_proxies(app, cfg.forwarded_allow_ips)
+    redact_access_logs()
     return app

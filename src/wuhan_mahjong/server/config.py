@@ -47,9 +47,11 @@ class ServerConfig:
     """Silver per point at silver quick-match tables (free tables: 0)."""
     fee: int | None = None
     """Service fee F per finished match at silver tables; ``None``: the profile's ``service_fee``."""
-    bot_silver: int = 10_000
-    """A bot account below half of this is topped up to it (a ``grant``) before a silver match."""
     starting_silver: int = 1000
+    """Silver of a new account or guest: the sign-up grant, a named ledger source."""
+    daily_allowance: int = 0
+    """Silver granted to a registered account once per UTC day, when it first connects
+    that day (a named ledger source, ``daily_allowance``); 0: none (the default)."""
     msg_rate: float = 20.0
     """Token bucket: messages per second a connection may send on average."""
     msg_burst: int = 40
@@ -66,6 +68,23 @@ class ServerConfig:
     """Calculator API (``/api/score``, ``/api/hand``): requests per second per client address."""
     calc_burst: int = 30
     """Calculator requests one address may make at once before ``calc_rate`` applies (429)."""
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """Addresses of the reverse proxies whose ``X-Forwarded-For`` / ``X-Forwarded-Proto``
+    are believed (uvicorn's ``forwarded_allow_ips``); empty (the default): none, every
+    limit counts the TCP peer's address."""
+    register_per_hour: int = 10
+    """Accounts one address may register per hour (``/api/register``, 429 beyond)."""
+    guests_per_hour: int = 20
+    """Guest accounts one address may create per hour (``/api/guest``, 429 beyond)."""
+    hint_rate: float = 1.0
+    """Hints (``/api/hint``) per second per account, and four times that per address."""
+    hint_burst: int = 5
+    abandon_seconds: float = 120.0
+    """A table at which no player has been connected for this long is abandoned: its
+    players escape (the escape rules) and the match ends after the hand in progress."""
+    tables_per_address: int = 8
+    """Running tables with a player from one address; a new queue, room or table from
+    that address waits until one ends.  (Each account is at one place at a time.)"""
     max_message_bytes: int = 4096
     auth_timeout: float = 10.0
     send_queue: int = 512
@@ -87,6 +106,12 @@ class ServerConfig:
             raise ValueError("login limits must be >= 0 and the login window > 0")
         if self.calc_rate <= 0 or self.calc_burst < 1:
             raise ValueError("calc_rate must be > 0 and calc_burst >= 1")
+        if self.daily_allowance < 0 or self.register_per_hour < 0 or self.guests_per_hour < 0:
+            raise ValueError("daily_allowance and the sign-up limits must be >= 0")
+        if self.hint_rate <= 0 or self.hint_burst < 1:
+            raise ValueError("hint_rate must be > 0 and hint_burst >= 1")
+        if not 0 < self.abandon_seconds < float("inf") or self.tables_per_address < 1:
+            raise ValueError("abandon_seconds must be > 0 and tables_per_address >= 1")
         if self.quick_hands < 1:
             raise ValueError("quick_hands must be >= 1")
         if self.quick_stake < 0 or (self.fee is not None and self.fee < 0):

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..engine import ActionFormatError, action_from_json
 from ..rules import Rules
 from ..store import Account, Store, StoreError
+from ..store.accounts import hash_token
 from .admin import refuse_seat
 from .chat import ChatRelay, bot_names
 from .config import ServerConfig
@@ -103,6 +104,10 @@ class Client:
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""
+        self.token_hash = ""
+        """SHA-256 of the session token this connection logged in with (logout closes it)."""
+        self.address = "unknown"
+        """The client's address (the TCP peer's, or a trusted proxy's ``X-Forwarded-For``)."""
 
     def send(self, msg: BaseModel) -> None:
         self.send_text(encode(msg))
@@ -161,6 +166,8 @@ class Hub:
         self.bots_in_use: dict[str, list[int]] = {}
         self.lobby = Lobby(self)
         self.chat = ChatRelay(self)
+        self.addresses: dict[int, str] = {}
+        """Each account's address at its last connection (the per-address table limit)."""
         self.node_id = f"{socket.gethostname()}:{os.getpid()}"
         """Who runs the tables (the owner of their matches in the store's log)."""
         self.draining = False
@@ -204,6 +211,25 @@ class Hub:
 
     async def fresh_account(self, account_id: int) -> Account:
         return await asyncio.to_thread(self.store.account, account_id)
+
+    async def daily_allowance(self, account: Account) -> Account:
+        """Grant a registered account its daily allowance on its first connection of the
+        UTC day (``daily_allowance`` silver; 0, the default: none); the account after it."""
+        amount = self.config.daily_allowance
+        if amount <= 0 or account.is_guest:
+            return account
+        balance = await asyncio.to_thread(self.store.daily_allowance, account.id, amount)
+        return account if balance is None else await self.fresh_account(account.id)
+
+    def close_sessions(self, account_id: int, token: str | None = None) -> None:
+        """Close the account's connection (only if it logged in with ``token``, when given):
+        after a logout or a password change the session must stop working at once.  A seat
+        at a table is kept, as for any dropped connection."""
+        client = self.clients.get(account_id)
+        if client is None or (token is not None and client.token_hash != hash_token(token)):
+            return
+        client.send(NoticeMsg(code="logged_out", message="this session has ended (logged out)"))
+        client.close(4401, "logged out")
 
     # ------------------------------------------------------------------ connections
     def attach(self, client: Client, account: Account) -> None:
@@ -299,17 +325,17 @@ class Hub:
 
     # ------------------------------------------------------------------ tables
     async def _bot_accounts(self, n: int, stake: int, min_silver: int) -> list[Account]:
+        """Accounts for ``n`` bot seats.  Bots hold no silver and never get any: they
+        sit at free tables only (a silver table seats four players, see the lobby)."""
+        if n > 0 and stake > 0:
+            raise ProtocolError("not_ready", "a silver table seats four players: bots never "
+                                "play for silver")
         out: list[Account] = []
         while len(out) < n:
             if self.free_bots:
-                account = await self.fresh_account(self.free_bots.pop())
+                out.append(await self.fresh_account(self.free_bots.pop()))
             else:
-                account = (await asyncio.to_thread(self.store.create_guest)).account
-            if stake > 0 and account.silver < max(min_silver, self.config.bot_silver // 2):
-                await asyncio.to_thread(self.store.grant, account.id,
-                                        self.config.bot_silver - account.silver,
-                                        reference="bot top-up")
-            out.append(account)
+                out.append(await asyncio.to_thread(self.store.create_bot))
         return out
 
     async def start_table(self, humans: Sequence[tuple[int, str]], rules: Rules, *, hands: int,
@@ -429,14 +455,21 @@ async def _receive_text(ws: WebSocket) -> str | None:
     return text
 
 
-async def _authenticate(hub: Hub, ws: WebSocket, limiter: RateLimiter) -> Account | None:
-    """The account of ``?token=`` or of the first ``hello`` message."""
-    token = ws.query_params.get("token")
-    if token:
-        account = await hub.authenticate(token)
+async def _authenticate(hub: Hub, ws: WebSocket, limiter: RateLimiter) -> tuple[Account, str] | None:
+    """The account (and token) of the upgrade's ``Authorization: Bearer`` header or of the
+    first ``hello`` message.  A token in the URL is refused: URLs end up in access logs."""
+    if "token" in ws.query_params:
+        await ws.send_text(encode(ErrorMsg(
+            code="auth_failed", message="tokens in URLs are refused (they end up in logs): "
+            "send a 'hello' message or an Authorization header")))
+        return None
+    scheme, _, header_token = ws.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and header_token.strip():
+        account = await hub.authenticate(header_token.strip())
         if account is None:
             await ws.send_text(encode(ErrorMsg(code="auth_failed", message="unknown or expired token")))
-        return account
+            return None
+        return account, header_token.strip()
     loop = asyncio.get_running_loop()
     until = loop.time() + hub.config.auth_timeout
     while True:
@@ -473,7 +506,7 @@ async def _authenticate(hub: Hub, ws: WebSocket, limiter: RateLimiter) -> Accoun
             await ws.send_text(encode(ErrorMsg(code="auth_failed", message="unknown or expired token",
                                                ref=msg.ref)))
             return None
-        return account
+        return account, msg.token
 
 
 async def serve_websocket(ws: WebSocket) -> None:
@@ -483,14 +516,20 @@ async def serve_websocket(ws: WebSocket) -> None:
     await ws.accept()
     limiter = RateLimiter(cfg.msg_rate, cfg.msg_burst, cfg.abuse_limit, cfg.abuse_window)
     try:
-        account = await _authenticate(hub, ws, limiter)
+        found = await _authenticate(hub, ws, limiter)
+        if found is not None:
+            found = (await hub.daily_allowance(found[0]), found[1])
     except (WebSocketDisconnect, RuntimeError):
         return
-    if account is None:
+    if found is None:
         with contextlib.suppress(Exception):
             await ws.close(4401, "authentication failed")
         return
+    account, token = found
     client = Client(hub, ws, account)
+    client.token_hash = hash_token(token)
+    client.address = ws.client.host if ws.client else "unknown"
+    hub.addresses[account.id] = client.address
     writer = asyncio.get_running_loop().create_task(client.writer())
     hub.attach(client, account)
     try:

@@ -2,17 +2,19 @@
 
 Quick match
     One queue per (profile, stake).  Four waiting players start a table at
-    once; otherwise, ``bot_wait`` seconds after the first of them joined, bots
-    fill the empty seats.  Silver queues play at the server's ``quick_stake``;
-    free ones at stake 0 (the only ones open to guests).
+    once.  In a free queue (stake 0, the only ones open to guests), bots fill
+    the empty seats ``bot_wait`` seconds after the first player joined.  A
+    silver queue (the server's ``quick_stake``) waits for four players: bots
+    never play for silver.
 Private rooms
     A host creates a room with options (profile, rule overrides, hands, stake)
     and gets a 6-digit code; others join with it.  Members ready up; four ready
-    members start at once, or the host starts earlier and bots fill the room.
-    Leaving before the start is free.
+    members start at once, or the host of a free room starts earlier and bots
+    fill it.  Leaving before the start is free.
 
-Silver: a seat at a table with a stake needs ``rules.min_silver`` (checked on
-joining), and guests may only sit at free tables.
+Silver: bots never hold silver, so a silver table seats four registered
+players; each needs :func:`~.economy.min_to_sit` (checked on joining and again
+at the start), the most the table's rules can ask of him in one hand.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..rules import Rules, RulesError, get_rules
+from .economy import min_to_sit
+from .limits import tables_at_address
 from .protocol import ProtocolError, QueuedMsg, RoomMember, RoomMsg, RoomOptions
 
 if TYPE_CHECKING:
@@ -90,18 +94,34 @@ class Lobby:
         if client.account_id in self.hub.where:
             raise ProtocolError("busy", "you are already in a queue, a room or at a table; "
                                 "send 'leave' first")
+        limit = self.hub.config.tables_per_address
+        if tables_at_address(self.hub, client.address) >= limit:
+            raise ProtocolError("busy", f"your address already has {limit} tables running: "
+                                "wait until one of them ends")
+
+    @staticmethod
+    def _needed(stake: int, rules: Rules) -> int:
+        """The silver a seat needs (:func:`min_to_sit`); refuses uncapped silver rules."""
+        need = min_to_sit(rules, stake)
+        if need is None:
+            raise ProtocolError("bad_options", "a silver table needs capped rules: the cap and "
+                                "the contract cap must be above 0 (or play a free table)",
+                                option="cap")
+        return need
 
     async def _check_silver(self, client: Client, stake: int, rules: Rules) -> None:
+        need = self._needed(stake, rules)
         if stake <= 0:
             return
         if client.is_guest:
             raise ProtocolError("guest_not_allowed",
                                 "guests play free tables only: register to play for silver")
         account = await self.hub.fresh_account(client.account_id)
-        if account.silver < rules.min_silver:
+        if account.silver < need:
             raise ProtocolError("insufficient_silver",
-                                f"a silver table needs at least {rules.min_silver} silver; "
-                                f"you have {account.silver}", need=rules.min_silver, have=account.silver)
+                                f"a seat at stake {stake} needs at least {need} silver "
+                                f"(the most one hand can cost); you have {account.silver}",
+                                need=need, have=account.silver)
 
     # ------------------------------------------------------------------ quick match
     async def quick_match(self, client: Client, profile: str | None, silver: bool) -> None:
@@ -129,7 +149,7 @@ class Lobby:
         if queue.timer is not None:
             queue.timer.cancel()
             queue.timer = None
-        if not queue.members:
+        if not queue.members or queue.key[1] > 0:  # silver queues wait for four players
             return
         loop = asyncio.get_running_loop()
         when = queue.members[0][2] + self.hub.config.bot_wait
@@ -159,14 +179,37 @@ class Lobby:
             humans, get_rules(profile), self.hub.config.quick_hands, stake))
         self.hub.background(task)
 
+    async def _short_of_silver(self, humans: list[tuple[int, str]], rules: Rules,
+                               stake: int) -> list[int]:
+        """The players who no longer have the silver to sit (checked again at the start:
+        a balance may have changed since joining)."""
+        if stake <= 0:
+            return []
+        need = self._needed(stake, rules)
+        short = []
+        for a, _ in humans:
+            account = await self.hub.fresh_account(a)
+            if account.silver < need:
+                short.append(a)
+        return short
+
     async def _launch(self, humans: list[tuple[int, str]], rules: Rules, hands: int,
                       stake: int) -> None:
+        from .protocol import ErrorMsg
+
         try:
+            short = await self._short_of_silver(humans, rules, stake)
+            if short or (stake > 0 and len(humans) < 4):
+                for a, _ in humans:
+                    self.hub.where.pop(a, None)
+                    self.hub.send_to(a, ErrorMsg(
+                        code="insufficient_silver" if short else "not_ready",
+                        message="the table did not start: a player no longer has the silver to sit"
+                        if short else "a silver table seats four players"))
+                return
             await self.hub.start_table(humans, rules, hands=hands, stake=stake)
         except Exception:
             log.exception("could not start a table")
-            from .protocol import ErrorMsg
-
             for a, _ in humans:
                 self.hub.send_to(a, ErrorMsg(code="server_error", message="could not start the table"))
 
@@ -174,7 +217,7 @@ class Lobby:
         profile, stake = queue.key
         for a, _, _ in queue.members:
             self.hub.send_to(a, QueuedMsg(profile=profile, stake=stake, waiting=len(queue.members),
-                                          bots_after=self.hub.config.bot_wait))
+                                          bots_after=None if stake > 0 else self.hub.config.bot_wait))
 
     # ------------------------------------------------------------------ rooms
     def _new_code(self) -> str:
@@ -242,6 +285,9 @@ class Lobby:
             raise ProtocolError("not_host", "only the host starts the room")
         if not all(room.ready.values()):
             raise ProtocolError("not_ready", "every member must be ready first", reason="members")
+        if len(room.members) < 4 and room.options.stake > 0:
+            raise ProtocolError("not_ready", "a silver room needs four players: bots never play "
+                                "for silver (set stake 0 to play with bots)", reason="silver_four")
         if len(room.members) < 4 and not room.options.fill_bots:
             raise ProtocolError("not_ready", "the room needs four players (fill_bots is off)",
                                 reason="four_players")
@@ -266,7 +312,9 @@ class Lobby:
             self.hub.send_to(a, self._room_msg(room, a))
 
     def _room_msg(self, room: Room, viewer: int) -> RoomMsg:
-        return RoomMsg(code=room.code, options=room.options, min_silver=room.rules.min_silver,
+        return RoomMsg(code=room.code, options=room.options,
+                       min_silver=min_to_sit(room.rules, room.options.stake) or 0,
+                       overrides=room.rules.overrides(),
                        members=[RoomMember(name=n, ready=room.ready.get(a, False),
                                            host=a == room.host, you=a == viewer)
                                 for a, n in room.members])

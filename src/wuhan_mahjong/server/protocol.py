@@ -31,10 +31,10 @@ from typing import (
 )
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model, model_validator
 
 from ..engine.views import SeatView
-from ..rules import PROFILES
+from ..rules import PROFILES, get_rules
 
 __all__ = [
     "CLIENT_TYPES",
@@ -93,11 +93,13 @@ class _ClientMsg(_Msg):
 
 
 class HelloMsg(_ClientMsg):
-    """Authenticate (first message, unless the URL carried ``?token=``)."""
+    """Authenticate: the first message, unless the upgrade request carried an
+    ``Authorization: Bearer`` header.  Tokens never travel in URLs (they would land
+    in access logs and browser histories)."""
 
     type: Literal["hello"]
     token: str = Field(min_length=1, max_length=256)
-    protocol: int = PROTOCOL_VERSION
+    protocol: int = Field(default=PROTOCOL_VERSION, ge=0, le=1_000_000)
 
 
 class PingMsg(_ClientMsg):
@@ -114,16 +116,21 @@ class QuickMatchMsg(_ClientMsg):
 
 class RoomOptions(_Msg):
     """Options of a private room.  ``rules`` overrides rule options by name (``wuhan-mahjong
-    rules`` lists them); the convenience fields override the same-named rule options."""
+    rules`` lists them); the convenience fields override the same-named rule options.
+
+    The rule options' ranges live with their definitions (``rules.OPTION_BOUNDS``):
+    the lobby builds the room's rules with :func:`~wuhan_mahjong.rules.get_rules`,
+    which refuses a value outside its range or a non-finite number (``bad_options``).
+    ``hands`` and ``stake`` are the room's own and have their ranges here."""
 
     profile: Profile = "yuanhang"
     hands: int = Field(default=4, ge=1, le=64)
     stake: int = Field(default=0, ge=0, le=1_000_000)
     opening_scoring: Literal["once", "per_opening"] | None = None
     """开口翻 ``once`` or 口口翻 ``per_opening``."""
-    claim_window_seconds: float | None = Field(default=None, gt=0, le=60)
-    turn_seconds: float | None = Field(default=None, gt=0, le=300)
-    cap: int | None = Field(default=None, ge=1, le=100_000)
+    claim_window_seconds: float | None = None
+    turn_seconds: float | None = None
+    cap: int | None = None
     rules: dict[str, Any] = Field(default_factory=dict, max_length=40)
     fill_bots: bool = True
     """When the host starts the room, empty seats get bots."""
@@ -178,7 +185,7 @@ class ActionMsg(_ClientMsg):
     """The view's ``decision``: the action answers that decision, and is refused
     (``stale_decision``) once another one is open, so a late click never lands in the
     next claim window."""
-    hand_no: int | None = None
+    hand_no: int | None = Field(default=None, ge=0, le=2**31 - 1)
     """If given, the action is refused unless that hand is in progress (stale clicks)."""
 
 
@@ -233,6 +240,16 @@ def validation_params(error: ValidationError, skip: int = 1) -> ErrorParams:
     return params
 
 
+def _has_lone_surrogate(obj: Any) -> bool:
+    """Whether a parsed JSON value holds a string that is not valid Unicode (a ``\\udXXX``
+    escape without its pair): such a string cannot be encoded, echoed or stored."""
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def parse_client_message(text: str) -> Any:
     """Parse and validate one client frame; raises :class:`ProtocolError`.
 
@@ -242,12 +259,18 @@ def parse_client_message(text: str) -> Any:
     Traceback (most recent call last):
     ...
     wuhan_mahjong.server.protocol.ProtocolError: unknown message type 'dance'
+    >>> parse_client_message('{"type": "ping", "ref": "\\\\ud800"}')
+    Traceback (most recent call last):
+    ...
+    wuhan_mahjong.server.protocol.ProtocolError: a string holds a lone surrogate: send valid Unicode
     """
     try:
         obj = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
         msg = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
         raise ProtocolError("bad_json", f"malformed JSON: {msg}") from None
+    if "\\u" in text and _has_lone_surrogate(obj):
+        raise ProtocolError("invalid_message", "a string holds a lone surrogate: send valid Unicode")
     if not isinstance(obj, dict):
         raise ProtocolError("invalid_message", "a message must be a JSON object")
     ref = obj.get("ref") if isinstance(obj.get("ref"), str) and len(obj["ref"]) <= 64 else None
@@ -346,8 +369,9 @@ class QueuedMsg(_Msg):
     profile: str
     stake: int
     waiting: int
-    bots_after: float
-    """Seconds after the first player joined at which bots fill the table."""
+    bots_after: float | None
+    """Seconds after the first player joined at which bots fill the table; ``None`` at a
+    silver queue, which waits for four players (bots never play for silver)."""
 
 
 class RoomMember(_Msg):
@@ -363,6 +387,10 @@ class RoomMsg(_Msg):
     options: RoomOptions
     members: list[RoomMember]
     min_silver: int
+    """Silver each member needs to sit (0 at a free room): ``economy.min_to_sit``."""
+    overrides: dict[str, Any] = Field(default_factory=dict)
+    """Every rule option of the room that differs from its profile's preset, by name
+    (the clients show them to every member before they press ready)."""
 
 
 class LeftMsg(_Msg):
@@ -397,6 +425,18 @@ class TableMsg(_Msg):
     claim_seconds: float
     turn_seconds: float
     players: list[PlayerInfo]
+    overrides: dict[str, Any] = Field(default_factory=dict)
+    """The rule options that differ from the profile's preset (shown in the table's info);
+    filled in from ``rules`` and ``profile`` when the server builds the frame."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _overrides(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "overrides" not in data and isinstance(data.get("rules"), dict):
+            preset = get_rules(data["profile"]).to_dict() if data.get("profile") in PROFILES else {}
+            data = {**data, "overrides": {k: v for k, v in data["rules"].items()
+                                          if k in preset and preset[k] != v}}
+        return data
 
 
 class TimerInfo(_Msg):
@@ -454,7 +494,7 @@ class MatchEndMsg(_Msg):
 
 class NoticeMsg(_Msg):
     type: Literal["notice"] = "notice"
-    code: Literal["auto_on", "auto_off", "escape", "replaced"]
+    code: Literal["auto_on", "auto_off", "escape", "replaced", "logged_out"]
     message: str
     seat: int | None = None
 

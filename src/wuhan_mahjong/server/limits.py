@@ -1,0 +1,102 @@
+"""Tables nobody plays: abandoned tables end, and one address runs a bounded number.
+
+Abandoned tables
+    A table at which no player has been connected for ``abandon_seconds``
+    (default 2 minutes) is abandoned: each player still seated escapes by the
+    escape rules (the penalty, settled at once; the engine's player finishes his
+    seat), and the match ends after the hand in progress, which the bots and the
+    engine play out at once; the finished hands are settled as usual.  A table
+    whose players have all escaped ends the same way without waiting: nobody is
+    left to play for.  :func:`watch_abandoned` runs for the server's lifetime.
+One place per account, a few tables per address
+    The hub keeps each account at one place (a queue, a room or one seat), so an
+    account runs one table at a time; an escaper is free at once (his seat is the
+    engine's).  :func:`tables_at_address` counts the running tables with a player
+    from an address; the lobby refuses a new queue, room or join from an address
+    that has ``tables_per_address`` of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .table import Table
+
+__all__ = ["end_after_this_hand", "tables_at_address", "watch_abandoned"]
+
+log = logging.getLogger("wuhan_mahjong.server")
+
+
+def end_after_this_hand(table: Table) -> None:
+    """Make the table's match end after the hand in progress (or now, between hands)."""
+    match = table.match
+    in_progress = match.hand is not None and not match.hand.ended
+    match.hands = min(match.hands, match.hand_no + (1 if in_progress else 0))
+
+
+def tables_at_address(hub: Hub, address: str) -> int:
+    """Running tables at which a player (not escaped) last connected from ``address``."""
+    count = 0
+    for table in hub.tables.values():
+        if table.finished:
+            continue
+        if any(not s.is_bot and not s.escaped and hub.addresses.get(s.account_id) == address
+               for s in table.seats):
+            count += 1
+    return count
+
+
+def _abandon(hub: Hub, table: Table) -> None:
+    """Every seated player escapes (the hub forgets his seat first, as for a ``leave``)."""
+    from .hub import TablePlace
+
+    log.info("table %s (match %s) abandoned: no player connected for %g s",
+             table.table_id, table.match_id, hub.config.abandon_seconds)
+    for s in table.seats:
+        if s.is_bot or s.escaped:
+            continue
+        place = hub.where.get(s.account_id)
+        if isinstance(place, TablePlace) and place.table is table:
+            del hub.where[s.account_id]
+        table.post("leave", s.seat)
+
+
+def check_tables(hub: Hub, last_seen: dict[str, float], now: float) -> None:
+    """One pass of the watch: ``last_seen`` maps a table id to the last time (loop clock)
+    a player of it was seen connected."""
+    for table_id, table in list(hub.tables.items()):
+        if table.finished:
+            continue
+        humans = [s for s in table.seats if not s.is_bot and not s.escaped]
+        if not humans:
+            end_after_this_hand(table)
+            continue
+        if any(s.connected for s in humans):
+            last_seen[table_id] = now
+            continue
+        since = last_seen.setdefault(table_id, now)
+        if now - since >= hub.config.abandon_seconds:
+            _abandon(hub, table)
+            end_after_this_hand(table)
+    for gone in set(last_seen) - set(hub.tables):
+        del last_seen[gone]
+    for account_id in list(hub.addresses):  # keep only the addresses that can still count
+        if account_id not in hub.clients and account_id not in hub.where:
+            del hub.addresses[account_id]
+
+
+async def watch_abandoned(hub: Hub) -> None:
+    """Check every table a few times per ``abandon_seconds`` (at most every 5 s)."""
+    period = min(5.0, hub.config.abandon_seconds / 4)
+    last_seen: dict[str, float] = {}
+    loop = asyncio.get_running_loop()
+    while True:
+        await asyncio.sleep(period)
+        try:
+            check_tables(hub, last_seen, loop.time())
+        except Exception:  # the watch must outlive any one table's oddity
+            log.exception("the abandoned-table watch failed a pass")
