@@ -200,6 +200,8 @@ function onMessage(msg) {
       break;
     case "notice":
       if (msg.code === "replaced") { S.wantSocket = false; showBanner(msg.message); }
+      // the session ended (a logout or a password change elsewhere): sign in again
+      if (msg.code === "logged_out") { S.wantSocket = false; saveToken(null); S.account = null; go("login", "", { replace: true }); }
       break;
     case "chat":
       onChat(msg);
