@@ -192,3 +192,12 @@ def test_permuted_arena_plays_whole_groups_and_reports_cpu_time() -> None:
     assert j["policies"]["greedy"]["hands"] == j["policies"]["random"]["hands"] == 24
     assert j["cpu_seconds"] > 0 and j["hands_per_cpu_second"] > 0
     assert "6 permutations" in rep.text()
+
+
+def test_worker_processes_play_the_same_games() -> None:
+    rules = get_rules("laizishanzhuang")
+    seats = ["greedy", "random", "greedy", "expert"]
+    one = run_arena(rules, seats, 24, 3, permute=True)
+    two = run_arena(rules, seats, 24, 3, permute=True, jobs=2)
+    assert _strip_times(one.to_json()) == _strip_times(two.to_json())
+    assert two.cpu_seconds > 0  # the workers' CPU time is counted

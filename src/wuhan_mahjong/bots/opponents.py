@@ -34,9 +34,11 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 
 from .. import shape
 from ..rules import Rules
+from ..scoring import minimum_failure
 from ..tiles import NUM_KINDS, is_258, is_honour
 from .table import Table
 
@@ -158,10 +160,6 @@ class OpponentModel:
         """Could a small hand of ``o`` pass the minimum score if this seat dealt in
         (hard win, his factors now, deal-in ×2 on my share)?"""
         t = self.t
-        from fractions import Fraction
-
-        from ..scoring import minimum_failure
-
         if not (t.rules.min_score_one_loser or t.rules.min_score_every_loser):
             return True
         mw = t.multiplier(o, big=False) * 2  # hard
