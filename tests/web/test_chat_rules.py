@@ -4,6 +4,7 @@ rules page generated from the rules module (GET /api/rules)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -185,5 +186,29 @@ def test_settlement_factors_link_to_their_rule(browser: Any, static_server: str,
     page.screenshot(path=str(artifacts / "rules-factor-phone.png"))
     row.locator("[data-rule-link]").click()
     assert page.locator("tr.current[data-rule='laizi_kong_factor']").count() == 1
+    assert console.errors == [], console.errors
+    context.close()
+
+
+def test_worked_examples_are_scored_by_each_profile(browser: Any, live_server: str, artifacts: Path) -> None:
+    """The rules page's examples are the scoring module's answers: the same small hand wins
+    under 远航 and is refused under 边锋 (every loser must owe 8)."""
+    from wuhan_mahjong.calculator import score_record
+    from wuhan_mahjong.server.rules_api import EXAMPLES
+
+    record = next(r for eid, _, _, r in EXAMPLES if eid == "small_hand")
+    yuanhang = score_record(json.dumps({**record, "profile": "yuanhang"}))
+    assert yuanhang.settled and not score_record(json.dumps({**record, "profile": "bianfeng"})).settled
+    context, page, console = open_page(browser, f"{live_server}/#/rules?profile=yuanhang", **PHONE)
+    example = page.locator(".example[data-example='small_hand']")
+    example.wait_for()
+    for s, d in enumerate(yuanhang.body["deltas"]):
+        shown = example.locator(f"table.deltas tr[data-seat='{s}'] .delta").inner_text()
+        assert shown == (f"+{d}" if d > 0 else str(d))
+    page.screenshot(path=str(artifacts / "rules-examples-phone.png"), full_page=True)
+    page.click("[data-rules-profile='bianfeng']")
+    page.wait_for_selector(".rules-page[data-profile='bianfeng']")
+    refused = page.locator(".example[data-example='small_hand'] .refused")
+    assert refused.inner_text() == "按这套规则，这手牌不能胡"
     assert console.errors == [], console.errors
     context.close()

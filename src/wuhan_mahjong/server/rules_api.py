@@ -2,7 +2,8 @@
 
 The document is built from :mod:`wuhan_mahjong.rules` itself: the option names, each
 profile's values, the English explanations (the options' ``doc`` metadata) and the
-bounds.  So the browser's rules page (``web/rules.js``) cannot drift from the code.
+bounds), and worked examples settled by the scoring module under each profile.  So the
+browser's rules page (``web/rules.js``) cannot drift from the code.
 The Chinese labels and explanations live here, one per option, and the settlement's
 factors with the option that sets each; ``tests/web/test_chat_rules.py`` fails when an
 option or a factor of ``scoring`` has none.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 from typing import Any
 
 from starlette.requests import Request
@@ -19,8 +21,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..rules import DEFAULT_PROFILE, OPTION_BOUNDS, PROFILES, Rules, get_rules
+from ..tiles import NUM_KINDS, tile_str
 
-__all__ = ["FACTOR_TEXT", "PROFILE_TEXT", "RULE_TEXT", "VALUE_TEXT", "rules_document", "rules_routes"]
+__all__ = ["EXAMPLES", "FACTOR_TEXT", "PROFILE_TEXT", "RULE_TEXT", "VALUE_TEXT", "rules_document",
+           "rules_routes"]
 
 PROFILE_TEXT: dict[str, tuple[str, str, str, str]] = {
     # name: (label zh, label en, explanation zh, explanation en)
@@ -153,11 +157,55 @@ FACTOR_TEXT: dict[str, tuple[str, str, str, str, str | None]] = {
 }
 
 
+_SEATS_EMPTY = {"hand": "", "melds": []}
+
+EXAMPLES: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
+    # id, title zh, title en, a settlement record (docs/score.md) without its profile: the rules
+    # page shows what each profile's scoring makes of it
+    ("small_hand", "小胡：吃碰两口，对家冲杠、红中杠、丢癞子后放冲",
+     "A small hand: two openings; the discarder has a direct kong, a red kong and a laizi discard",
+     {"dealer": 0, "indicator": "9p", "winner": 1, "win_by": "discard", "from": 2, "winning_tile": "5m",
+      "seats": [dict(_SEATS_EMPTY),
+                {"hand": "456p678s5m", "melds": [{"type": "chi", "tiles": "234m", "from": 0},
+                                                 {"type": "peng", "tiles": "777s", "from": 3}]},
+                {"hand": "", "melds": [{"type": "kong", "kind": "direct", "tiles": "8888p", "from": 0}],
+                 "kongs": {"red": 1, "green": 0, "laizi": 0, "pi": 0}, "laizi_discards": 1},
+                {"hand": "", "melds": [], "ready": False}]}),
+    ("qingyise", "清一色：庄家碰一口后自摸", "One suit (清一色): the dealer pengs once and draws the win",
+     {"dealer": 0, "indicator": "3s", "winner": 0, "win_by": "self_draw", "winning_tile": "1m",
+      "seats": [{"hand": "1123456789m", "melds": [{"type": "peng", "tiles": "555m", "from": 2}]},
+                dict(_SEATS_EMPTY), dict(_SEATS_EMPTY), dict(_SEATS_EMPTY)]}),
+)
+
+
+def _examples() -> list[dict[str, Any]]:
+    """Each example record settled by each profile (``calculator.score_record``, as the server
+    and ``wuhan-mahjong score`` do)."""
+    from ..calculator import score_record
+
+    out = []
+    for eid, title_zh, title_en, record in EXAMPLES:
+        results = {}
+        for profile in PROFILES:
+            answer = score_record(json.dumps({**record, "profile": profile}))
+            settled = answer.settled
+            results[profile] = {"settled": settled, "settlement": answer.body if settled else None,
+                                "reason": None if settled else answer.body.get("reason")}
+        out.append({"id": eid, "title_zh": title_zh, "title_en": title_en, "record": record,
+                    "results": results})
+    return out
+
+
 def _json(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
 @functools.cache
+def _laizi_table(by_profile: dict[str, Rules]) -> dict[str, dict[str, str]]:
+    """The laizi that follows each indicator, per profile (the calculator page shows it)."""
+    return {p: {tile_str(k): tile_str(r.laizi_of(k)) for k in range(NUM_KINDS)} for p, r in by_profile.items()}
+
+
 def rules_document() -> dict[str, Any]:
     """Profiles, options (labels, explanations, bounds, each profile's value) and value names."""
     by_profile = {name: get_rules(name) for name in PROFILES}
@@ -179,7 +227,8 @@ def rules_document() -> dict[str, Any]:
                  "overrides": {k: _json(v) for k, v in PROFILES[p].items()}} for p in PROFILES]
     factors = [{"id": fid, "label_zh": t[0], "label_en": t[1], "doc_zh": t[2], "doc_en": t[3],
                 "option": t[4]} for fid, t in FACTOR_TEXT.items()]
-    return {"default_profile": DEFAULT_PROFILE, "profiles": profiles, "options": options, "factors": factors}
+    return {"default_profile": DEFAULT_PROFILE, "profiles": profiles, "options": options, "laizi": _laizi_table(by_profile), "factors": factors,
+            "examples": _examples()}
 
 
 async def rules_endpoint(request: Request) -> Response:

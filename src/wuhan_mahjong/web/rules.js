@@ -3,7 +3,8 @@
 // both languages), so the page shows the rules the server plays and cannot drift from them.
 
 import { getLang, t, tileName } from "./i18n.js";
-import { esc } from "./table.js";
+import { esc, renderSettlement, tileHTML } from "./table.js";
+import { parseTiles } from "./tiles.js";
 
 /** An option's value in the player's language (value names from the server). */
 export function formatValue(option, value) {
@@ -30,6 +31,33 @@ function factorsHTML(doc, profile, current) {
   return rows ? `<h3>${t("rules.factors")}</h3><div class="scroll-x"><table class="rules-table factors-table"><tbody>${rows}</tbody></table></div>` : "";
 }
 
+/** Worked examples: one record each, settled by the server's scoring module under this profile. */
+function examplesHTML(doc, profile) {
+  const zh = getLang() === "zh";
+  return (doc.examples || []).map((ex) => {
+    const rec = ex.record;
+    const me = rec.seats[rec.winner];
+    const hand = parseTiles(me.hand).map((x) => tileHTML(x)).join("");
+    const melds = (me.melds || []).map((m) => `<span class="group">${parseTiles(m.tiles).map((x) => tileHTML(x)).join("")}</span>`).join("");
+    const r = ex.results[profile];
+    let body;
+    if (r && r.settled) {
+      const st = r.settlement;
+      const view = {
+        profile, viewer: null, dealer: rec.dealer, laizi: st.laizi, indicator: st.indicator,
+        result: { outcome: "win", winner: rec.winner, win_by: rec.win_by, from_seat: rec.from ?? null,
+          tile: rec.winning_tile, deltas: st.deltas, settlement: st, reveal: null },
+      };
+      body = renderSettlement(view, { names: null });
+    } else {
+      body = `<p class="refused" title="${esc((r && r.reason) || "")}">${t("rules.example_refused")}</p>`;
+    }
+    return `<div class="example card" data-example="${esc(ex.id)}"><h4>${esc(zh ? ex.title_zh : ex.title_en)}</h4>` +
+      `<div class="example-hand">${hand} <span class="plus">+</span> ${tileHTML(rec.winning_tile)} ${melds ? `<span class="example-melds">${melds}</span>` : ""}</div>` +
+      `<p class="muted">${t("rules.example_indicator", { tile: esc(tileName(rec.indicator)) })}</p>${body}</div>`;
+  }).join("");
+}
+
 export function renderRules(doc, profile, factor = null) {
   const zh = getLang() === "zh";
   const p = doc.profiles.find((x) => x.name === profile) || doc.profiles[0];
@@ -47,5 +75,6 @@ export function renderRules(doc, profile, factor = null) {
     <p class="profile-doc">${esc(zh ? p.doc_zh : p.doc_en)}</p>
     ${p.name !== base ? `<p class="muted">${t("rules.differs", { base: esc(doc.profiles.find((x) => x.name === base)[zh ? "label_zh" : "label_en"]) })}</p>` : ""}
     <div class="scroll-x"><table class="rules-table"><thead><tr><th>${t("rules.option")}</th><th>${t("rules.value")}</th><th>${t("rules.meaning")}</th></tr></thead>
-    <tbody>${rows}</tbody></table></div>${factorsHTML(doc, p.name, factor)}</div></div>`;
+    <tbody>${rows}</tbody></table></div>${factorsHTML(doc, p.name, factor)}</div>
+    ${(doc.examples || []).length ? `<div class="card"><h3>${t("rules.examples")}</h3>${examplesHTML(doc, p.name)}</div>` : ""}</div>`;
 }
