@@ -200,12 +200,13 @@ def _json(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-@functools.cache
 def _laizi_table(by_profile: dict[str, Rules]) -> dict[str, dict[str, str]]:
     """The laizi that follows each indicator, per profile (the calculator page shows it)."""
-    return {p: {tile_str(k): tile_str(r.laizi_of(k)) for k in range(NUM_KINDS)} for p, r in by_profile.items()}
+    return {p: {tile_str(k): tile_str(r.laizi_of(k)) for k in range(NUM_KINDS)}
+            for p, r in by_profile.items()}
 
 
+@functools.cache
 def rules_document() -> dict[str, Any]:
     """Profiles, options (labels, explanations, bounds, each profile's value) and value names."""
     by_profile = {name: get_rules(name) for name in PROFILES}
@@ -227,7 +228,8 @@ def rules_document() -> dict[str, Any]:
                  "overrides": {k: _json(v) for k, v in PROFILES[p].items()}} for p in PROFILES]
     factors = [{"id": fid, "label_zh": t[0], "label_en": t[1], "doc_zh": t[2], "doc_en": t[3],
                 "option": t[4]} for fid, t in FACTOR_TEXT.items()]
-    return {"default_profile": DEFAULT_PROFILE, "profiles": profiles, "options": options, "laizi": _laizi_table(by_profile), "factors": factors,
+    return {"default_profile": DEFAULT_PROFILE, "profiles": profiles, "options": options, "factors": factors,
+            "laizi": _laizi_table(by_profile),
             "examples": _examples()}
 
 
