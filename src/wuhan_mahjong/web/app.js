@@ -11,6 +11,8 @@ import { framesFromRecord, parseRecord } from "./replay.js";
 import { renderRules } from "./rules.js";
 import { apply as applySettings, CHOICES, settings, update as updateSettings } from "./settings.js";
 import { play, unlock } from "./sound.js";
+import { initShare, shareBarHTML } from "./share.js";
+import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
 import {
   actionLabel, actionsForTile, chatPanelHTML, chooserList, esc, groupActions, handTiles, renderSettlement,
   renderTable, tableInfoHTML,
@@ -230,6 +232,7 @@ function soundsFor(prev, v) {
 }
 
 function onState(msg) {
+  noteFrame(msg); // what this seat saw, for the fairness check (verify.js)
   const prev = S.view;
   S.state = msg; S.view = msg.view; S.players = msg.players; S.totals = msg.totals;
   S.deadline = msg.timer ? Date.now() + msg.timer.seconds * 1000 : null;
@@ -426,6 +429,7 @@ function renderOverlay() {
   if (S.screen === "table" && S.settlementOpen && S.lastSettlement) {
     const c = ctx();
     c.continueLabel = S.matchEnd ? t("summary.title") : t("settle.continue");
+    if (S.lastSettlement.result && S.lastSettlement.result.reveal && S.settledHand) c.extra = verifyHTML(S.settledHand);
     html = renderSettlement(S.lastSettlement, c);
   } else if (S.screen === "replay" && S.replay && S.replay.showSettlement) {
     const f = S.replay.frames[S.replay.i];
@@ -587,7 +591,7 @@ const SCREENS = {
       `<button data-do="escape">${t("table.leave")}</button>${again}</div>`;
     const chat = S.chatOpen && !S.fixture ? chatPanelHTML(S.players, S.view, S.muted) : "";
     const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table) }) : "";
-    return renderTable(S.view, c) + err + tools + chat + info +
+    return renderTable(S.view, c) + commitmentHTML(S.view) + err + tools + chat + info +
       `<div class="keys-help">${t("keys.help")}</div>`;
   },
 
@@ -619,6 +623,7 @@ const SCREENS = {
       <button data-rp="play">${r.timer ? t("replay.pause") : t("replay.play")}</button>
       ${f.view.result ? `<button data-rp="settle">${t("settle.title")}</button>` : ""}</div>
       ${r.hands && r.hands.length > 1 ? `<div class="replay-bar">${r.hands.map((n) => `<button data-replay="${esc(r.id.split("/")[0])}/${n}" ${`${r.id.split("/")[0]}/${n}` === r.id ? "disabled" : ""}>${t("table.hand_no", { n: n + 1 })}</button>`).join("")}</div>` : ""}
+      ${r.events && r.events.some((e) => e.e === "reveal") ? verifyHTML(`replay:${r.src || r.id}`) : ""}${r.src ? "" : shareBarHTML(r.id)}
       <div class="replay-caption">${esc(f.caption)}</div>${renderTable(f.view, c)}</div>`;
   },
 
@@ -803,6 +808,7 @@ async function loadReplay(id, src) {
     const want = S.replay.id && S.replay.id.includes("/") ? Number(S.replay.id.split("/")[1]) : null;
     const events = (want !== null && hands.find((h) => h[0].hand_no === want)) || hands[0];
     S.replay.frames = framesFromRecord(events);
+    S.replay.events = events; // for the fairness check
     // the address names the hand shown, so it can be shared or reloaded
     if (S.screen === "replay" && !src) history.replaceState(null, "", `#/replay?id=${encodeURIComponent(S.replay.id)}`);
   } catch (e) {
@@ -1077,6 +1083,17 @@ document.addEventListener("keydown", (ev) => {
 });
 
 window.addEventListener("error", (e) => { S.error = String(e.message || e); });
+
+initVerify({
+  // a hand's record: the replay's own events, or the record of a hand played here
+  record: async (key) => {
+    if (key.startsWith("replay:")) return S.replay.events;
+    const [match, n] = key.split("/");
+    return (await api("GET", `/api/matches/${encodeURIComponent(match)}/hands/${n}`)).events;
+  },
+  rerender: render,
+});
+initShare({ api, rerender: render });
 
 start().catch((e) => { app.textContent = t("app.error", { msg: e.message }); });
 

@@ -322,7 +322,7 @@ export function renderSettlement(view, ctx) {
     `<td class="delta ${d > 0 ? "pos" : d < 0 ? "neg" : ""}">${d > 0 ? "+" : ""}${d}</td></tr>`).join("");
   rows.push(`<h4>${t("settle.deltas")}</h4><table class="deltas"><tbody>${deltas}</tbody></table>`);
   const cont = ctx.continueLabel ? `<button class="primary" data-act="continue">${esc(ctx.continueLabel)}</button>` : "";
-  return `<div class="settlement" role="dialog" aria-label="${t("settle.title")}"><h2>${t("settle.title")}</h2>${rows.join("")}<div class="buttons">${cont}</div></div>`;
+  return `<div class="settlement" role="dialog" aria-label="${t("settle.title")}"><h2>${t("settle.title")}</h2>${rows.join("")}${ctx.extra || ""}<div class="buttons">${cont}</div></div>`;
 }
 
 // ------------------------------------------------------------------ avatars, quick chat, table info

@@ -1,0 +1,123 @@
+"""Fairness a player can check, in the real browser against the real server.
+
+A guest plays a quick match hand (托管: the server's player acts for him).  The table
+shows the hand's commitment from the deal on; after the hand the settlement panel's
+"verify" button recomputes SHA-256 in the browser (WebCrypto) from the revealed wall
+and salt, and checks the deal and every draw against that wall: it says so.  A record
+whose reveal was tampered with (a wall with two tiles swapped; a draw that is not the
+wall's next tile) fails, naming the check.  Then the player publishes the hand and a
+stranger without an account opens its public link and verifies it too.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .conftest import as_guest, open_page, to_quick_table, wait_js
+
+DONE = "document.querySelector('SCOPE [data-verify-state]:not([data-verify-state=running])')"
+"""The check has an outcome (ok, bad or error) in SCOPE."""
+
+
+def _swap_two_tiles(wall: str) -> str:
+    k = next(i for i in range(2, len(wall), 2) if wall[i:i + 2] != wall[0:2])
+    return wall[k:k + 2] + wall[2:k] + wall[0:2] + wall[k + 2:]
+
+
+def _tamper(kind: str):  # type: ignore[no-untyped-def]
+    """A route handler that changes the hand record the server answers."""
+
+    def handle(route: Any) -> None:
+        response = route.fetch()
+        body = response.json()
+        events = body["events"]
+        if kind == "wall":
+            reveal = events[-1]
+            assert reveal["e"] == "reveal"
+            reveal["wall"] = _swap_two_tiles(reveal["wall"])
+        else:  # a draw that is not the wall's tile at its position
+            draw = next(e for e in events if e["e"] == "draw")
+            draw["tile"] = "7z" if draw["tile"] != "7z" else "1m"
+        route.fulfill(response=response, body=json.dumps(body))
+
+    return handle
+
+
+def _checks(page: Any) -> dict[str, str]:
+    result: dict[str, str] = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('.verify-result li')]
+              .map((li) => [li.dataset.check, li.className]))""")
+    return result
+
+
+def test_verify_a_real_hand_and_refuse_a_tampered_reveal(browser: Any, live_server: str,
+                                                           artifacts: Path) -> None:
+    context, page, console = as_guest(browser, live_server, viewport={"width": 390, "height": 844},
+                                      is_mobile=True, has_touch=True)
+    to_quick_table(page)
+    # the commitment is on the table from the deal on, before any tile is revealed
+    shown = wait_js(page, "(document.querySelector('.commitment code') || {}).textContent")
+    assert len(shown) == 64 and shown == page.evaluate("window.__wm.view.commitment")
+    assert page.evaluate("window.__wm.view.result") is None
+    page.click("[data-do='auto']")
+    page.wait_for_selector("#overlay [data-verify]", timeout=120_000)
+    key = page.get_attribute("#overlay [data-verify]", "data-verify")
+    match_id, hand_no = key.split("/")
+    page.click("#overlay [data-verify]")
+    wait_js(page, DONE.replace("SCOPE", "#overlay"))
+    page.screenshot(path=str(artifacts / "verify-ok.png"), full_page=True)
+    state = page.get_attribute("#overlay .verify-result", "data-verify-state")
+    assert state == "ok", page.inner_text("#overlay .verify-result")
+    checks = _checks(page)
+    for name in ("record", "shown", "full_wall", "hash", "deal", "indicator", "draws", "own"):
+        assert checks.get(name) == "ok", (name, checks)
+    # the browser's hash is the commitment shown at the deal
+    assert shown[:16] in page.inner_text("#overlay [data-check=hash]")
+
+    # the same hand in the replay viewer, its record tampered with on the way: refused
+    record_url = f"**/api/matches/{match_id}/hands/{hand_no}"
+    for kind, failed in (("wall", "hash"), ("draw", "draw")):
+        page.unroute(record_url)
+        page.route(record_url, _tamper(kind))
+        page.goto(f"{live_server}/#/replay?id={match_id}/{hand_no}")
+        page.reload()
+        page.wait_for_selector(".replay [data-verify]", timeout=15_000)
+        page.click(".replay [data-verify]")
+        wait_js(page, "document.querySelector('.replay [data-verify-state=bad]')")
+        assert _checks(page).get(failed) == "bad", (kind, _checks(page))
+        assert "✗" in page.inner_text(".replay .verify-result")
+    page.unroute(record_url)
+    page.screenshot(path=str(artifacts / "verify-tampered.png"), full_page=True)
+
+    # untampered in the replay viewer: verified; then published for everyone
+    page.reload()
+    page.wait_for_selector(".replay [data-verify]", timeout=15_000)
+    page.click(".replay [data-verify]")
+    wait_js(page, DONE.replace("SCOPE", ".replay"))
+    state = page.get_attribute(".replay .verify-result", "data-verify-state")
+    assert state == "ok", page.inner_text(".replay .verify")
+    page.wait_for_selector(".share-bar[data-published='0'] [data-publish]", timeout=10_000)
+    page.click(".share-bar [data-publish]")
+    page.wait_for_selector(".share-bar[data-published='1'] a.public-link", timeout=10_000)
+    link = page.get_attribute(".share-bar a.public-link", "href")
+    assert page.get_attribute(".share-bar a.record-download", "href").endswith("/record.jsonl")
+
+    # a stranger (no account) opens the public link: the replay, and it verifies
+    other, stranger, console2 = open_page(browser, link, viewport={"width": 390, "height": 844})
+    stranger.wait_for_selector(".replay .table", timeout=15_000)
+    stranger.click(".replay [data-verify]")
+    wait_js(stranger, "document.querySelector('.replay [data-verify-state=ok]')")
+    assert stranger.locator(".share-bar").count() == 0
+    other.close()
+
+    # made private again: the public link no longer opens it
+    page.click(".share-bar [data-publish]")
+    page.wait_for_selector(".share-bar[data-published='0']", timeout=10_000)
+    other, stranger, _ = open_page(browser, link)
+    wait_js(stranger, "window.__wm.replay && window.__wm.replay.error")
+    assert stranger.locator(".replay .table").count() == 0
+    other.close()
+    assert console.errors == [] and console2.errors == [], console.errors + console2.errors
+    context.close()
