@@ -39,7 +39,7 @@ def test_every_server_error_code_is_translated() -> None:
 def test_every_problem_and_placeholder_is_known() -> None:
     """The placeholders of err.* strings are parameters the server sends (or filled by the client)."""
     sent = {"room", "need", "have", "option", "field", "problem", "seconds", "max", "min", "username",
-            "rate", "status", "code"}
+            "rate", "status", "code", "low", "high"}
     for key, text in re.findall(r'^\s*"(err\.[\w.]+)": "(.*)",$', I18N, re.M):
         for name in re.findall(r"\{(\w+)\}", text):
             assert name in sent, (key, name)
@@ -141,7 +141,7 @@ def test_room_forms_keep_choices_and_show_errors(browser: Any, live_server: str,
     page.click(f"{f} button[type='submit']")
     wait_js(page, "document.querySelector(\"[data-error-for='create-form']\").textContent.length > 0")
     text = page.locator("[data-error-for='create-form']").inner_text()
-    assert text.startswith("创建房间失败") and "抢牌时间" in text, text
+    assert text == "创建房间失败：“抢牌时间（秒）”要在 2 到 60 之间", text
     # the error sits next to the control, in view, and every choice is kept
     assert page.locator("[data-field-error='claim_window_seconds']").count() == 1
     _in_view(page, "[data-field-error='claim_window_seconds']")

@@ -26,7 +26,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..rules import Rules, RulesError, get_rules
+from ..rules import OPTION_BOUNDS, Rules, RulesError, get_rules
 from .economy import min_to_sit
 from .limits import tables_at_address
 from .protocol import ProtocolError, QueuedMsg, RoomMember, RoomMsg, RoomOptions
@@ -232,7 +232,12 @@ class Lobby:
             rules = room_rules(options)
         except RulesError as e:
             named = re.search(r"option '(\w+)'", str(e))
-            raise ProtocolError("bad_options", str(e), option=named.group(1) if named else "") from None
+            option = named.group(1) if named else ""
+            bounds = OPTION_BOUNDS.get(option)
+            if bounds is not None:  # the player is told the allowed range
+                raise ProtocolError("bad_options", str(e), low=bounds[0], high=bounds[1],
+                                    option=option) from None
+            raise ProtocolError("bad_options", str(e), option=option) from None
         await self._check_silver(client, options.stake, rules)
         self._free(client)
         from .hub import RoomPlace
