@@ -92,3 +92,16 @@ def test_a_deal_in_costs_more_against_a_big_hand_read() -> None:
     t = Table(_view(15, PINS))
     model = OpponentModel(t, random.Random(1), samples=50)
     assert model.deal_in_cost(1, parse_tile("9p")) > model.deal_in_cost(1, parse_tile("1m"))
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+def test_no_third_meld_for_a_one_suit_hand(profile: str) -> None:
+    """Two melds of pins shown: a pin he can claim as his third meld would make this
+    seat contract (承包) for his 清一色; the equally good 1m goes instead."""
+    two = PINS[:2]
+    view = make_view(HAND, profile=profile, wall=40, melds={1: two}, discards=DISCARDS, dealer=2)
+    assert get_bot("greedy", 1).choose(view) == Discard(parse_tile("9p"))
+    bot = ExpertBot(1)
+    assert bot.choose(view) == Discard(parse_tile("1m"))
+    read = bot.model().reads[1]
+    assert read.contract_suit_feed and read.fits(parse_tile("9p"))
