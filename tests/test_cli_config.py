@@ -219,3 +219,10 @@ def test_bad_settings_exit_2_with_one_line(tmp_path: Path, args: list[str], env:
 def test_old_spellings_still_work(tmp_path: Path) -> None:
     p = serve(tmp_path, "--db", "sqlite:///x.db", "--print-config")
     assert p.returncode == 0 and 'db_url = "sqlite:///x.db"  # --db-url' in p.stdout.splitlines()
+
+
+def test_python_m_server_is_serve(tmp_path: Path) -> None:
+    base = {k: v for k, v in os.environ.items() if not k.upper().startswith("WUHAN_MAHJONG_")}
+    p = subprocess.run([sys.executable, "-m", "wuhan_mahjong.server", "--port", "7777", "--print-config"],
+                       capture_output=True, text=True, env=base, cwd=tmp_path, timeout=120)
+    assert p.returncode == 0 and "port = 7777  # --port" in p.stdout.splitlines()
