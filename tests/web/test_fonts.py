@@ -45,12 +45,23 @@ def test_the_shipped_font_covers_every_character_the_client_shows() -> None:
     tool = _tool()
     font = ttlib.TTFont(str(WEB / "fonts" / "wm-sans-sc.woff2"))
     cmap = font.getBestCmap()
-    missing = [c for c in tool.ui_characters() if ord(c) not in cmap]
+    ui = tool.ui_characters()
+    missing = [c for c in ui if ord(c) not in cmap]
     assert not missing, f"run tools/make_web_fonts.py: {''.join(missing)}"
     assert font["name"].getDebugName(1) == tool.FAMILY
-    # the CSS loads it for the same characters
-    css = (WEB / "style.css").read_text()
-    assert tool.UNICODE_RANGE in css and f'"{tool.FAMILY}"' in css
+    # the common characters the interface does not use are in the second file
+    common = ttlib.TTFont(str(WEB / "fonts" / "wm-sans-sc-common.woff2"))
+    assert common["name"].getDebugName(1) == tool.FAMILY
+    common_cmap = common.getBestCmap()
+    assert all(ord(c) in cmap or ord(c) in common_cmap for c in tool.common_characters())
+    assert len(tool.common_characters()) == 3755
+    # the CSS declares the small file for exactly the interface's characters, after the other
+    css = (WEB / "fonts" / "wm-sans-sc.css").read_text()
+    assert css.index("wm-sans-sc-common.woff2") < css.index('"wm-sans-sc.woff2"')
+    assert f"unicode-range: {tool.unicode_ranges(ui)};" in css, "run tools/make_web_fonts.py"
+    assert f"unicode-range: {tool.UNICODE_RANGE};" in css
+    style = (WEB / "style.css").read_text()
+    assert '@import url("fonts/wm-sans-sc.css");' in style and f'"{tool.FAMILY}"' in style
     assert (WEB / "fonts" / "OFL.txt").read_text().count("SIL OPEN FONT LICENSE Version 1.1") == 1
 
 
@@ -124,9 +135,16 @@ def test_tiles_and_chinese_label_render_without_cjk_font(latin_only_browser: Any
     assert page.evaluate("document.fonts.check(\"28px 'WM Sans SC'\", '武汉')")
     tiles = _compare("tiles", page.locator("#tiles").screenshot(), artifacts)
     label = _compare("label", page.locator("#label").screenshot(), artifacts)
+    name = _compare("name", page.locator("#name").screenshot(), artifacts)
     control = _image(page.locator("#control").screenshot())
     # the control (boxes) is far from the label: the comparison tells glyphs from boxes
     assert _difference(label, control) > 3 * 2.0, _difference(label, control)
+    # a player's name in characters the interface never shows: the common-characters file
+    assert page.evaluate("document.fonts.check(\"28px 'WM Sans SC'\", '晓燕琳芳')")
+    boxes = page.evaluate("""() => { const e = document.getElementById('control');
+      e.textContent = '王晓燕 张琳琳 刘芳芳'; return true; }""")
+    assert boxes
+    assert _difference(name, _image(page.locator("#control").screenshot())) > 3 * 2.0
     # a tile without its glyph paths is far from the reference too
     page.evaluate("document.querySelectorAll('#tiles path[transform]').forEach((p) => p.remove())")
     bare = _image(page.locator("#tiles").screenshot())
