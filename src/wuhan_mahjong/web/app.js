@@ -11,6 +11,7 @@ import { framesFromRecord, parseRecord } from "./replay.js";
 import { renderRules } from "./rules.js";
 import { apply as applySettings, CHOICES, settings, update as updateSettings } from "./settings.js";
 import { play, unlock } from "./sound.js";
+import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js";
 import { initShare, shareBarHTML } from "./share.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
 import {
@@ -346,8 +347,8 @@ function ctx() {
 function renderNav() {
   const nav = $("#nav");
   const items = S.account
-    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["settings", "nav.settings"]]
-    : [["replay", "nav.replay"], ["rules", "nav.rules"], ["settings", "nav.settings"]];
+    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]]
+    : [["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]];
   nav.innerHTML = items.map(([k, key]) => `<a class="navlink" href="#/${k}" data-nav="${k}" ${S.screen === k ? `aria-current="page"` : ""}>${t(key)}</a>`).join("") +
     `<button type="button" id="mute" data-do="mute" aria-pressed="${settings.sound ? "false" : "true"}" title="${t(settings.sound ? "settings.mute" : "settings.unmute")}">${settings.sound ? t("settings.sound_on_short") : t("settings.sound_off_short")}</button>`;
   $("#lang").textContent = t("app.lang");
@@ -663,6 +664,8 @@ const SCREENS = {
     return renderRules(S.rules, S.rulesProfile || S.rules.default_profile || PROFILES[0], S.rulesFactor);
   },
 
+  calculator() { return calculatorHTML(); },
+
   settings() {
     const opt = (name, values) => `<select id="set-${name}" name="${name}">${values.map((v) => `<option value="${v}" ${settings[name] === v ? "selected" : ""}>${t(`settings.${name}.${v}`)}</option>`).join("")}</select>`;
     return `<div class="screen"><div class="card"><h2>${t("settings.title")}</h2><form id="settings-form" data-live="1">
@@ -701,7 +704,7 @@ function tick() {
 setInterval(tick, 250);
 
 // ============================================================ routing
-const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "rules", "settings", "fixture"];
+const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "rules", "settings", "fixture", "calculator"];
 const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile"];
 
 function currentHash() {
@@ -729,7 +732,7 @@ function inHand() {
 /** The screen the hash asks for (Back, Forward, a link, a typed address). */
 function route() {
   const { screen, params } = hashParams();
-  if (screen === S.screen && screen !== "replay" && screen !== "rules") return;
+  if (screen === S.screen && screen !== "replay" && screen !== "rules" && screen !== "calculator") return;
   if (inHand() && screen !== "table") {
     if (!window.confirm(t("nav.back_confirm"))) {
       history.pushState(null, "", "#/table");
@@ -752,6 +755,7 @@ function route() {
     render();
     return;
   }
+  if (screen === "calculator") { S.screen = "calculator"; openCalculator(params.get("r")); render(); return; }
   if (screen === "rules") {
     S.rulesProfile = params.get("profile") || null;
     S.rulesFactor = params.get("factor") || null;
@@ -847,7 +851,7 @@ async function start() {
   const { screen, params } = hashParams();
   if (screen === "fixture") { await loadFixture(params.get("src"), params.get("frame")); return; }
   if (S.token) connect();
-  if (["replay", "rules", "settings"].includes(screen)) route();
+  if (["replay", "rules", "settings", "calculator"].includes(screen)) route();
   else if (S.token) go(["profile", "lobby"].includes(screen) ? screen : "lobby", "", { replace: true });
   else go("login", "", { replace: true });
   document.body.dataset.ready = "1";
@@ -1094,6 +1098,7 @@ initVerify({
   rerender: render,
 });
 initShare({ api, rerender: render });
+initCalculator({ render: () => { if (S.screen === "calculator") render(); } });
 
 start().catch((e) => { app.textContent = t("app.error", { msg: e.message }); });
 

@@ -1,0 +1,454 @@
+// The settlement calculator page (#/calculator?r=…), for people at a real table.
+//
+// The player builds the settlement record that `wuhan-mahjong score` reads (docs/score.md)
+// with a tile palette: each seat's concealed tiles and melds (and who fed each), the winning
+// tile and how it was won, the dealer, the indicator, the special-kong counts, the profile
+// and its options (from GET /api/rules).  Every figure comes from the server: POST /api/score
+// settles the record (shown by table.js's renderSettlement, exactly as at the table) and
+// POST /api/hand lists the winner's waits with what each would pay.  The laizi that follows
+// the indicator is the server's too (GET /api/rules "laizi", then the score's own answer).
+// No rule is decided here: a record the server refuses is shown with its reason.
+//
+// The address carries the record (compact URL-safe base64 JSON, share.js), so a settlement
+// can be shared and re-opened as is.
+
+import { errorText, getLang, t } from "./i18n.js";
+import { decodeState, encodeState } from "./share.js";
+import { esc, renderSettlement, tileHTML } from "./table.js";
+import { ALL_TILES, parseTiles, sortTiles } from "./tiles.js";
+
+const WIN_BY = ["self_draw", "discard", "kong_bloom", "rob_kong", "last_tile"];
+const WITH_FROM = ["discard", "rob_kong"];
+const MELD_KINDS = ["chi", "peng", "kong:direct", "kong:added", "kong:concealed"];
+const KONGS = ["red", "green", "laizi", "pi"];
+const DEBOUNCE_MS = 150;
+
+const emptySeat = () => ({ hand: [], melds: [], kongs: { red: 0, green: 0, laizi: 0, pi: 0 }, laizi_discards: 0, ready: null });
+
+export const C = {
+  rec: null, // {profile, options, dealer, indicator, winner, win_by, from, winning_tile, seats}
+  seat: 0, // the seat being edited
+  target: "hand", // where a palette tile goes: hand, win, indicator, meld
+  draft: { kind: "peng", from: 2, tiles: [] },
+  rules: null, rulesError: "",
+  score: null, // {status: "settled" | "refused" | "error", body | reason | message}
+  waits: null, // the /api/hand answer, or {error}
+  seq: 0, timer: null,
+};
+window.__wmCalc = C; // for tests and debugging
+C.recordJSON = () => recordJSON();
+
+let rerender = () => {};
+
+export function initCalculator({ render }) {
+  rerender = render;
+}
+
+function freshRecord() {
+  return { profile: "", options: {}, dealer: 0, indicator: "", winner: 0, win_by: "self_draw", from: null, winning_tile: "", seats: [0, 1, 2, 3].map(emptySeat) };
+}
+
+/** Group tiles in the compact notation ("1m","2m","5p" -> "12m5p"): notation only. */
+export function groupTiles(tiles) {
+  let out = ""; let cur = ""; let digits = "";
+  for (const x of sortTiles(tiles)) {
+    if (x[1] !== cur) { if (cur) out += digits + cur; cur = x[1]; digits = ""; }
+    digits += x[0];
+  }
+  return cur ? out + digits + cur : out;
+}
+
+/** The record as `wuhan-mahjong score` reads it, without empty fields. */
+export function recordJSON(rec = C.rec) {
+  const out = { dealer: rec.dealer, indicator: rec.indicator, winner: rec.winner, win_by: rec.win_by, winning_tile: rec.winning_tile };
+  if (rec.profile) out.profile = rec.profile;
+  if (Object.keys(rec.options).length) out.options = rec.options;
+  if (WITH_FROM.includes(rec.win_by) && rec.from !== null) out.from = rec.from;
+  out.seats = rec.seats.map((s) => {
+    const seat = { hand: groupTiles(s.hand), melds: s.melds.map((m) => ({ ...m })) };
+    if (KONGS.some((k) => s.kongs[k])) seat.kongs = { ...s.kongs };
+    if (s.laizi_discards) seat.laizi_discards = s.laizi_discards;
+    if (s.ready !== null) seat.ready = s.ready;
+    return seat;
+  });
+  return out;
+}
+
+/** A record read back from an address (anything malformed becomes the empty calculator). */
+function fromJSON(data) {
+  const rec = freshRecord();
+  if (!data || typeof data !== "object" || !Array.isArray(data.seats) || data.seats.length !== 4) return rec;
+  const seatNo = (v, d) => (Number.isInteger(v) && v >= 0 && v < 4 ? v : d);
+  const tile = (v) => (typeof v === "string" && ALL_TILES.includes(v) ? v : "");
+  rec.profile = typeof data.profile === "string" ? data.profile : "";
+  rec.options = data.options && typeof data.options === "object" && !Array.isArray(data.options) ? data.options : {};
+  rec.dealer = seatNo(data.dealer, 0);
+  rec.winner = seatNo(data.winner, 0);
+  rec.indicator = tile(data.indicator);
+  rec.winning_tile = tile(data.winning_tile);
+  rec.win_by = WIN_BY.includes(data.win_by) ? data.win_by : "self_draw";
+  rec.from = data.from === undefined || data.from === null ? null : seatNo(data.from, null);
+  rec.seats = data.seats.map((s) => {
+    const seat = emptySeat();
+    if (!s || typeof s !== "object") return seat;
+    seat.hand = parseTiles(typeof s.hand === "string" ? s.hand : "");
+    seat.melds = Array.isArray(s.melds) ? s.melds.filter((m) => m && typeof m === "object" && typeof m.tiles === "string").map((m) => {
+      const meld = { type: String(m.type), tiles: groupTiles(parseTiles(m.tiles)) };
+      if (m.kind !== undefined) meld.kind = String(m.kind);
+      if (Number.isInteger(m.from)) meld.from = m.from;
+      return meld;
+    }) : [];
+    for (const k of KONGS) seat.kongs[k] = Number.isInteger(s.kongs && s.kongs[k]) ? s.kongs[k] : 0;
+    seat.laizi_discards = Number.isInteger(s.laizi_discards) ? s.laizi_discards : 0;
+    seat.ready = typeof s.ready === "boolean" ? s.ready : null;
+    return seat;
+  });
+  return rec;
+}
+
+/** Open the page on the record an address carries (r=…), or keep the current one. */
+export function openCalculator(encoded) {
+  if (encoded) {
+    const data = decodeState(encoded);
+    const rec = fromJSON(data);
+    const same = C.rec && JSON.stringify(recordJSON(C.rec)) === JSON.stringify(recordJSON(rec));
+    if (!same) { C.rec = rec; C.seat = rec.winner; C.score = null; C.waits = null; }
+  }
+  if (!C.rec) { C.rec = freshRecord(); C.seat = 0; }
+  loadRules();
+  ask();
+}
+
+export function calculatorHash() {
+  return `#/calculator?r=${encodeState(recordJSON())}`;
+}
+
+async function loadRules() {
+  if (C.rules || C.rulesLoading) return;
+  C.rulesLoading = true;
+  try {
+    const res = await fetch("/api/rules", { headers: { Accept: "application/json" } });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    C.rules = await res.json();
+  } catch (e) {
+    C.rulesError = String(e.message || e);
+  }
+  C.rulesLoading = false;
+  rerender();
+}
+
+function profile() {
+  return C.rec.profile || (C.rules && C.rules.default_profile) || "yuanhang";
+}
+
+/** The laizi the server names: the score's answer, else GET /api/rules' table for the profile. */
+function laizi() {
+  if (C.score && C.score.status === "settled" && C.score.body.laizi) return C.score.body.laizi;
+  if (C.waits && C.waits.laizi && C.waits.indicator === C.rec.indicator) return C.waits.laizi;
+  const table = C.rules && C.rules.laizi && C.rules.laizi[profile()];
+  return (table && C.rec.indicator && table[C.rec.indicator]) || "";
+}
+
+// ------------------------------------------------------------------ asking the server
+function changed() {
+  history.replaceState(null, "", calculatorHash());
+  ask();
+  rerender();
+}
+
+function ask() {
+  clearTimeout(C.timer);
+  C.timer = setTimeout(send, DEBOUNCE_MS);
+}
+
+async function post(path, body) {
+  const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  return { status: res.status, data };
+}
+
+function errorOf(r) {
+  const e = r.data && r.data.error;
+  return e && e.code ? (e.code === "invalid_request" ? e.message : errorText(e)) : t("calc.http", { status: r.status });
+}
+
+function meldSpec(m) {
+  // the meld specs of `wuhan-mahjong hand --meld` (chi:234m, peng:777s, kong:, addkong:, ankong:)
+  const name = m.type !== "kong" ? m.type : { direct: "kong", added: "addkong", concealed: "ankong" }[m.kind] || "kong";
+  return `${name}:${m.tiles}`;
+}
+
+async function send() {
+  const seq = ++C.seq;
+  const rec = C.rec;
+  const w = rec.seats[rec.winner];
+  const jobs = [];
+  if (rec.indicator && rec.winning_tile) {
+    jobs.push(post("/api/score", recordJSON()).then((r) => {
+      if (seq !== C.seq) return;
+      if (r.status === 200) C.score = { status: "settled", body: r.data };
+      else if (r.status === 422) C.score = { status: "refused", reason: (r.data && r.data.reason) || "" };
+      else C.score = { status: "error", message: errorOf(r) };
+    }).catch(() => { if (seq === C.seq) C.score = { status: "error", message: errorText({ code: "network" }) }; }));
+  } else C.score = null;
+  if (rec.indicator && w.hand.length) {
+    const query = { hand: groupTiles(w.hand), indicator: rec.indicator, melds: w.melds.map(meldSpec), dealer: rec.dealer === rec.winner, profile: profile(), options: rec.options };
+    jobs.push(post("/api/hand", query).then((r) => {
+      if (seq !== C.seq) return;
+      C.waits = r.status === 200 ? r.data : { error: errorOf(r) };
+    }).catch(() => { if (seq === C.seq) C.waits = { error: errorText({ code: "network" }) }; }));
+  } else C.waits = null;
+  await Promise.all(jobs);
+  if (seq === C.seq) { C.answered = seq; rerender(); }
+}
+
+// ------------------------------------------------------------------ rendering
+const seatName = (s) => t("seat.name", { wind: t(`seat.${s}`) });
+const seatOptions = (value, { none = false } = {}) => (none ? `<option value="" ${value === null ? "selected" : ""}>—</option>` : "") +
+  [0, 1, 2, 3].map((s) => `<option value="${s}" ${value === s ? "selected" : ""}>${esc(seatName(s))}</option>`).join("");
+
+function tileButton(tile, attrs, lz) {
+  return tileHTML(tile, { laizi: lz, attrs: ` role="button" tabindex="0" ${attrs}` });
+}
+
+function optionHTML(o) {
+  const en = getLang() === "en";
+  const label = esc(en ? o.label_en : o.label_zh);
+  const base = o.values[profile()];
+  const cur = Object.prototype.hasOwnProperty.call(C.rec.options, o.name) ? C.rec.options[o.name] : base;
+  const id = `calc-opt-${o.name}`;
+  const mark = Object.prototype.hasOwnProperty.call(C.rec.options, o.name) ? ` class="changed"` : "";
+  let input;
+  const labels = o.value_labels || {};
+  if (typeof base === "boolean") {
+    input = `<input id="${id}" type="checkbox" data-calc-option="${o.name}" ${cur ? "checked" : ""}>`;
+  } else if (typeof base === "number") {
+    const [lo, hi] = o.bounds || [];
+    input = `<input id="${id}" type="number" inputmode="decimal" data-calc-option="${o.name}" value="${esc(cur)}" ${lo !== undefined ? `min="${lo}"` : ""} ${hi !== undefined ? `max="${hi}"` : ""} step="any">`;
+  } else if (Array.isArray(base) && Object.keys(labels).length) {
+    input = Object.entries(labels).map(([v, l]) => `<label class="check"><input type="checkbox" data-calc-option="${o.name}" data-value="${esc(v)}" ${cur.includes(v) ? "checked" : ""}> ${esc(en ? l[1] : l[0])}</label>`).join(" ");
+  } else if (Array.isArray(base)) {
+    input = `<input id="${id}" data-calc-option="${o.name}" data-list="1" value="${esc(cur.join(" "))}">`;
+  } else if (Object.keys(labels).length) {
+    input = `<select id="${id}" data-calc-option="${o.name}">${Object.entries(labels).map(([v, l]) => `<option value="${esc(v)}" ${cur === v ? "selected" : ""}>${esc(en ? l[1] : l[0])}</option>`).join("")}</select>`;
+  } else {
+    input = `<input id="${id}" data-calc-option="${o.name}" value="${esc(cur)}">`;
+  }
+  return `<div class="form-row calc-option" data-option-row="${o.name}"><label for="${id}"${mark}>${label}</label>${input}</div>`;
+}
+
+function settingsHTML() {
+  const r = C.rec;
+  const profiles = C.rules ? C.rules.profiles : [];
+  const en = getLang() === "en";
+  const profileSel = `<select id="calc-profile">${profiles.map((p) => `<option value="${p.name}" ${profile() === p.name ? "selected" : ""}>${esc(en ? p.label_en : p.label_zh)}</option>`).join("")}</select>`;
+  const options = C.rules ? C.rules.options.map(optionHTML).join("") : "";
+  const n = Object.keys(r.options).length;
+  const lz = laizi();
+  return `<div class="calc-settings">
+    <div class="form-row"><label for="calc-profile">${t("opt.profile")}</label>${profileSel}</div>
+    <details class="calc-options" ${C.optionsOpen ? "open" : ""}><summary>${t("calc.options", { n })}</summary>${options}
+      ${n ? `<button type="button" data-calc-do="reset-options">${t("calc.reset_options")}</button>` : ""}</details>
+    <div class="form-row"><label for="calc-dealer">${t("seat.dealer")}</label><select id="calc-dealer">${seatOptions(r.dealer)}</select></div>
+    <div class="form-row"><label for="calc-winner">${t("calc.winner")}</label><select id="calc-winner">${seatOptions(r.winner)}</select></div>
+    <div class="form-row"><label for="calc-winby">${t("calc.win_by")}</label><select id="calc-winby">${WIN_BY.map((w) => `<option value="${w}" ${r.win_by === w ? "selected" : ""}>${t(`settle.by.${w}`)}</option>`).join("")}</select></div>
+    ${WITH_FROM.includes(r.win_by) ? `<div class="form-row"><label for="calc-from">${t(r.win_by === "rob_kong" ? "calc.robbed" : "calc.from")}</label><select id="calc-from">${seatOptions(r.from, { none: true })}</select></div>` : ""}
+    <div class="calc-tiles-row">
+      <button type="button" class="calc-slot ${C.target === "indicator" ? "active" : ""}" data-calc-target="indicator" aria-pressed="${C.target === "indicator"}">${t("table.indicator")}</button>
+      <span class="calc-indicator" data-calc-indicator="${esc(r.indicator)}">${r.indicator ? tileHTML(r.indicator) : `<span class="calc-empty">?</span>`}</span>
+      <span class="arrow">→</span><span class="calc-laizi-label">${t("table.laizi")}</span>
+      <span class="calc-laizi" data-calc-laizi="${esc(lz)}">${lz ? tileHTML(lz, { cls: "laizi" }) : `<span class="calc-empty">?</span>`}</span>
+    </div></div>`;
+}
+
+function meldLine(m, i) {
+  const kindLabel = m.type === "kong" ? t(`act.kong.${m.kind}`) : t(`meld.${m.type}`);
+  const from = m.from !== undefined ? ` · ${esc(t("table.from", { who: seatName(m.from) }))}` : "";
+  return `<li class="calc-meld" data-meld-index="${i}"><span class="meld-tiles">${parseTiles(m.tiles).map((x) => tileHTML(x, { laizi: laizi() })).join("")}</span>` +
+    `<span>${esc(kindLabel)}${from}</span><button type="button" data-calc-remove-meld="${i}" aria-label="${esc(t("calc.remove"))}">✕</button></li>`;
+}
+
+function seatHTML() {
+  const r = C.rec;
+  const s = C.seat;
+  const seat = r.seats[s];
+  const lz = laizi();
+  const tabs = [0, 1, 2, 3].map((k) => `<button type="button" role="tab" class="calc-tab ${k === s ? "active" : ""}" data-calc-seat="${k}" aria-selected="${k === s}">${esc(seatName(k))}` +
+    `${k === r.dealer ? ` <span class="dealer">${t("seat.dealer_short")}</span>` : ""}${k === r.winner ? ` <b>${t("calc.winner_short")}</b>` : ""}</button>`).join("");
+  const hand = seat.hand.map((x, i) => tileButton(x, `data-calc-remove-tile="${i}" title="${esc(t("calc.remove"))}"`, lz)).join("");
+  const winTile = s === r.winner ? `<div class="calc-tiles-row">
+      <button type="button" class="calc-slot ${C.target === "win" ? "active" : ""}" data-calc-target="win" aria-pressed="${C.target === "win"}">${t("calc.winning_tile")}</button>
+      <span class="calc-win" data-calc-win="${esc(r.winning_tile)}">${r.winning_tile ? tileHTML(r.winning_tile, { laizi: lz }) : `<span class="calc-empty">?</span>`}</span></div>` : "";
+  const d = C.draft;
+  const draftFrom = d.kind === "kong:concealed" ? "" : `<label for="calc-meld-from">${t("calc.fed_by")}</label><select id="calc-meld-from">${[0, 1, 2, 3].filter((k) => k !== s).map((k) => `<option value="${k}" ${d.from === k ? "selected" : ""}>${esc(seatName(k))}</option>`).join("")}</select>`;
+  const draft = `<div class="calc-draft">
+      <button type="button" class="calc-slot ${C.target === "meld" ? "active" : ""}" data-calc-target="meld" aria-pressed="${C.target === "meld"}">${t("calc.new_meld")}</button>
+      <span class="calc-draft-tiles">${d.tiles.map((x) => tileHTML(x, { laizi: lz })).join("") || `<span class="calc-empty">${t("calc.pick_tiles")}</span>`}</span>
+      <div class="form-row"><label for="calc-meld-kind">${t("calc.meld_kind")}</label><select id="calc-meld-kind">${MELD_KINDS.map((k) => `<option value="${k}" ${d.kind === k ? "selected" : ""}>${esc(k.startsWith("kong:") ? t(`act.kong.${k.slice(5)}`) : t(`meld.${k}`))}</option>`).join("")}</select>${draftFrom}</div>
+      <button type="button" data-calc-do="add-meld" ${d.tiles.length ? "" : "disabled"}>${t("calc.add_meld")}</button>
+      <button type="button" data-calc-do="clear-draft" ${d.tiles.length ? "" : "disabled"}>${t("calc.clear")}</button></div>`;
+  const kongs = KONGS.map((k) => `<label class="calc-num">${t(`sk.${k}`)} <input id="calc-k-${k}" type="number" min="0" max="4" inputmode="numeric" data-calc-kong="${k}" value="${seat.kongs[k]}"></label>`).join("") +
+    `<label class="calc-num">${t("sk.laizi_discards")} <input id="calc-ld" type="number" min="0" max="4" inputmode="numeric" data-calc-ld="1" value="${seat.laizi_discards}"></label>`;
+  const ready = s === r.winner ? "" : `<div class="form-row"><label for="calc-ready">${t("calc.ready")}</label><select id="calc-ready">` +
+    [["", "calc.ready.unknown"], ["1", "calc.ready.yes"], ["0", "calc.ready.no"]].map(([v, k]) => `<option value="${v}" ${(seat.ready === null ? "" : seat.ready ? "1" : "0") === v ? "selected" : ""}>${t(k)}</option>`).join("") + `</select></div>`;
+  return `<div class="calc-seat card">
+    <div class="calc-tabs" role="tablist">${tabs}</div>
+    <div class="calc-tiles-row"><button type="button" class="calc-slot ${C.target === "hand" ? "active" : ""}" data-calc-target="hand" aria-pressed="${C.target === "hand"}">${t(s === r.winner ? "calc.hand_winner" : "calc.hand")}</button>
+      <span class="calc-hand" data-count="${seat.hand.length}">${hand || `<span class="calc-empty">${t("calc.pick_tiles")}</span>`}</span>
+      ${seat.hand.length ? `<button type="button" data-calc-do="clear-hand">${t("calc.clear")}</button>` : ""}</div>
+    ${winTile}
+    <ul class="calc-melds">${seat.melds.map(meldLine).join("")}</ul>${draft}
+    <div class="calc-kongs">${kongs}</div>${ready}</div>`;
+}
+
+function paletteHTML() {
+  const lz = laizi();
+  const where = t(`calc.target.${C.target}`);
+  return `<div class="calc-palette card" role="group" aria-label="${esc(t("calc.palette"))}"><div class="calc-palette-to">${t("calc.palette_to", { where })}</div>` +
+    `<div class="calc-palette-tiles">${ALL_TILES.map((x) => tileButton(x, `data-calc-tile="${x}"`, lz)).join("")}</div></div>`;
+}
+
+function waitsHTML() {
+  const w = C.waits;
+  if (!w) return "";
+  if (w.error) return `<div class="calc-waits card" id="calc-waits"><h3>${t("calc.waits")}</h3><p class="error">${esc(w.error)}</p></div>`;
+  const value = (v) => (typeof v === "number" ? `<b>${v}</b>` : v === undefined ? "—" : `<span class="calc-reason">${esc(v)}</span>`);
+  const hands = (list) => (list && list.length ? list.map((h) => t(`bighand.${h}`)).join(" · ") : t("settle.small"));
+  const rows = (w.waits || []).map((x) => `<tr data-wait="${esc(x.tile)}"><td>${tileHTML(x.tile, { laizi: w.laizi })}</td><td>${x.left}</td>` +
+    `<td>${esc(hands(x.hands))} · ${x.hard ? t("settle.hard") : t("settle.soft")}</td><td>${value(x.values.self_draw)}</td><td>${value(x.values.discard)}</td></tr>`).join("");
+  const shanten = w.shanten <= 0 ? (w.complete ? t("calc.complete") : t("help.ready")) : t("help.shanten", { n: w.shanten });
+  const table = rows ? `<div class="scroll-x"><table class="calc-waits-table"><thead><tr><th>${t("calc.wait_tile")}</th><th>${t("calc.left")}</th><th>${t("calc.hands")}</th><th>${t("settle.by.self_draw")}</th><th>${t("calc.on_discard")}</th></tr></thead><tbody>${rows}</tbody></table></div>` : "";
+  const complete = w.complete ? `<p class="calc-complete">${t("calc.complete_pays", { n: w.complete.self_draw })}</p>` : "";
+  return `<div class="calc-waits card" id="calc-waits" data-shanten="${w.shanten}"><h3>${t("calc.waits")}</h3><p>${shanten}</p>${complete}${table}<p class="muted">${t("calc.waits_note")}</p></div>`;
+}
+
+function resultHTML() {
+  const s = C.score;
+  const r = C.rec;
+  if (!r.indicator || !r.winning_tile) return `<div class="calc-result card" id="calc-result" data-state="incomplete"><p class="muted">${t("calc.incomplete")}</p></div>`;
+  if (!s) return `<div class="calc-result card" id="calc-result" data-state="pending"><p>${t("app.loading")}</p></div>`;
+  if (s.status === "refused") return `<div class="calc-result card" id="calc-result" data-state="refused"><p class="calc-refused" role="status"><b>${t("calc.refused")}</b> ${esc(s.reason)}</p></div>`;
+  if (s.status === "error") return `<div class="calc-result card" id="calc-result" data-state="error"><p class="error" role="alert">${esc(t("calc.malformed", { msg: s.message }))}</p></div>`;
+  const b = s.body;
+  const view = {
+    viewer: null, dealer: r.dealer, profile: profile(), laizi: b.laizi, indicator: b.indicator,
+    result: { outcome: "win", winner: r.winner, win_by: r.win_by, from_seat: WITH_FROM.includes(r.win_by) ? r.from : null, tile: r.winning_tile, deltas: b.deltas, settlement: b, reveal: null },
+  };
+  return `<div class="calc-result" id="calc-result" data-state="settled">${renderSettlement(view, { names: null })}</div>`;
+}
+
+export function calculatorHTML() {
+  if (!C.rec) openCalculator(null);
+  const link = `${location.origin}${location.pathname}${calculatorHash()}`;
+  const rulesErr = C.rulesError ? `<p class="error">${esc(t("app.error", { msg: C.rulesError }))}</p>` : "";
+  return `<div class="screen calculator" data-answered="${C.answered || 0}"><div class="card"><h2>${t("calc.title")}</h2><p class="muted">${t("calc.intro")}</p>${rulesErr}${settingsHTML()}</div>
+    ${seatHTML()}${paletteHTML()}${waitsHTML()}${resultHTML()}
+    <div class="card calc-share"><label for="calc-link">${t("calc.share")}</label><input id="calc-link" readonly value="${esc(link)}">
+      <button type="button" data-calc-do="new">${t("calc.new")}</button></div></div>`;
+}
+
+// ------------------------------------------------------------------ input
+function seat() {
+  return C.rec.seats[C.seat];
+}
+
+function addMeld() {
+  const d = C.draft;
+  if (!d.tiles.length) return;
+  const [type, kind] = d.kind.split(":");
+  const meld = { type, tiles: groupTiles(d.tiles) };
+  if (kind) meld.kind = kind;
+  if (kind !== "concealed") meld.from = d.from === C.seat ? (C.seat + 3) % 4 : d.from;
+  seat().melds.push(meld);
+  d.tiles = [];
+}
+
+function onTile(tile) {
+  const r = C.rec;
+  if (C.target === "indicator") r.indicator = tile;
+  else if (C.target === "win") r.winning_tile = tile;
+  else if (C.target === "meld") { if (C.draft.tiles.length < 4) C.draft.tiles.push(tile); }
+  else if (seat().hand.length < 14) seat().hand.push(tile);
+  if (C.target === "hand") seat().hand = sortTiles(seat().hand);
+}
+
+document.addEventListener("click", (ev) => {
+  if (!C.rec || !ev.target.closest || !ev.target.closest(".calculator")) return;
+  const summary = ev.target.closest(".calc-options > summary");
+  if (summary) { C.optionsOpen = !summary.parentElement.open; return; } // then the browser toggles it
+  const el = ev.target.closest("[data-calc-tile],[data-calc-target],[data-calc-seat],[data-calc-remove-tile],[data-calc-remove-meld],[data-calc-do]");
+  if (!el) return;
+  const d = el.dataset;
+  if (d.calcTile) onTile(d.calcTile);
+  else if (d.calcTarget) { C.target = d.calcTarget; rerender(); return; }
+  else if (d.calcSeat !== undefined) {
+    C.seat = Number(d.calcSeat);
+    C.draft = { kind: C.draft.kind, from: (C.seat + 2) % 4, tiles: [] };
+    if (C.target === "win" && C.seat !== C.rec.winner) C.target = "hand";
+    rerender();
+    return;
+  } else if (d.calcRemoveTile !== undefined) seat().hand.splice(Number(d.calcRemoveTile), 1);
+  else if (d.calcRemoveMeld !== undefined) seat().melds.splice(Number(d.calcRemoveMeld), 1);
+  else if (d.calcDo === "add-meld") addMeld();
+  else if (d.calcDo === "clear-draft") { C.draft.tiles = []; rerender(); return; }
+  else if (d.calcDo === "clear-hand") seat().hand = [];
+  else if (d.calcDo === "reset-options") C.rec.options = {};
+  else if (d.calcDo === "new") { C.rec = freshRecord(); C.seat = 0; C.target = "indicator"; }
+  else return;
+  changed();
+});
+
+// the options stay open (or closed) across re-renders; "toggle" does not bubble
+document.addEventListener("toggle", (ev) => {
+  const d = ev.target;
+  if (d.classList && d.classList.contains("calc-options") && d.isConnected) C.optionsOpen = d.open;
+}, true);
+
+document.addEventListener("keydown", (ev) => {
+  // palette and hand tiles are buttons: Enter and Space press them
+  if ((ev.key === "Enter" || ev.key === " ") && ev.target.closest && ev.target.closest(".calculator [role=button]")) {
+    ev.preventDefault();
+    ev.target.click();
+  }
+});
+
+function setOption(el) {
+  const o = C.rules && C.rules.options.find((x) => x.name === el.dataset.calcOption);
+  if (!o) return;
+  const base = o.values[profile()];
+  let v;
+  if (typeof base === "boolean") v = el.checked;
+  else if (typeof base === "number") { v = Number(el.value); if (el.value === "" || Number.isNaN(v)) v = base; }
+  else if (Array.isArray(base) && el.dataset.value !== undefined) {
+    const boxes = [...document.querySelectorAll(`.calculator [data-calc-option="${o.name}"]`)];
+    v = boxes.filter((b) => b.checked).map((b) => b.dataset.value);
+  } else if (Array.isArray(base)) v = el.value.split(/[\s,]+/).filter(Boolean);
+  else v = el.value;
+  if (JSON.stringify(v) === JSON.stringify(base)) delete C.rec.options[o.name];
+  else C.rec.options[o.name] = v;
+}
+
+document.addEventListener("change", (ev) => {
+  const el = ev.target;
+  if (!C.rec || !el.closest || !el.closest(".calculator")) return;
+  const r = C.rec;
+  const num = (x) => (x === "" ? null : Number(x));
+  if (el.id === "calc-profile") { r.profile = el.value; r.options = {}; }
+  else if (el.id === "calc-dealer") r.dealer = Number(el.value);
+  else if (el.id === "calc-winner") { r.winner = Number(el.value); C.seat = r.winner; }
+  else if (el.id === "calc-winby") {
+    r.win_by = el.value;
+    if (!WITH_FROM.includes(r.win_by)) r.from = null;
+    else if (r.from === null || r.from === r.winner) r.from = (r.winner + 3) % 4; // a starting choice
+  }
+  else if (el.id === "calc-from") r.from = num(el.value);
+  else if (el.id === "calc-meld-kind") { C.draft.kind = el.value; rerender(); return; }
+  else if (el.id === "calc-meld-from") { C.draft.from = Number(el.value); return; }
+  else if (el.id === "calc-ready") seat().ready = el.value === "" ? null : el.value === "1";
+  else if (el.dataset.calcKong) seat().kongs[el.dataset.calcKong] = Math.max(0, Math.trunc(Number(el.value) || 0));
+  else if (el.dataset.calcLd) seat().laizi_discards = Math.max(0, Math.trunc(Number(el.value) || 0));
+  else if (el.dataset.calcOption) setOption(el);
+  else return;
+  changed();
+});

@@ -1,0 +1,261 @@
+"""The settlement calculator page (#/calculator), driven in the real browser against the real
+server, like a person at a real table: every record is entered with the tile palette, the
+selects and the number fields, on a phone-sized screen (390 x 844).
+
+Each hand's figures on the page must be the library's (the same functions as
+``wuhan-mahjong score`` and ``hand``): a big hand with contracting (清一色碰碰胡全求人, the
+third feeder pays for all), a 金顶 (golden cap) and a refused win (the minimum score not
+reached) with the rule that stops it; the waits before the win with what each would pay;
+and the page's shareable address re-opens the same settlement in a fresh browser.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from wuhan_mahjong.calculator import hand_query, score_record
+
+from .conftest import Console, open_page, wait_js
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+# docs/RULES.md §21 example 4: seat 1 wins four pungs of characters on 3m from seat 0; seat 3
+# fed the third meld of the one-suit hand and contracts (承包) for everyone.
+BIG_CONTRACT: dict[str, Any] = {
+    "profile": "yuanhang", "options": {"opening_scoring": "once"},
+    "dealer": 2, "indicator": "9p", "winner": 1, "win_by": "discard", "from": 0, "winning_tile": "3m",
+    "seats": [
+        {"hand": "", "melds": [{"type": "peng", "tiles": "111z", "from": 2}], "ready": True},
+        {"hand": "3m", "melds": [{"type": "peng", "tiles": "111m", "from": 0},
+                                 {"type": "peng", "tiles": "444m", "from": 2},
+                                 {"type": "peng", "tiles": "777m", "from": 3},
+                                 {"type": "peng", "tiles": "999m", "from": 0}]},
+        {"hand": "", "melds": [{"type": "kong", "kind": "direct", "tiles": "5555p", "from": 0}]},
+        {"hand": "", "melds": []},
+    ],
+}
+
+# example 6: a self-drawn small hand with two concealed kongs reaches the golden cap (金顶).
+GOLDEN: dict[str, Any] = {
+    "profile": "yuanhang",
+    "dealer": 2, "indicator": "1z", "winner": 1, "win_by": "self_draw", "winning_tile": "5s",
+    "seats": [
+        {"hand": "", "melds": [{"type": "kong", "kind": "direct", "tiles": "3333z", "from": 2}]},
+        {"hand": "678m5s", "melds": [{"type": "chi", "tiles": "234s", "from": 0},
+                                     {"type": "kong", "kind": "concealed", "tiles": "6666p"},
+                                     {"type": "kong", "kind": "concealed", "tiles": "9999m"}]},
+        {"hand": "", "melds": [], "kongs": {"red": 1, "green": 0, "laizi": 0, "pi": 0}},
+        {"hand": "", "melds": [{"type": "peng", "tiles": "333p", "from": 0},
+                               {"type": "kong", "kind": "concealed", "tiles": "1111s"}]},
+    ],
+}
+
+# docs/score.md's record under 边锋: every loser must owe 8, seat 3 owes 4: refused.
+REFUSED: dict[str, Any] = {
+    "profile": "bianfeng",
+    "dealer": 0, "indicator": "9p", "winner": 1, "win_by": "discard", "from": 2, "winning_tile": "5m",
+    "seats": [
+        {"hand": "", "melds": []},
+        {"hand": "456p678s5m", "melds": [{"type": "chi", "tiles": "234m", "from": 0},
+                                         {"type": "peng", "tiles": "777s", "from": 3}]},
+        {"hand": "", "melds": [{"type": "kong", "kind": "direct", "tiles": "8888p", "from": 0}],
+         "kongs": {"red": 1, "green": 0, "laizi": 0, "pi": 0}, "laizi_discards": 1},
+        {"hand": "", "melds": [], "ready": False},
+    ],
+}
+
+MELD_KIND = {("chi", None): "chi", ("peng", None): "peng", ("kong", "direct"): "kong:direct",
+             ("kong", "added"): "kong:added", ("kong", "concealed"): "kong:concealed"}
+
+
+def page_errors(console: Console) -> list[str]:
+    """Console errors but the browser's own line for each calculator answer that is not 200:
+    while a hand is entered it is incomplete (400), and a refused win is 422; the page shows
+    the server's message for each (asserted by the tests)."""
+    expected = ("/api/hand: Failed to load resource: the server responded with a status of 400",
+                "/api/score: Failed to load resource: the server responded with a status of 400",
+                "/api/score: Failed to load resource: the server responded with a status of 422")
+    return [e for e in console.errors if not any(x in e for x in expected)]
+
+
+def tiles(text: str) -> list[str]:
+    out: list[str] = []
+    digits = ""
+    for ch in text:
+        if ch.isdigit():
+            digits += ch
+        else:
+            out += [f"{d}{ch}" for d in digits]
+            digits = ""
+    return out
+
+
+def palette(page: Any, target: str, tile_list: list[str]) -> None:
+    page.click(f".calculator [data-calc-target='{target}']")
+    for x in tile_list:
+        page.click(f".calc-palette [data-calc-tile='{x}']")
+
+
+def settle_page(page: Any, rounds: int) -> str:
+    """Wait until the server answered the latest change; the result's state."""
+    wait_js(page, f"window.__wmCalc.answered >= window.__wmCalc.seq && window.__wmCalc.seq > {rounds}"
+                  " && document.querySelector('#calc-result:not([data-state=pending])')")
+    state: str = page.get_attribute("#calc-result", "data-state")
+    return state
+
+
+def enter(page: Any, rec: dict[str, Any]) -> None:
+    """Type a settlement record into the page with its controls, as a player would."""
+    page.wait_for_selector("#calc-profile option", state="attached")
+    page.select_option("#calc-profile", rec["profile"])
+    for name, value in rec.get("options", {}).items():
+        page.click(".calc-options summary")
+        page.select_option(f"[data-calc-option='{name}']", value)
+    page.select_option("#calc-dealer", str(rec["dealer"]))
+    page.select_option("#calc-winner", str(rec["winner"]))
+    page.select_option("#calc-winby", rec["win_by"])
+    if "from" in rec:
+        page.select_option("#calc-from", str(rec["from"]))
+    palette(page, "indicator", [rec["indicator"]])
+    for s, seat in enumerate(rec["seats"]):
+        page.click(f".calc-tabs [data-calc-seat='{s}']")
+        if seat.get("hand"):
+            palette(page, "hand", tiles(seat["hand"]))
+        for m in seat.get("melds", []):
+            page.select_option("#calc-meld-kind", MELD_KIND[(m["type"], m.get("kind"))])
+            if "from" in m:
+                page.select_option("#calc-meld-from", str(m["from"]))
+            palette(page, "meld", tiles(m["tiles"]))
+            page.click("[data-calc-do='add-meld']")
+        for k, n in seat.get("kongs", {}).items():
+            if n:
+                page.fill(f"#calc-k-{k}", str(n))
+                page.press(f"#calc-k-{k}", "Tab")
+        if seat.get("laizi_discards"):
+            page.fill("#calc-ld", str(seat["laizi_discards"]))
+            page.press("#calc-ld", "Tab")
+        if "ready" in seat:
+            page.select_option("#calc-ready", "1" if seat["ready"] else "0")
+    page.click(f".calc-tabs [data-calc-seat='{rec['winner']}']")
+    palette(page, "win", [rec["winning_tile"]])
+
+
+def normal(rec: dict[str, Any]) -> dict[str, Any]:
+    """A record as the page writes it (empty fields left out, tiles grouped)."""
+    out = copy.deepcopy(rec)
+    for seat in out["seats"]:
+        grouped = ""
+        for suit in "mpsz":
+            digits = "".join(sorted(x[0] for x in tiles(seat["hand"]) if x[1] == suit))
+            grouped += f"{digits}{suit}" if digits else ""
+        seat["hand"] = grouped
+        if not any(seat.get("kongs", {}).values()):
+            seat.pop("kongs", None)
+    return out
+
+
+def shown(page: Any) -> dict[str, Any]:
+    """What the settlement panel on the page says."""
+    result: dict[str, Any] = page.evaluate("""() => {
+      const q = (s) => [...document.querySelectorAll(s)];
+      return {
+        deltas: q('#calc-result table.deltas td.delta').map((td) => Number(td.textContent.replace('+', ''))),
+        amounts: q('#calc-result tr.payment').map((tr) => [Number(tr.dataset.loser), Number(tr.querySelector('td.amt b').textContent)]),
+        limits: q('#calc-result tr.payment').map((tr) => { const l = tr.querySelector('.limit'); return l ? l.className.replace('limit ', '').replace('limit-', '') : 'none'; }),
+        factors: q('#calc-result tr.payment').map((tr) => q.call(null, '#calc-result tr.payment[data-loser="' + tr.dataset.loser + '"] .factor').map((a) => a.dataset.id)),
+        contract: (document.querySelector('#calc-result .contract') || {}).textContent || '',
+        golden: !!document.querySelector('#calc-result .golden'),
+        text: (document.querySelector('#calc-result') || {}).innerText || '',
+      };
+    }""")
+    return result
+
+
+def expect_settled(page: Any, rec: dict[str, Any]) -> dict[str, Any]:
+    answer = score_record(json.dumps(rec))
+    assert answer.settled, answer.body
+    body: dict[str, Any] = answer.body
+    seen = shown(page)
+    assert seen["deltas"] == body["deltas"]
+    assert seen["amounts"] == [[p["loser"], p["amount"]] for p in body["payments"]]
+    assert seen["limits"] == [p["limit"] for p in body["payments"]]
+    # every factor of every payment is named, as the server listed it
+    assert seen["factors"] == [[f["id"] for f in p["factors"]] for p in body["payments"]]
+    assert seen["golden"] == body["golden_cap"]
+    assert bool(seen["contract"]) == (body["contractor"] is not None)
+    return seen
+
+
+def test_big_hand_with_contracting_and_its_waits(browser: Any, live_server: str, artifacts: Path) -> None:
+    context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
+    enter(page, BIG_CONTRACT)
+    assert settle_page(page, 5) == "settled"
+    assert page.evaluate("window.__wmCalc.recordJSON()") == normal(BIG_CONTRACT)
+    seen = expect_settled(page, BIG_CONTRACT)
+    assert "西" in seen["contract"] or "北" in seen["contract"]  # seat 3 (北) contracts
+    assert "清一色" in seen["text"] and "碰碰胡" in seen["text"]
+    # the laizi is the server's: 9p → 1p
+    assert page.get_attribute("[data-calc-laizi]", "data-calc-laizi") == "1p"
+    # before the win: the winner's waits with what each pays, as `wuhan-mahjong hand` says
+    hand = hand_query({"hand": "3m", "indicator": "9p", "dealer": False, "profile": "yuanhang",
+                       "options": {"opening_scoring": "once"},
+                       "melds": ["peng:111m", "peng:444m", "peng:777m", "peng:999m"]})
+    waits = page.evaluate("""() => [...document.querySelectorAll('#calc-waits tr[data-wait]')].map(
+        (tr) => [tr.dataset.wait, ...[...tr.querySelectorAll('td')].slice(3).map((td) => td.textContent)])""")
+    expected = [[w["tile"], *(str(w["values"].get(k, "—")) for k in ("self_draw", "discard"))]
+                for w in hand["waits"]]
+    assert waits == expected and len(waits) == 2
+    page.screenshot(path=str(artifacts / "calculator-contract.png"), full_page=True)
+    # nothing overflows the phone's width
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page_errors(console) == []
+    context.close()
+
+
+def test_golden_cap_and_the_share_link_reopens_it(browser: Any, live_server: str, artifacts: Path) -> None:
+    context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
+    enter(page, GOLDEN)
+    assert settle_page(page, 5) == "settled"
+    assert page.evaluate("window.__wmCalc.recordJSON()") == normal(GOLDEN)
+    seen = expect_settled(page, GOLDEN)
+    assert seen["golden"] and "golden" in seen["limits"]
+    page.screenshot(path=str(artifacts / "calculator-golden.png"), full_page=True)
+    link = page.input_value("#calc-link")
+    assert link == page.url and "#/calculator?r=" in link
+    # a friend opens the link: the same record, the same settlement, in English too
+    other, friend, console2 = open_page(browser, link, **PHONE)
+    assert settle_page(friend, 0) == "settled"
+    assert friend.evaluate("window.__wmCalc.recordJSON()") == normal(GOLDEN)
+    assert shown(friend) == seen
+    friend.click("#lang")
+    friend.wait_for_selector("#calc-result .golden")
+    assert "Golden cap" in friend.inner_text("#calc-result")
+    assert page_errors(console) == [] and page_errors(console2) == []
+    other.close()
+    context.close()
+
+
+def test_refused_win_names_the_rule(browser: Any, live_server: str) -> None:
+    context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
+    enter(page, REFUSED)
+    assert settle_page(page, 5) == "refused"
+    assert page.evaluate("window.__wmCalc.recordJSON()") == normal(REFUSED)
+    answer = score_record(json.dumps(REFUSED))
+    assert not answer.settled
+    assert str(answer.body["reason"]) in page.inner_text("#calc-result .calc-refused")
+    # the same hand under 远航 wins: one change of profile, and the server settles it
+    page.select_option("#calc-profile", "yuanhang")
+    assert settle_page(page, page.evaluate("window.__wmCalc.seq")) == "settled"
+    expect_settled(page, {**REFUSED, "profile": "yuanhang"})
+    # a fifth copy of a tile is malformed, and the page says why (the server's 400)
+    page.click(".calc-tabs [data-calc-seat='3']")
+    page.select_option("#calc-meld-kind", "kong:concealed")
+    palette(page, "meld", ["9p", "9p", "9p", "9p"])
+    page.click("[data-calc-do='add-meld']")
+    assert settle_page(page, page.evaluate("window.__wmCalc.seq")) == "error"
+    assert "9p" in page.inner_text("#calc-result")
+    assert page_errors(console) == []
+    context.close()
