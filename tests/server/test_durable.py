@@ -15,8 +15,9 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from wuhan_mahjong.engine import Match, SeededRandom
+from wuhan_mahjong.engine import Match, SeededRandom, seat_view
 from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.server.protocol import encode_view
 from wuhan_mahjong.server.table import replay_log
 from wuhan_mahjong.store import MatchEvent, Store, compute_escape, compute_game
 
@@ -37,6 +38,25 @@ def uninterrupted(store: Store, match_id: str) -> Match:
     match = Match(rules, cfg["hands"], rng=SeededRandom(bytes.fromhex(logged.seed)))
     replay_log(match, logged.events)
     return match
+
+
+def persisted_views(store: Store, match_id: str) -> set[tuple[Any, ...]]:
+    """(seat, decision key) of every state the stored log passes through, event by event:
+    a frame a player saw must be one of them (it was written before it was sent)."""
+    logged = store.load_match(match_id)
+    assert logged is not None
+    cfg = logged.config
+    rules = get_rules(cfg["profile"], {k: v for k, v in cfg["rules"].items() if k != "profile"})
+    match = Match(rules, cfg["hands"], rng=SeededRandom(bytes.fromhex(logged.seed)))
+    seen: set[tuple[Any, ...]] = set()
+    for ev in logged.events:
+        replay_log(match, [ev])
+        hand = match.hand
+        if hand is not None:
+            for seat in range(4):
+                view = json.loads(encode_view(seat_view(hand, seat)))
+                seen.add((seat, *decision_key(view)))
+    return seen
 
 
 def expected_silver(match: Match, accounts: list[int], start: Mapping[int, int], stake: int,

@@ -31,7 +31,7 @@ from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.store import Store, open_store
 
 from .harness import FAST_HASHER, Client, decision_key, seat_four
-from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted
+from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted, persisted_views
 
 
 def _free_port() -> int:
@@ -127,10 +127,18 @@ class Player:
         self.server = server
         self.token = token
         self.bot = get_bot("greedy", seed)  # wins often: most hands move silver
+        self.seed = seed
+        self.other = get_bot("random", seed)
+        self.fresh = 0
+        """Decisions left to answer at random after a reconnect: a state shown but never
+        written (a broken write-ahead) would then not come back after the restart."""
         self.client: Client | None = None
         self.end: dict[str, Any] | None = None
         self.states = 0
         self.welcomes: list[dict[str, Any]] = []
+        self.seat = -1
+        self.seen: set[tuple[Any, ...]] = set()
+        """(seat, decision key) of every state frame received."""
 
     async def play(self, first: Client, store: Store, match_id: str) -> None:
         client: Client | None = first
@@ -144,6 +152,8 @@ class Player:
                     client = None
                     continue
                 self.welcomes.append(welcome)
+                self.fresh = 3
+                self.other = get_bot("random", self.seed * 1000 + len(self.welcomes))
                 if not welcome["at_table"]:
                     # Only when the match ended while this player was away.
                     logged = await asyncio.to_thread(store.load_match, match_id)
@@ -180,13 +190,18 @@ class Player:
             return None
         self.states += 1
         view = msg["view"]
+        self.seen.add((self.seat, *decision_key(view)))
         if msg["answered"] or not view["legal_actions"]:
             return None
         key = decision_key(view)
         if key in done:
             return None
         done.add(key)
-        action = self.bot.choose(view)
+        if self.fresh > 0:
+            self.fresh -= 1
+            action = self.other.choose(view)
+        else:
+            action = self.bot.choose(view)
         return {"type": "action", "action": action.to_json(), "hand_no": view["hand_no"],
                 "decision": view["decision"]}
 
@@ -236,6 +251,7 @@ def _run(serve: Any, db_url: str, *, rooms: int, hands: int, kills: int, how: st
             for r, clients in enumerate(tables):
                 for i, c in enumerate(clients):
                     p = Player(server, tokens[4 * r + i], seed * 100 + 4 * r + i)
+                    p.seat = c.of_type("table")[0]["seat"]
                     players.append(p)
                     runs.append(p.play(c, store, match_ids[r]))
             killer = _killer(server, players, random.Random(seed), kills, how)
@@ -244,13 +260,18 @@ def _run(serve: Any, db_url: str, *, rooms: int, hands: int, kills: int, how: st
                 assert all(w["at_table"] for w in p.welcomes[:-1])
                 if p.client is not None:
                     await p.client.close()
-            return match_ids, results[0]
+            return match_ids, results[0], players
 
-        match_ids, done = asyncio.run(scenario())
+        match_ids, done, players = asyncio.run(scenario())
         assert done >= min(kills, 3), f"only {done} restarts happened"
         matches = [check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids, RICH))
                    for match_id in match_ids]
         assert sum(len(m.history) for m in matches) == rooms * hands
+        # Write-ahead: every state a player was shown is one the stored log goes through.
+        for r, match_id in enumerate(match_ids):
+            persisted = persisted_views(store, match_id)
+            for p in players[4 * r:4 * r + 4]:
+                assert p.seen and p.seen <= persisted, sorted(p.seen - persisted)[:3]
         wins = sum(h.result.outcome == "win" for m in matches for h in m.history)
         assert wins * 4 >= rooms * hands, f"only {wins} hands were won: little silver moved"
         # No silver created or lost: the players' silver and the house's fees add up.
