@@ -125,6 +125,11 @@ def test_logout_and_password_change_close_the_sockets(server: Server) -> None:
             json={"old_password": "first-password-1", "new_password": "second-password-2"})
         assert r.status_code == 200
         fresh = r.json()["token"]
+        # a wrong old password counts as a failed login (the lock-out applies)
+        codes = [httpx.post(f"{api}/password", headers={"Authorization": f"Bearer {fresh}"},
+                            json={"old_password": f"guess-{k}", "new_password": "third-password-3"}
+                            ).status_code for k in range(6)]
+        assert codes == [401] * 5 + [429]
         await asyncio.wait_for(d.closed.wait(), 5)
         assert d.close_code == 4401
         for old in logins:
@@ -156,6 +161,11 @@ def test_usernames_and_passwords(start_server: StartServer, username: str, passw
         register(server, "Alice")
     r = httpx.post(f"{server.http}/api/register", json={"username": username, "password": password})
     assert r.status_code == status, r.text
+    if status == 201:  # a guest's upgrade takes the same rules
+        guest = {"Authorization": f"Bearer {guest_token(server)}"}
+        again = httpx.post(f"{server.http}/api/upgrade", headers=guest,
+                           json={"username": username.upper(), "password": password})
+        assert again.status_code == 409
     if code is not None:
         assert r.json()["error"]["code"] == code
 

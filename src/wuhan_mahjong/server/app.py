@@ -323,6 +323,7 @@ async def guest(request: Request) -> Response:
 @_api
 async def upgrade(request: Request) -> Response:
     account = await _account(request)
+    _limit(request, request.app.state.register_limit, _client_address(request), "sign-ups")
     creds = await _body(request, Credentials)
     if not account.is_guest:
         raise HttpError(400, "not_a_guest", "only a guest account can be upgraded")
@@ -355,8 +356,20 @@ async def change_password(request: Request) -> Response:
     account = await _account(request)
     body = await _body(request, PasswordChange)
     hub = _hub(request)
-    await asyncio.to_thread(hub.store.change_password, account.id, body.old_password,
-                            body.new_password)
+    # a wrong old password counts as a failed login: a stolen token cannot guess it
+    guard: LoginGuard = request.app.state.login_guard
+    client = _client_address(request)
+    wait = guard.retry_after(client, account.username)
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise HttpError(429, "rate_limited", f"too many failed logins: try again in {seconds} s",
+                        {"Retry-After": str(seconds)})
+    try:
+        await asyncio.to_thread(hub.store.change_password, account.id, body.old_password,
+                                body.new_password)
+    except AuthenticationFailed:
+        guard.failed(client, account.username)
+        raise
     await asyncio.to_thread(hub.store.logout_everywhere, account.id)
     hub.close_sessions(account.id)
     result = await asyncio.to_thread(hub.store.login, account.username, body.new_password)
