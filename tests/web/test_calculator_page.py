@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from wuhan_mahjong.calculator import hand_query, score_record
 
@@ -157,20 +157,28 @@ def normal(rec: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+SHOWN = """() => {
+  const q = (s, root = document) => [...root.querySelectorAll(s)];
+  const rows = q('#calc-result tr.payment');
+  const limit = (tr) => {
+    const l = tr.querySelector('.limit');
+    return l ? l.className.split('limit-')[1] : 'none';
+  };
+  return {
+    deltas: q('#calc-result table.deltas td.delta').map((td) => Number(td.textContent.replace('+', ''))),
+    amounts: rows.map((tr) => [Number(tr.dataset.loser), Number(tr.querySelector('td.amt b').textContent)]),
+    limits: rows.map(limit),
+    factors: rows.map((tr) => q('.factor', tr).map((a) => a.dataset.id)),
+    contract: (document.querySelector('#calc-result .contract') || {}).textContent || '',
+    golden: !!document.querySelector('#calc-result .golden'),
+    text: (document.querySelector('#calc-result') || {}).innerText || '',
+  };
+}"""
+"""What the settlement panel on the page says."""
+
+
 def shown(page: Any) -> dict[str, Any]:
-    """What the settlement panel on the page says."""
-    result: dict[str, Any] = page.evaluate("""() => {
-      const q = (s) => [...document.querySelectorAll(s)];
-      return {
-        deltas: q('#calc-result table.deltas td.delta').map((td) => Number(td.textContent.replace('+', ''))),
-        amounts: q('#calc-result tr.payment').map((tr) => [Number(tr.dataset.loser), Number(tr.querySelector('td.amt b').textContent)]),
-        limits: q('#calc-result tr.payment').map((tr) => { const l = tr.querySelector('.limit'); return l ? l.className.replace('limit ', '').replace('limit-', '') : 'none'; }),
-        factors: q('#calc-result tr.payment').map((tr) => q.call(null, '#calc-result tr.payment[data-loser="' + tr.dataset.loser + '"] .factor').map((a) => a.dataset.id)),
-        contract: (document.querySelector('#calc-result .contract') || {}).textContent || '',
-        golden: !!document.querySelector('#calc-result .golden'),
-        text: (document.querySelector('#calc-result') || {}).innerText || '',
-      };
-    }""")
+    result: dict[str, Any] = page.evaluate(SHOWN)
     return result
 
 
@@ -189,13 +197,20 @@ def expect_settled(page: Any, rec: dict[str, Any]) -> dict[str, Any]:
     return seen
 
 
+def entered(browser: Any, base: str, rec: dict[str, Any], state: str) -> tuple[Any, Any, Console]:
+    """A phone's page of the calculator with ``rec`` entered: the page's record is ``rec``
+    and the server's answer (``state``) is on screen."""
+    context, page, console = open_page(browser, f"{base}/#/calculator", **PHONE)
+    enter(page, rec)
+    assert settle_page(page, 5) == state
+    assert page.evaluate("window.__wmCalc.recordJSON()") == normal(rec)
+    return context, page, console
+
+
 def test_big_hand_with_contracting_and_its_waits(browser: Any, live_server: str, artifacts: Path) -> None:
-    context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
-    enter(page, BIG_CONTRACT)
-    assert settle_page(page, 5) == "settled"
-    assert page.evaluate("window.__wmCalc.recordJSON()") == normal(BIG_CONTRACT)
+    context, page, console = entered(browser, live_server, BIG_CONTRACT, "settled")
     seen = expect_settled(page, BIG_CONTRACT)
-    assert "西" in seen["contract"] or "北" in seen["contract"]  # seat 3 (北) contracts
+    assert "北家" in seen["contract"]  # seat 3 fed the third meld and contracts
     assert "清一色" in seen["text"] and "碰碰胡" in seen["text"]
     # the laizi is the server's: 9p → 1p
     assert page.get_attribute("[data-calc-laizi]", "data-calc-laizi") == "1p"
@@ -206,7 +221,7 @@ def test_big_hand_with_contracting_and_its_waits(browser: Any, live_server: str,
     waits = page.evaluate("""() => [...document.querySelectorAll('#calc-waits tr[data-wait]')].map(
         (tr) => [tr.dataset.wait, ...[...tr.querySelectorAll('td')].slice(3).map((td) => td.textContent)])""")
     expected = [[w["tile"], *(str(w["values"].get(k, "—")) for k in ("self_draw", "discard"))]
-                for w in hand["waits"]]
+                for w in cast(list[dict[str, Any]], hand["waits"])]
     assert waits == expected and len(waits) == 2
     page.screenshot(path=str(artifacts / "calculator-contract.png"), full_page=True)
     # nothing overflows the phone's width
@@ -216,10 +231,7 @@ def test_big_hand_with_contracting_and_its_waits(browser: Any, live_server: str,
 
 
 def test_golden_cap_and_the_share_link_reopens_it(browser: Any, live_server: str, artifacts: Path) -> None:
-    context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
-    enter(page, GOLDEN)
-    assert settle_page(page, 5) == "settled"
-    assert page.evaluate("window.__wmCalc.recordJSON()") == normal(GOLDEN)
+    context, page, console = entered(browser, live_server, GOLDEN, "settled")
     seen = expect_settled(page, GOLDEN)
     assert seen["golden"] and "golden" in seen["limits"]
     page.screenshot(path=str(artifacts / "calculator-golden.png"), full_page=True)
@@ -239,10 +251,7 @@ def test_golden_cap_and_the_share_link_reopens_it(browser: Any, live_server: str
 
 
 def test_refused_win_names_the_rule(browser: Any, live_server: str) -> None:
-    context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
-    enter(page, REFUSED)
-    assert settle_page(page, 5) == "refused"
-    assert page.evaluate("window.__wmCalc.recordJSON()") == normal(REFUSED)
+    context, page, console = entered(browser, live_server, REFUSED, "refused")
     answer = score_record(json.dumps(REFUSED))
     assert not answer.settled
     assert str(answer.body["reason"]) in page.inner_text("#calc-result .calc-refused")

@@ -41,7 +41,14 @@ C.recordJSON = () => recordJSON();
 let rerender = () => {};
 
 export function initCalculator({ render }) {
-  rerender = render;
+  // A redraw removes the focused field; its blur may fire "change", whose handler redraws
+  // again while the first is still replacing the page: that one waits for a microtask.
+  let drawing = false;
+  rerender = () => {
+    if (drawing) { queueMicrotask(rerender); return; }
+    drawing = true;
+    try { render(); } finally { drawing = false; }
+  };
 }
 
 function freshRecord() {
@@ -429,6 +436,15 @@ function setOption(el) {
   else C.rec.options[o.name] = v;
 }
 
+// what is typed in a number field is kept at once, so that a redraw (a server answer
+// arriving) shows it; "change" then asks the server
+document.addEventListener("input", (ev) => {
+  const el = ev.target;
+  if (!C.rec || !el.closest || !el.closest(".calculator") || el.type !== "number" || el.value === "") return;
+  if (el.dataset.calcKong) seat().kongs[el.dataset.calcKong] = Math.max(0, Math.trunc(Number(el.value) || 0));
+  else if (el.dataset.calcLd) seat().laizi_discards = Math.max(0, Math.trunc(Number(el.value) || 0));
+});
+
 document.addEventListener("change", (ev) => {
   const el = ev.target;
   if (!C.rec || !el.closest || !el.closest(".calculator")) return;
@@ -450,5 +466,5 @@ document.addEventListener("change", (ev) => {
   else if (el.dataset.calcLd) seat().laizi_discards = Math.max(0, Math.trunc(Number(el.value) || 0));
   else if (el.dataset.calcOption) setOption(el);
   else return;
-  changed();
+  queueMicrotask(changed); // not inside a redraw that removed the field (its blur fired this)
 });
