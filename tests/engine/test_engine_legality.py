@@ -36,7 +36,20 @@ from wuhan_mahjong.engine.actions import (
     Kong,
     Peng,
 )
-from wuhan_mahjong.engine.legality import ACTION_REQUIREMENTS, SEAT_REQUIREMENTS, explain
+from wuhan_mahjong.engine.legality import (
+    ACTION_REQUIREMENTS,
+    SEAT_REQUIREMENTS,
+    WIN_OR_PASS,
+    allowed,
+    claim_actions,
+    claim_candidates,
+    explain,
+    seat_violation,
+    turn_actions,
+    turn_candidates,
+    win_or_pass,
+)
+from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.tiles import NUM_KINDS
 
@@ -65,6 +78,28 @@ def check_state(state: HandState, seen: Counter[str], actions: tuple[Action, ...
             assert v.rule in RULE_NAMES and v.message
             assert state.why_illegal(seat, action) == v.message
             seen[v.rule] += 1
+    check_generators(state)
+
+
+def check_generators(state: HandState, played: bool = True) -> None:
+    """The generators of legal actions return what the table keeps of their candidates (and,
+    in a ``played`` state, what ``legal_actions`` offers)."""
+    for seat in range(4):
+        if state.phase == "turn" and seat == state.current:
+            generated = turn_actions(state, seat)
+            reference = allowed(state, seat, turn_candidates(state, seat))
+        elif state.phase == "claim" and seat != state.pending_from:
+            generated = claim_actions(state, seat)
+            reference = allowed(state, seat, claim_candidates(state, seat))
+        elif (state.phase == "rob" and seat != state.pending_from) or (
+                state.phase == "final" and seat == state.current):
+            generated, reference = win_or_pass(state, seat), allowed(state, seat, WIN_OR_PASS)
+        else:
+            continue
+        assert generated == reference, (state.phase, seat, generated, reference)
+        if played and seat_violation(state, seat) is None and (
+                state.phase != "claim" or len(state.legal_actions(seat)) > 1):
+            assert state.legal_actions(seat) == generated
 
 
 def play_and_check(state: HandState, rng: random.Random, seen: Counter[str], every: int) -> None:
@@ -130,3 +165,47 @@ def test_an_explanation_names_the_requirement() -> None:
     assert v.message == f"{DISCARDS[missing].to_json()['tile']} is not in seat 0's hand"
     assert explain(state, 1, PASS) == explain(state, 1, DISCARDS[missing])  # not his turn, whatever it is
     assert explain(state, 1, PASS) is not None and explain(state, 1, PASS).rule == "turn.own"  # type: ignore[union-attr]
+
+
+def _synthetic_state(rules: Any, rng: random.Random) -> HandState:
+    """A state the game rarely reaches: hands heavy in pairs, triples and fours (of the laizi,
+    the indicator and the must-kong tiles too), pengs, the end phase, any phase and pending
+    tile.  Legality reads only these fields, so the generators must still agree with the table."""
+    state = new_hand(rules, rng.randrange(4), rng=rng)
+    state.phase = rng.choice(["turn", "claim", "rob", "final"])
+    state.current = rng.randrange(4)
+    window = state.phase in ("claim", "rob")
+    near_laizi = [k for k in range(state.laizi - 2, state.laizi + 3) if 0 <= k < NUM_KINDS]
+    pending = rng.choice([rng.randrange(NUM_KINDS), rng.choice(near_laizi)])
+    special = [state.laizi, state.indicator, *state.must, pending, *near_laizi]
+    for s in range(4):
+        pengs = rng.sample(range(NUM_KINDS), rng.randint(0, 2))
+        room = [1 if k in pengs else 4 for k in range(NUM_KINDS)]  # four of a kind at most
+        if window:
+            room[pending] = min(room[pending], 3)
+        counts = [0] * NUM_KINDS
+        size = (13 if window or s != state.current else 14) - 3 * len(pengs)
+        while sum(counts) < size:
+            k = rng.choice(special) if rng.random() < 0.25 else rng.randrange(NUM_KINDS)
+            counts[k] = min(room[k], counts[k] + rng.randint(1, size - sum(counts)))
+        state.counts[s] = counts
+        state.packed[s] = sum(n << (3 * k) for k, n in enumerate(counts) if k != state.laizi)
+        state.melds[s] = [Meld("peng", (k, k, k), (s + 1) % 4) for k in pengs]
+        state.openings[s] = len(pengs)
+    state.end_phase = rng.random() < 0.4
+    held = [k for k in range(NUM_KINDS) if state.counts[state.current][k]]
+    state.drawn = rng.choice([None, rng.choice(held)])
+    state.draw_source = "wall" if state.drawn is not None else None
+    if window:
+        state.pending_tile = pending
+        state.pending_from = state.current
+        state.waiting = [s != state.current for s in range(4)]
+    state.decision += 1
+    state._legal = [None] * 4
+    return state
+
+
+def test_generators_agree_with_the_table_on_unusual_states() -> None:
+    for seed in range(1500):
+        rng = random.Random(seed)
+        check_generators(_synthetic_state(RULES[seed % 3], rng), played=False)

@@ -3,12 +3,16 @@
 Every rule of legality lives here once, as a :class:`Requirement`: a name
 (``discard.in_hand``), the phases and action types it governs, and one function
 that returns ``None`` when the action meets it, else the sentence that says why
-not.  :meth:`HandState.legal_actions <wuhan_mahjong.engine.state.HandState.legal_actions>`
-keeps the candidate actions that meet every requirement; :func:`explain` (and
-``why_illegal``) reports the first requirement an action fails, by name.  The
-generator and the explanation so cannot disagree; a property test over random
-states (``tests/engine/test_engine_legality.py``) checks that every action that
-is not legal is explained and that no legal one is.
+not.  :func:`allowed` keeps the candidate actions that meet every requirement;
+:func:`explain` (and ``why_illegal``) reports the first requirement an action
+fails, by name.  :meth:`HandState.legal_actions
+<wuhan_mahjong.engine.state.HandState.legal_actions>` uses the generators at the
+end of this module (:func:`turn_actions`, :func:`claim_actions`,
+:func:`win_or_pass`), which produce those same actions without a predicate call
+per candidate; the tests (``tests/engine/test_engine_legality.py``) check over
+random states, and over unusual synthetic ones, that each generator returns
+exactly what :func:`allowed` keeps of its candidates and that every action that
+is not legal is explained and no legal one is.
 
 Two levels, checked in this order:
 
@@ -513,3 +517,109 @@ def claim_candidates(st: HandState, seat: int) -> list[Action]:
 
 WIN_OR_PASS: tuple[Action, ...] = (WIN, PASS)
 """The candidates of a robbing window and of a final draw (海底)."""
+_PASS_ONLY: tuple[Action, ...] = (PASS,)
+
+
+# ====================================================================== the legal actions, generated
+# The requirements above are the rules; the generators below produce exactly the candidates
+# that meet them, without calling a predicate per candidate (the table costs a Python call per
+# candidate and requirement: half of an engine's self-play time).  They are checked against
+# the table, never trusted: ``tests/engine/test_engine_legality.py`` asserts over random states
+# of every profile that an action is legal exactly when no requirement explains why not, and
+# that each generator returns what :func:`allowed` keeps of its candidates, in the same order.
+
+@dataclass(frozen=True)
+class TurnFacts:
+    """What a hand's legality needs that is fixed when it is dealt (rules, indicator, laizi)."""
+
+    plain: tuple[int, ...]
+    """tiles that may be discarded normally (not the laizi, not a must-kong tile)"""
+    must_kongs: tuple[tuple[int, int, Action], ...]
+    """(must-kong tile, tile played out, action) for the 红中 / 发财 kongs the profile has"""
+    laizi_kong_tile: int
+    pi: tuple[int, int] | None
+    """(the indicator, the tile played out) when 癞子皮杠 is played in this hand"""
+    kong_tiles: frozenset[int]
+    """tiles that may form a 暗杠 or 蓄杠 (not the laizi, not a must-kong tile)"""
+
+
+def turn_facts(st: HandState) -> TurnFacts:
+    """The hand's fixed facts, derived from the same rules as the requirements."""
+    must = set(st.must)
+    plain = tuple(t for t in range(NUM_KINDS) if t not in must and t != st.laizi)
+    must_kongs = []
+    for t in st.must:
+        kind = _must_kind(st, t)
+        if st.rules.special_kong_tile(kind, st.indicator) in must:  # special_kong.must_kong_tile
+            must_kongs.append((t, st.rules.special_kong_tile(kind, st.indicator), SPECIAL_KONGS[kind]))
+    pi = None
+    if st.rules.pi_kong_active and st.pi_tile is not None:  # special_kong.pi_played / pi_not_must
+        pi = (st.indicator, st.rules.special_kong_tile("pi", st.indicator))
+    return TurnFacts(plain, tuple(must_kongs), st.rules.special_kong_tile("laizi", st.indicator), pi,
+                     frozenset(plain))
+
+
+def turn_actions(st: HandState, seat: int) -> tuple[Action, ...]:
+    """The legal actions of ``seat`` in his turn (he is ``st.current``): what :func:`allowed`
+    keeps of :func:`turn_candidates`, in that order."""
+    f: TurnFacts = st.facts
+    c = st.counts[seat]
+    acts: list[Action] = [WIN] if st.drawn is not None and st.win_now(seat) is not None else []
+    acts += [DISCARDS[t] for t in f.plain if c[t]]
+    laizi = c[st.laizi]
+    if laizi:
+        acts.append(LAIZI_DISCARD)
+    if st.end_phase:
+        # no kong, but 红中 / 发财 when nothing else can leave the hand (kong.not_in_end_phase)
+        if f.must_kongs and _only_must_tiles(st, seat):
+            acts += [a for t, k, a in f.must_kongs if c[t] and c[k]]
+        return tuple(acts)
+    if f.must_kongs:
+        acts += [a for t, k, a in f.must_kongs if c[t] and c[k]]
+    if laizi and c[f.laizi_kong_tile]:
+        acts.append(SPECIAL_KONGS["laizi"])
+    if f.pi is not None and c[f.pi[0]] and c[f.pi[1]]:
+        acts.append(SPECIAL_KONGS["pi"])
+    kong_tiles = f.kong_tiles
+    if 4 in c:
+        acts += [CONCEALED_KONGS[t] for t in range(NUM_KINDS) if c[t] == 4 and t in kong_tiles]
+    for m in st.melds[seat]:
+        if m.type == "peng":
+            t = m.tiles[0]
+            if c[t] and t in kong_tiles:
+                acts.append(ADDED_KONGS[t])
+    return tuple(acts)
+
+
+def claim_actions(st: HandState, seat: int) -> tuple[Action, ...]:
+    """The answers of ``seat`` to the discard on the table: what :func:`allowed` keeps of
+    :func:`claim_candidates`, in that order."""
+    t = st.pending_tile
+    assert t is not None
+    c = st.counts[seat]
+    n = c[t]
+    acts: list[Action] = [WIN] if st.win_now(seat) is not None else []
+    if n >= 2:
+        acts.append(PENGS[t])
+        if n >= 3 and not st.end_phase:
+            acts.append(DIRECT_KONGS[t])
+    if t < 27 and seat == ((st.pending_from or 0) + 1) % 4:
+        r = t % 9
+        laizi = st.laizi
+        for low in (t - 2, t - 1, t):
+            if low < t - r or low > t - r + 6:
+                continue
+            others = [x for x in (low, low + 1, low + 2) if x != t]
+            if laizi in others or not (c[others[0]] and c[others[1]]):
+                continue
+            acts.append(CHIS[low])
+    if not acts:
+        return _PASS_ONLY
+    acts.append(PASS)
+    return tuple(acts)
+
+
+def win_or_pass(st: HandState, seat: int) -> tuple[Action, ...]:
+    """The answers in a robbing window or a final draw: what :func:`allowed` keeps of
+    :data:`WIN_OR_PASS`."""
+    return WIN_OR_PASS if st.win_now(seat) is not None else _PASS_ONLY

@@ -64,7 +64,7 @@ from .actions import (
     Win,
 )
 from .dealing import INDICATOR_POS, check_wall, commitment, deal_positions, new_salt, shuffled_wall
-from .legality import WIN_OR_PASS, allowed, claim_candidates, explain, seat_violation, turn_candidates
+from .legality import TurnFacts, claim_actions, explain, seat_violation, turn_actions, turn_facts, win_or_pass
 
 Phase = Literal["turn", "claim", "rob", "final", "ended"]
 DrawSource = Literal["wall", "replacement", "final"]
@@ -121,6 +121,7 @@ class HandState:
         self.must: tuple[int, ...] = tuple(sorted(rules.must_kong_tiles))
         self.pi_tile: int | None = (
             self.indicator if rules.pi_kong_active and self.indicator not in self.must else None)
+        self.facts: TurnFacts = turn_facts(self)
         self.counts: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
         self.packed: list[int] = [0, 0, 0, 0]  # concealed tiles without the laizi, shape.pack form
         self.melds: list[list[Meld]] = [[], [], [], []]
@@ -189,12 +190,13 @@ class HandState:
             return ()
         cached = self._legal[seat]
         if cached is None:
-            # every rule lives in the table of requirements (.legality); the options of a
-            # claim window or a final draw were filtered by it when the decision opened
+            # every rule lives in the table of requirements (.legality); its generators
+            # (checked against the table by the tests) produce the legal actions, and the
+            # options of a claim window or a final draw were made when the decision opened
             if seat_violation(self, seat) is not None:
                 cached = ()
             elif self.phase == "turn":
-                cached = allowed(self, seat, turn_candidates(self, seat))
+                cached = turn_actions(self, seat)
             else:
                 cached = self.options[seat]
             self._legal[seat] = cached
@@ -379,7 +381,7 @@ class HandState:
 
     def _claim_options(self, s: int, t: int, d: int) -> tuple[Action, ...]:
         """The answers of ``s`` to the discard ``t`` of ``d`` on the table (the window is open)."""
-        return allowed(self, s, claim_candidates(self, s))
+        return claim_actions(self, s)
 
     # ------------------------------------------------------------------ internals: flow
     def _apply_turn(self, s: int, action: Action) -> None:
@@ -453,7 +455,7 @@ class HandState:
             if phase == "claim":
                 opts[s] = self._claim_options(s, t, frm) if s in live else _PASS_ONLY
             else:
-                opts[s] = allowed(self, s, WIN_OR_PASS)
+                opts[s] = win_or_pass(self, s)
         self.options = opts
         self.answers = [None] * 4
         self.waiting = [s != frm for s in range(4)]
@@ -585,7 +587,7 @@ class HandState:
             self.log.append(("draw", s, t, "final", self.tail - self.head))
             self._begin_turn(s, t, "final")
             self.phase = "final"
-            self.options[s] = allowed(self, s, WIN_OR_PASS)
+            self.options[s] = win_or_pass(self, s)
             win = WIN in self.options[s]
             if win or not self.auto_pass:
                 return
