@@ -266,5 +266,10 @@ def test_refused_win_names_the_rule(browser: Any, live_server: str) -> None:
     page.click("[data-calc-do='add-meld']")
     assert settle_page(page, page.evaluate("window.__wmCalc.seq")) == "error"
     assert "9p" in page.inner_text("#calc-result")
+    # an address that does not hold a record opens an empty calculator, never a broken page
+    for junk in ("%%%", "bm90IGpzb24", "eyJzZWF0cyI6IDN9"):  # not base64, not JSON, no four seats
+        page.goto(f"{live_server}/#/calculator?r={junk}")
+        page.wait_for_selector("#calc-result[data-state=incomplete]")
+        assert page.evaluate("window.__wmCalc.recordJSON().seats.length") == 4
     assert page_errors(console) == []
     context.close()
