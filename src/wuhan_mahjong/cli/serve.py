@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CONFIGURE", "add_serve_command", "cmd_serve", "print_settings", "settings_from_args", "tune_gc"]
 
-FLAG_ALIASES = {"db_url": ["--db"]}
+FLAG_ALIASES = {"db_url": ["--db"], "redis_url": ["--redis"]}
 """Older spellings of some settings' flags, still accepted."""
 
 
@@ -90,7 +90,7 @@ def print_settings(settings: Settings) -> None:
             if value is None:
                 print(f"# {f.name} = (none)  # {source}")
                 continue
-            if f.name == "db_url":
+            if f.name in ("db_url", "redis_url"):
                 value = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", value)
             if isinstance(value, bool):
                 text = "true" if value else "false"
@@ -181,9 +181,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         store = open_store(url, starting_silver=config.starting_silver)
     except Exception as e:  # a bad URL, an unreachable server, a locked file ...
         raise UsageError(f"cannot open the database {_shown(url)}: {e}") from None
+    cluster = _check_redis(config)
     if settings.process.gc_tuning:
         tune_gc()
     print(f"wuhan-mahjong: database {_shown(url)}", flush=True)
+    if cluster is not None:
+        print(f"wuhan-mahjong: cluster node on Redis {_shown_redis(cluster)}", flush=True)
     print(f"wuhan-mahjong: serving http://{config.host}:{config.port}/ (WebSocket /ws)", flush=True)
     configure_logging(settings)
     try:
@@ -205,6 +208,39 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not server.started:
         raise UsageError(f"the server could not start on {config.host}:{config.port}")
     return 0
+
+
+def _check_redis(config: object) -> str | None:
+    """The cluster's Redis URL (``--redis`` or ``$WUHAN_MAHJONG_REDIS``), checked reachable;
+    ``None`` without one (a process alone)."""
+    from ..server.config import ServerConfig, redis_url
+
+    assert isinstance(config, ServerConfig)
+    try:
+        url = redis_url(config)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if url is None:
+        return None
+    try:
+        import redis
+    except ModuleNotFoundError:
+        raise UsageError("--redis needs the redis extra: pip install 'wuhan-mahjong[redis]'") from None
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (redis.RedisError, ValueError) as e:
+        raise UsageError(f"cannot reach Redis {_shown_redis(url)}: {e}") from None
+    return url
+
+
+def _shown_redis(url: str) -> str:
+    import re
+
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
 def _drained(_signum: int, _frame: object) -> None:

@@ -60,6 +60,7 @@ from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_
 from ..store.models import GAME_ID_MAX
 from .admin import watch_admin
 from .calculator import AddressLimiter, calculator_routes
+from .cluster import join_cluster
 from .config import ServerConfig, database_url, default_bot
 from .hub import Hub, TablePlace, serve_websocket
 from .leaderboard import RatingOut, leaderboard_routes, profile_ratings
@@ -472,11 +473,15 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         app.state.hub = hub
         hub.background(asyncio.get_running_loop().create_task(watch_admin(hub)))
         hub.background(asyncio.get_running_loop().create_task(watch_abandoned(hub)))
-        await hub.resume_matches()
+        cluster = await join_cluster(hub)
+        if cluster is None:
+            await hub.resume_matches()
         try:
             yield
         finally:
             await hub.shutdown()
+            if cluster is not None:
+                await cluster.close()
             if own:
                 opened.close()
 

@@ -8,12 +8,16 @@ from pathlib import Path
 
 from ..rules import PROFILES
 
-__all__ = ["DB_ENV", "ServerConfig", "database_url", "default_bot", "normalize_db_url"]
+__all__ = ["DB_ENV", "REDIS_ENV", "ServerConfig", "database_url", "default_bot", "normalize_db_url",
+           "redis_url"]
 
 DB_ENV = "WUHAN_MAHJONG_DB"
 """Environment variable naming the database when ``--db`` is not given."""
 
 DB_FILE = "wuhan_mahjong.db"
+
+REDIS_ENV = "WUHAN_MAHJONG_REDIS"
+"""Environment variable naming the Redis of a cluster when ``--redis`` is not given."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,9 @@ class ServerConfig:
     port: int = 8000
     data_dir: Path = Path("data")
     db_url: str | None = None
+    redis_url: str | None = None
+    """``redis://HOST:PORT/N``: this process is one node of a cluster sharing the database and
+    this Redis (docs/cluster.md); ``None`` (and no ``$WUHAN_MAHJONG_REDIS``): one process alone."""
     bot: str | None = None
     """Bot policy for bot seats and auto-play (托管); ``None``: greedy if registered, else random."""
     bot_wait: float = 5.0
@@ -139,6 +146,14 @@ def database_url(config: ServerConfig) -> str:
         return normalize_db_url(url)
     path = (config.data_dir / DB_FILE).expanduser().resolve()
     return f"sqlite:///{path}"
+
+
+def redis_url(config: ServerConfig) -> str | None:
+    """``--redis``, else ``$WUHAN_MAHJONG_REDIS``, else ``None`` (no cluster)."""
+    url = config.redis_url or os.environ.get(REDIS_ENV) or None
+    if url is not None and not url.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"a Redis URL starts with redis://, rediss:// or unix://, not {url!r}")
+    return url
 
 
 def default_bot() -> str:

@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -57,6 +57,9 @@ from .protocol import (
 )
 from .ratelimit import RateLimiter
 from .table import ResumeError, SeatInfo, Table
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 __all__ = ["Client", "Hub", "QueuePlace", "RoomPlace", "TablePlace", "serve_websocket"]
 
@@ -172,6 +175,8 @@ class Hub:
         """Who runs the tables (the owner of their matches in the store's log)."""
         self.draining = False
         """Set at shutdown: no new table starts."""
+        self.cluster: Cluster | None = None
+        """This node's part of a cluster (``--redis``, ``server/cluster.py``); ``None``: alone."""
 
     # ------------------------------------------------------------------ utilities
     def background(self, task: asyncio.Task[Any]) -> None:
@@ -376,8 +381,10 @@ class Hub:
                 self.where[s.account_id] = TablePlace(table, s.seat)
         task = asyncio.get_running_loop().create_task(table.run(), name=f"table-{table.table_id}")
         self.table_tasks[table.table_id] = task
+        if self.cluster is not None:  # its players' home is this node, at once
+            self.cluster.seated(table)
 
-    async def resume_matches(self) -> int:
+    async def resume_matches(self, match_ids: Sequence[str] | None = None) -> int:
         """Rebuild every match the store has as running and go on with it (at start-up).
 
         Each is claimed first (a new fencing epoch: a process that still ran it can write
@@ -388,7 +395,9 @@ class Hub:
         """
         store = self.store
         resumed = 0
-        for match_id in await asyncio.to_thread(store.running_matches):
+        if match_ids is None:  # at start: all of them (a cluster node: those it leased)
+            match_ids = await asyncio.to_thread(store.running_matches)
+        for match_id in match_ids:
             epoch = 0
             try:
                 epoch = await asyncio.to_thread(store.claim_match, match_id, owner=self.node_id)
@@ -526,9 +535,13 @@ async def serve_websocket(ws: WebSocket) -> None:
             await ws.close(4401, "authentication failed")
         return
     account, token = found
+    address = ws.client.host if ws.client else "unknown"
+    if hub.cluster is not None and await hub.cluster.serve_elsewhere(  # its table is on another node
+            ws, account, hash_token(token), limiter, address):
+        return
     client = Client(hub, ws, account)
     client.token_hash = hash_token(token)
-    client.address = ws.client.host if ws.client else "unknown"
+    client.address = address
     hub.addresses[account.id] = client.address
     writer = asyncio.get_running_loop().create_task(client.writer())
     hub.attach(client, account)

@@ -50,6 +50,7 @@ __all__ = [
     "lock_running",
     "open_match",
     "running_match_ids",
+    "running_match_owners",
 ]
 
 EVENT_KINDS = ("deal", "act", "escape", "auto")
@@ -193,6 +194,15 @@ def end_match(session: Session, match_id: str, epoch: int, status: str,
 def running_match_ids(session: Session) -> list[str]:
     return list(session.scalars(select(MatchRow.match_id).where(MatchRow.status == "running")
                                 .order_by(MatchRow.created_at, MatchRow.match_id)))
+
+
+def running_match_owners(session: Session) -> list[tuple[str, str | None]]:
+    """(match id, owner) of every running match: a cluster node takes over those whose
+    owner is gone (``server/cluster.py``)."""
+    rows = session.execute(select(MatchRow.match_id, MatchRow.owner)
+                           .where(MatchRow.status == "running")
+                           .order_by(MatchRow.created_at, MatchRow.match_id))
+    return [(m, o) for m, o in rows]
 
 
 def claim_match(session: Session, match_id: str, owner: str | None) -> int:

@@ -1216,6 +1216,11 @@ class Store:
         with self._read() as session:
             return matchlog.running_match_ids(session)
 
+    def running_match_owners(self) -> list[tuple[str, str | None]]:
+        """(match id, owner node) of the matches still ``running`` (cluster failover)."""
+        with self._read() as session:
+            return matchlog.running_match_owners(session)
+
     def claim_match(self, match_id: str, *, owner: str | None = None) -> int:
         """Take over a running match (a new fencing epoch); returns the epoch."""
         with self._write() as session:

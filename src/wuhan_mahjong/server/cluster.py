@@ -1,0 +1,446 @@
+"""One node of a cluster: several ``wuhan-mahjong serve`` processes on one database and one
+Redis (``--redis``), behind a plain load balancer (``docs/cluster.md``).
+
+What lives where:
+
+* **The database** (the match log of ``store/matchlog.py``) is the truth about every match:
+  its owner node and its fencing ``epoch``.  A node that takes a match over raises the epoch
+  (:meth:`Store.claim_match`), after which every write of the old owner is refused
+  (``MatchFenced``): a node that was only paused and comes back runs nothing twice.
+* **Redis** holds what must be shared quickly and may be lost:
+
+  - ``wm:node:<node>``: the node's heartbeat (a key with a time to live, refreshed every
+    ``heartbeat`` seconds); a node without one is dead.
+  - ``wm:lease:<match>``: the lease of a running match, ``"<node> <epoch>"`` (the fencing
+    token), taken with ``SET NX PX`` by the node that takes the match over and renewed by
+    its owner's heartbeat; whoever holds it runs the match.  A node whose renewal finds
+    another node's lease stops its table at once (its writes would be fenced anyway).
+  - ``wm:home:<account>``: the node whose table seats the account (renewed by that node).
+  - channel ``wm:kick``: a connection opened anywhere closes the account's other connections
+    on every node (one live connection per account across the cluster).
+  - channel ``wm:to:<node>``: what other nodes send this node: relayed client messages
+    (``in``, ``attach``, ``detach``) for accounts whose table it runs, and frames (``out``,
+    ``close``) for the sockets it holds.
+
+**Failover.**  Every ``heartbeat`` seconds each node lists the running matches
+(:meth:`Store.running_match_owners`); a match whose owner has no heartbeat is taken by the
+first node to win its lease, claimed in the database (a new epoch) and resumed from its log
+by the same code that resumes matches at start (:meth:`Hub.resume_matches`), at the same
+move, with fresh timers.  A killed node's tables run again on a survivor within about
+``ttl + heartbeat`` seconds.
+
+**Relay.**  A socket may land on any node.  If the account's home (its table) is on another
+live node, this node relays: every text frame the client sends goes to the home node (after
+this node's own size and rate checks), which handles it exactly as one of its own
+connections (a :class:`~wuhan_mahjong.server.hub.Client` whose "socket" publishes to this
+node); the home node's frames for that account come back and are written to the socket.
+Frames are per account, so hidden tiles stay per seat between nodes too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from typing import TYPE_CHECKING, Any, cast
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .config import redis_url
+from .protocol import ErrorMsg, NoticeMsg, ProtocolError, encode, parse_client_message
+from .ratelimit import RateLimiter
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from ..store import Account
+    from .hub import Client, Hub
+    from .table import Table
+
+__all__ = ["Cluster", "connect_redis", "join_cluster"]
+
+log = logging.getLogger("wuhan_mahjong.server.cluster")
+
+KICK = "wm:kick"
+
+_RENEW = """
+local v = redis.call('GET', KEYS[1])
+if v == false or string.sub(v, 1, string.len(ARGV[2]) + 1) == ARGV[2] .. ' ' then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+  return 1
+end
+return 0
+"""
+"""Renew a lease held by this node (value ``"<node> <epoch>"``), or take it when it is free."""
+
+
+def connect_redis(url: str) -> Redis:
+    """An asyncio Redis client for ``url`` (``redis://HOST:PORT/N``), answers decoded."""
+    try:
+        from redis.asyncio import Redis
+    except ModuleNotFoundError as e:  # pragma: no cover - the [redis] extra is missing
+        raise RuntimeError("a cluster needs the redis extra: pip install 'wuhan-mahjong[redis]'") from e
+    return Redis.from_url(url, decode_responses=True)
+
+
+async def join_cluster(hub: Hub) -> Cluster | None:
+    """With ``--redis`` (or ``$WUHAN_MAHJONG_REDIS``): join the cluster and take over the
+    matches of dead nodes (instead of resuming every running match, as a process alone
+    does); ``None`` without Redis."""
+    url = redis_url(hub.config)
+    if url is None:
+        return None
+    cluster = Cluster(hub, connect_redis(url))
+    await cluster.start()
+    hub.cluster = cluster
+    await cluster.take_over()
+    return cluster
+
+
+class RelayPort:
+    """The "socket" of a :class:`Client` whose WebSocket is on another node: what the hub
+    writes to it is published to that node (``out`` and ``close`` messages)."""
+
+    def __init__(self, cluster: Cluster, account_id: int, node: str, cid: str) -> None:
+        self.cluster = cluster
+        self.account_id = account_id
+        self.node = node
+        self.cid = cid
+
+    async def send_text(self, text: str) -> None:
+        await self.cluster.publish(self.node, {"k": "out", "a": self.account_id, "c": self.cid,
+                                               "t": text})
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        await self.cluster.publish(self.node, {"k": "close", "a": self.account_id, "c": self.cid,
+                                               "code": code, "reason": reason})
+
+
+class _RelayedSocket:
+    """A WebSocket this node holds for an account whose table runs on another node."""
+
+    def __init__(self, ws: WebSocket, account_id: int, home: str, cid: str) -> None:
+        self.ws = ws
+        self.account_id = account_id
+        self.home = home
+        self.cid = cid
+        self.frames: asyncio.Queue[str | None] = asyncio.Queue()
+        self.close_code = 1000
+        self.close_reason = ""
+
+    def close(self, code: int, reason: str) -> None:
+        self.close_code, self.close_reason = code, reason
+        self.frames.put_nowait(None)
+
+
+class Cluster:
+    """This node's part of the cluster (see the module's docstring)."""
+
+    def __init__(self, hub: Hub, redis: Redis, *, heartbeat: float = 1.0, ttl: float = 5.0) -> None:
+        self.hub = hub
+        self.redis = redis
+        self.node = hub.node_id
+        self.heartbeat = heartbeat
+        self.ttl_ms = int(ttl * 1000)
+        self.tasks: list[asyncio.Task[None]] = []
+        self.relayed: dict[int, _RelayedSocket] = {}
+        """Sockets held here whose account's home is another node, by account."""
+        self.remote: dict[tuple[int, str], Client] = {}
+        """Clients of this node's hub whose sockets are on other nodes: (account, cid)."""
+        self.writers: set[asyncio.Task[None]] = set()
+        self.homes: set[int] = set()
+        self.takeovers = 0
+        self._renew = redis.register_script(_RENEW)
+
+    # ------------------------------------------------------------------ life cycle
+    async def start(self) -> None:
+        """Join: a first heartbeat, the listener, and the heartbeat/failover loop."""
+        await self.redis.ping()
+        await self._beat()
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(KICK, self._channel(self.node))
+        loop = asyncio.get_running_loop()
+        self.tasks = [loop.create_task(self._listen(pubsub), name="cluster-listen"),
+                      loop.create_task(self._loop(), name="cluster-heartbeat")]
+        log.info("node %s joined the cluster", self.node)
+
+    async def close(self) -> None:
+        """Leave: stop the loops and drop the heartbeat and leases, so that the survivors
+        take this node's (stopped, persisted) matches over at once."""
+        for relayed in list(self.relayed.values()):
+            relayed.close(1012, "server restarting: reconnect to resume your match")
+        if self.writers:  # the last frames of relayed clients (their close)
+            await asyncio.wait(list(self.writers), timeout=2)
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        with contextlib.suppress(Exception):
+            keys = [f"wm:lease:{t.match_id}" for t in self.hub.tables.values()]
+            await self.redis.delete(f"wm:node:{self.node}", *keys)
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    @staticmethod
+    def _channel(node: str) -> str:
+        return f"wm:to:{node}"
+
+    async def publish(self, node: str, message: dict[str, Any]) -> None:
+        await self.redis.publish(self._channel(node), json.dumps(message, separators=(",", ":")))
+
+    async def alive(self, node: str) -> bool:
+        return node == self.node or bool(await self.redis.exists(f"wm:node:{node}"))
+
+    # ------------------------------------------------------------------ heartbeat, failover
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            try:
+                await self._beat()
+                await self.take_over()
+                await self._watch_relays()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster heartbeat failed")
+
+    async def _beat(self) -> None:
+        """Refresh this node's heartbeat, its tables' leases and its players' homes."""
+        px = self.ttl_ms
+        await self.redis.set(f"wm:node:{self.node}", str(time.time()), px=px)
+        homes: set[int] = set()
+        for table in list(self.hub.tables.values()):
+            if table.epoch == 0 or table.finished:
+                continue
+            held = await self._renew(keys=[f"wm:lease:{table.match_id}"],
+                                     args=[f"{self.node} {table.epoch}", self.node, px])
+            if not held:
+                log.warning("match %s is leased by another node: this table stops", table.match_id)
+                table.stop()
+                continue
+            for seat in table.seats:
+                if not seat.is_bot and not seat.escaped:
+                    homes.add(seat.account_id)
+        if homes:
+            pipe = self.redis.pipeline(transaction=False)
+            for account_id in homes:
+                pipe.set(f"wm:home:{account_id}", self.node, px=px)
+            await pipe.execute()
+        for account_id in self.homes - homes:  # tables that ended here: their players are free
+            await self._renew_home_drop(account_id)
+        self.homes = homes
+
+    def seated(self, table: Table) -> None:
+        """A table starts (or resumes) here: its players' home is this node from now on
+        (the heartbeat renews it), so a reconnection on any node is relayed here at once."""
+        humans = [s.account_id for s in table.seats if not s.is_bot and not s.escaped]
+        self.homes.update(humans)
+
+        async def mark() -> None:
+            pipe = self.redis.pipeline(transaction=False)
+            for account_id in humans:
+                pipe.set(f"wm:home:{account_id}", self.node, px=self.ttl_ms)
+            await pipe.execute()
+
+        self.hub.background(asyncio.get_running_loop().create_task(mark()))
+
+    async def _renew_home_drop(self, account_id: int) -> None:
+        key = f"wm:home:{account_id}"
+        if await self.redis.get(key) == self.node:
+            await self.redis.delete(key)
+
+    async def take_over(self) -> int:
+        """Resume every running match whose owner node is dead (and whose lease this node
+        wins); the number taken over."""
+        owners = await asyncio.to_thread(self.hub.store.running_match_owners)
+        local = {t.match_id for t in self.hub.tables.values()}
+        dead: dict[str, bool] = {}
+        wanted: list[str] = []
+        for match_id, owner in owners:
+            if match_id in local or owner == self.node:
+                continue
+            if owner is not None:
+                if owner not in dead:
+                    dead[owner] = not await self.alive(owner)
+                if not dead[owner]:
+                    continue
+            if await self.redis.set(f"wm:lease:{match_id}", f"{self.node} 0", nx=True, px=self.ttl_ms):
+                wanted.append(match_id)
+        if not wanted:
+            return 0
+        resumed = await self.hub.resume_matches(wanted)
+        for match_id in wanted:  # the fencing token: the epoch this node claimed
+            table = next((t for t in self.hub.tables.values() if t.match_id == match_id), None)
+            if table is not None:
+                await self.redis.set(f"wm:lease:{match_id}", f"{self.node} {table.epoch}",
+                                     px=self.ttl_ms)
+        self.takeovers += resumed
+        if resumed:
+            log.warning("took over %d match(es) of a dead node", resumed)
+            await self._beat()
+        return resumed
+
+    # ------------------------------------------------------------------ presence and relay
+    async def serve_elsewhere(self, ws: WebSocket, account: Account, token_hash: str,
+                              limiter: RateLimiter, address: str) -> bool:
+        """Announce the new connection (closing the account's others on every node); if the
+        account's table runs on another live node, relay this socket there until it closes
+        and return True; otherwise False (this node serves it as usual)."""
+        cid = secrets.token_hex(8)
+        found = await self.redis.get(f"wm:home:{account.id}")
+        home = None if found is None else str(found)
+        if home is not None and home != self.node and not await self.alive(home):
+            home = None
+        await self.redis.publish(KICK, json.dumps({"a": account.id, "n": self.node, "c": cid}))
+        if home is None or home == self.node:
+            return False
+        await self._relay(ws, account, home, cid, token_hash, limiter, address)
+        return True
+
+    async def _relay(self, ws: WebSocket, account: Account, home: str, cid: str,
+                     token_hash: str, limiter: RateLimiter, address: str) -> None:
+        relayed = _RelayedSocket(ws, account.id, home, cid)
+        old = self.relayed.get(account.id)
+        if old is not None:
+            old.close(4000, "replaced by a new connection")
+        self.relayed[account.id] = relayed
+        cfg = self.hub.config
+        writer = asyncio.get_running_loop().create_task(self._relay_writer(relayed))
+        await self.publish(home, {"k": "attach", "a": account.id, "n": self.node, "c": cid,
+                                  "h": token_hash, "addr": address})
+        try:
+            while not writer.done():
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if not limiter.allow():
+                    if limiter.abusive:
+                        await ws.send_text(encode(ErrorMsg(code="rate_limited",
+                                                           message="too many messages: closing")))
+                        relayed.close(1008, "rate limit exceeded")
+                        break
+                    await ws.send_text(encode(ErrorMsg(
+                        code="rate_limited", params={"rate": cfg.msg_rate},
+                        message=f"too many messages (at most {cfg.msg_rate:g} a second)")))
+                    continue
+                if not isinstance(text, str) or len(text) > cfg.max_message_bytes:
+                    await ws.send_text(encode(ErrorMsg(
+                        code="too_large" if isinstance(text, str) else "binary_frame",
+                        params={"max": cfg.max_message_bytes} if isinstance(text, str) else {},
+                        message="a message is one JSON text frame of at most "
+                                f"{cfg.max_message_bytes} bytes")))
+                    continue
+                await self.publish(home, {"k": "in", "a": account.id, "c": cid, "t": text})
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            if self.relayed.get(account.id) is relayed:
+                del self.relayed[account.id]
+            with contextlib.suppress(Exception):
+                await self.publish(home, {"k": "detach", "a": account.id, "c": cid})
+            relayed.close(relayed.close_code, relayed.close_reason)
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(writer, 5)
+
+    @staticmethod
+    async def _relay_writer(relayed: _RelayedSocket) -> None:
+        try:
+            while True:
+                text = await relayed.frames.get()
+                if text is None:
+                    break
+                await relayed.ws.send_text(text)
+        except Exception:  # the peer went away
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                await relayed.ws.close(relayed.close_code, relayed.close_reason)
+
+    async def _watch_relays(self) -> None:
+        """Close relayed sockets whose home node died: the client reconnects (as after a
+        restart) and lands on the node that took its table over."""
+        for relayed in list(self.relayed.values()):
+            if not await self.alive(relayed.home):
+                relayed.close(1012, "server restarting: reconnect to resume your match")
+
+    # ------------------------------------------------------------------ the listener
+    async def _listen(self, pubsub: Any) -> None:
+        try:
+            async for message in pubsub.listen():
+                if message.get("type") != "message":
+                    continue
+                try:
+                    data = json.loads(message["data"])
+                    if message["channel"] == KICK:
+                        self._kicked(data)
+                    else:
+                        await self._received(data)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("bad cluster message %r", message.get("data"))
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+
+    def _kicked(self, data: dict[str, Any]) -> None:
+        """Another connection of the account opened (``n``: on which node, ``c``: its id)."""
+        account_id, node, cid = int(data["a"]), str(data["n"]), str(data["c"])
+        relayed = self.relayed.get(account_id)
+        if relayed is not None and relayed.cid != cid:
+            relayed.frames.put_nowait(encode(NoticeMsg(
+                code="replaced", message="this account connected again elsewhere")))
+            relayed.close(4000, "replaced by a new connection")
+        if node == self.node:
+            return  # a local replacement is the hub's own (Hub.attach)
+        client = self.hub.clients.get(account_id)
+        if client is not None and not isinstance(client.ws, RelayPort):
+            client.send(NoticeMsg(code="replaced", message="this account connected again elsewhere"))
+            client.close(4000, "replaced by a new connection")
+
+    async def _received(self, data: dict[str, Any]) -> None:
+        kind, account_id, cid = data["k"], int(data["a"]), str(data["c"])
+        if kind in ("out", "close"):
+            relayed = self.relayed.get(account_id)
+            if relayed is None or relayed.cid != cid:
+                return
+            if kind == "out":
+                relayed.frames.put_nowait(str(data["t"]))
+            else:
+                relayed.close(int(data["code"]), str(data["reason"]))
+            return
+        hub = self.hub
+        if kind == "attach":
+            from .hub import Client
+
+            account = await hub.fresh_account(account_id)
+            port = RelayPort(self, account_id, str(data["n"]), cid)
+            client = Client(hub, cast(WebSocket, port), account)
+            client.token_hash = str(data["h"])
+            client.address = str(data["addr"])
+            hub.addresses[account_id] = client.address
+            writer = asyncio.get_running_loop().create_task(client.writer())
+            self.writers.add(writer)
+            writer.add_done_callback(self.writers.discard)
+            self.remote[(account_id, cid)] = client
+            hub.attach(client, account)
+        elif kind == "in":
+            sender = self.remote.get((account_id, cid))
+            if sender is None or sender.closed:
+                return
+            try:
+                msg = parse_client_message(str(data["t"]))
+            except ProtocolError as e:
+                sender.send(ErrorMsg(code=e.code, message=str(e), params=e.params, ref=e.ref))
+                return
+            await hub.dispatch(sender, msg)
+        elif kind == "detach":
+            gone = self.remote.pop((account_id, cid), None)
+            if gone is not None:
+                hub.detach(gone)
+                gone.close(gone.close_code if gone.closed else 1000, gone.close_reason)

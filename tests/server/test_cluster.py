@@ -1,0 +1,203 @@
+"""A cluster of real ``wuhan-mahjong serve --redis`` processes on loopback ports, one database
+(SQLite file or PostgreSQL schema) and one real Redis (``WUHAN_MAHJONG_TEST_REDIS``, a
+``redis://`` URL; ``.ci/run`` starts Debian's ``redis-server``).  Each test takes its own
+Redis database number and empties it.
+
+What is checked: a node killed with SIGKILL mid-hand has its table resumed on a survivor
+within 10 s, finished there with the same records, totals and silver as an uninterrupted
+replay of its log, each hand settled once; a player who reconnects to another node mid-hand
+plays on through a relay; a new connection on one node replaces the account's connection on
+another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from wuhan_mahjong.store import Store
+
+from .harness import Client, seat_four
+from .test_durable import RICH, check_settled_like_uninterrupted
+from .test_durable_crash import Player, ServeProcess, _accounts
+
+REDIS_ENV = "WUHAN_MAHJONG_TEST_REDIS"
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    """A Redis database of its own for this test (emptied before and after)."""
+    base = os.environ.get(REDIS_ENV)
+    if not base:
+        if os.environ.get("CI") or os.environ.get("WUHAN_MAHJONG_REQUIRE_SERVICES"):
+            pytest.fail(f"{REDIS_ENV} is not set, so the cluster tests cannot run; "
+                        "CI must provide it (see .ci/run)", pytrace=False)
+        pytest.skip(f"cluster tests need {REDIS_ENV}=redis://127.0.0.1:6379/0")
+    number = random.Random().randint(1, 15)
+    url = base.rsplit("/", 1)[0] + f"/{number}" if base.count("/") >= 3 else f"{base}/{number}"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    try:
+        yield url
+    finally:
+        client.flushdb()
+        client.close()
+
+
+@pytest.fixture
+def nodes(db_url: str, redis_url: str, tmp_path: Path,
+          monkeypatch: pytest.MonkeyPatch) -> Iterator[list[ServeProcess]]:
+    """Three nodes of one cluster (started by the test as it needs them): ``serve`` processes
+    on one database that find their Redis in ``$WUHAN_MAHJONG_REDIS`` (what ``--redis`` sets)."""
+    monkeypatch.setenv("WUHAN_MAHJONG_REDIS", redis_url)
+    made = [ServeProcess(db_url, tmp_path / f"node{i}.log") for i in range(3)]
+    yield made
+    for n in made:
+        n.close()
+
+
+def _started(nodes: list[ServeProcess]) -> list[ServeProcess]:
+    for n in nodes:
+        n.start()
+    return nodes
+
+
+def _pid(node: ServeProcess) -> int:
+    assert node.proc is not None
+    return node.proc.pid
+
+
+def _owner_pid(store: Store, match_id: str) -> int | None:
+    for mid, owner in store.running_match_owners():
+        if mid == match_id and owner is not None:
+            return int(owner.rsplit(":", 1)[1])
+    return None
+
+
+async def _play_room(node: ServeProcess, tokens: list[str], store: Store, *, hands: int,
+                     seed: int) -> tuple[str, list[Player], list[asyncio.Task[None]]]:
+    """Four players meet in a room on ``node`` and play (bots choosing), reconnecting to
+    their ``server`` whenever their connection closes."""
+    clients = await seat_four(node, tokens, hands=hands, stake=5,  # type: ignore[arg-type]
+                              profile="bianfeng")
+    match_id = clients[0].of_type("table")[0]["match_id"]
+    players = []
+    for i, c in enumerate(clients):
+        p = Player(node, tokens[i], seed + i)
+        p.seat = c.of_type("table")[0]["seat"]
+        players.append(p)
+    runs = [asyncio.create_task(p.play(c, store, match_id))
+            for p, c in zip(players, clients, strict=True)]
+    return match_id, players, runs
+
+
+async def _frames(players: list[Player], at_least: int) -> None:
+    while sum(p.states for p in players) < at_least and not all(p.end for p in players):
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.slow
+def test_a_killed_nodes_table_finishes_on_another_node_settled_once(
+        nodes: list[ServeProcess], db_url: str) -> None:
+    """kill -9 of the table's node mid-hand: a survivor takes the match over within 10 s at
+    the same move, the players (reconnecting to the survivors) finish it, and it is settled
+    like an uninterrupted run, each hand once."""
+    store, tokens, ids = _accounts(db_url, 4)
+    first, second, third = _started(nodes)
+    try:
+        async def scenario() -> tuple[str, float, int]:
+            match_id, players, runs = await _play_room(first, tokens, store, hands=2, seed=40)
+            await _frames(players, 40)
+            assert not any(p.end for p in players), "the match ended before the kill"
+            await asyncio.to_thread(first.kill)
+            killed = time.monotonic()
+            while (owner := await asyncio.to_thread(_owner_pid, store, match_id)) in (None, _pid(first)):
+                assert time.monotonic() - killed < 10, "no node took the match over in 10 s"
+                await asyncio.sleep(0.1)
+            took = time.monotonic() - killed
+            for i, p in enumerate(players):  # the load balancer spreads them over the survivors
+                p.server = second if i % 2 else third
+            await asyncio.wait_for(asyncio.gather(*runs), 120)
+            for p in players:
+                assert p.welcomes and all(w["at_table"] for w in p.welcomes), p.welcomes
+                if p.client is not None:
+                    await p.client.close()
+            return match_id, took, owner
+
+        match_id, took, owner = asyncio.run(scenario())
+        assert owner in (_pid(second), _pid(third))
+        assert took < 10
+        match = check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids, RICH))
+        assert len(match.history) == 2
+        audit = store.audit()
+        assert audit.ok, audit
+        assert sum(store.account(a).silver for a in ids) + audit.house_balance == RICH * 4
+        assert store.running_matches() == []
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_reconnecting_to_another_node_mid_hand_plays_on(nodes: list[ServeProcess], db_url: str) -> None:
+    """Two players drop mid-hand and reconnect to nodes 2 and 3: the table stays on node 1,
+    they are relayed to it (``welcome`` says at_table, then their own seat's state), and the
+    match ends as an uninterrupted run would."""
+    store, tokens, ids = _accounts(db_url, 4)
+    first, second, third = _started(nodes)
+    try:
+        async def scenario() -> str:
+            match_id, players, runs = await _play_room(first, tokens, store, hands=1, seed=60)
+            await _frames(players, 20)
+            assert not any(p.end for p in players)
+            for p, node in ((players[1], second), (players[2], third)):
+                p.server = node
+                assert p.client is not None
+                await p.client.close()  # the player's loop reconnects, now to another node
+            await asyncio.wait_for(asyncio.gather(*runs), 120)
+            for p in players[1:3]:
+                assert p.welcomes and all(w["at_table"] for w in p.welcomes), p.welcomes
+                assert p.client is not None and p.client.of_type("table")[-1]["seat"] == p.seat
+                await p.client.close()
+            assert await asyncio.to_thread(_owner_pid, store, match_id) is None  # ended
+            return match_id
+
+        match_id = asyncio.run(scenario())
+        check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids, RICH))
+        logged = store.load_match(match_id)
+        assert logged is not None and logged.owner is not None
+        assert logged.owner.endswith(f":{_pid(first)}") and logged.epoch == 1  # never moved
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_a_new_connection_on_another_node_replaces_the_old_one(
+        nodes: list[ServeProcess], db_url: str) -> None:
+    """One live connection per account across nodes: connecting on node 2 closes node 1's."""
+    store, tokens, _ids = _accounts(db_url, 1)
+    first, second = _started(nodes[:2])
+    try:
+        async def scenario() -> None:
+            old = Client(first, tokens[0])  # type: ignore[arg-type]
+            await old.connect()
+            new = Client(second, tokens[0])  # type: ignore[arg-type]
+            welcome = await new.connect()
+            assert welcome["at_table"] is False
+            notice = await old.expect("notice", code="replaced")
+            assert notice["code"] == "replaced"
+            await asyncio.wait_for(old.closed.wait(), 10)
+            await new.send({"type": "ping", "ref": "p"})
+            await new.expect("pong")
+            assert not new.closed.is_set()
+            await new.close()
+
+        asyncio.run(scenario())
+    finally:
+        store.close()
