@@ -71,3 +71,21 @@ def test_back_at_the_table_asks_first(browser: Any, live_server: str) -> None:
     assert _screen(page) == "lobby"
     assert console.errors == [], console.errors
     context.close()
+
+
+def test_a_reload_in_a_room_comes_back_clean(browser: Any, live_server: str) -> None:
+    """The server lets a room go when its member's connection closes: after a reload the
+    player is in the lobby, with no error, and free to create a room again."""
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1280, "height": 800})
+    page.click("#create-form button[type='submit']")
+    page.wait_for_selector(".room-code")
+    assert page.url.endswith("#/room")
+    page.reload()
+    page.wait_for_selector("#create-form")
+    page.wait_for_timeout(500)  # the answer to the resume request has come
+    assert page.evaluate("() => window.__wm.error") == ""
+    assert page.locator(".error:not(:empty)").count() == 0
+    page.click("#create-form button[type='submit']")
+    page.wait_for_selector(".room-code")
+    assert console.errors == [], console.errors
+    context.close()

@@ -135,8 +135,9 @@ function setFormError(formId, err, prefixKey) {
 }
 
 function onError(msg) {
-  S.pending = false;
   const ref = msg.ref || "";
+  if (ref === "resume") return;
+  S.pending = false;
   if (FORM_OF_REF[ref]) {
     setFormError(FORM_OF_REF[ref], msg, ref === "create-form" ? "lobby.create_failed" : "lobby.join_failed");
   } else if (ref === "quick") {
@@ -155,8 +156,13 @@ function onMessage(msg) {
       S.account = msg.account;
       S.atTable = msg.at_table;
       if (msg.at_table) send({ type: "snapshot" });
-      else if (S.screen === "table" || S.screen === "login") go("lobby", "", { replace: true });
-      else render();
+      else {
+        // a queue or a room survives a reload: the server answers with "queued" or "room"
+        // (or not_seated, which is no error here)
+        send({ type: "snapshot", ref: "resume" });
+        if (S.screen === "table" || S.screen === "login") go("lobby", "", { replace: true });
+        else render();
+      }
       break;
     case "error":
       if (msg.code === "auth_failed" || msg.code === "not_authenticated") {
