@@ -28,6 +28,8 @@ from .conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, WEB, Console
 
 REFERENCE = Path(__file__).parent / "reference"
 UPDATE = os.environ.get("WM_UPDATE_REFERENCE") == "1"
+LATIN_FONTS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"))
+"""Latin-only fonts the browser may see (chromium's Debian package brings Liberation)."""
 
 
 def _tool() -> Any:
@@ -82,15 +84,16 @@ def test_every_tile_character_is_a_path() -> None:
 
 @pytest.fixture(scope="module")
 def latin_only_browser(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Chromium that sees only the DejaVu fonts (no CJK font at all); launched by the session's
-    Playwright (one Playwright per process)."""
-    dejavu = Path("/usr/share/fonts/truetype/dejavu")
-    if not dejavu.is_dir():
-        pytest.skip("the control needs the DejaVu fonts (apt-get install fonts-dejavu-core)")
+    """Chromium that sees only Latin fonts (DejaVu, Liberation: no CJK font at all); launched
+    by the session's Playwright (one Playwright per process)."""
+    latin = [d for d in LATIN_FONTS if d.is_dir()]
+    if not latin:
+        pytest.skip("no Latin font to render with (apt-get install fonts-dejavu-core)")
     folder = tmp_path_factory.mktemp("fontconfig")
     conf = folder / "fonts.conf"
+    dirs = "".join(f"<dir>{d}</dir>" for d in latin)
     conf.write_text(f"""<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">
-<fontconfig><dir>{dejavu}</dir><cachedir>{folder / "cache"}</cachedir>
+<fontconfig>{dirs}<cachedir>{folder / "cache"}</cachedir>
 <config><rescan><int>0</int></rescan></config></fontconfig>
 """)
     env = {**os.environ, "FONTCONFIG_FILE": str(conf)}
