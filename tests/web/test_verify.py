@@ -112,6 +112,18 @@ def test_verify_a_real_hand_and_refuse_a_tampered_reveal(browser: Any, live_serv
     assert stranger.locator(".share-bar").count() == 0
     other.close()
 
+    # a page without WebCrypto (plain http to another machine) says it cannot check, not "failed"
+    other, stranger, _ = open_page(browser, "about:blank", viewport={"width": 390, "height": 844})
+    stranger.add_init_script("Object.defineProperty(Crypto.prototype, 'subtle', {get: () => undefined})")
+    stranger.goto(link)
+    stranger.wait_for_selector(".replay [data-verify]", timeout=15_000)
+    stranger.click(".replay [data-verify]")
+    wait_js(stranger, DONE.replace("SCOPE", ".replay"))
+    assert stranger.get_attribute(".replay .verify-result", "data-verify-state") == "error"
+    assert "https" in stranger.inner_text(".replay .verify-result")
+    assert stranger.locator(".replay button[data-verify]").count() == 1  # and it may try again
+    other.close()
+
     # made private again: the public link no longer opens it
     page.click(".share-bar [data-publish]")
     page.wait_for_selector(".share-bar[data-published='0']", timeout=10_000)

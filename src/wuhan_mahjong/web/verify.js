@@ -33,8 +33,15 @@ function hexToBytes(hex) {
   return out;
 }
 
+/** The check cannot run here (not a failed check): `reason` names why. */
+export class VerifyUnavailable extends Error {
+  constructor(reason) { super(reason); this.reason = reason; }
+}
+
 /** The hex SHA-256 commitment of a revealed wall (272 characters, "1m5p…") and salt (hex). */
 export async function commitmentOf(wallText, saltHex) {
+  // WebCrypto exists only on secure pages (https, or this machine): say so, never "mismatch"
+  if (!globalThis.crypto || !globalThis.crypto.subtle) throw new VerifyUnavailable("insecure");
   const tiles = parseTiles(wallText);
   const tag = new TextEncoder().encode(COMMIT_TAG);
   const salt = hexToBytes(saltHex);
@@ -86,7 +93,10 @@ export async function verifyHand(events, seen = null) {
   const full = wall.length === WALL_SIZE && Object.keys(counts).length === 34 && Object.values(counts).every((n) => n === 4);
   if (!check("full_wall", full, { n: wall.length })) return done();
   let hash;
-  try { hash = await commitmentOf(reveal.wall, reveal.salt); } catch { hash = ""; }
+  try { hash = await commitmentOf(reveal.wall, reveal.salt); } catch (e) {
+    if (e instanceof VerifyUnavailable) throw e;
+    hash = ""; // a salt that is not hex: no hash can match
+  }
   if (!check("hash", hash === header.commitment, { hash: hash.slice(0, 16), commitment: String(header.commitment).slice(0, 16) })) return done();
   const pos = dealPositions(header.dealer);
   for (let s = 0; s < 4; s++) {
@@ -162,7 +172,7 @@ function resultHTML(r) {
 export function verifyHTML(key) {
   const r = RESULTS.get(key);
   return `<div class="verify" data-verify-key="${key}">` +
-    (r ? resultHTML(r) : `<button type="button" data-verify="${key}">${t("fair.verify")}</button>`) + `</div>`;
+    (r ? resultHTML(r) : "") + (!r || r.error ? `<button type="button" data-verify="${key}">${t("fair.verify")}</button>` : "") + `</div>`;
 }
 
 let loaders = { record: null, rerender: () => {} };
@@ -179,7 +189,8 @@ export async function runVerify(key) {
     const events = await loaders.record(key);
     RESULTS.set(key, await verifyHand(events, seenFor(key)));
   } catch (e) {
-    RESULTS.set(key, { error: (e && (e.code || e.message)) || String(e) });
+    const msg = e instanceof VerifyUnavailable ? t(`fair.unavailable.${e.reason}`) : (e && (e.code || e.message)) || String(e);
+    RESULTS.set(key, { error: msg });
   }
   loaders.rerender();
 }
