@@ -24,6 +24,7 @@ Session tokens
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import secrets
@@ -43,6 +44,7 @@ __all__ = [
     "USERNAME_MIN",
     "check_password_rules",
     "hash_token",
+    "lookup_keys",
     "new_guest_name",
     "new_token",
     "normalize_username",
@@ -164,6 +166,24 @@ def normalize_username(username: str, *, allow_guest: bool = False) -> tuple[str
     if key in _RESERVED_KEYS or (key.startswith(_GUEST_KEY) and not allow_guest):
         raise InvalidUsername(f"the username {name!r} is reserved")
     return name, key
+
+
+def lookup_keys(username: str) -> tuple[str, ...]:
+    """The keys a typed name may be stored under: its skeleton, and its NFKC + case-folded
+    form (the key of accounts registered before skeletons, or kept by the migration when
+    two old names share a skeleton).  Empty for text no account can have.
+
+    >>> lookup_keys("Alice")
+    ('aiice', 'alice')
+    """
+    if not isinstance(username, str) or not 1 <= len(username) <= 4 * USERNAME_MAX or any(
+        "\ud800" <= char <= "\udfff" for char in username
+    ):
+        return ()
+    keys = {unicodedata.normalize("NFKC", username).casefold()}
+    with contextlib.suppress(InvalidUsername):
+        keys.add(normalize_username(username, allow_guest=True)[1])
+    return tuple(sorted(keys))
 
 
 def check_password_rules(password: str) -> None:

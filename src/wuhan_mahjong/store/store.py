@@ -17,6 +17,7 @@ Concurrency of balance changes
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
@@ -33,6 +34,7 @@ from . import matchlog, publish, ratings
 from .accounts import (
     check_password_rules,
     hash_token,
+    lookup_keys,
     new_guest_name,
     new_token,
     normalize_username,
@@ -496,21 +498,12 @@ class Store:
         Raises :class:`AuthenticationFailed` for an unknown user or a wrong
         password alike (and spends the same hashing time on both).
         """
-        try:
-            _name, key = normalize_username(username, allow_guest=True)
-        except ValueError:
-            key = None
         row_id: int | None = None
         stored: str | None = None
-        if key is not None:
-            with self._read() as session:
-                found = session.execute(
-                    select(AccountRow.id, AccountRow.password_hash).where(
-                        AccountRow.username_key == key, AccountRow.is_house.is_(False)
-                    )
-                ).first()
+        with self._read() as session:
+            found = self._by_name(session, username)
             if found is not None:
-                row_id, stored = found
+                row_id, stored = found.id, found.password_hash
         hasher = self.settings.password_hasher
         if row_id is None or stored is None:  # unknown user, or a guest: no password
             if self._dummy_hash is None:
@@ -599,18 +592,28 @@ class Store:
             return _account(row)
 
     def account_by_username(self, username: str) -> Account | None:
-        """Look an account up by name (case-insensitive)."""
-        try:
-            _name, key = normalize_username(username, allow_guest=True)
-        except ValueError:
-            return None
+        """Look an account up by name (case-insensitive, look-alikes folded)."""
         with self._read() as session:
-            row = session.scalar(
-                select(AccountRow).where(
-                    AccountRow.username_key == key, AccountRow.is_house.is_(False)
-                )
-            )
+            row = self._by_name(session, username)
             return None if row is None else _account(row)
+
+    @staticmethod
+    def _by_name(session: Session, username: str) -> AccountRow | None:
+        """The account a typed name means: the one stored under its skeleton, unless an
+        account registered before skeletons has exactly this name (:func:`lookup_keys`)."""
+        keys = lookup_keys(username)
+        if not keys:
+            return None
+        rows = session.scalars(
+            select(AccountRow)
+            .where(AccountRow.username_key.in_(keys), AccountRow.is_house.is_(False))
+            .order_by(AccountRow.id)
+        ).all()
+        typed = unicodedata.normalize("NFKC", username).casefold()
+        exact = [r for r in rows if unicodedata.normalize("NFKC", r.username).casefold() == typed]
+        if exact:
+            return exact[0]
+        return rows[0] if rows else None
 
     def account_for_token(self, token: str) -> Account | None:
         """The account of a live session token; ``None`` if unknown, logged out or expired."""
