@@ -12,6 +12,8 @@ stranger without an account opens its public link and verifies it too.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -132,4 +134,52 @@ def test_verify_a_real_hand_and_refuse_a_tampered_reveal(browser: Any, live_serv
     assert stranger.locator(".replay .table").count() == 0
     other.close()
     assert console.errors == [] and console2.errors == [], console.errors + console2.errors
+    context.close()
+
+
+def test_verify_in_the_browser_agrees_with_the_engine(browser: Any, static_server: str,
+                                                      tmp_path: Path) -> None:
+    """verify.js on 40 simulated hands (kong replacements and 海底 draws among them): every
+    commitment recomputed by WebCrypto is the engine's, every deal and draw from its wall;
+    each kind of tampering is caught by the check that names it."""
+    path = tmp_path / "hands.jsonl"
+    subprocess.run([sys.executable, "-m", "wuhan_mahjong", "simulate", "--hands", "40", "--seed", "3",
+                    "--records", str(path)], check=True, capture_output=True, timeout=300)
+    text = path.read_text(encoding="utf-8")
+    assert '"from":"replacement"' in text and '"from":"final"' in text
+    context, page, console = open_page(browser, f"{static_server}/tests/web/fixtures/")
+    outcome = page.evaluate("""async (text) => {
+      const { verifyHand } = await import('/src/wuhan_mahjong/web/verify.js');
+      const { parseRecord } = await import('/src/wuhan_mahjong/web/replay.js');
+      const hands = parseRecord(text);
+      const failed = (r) => r.checks.filter((c) => !c.ok).map((c) => c.id);
+      const good = [];
+      for (const h of hands) good.push(failed(await verifyHand(h)));
+      const tamper = async (edit) => {
+        const h = structuredClone(hands[1]);
+        edit(h);
+        return failed(await verifyHand(h));
+      };
+      const flip = (x, a, b) => (x === a ? b : a);
+      const reveal = (h) => h[h.length - 1];
+      const deal = (h) => h.find((e) => e.e === 'deal');
+      const lastDraw = (h) => h.filter((e) => e.e === 'draw').pop();
+      return {
+        n: hands.length, good,
+        salt: await tamper((h) => { const r = reveal(h);
+          r.salt = flip(r.salt[0], '0', '1') + r.salt.slice(1); }),
+        short: await tamper((h) => { reveal(h).wall = reveal(h).wall.slice(2); }),
+        deal: await tamper((h) => { const d = deal(h); d.hands = [...d.hands.slice(1), d.hands[0]]; }),
+        indicator: await tamper((h) => { const d = deal(h); d.indicator = flip(d.indicator, '1m', '2m'); }),
+        draw: await tamper((h) => { const d = lastDraw(h); d.tile = flip(d.tile, '7z', '1m'); }),
+        seen: await (async () => { const h = hands[1];
+          const r = await verifyHand(h, { commitment: '0'.repeat(64), seat: 0, dealt: null, draws: [] });
+          return failed(r); })(),
+      };
+    }""", text)
+    assert outcome["n"] == 40 and outcome["good"] == [[]] * 40
+    assert outcome["salt"] == ["hash"] and outcome["short"] == ["full_wall"]
+    assert outcome["deal"] == ["deal"] and outcome["indicator"] == ["indicator"]
+    assert outcome["draw"] == ["draw"] and outcome["seen"] == ["shown"]
+    assert [e for e in console.errors if "favicon.ico" not in e] == []
     context.close()
