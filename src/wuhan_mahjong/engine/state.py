@@ -193,10 +193,10 @@ class HandState:
             # every rule lives in the table of requirements (.legality); its generators
             # (checked against the table by the tests) produce the legal actions, and the
             # options of a claim window or a final draw were made when the decision opened
-            if seat_violation(self, seat) is not None:
+            if self.phase == "turn":  # the seat requirements of a turn: his own (turn.own)
+                cached = turn_actions(self, seat) if seat == self.current else ()
+            elif seat_violation(self, seat) is not None:
                 cached = ()
-            elif self.phase == "turn":
-                cached = turn_actions(self, seat)
             else:
                 cached = self.options[seat]
             self._legal[seat] = cached
@@ -431,8 +431,9 @@ class HandState:
                     1 <= r <= 7 and (p >> (sh - 3)) & 7 and (p >> (sh + 3)) & 7) or (
                     r <= 6 and (p >> (sh + 3)) & 7 and (p >> (sh + 6)) & 7):
                 return True
-        # the win prefilter of _discard_win (which also notes why there is no win)
-        return self._eligible(s) and self._shape_ok(s, p + (1 << sh), self.counts[s][self.laizi])
+        # the win prefilter of _discard_win (an unopened hand never wins: the common case)
+        return bool(self.openings[s]) and self._eligible(s) and self._shape_ok(
+            s, p + (1 << sh), self.counts[s][self.laizi])
 
     def _open_window(self, phase: Literal["claim", "rob"], frm: int, t: int) -> None:
         live: tuple[int, ...] = ()
