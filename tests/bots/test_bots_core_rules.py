@@ -63,6 +63,7 @@ def _expert_decisions(profile: str, seeds: range
             state.apply(seat, action)
 
 
+@pytest.mark.slow
 def test_expert_keeps_a_big_target_at_equal_shanten() -> None:
     checked = 0
     for view, action, _, defended in _expert_decisions("laizishanzhuang", range(500, 540)):

@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from wuhan_mahjong.bots.expert import ExpertBot
 
 DRIVER = """
@@ -50,6 +52,7 @@ def _replay(hash_seed: str, *args: str) -> list[object]:
     return games
 
 
+@pytest.mark.slow
 def test_replays_agree_across_hash_seeds() -> None:
     args = ("yuanhang", "5", "expert,greedy,expert,greedy", "1", "5")
     first = _replay("0", *args)

@@ -112,6 +112,7 @@ def test_many_random_hands_zero_sum_and_replayable() -> None:
     assert wins > 150
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.sampled_from(RULES), st.integers(0, 3), st.integers(0, 2**32))
 def test_hypothesis_chosen_actions(data: Any, rules: Any, dealer: int, seed: int) -> None:

@@ -28,6 +28,7 @@ import re
 from typing import Any
 
 import httpx
+import pytest
 
 from wuhan_mahjong.engine import action_from_json, load_records, seat_view, verify
 from wuhan_mahjong.engine.records import start_state
@@ -134,6 +135,7 @@ def check_hand(record: dict[str, Any], frames: dict[int, list[dict[str, Any]]]) 
     return checked
 
 
+@pytest.mark.slow
 def test_no_frame_reveals_another_seats_hidden_tiles(server: Server) -> None:
     tokens = [guest_token(server) for _ in range(4)]
     hands = 5

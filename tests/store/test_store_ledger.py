@@ -234,6 +234,7 @@ operations = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=30,
     deadline=None,

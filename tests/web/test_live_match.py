@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .conftest import Console, as_guest, to_quick_table, wait_js
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,6 +78,7 @@ def play_one_decision(page: Any, v: dict[str, Any], stats: dict[str, int]) -> No
             return
 
 
+@pytest.mark.slow
 def test_quick_match_hand_by_clicking(browser: Any, live_server: str, artifacts: Path) -> None:
     context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 860})
     to_quick_table(page)
