@@ -472,6 +472,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         hub = Hub(cfg, opened, cfg.bot or default_bot())
         app.state.hub = hub
         hub.background(asyncio.get_running_loop().create_task(watch_admin(hub)))
+        hub.background(asyncio.get_running_loop().create_task(hub.admission.watch()))
         hub.background(asyncio.get_running_loop().create_task(watch_abandoned(hub)))
         cluster = await join_cluster(hub)
         if cluster is None:

@@ -92,6 +92,12 @@ class ServerConfig:
     tables_per_address: int = 8
     """Running tables with a player from one address; a new queue, room or table from
     that address waits until one ends.  (Each account is at one place at a time.)"""
+    max_tables: int = 0
+    """Admission control: running tables at which this node refuses new tables and new
+    connections (``busy``, reason ``overloaded``; ``/readyz`` 503); 0: no cap."""
+    max_loop_lag: float = 1.0
+    """Admission control: event-loop lag (seconds, a moving average) at which this node
+    refuses new tables and connections the same way; 0: not watched."""
     max_message_bytes: int = 4096
     auth_timeout: float = 10.0
     send_queue: int = 512
@@ -119,6 +125,8 @@ class ServerConfig:
             raise ValueError("hint_rate must be > 0 and hint_burst >= 1")
         if not 0 < self.abandon_seconds < float("inf") or self.tables_per_address < 1:
             raise ValueError("abandon_seconds must be > 0 and tables_per_address >= 1")
+        if self.max_tables < 0 or self.max_loop_lag < 0:
+            raise ValueError("max_tables and max_loop_lag must be >= 0")
         if self.quick_hands < 1:
             raise ValueError("quick_hands must be >= 1")
         if self.quick_stake < 0 or (self.fee is not None and self.fee < 0):

@@ -27,6 +27,7 @@ from ..rules import Rules
 from ..store import Account, Store, StoreError
 from ..store.accounts import hash_token
 from .admin import refuse_seat
+from .admission import OVERLOADED_CLOSE_CODE, Admission
 from .chat import ChatRelay, bot_names
 from .config import ServerConfig
 from .lobby import Lobby, Room
@@ -177,6 +178,8 @@ class Hub:
         """Set at shutdown: no new table starts."""
         self.cluster: Cluster | None = None
         """This node's part of a cluster (``--redis``, ``server/cluster.py``); ``None``: alone."""
+        self.admission = Admission(self)
+        """Whether this node takes new tables and connections now (``server/admission.py``)."""
 
     # ------------------------------------------------------------------ utilities
     def background(self, task: asyncio.Task[Any]) -> None:
@@ -274,6 +277,8 @@ class Hub:
         acct = client.account_id
         if isinstance(msg, QuickMatchMsg | CreateRoomMsg | JoinRoomMsg):
             await refuse_seat(self, acct)  # no seat when banned or draining
+        if isinstance(msg, QuickMatchMsg | CreateRoomMsg | JoinRoomMsg | StartMsg):
+            self.admission.check_new_table()  # busy (overloaded) when this node is saturated
         if isinstance(msg, PingMsg):
             client.send(PongMsg(ref=msg.ref))
         elif isinstance(msg, HelloMsg):
@@ -535,6 +540,13 @@ async def serve_websocket(ws: WebSocket) -> None:
             await ws.close(4401, "authentication failed")
         return
     account, token = found
+    refused = hub.admission.refusal() if hub.admission.refuses_connection(account.id) else None
+    if refused is not None:  # saturated: at once, so that the client tries another node
+        with contextlib.suppress(Exception):
+            await ws.send_text(encode(ErrorMsg(code=refused.code, message=str(refused),
+                                               params=refused.params)))
+            await ws.close(OVERLOADED_CLOSE_CODE, "server busy")
+        return
     address = ws.client.host if ws.client else "unknown"
     if hub.cluster is not None and await hub.cluster.serve_elsewhere(  # its table is on another node
             ws, account, hash_token(token), limiter, address):

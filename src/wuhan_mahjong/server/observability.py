@@ -236,9 +236,13 @@ async def readyz(request: Request) -> Response:
         except Exception as e:
             checks["redis"] = f"error: {type(e).__name__}: {e}".splitlines()[0][:200]
     draining = bool(getattr(hub, "draining", False))
-    ok = all(v == "ok" for v in checks.values()) and not draining
-    status = "ready" if ok else ("draining" if draining else "not ready")
-    return JSONResponse({"status": status, "checks": checks}, status_code=200 if ok else 503)
+    busy = hub.admission.busy()  # saturated: the load balancer sends new sockets elsewhere
+    ok = all(v == "ok" for v in checks.values()) and not draining and busy is None
+    status = "ready" if ok else ("draining" if draining else "busy" if busy else "not ready")
+    body: dict[str, object] = {"status": status, "checks": checks}
+    if busy is not None:
+        body["busy"] = busy
+    return JSONResponse(body, status_code=200 if ok else 503)
 
 
 async def metrics(request: Request) -> Response:
