@@ -18,13 +18,14 @@ import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 
 from wuhan_mahjong.store import Store
 
-from .harness import Client, seat_four
+from .harness import Client, play, seat_four
 from .test_durable import RICH, check_settled_like_uninterrupted
 from .test_durable_crash import Player, ServeProcess, _accounts
 
@@ -199,5 +200,92 @@ def test_a_new_connection_on_another_node_replaces_the_old_one(
             await new.close()
 
         asyncio.run(scenario())
+    finally:
+        store.close()
+
+
+async def _finish_together(clients: list[Client]) -> list[dict[str, Any]]:
+    """Every client answers its decisions with a bot until its ``match_end``."""
+    return list(await asyncio.gather(*(play(c, bot="greedy", seed=i, timeout=120)
+                                       for i, c in enumerate(clients))))
+
+
+@pytest.mark.slow
+def test_a_room_on_node_1_joined_from_nodes_2_and_3_plays_to_the_end(
+        nodes: list[ServeProcess], db_url: str) -> None:
+    """A private room's code is the cluster's: created on node 1, joined from nodes 2 and 3;
+    the table runs on node 1 and every player, wherever his socket is, plays it to the end
+    and sees only his own hand."""
+    store, tokens, ids = _accounts(db_url, 4)
+    first, second, third = _started(nodes)
+    try:
+        async def scenario() -> tuple[str, list[dict[str, Any]], list[Client]]:
+            clients = [Client(n, t) for n, t in  # type: ignore[arg-type]
+                       zip((first, second, third, second), tokens, strict=True)]
+            for c in clients:
+                await c.connect()
+            await clients[0].send({"type": "create_room",
+                                   "options": {"hands": 1, "stake": 5, "profile": "bianfeng"}})
+            code = (await clients[0].expect("room"))["code"]
+            await clients[1].send({"type": "join_room", "code": "000000" if code != "000000"
+                                   else "000001"})
+            await clients[1].expect("error", code="not_found")  # no such room anywhere
+            for c in clients[1:]:
+                await c.send({"type": "join_room", "code": code})
+                room = await c.expect("room")
+                assert room["code"] == code
+            for c in clients:
+                await c.send({"type": "ready"})
+            tables = [await c.expect("table") for c in clients]
+            assert len({t["match_id"] for t in tables}) == 1
+            assert sorted(t["seat"] for t in tables) == [0, 1, 2, 3]
+            ends = await _finish_together(clients)
+            for c in clients:
+                await c.close()
+            return tables[0]["match_id"], ends, clients
+
+        match_id, ends, clients = asyncio.run(scenario())
+        assert all(e["type"] == "match_end" for e in ends)
+        for c in clients:  # hidden information stays per seat across nodes
+            seat = c.of_type("table")[0]["seat"]
+            for state in c.of_type("state"):
+                view = state["view"]
+                assert view["viewer"] == seat and view["hand"]
+                assert all(set(other) == set(view["seats"][0]) and "hand" not in other
+                           for other in view["seats"])
+        check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids, RICH))
+        logged = store.load_match(match_id)
+        assert logged is not None and logged.owner is not None
+        assert logged.owner.endswith(f":{_pid(first)}")
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_quick_match_across_nodes_seats_one_table(nodes: list[ServeProcess], db_url: str) -> None:
+    """Four players ask for a silver quick match on three different nodes: the cluster has
+    one queue per profile and stake, so they sit at one table (silver queues wait for four
+    players) and play it to the end."""
+    store, tokens, ids = _accounts(db_url, 4)
+    first, second, third = _started(nodes)
+    try:
+        async def scenario() -> str:
+            clients = [Client(n, t) for n, t in  # type: ignore[arg-type]
+                       zip((first, second, third, first), tokens, strict=True)]
+            for c in clients:
+                await c.connect()
+            for i, c in enumerate(clients):
+                await c.send({"type": "quick_match", "profile": "yuanhang", "silver": True})
+                if i < 3:  # one queue: the fourth player fills it at once
+                    assert (await c.expect("queued"))["waiting"] == i + 1
+            tables = [await c.expect("table", timeout=30) for c in clients]
+            assert len({t["match_id"] for t in tables}) == 1
+            await _finish_together(clients)
+            for c in clients:
+                await c.close()
+            return str(tables[0]["match_id"])
+
+        match_id = asyncio.run(scenario())
+        check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids, RICH))
     finally:
         store.close()

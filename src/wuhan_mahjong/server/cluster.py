@@ -45,12 +45,21 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .config import redis_url
-from .protocol import ErrorMsg, NoticeMsg, ProtocolError, encode, parse_client_message
+from .protocol import (
+    ErrorMsg,
+    JoinRoomMsg,
+    NoticeMsg,
+    ProtocolError,
+    QuickMatchMsg,
+    encode,
+    parse_client_message,
+)
 from .ratelimit import RateLimiter
 
 if TYPE_CHECKING:
@@ -136,6 +145,18 @@ class _RelayedSocket:
         self.frames.put_nowait(None)
 
 
+class _Moved:
+    """A socket served by this node's hub whose account now lives on another node (it joined
+    a room or a quick-match queue held there): its messages go there, its frames come back."""
+
+    def __init__(self, client: Client, home: str, cid: str) -> None:
+        self.client = client
+        self.home = home
+        self.cid = cid
+        self.welcomed = False
+        """The home node's ``welcome`` (its attach) is not shown: the client had one."""
+
+
 class Cluster:
     """This node's part of the cluster (see the module's docstring)."""
 
@@ -150,6 +171,8 @@ class Cluster:
         """Sockets held here whose account's home is another node, by account."""
         self.remote: dict[tuple[int, str], Client] = {}
         """Clients of this node's hub whose sockets are on other nodes: (account, cid)."""
+        self.moved: dict[int, _Moved] = {}
+        """Local sockets whose account's lobby place is on another node, by account."""
         self.writers: set[asyncio.Task[None]] = set()
         self.homes: set[int] = set()
         self.takeovers = 0
@@ -225,6 +248,11 @@ class Cluster:
             for seat in table.seats:
                 if not seat.is_bot and not seat.escaped:
                     homes.add(seat.account_id)
+        lobby = self.hub.lobby
+        places = [f"wm:room:{code}" for code in lobby.rooms]
+        places += [self._queue_key(key) for key, queue in lobby.queues.items() if queue.members]
+        for key in places:
+            await self._renew(keys=[key], args=[f"{self.node} lobby", self.node, px])
         if homes:
             pipe = self.redis.pipeline(transaction=False)
             for account_id in homes:
@@ -283,6 +311,79 @@ class Cluster:
             log.warning("took over %d match(es) of a dead node", resumed)
             await self._beat()
         return resumed
+
+    # ------------------------------------------------------------------ the shared lobby
+    @staticmethod
+    def _queue_key(key: tuple[str, int]) -> str:
+        return f"wm:queue:{key[0]}:{key[1]}"
+
+    async def room_code(self, code: str, fresh: Callable[[], str]) -> str:
+        """A room code no node uses: ``code`` (or another from ``fresh``) reserved in Redis."""
+        while not await self.redis.set(f"wm:room:{code}", f"{self.node} lobby", nx=True,
+                                       px=self.ttl_ms):
+            code = fresh()
+        return code
+
+    async def _holder(self, key: str) -> str | None:
+        """The live node holding a room or queue key (``None``: none, or a dead one)."""
+        value = await self.redis.get(key)
+        if value is None:
+            return None
+        node = str(value).split(" ", 1)[0]
+        return node if await self.alive(node) else None
+
+    async def forward(self, client: Client, msg: Any) -> bool:
+        """Send ``msg`` to the node where the account's lobby place is, if not here: a room
+        code held by another node, a quick-match queue that already waits on another node
+        (one queue per profile and stake in the cluster).  True when forwarded."""
+        moved = self.moved.get(client.account_id)
+        if moved is not None and moved.client is client:
+            await self._forward(moved, msg)
+            return True
+        if isinstance(client.ws, RelayPort):  # served here for another node's socket
+            return False
+        if isinstance(msg, JoinRoomMsg):
+            if msg.code in self.hub.lobby.rooms:
+                return False
+            home = await self._holder(f"wm:room:{msg.code}")
+        elif isinstance(msg, QuickMatchMsg):
+            cfg = self.hub.config
+            key = self._queue_key((msg.profile or cfg.quick_profile,
+                                   cfg.quick_stake if msg.silver else 0))
+            queue = self.hub.lobby.queues.get((msg.profile or cfg.quick_profile,
+                                               cfg.quick_stake if msg.silver else 0))
+            if queue is not None and queue.members:
+                return False
+            home = await self._holder(key)
+            if home is None and await self.redis.set(key, f"{self.node} lobby", nx=True,
+                                                     px=self.ttl_ms):
+                return False  # the cluster's queue is this node's now
+            home = home or await self._holder(key)
+        else:
+            return False
+        if home is None or home == self.node:
+            return False
+        moved = _Moved(client, home, secrets.token_hex(8))
+        self.moved[client.account_id] = moved
+        await self.publish(home, {"k": "attach", "a": client.account_id, "n": self.node,
+                                  "c": moved.cid, "h": client.token_hash, "addr": client.address})
+        await self._forward(moved, msg)
+        return True
+
+    async def _forward(self, moved: _Moved, msg: Any) -> None:
+        fields = msg.model_dump(mode="json", by_alias=True, exclude_none=True)
+        text = json.dumps(fields, separators=(",", ":"))
+        await self.publish(moved.home, {"k": "in", "a": moved.client.account_id, "c": moved.cid,
+                                        "t": text})
+
+    def detached(self, client: Client) -> None:
+        """A local socket closed: if its account lived on another node, that node lets go."""
+        moved = self.moved.get(client.account_id)
+        if moved is None or moved.client is not client:
+            return
+        del self.moved[client.account_id]
+        self.hub.background(asyncio.get_running_loop().create_task(self.publish(
+            moved.home, {"k": "detach", "a": client.account_id, "c": moved.cid})))
 
     # ------------------------------------------------------------------ presence and relay
     async def serve_elsewhere(self, ws: WebSocket, account: Account, token_hash: str,
@@ -367,6 +468,9 @@ class Cluster:
         for relayed in list(self.relayed.values()):
             if not await self.alive(relayed.home):
                 relayed.close(1012, "server restarting: reconnect to resume your match")
+        for moved in list(self.moved.values()):
+            if not await self.alive(moved.home):
+                moved.client.close(1012, "server restarting: reconnect to resume your match")
 
     # ------------------------------------------------------------------ the listener
     async def _listen(self, pubsub: Any) -> None:
@@ -406,6 +510,14 @@ class Cluster:
     async def _received(self, data: dict[str, Any]) -> None:
         kind, account_id, cid = data["k"], int(data["a"]), str(data["c"])
         if kind in ("out", "close"):
+            moved = self.moved.get(account_id)
+            if moved is not None and moved.cid == cid:
+                if kind == "close":
+                    moved.client.close(int(data["code"]), str(data["reason"]))
+                elif moved.welcomed or json.loads(str(data["t"])).get("type") != "welcome":
+                    moved.client.send_text(str(data["t"]))
+                moved.welcomed = True
+                return
             relayed = self.relayed.get(account_id)
             if relayed is None or relayed.cid != cid:
                 return

@@ -253,9 +253,12 @@ class Hub:
             place.table.post("connect", place.seat)
 
     def detach(self, client: Client) -> None:
+        if self.cluster is not None:
+            self.cluster.detached(client)
         if self.clients.get(client.account_id) is not client:
             return
         del self.clients[client.account_id]
+        self.spectate.unwatch(client.account_id, tell=False, client=client)
         place = self.where.get(client.account_id)
         if isinstance(place, TablePlace):
             place.table.post("disconnect", place.seat)
@@ -265,6 +268,8 @@ class Hub:
     # ------------------------------------------------------------------ messages
     async def dispatch(self, client: Client, msg: Any) -> None:
         try:
+            if self.cluster is not None and await self.cluster.forward(client, msg):
+                return  # the account's room or queue is on another node
             await self._dispatch(client, msg)
         except ProtocolError as e:
             client.send(ErrorMsg(code=e.code, message=str(e), params=e.params, ref=e.ref or msg.ref))

@@ -239,10 +239,13 @@ class Lobby:
                                     option=option) from None
             raise ProtocolError("bad_options", str(e), option=option) from None
         await self._check_silver(client, options.stake, rules)
+        code = self._new_code()
+        if self.hub.cluster is not None:  # unique across the cluster's nodes
+            code = await self.hub.cluster.room_code(code, self._new_code)
         self._free(client)
         from .hub import RoomPlace
 
-        room = Room(code=self._new_code(), host=client.account_id, options=options, rules=rules)
+        room = Room(code=code, host=client.account_id, options=options, rules=rules)
         room.members.append((client.account_id, client.name))
         room.ready[client.account_id] = False
         self.rooms[room.code] = room
