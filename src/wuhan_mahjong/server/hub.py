@@ -258,7 +258,6 @@ class Hub:
         if self.clients.get(client.account_id) is not client:
             return
         del self.clients[client.account_id]
-        self.spectate.unwatch(client.account_id, tell=False, client=client)
         place = self.where.get(client.account_id)
         if isinstance(place, TablePlace):
             place.table.post("disconnect", place.seat)
