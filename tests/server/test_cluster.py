@@ -20,13 +20,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import redis
 
 from wuhan_mahjong.store import Store
 
 from .harness import Client, play, seat_four
-from .test_durable import RICH, check_settled_like_uninterrupted
+from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted
 from .test_durable_crash import Player, ServeProcess, _accounts
 
 REDIS_ENV = "WUHAN_MAHJONG_TEST_REDIS"
@@ -287,5 +288,34 @@ def test_quick_match_across_nodes_seats_one_table(nodes: list[ServeProcess], db_
 
         match_id = asyncio.run(scenario())
         check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids, RICH))
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_the_login_guard_and_the_sign_up_limits_count_every_node(
+        nodes: list[ServeProcess], db_url: str) -> None:
+    """Failed logins and guest sign-ups from one address are counted over the cluster: the
+    limits (5 failures per username, 20 guests an hour) hold when the attempts alternate
+    between two nodes, where each node alone would have let them through."""
+    store, _tokens, _ids = _accounts(db_url, 1)
+    first, second = _started(nodes[:2])
+    try:
+        wrong = {"username": "crash0", "password": "not-the-password-1"}
+        for i in range(5):
+            node = first if i % 2 else second
+            answer = httpx.post(f"{node.http}/api/login", json=wrong, timeout=10)
+            assert answer.status_code == 401, answer.text
+        for node in (first, second):
+            answer = httpx.post(f"{node.http}/api/login", json=wrong, timeout=10)
+            assert answer.status_code == 429, answer.text
+        right = {"username": "crash0", "password": PASSWORD}  # refused too while locked out
+        assert httpx.post(f"{first.http}/api/login", json=right, timeout=10).status_code == 429
+        for i in range(20):
+            node = first if i % 2 else second
+            assert httpx.post(f"{node.http}/api/guest", timeout=10).status_code == 201
+        for node in (first, second):
+            answer = httpx.post(f"{node.http}/api/guest", timeout=10)
+            assert answer.status_code == 429, answer.text
     finally:
         store.close()

@@ -61,7 +61,8 @@ from ..store.models import GAME_ID_MAX
 from .admin import watch_admin
 from .calculator import AddressLimiter, calculator_routes
 from .cluster import join_cluster
-from .config import ServerConfig, database_url, default_bot
+from .cluster_limits import share_limits
+from .config import ServerConfig, database_url, default_bot, redis_url
 from .hub import Hub, TablePlace, serve_websocket
 from .leaderboard import RatingOut, leaderboard_routes, profile_ratings
 from .limits import watch_abandoned
@@ -516,6 +517,9 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
     app.state.hint_limit = AddressLimiter(cfg.hint_rate, cfg.hint_burst)
     app.state.hint_address_limit = AddressLimiter(4 * cfg.hint_rate, 4 * cfg.hint_burst)
     app.state.hint_cache = HintCache()
+    shared = redis_url(cfg)
+    if shared is not None:  # a cluster node: the limits count every node's requests
+        share_limits(app, shared, cfg)
     trust_proxies(app, cfg.forwarded_allow_ips)
     redact_access_logs()
     return app
