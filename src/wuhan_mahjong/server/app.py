@@ -72,6 +72,7 @@ from .ratelimit import LoginGuard
 from .replays import replay_routes
 from .rules_api import rules_routes
 from .security import HardenedStarlette, HintCache, redact_access_logs, trust_proxies
+from .spectate import spectate_routes
 
 __all__ = ["HttpErrorCode", "create_app", "web_dir"]
 
@@ -505,6 +506,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         *rules_routes(),
         *calculator_routes(AddressLimiter(cfg.calc_rate, cfg.calc_burst)),
         *replay_routes(),
+        *spectate_routes(),
         *observability_routes(),
         WebSocketRoute("/ws", serve_websocket),
         Route("/", _index(folder), methods=["GET"]),

@@ -75,6 +75,14 @@ class ServerConfig:
     """Calculator API (``/api/score``, ``/api/hand``): requests per second per client address."""
     calc_burst: int = 30
     """Calculator requests one address may make at once before ``calc_rate`` applies (429)."""
+    spectator_delay_moves: int = 3
+    """Spectators see each move this many moves late (``server/spectate.py``), so watching
+    cannot help a player; 0: live.  A hand's end is shown at once."""
+    spectators_per_table: int = 50
+    """Watchers one table may have at once (``watchers_full`` beyond)."""
+    watch_rate: float = 1.0
+    """``watch`` messages per second per account (``watch_burst`` at once)."""
+    watch_burst: int = 5
     forwarded_allow_ips: tuple[str, ...] = ()
     """Addresses of the reverse proxies whose ``X-Forwarded-For`` / ``X-Forwarded-Proto``
     are believed (uvicorn's ``forwarded_allow_ips``); empty (the default): none, every
@@ -127,6 +135,10 @@ class ServerConfig:
             raise ValueError("abandon_seconds must be > 0 and tables_per_address >= 1")
         if self.max_tables < 0 or self.max_loop_lag < 0:
             raise ValueError("max_tables and max_loop_lag must be >= 0")
+        if not 0 <= self.spectator_delay_moves <= 1000 or self.spectators_per_table < 0:
+            raise ValueError("spectator_delay_moves must be in 0..1000, spectators_per_table >= 0")
+        if self.watch_rate <= 0 or self.watch_burst < 1:
+            raise ValueError("watch_rate must be > 0 and watch_burst >= 1")
         if self.quick_hands < 1:
             raise ValueError("quick_hands must be >= 1")
         if self.quick_stake < 0 or (self.fee is not None and self.fee < 0):

@@ -52,11 +52,14 @@ from .protocol import (
     ReadyMsg,
     SnapshotMsg,
     StartMsg,
+    UnwatchMsg,
+    WatchMsg,
     WelcomeMsg,
     encode,
     parse_client_message,
 )
 from .ratelimit import RateLimiter
+from .spectate import Spectate
 from .table import ResumeError, SeatInfo, Table
 
 if TYPE_CHECKING:
@@ -169,6 +172,7 @@ class Hub:
         self.free_bots: list[int] = []
         self.bots_in_use: dict[str, list[int]] = {}
         self.lobby = Lobby(self)
+        self.spectate = Spectate(self)
         self.chat = ChatRelay(self)
         self.addresses: dict[int, str] = {}
         """Each account's address at its last connection (the per-address table limit)."""
@@ -258,6 +262,7 @@ class Hub:
         if self.clients.get(client.account_id) is not client:
             return
         del self.clients[client.account_id]
+        self.spectate.unwatch(client.account_id, tell=False, client=client)
         place = self.where.get(client.account_id)
         if isinstance(place, TablePlace):
             place.table.post("disconnect", place.seat)
@@ -301,6 +306,11 @@ class Hub:
             self._leave(client)
         elif isinstance(msg, ChatMsg):
             self.chat.say(client, msg)
+        elif isinstance(msg, WatchMsg):
+            self.spectate.watch(client, msg.table)
+        elif isinstance(msg, UnwatchMsg):
+            if not self.spectate.unwatch(acct, client=client):
+                raise ProtocolError("not_found", "you are not watching a table")
         elif isinstance(msg, ActionMsg | AutoMsg | SnapshotMsg):
             place = self.where.get(acct)
             if not isinstance(place, TablePlace):
@@ -353,7 +363,7 @@ class Hub:
         return out
 
     async def start_table(self, humans: Sequence[tuple[int, str]], rules: Rules, *, hands: int,
-                          stake: int) -> Table:
+                          stake: int, watchable: bool = True) -> Table:
         """Seat ``humans`` (account id, name) and bots for the empty seats; start the match."""
         if self.draining:
             raise ProtocolError("busy", "the server is restarting: try again in a moment")
@@ -379,6 +389,7 @@ class Hub:
             fee=cfg.fee if cfg.fee is not None else rules.service_fee,
             claim_seconds=cfg.claim_seconds or rules.claim_window_seconds,
             turn_seconds=cfg.turn_seconds or rules.turn_seconds, bot_name=self.bot_name)
+        table.watchable = watchable
         self._run_table(table, [b.id for b in bots])
         return table
 
@@ -428,6 +439,7 @@ class Hub:
         return resumed
 
     def table_closed(self, table: Table) -> None:
+        self.spectate.closed(table)
         for s in table.seats:
             place = self.where.get(s.account_id)
             if isinstance(place, TablePlace) and place.table is table:

@@ -194,7 +194,7 @@ class Lobby:
         return short
 
     async def _launch(self, humans: list[tuple[int, str]], rules: Rules, hands: int,
-                      stake: int) -> None:
+                      stake: int, watchable: bool = True) -> None:
         from .protocol import ErrorMsg
 
         try:
@@ -207,7 +207,8 @@ class Lobby:
                         message="the table did not start: a player no longer has the silver to sit"
                         if short else "a silver table seats four players"))
                 return
-            await self.hub.start_table(humans, rules, hands=hands, stake=stake)
+            await self.hub.start_table(humans, rules, hands=hands, stake=stake,
+                                       watchable=watchable)
         except Exception:
             log.exception("could not start a table")
             for a, _ in humans:
@@ -312,7 +313,8 @@ class Lobby:
         for a, _ in humans:
             self.hub.where[a] = StartingPlace()
         task = asyncio.get_running_loop().create_task(
-            self._launch(humans, room.rules, room.options.hands, room.options.stake))
+            self._launch(humans, room.rules, room.options.hands, room.options.stake,
+                         room.options.spectators))
         self.hub.background(task)
 
     def _room_update(self, room: Room) -> None:

@@ -60,6 +60,7 @@ ErrorCode = Literal[
     "busy", "not_found", "room_full", "not_host", "not_ready", "guest_not_allowed",
     "insufficient_silver", "bad_options", "not_seated", "no_decision", "bad_action",
     "illegal_action", "stale_decision", "already_answered", "escaped", "server_error",
+    "not_watchable", "watchers_full",
 ]
 
 
@@ -134,6 +135,9 @@ class RoomOptions(_Msg):
     rules: dict[str, Any] = Field(default_factory=dict, max_length=40)
     fill_bots: bool = True
     """When the host starts the room, empty seats get bots."""
+    spectators: bool = True
+    """Whether others may watch the room's table (delayed, no hidden tile: ``server.spectate``);
+    on by default, as lichess lets anyone watch any game; the host turns it off."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -202,6 +206,19 @@ class SnapshotMsg(_ClientMsg):
     type: Literal["snapshot"]
 
 
+class WatchMsg(_ClientMsg):
+    """Watch a running table (``GET /api/tables/live`` lists them): ``server.spectate``."""
+
+    type: Literal["watch"]
+    table: str = Field(pattern=r"^[0-9a-f]{12}$")
+
+
+class UnwatchMsg(_ClientMsg):
+    """Stop watching."""
+
+    type: Literal["unwatch"]
+
+
 class ChatMsg(_ClientMsg):
     """Quick chat at the table: one phrase or one emote by id (``server.chat``); no free text."""
 
@@ -212,11 +229,11 @@ class ChatMsg(_ClientMsg):
 
 ClientMessage = Annotated[
     HelloMsg | PingMsg | QuickMatchMsg | CreateRoomMsg | JoinRoomMsg | ReadyMsg | StartMsg
-    | LeaveMsg | ActionMsg | AutoMsg | SnapshotMsg | ChatMsg,
+    | LeaveMsg | ActionMsg | AutoMsg | SnapshotMsg | ChatMsg | WatchMsg | UnwatchMsg,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "ping", "quick_match", "create_room", "join_room", "ready", "start",
-                "leave", "action", "auto", "snapshot", "chat")
+                "leave", "action", "auto", "snapshot", "chat", "watch", "unwatch")
 _CLIENT = TypeAdapter[Any](ClientMessage)
 
 
@@ -425,6 +442,8 @@ class TableMsg(_Msg):
     claim_seconds: float
     turn_seconds: float
     players: list[PlayerInfo]
+    watchers: int = 0
+    """How many are watching the table now (a ``watchers`` frame tells each change)."""
     overrides: dict[str, Any] = Field(default_factory=dict)
     """The rule options that differ from the profile's preset (shown in the table's info);
     filled in from ``rules`` and ``profile`` when the server builds the frame."""
@@ -508,9 +527,54 @@ class ChatOut(_Msg):
     emote: str | None = None
 
 
+class WatchingMsg(_Msg):
+    """Answers ``watch``: the watched table (``watch_state`` frames follow)."""
+
+    type: Literal["watching"] = "watching"
+    table_id: str
+    match_id: str
+    profile: str
+    rules: dict[str, Any]
+    hands: int
+    stake: int
+    players: list[PlayerInfo]
+    delay: int
+    """Spectators see each move this many moves late (``spectator_delay_moves``)."""
+    watchers: int
+
+
+class WatchStateMsg(_Msg):
+    """What a spectator sees: the engine's spectator view (no concealed tile), delayed."""
+
+    type: Literal["watch_state"] = "watch_state"
+    table_id: str
+    match_id: str
+    hand_no: int
+    view: ViewModel
+    totals: list[int]
+    players: list[PlayerInfo]
+
+
+class UnwatchedMsg(_Msg):
+    """Watching stopped: ``unwatch`` was sent, or the match ``ended``."""
+
+    type: Literal["unwatched"] = "unwatched"
+    table_id: str
+    reason: Literal["unwatch", "ended"]
+
+
+class WatchersMsg(_Msg):
+    """To the players: how many watch their table now."""
+
+    type: Literal["watchers"] = "watchers"
+    table_id: str
+    count: int
+
+
 ServerMessage = Annotated[
     WelcomeMsg | ErrorMsg | PongMsg | QueuedMsg | RoomMsg | LeftMsg | TableMsg | StateMsg
-    | HandEndMsg | MatchEndMsg | NoticeMsg | ChatOut,
+    | HandEndMsg | MatchEndMsg | NoticeMsg | ChatOut | WatchingMsg | WatchStateMsg
+    | UnwatchedMsg | WatchersMsg,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGES: TypeAdapter[Any] = TypeAdapter(ServerMessage)

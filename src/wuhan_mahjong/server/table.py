@@ -257,6 +257,8 @@ class Table:
         self.escape_tasks: list[asyncio.Task[None]] = []
         self.escapes_to_settle: list[int] = []
         self.loop = asyncio.get_running_loop()
+        self.watchable = True
+        """Others may watch (``server/spectate.py``): quick match, or a room allowing it."""
 
     # ------------------------------------------------------------------ outside interface
     def post(self, *event: Any) -> None:
@@ -344,6 +346,7 @@ class Table:
         return {"profile": self.rules.profile, "rules": self.rules.to_dict(), "hands": self.hands,
                 "stake": self.stake, "fee": self.fee, "claim_seconds": self.claim_seconds,
                 "turn_seconds": self.turn_seconds, "bot_name": self.bot_name,
+                "watchable": self.watchable,
                 "seats": [{"account_id": s.account_id, "name": s.name, "is_bot": s.is_bot}
                           for s in self.seats]}
 
@@ -369,6 +372,7 @@ class Table:
         table.seq = logged.next_seq
         table.hands_settled = logged.hands_done
         table.resumed = True
+        table.watchable = bool(cfg.get("watchable", True))
         for _hand_no, seat, deltas in table.match.escapes:
             table.seats[seat].escaped = True
             for s in range(4):
@@ -389,7 +393,7 @@ class Table:
             table_id=self.table_id, match_id=self.match_id, seat=seat, profile=self.rules.profile,
             rules=self.rules.to_dict(), hands=self.hands, stake=self.stake, fee=self.fee,
             claim_seconds=self.claim_seconds, turn_seconds=self.turn_seconds,
-            players=self._players())
+            players=self._players(), watchers=self.hub.spectate.count(self.table_id))
 
     def _policy(self, seat: int) -> Bot:
         info = self.seats[seat]
@@ -434,6 +438,7 @@ class Table:
             if parts is None:
                 parts = state_frame_parts(self.match_id, hand.hand_no, totals, players, timer)
             self._send_text(s, state_frame(parts, text, answered, info.auto))
+        self.hub.spectate.moved(self)  # spectators: the move ``spectator_delay_moves`` back
 
     # ------------------------------------------------------------------ decisions
     def _signature(self, hand: HandState) -> tuple[Any, ...]:
