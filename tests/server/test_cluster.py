@@ -180,9 +180,10 @@ def test_reconnecting_to_another_node_mid_hand_plays_on(nodes: list[ServeProcess
 
 
 @pytest.mark.slow
-def test_a_new_connection_on_another_node_replaces_the_old_one(
+def test_one_connection_per_account_and_logout_across_nodes(
         nodes: list[ServeProcess], db_url: str) -> None:
-    """One live connection per account across nodes: connecting on node 2 closes node 1's."""
+    """One live connection per account across nodes: connecting on node 2 closes node 1's;
+    a logout on node 1 closes the session's socket on node 2."""
     store, tokens, _ids = _accounts(db_url, 1)
     first, second = _started(nodes[:2])
     try:
@@ -198,7 +199,13 @@ def test_a_new_connection_on_another_node_replaces_the_old_one(
             await new.send({"type": "ping", "ref": "p"})
             await new.expect("pong")
             assert not new.closed.is_set()
-            await new.close()
+            # Logging out on node 1 ends the session's socket on node 2.
+            answer = await asyncio.to_thread(httpx.post, f"{first.http}/api/logout", timeout=10,
+                                             headers={"Authorization": f"Bearer {tokens[0]}"})
+            assert answer.status_code == 200, answer.text
+            await new.expect("notice", code="logged_out")
+            await asyncio.wait_for(new.closed.wait(), 10)
+            assert new.close_code == 4401
 
         asyncio.run(scenario())
     finally:

@@ -74,6 +74,7 @@ __all__ = ["Cluster", "connect_redis", "join_cluster"]
 log = logging.getLogger("wuhan_mahjong.server.cluster")
 
 KICK = "wm:kick"
+LOGOUT = "wm:logout"
 
 _RENEW = """
 local v = redis.call('GET', KEYS[1])
@@ -184,7 +185,7 @@ class Cluster:
         await self.redis.ping()
         await self._beat()
         pubsub = self.redis.pubsub()
-        await pubsub.subscribe(KICK, self._channel(self.node))
+        await pubsub.subscribe(KICK, LOGOUT, self._channel(self.node))
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self._listen(pubsub), name="cluster-listen"),
                       loop.create_task(self._loop(), name="cluster-heartbeat")]
@@ -482,6 +483,8 @@ class Cluster:
                     data = json.loads(message["data"])
                     if message["channel"] == KICK:
                         self._kicked(data)
+                    elif message["channel"] == LOGOUT:
+                        self._logged_out(data)
                     else:
                         await self._received(data)
                 except asyncio.CancelledError:
@@ -491,6 +494,25 @@ class Cluster:
         finally:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()
+
+    def logout(self, account_id: int, token_hash: str | None) -> None:
+        """A logout or a password change here: the account's sockets (of that session, when
+        ``token_hash`` is given) close on every node, as they do on this one."""
+        message = json.dumps({"a": account_id, "h": token_hash, "n": self.node})
+
+        async def publish() -> None:
+            await self.redis.publish(LOGOUT, message)
+
+        self.hub.background(asyncio.get_running_loop().create_task(publish()))
+
+    def _logged_out(self, data: dict[str, Any]) -> None:
+        if data["n"] == self.node:
+            return
+        client = self.hub.clients.get(int(data["a"]))
+        if client is None or (data["h"] is not None and client.token_hash != data["h"]):
+            return
+        client.send(NoticeMsg(code="logged_out", message="this session has ended (logged out)"))
+        client.close(4401, "logged out")
 
     def _kicked(self, data: dict[str, Any]) -> None:
         """Another connection of the account opened (``n``: on which node, ``c``: its id)."""

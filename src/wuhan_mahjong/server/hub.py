@@ -237,6 +237,8 @@ class Hub:
         """Close the account's connection (only if it logged in with ``token``, when given):
         after a logout or a password change the session must stop working at once.  A seat
         at a table is kept, as for any dropped connection."""
+        if self.cluster is not None:  # and on every other node
+            self.cluster.logout(account_id, None if token is None else hash_token(token))
         client = self.clients.get(account_id)
         if client is None or (token is not None and client.token_hash != hash_token(token)):
             return
