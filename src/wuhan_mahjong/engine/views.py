@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-from ..tiles import format_tiles, tile_str
+from ..tiles import _TILE_STR, format_tiles, tile_str
 from .actions import Action, Chi, Discard, Kong, LaiziDiscard, Peng, SpecialKong, Win
 from .state import HandState
 
@@ -155,9 +155,21 @@ def _public_seat(state: HandState, seat: int, viewer: int | None) -> PublicSeat:
         "melds": melds,
         "special_kongs": {"red": sp[0], "green": sp[1], "laizi": sp[2], "pi": sp[3]},
         "laizi_discards": sp[4],
-        "discards": [{"tile": tile_str(t), "laizi": bool(lz), "claimed_by": None if c < 0 else c}
+        "discards": [{"tile": _TILE_STR[t], "laizi": bool(lz), "claimed_by": None if c < 0 else c}
                      for t, c, lz in state.rivers[seat]],
     }
+
+
+def public_seat(state: HandState, seat: int, viewer: int | None) -> PublicSeat:
+    """What ``viewer`` (a seat, or ``None`` for a spectator) sees of ``seat``: the same for
+    every viewer but ``seat`` himself, who sees the faces of his own concealed kongs."""
+    return _public_seat(state, seat, viewer)
+
+
+def shows_own_kongs(state: HandState, seat: int) -> bool:
+    """Whether ``seat`` sees more of his own melds than the others do (a concealed kong
+    while the hand goes on): only then does his :func:`public_seat` differ from theirs."""
+    return state.phase != "ended" and any(m.kind == "concealed" for m in state.melds[seat])
 
 
 def _result(state: HandState) -> ResultView | None:
@@ -178,18 +190,31 @@ def _result(state: HandState) -> ResultView | None:
     }
 
 
+def own_part(state: HandState, viewer: int | None) -> tuple[str | None, str | None, list[ActionView]]:
+    """What only ``viewer`` sees: (his concealed tiles, his tile just drawn, his legal
+    actions); ``(None, None, [])`` for a spectator."""
+    if viewer is None:
+        return None, None, []
+    drawn = None
+    if state.current == viewer and state.drawn is not None and state.phase in ("turn", "final"):
+        drawn = _TILE_STR[state.drawn]
+    return (format_tiles(state.hand_tiles(viewer)), drawn,
+            [action_view(state, viewer, a) for a in state.legal_actions(viewer)])
+
+
 def seat_view(state: HandState, viewer: int | None) -> SeatView:
-    """The view of seat ``viewer`` (0-3), or of a spectator (``None``)."""
+    """The view of seat ``viewer`` (0-3), or of a spectator (``None``).
+
+    The server builds the public part once per move and shares it among the seats
+    (``server/frames.py``) from :func:`public_seat`, :func:`own_part` and the spectator
+    view; a test checks that its frames hold exactly this view, byte for byte."""
     if viewer is not None and not 0 <= viewer < 4:
         raise ValueError(f"no seat {viewer}")
     on_table: TableTile | None = None
     if state.phase in ("claim", "rob") and state.pending_tile is not None:
         assert state.pending_from is not None
-        on_table = {"seat": state.pending_from, "tile": tile_str(state.pending_tile)}
-    own = viewer is not None
-    drawn = None
-    if own and state.current == viewer and state.drawn is not None and state.phase in ("turn", "final"):
-        drawn = tile_str(state.drawn)
+        on_table = {"seat": state.pending_from, "tile": _TILE_STR[state.pending_tile]}
+    hand, drawn, legal = own_part(state, viewer)
     return {
         "schema": VIEW_VERSION,
         "viewer": viewer,
@@ -200,8 +225,8 @@ def seat_view(state: HandState, viewer: int | None) -> SeatView:
         "dealer": state.dealer,
         "phase": state.phase,
         "turn": state.current if state.pending_from is None else state.pending_from,
-        "indicator": tile_str(state.indicator),
-        "laizi": tile_str(state.laizi),
+        "indicator": _TILE_STR[state.indicator],
+        "laizi": _TILE_STR[state.laizi],
         "commitment": state.commitment,
         "wall": state.live,
         "end_phase": state.end_phase,
@@ -209,10 +234,9 @@ def seat_view(state: HandState, viewer: int | None) -> SeatView:
             min(state.rules.final_draws, state.live) if state.end_phase else state.rules.final_draws),
         "on_table": on_table,
         "seats": [_public_seat(state, s, viewer) for s in range(4)],
-        "hand": format_tiles(state.hand_tiles(viewer)) if viewer is not None else None,
+        "hand": hand,
         "drawn": drawn,
-        "legal_actions": ([action_view(state, viewer, a) for a in state.legal_actions(viewer)]
-                          if viewer is not None else []),
+        "legal_actions": legal,
         "result": _result(state),
     }
 

@@ -70,6 +70,7 @@ from ..store import (
     StoreError,
 )
 from ..tiles import tile_str
+from .frames import MoveViews
 from .observability import emit
 from .protocol import (
     ErrorCode,
@@ -80,7 +81,6 @@ from .protocol import (
     NoticeMsg,
     PlayerInfo,
     TableMsg,
-    encode_view,
     state_frame,
     state_frame_parts,
 )
@@ -259,6 +259,9 @@ class Table:
         self.loop = asyncio.get_running_loop()
         self.watchable = True
         """Others may watch (``server/spectate.py``): quick match, or a room allowing it."""
+        self._players_key: tuple[Any, ...] | None = None
+        self._players_json: list[dict[str, Any]] = []
+        """The players' entries of the state frames, rebuilt only when one's status changes."""
 
     # ------------------------------------------------------------------ outside interface
     def post(self, *event: Any) -> None:
@@ -407,14 +410,18 @@ class Table:
         hand = self.hand
         if hand is None:
             return
-        players = [p.model_dump() for p in self._players()]
-        players_key = tuple((p["connected"], p["auto"], p["escaped"]) for p in players)
+        players_key = tuple((s.is_bot or s.connected, s.auto, s.escaped) for s in self.seats)
+        if players_key != self._players_key:  # no pydantic models on every broadcast
+            self._players_key = players_key
+            self._players_json = [p.model_dump() for p in self._players()]
+        players = self._players_json
         totals = list(self.match.totals)
         d = self.decision
         timer = None
         if d is not None and not hand.ended:
             timer = {"kind": d.kind, "seconds": round(max(0.0, d.deadline - self._now()), 3)}
         parts: tuple[str, str] | None = None
+        views: MoveViews | None = None  # the public part of the views: built once, shared
         for info in self.seats:
             if info.is_bot or info.escaped or not info.connected:
                 continue
@@ -423,13 +430,12 @@ class Table:
                 continue
             info.seen = self.version
             info.dirty = False
-            view: dict[str, Any] = dict(seat_view(hand, s))
             answered = bool(d is not None and d.window and s in d.answers and not hand.ended)
-            if answered:
-                view["legal_actions"] = []
+            if views is None:
+                views = MoveViews(hand)
             # The last frame's key holds the view as text: no view dicts stay alive between
             # moves (a thousand of them made the garbage collector's full passes slow).
-            text = encode_view(view)
+            text = views.text(s, answered)
             key = (text, players_key, tuple(totals), answered, info.auto,
                    None if d is None else d.signature)
             if key == info.last and force != s:
