@@ -136,6 +136,7 @@ def test_a_killed_nodes_table_finishes_on_another_node_settled_once(
         match_id, took, owner = asyncio.run(scenario())
         assert owner in (_pid(second), _pid(third))
         assert took < 10
+        print(f"takeover after the kill: {took:.1f} s")  # the figure docs/cluster.md quotes
         match = check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids, RICH))
         assert len(match.history) == 2
         audit = store.audit()
