@@ -13,6 +13,7 @@ import { apply as applySettings, CHOICES, settings, update as updateSettings } f
 import { play, unlock } from "./sound.js";
 import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js";
 import { initShare, shareBarHTML } from "./share.js";
+import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
 import {
   actionLabel, actionsForTile, chatPanelHTML, chooserList, esc, groupActions, handTiles, renderSettlement,
@@ -150,11 +151,13 @@ function onError(msg) {
 }
 
 function onMessage(msg) {
+  if (onWatchMessage(msg)) return; // spectating (spectate.js)
   switch (msg.type) {
     case "welcome":
       S.wsOpen = true; S.reconnectDelay = 500; showBanner("");
       S.account = msg.account;
       S.atTable = msg.at_table;
+      if (S.screen === "watch") openWatch(S.watch.id); // watching again after a reconnection
       if (msg.at_table) send({ type: "snapshot" });
       else {
         // a queue or a room survives a reload: the server answers with "queued" or "room"
@@ -560,10 +563,12 @@ const SCREENS = {
         ${row("hands", t("opt.hands"), `<input id="cf-hands" name="hands" type="number" inputmode="numeric" min="1" max="64" value="4"${invalid(F, "hands")}>`)}
         ${row("claim_window_seconds", t("opt.claim"), `<input id="cf-claim_window_seconds" name="claim_window_seconds" type="number" inputmode="decimal" min="1" max="60" step="0.5" placeholder="${t("opt.default")}"${invalid(F, "claim_window_seconds")}>`)}
         ${row("stake", t("opt.stake"), `<input id="cf-stake" name="stake" type="number" inputmode="numeric" min="0" value="0"${invalid(F, "stake")}>`)}
+        ${row("spectators", t("opt.spectators"), `<select id="cf-spectators" name="spectators"><option value="on">${t("opt.spectators.on")}</option><option value="off">${t("opt.spectators.off")}</option></select>`)}
         <button class="primary" type="submit">${t("lobby.create")}</button>${formError(F)}</form></div>
       <div class="card"><h3>${t("lobby.join")}</h3><form id="join-form" novalidate><div class="form-row">
         <input name="code" inputmode="numeric" maxlength="6" placeholder="${t("lobby.code")}" aria-label="${t("lobby.code")}" required${invalid("join-form", "code")}>
         <button class="primary" type="submit">${t("lobby.join_btn")}</button></div>${formError("join-form")}</form></div>
+      ${watchListHTML()}
       <p class="error">${esc(S.error)}</p></div>`;
   },
 
@@ -595,7 +600,7 @@ const SCREENS = {
       `<button data-do="chat" aria-expanded="${S.chatOpen}">${t("chat.open")}</button>` +
       `<button data-do="info" aria-expanded="${S.infoOpen}">${t("table.info")}</button>` +
       `<button data-do="auto" aria-pressed="${auto ? "true" : "false"}">${auto ? t("table.auto_off") : t("table.auto_on")}</button>` +
-      `<button data-do="escape">${t("table.leave")}</button>${again}</div>`;
+      `<button data-do="escape">${t("table.leave")}</button>${again}${watchersHTML(S.table)}</div>`;
     const chat = S.chatOpen && !S.fixture ? chatPanelHTML(S.players, S.view, S.muted) : "";
     const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table) }) : "";
     return renderTable(S.view, c) + commitmentHTML(S.view) + err + tools + chat + info +
@@ -710,8 +715,9 @@ function tick() {
 setInterval(tick, 250);
 
 // ============================================================ routing
-const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "rules", "settings", "fixture", "calculator"];
-const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile"];
+const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "rules", "settings", "fixture", "calculator", "watch"];
+const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile", "watch"];
+SCREENS.watch = watchHTML; // #/watch?id=TABLE: a spectator's read-only table (spectate.js)
 
 function currentHash() {
   return location.hash || "#/";
@@ -720,12 +726,14 @@ function currentHash() {
 /** Show `screen`; its route is pushed on the history (or replaces the current entry). */
 function go(screen, params = "", { replace = false } = {}) {
   if (screen !== S.screen) S.error = "";
+  if (S.screen === "watch" && screen !== "watch") closeWatch();
   S.screen = screen;
   const hash = `#/${screen}${params}`;
   if (currentHash() !== hash) {
     if (replace) history.replaceState(null, "", hash); else history.pushState(null, "", hash);
   }
   if (screen === "profile") loadHistory();
+  if (screen === "lobby") loadLive();
   if (screen === "rules" || screen === "table" || screen === "room") loadRules();
   render();
 }
@@ -738,7 +746,8 @@ function inHand() {
 /** The screen the hash asks for (Back, Forward, a link, a typed address). */
 function route() {
   const { screen, params } = hashParams();
-  if (screen === S.screen && screen !== "replay" && screen !== "rules" && screen !== "calculator") return;
+  if (screen === S.screen && screen !== "replay" && screen !== "rules" && screen !== "calculator" && screen !== "watch") return;
+  if (S.screen === "watch" && screen !== "watch") closeWatch();
   if (inHand() && screen !== "table") {
     if (!window.confirm(t("nav.back_confirm"))) {
       history.pushState(null, "", "#/table");
@@ -762,6 +771,7 @@ function route() {
     return;
   }
   if (screen === "calculator") { S.screen = "calculator"; openCalculator(params.get("r")); render(); return; }
+  if (screen === "watch") { S.screen = "watch"; openWatch(params.get("id")); render(); return; }
   if (screen === "rules") {
     S.rulesProfile = params.get("profile") || null;
     S.rulesFactor = params.get("factor") || null;
@@ -774,6 +784,7 @@ function route() {
   S.error = "";
   S.screen = screen;
   if (screen === "profile") loadHistory();
+  if (screen === "lobby") loadLive();
   render();
 }
 window.addEventListener("hashchange", route);
@@ -857,7 +868,7 @@ async function start() {
   const { screen, params } = hashParams();
   if (screen === "fixture") { await loadFixture(params.get("src"), params.get("frame")); return; }
   if (S.token) connect();
-  if (["replay", "rules", "settings", "calculator"].includes(screen)) route();
+  if (["replay", "rules", "settings", "calculator", "watch"].includes(screen)) route();
   else if (S.token) go(["profile", "lobby"].includes(screen) ? screen : "lobby", "", { replace: true });
   else go("login", "", { replace: true });
   document.body.dataset.ready = "1";
@@ -976,6 +987,7 @@ document.addEventListener("click", (ev) => {
     case "start": send({ type: "start", ref: "room" }); break;
     case "leave": send({ type: "leave", ref: "room" }); break;
     case "logout": logout(); break;
+    case "watch-refresh": loadLive(); break;
     case "auto": send({ type: "auto", on: !(S.state && S.state.auto), ref: "table" }); break;
     case "escape": if (window.confirm(t("table.leave_confirm"))) send({ type: "leave", ref: "table" }); break;
     case "show-settlement": S.settlementOpen = true; renderOverlay(); break;
@@ -991,6 +1003,7 @@ function createOptions(f) {
   if (f.opening_scoring.value) options.opening_scoring = f.opening_scoring.value;
   if (f.cap.value) options.cap = Number(f.cap.value);
   if (f.claim_window_seconds.value) options.claim_window_seconds = Number(f.claim_window_seconds.value);
+  if (f.spectators && f.spectators.value === "off") options.spectators = false;
   return options;
 }
 
@@ -1104,6 +1117,7 @@ initVerify({
   rerender: render,
 });
 initShare({ api, rerender: render });
+initSpectate({ S, api, send, rerender: render });
 initCalculator({ render: () => { if (S.screen === "calculator") render(); } });
 
 start().catch((e) => { app.textContent = t("app.error", { msg: e.message }); });
