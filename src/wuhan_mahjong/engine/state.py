@@ -240,9 +240,14 @@ class HandState:
     def apply(self, seat: int, action: Action) -> None:
         """Play ``action`` for ``seat``; raises :class:`IllegalAction` and changes nothing if
         it is not legal now."""
-        if action not in self.legal_actions(seat):
-            v = explain(self, seat, action)
-            raise IllegalAction(self.why_illegal(seat, action), rule=v.rule if v else "")
+        legal = self.legal_actions(seat)
+        for a in legal:  # the shared instances: an identity check, not a dataclass __eq__ each
+            if a is action:
+                break
+        else:
+            if action not in legal:
+                v = explain(self, seat, action)
+                raise IllegalAction(self.why_illegal(seat, action), rule=v.rule if v else "")
         self._legal = [None, None, None, None]
         self.log.append(("act", seat, action))
         phase = self.phase
