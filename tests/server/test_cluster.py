@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -325,5 +326,58 @@ def test_the_login_guard_and_the_sign_up_limits_count_every_node(
         for node in (first, second):
             answer = httpx.post(f"{node.http}/api/guest", timeout=10)
             assert answer.status_code == 429, answer.text
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_a_paused_node_that_comes_back_runs_nothing_twice(
+        nodes: list[ServeProcess], db_url: str) -> None:
+    """The table's node is frozen (SIGSTOP) mid-hand past its heartbeat's life: another node
+    takes the match over; when the frozen node runs again (SIGCONT) it finds the match fenced
+    and stops its copy of the table, writing and sending nothing more.  The match is settled
+    once, like an uninterrupted run."""
+    store, tokens, ids = _accounts(db_url, 4)
+    first, second = _started(nodes[:2])
+    assert first.proc is not None
+    try:
+        async def scenario() -> str:
+            match_id, players, runs = await _play_room(first, tokens, store, hands=2, seed=80)
+            await _frames(players, 30)
+            assert not any(p.end for p in players)
+            first.proc.send_signal(signal.SIGSTOP)  # type: ignore[union-attr]
+            stopped = time.monotonic()
+            try:
+                while await asyncio.to_thread(_owner_pid, store, match_id) != _pid(second):
+                    assert time.monotonic() - stopped < 10, "no node took the match over"
+                    await asyncio.sleep(0.1)
+                for p in players:
+                    p.server = second
+                    if p.client is not None:  # the frozen node cannot close them itself
+                        p.client.ws.transport.abort()
+            finally:
+                first.proc.send_signal(signal.SIGCONT)  # type: ignore[union-attr]
+            await asyncio.wait_for(asyncio.gather(*runs), 120)
+            for p in players:
+                if p.client is not None:
+                    await p.client.close()
+            return match_id
+
+        match_id = asyncio.run(scenario())
+        check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids, RICH))
+        logged = store.load_match(match_id)
+        assert logged is not None and logged.epoch == 2
+        assert first.proc.poll() is None  # the thawed node lives on, without the table
+        deadline = time.monotonic() + 10
+        while not any(m in first.log.read_text() for m in (
+                "is leased by another node: this table stops",
+                "was taken over by another process; this table stops")):
+            assert time.monotonic() < deadline, "the thawed node did not stop its copy"
+            time.sleep(0.1)
+        health = httpx.get(f"{first.http}/api/health", timeout=10)
+        assert health.status_code == 200
+        audit = store.audit()
+        assert audit.ok, audit
+        assert sum(store.account(a).silver for a in ids) + audit.house_balance == RICH * 4
     finally:
         store.close()

@@ -238,7 +238,7 @@ class Cluster:
         await self.redis.set(f"wm:node:{self.node}", str(time.time()), px=px)
         homes: set[int] = set()
         for table in list(self.hub.tables.values()):
-            if table.epoch == 0 or table.finished:
+            if table.epoch == 0 or table.finished or table.stopping:
                 continue
             held = await self._renew(keys=[f"wm:lease:{table.match_id}"],
                                      args=[f"{self.node} {table.epoch}", self.node, px])
