@@ -211,14 +211,17 @@ def test_watchers_are_bounded_per_table_and_rate_limited(start_server: StartServ
     server = start_server(claim_seconds=60.0, turn_seconds=60.0, spectators_per_table=1,
                           watch_rate=0.001, watch_burst=2)
     tokens = [guest_token(server) for _ in range(4)]
+    other_tokens = [guest_token(server) for _ in range(4)]
     first = Client(server, guest_token(server), "first")
     second = Client(server, guest_token(server), "second")
+    third = Client(server, guest_token(server), "third")
 
     async def scenario() -> None:
         players = await seat_four(server, tokens, hands=1)
         table_id = players[0].of_type("table")[0]["table_id"]
         await first.connect()
         await second.connect()
+        third_id = (await third.connect())["account"]["id"]
         await first.send({"type": "watch", "table": table_id})
         await first.expect("watching")
         await second.send({"type": "watch", "table": table_id, "ref": "full"})
@@ -228,7 +231,22 @@ def test_watchers_are_bounded_per_table_and_rate_limited(start_server: StartServ
         await first.expect("watching")
         await first.send({"type": "watch", "table": table_id, "ref": "rl"})
         assert (await first.expect("error", ref="rl"))["code"] == "rate_limited"
-        for c in [*players, first, second]:
+        # one table at a time per account: watching another lets the first go
+        others = await seat_four(server, other_tokens, hands=1)
+        other_id = others[0].of_type("table")[0]["table_id"]
+        await third.send({"type": "watch", "table": other_id})
+        await third.expect("watching", table_id=other_id)
+        assert server.hub.spectate.count(other_id) == 1
+        for c in others:
+            assert (await c.expect("watchers", table_id=other_id))["count"] == 1
+        await first.send({"type": "unwatch"})
+        await first.expect("unwatched")
+        await third.send({"type": "watch", "table": table_id})
+        await third.expect("watching", table_id=table_id)
+        for c in others:
+            assert (await c.expect("watchers", table_id=other_id))["count"] == 0
+        assert server.hub.spectate.watching == {third_id: table_id}
+        for c in [*players, *others, first, second, third]:
             await c.close()
 
     asyncio.run(scenario())

@@ -261,10 +261,10 @@ class Hub:
     def detach(self, client: Client) -> None:
         if self.cluster is not None:
             self.cluster.detached(client)
+        self.spectate.unwatch(client.account_id, tell=False, client=client)  # this connection's
         if self.clients.get(client.account_id) is not client:
             return
         del self.clients[client.account_id]
-        self.spectate.unwatch(client.account_id, tell=False, client=client)
         place = self.where.get(client.account_id)
         if isinstance(place, TablePlace):
             place.table.post("disconnect", place.seat)

@@ -41,6 +41,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..engine.views import spectator_view
+from . import replays
 from .calculator import AddressLimiter
 from .protocol import ProtocolError, UnwatchedMsg, WatchersMsg, WatchingMsg, encode, encode_view
 
@@ -203,12 +204,14 @@ class Spectate:
                 self.hub.table_send(w.table, s.account_id, msg)
 
 
-def spectate_routes() -> list[Route]:
-    """``GET /api/tables/live``: the watchable tables (public, like lichess's TV list)."""
+def spectate_routes(limiter: AddressLimiter | None = None) -> list[Route]:
+    """``GET /api/tables/live``: the watchable tables (public, like lichess's TV list), at
+    most as often per address as the public replays (429 beyond)."""
 
     async def live(request: Request) -> Response:
         hub: Hub = request.app.state.hub
         return JSONResponse({"tables": hub.spectate.live(),
                              "delay": hub.config.spectator_delay_moves})
 
-    return [Route("/api/tables/live", live, methods=["GET"])]
+    lim = limiter or AddressLimiter(replays.RATE, replays.BURST)
+    return [Route("/api/tables/live", replays._limited(lim, live), methods=["GET"])]
