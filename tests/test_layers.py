@@ -37,15 +37,8 @@ LAYERS = {"engine": 1, "bots": 2, "rl": 3, "store": 4, "server": 5, "cli": 6}
 #: Known upward imports, to shrink to nothing (each with its reason); empty now.
 ALLOWED_UPWARD: set[tuple[str, str]] = set()
 
-#: Known imports that close a cycle, to shrink to nothing.  The server's placements
-#: (QueuePlace, RoomPlace, TablePlace) live in ``server.hub``, so the modules the hub
-#: uses import them back inside functions; they move to a small placement module of
-#: their own (issue 17, item 2), and these go.
-ALLOWED_CYCLE_EDGES: set[tuple[str, str]] = {
-    ("wuhan_mahjong.server.lobby", "wuhan_mahjong.server.hub"),
-    ("wuhan_mahjong.server.chat", "wuhan_mahjong.server.hub"),
-    ("wuhan_mahjong.server.limits", "wuhan_mahjong.server.hub"),
-}
+#: Known imports that close a cycle, to shrink to nothing (each with its reason); empty now.
+ALLOWED_CYCLE_EDGES: set[tuple[str, str]] = set()
 
 
 def module_name(path: Path) -> str:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Literal
 
+from .placement import TablePlace
 from .protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -83,8 +84,6 @@ class Admission:
     def refuses_connection(self, account_id: int) -> bool:
         """Whether a new connection of ``account_id`` is refused: the node is saturated and
         the account has no table here (a seated player always gets back to his table)."""
-        from .hub import TablePlace
-
         if self.busy() is None:
             return False
         return not isinstance(self.hub.where.get(account_id), TablePlace)

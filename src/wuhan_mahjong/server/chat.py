@@ -17,6 +17,7 @@ import random
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from .placement import TablePlace
 from .protocol import ChatMsg, ChatOut, ProtocolError
 from .ratelimit import TokenBucket
 
@@ -61,8 +62,6 @@ class ChatRelay:
         self.buckets: dict[int, TokenBucket] = {}
 
     def say(self, client: Client, msg: ChatMsg) -> None:
-        from .hub import TablePlace
-
         if (msg.phrase is None) == (msg.emote is None):
             raise ProtocolError("invalid_message", "send one of 'phrase' or 'emote'",
                                 field="phrase", problem="missing")

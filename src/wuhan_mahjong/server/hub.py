@@ -16,7 +16,6 @@ import socket
 import time
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -30,8 +29,9 @@ from .admin import refuse_seat
 from .admission import OVERLOADED_CLOSE_CODE, Admission
 from .chat import ChatRelay, bot_names
 from .config import ServerConfig
-from .lobby import Lobby, Room
+from .lobby import Lobby
 from .observability import frame_sent
+from .placement import Placements, QueuePlace, RoomPlace, TablePlace
 from .protocol import (
     PROTOCOL_VERSION,
     AccountInfo,
@@ -68,30 +68,6 @@ if TYPE_CHECKING:
 __all__ = ["Client", "Hub", "QueuePlace", "RoomPlace", "TablePlace", "serve_websocket"]
 
 log = logging.getLogger("wuhan_mahjong.server")
-
-
-@dataclass(frozen=True)
-class QueuePlace:
-    key: tuple[str, int]
-
-
-@dataclass(frozen=True)
-class RoomPlace:
-    room: Room
-
-
-@dataclass(frozen=True)
-class TablePlace:
-    table: Table
-    seat: int
-
-
-@dataclass(frozen=True)
-class StartingPlace:
-    """Between leaving a queue or room and sitting down (bots are being fetched)."""
-
-
-Place = QueuePlace | RoomPlace | TablePlace | StartingPlace
 
 
 class Client:
@@ -165,7 +141,7 @@ class Hub:
         self.store = store
         self.bot_name = bot_name
         self.clients: dict[int, Client] = {}
-        self.where: dict[int, Place] = {}
+        self.where = Placements()
         self.tables: dict[str, Table] = {}
         self.table_tasks: dict[str, asyncio.Task[None]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -343,7 +319,7 @@ class Hub:
             self.lobby.leave(acct)
             client.send(LeftMsg(where="room"))
         elif isinstance(place, TablePlace):
-            del self.where[acct]
+            self.where.leave(acct)
             place.table.post("leave", place.seat)
             client.send(LeftMsg(where="table", escaped=True, penalty=place.table.rules.escape))
         else:
@@ -370,12 +346,12 @@ class Hub:
         if self.draining:
             raise ProtocolError("busy", "the server is restarting: try again in a moment")
         for acct, _ in humans:
-            self.where[acct] = StartingPlace()
+            self.where.starting(acct)
         try:
             bots = await self._bot_accounts(4 - len(humans), stake, rules.min_silver)
         except BaseException:
             for acct, _ in humans:
-                self.where.pop(acct, None)
+                self.where.leave(acct)
             raise
         people: list[tuple[int, str, bool]] = [(a, n, False) for a, n in humans]
         names = bot_names(len(bots), taken={n for _, n in humans})
@@ -400,7 +376,7 @@ class Hub:
         self.bots_in_use[table.table_id] = bots
         for s in table.seats:
             if not s.is_bot and not s.escaped:
-                self.where[s.account_id] = TablePlace(table, s.seat)
+                self.where.sit(s.account_id, table, s.seat)
         task = asyncio.get_running_loop().create_task(table.run(), name=f"table-{table.table_id}")
         self.table_tasks[table.table_id] = task
         if self.cluster is not None:  # its players' home is this node, at once
@@ -443,9 +419,7 @@ class Hub:
     def table_closed(self, table: Table) -> None:
         self.spectate.closed(table)
         for s in table.seats:
-            place = self.where.get(s.account_id)
-            if isinstance(place, TablePlace) and place.table is table:
-                del self.where[s.account_id]
+            self.where.leave_table(s.account_id, table)
         self.free_bots.extend(self.bots_in_use.pop(table.table_id, []))
         self.tables.pop(table.table_id, None)
         self.table_tasks.pop(table.table_id, None)

@@ -52,16 +52,12 @@ def tables_at_address(hub: Hub, address: str) -> int:
 
 def _abandon(hub: Hub, table: Table) -> None:
     """Every seated player escapes (the hub forgets his seat first, as for a ``leave``)."""
-    from .hub import TablePlace
-
     log.info("table %s (match %s) abandoned: no player connected for %g s",
              table.table_id, table.match_id, hub.config.abandon_seconds)
     for s in table.seats:
         if s.is_bot or s.escaped:
             continue
-        place = hub.where.get(s.account_id)
-        if isinstance(place, TablePlace) and place.table is table:
-            del hub.where[s.account_id]
+        hub.where.leave_table(s.account_id, table)
         table.post("leave", s.seat)
 
 

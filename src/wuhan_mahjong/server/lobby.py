@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from ..rules import OPTION_BOUNDS, Rules, RulesError, get_rules
 from .economy import min_to_sit
 from .limits import tables_at_address
+from .placement import QueuePlace, RoomPlace
 from .protocol import ProtocolError, QueuedMsg, RoomMember, RoomMsg, RoomOptions
 
 if TYPE_CHECKING:
@@ -132,13 +133,11 @@ class Lobby:
         rules = get_rules(profile)
         await self._check_silver(client, stake, rules)
         self._free(client)  # again: the check above awaited
-        from .hub import QueuePlace
-
         key = (profile, stake)
         queue = self.queues.setdefault(key, QuickQueue(key))
         loop = asyncio.get_running_loop()
         queue.members.append((client.account_id, client.name, loop.time()))
-        self.hub.where[client.account_id] = QueuePlace(key)
+        self.hub.where.join_queue(client.account_id, key)
         if len(queue.members) >= 4:
             self._start_quick(queue)
         else:
@@ -171,10 +170,8 @@ class Lobby:
             self.queues.pop(queue.key, None)
         profile, stake = queue.key
         humans = [(a, n) for a, n, _ in people]
-        from .hub import StartingPlace
-
         for a, _ in humans:
-            self.hub.where[a] = StartingPlace()
+            self.hub.where.starting(a)
         task = asyncio.get_running_loop().create_task(self._launch(
             humans, get_rules(profile), self.hub.config.quick_hands, stake))
         self.hub.background(task)
@@ -201,7 +198,7 @@ class Lobby:
             short = await self._short_of_silver(humans, rules, stake)
             if short or (stake > 0 and len(humans) < 4):
                 for a, _ in humans:
-                    self.hub.where.pop(a, None)
+                    self.hub.where.leave(a)
                     self.hub.send_to(a, ErrorMsg(
                         code="insufficient_silver" if short else "not_ready",
                         message="the table did not start: a player no longer has the silver to sit"
@@ -244,13 +241,11 @@ class Lobby:
         if self.hub.cluster is not None:  # unique across the cluster's nodes
             code = await self.hub.cluster.room_code(code, self._new_code)
         self._free(client)
-        from .hub import RoomPlace
-
         room = Room(code=code, host=client.account_id, options=options, rules=rules)
         room.members.append((client.account_id, client.name))
         room.ready[client.account_id] = False
         self.rooms[room.code] = room
-        self.hub.where[client.account_id] = RoomPlace(room)
+        self.hub.where.join_room(client.account_id, room)
         self._room_update(room)
 
     async def join_room(self, client: Client, code: str) -> None:
@@ -266,16 +261,12 @@ class Lobby:
             raise ProtocolError("not_found", f"no room {code}", room=code)
         if len(room.members) >= 4:
             raise ProtocolError("room_full", f"room {code} is full", room=code)
-        from .hub import RoomPlace
-
         room.members.append((client.account_id, client.name))
         room.ready[client.account_id] = False
-        self.hub.where[client.account_id] = RoomPlace(room)
+        self.hub.where.join_room(client.account_id, room)
         self._room_update(room)
 
     def _room_of(self, client: Client) -> Room:
-        from .hub import RoomPlace
-
         place = self.hub.where.get(client.account_id)
         if not isinstance(place, RoomPlace):
             raise ProtocolError("not_seated", "you are not in a room")
@@ -308,10 +299,8 @@ class Lobby:
         room.starting = True
         self.rooms.pop(room.code, None)
         humans = list(room.members)
-        from .hub import StartingPlace
-
         for a, _ in humans:
-            self.hub.where[a] = StartingPlace()
+            self.hub.where.starting(a)
         task = asyncio.get_running_loop().create_task(
             self._launch(humans, room.rules, room.options.hands, room.options.stake,
                          room.options.spectators))
@@ -332,11 +321,9 @@ class Lobby:
     # ------------------------------------------------------------------ leaving
     def leave(self, account_id: int) -> None:
         """Leave a queue or a room (before the start: no penalty)."""
-        from .hub import QueuePlace, RoomPlace
-
         place = self.hub.where.get(account_id)
         if isinstance(place, QueuePlace):
-            del self.hub.where[account_id]
+            self.hub.where.leave(account_id)
             queue = self.queues.get(place.key)
             if queue is not None:
                 queue.members = [m for m in queue.members if m[0] != account_id]
@@ -345,7 +332,7 @@ class Lobby:
                 if not queue.members:
                     self.queues.pop(place.key, None)
         elif isinstance(place, RoomPlace):
-            del self.hub.where[account_id]
+            self.hub.where.leave(account_id)
             room = place.room
             room.members = [m for m in room.members if m[0] != account_id]
             room.ready.pop(account_id, None)
@@ -357,8 +344,6 @@ class Lobby:
             self._room_update(room)
 
     def resend(self, account_id: int) -> None:
-        from .hub import QueuePlace, RoomPlace
-
         place = self.hub.where.get(account_id)
         if isinstance(place, QueuePlace) and place.key in self.queues:
             self._announce(self.queues[place.key])

@@ -43,6 +43,7 @@ from starlette.routing import Route
 from ..engine.views import spectator_view
 from . import replays
 from .calculator import AddressLimiter
+from .placement import TablePlace
 from .protocol import ProtocolError, UnwatchedMsg, WatchersMsg, WatchingMsg, encode, encode_view
 
 if TYPE_CHECKING:
@@ -107,8 +108,6 @@ class Spectate:
         if self.limiter.retry_after(str(acct)) > 0:
             raise ProtocolError("rate_limited", "too many watch requests: wait a moment",
                                 rate=self.config.watch_rate)
-        from .hub import TablePlace
-
         if isinstance(self.hub.where.get(acct), TablePlace):
             raise ProtocolError("not_watchable", "a seated player cannot watch a table",
                                 table=table_id, reason="seated")
