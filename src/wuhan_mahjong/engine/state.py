@@ -422,30 +422,44 @@ class HandState:
             raise AssertionError(action)
 
     def _may_claim(self, s: int, t: int, d: int) -> bool:
-        """Could ``s`` do anything but pass on the discard ``t`` of ``d``?  A cheap superset of
-        :meth:`_claim_options` on the packed counts (which leave out the laizi, as claims
-        do): two or more of ``t`` (peng, 冲杠), a chi pair for the next player, or an opened
-        hand without a must-kong tile whose shape the tile could complete."""
-        p = self.packed[s]
+        """Could ``s`` do anything but pass on the discard ``t`` of ``d``?  See :meth:`_claimers`."""
+        return s in self._claimers(t, d)
+
+    def _claimers(self, t: int, d: int) -> tuple[int, ...]:
+        """The seats that could do anything but pass on the discard ``t`` of ``d``: a cheap
+        superset of :meth:`_claim_options` on the packed counts (which leave out the laizi,
+        as claims do): two or more of ``t`` (peng, 冲杠), a chi pair for the next player, or
+        an opened hand without a must-kong tile whose shape the tile could complete.  One
+        loop over the three seats: it runs for every discard."""
         sh = 3 * t
-        if (p >> sh) & 6:
-            return True
-        if t < 27 and s == (d + 1) % 4:
-            r = t % 9
-            if (r >= 2 and (p >> (sh - 3)) & 7 and (p >> (sh - 6)) & 7) or (
-                    1 <= r <= 7 and (p >> (sh - 3)) & 7 and (p >> (sh + 3)) & 7) or (
-                    r <= 6 and (p >> (sh + 3)) & 7 and (p >> (sh + 6)) & 7):
-                return True
-        # the win prefilter of _discard_win (an unopened hand never wins: the common case)
-        return bool(self.openings[s]) and self._eligible(s) and self._shape_ok(
-            s, p + (1 << sh), self.counts[s][self.laizi])
+        bit = 1 << sh
+        nxt = (d + 1) % 4
+        packed = self.packed
+        out: list[int] = []
+        for s in _OTHERS[d]:
+            p = packed[s]
+            if (p >> sh) & 6:
+                out.append(s)
+                continue
+            if s == nxt and t < 27:
+                r = t % 9
+                if (r >= 2 and (p >> (sh - 3)) & 7 and (p >> (sh - 6)) & 7) or (
+                        1 <= r <= 7 and (p >> (sh - 3)) & 7 and (p >> (sh + 3)) & 7) or (
+                        r <= 6 and (p >> (sh + 3)) & 7 and (p >> (sh + 6)) & 7):
+                    out.append(s)
+                    continue
+            # the win prefilter of _discard_win (an unopened hand never wins: the common case)
+            if self.openings[s] and self._eligible(s) and self._shape_ok(
+                    s, p + bit, self.counts[s][self.laizi]):
+                out.append(s)
+        return tuple(out) if out else ()
 
     def _open_window(self, phase: Literal["claim", "rob"], frm: int, t: int) -> None:
         live: tuple[int, ...] = ()
         if phase == "claim":
             # Lazy claim window: seats that can only pass get the shared (PASS,); with auto_pass
             # a discard nobody can use goes straight to the next draw (its passes still logged).
-            live = tuple(s for s in _OTHERS[frm] if self._may_claim(s, t, frm))
+            live = self._claimers(t, frm)
             if not live and self.auto_pass:
                 self.decision += 1  # the window's id, as if it had opened and closed
                 self.log.extend(_PASS_EVENTS[frm])
