@@ -263,3 +263,38 @@ def test_bad_watch_messages_are_refused(server: Server, bad: dict[str, Any]) -> 
         await c.close()
 
     asyncio.run(scenario())
+
+
+def test_a_resumed_table_keeps_its_spectators_choice(start_server: StartServer) -> None:
+    slow = {"turn_seconds": 60.0, "claim_seconds": 60.0}
+    first = start_server(**slow)
+    open_tokens = [guest_token(first) for _ in range(4)]
+    closed_tokens = [guest_token(first) for _ in range(4)]
+    watcher_token = guest_token(first)
+
+    async def before() -> tuple[str, str]:
+        opened = await seat_four(first, open_tokens, hands=2)
+        closed = await seat_four(first, closed_tokens, hands=2, spectators=False)
+        ids = (opened[0].of_type("table")[0]["table_id"], closed[0].of_type("table")[0]["table_id"])
+        for c in opened + closed:
+            await c.close()
+        return ids
+
+    open_id, closed_id = asyncio.run(before())
+    first.stop()  # drains: both matches stay running in the store and resume on the next start
+    second = start_server(**slow)
+    assert {open_id, closed_id} <= set(second.hub.tables)
+    listed = {t["table_id"] for t in
+              httpx.get(f"{second.http}/api/tables/live", timeout=10).json()["tables"]}
+    assert open_id in listed and closed_id not in listed
+
+    async def after() -> None:
+        w = Client(second, watcher_token)
+        await w.connect()
+        await w.send({"type": "watch", "table": closed_id, "ref": "c"})
+        assert (await w.expect("error", ref="c"))["params"]["reason"] == "private"
+        await w.send({"type": "watch", "table": open_id})
+        assert (await w.expect("watching"))["table_id"] == open_id
+        await w.close()
+
+    asyncio.run(after())
