@@ -176,6 +176,8 @@ class Cluster:
         """Local sockets whose account's lobby place is on another node, by account."""
         self.writers: set[asyncio.Task[None]] = set()
         self.homes: set[int] = set()
+        self.leased: set[str] = set()
+        """The matches whose leases this node held at its last heartbeat."""
         self.takeovers = 0
         self._renew = redis.register_script(_RENEW)
 
@@ -204,7 +206,8 @@ class Cluster:
             with contextlib.suppress(BaseException):
                 await task
         with contextlib.suppress(Exception):
-            keys = [f"wm:lease:{t.match_id}" for t in self.hub.tables.values()]
+            keys = [f"wm:lease:{match_id}" for match_id in self.leased]
+            keys += [f"wm:home:{account_id}" for account_id in self.homes]
             await self.redis.delete(f"wm:node:{self.node}", *keys)
         with contextlib.suppress(Exception):
             await self.redis.aclose()
@@ -237,6 +240,7 @@ class Cluster:
         px = self.ttl_ms
         await self.redis.set(f"wm:node:{self.node}", str(time.time()), px=px)
         homes: set[int] = set()
+        leased: set[str] = set()
         for table in list(self.hub.tables.values()):
             if table.epoch == 0 or table.finished or table.stopping:
                 continue
@@ -246,6 +250,7 @@ class Cluster:
                 log.warning("match %s is leased by another node: this table stops", table.match_id)
                 table.stop()
                 continue
+            leased.add(table.match_id)
             for seat in table.seats:
                 if not seat.is_bot and not seat.escaped:
                     homes.add(seat.account_id)
@@ -262,6 +267,7 @@ class Cluster:
         for account_id in self.homes - homes:  # tables that ended here: their players are free
             await self._renew_home_drop(account_id)
         self.homes = homes
+        self.leased = leased
 
     def seated(self, table: Table) -> None:
         """A table starts (or resumes) here: its players' home is this node from now on
