@@ -40,6 +40,7 @@ def test_the_lobby_lists_a_table_and_the_watch_page_shows_it(browser: object, wa
         host.click("#create-form button[type='submit']")
         host.wait_for_selector(".room-code")
         assert wait_js(host, "window.__wm.room && window.__wm.room.options.spectators === false")
+        assert "不许观战" in host.locator(".room-options").inner_text()
 
         watcher.click("[data-do='watch-refresh']")
         link = watcher.locator(f"[data-watch='{table_id}']")

@@ -481,6 +481,7 @@ function optionsLine(o) {
   if (o.cap) parts.push(`${t("opt.cap")} ${o.cap}`);
   if (o.claim_window_seconds) parts.push(`${t("opt.claim")} ${o.claim_window_seconds}`);
   if (o.turn_seconds) parts.push(`${t("opt.turn")} ${o.turn_seconds}`);
+  if (o.spectators === false) parts.push(t("opt.no_spectators"));
   for (const [k, v] of Object.entries(o.rules || {})) parts.push(`${esc(ruleLabel(k))} ${esc(ruleValue(k, v))}`);
   return parts.join(" · ");
 }
