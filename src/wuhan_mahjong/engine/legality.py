@@ -564,7 +564,9 @@ def turn_actions(st: HandState, seat: int) -> tuple[Action, ...]:
     keeps of :func:`turn_candidates`, in that order."""
     f: TurnFacts = st.facts
     c = st.counts[seat]
-    acts: list[Action] = [WIN] if st.drawn is not None and st.win_now(seat) is not None else []
+    # an unopened hand never wins (the analysis' first check): most turns skip the win check
+    acts: list[Action] = ([WIN] if st.drawn is not None and st.openings[seat]
+                          and st.win_now(seat) is not None else [])
     acts += [DISCARDS[t] for t in f.plain if c[t]]
     laizi = c[st.laizi]
     if laizi:

@@ -554,6 +554,8 @@ class HandState:
         self._replacement(k)
 
     def _clear_window(self) -> None:
+        if self.phase == "turn":  # a turn never opens a window: it is clear already
+            return
         self.pending_tile = None
         self.pending_from = None
         self.options = [(), (), (), ()]
