@@ -229,13 +229,16 @@ def test_a_room_on_node_1_joined_from_nodes_2_and_3_plays_to_the_end(
         nodes: list[ServeProcess], db_url: str) -> None:
     """A private room's code is the cluster's: created on node 1, joined from nodes 2 and 3;
     the table runs on node 1 and every player, wherever his socket is, plays it to the end
-    and sees only his own hand."""
-    store, tokens, ids = _accounts(db_url, 4)
+    and sees only his own hand.  Then the same players (now all served by node 1) join a
+    room made on node 3: each connection follows, one welcome each, whatever the hops."""
+    store, tokens, ids = _accounts(db_url, 5)
     first, second, third = _started(nodes)
+    silver: dict[int, int] = {}
+    """Each account's silver after the first match: the second one starts from it."""
     try:
-        async def scenario() -> tuple[str, list[dict[str, Any]], list[Client]]:
+        async def scenario() -> tuple[list[str], list[dict[str, Any]], list[Client]]:
             clients = [Client(n, t) for n, t in  # type: ignore[arg-type]
-                       zip((first, second, third, second), tokens, strict=True)]
+                       zip((first, second, third, second), tokens[:4], strict=True)]
             for c in clients:
                 await c.connect()
             await clients[0].send({"type": "create_room",
@@ -254,23 +257,45 @@ def test_a_room_on_node_1_joined_from_nodes_2_and_3_plays_to_the_end(
             assert len({t["match_id"] for t in tables}) == 1
             assert sorted(t["seat"] for t in tables) == [0, 1, 2, 3]
             ends = await _finish_together(clients)
-            for c in clients:
+            await asyncio.to_thread(check_settled_like_uninterrupted, store, tables[0]["match_id"],
+                                    dict.fromkeys(ids, RICH))
+            silver.update({a: store.account(a).silver for a in ids})
+            # A room on node 3: joined by players whose sockets are on nodes 1, 2 and 3 and
+            # who were all served by node 1 (moved on, sent back home, moved on twice).
+            host = Client(third, tokens[4])  # type: ignore[arg-type]
+            await host.connect()
+            await host.send({"type": "create_room",
+                             "options": {"hands": 1, "stake": 5, "profile": "bianfeng"}})
+            again = (await host.expect("room"))["code"]
+            for c in (clients[1], clients[2], clients[0]):
+                await c.send({"type": "join_room", "code": again})
+                assert (await c.expect("room"))["code"] == again
+            players = [host, clients[0], clients[1], clients[2]]
+            for c in players:
+                await c.send({"type": "ready"})
+            second_tables = [await c.expect("table") for c in players]
+            assert len({t["match_id"] for t in second_tables}) == 1
+            ends += await _finish_together(players)
+            for c in [*clients, host]:
+                assert len(c.of_type("welcome")) == 1
                 await c.close()
-            return tables[0]["match_id"], ends, clients
+            return [tables[0]["match_id"], second_tables[0]["match_id"]], ends, [*clients, host]
 
-        match_id, ends, clients = asyncio.run(scenario())
+        match_ids, ends, clients = asyncio.run(scenario())
         assert all(e["type"] == "match_end" for e in ends)
         for c in clients:  # hidden information stays per seat across nodes
-            seat = c.of_type("table")[0]["seat"]
+            seats = {t["match_id"]: t["seat"] for t in c.of_type("table")}
             for state in c.of_type("state"):
                 view = state["view"]
-                assert view["viewer"] == seat and view["hand"]
+                assert view["viewer"] == seats[state["match_id"]] and view["hand"]
                 assert all(set(other) == set(view["seats"][0]) and "hand" not in other
                            for other in view["seats"])
-        check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids, RICH))
-        logged = store.load_match(match_id)
-        assert logged is not None and logged.owner is not None
-        assert logged.owner.endswith(f":{_pid(first)}")
+        check_settled_like_uninterrupted(store, match_ids[1], silver)
+        for match_id, node in zip(match_ids, (first, third), strict=True):
+            logged = store.load_match(match_id)
+            assert logged is not None and logged.owner is not None
+            assert logged.owner.endswith(f":{_pid(node)}")
+            assert logged.status == "finished" and len(logged.totals) == 4
     finally:
         store.close()
 

@@ -132,11 +132,16 @@ class RelayPort:
 class _RelayedSocket:
     """A WebSocket this node holds for an account whose table runs on another node."""
 
-    def __init__(self, ws: WebSocket, account_id: int, home: str, cid: str) -> None:
+    def __init__(self, ws: WebSocket, account_id: int, home: str, cid: str, token_hash: str,
+                 address: str) -> None:
         self.ws = ws
         self.account_id = account_id
         self.home = home
         self.cid = cid
+        self.token_hash = token_hash
+        self.address = address
+        self.drop_welcome = False
+        """Set when the relay moves to another node: that node's ``welcome`` is not shown."""
         self.frames: asyncio.Queue[str | None] = asyncio.Queue()
         self.close_code = 1000
         self.close_reason = ""
@@ -154,8 +159,17 @@ class _Moved:
         self.client = client
         self.home = home
         self.cid = cid
-        self.welcomed = False
+        self.drop_welcome = True
         """The home node's ``welcome`` (its attach) is not shown: the client had one."""
+
+
+def _dropped_welcome(route: _Moved | _RelayedSocket, text: str) -> bool:
+    """Whether ``text`` is the ``welcome`` of a node the route just moved to (not shown: the
+    client had its welcome when it connected)."""
+    if not route.drop_welcome:
+        return False
+    route.drop_welcome = False
+    return bool(json.loads(text).get("type") == "welcome")
 
 
 class Cluster:
@@ -347,8 +361,6 @@ class Cluster:
         if moved is not None and moved.client is client:
             await self._forward(moved, msg)
             return True
-        if isinstance(client.ws, RelayPort):  # served here for another node's socket
-            return False
         if isinstance(msg, JoinRoomMsg):
             if msg.code in self.hub.lobby.rooms:
                 return False
@@ -370,6 +382,11 @@ class Cluster:
             return False
         if home is None or home == self.node:
             return False
+        if isinstance(client.ws, RelayPort):  # served here for another node's socket:
+            port = client.ws  # that node sends it on to the room's or queue's node instead
+            await self.publish(port.node, {"k": "move", "a": client.account_id, "c": port.cid,
+                                           "to": home, "t": self._text(msg)})
+            return True
         moved = _Moved(client, home, secrets.token_hex(8))
         self.moved[client.account_id] = moved
         await self.publish(home, {"k": "attach", "a": client.account_id, "n": self.node,
@@ -377,11 +394,40 @@ class Cluster:
         await self._forward(moved, msg)
         return True
 
-    async def _forward(self, moved: _Moved, msg: Any) -> None:
+    @staticmethod
+    def _text(msg: Any) -> str:
         fields = msg.model_dump(mode="json", by_alias=True, exclude_none=True)
-        text = json.dumps(fields, separators=(",", ":"))
+        return json.dumps(fields, separators=(",", ":"))
+
+    async def _forward(self, moved: _Moved, msg: Any) -> None:
         await self.publish(moved.home, {"k": "in", "a": moved.client.account_id, "c": moved.cid,
-                                        "t": text})
+                                        "t": self._text(msg)})
+
+    async def _move(self, account_id: int, data: dict[str, Any]) -> None:
+        """The node serving one of this node's sockets found that the account's next place
+        (a room, a queue) is on node ``to``: leave the old node, attach to the new one and
+        hand it the message."""
+        cid, to, text = str(data["c"]), str(data["to"]), str(data["t"])
+        new = secrets.token_hex(8)
+        moved = self.moved.get(account_id)
+        relayed = self.relayed.get(account_id)
+        if moved is not None and moved.cid == cid:
+            old, token_hash, address = moved.home, moved.client.token_hash, moved.client.address
+            if to == self.node:  # back to the node that holds the socket: served here
+                del self.moved[account_id]
+                await self.publish(old, {"k": "detach", "a": account_id, "c": cid})
+                await self.hub.dispatch(moved.client, parse_client_message(text))
+                return
+            moved.home, moved.cid, moved.drop_welcome = to, new, True
+        elif relayed is not None and relayed.cid == cid:
+            old, token_hash, address = relayed.home, relayed.token_hash, relayed.address
+            relayed.home, relayed.cid, relayed.drop_welcome = to, new, True
+        else:
+            return
+        await self.publish(old, {"k": "detach", "a": account_id, "c": cid})
+        await self.publish(to, {"k": "attach", "a": account_id, "n": self.node, "c": new,
+                                "h": token_hash, "addr": address})
+        await self.publish(to, {"k": "in", "a": account_id, "c": new, "t": text})
 
     def detached(self, client: Client) -> None:
         """A local socket closed: if its account lived on another node, that node lets go."""
@@ -411,7 +457,7 @@ class Cluster:
 
     async def _relay(self, ws: WebSocket, account: Account, home: str, cid: str,
                      token_hash: str, limiter: RateLimiter, address: str) -> None:
-        relayed = _RelayedSocket(ws, account.id, home, cid)
+        relayed = _RelayedSocket(ws, account.id, home, cid, token_hash, address)
         old = self.relayed.get(account.id)
         if old is not None:
             old.close(4000, "replaced by a new connection")
@@ -443,14 +489,16 @@ class Cluster:
                         message="a message is one JSON text frame of at most "
                                 f"{cfg.max_message_bytes} bytes")))
                     continue
-                await self.publish(home, {"k": "in", "a": account.id, "c": cid, "t": text})
+                await self.publish(relayed.home, {"k": "in", "a": account.id, "c": relayed.cid,
+                                                  "t": text})
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             if self.relayed.get(account.id) is relayed:
                 del self.relayed[account.id]
             with contextlib.suppress(Exception):
-                await self.publish(home, {"k": "detach", "a": account.id, "c": cid})
+                await self.publish(relayed.home, {"k": "detach", "a": account.id,
+                                                  "c": relayed.cid})
             relayed.close(relayed.close_code, relayed.close_reason)
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(writer, 5)
@@ -542,17 +590,20 @@ class Cluster:
             if moved is not None and moved.cid == cid:
                 if kind == "close":
                     moved.client.close(int(data["code"]), str(data["reason"]))
-                elif moved.welcomed or json.loads(str(data["t"])).get("type") != "welcome":
+                elif not _dropped_welcome(moved, str(data["t"])):
                     moved.client.send_text(str(data["t"]))
-                moved.welcomed = True
                 return
             relayed = self.relayed.get(account_id)
             if relayed is None or relayed.cid != cid:
                 return
             if kind == "out":
-                relayed.frames.put_nowait(str(data["t"]))
+                if not _dropped_welcome(relayed, str(data["t"])):
+                    relayed.frames.put_nowait(str(data["t"]))
             else:
                 relayed.close(int(data["code"]), str(data["reason"]))
+            return
+        if kind == "move":
+            await self._move(account_id, data)
             return
         hub = self.hub
         if kind == "attach":
