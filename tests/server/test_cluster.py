@@ -16,6 +16,8 @@ import asyncio
 import os
 import random
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -410,3 +412,21 @@ def test_a_paused_node_that_comes_back_runs_nothing_twice(
         assert sum(store.account(a).silver for a in ids) + audit.house_balance == RICH * 4
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(("url", "says"), [
+    ("http://127.0.0.1:6379/0", "a Redis URL starts with redis://"),
+    ("redis://127.0.0.1:1/0", "cannot reach Redis redis://127.0.0.1:1/0"),
+])
+def test_a_bad_or_unreachable_redis_is_a_one_line_error(tmp_path: Path, url: str,
+                                                        says: str) -> None:
+    """``serve --redis`` with a wrong URL, or a Redis that does not answer: exit 2 and one
+    line, never a traceback; the same through ``$WUHAN_MAHJONG_REDIS``."""
+    base = [sys.executable, "-m", "wuhan_mahjong", "serve", "--port", "0",
+            "--data-dir", str(tmp_path)]
+    for cmd, env in (([*base, "--redis", url], {}), (base, {"WUHAN_MAHJONG_REDIS": url})):
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                              env={**os.environ, **env})
+        assert done.returncode == 2, done
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and says in lines[0], done.stderr

@@ -182,6 +182,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except Exception as e:  # a bad URL, an unreachable server, a locked file ...
         raise UsageError(f"cannot open the database {_shown(url)}: {e}") from None
     cluster = _check_redis(config)
+    if cluster is not None:  # --redis or $WUHAN_MAHJONG_REDIS: the probes see it too
+        import dataclasses
+
+        config = dataclasses.replace(config, redis_url=cluster)
     if settings.process.gc_tuning:
         tune_gc()
     print(f"wuhan-mahjong: database {_shown(url)}", flush=True)
