@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from ..tiles import NUM_KINDS, tile_str
@@ -567,8 +568,14 @@ def turn_actions(st: HandState, seat: int) -> tuple[Action, ...]:
     # an unopened hand never wins (the analysis' first check): most turns skip the win check
     acts: list[Action] = ([WIN] if st.drawn is not None and st.openings[seat]
                           and st.win_now(seat) is not None else [])
-    acts += [DISCARDS[t] for t in f.plain if c[t]]
     laizi = c[st.laizi]
+    held_must = False
+    for t in st.must:
+        held_must = held_must or c[t] > 0
+    if laizi or held_must:  # neither is discarded normally (discard.not_laizi / not_must_kong)
+        acts += [DISCARDS[t] for t in f.plain if c[t]]
+    else:  # every held kind, in tile order, at C speed
+        acts += compress(DISCARDS, c)
     if laizi:
         acts.append(LAIZI_DISCARD)
     if st.end_phase:
