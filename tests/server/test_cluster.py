@@ -127,12 +127,14 @@ def test_a_killed_nodes_table_finishes_on_another_node_settled_once(
             else:
                 assert await asyncio.to_thread(first.terminate) == 0
             killed = time.monotonic()
+            # The players reconnect at once (the load balancer spreads them over the
+            # survivors): their welcome waits for the take-over and says at_table.
+            for i, p in enumerate(players):
+                p.server = second if i % 2 else third
             while (owner := await asyncio.to_thread(_owner_pid, store, match_id)) in (None, _pid(first)):
                 assert time.monotonic() - killed < 10, "no node took the match over in 10 s"
                 await asyncio.sleep(0.1)
             took = time.monotonic() - killed
-            for i, p in enumerate(players):  # the load balancer spreads them over the survivors
-                p.server = second if i % 2 else third
             await asyncio.wait_for(asyncio.gather(*runs), 120)
             for p in players:
                 assert p.welcomes and all(w["at_table"] for w in p.welcomes), p.welcomes

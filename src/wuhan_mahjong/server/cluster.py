@@ -45,7 +45,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, cast
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -75,6 +75,8 @@ log = logging.getLogger("wuhan_mahjong.server.cluster")
 
 KICK = "wm:kick"
 LOGOUT = "wm:logout"
+SEAT_MS = 60_000
+"""Life of ``wm:seat:<account>`` (renewed every heartbeat while the account is seated)."""
 
 _RENEW = """
 local v = redis.call('GET', KEYS[1])
@@ -273,11 +275,7 @@ class Cluster:
         places += [self._queue_key(key) for key, queue in lobby.queues.items() if queue.members]
         for key in places:
             await self._renew(keys=[key], args=[f"{self.node} lobby", self.node, px])
-        if homes:
-            pipe = self.redis.pipeline(transaction=False)
-            for account_id in homes:
-                pipe.set(f"wm:home:{account_id}", self.node, px=px)
-            await pipe.execute()
+        await self._mark_homes(homes)
         for account_id in self.homes - homes:  # tables that ended here: their players are free
             await self._renew_home_drop(account_id)
         self.homes = homes
@@ -289,18 +287,37 @@ class Cluster:
         humans = [s.account_id for s in table.seats if not s.is_bot and not s.escaped]
         self.homes.update(humans)
 
-        async def mark() -> None:
-            pipe = self.redis.pipeline(transaction=False)
-            for account_id in humans:
-                pipe.set(f"wm:home:{account_id}", self.node, px=self.ttl_ms)
-            await pipe.execute()
+        self.hub.background(asyncio.get_running_loop().create_task(self._mark_homes(humans)))
 
-        self.hub.background(asyncio.get_running_loop().create_task(mark()))
+    async def _mark_homes(self, accounts: Collection[int]) -> None:
+        """``wm:home``: the accounts' table is on this node (lives as long as the node's
+        heartbeat); ``wm:seat``: they sit at a table somewhere (lives a minute, so that a
+        reconnection while a dead node's table is being taken over waits for it)."""
+        if not accounts:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for account_id in accounts:
+            pipe.set(f"wm:home:{account_id}", self.node, px=self.ttl_ms)
+            pipe.set(f"wm:seat:{account_id}", self.node, px=SEAT_MS)
+        await pipe.execute()
 
     async def _renew_home_drop(self, account_id: int) -> None:
-        key = f"wm:home:{account_id}"
-        if await self.redis.get(key) == self.node:
-            await self.redis.delete(key)
+        for key in (f"wm:home:{account_id}", f"wm:seat:{account_id}"):
+            if await self.redis.get(key) == self.node:
+                await self.redis.delete(key)
+
+    async def _home(self, account_id: int) -> str | None:
+        """The live node that runs the account's table (``None``: not seated).  While a dead
+        node's table is being taken over, wait for the node that takes it (a few seconds)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.ttl_ms / 1000 + 3 * self.heartbeat
+        while True:
+            found = await self.redis.get(f"wm:home:{account_id}")
+            if found is not None and await self.alive(str(found)):
+                return str(found)
+            if not await self.redis.exists(f"wm:seat:{account_id}") or loop.time() >= deadline:
+                return None
+            await asyncio.sleep(self.heartbeat / 4)
 
     async def take_over(self) -> int:
         """Resume every running match whose owner node is dead (and whose lease this node
@@ -445,11 +462,8 @@ class Cluster:
         account's table runs on another live node, relay this socket there until it closes
         and return True; otherwise False (this node serves it as usual)."""
         cid = secrets.token_hex(8)
-        found = await self.redis.get(f"wm:home:{account.id}")
-        home = None if found is None else str(found)
-        if home is not None and home != self.node and not await self.alive(home):
-            home = None
         await self.redis.publish(KICK, json.dumps({"a": account.id, "n": self.node, "c": cid}))
+        home = await self._home(account.id)
         if home is None or home == self.node:
             return False
         await self._relay(ws, account, home, cid, token_hash, limiter, address)
