@@ -31,7 +31,7 @@ from wuhan_mahjong.store import Store
 
 from .harness import Client, play, seat_four
 from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted
-from .test_durable_crash import Player, ServeProcess, _accounts
+from .test_durable_crash import Player, ServeProcess, _accounts, _free_port
 
 REDIS_ENV = "WUHAN_MAHJONG_TEST_REDIS"
 
@@ -432,3 +432,74 @@ def test_a_bad_or_unreachable_redis_is_a_one_line_error(tmp_path: Path, url: str
         assert done.returncode == 2, done
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and says in lines[0], done.stderr
+
+
+@pytest.mark.slow
+def test_a_redis_restart_moves_no_table_and_the_nodes_reconnect(
+        db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A private redis-server is killed mid-hand and started again empty: the table goes on
+    on its node (no other node takes it over while the heartbeats come back: epoch 1), and
+    the nodes' channels work again afterwards (a connection on node 2 replaces node 1's)."""
+    port = _free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    cmd = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+           "--appendonly", "no", "--dir", str(tmp_path)]
+
+    def start_redis() -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if redis.Redis.from_url(url).ping():
+                    return proc
+            except redis.RedisError:
+                pass
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+
+    server = start_redis()
+    monkeypatch.setenv("WUHAN_MAHJONG_REDIS", url)
+    made = [ServeProcess(db_url, tmp_path / f"node{i}.log") for i in range(2)]
+    store, tokens, ids = _accounts(db_url, 4)
+    try:
+        first, second = _started(made)
+
+        async def scenario() -> str:
+            nonlocal server
+            match_id, players, runs = await _play_room(first, tokens, store, hands=1, seed=90)
+            await _frames(players, 20)
+            server.kill()
+            server.wait(30)
+            await asyncio.sleep(2)  # longer than a heartbeat: the nodes notice
+            server = await asyncio.to_thread(start_redis)
+            await asyncio.wait_for(asyncio.gather(*runs), 120)
+            for p in players:
+                if p.client is not None:
+                    await p.client.close()
+            # The channels are back: a connection on node 2 closes the account's on node 1.
+            deadline = time.monotonic() + 20
+            while True:
+                old = Client(first, tokens[0])  # type: ignore[arg-type]
+                await old.connect()
+                new = Client(second, tokens[0])  # type: ignore[arg-type]
+                await new.connect()
+                try:
+                    await old.expect("notice", timeout=2, code="replaced")
+                    break
+                except TimeoutError:
+                    assert time.monotonic() < deadline, "node 1 never heard node 2 again"
+                finally:
+                    await old.close()
+                    await new.close()
+            return match_id
+
+        match_id = asyncio.run(scenario())
+        check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids, RICH))
+        logged = store.load_match(match_id)
+        assert logged is not None and logged.epoch == 1  # never moved
+    finally:
+        store.close()
+        for n in made:
+            n.close()
+        server.kill()
+        server.wait(30)

@@ -195,6 +195,8 @@ class Cluster:
         self.leased: set[str] = set()
         """The matches whose leases this node held at its last heartbeat."""
         self.takeovers = 0
+        self.healthy_since: float | None = float("-inf")
+        """Since when (loop time) Redis has answered without a break; ``None``: it did not."""
         self._renew = redis.register_script(_RENEW)
 
     # ------------------------------------------------------------------ life cycle
@@ -244,11 +246,18 @@ class Cluster:
             await asyncio.sleep(self.heartbeat)
             try:
                 await self._beat()
-                await self.take_over()
+                now = asyncio.get_running_loop().time()
+                if self.healthy_since is None:
+                    self.healthy_since = now
+                # After Redis was lost, other nodes' heartbeats may not be back yet: take
+                # nothing over until they had a heartbeat's life to come back.
+                if now - self.healthy_since >= self.ttl_ms / 1000:
+                    await self.take_over()
                 await self._watch_relays()
             except asyncio.CancelledError:
                 raise
             except Exception:
+                self.healthy_since = None
                 log.exception("cluster heartbeat failed")
 
     async def _beat(self) -> None:
@@ -543,6 +552,21 @@ class Cluster:
 
     # ------------------------------------------------------------------ the listener
     async def _listen(self, pubsub: Any) -> None:
+        """Handle what other nodes send; after a lost Redis connection, subscribe again."""
+        while True:
+            try:
+                await self._listen_once(pubsub)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("cluster channel lost (%s): subscribing again", e)
+                self.healthy_since = None
+            await asyncio.sleep(self.heartbeat)
+            with contextlib.suppress(Exception):
+                pubsub = self.redis.pubsub()
+                await pubsub.subscribe(KICK, LOGOUT, self._channel(self.node))
+
+    async def _listen_once(self, pubsub: Any) -> None:
         try:
             async for message in pubsub.listen():
                 if message.get("type") != "message":
