@@ -48,23 +48,12 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_bench import cpu_seconds, free_port  # the sibling benchmark
+from _bench_clients import cpu_seconds, free_port, rss_mib  # shared with the sibling benchmarks
 
 try:  # the client side of the benchmark is as cheap as we can make it
     from orjson import loads
 except ImportError:  # pragma: no cover
     from json import loads
-
-
-def rss_mib(pid: int) -> float:
-    """Resident memory of a process in MiB (Linux /proc)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
 
 
 @dataclass
@@ -100,6 +89,9 @@ class Server:
         help_text = subprocess.run([sys.executable, "-m", "wuhan_mahjong", "serve", "--help"],
                                    capture_output=True, text=True, check=True).stdout
         cmd = [sys.executable, "-m", "wuhan_mahjong", "serve"]
+        if args.trace:  # the same server under tracemalloc (bench/soak_trace.py)
+            cmd = [sys.executable, str(Path(__file__).resolve().parent / "soak_trace.py"),
+                   str(Path(args.trace).resolve()), "serve"]
         for flag, value in wanted.items():
             if flag in help_text:  # a setting this version does not have is left out
                 cmd += [flag, value]
@@ -357,6 +349,9 @@ def main() -> None:
     p.add_argument("--hand-pause", type=float, default=1.0, help="hand pause (default 1.0)")
     p.add_argument("--db", help="database URL (default: a fresh SQLite file)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--trace", metavar="FILE",
+                   help="run the server under tracemalloc and write what grows to FILE "
+                        "(bench/soak_trace.py; slows the server)")
     args = p.parse_args()
     if args.tables < 1 or args.duration <= 0:
         p.error("--tables must be >= 1 and --duration > 0")

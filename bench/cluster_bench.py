@@ -1,0 +1,247 @@
+"""Cluster benchmark: the same load against 1 node and against 2 nodes (issue 11, item 8).
+
+Run:  python3 bench/cluster_bench.py [--flat-tables 40] [--load-tables 60] [--think 0.5]
+      python3 bench/cluster_bench.py --sweep 25,50,100,150     # capacity of one node
+
+Each node is a ``wuhan-mahjong serve --redis ... --db ...`` subprocess on a free loopback
+port.  The nodes share one database and one Redis:
+
+* the database is PostgreSQL (``--db``, default ``$WUHAN_MAHJONG_TEST_PG``), in a fresh
+  schema for every run (dropped afterwards); ``--db sqlite`` uses one SQLite file for all
+  nodes instead, which works on one machine but serialises every node's writes on the
+  file's lock (and cannot span machines), so its figures undersell the cluster;
+* Redis is ``--redis`` (default ``redis://127.0.0.1:6379/9``), emptied (FLUSHDB) before
+  every run.
+
+The clients run in this process (``bench/_bench_clients.py``, shared with
+``bench/server_bench.py``): connection ``i`` of table ``t`` goes to node ``(t + i) mod N``,
+round robin as a plain load balancer would deal them, so with 2 nodes every table has
+players on both nodes and half of the frames are relayed between the nodes over Redis.
+
+Two comparisons, each run on 1 node and then on 2 nodes:
+
+* flat out: ``--flat-tables`` tables whose clients answer at once; the ratio of hands
+  (and discards) per second, 2 nodes over 1 node;
+* fixed load: ``--load-tables`` tables whose clients think ``--think`` seconds (0.5 to 1.5
+  times) before each action; p50 and p99 of the delay from a discard to the three other
+  players' frames showing it.
+
+``--sweep`` runs one node at each table count (fixed load) instead, for the capacity
+model: tables per core at p99 ≤ 50 ms, and memory per table from the resident memory over
+the table count.  CPU seconds of every node (``/proc``) and of the client process
+(``time.process_time``) are printed beside wall time.  The machine's cores are shared by
+the nodes, Redis, PostgreSQL and the clients, so on a small machine the clients' own CPU
+bounds what a second node can add: the figures are for the whole system on loopback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _bench_clients import SERVER_FLAGS, free_port, play, prepare_process, wait_healthy
+
+
+@dataclass
+class Database:
+    """One fresh database for a run: a PostgreSQL schema, or an SQLite file."""
+
+    url: str
+    drop: str = ""  # the schema to drop afterwards
+
+
+def fresh_database(base: str, folder: str) -> Database:
+    if base == "sqlite":
+        return Database(f"sqlite:///{folder}/cluster.db")
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    schema = f"wm_bench_{uuid.uuid4().hex[:12]}"
+    engine = create_engine(base)
+    with engine.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    engine.dispose()
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    return Database(url.render_as_string(hide_password=False), schema)
+
+
+def drop_database(base: str, db: Database) -> None:
+    if not db.drop:
+        return
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(base)
+    with engine.begin() as connection:
+        connection.execute(text(f'DROP SCHEMA "{db.drop}" CASCADE'))
+    engine.dispose()
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+
+
+async def run_point(args: argparse.Namespace, nodes: int, tables: int, think: float) -> dict[str, Any]:
+    """Start ``nodes`` fresh nodes, play ``tables`` tables on them, stop them."""
+    folder = tempfile.mkdtemp(prefix="wm-cluster-bench-")
+    db = fresh_database(args.db, folder)
+    flush_redis(args.redis)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WUHAN_MAHJONG_")}
+    procs: list[subprocess.Popen[bytes]] = []
+    ports: list[int] = []
+    try:
+        for n in range(nodes):  # one after the other: the first one migrates the schema
+            port = free_port()
+            log = open(f"{folder}/node{n}.log", "wb")  # noqa: SIM115 (closed with the process)
+            procs.append(subprocess.Popen(
+                [args.serve, "serve", "--port", str(port), "--data-dir", f"{folder}/node{n}",
+                 "--db", db.url, "--redis", args.redis, "--claim-hold", str(args.claim_hold),
+                 "--max-loop-lag", "0", *SERVER_FLAGS],
+                env=env, stdout=log, stderr=subprocess.STDOUT))
+            log.close()
+            ports.append(port)
+            try:
+                await wait_healthy(f"http://127.0.0.1:{port}")
+            except SystemExit:
+                tail = Path(f"{folder}/node{n}.log").read_text(errors="replace")[-2000:]
+                raise SystemExit(f"node {n} did not start:\n{tail}") from None
+        return await play(ports, [p.pid for p in procs], tables=tables, hands=64, think=think,
+                          warmup=args.warmup, duration=args.duration)
+    finally:
+        for p in procs:  # nothing here is worth keeping: no drain, no take-over
+            p.kill()
+        for p in procs:
+            p.wait()
+        drop_database(args.db, db)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def discards_per_s(r: dict[str, Any]) -> float:
+    """Discards per second: each measured update is one of the three other players' frames."""
+    return float(r["updates_measured"]) / 3 / float(r["duration_s"])
+
+
+def describe(r: dict[str, Any]) -> str:
+    lat = r["latency_ms"]
+    cpu = " + ".join(f"{c:.1f}" for c in r["server_cpu_s"])
+    rss = " + ".join(f"{m:.0f}" for m in r["server_rss_mib"])
+    return (f"{r['nodes']} node{'s' if r['nodes'] > 1 else ''}, {r['tables']} tables: "
+            f"{r['hands_per_s']:.1f} hands/s, {discards_per_s(r):.0f} discards/s; "
+            f"action → others p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
+            f"CPU s in {r['duration_s']} s wall: nodes {cpu}, clients {r['client_cpu_s']:.1f}; "
+            f"RSS MiB {rss}; errors {r['errors']} {r['error_codes'] or ''}"
+            f"closed {r['closed_connections']}")
+
+
+async def compare(args: argparse.Namespace) -> dict[str, Any]:
+    counts = [int(n) for n in args.nodes.split(",")]
+    out: dict[str, Any] = {"flat_out": [], "fixed_load": []}
+    for n in counts:
+        r = await run_point(args, n, args.flat_tables, 0.0)
+        out["flat_out"].append(r)
+        print("flat out   " + describe(r), flush=True)
+    for n in counts:
+        r = await run_point(args, n, args.load_tables, args.think)
+        out["fixed_load"].append(r)
+        print(f"fixed load (think {args.think} s) " + describe(r), flush=True)
+    one, many = out["flat_out"][0], out["flat_out"][-1]
+    if len(counts) > 1 and one["hands_per_s"] > 0:
+        out["ratio_hands"] = round(many["hands_per_s"] / one["hands_per_s"], 2)
+        out["ratio_discards"] = round(discards_per_s(many) / max(discards_per_s(one), 1e-9), 2)
+        print(f"flat-out throughput, {counts[-1]} nodes over {counts[0]}: "
+              f"{out['ratio_hands']}x hands/s, {out['ratio_discards']}x discards/s")
+    return out
+
+
+async def sweep(args: argparse.Namespace) -> dict[str, Any]:
+    points = []
+    for tables in (int(t) for t in args.sweep.split(",")):
+        r = await run_point(args, 1, tables, args.think)
+        points.append(r)
+        print(f"one node, think {args.think} s: " + describe(r)
+              + f"; node CPU {r['server_cpu_percent']}% of a core", flush=True)
+    ok = [r for r in points if r["latency_ms"]["p99"] <= args.p99_target and not r["errors"]]
+    out: dict[str, Any] = {"points": points}
+    if ok:
+        best = max(ok, key=lambda r: r["tables"])
+        out["tables_at_target"] = best["tables"]
+        out["node_cpu_percent_at_target"] = best["server_cpu_percent"]
+        print(f"largest table count with p99 ≤ {args.p99_target} ms on one node (one core, one "
+              f"event loop): {best['tables']} tables at {best['server_cpu_percent']}% of a core")
+    if len(points) >= 2:  # least squares: RSS = base + per_table × tables
+        xs = [float(r["tables"]) for r in points]
+        ys = [float(r["server_rss_mib"][0]) for r in points]
+        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+        slope = (sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+                 / sum((x - mx) ** 2 for x in xs))
+        out["rss_mib_base"] = round(my - slope * mx, 1)
+        out["rss_kib_per_table"] = round(1024 * slope, 1)
+        print(f"memory: RSS ≈ {out['rss_mib_base']} MiB + {out['rss_kib_per_table']} KiB per table "
+              f"(4 connections each)")
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--db", default=os.environ.get("WUHAN_MAHJONG_TEST_PG", ""),
+                   help="PostgreSQL URL shared by the nodes (a fresh schema per run; default "
+                   "$WUHAN_MAHJONG_TEST_PG), or 'sqlite' for one shared SQLite file")
+    p.add_argument("--redis", default="redis://127.0.0.1:6379/9",
+                   help="Redis URL shared by the nodes; its database is emptied (FLUSHDB) "
+                   "before every run (default redis://127.0.0.1:6379/9)")
+    p.add_argument("--nodes", default="1,2", help="node counts to compare (default 1,2)")
+    p.add_argument("--flat-tables", type=int, default=40,
+                   help="tables for the flat-out throughput (default 40)")
+    p.add_argument("--load-tables", type=int, default=60,
+                   help="tables for the fixed-load latency (default 60)")
+    p.add_argument("--think", type=float, default=0.5,
+                   help="mean thinking seconds per action at fixed load (default 0.5)")
+    p.add_argument("--sweep", default="",
+                   help="comma-separated table counts: capacity sweep on one node instead")
+    p.add_argument("--p99-target", type=float, default=50.0, help="ms (default 50)")
+    p.add_argument("--duration", type=float, default=20.0, help="measured seconds (default 20)")
+    p.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (default 3)")
+    p.add_argument("--claim-hold", type=float, default=0.01,
+                   help="the nodes' --claim-hold (default 0.01 s)")
+    p.add_argument("--json", action="store_true", help="also print the results as JSON")
+    args = p.parse_args()
+    if not args.db:
+        p.exit(2, "cluster_bench: no database: set WUHAN_MAHJONG_TEST_PG or pass --db URL "
+               "(or --db sqlite)\n")
+    serve = shutil.which("wuhan-mahjong")
+    if serve is None:
+        p.exit(2, "cluster_bench: the wuhan-mahjong command is not installed (pip install -e .)\n")
+    args.serve = serve
+    try:
+        import redis
+
+        redis.Redis.from_url(args.redis).ping()
+    except Exception as exc:  # any failure to reach Redis is a one-line exit
+        p.exit(2, f"cluster_bench: Redis at {args.redis} does not answer: {exc}\n")
+    counts = args.sweep.split(",") if args.sweep else [str(args.flat_tables), str(args.load_tables)]
+    prepare_process(max(int(c) for c in counts))
+    print(f"cluster bench on {os.cpu_count()} cores shared by the nodes, Redis, the database and "
+          f"the clients; db {'SQLite file' if args.db == 'sqlite' else 'PostgreSQL'}, {args.redis}; "
+          f"{args.duration} s measured per point after {args.warmup} s warm-up; "
+          f"claim hold {args.claim_hold} s", flush=True)
+    result = asyncio.run(sweep(args) if args.sweep else compare(args))
+    if args.json:
+        print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
