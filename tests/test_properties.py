@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from wuhan_mahjong import shape
@@ -19,7 +20,7 @@ from wuhan_mahjong.analysis import (
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import PROFILES, Rules, get_rules
 from wuhan_mahjong.scoring import SeatState, WinRecord, settle
-from wuhan_mahjong.tiles import all_tiles, counts_of
+from wuhan_mahjong.tiles import all_tiles, counts_of, parse_tile, parse_tiles
 
 profiles = st.sampled_from(sorted(PROFILES))
 
@@ -163,6 +164,7 @@ def test_waits_are_exactly_the_winning_tiles(seed: int, k: int, bias: bool, prof
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32), st.integers(0, 3), st.booleans(), profiles)
+@example(73832, 0, True, "bianfeng")  # 9999m222999s444z, laizi 1p: ready only on the laizi
 def test_shanten_zero_exactly_when_a_wait_exists(seed: int, k: int, bias: bool, profile: str) -> None:
     hand, melds, laizi, rules = hand_case(seed, k, bias, profile)
     s = shanten(hand, melds, laizi, rules)
@@ -254,3 +256,20 @@ def test_arrangements_account_for_every_tile(seed: int, wilds: int, profile: str
                 assert sorted(tiles) == used and n_wild == wilds == len(r.laizi_as)
         else:
             assert sum(len(g.tiles) for g in r.groups) == len(concealed)
+
+
+@pytest.mark.parametrize("hand, indicator, profile, expected", [
+    # the laizi stands for a fifth 9m: 999m + 9m-laizi pair beside three pungs (碰碰胡)
+    ("9999m222999s444z", "9p", "bianfeng", 0),
+    ("9999m222999s444z", "9p", "yuanhang", 0),
+    # with the laizi in hand the same shape is complete
+    ("9999m222999s444z1p", "9p", "bianfeng", -1),
+])
+def test_shanten_counts_the_laizi_as_a_fifth_copy(hand: str, indicator: str, profile: str,
+                                                  expected: int) -> None:
+    rules = get_rules(profile)
+    laizi = rules.laizi_of(parse_tile(indicator))
+    tiles = parse_tiles(hand)
+    assert shanten(tiles, [], laizi, rules) == expected
+    if len(tiles) == 13:  # waits are a 13-tile question
+        assert bool(shape_waits(tiles, [], laizi, rules)) == (expected == 0)

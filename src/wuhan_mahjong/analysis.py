@@ -421,6 +421,11 @@ def _max_kept(counts: list[int], melds: Sequence[Meld], rules: Rules, room: int)
 
 
 def _kept_pungs(counts: list[int], sets_left: int) -> int:
+    """Max real tiles placed into ``sets_left`` (partial) pungs and one (partial) pair.
+
+    A kind held four times can give a pung *and* half the pair: the laizi stands for
+    the fifth copy (``shape`` allows it), so ``9999m`` beside three pungs is ready.
+    """
     trip = sorted((min(c, 3) for c in counts if c), reverse=True)
     best = 0
     kinds = [t for t in range(NUM_KINDS) if counts[t]]
@@ -428,6 +433,8 @@ def _kept_pungs(counts: list[int], sets_left: int) -> int:
         pair = min(counts[p], 2) if p is not None else 0
         rest = sorted((min(counts[t], 3) for t in kinds if t != p), reverse=True)
         best = max(best, pair + sum(rest[:sets_left]))
+        if p is not None and counts[p] >= 4 and sets_left:
+            best = max(best, 4 + sum(rest[:sets_left - 1]))
     return max(best, sum(trip[:sets_left]))
 
 
