@@ -10,8 +10,9 @@ port.  The nodes share one database and one Redis:
   schema for every run (dropped afterwards); ``--db sqlite`` uses one SQLite file for all
   nodes instead, which works on one machine but serialises every node's writes on the
   file's lock (and cannot span machines), so its figures undersell the cluster;
-* Redis is ``--redis`` (default ``redis://127.0.0.1:6379/9``), emptied (FLUSHDB) before
-  every run.
+* Redis is ``--redis`` (default ``redis://127.0.0.1:6379/9``, with ``max_connections=10000``
+  as redis-py's default pool of 100 is too small for a node relaying about 50 busy
+  tables), emptied (FLUSHDB) before every run.
 
 The clients run in this process (``bench/_bench_clients.py``, shared with
 ``bench/server_bench.py``): connection ``i`` of table ``t`` goes to node ``(t + i) mod N``,
@@ -119,8 +120,19 @@ async def run_point(args: argparse.Namespace, nodes: int, tables: int, think: fl
             except SystemExit:
                 tail = Path(f"{folder}/node{n}.log").read_text(errors="replace")[-2000:]
                 raise SystemExit(f"node {n} did not start:\n{tail}") from None
-        return await play(ports, [p.pid for p in procs], tables=tables, hands=64, think=think,
-                          warmup=args.warmup, duration=args.duration)
+        result = await play(ports, [p.pid for p in procs], tables=tables, hands=64, think=think,
+                            warmup=args.warmup, duration=args.duration)
+        result["load_average_1min"] = round(os.getloadavg()[0], 1)  # the machine is shared
+        discards = discards_per_s(result) * float(result["duration_s"])
+        result["discards_per_s"] = round(discards_per_s(result), 1)
+        result["node_cpu_ms_per_discard"] = round(1000 * sum(result["server_cpu_s"]) / max(discards, 1), 2)
+        result["client_cpu_ms_per_discard"] = round(1000 * result["client_cpu_s"] / max(discards, 1), 2)
+        return result
+    except BaseException:
+        for n in range(len(procs)):  # what the nodes said, before their folder goes
+            tail = Path(f"{folder}/node{n}.log").read_text(errors="replace")[-3000:]
+            print(f"--- node {n} (port {ports[n]}) log tail:\n{tail}", file=sys.stderr)
+        raise
     finally:
         for p in procs:  # nothing here is worth keeping: no drain, no take-over
             p.kill()
@@ -143,8 +155,10 @@ def describe(r: dict[str, Any]) -> str:
             f"{r['hands_per_s']:.1f} hands/s, {discards_per_s(r):.0f} discards/s; "
             f"action → others p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
             f"CPU s in {r['duration_s']} s wall: nodes {cpu}, clients {r['client_cpu_s']:.1f}; "
+            f"CPU ms per discard: nodes {r['node_cpu_ms_per_discard']}, "
+            f"clients {r['client_cpu_ms_per_discard']}; "
             f"RSS MiB {rss}; errors {r['errors']} {r['error_codes'] or ''}"
-            f"closed {r['closed_connections']}")
+            f"closed {r['closed_connections']}; load average {r['load_average_1min']}")
 
 
 async def compare(args: argparse.Namespace) -> dict[str, Any]:
@@ -159,11 +173,12 @@ async def compare(args: argparse.Namespace) -> dict[str, Any]:
         out["fixed_load"].append(r)
         print(f"fixed load (think {args.think} s) " + describe(r), flush=True)
     one, many = out["flat_out"][0], out["flat_out"][-1]
-    if len(counts) > 1 and one["hands_per_s"] > 0:
-        out["ratio_hands"] = round(many["hands_per_s"] / one["hands_per_s"], 2)
+    if len(counts) > 1 and one["hands_per_s"] > 0 and discards_per_s(one) > 0:
         out["ratio_discards"] = round(discards_per_s(many) / max(discards_per_s(one), 1e-9), 2)
+        out["ratio_hands"] = round(many["hands_per_s"] / one["hands_per_s"], 2)
         print(f"flat-out throughput, {counts[-1]} nodes over {counts[0]}: "
-              f"{out['ratio_hands']}x hands/s, {out['ratio_discards']}x discards/s")
+              f"{out['ratio_discards']}x discards/s ({out['ratio_hands']}x hands/s: few hands "
+              f"end in a short run, so discards are the steadier count)")
     return out
 
 
@@ -200,9 +215,12 @@ def main() -> None:
     p.add_argument("--db", default=os.environ.get("WUHAN_MAHJONG_TEST_PG", ""),
                    help="PostgreSQL URL shared by the nodes (a fresh schema per run; default "
                    "$WUHAN_MAHJONG_TEST_PG), or 'sqlite' for one shared SQLite file")
-    p.add_argument("--redis", default="redis://127.0.0.1:6379/9",
+    p.add_argument("--redis", default="redis://127.0.0.1:6379/9?max_connections=10000",
                    help="Redis URL shared by the nodes; its database is emptied (FLUSHDB) "
-                   "before every run (default redis://127.0.0.1:6379/9)")
+                   "before every run (default redis://127.0.0.1:6379/9?max_connections=10000: "
+                   "redis-py's asyncio pool allows 100 connections at once by default, and "
+                   "a node relaying more than about 100 busy players fails with "
+                   "MaxConnectionsError)")
     p.add_argument("--nodes", default="1,2", help="node counts to compare (default 1,2)")
     p.add_argument("--flat-tables", type=int, default=40,
                    help="tables for the flat-out throughput (default 40)")
