@@ -264,6 +264,10 @@ def test_arrangements_account_for_every_tile(seed: int, wilds: int, profile: str
     ("9999m222999s444z", "9p", "yuanhang", 0),
     # with the laizi in hand the same shape is complete
     ("9999m222999s444z1p", "9p", "bianfeng", -1),
+    # two kinds held four times, three laizi (3m): 111m 1m-3m 444m 4m-3m-3m 11s, ready on 1s
+    ("1111m3334444m11s", "2m", "yuanhang", 0),
+    # four laizi (2p): 333p 3p-2p-2p 333s 3s-2p-2p, ready on the pair 6z
+    ("22223333p3333s6z", "1p", "yuanhang", 0),
 ])
 def test_shanten_counts_the_laizi_as_a_fifth_copy(hand: str, indicator: str, profile: str,
                                                   expected: int) -> None:

@@ -423,19 +423,22 @@ def _max_kept(counts: list[int], melds: Sequence[Meld], rules: Rules, room: int)
 def _kept_pungs(counts: list[int], sets_left: int) -> int:
     """Max real tiles placed into ``sets_left`` (partial) pungs and one (partial) pair.
 
-    A kind held four times can give a pung *and* half the pair: the laizi stands for
-    the fifth copy (``shape`` allows it), so ``9999m`` beside three pungs is ready.
+    A laizi may stand for a fifth copy (``shape`` allows it), so one kind can fill
+    more than one group: ``9999m`` is a pung plus half of a second pung or of the
+    pair.  Each group takes at most three real tiles (two for the pair), so a kind's
+    tiles go into groups three at a time and the largest groups are kept.
     """
-    trip = sorted((min(c, 3) for c in counts if c), reverse=True)
-    best = 0
     kinds = [t for t in range(NUM_KINDS) if counts[t]]
-    for p in [*kinds, None]:
-        pair = min(counts[p], 2) if p is not None else 0
-        rest = sorted((min(counts[t], 3) for t in kinds if t != p), reverse=True)
-        best = max(best, pair + sum(rest[:sets_left]))
-        if p is not None and counts[p] >= 4 and sets_left:
-            best = max(best, 4 + sum(rest[:sets_left - 1]))
-    return max(best, sum(trip[:sets_left]))
+    best = 0
+    for p in [None, *kinds]:
+        for in_pair in ([0] if p is None else range(1, min(counts[p], 2) + 1)):
+            groups: list[int] = []
+            for t in kinds:
+                left = counts[t] - (in_pair if t == p else 0)
+                groups += [3] * (left // 3) + ([left % 3] if left % 3 else [])
+            groups.sort(reverse=True)
+            best = max(best, in_pair + sum(groups[:sets_left]))
+    return best
 
 
 def _kept_standard(counts: list[int], sets_left: int, pair258: bool) -> int:
@@ -504,5 +507,7 @@ def _suit_kept(c: tuple[int, ...], runs: bool, pairs: int) -> dict[tuple[int, in
                         lst[i] += k2
 
     go(list(c), 0, 0, 0, 0)
+    if len(_SUIT_KEPT_CACHE) >= shape.MEMO_LIMIT:  # bounded (see shape.MEMO_LIMIT)
+        _SUIT_KEPT_CACHE.clear()
     _SUIT_KEPT_CACHE[key] = res
     return res
