@@ -263,10 +263,12 @@ def latency_summary(latencies: list[float]) -> dict[str, Any]:
 
 async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 64,
                think: float = 0.0, ramp: float = 0.0, warmup: float = 3.0,
-               duration: float = 30.0) -> dict[str, Any]:
+               duration: float = 30.0, by_table: bool = False) -> dict[str, Any]:
     """Play ``tables`` tables against the servers on ``ports`` and measure (module docstring).
 
     ``pids`` are the servers' process ids for the CPU and memory figures (0: unknown).
+    ``by_table``: the four connections of table ``t`` all go to server ``t mod N`` (a
+    balancer that keeps a table's players together) instead of round robin.
     """
     nodes = len(ports)
     bases = [f"http://127.0.0.1:{p}" for p in ports]
@@ -286,7 +288,7 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
     seated: list[list[BenchClient]] = []
     for t in range(tables):
         probe = TableProbe()
-        seated.append([BenchClient(f"ws://127.0.0.1:{ports[(t + i) % nodes]}/ws",
+        seated.append([BenchClient(f"ws://127.0.0.1:{ports[(t + (0 if by_table else i)) % nodes]}/ws",
                                    tokens[4 * t + i], i, probe, stats) for i in range(4)])
         for c in seated[-1]:
             c.think = think
@@ -325,6 +327,7 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
     lat = stats.latencies
     return {
         "tables": tables, "connections": 4 * tables, "nodes": nodes, "think_s": think,
+        "spread": "by table" if by_table else "round robin",
         "duration_s": round(elapsed, 1), "hands": stats.hands,
         "hands_per_s": round(stats.hands / elapsed, 2),
         "updates_measured": len(lat), "latency_ms": latency_summary(lat),

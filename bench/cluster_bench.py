@@ -17,7 +17,8 @@ port.  The nodes share one database and one Redis:
 The clients run in this process (``bench/_bench_clients.py``, shared with
 ``bench/server_bench.py``): connection ``i`` of table ``t`` goes to node ``(t + i) mod N``,
 round robin as a plain load balancer would deal them, so with 2 nodes every table has
-players on both nodes and half of the frames are relayed between the nodes over Redis.
+players on both nodes and half of the frames are relayed between the nodes over Redis
+(``--spread table``: a table's four players on its node, nothing relayed, for comparison).
 
 Two comparisons, each run on 1 node and then on 2 nodes:
 
@@ -121,7 +122,8 @@ async def run_point(args: argparse.Namespace, nodes: int, tables: int, think: fl
                 tail = Path(f"{folder}/node{n}.log").read_text(errors="replace")[-2000:]
                 raise SystemExit(f"node {n} did not start:\n{tail}") from None
         result = await play(ports, [p.pid for p in procs], tables=tables, hands=64, think=think,
-                            warmup=args.warmup, duration=args.duration)
+                            warmup=args.warmup, duration=args.duration,
+                            by_table=args.spread == "table")
         result["load_average_1min"] = round(os.getloadavg()[0], 1)  # the machine is shared
         discards = discards_per_s(result) * float(result["duration_s"])
         result["discards_per_s"] = round(discards_per_s(result), 1)
@@ -230,6 +232,9 @@ def main() -> None:
                    help="mean thinking seconds per action at fixed load (default 0.5)")
     p.add_argument("--sweep", default="",
                    help="comma-separated table counts: capacity sweep on one node instead")
+    p.add_argument("--spread", choices=["connection", "table"], default="connection",
+                   help="connection (default): round robin per connection, as a plain load "
+                   "balancer; table: a table's four players on the table's node (no relay)")
     p.add_argument("--p99-target", type=float, default=50.0, help="ms (default 50)")
     p.add_argument("--duration", type=float, default=20.0, help="measured seconds (default 20)")
     p.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (default 3)")
@@ -255,7 +260,8 @@ def main() -> None:
     print(f"cluster bench on {os.cpu_count()} cores shared by the nodes, Redis, the database and "
           f"the clients; db {'SQLite file' if args.db == 'sqlite' else 'PostgreSQL'}, {args.redis}; "
           f"{args.duration} s measured per point after {args.warmup} s warm-up; "
-          f"claim hold {args.claim_hold} s", flush=True)
+          f"claim hold {args.claim_hold} s; connections spread "
+          f"{'by table' if args.spread == 'table' else 'round robin'}", flush=True)
     result = asyncio.run(sweep(args) if args.sweep else compare(args))
     if args.json:
         print(json.dumps(result, indent=2))
