@@ -27,7 +27,7 @@ first time it is seen and looked up afterwards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 from typing import Final
 
 INF: Final = 99
@@ -58,7 +58,16 @@ def tile_bit(t: int) -> int:
     return 1 << (3 * t)
 
 
-@cache
+MEMO_LIMIT: Final = 1 << 15
+"""Entries a memo table of this module (and of ``analysis``, ``bots.handeval``) keeps.
+
+The memos are keyed by one suit's counts: about 1.3 million possible keys, ~0.5-1 KiB
+each, so a memo that kept everything would grow for days in a long-running server
+(the soak benchmark, docs/server.md).  A full table starts over (or drops its least
+recently used entries); the hot keys of the hands in play come back at once."""
+
+
+@lru_cache(maxsize=MEMO_LIMIT)
 def _need(c: tuple[int, ...], runs: bool, pair: int) -> int:
     """Fewest wilds to complete one suit's counts ``c``.
 
@@ -111,6 +120,8 @@ class _SuitTable(dict[int, Row]):
         sets, pair = _need(c, self.runs, 0), _need(c, self.runs, 1)
         v = (sets, pair - sets, pair, _need(c, self.runs, 2), _need(c, False, 0),
              _need(c, False, 1))
+        if len(self) >= MEMO_LIMIT:
+            self.clear()
         self[key] = v
         return v
 
@@ -187,6 +198,8 @@ def _wait_rows(suit: int, key: int, mode: int) -> tuple[tuple[int, ...], tuple[i
             if row[mode] <= v:
                 pm[v] |= bit
     res = (tuple(sm), tuple(pm))
+    if len(_WAIT_ROWS) >= MEMO_LIMIT:
+        _WAIT_ROWS.clear()
     _WAIT_ROWS[cache_key] = res
     return res
 

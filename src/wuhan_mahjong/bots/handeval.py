@@ -29,9 +29,10 @@ A vector ``v`` has 10 entries: ``v[s + 5 * p]`` is the most tiles kept in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import lru_cache
 
 from ..meld import Meld
+from ..shape import MEMO_LIMIT
 from ..tiles import NUM_KINDS, is_258, is_honour
 
 Vec = tuple[int, int, int, int, int, int, int, int, int, int]
@@ -46,7 +47,7 @@ _NEGV: Vec = (0, _NEG, _NEG, _NEG, _NEG, _NEG, _NEG, _NEG, _NEG, _NEG)
 _ZERO: Vec = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
-@cache
+@lru_cache(maxsize=MEMO_LIMIT)
 def _suit_vec(counts: tuple[int, ...], runs: bool, pair: int) -> Vec:
     """Most tiles of one suit kept in at most s partial sets and p partial pairs.
 
@@ -133,7 +134,7 @@ def combine(a: Vec, b: Vec) -> Vec:
         out[s] = b0
         out[5 + s] = b1
     res: Vec = (out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[8], out[9])
-    if len(_COMB) > 400_000:
+    if len(_COMB) >= 2 * MEMO_LIMIT:  # bounded (see shape.MEMO_LIMIT)
         _COMB.clear()
     _COMB[key] = res
     return res
@@ -171,6 +172,8 @@ def suit_vectors(counts: Sequence[int], suit: int) -> tuple[Vec, Vec, Vec]:
     else:
         v = _suit_vec(c, False, _ANY)
         res = (v, _suit_vec(c, False, _NONE), v)
+    if len(_SV) >= MEMO_LIMIT:  # bounded (see shape.MEMO_LIMIT)
+        _SV.clear()
     _SV[key] = res
     return res
 

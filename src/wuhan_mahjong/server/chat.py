@@ -17,9 +17,9 @@ import random
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from .calculator import AddressLimiter
 from .placement import TablePlace
 from .protocol import ChatMsg, ChatOut, ProtocolError
-from .ratelimit import TokenBucket
 
 if TYPE_CHECKING:
     from .hub import Client, Hub
@@ -59,7 +59,9 @@ class ChatRelay:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self.buckets: dict[int, TokenBucket] = {}
+        self.limiter = AddressLimiter(CHAT_RATE, CHAT_BURST)
+        """One token bucket per account that chatted lately, in bounded memory (a dict
+        keyed by every account that ever chatted grew for the server's lifetime)."""
 
     def say(self, client: Client, msg: ChatMsg) -> None:
         if (msg.phrase is None) == (msg.emote is None):
@@ -73,10 +75,7 @@ class ChatRelay:
         place = self.hub.where.get(client.account_id)
         if not isinstance(place, TablePlace):
             raise ProtocolError("not_seated", "quick chat is for players at a table")
-        bucket = self.buckets.get(client.account_id)
-        if bucket is None:
-            bucket = self.buckets[client.account_id] = TokenBucket(CHAT_RATE, CHAT_BURST)
-        if not bucket.take():
+        if self.limiter.retry_after(str(client.account_id)) > 0:
             raise ProtocolError("rate_limited", "one quick phrase every few seconds", reason="chat")
         out = ChatOut(seat=place.seat, phrase=msg.phrase, emote=msg.emote)
         for seat in place.table.seats:
