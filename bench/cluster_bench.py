@@ -164,7 +164,7 @@ def describe(r: dict[str, Any]) -> str:
 
 
 async def compare(args: argparse.Namespace) -> dict[str, Any]:
-    counts = [int(n) for n in args.nodes.split(",")]
+    counts: list[int] = args.nodes
     out: dict[str, Any] = {"flat_out": [], "fixed_load": []}
     for n in counts:
         r = await run_point(args, n, args.flat_tables, 0.0)
@@ -186,7 +186,7 @@ async def compare(args: argparse.Namespace) -> dict[str, Any]:
 
 async def sweep(args: argparse.Namespace) -> dict[str, Any]:
     points = []
-    for tables in (int(t) for t in args.sweep.split(",")):
+    for tables in args.sweep:
         r = await run_point(args, 1, tables, args.think)
         points.append(r)
         print(f"one node, think {args.think} s: " + describe(r)
@@ -212,6 +212,17 @@ async def sweep(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def counts_list(text: str) -> list[int]:
+    """``"25,50,100"`` → ``[25, 50, 100]`` (positive whole numbers)."""
+    try:
+        counts = [int(word) for word in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"not a list of positive whole numbers: {text!r}")
+    return counts
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--db", default=os.environ.get("WUHAN_MAHJONG_TEST_PG", ""),
@@ -223,14 +234,14 @@ def main() -> None:
                    "redis-py's asyncio pool allows 100 connections at once by default, and "
                    "a node relaying more than about 100 busy players fails with "
                    "MaxConnectionsError)")
-    p.add_argument("--nodes", default="1,2", help="node counts to compare (default 1,2)")
+    p.add_argument("--nodes", type=counts_list, default=[1, 2], help="node counts to compare (default 1,2)")
     p.add_argument("--flat-tables", type=int, default=40,
                    help="tables for the flat-out throughput (default 40)")
     p.add_argument("--load-tables", type=int, default=60,
                    help="tables for the fixed-load latency (default 60)")
     p.add_argument("--think", type=float, default=0.5,
                    help="mean thinking seconds per action at fixed load (default 0.5)")
-    p.add_argument("--sweep", default="",
+    p.add_argument("--sweep", type=counts_list, default=[],
                    help="comma-separated table counts: capacity sweep on one node instead")
     p.add_argument("--spread", choices=["connection", "table"], default="connection",
                    help="connection (default): round robin per connection, as a plain load "
@@ -255,8 +266,17 @@ def main() -> None:
         redis.Redis.from_url(args.redis).ping()
     except Exception as exc:  # any failure to reach Redis is a one-line exit
         p.exit(2, f"cluster_bench: Redis at {args.redis} does not answer: {exc}\n")
-    counts = args.sweep.split(",") if args.sweep else [str(args.flat_tables), str(args.load_tables)]
-    prepare_process(max(int(c) for c in counts))
+    if args.db != "sqlite":
+        try:
+            from sqlalchemy import create_engine
+
+            engine = create_engine(args.db)
+            engine.connect().close()
+            engine.dispose()
+        except Exception as exc:  # a wrong URL or no server: one line, exit 2
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            p.exit(2, f"cluster_bench: database {args.db!r} does not answer: {first}\n")
+    prepare_process(max(args.sweep or [args.flat_tables, args.load_tables]))
     print(f"cluster bench on {os.cpu_count()} cores shared by the nodes, Redis, the database and "
           f"the clients; db {'SQLite file' if args.db == 'sqlite' else 'PostgreSQL'}, {args.redis}; "
           f"{args.duration} s measured per point after {args.warmup} s warm-up; "
