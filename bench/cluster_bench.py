@@ -141,6 +141,7 @@ async def run_point(args: argparse.Namespace, nodes: int, tables: int, think: fl
         for p in procs:
             p.wait()
         drop_database(args.db, db)
+        flush_redis(args.redis)  # leave the Redis database empty, as found
         shutil.rmtree(folder, ignore_errors=True)
 
 
