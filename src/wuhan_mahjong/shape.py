@@ -58,7 +58,7 @@ def tile_bit(t: int) -> int:
     return 1 << (3 * t)
 
 
-MEMO_LIMIT: Final = 1 << 15
+MEMO_LIMIT: Final = 1 << 13
 """Entries a memo table of this module (and of ``analysis``, ``bots.handeval``) keeps.
 
 The memos are keyed by one suit's counts: about 1.3 million possible keys, ~0.5-1 KiB
