@@ -503,3 +503,22 @@ def test_a_redis_restart_moves_no_table_and_the_nodes_reconnect(
             n.close()
         server.kill()
         server.wait(30)
+
+
+def test_a_burst_beyond_the_redis_pool_waits_instead_of_failing(redis_url: str) -> None:
+    """More concurrent Redis calls than the node's pool holds queue for a connection
+    (redis-py's default pool raised MaxConnectionsError and closed relayed sockets)."""
+    from wuhan_mahjong.server.cluster import connect_redis
+
+    async def burst() -> int:
+        client = connect_redis(f"{redis_url}?max_connections=4")
+        try:
+            async def call(i: int) -> object:
+                # a blocking call holds its connection while it waits
+                return await client.blpop([f"wm:test:empty:{i}"], timeout=0.05)
+            results = await asyncio.gather(*(call(i) for i in range(32)))
+            return len(results)
+        finally:
+            await client.aclose()
+
+    assert asyncio.run(burst()) == 32

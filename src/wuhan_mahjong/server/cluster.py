@@ -73,8 +73,6 @@ __all__ = ["Cluster", "connect_redis", "join_cluster"]
 
 log = logging.getLogger("wuhan_mahjong.server.cluster")
 
-KICK = "wm:kick"
-LOGOUT = "wm:logout"
 SEAT_MS = 60_000
 """Life of ``wm:seat:<account>`` (renewed every heartbeat while the account is seated)."""
 
@@ -89,13 +87,25 @@ return 0
 """Renew a lease held by this node (value ``"<node> <epoch>"``), or take it when it is free."""
 
 
+REDIS_POOL_SIZE = 256
+"""Connections one node keeps to Redis at most (the URL's ``max_connections`` overrides it)."""
+
+
 def connect_redis(url: str) -> Redis:
-    """An asyncio Redis client for ``url`` (``redis://HOST:PORT/N``), answers decoded."""
+    """An asyncio Redis client for ``url`` (``redis://HOST:PORT/N``), answers decoded.
+
+    The pool *blocks* when all its connections are busy: a burst of relayed frames
+    waits a moment for a connection instead of failing with redis-py's
+    ``MaxConnectionsError`` (its default pool allows 100 and then raises, which
+    closed relayed sockets once about 50 busy tables were relayed).
+    """
     try:
-        from redis.asyncio import Redis
+        from redis.asyncio import BlockingConnectionPool, Redis
     except ModuleNotFoundError as e:  # pragma: no cover - the [redis] extra is missing
         raise RuntimeError("a cluster needs the redis extra: pip install 'wuhan-mahjong[redis]'") from e
-    return Redis.from_url(url, decode_responses=True)
+    pool = BlockingConnectionPool.from_url(url, decode_responses=True, timeout=30,
+                                           max_connections=REDIS_POOL_SIZE)
+    return Redis(connection_pool=pool)
 
 
 async def join_cluster(hub: Hub) -> Cluster | None:
@@ -181,6 +191,12 @@ class Cluster:
         self.hub = hub
         self.redis = redis
         self.node = hub.node_id
+        # Redis pub/sub channels are server-wide, not per database number: name them
+        # after the database so that platforms sharing one Redis never hear each other.
+        db = redis.connection_pool.connection_kwargs.get("db", 0)
+        self.space = f"wm:{db}:"
+        self.kick_channel = f"{self.space}kick"
+        self.logout_channel = f"{self.space}logout"
         self.heartbeat = heartbeat
         self.ttl_ms = int(ttl * 1000)
         self.tasks: list[asyncio.Task[None]] = []
@@ -205,7 +221,7 @@ class Cluster:
         await self.redis.ping()
         await self._beat()
         pubsub = self.redis.pubsub()
-        await pubsub.subscribe(KICK, LOGOUT, self._channel(self.node))
+        await pubsub.subscribe(self.kick_channel, self.logout_channel, self._channel(self.node))
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self._listen(pubsub), name="cluster-listen"),
                       loop.create_task(self._loop(), name="cluster-heartbeat")]
@@ -230,9 +246,8 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
-    @staticmethod
-    def _channel(node: str) -> str:
-        return f"wm:to:{node}"
+    def _channel(self, node: str) -> str:
+        return f"{self.space}to:{node}"
 
     async def publish(self, node: str, message: dict[str, Any]) -> None:
         await self.redis.publish(self._channel(node), json.dumps(message, separators=(",", ":")))
@@ -471,7 +486,7 @@ class Cluster:
         account's table runs on another live node, relay this socket there until it closes
         and return True; otherwise False (this node serves it as usual)."""
         cid = secrets.token_hex(8)
-        await self.redis.publish(KICK, json.dumps({"a": account.id, "n": self.node, "c": cid}))
+        await self.redis.publish(self.kick_channel, json.dumps({"a": account.id, "n": self.node, "c": cid}))
         home = await self._home(account.id)
         if home is None or home == self.node:
             return False
@@ -564,7 +579,7 @@ class Cluster:
             await asyncio.sleep(self.heartbeat)
             with contextlib.suppress(Exception):
                 pubsub = self.redis.pubsub()
-                await pubsub.subscribe(KICK, LOGOUT, self._channel(self.node))
+                await pubsub.subscribe(self.kick_channel, self.logout_channel, self._channel(self.node))
 
     async def _listen_once(self, pubsub: Any) -> None:
         try:
@@ -573,9 +588,9 @@ class Cluster:
                     continue
                 try:
                     data = json.loads(message["data"])
-                    if message["channel"] == KICK:
+                    if message["channel"] == self.kick_channel:
                         self._kicked(data)
-                    elif message["channel"] == LOGOUT:
+                    elif message["channel"] == self.logout_channel:
                         self._logged_out(data)
                     else:
                         await self._received(data)
@@ -593,7 +608,7 @@ class Cluster:
         message = json.dumps({"a": account_id, "h": token_hash, "n": self.node})
 
         async def publish() -> None:
-            await self.redis.publish(LOGOUT, message)
+            await self.redis.publish(self.logout_channel, message)
 
         self.hub.background(asyncio.get_running_loop().create_task(publish()))
 
