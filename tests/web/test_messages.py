@@ -83,7 +83,9 @@ def test_login_register_and_upgrade_say_what_failed(browser: Any, live_server: s
     page.fill("#login-form input[name='username']", "x" * 300)
     page.fill("#login-form input[name='password']", "correct horse 1")
     page.click("#login-form button[data-mode='register']")
-    text = page.locator(err).inner_text(timeout=5000)
+    # the error element is there before the server answers: wait for its text
+    wait_js(page, "document.querySelector(\"[data-error-for='login-form']\").textContent.length > 0")
+    text = page.locator(err).inner_text()
     assert text.startswith("注册失败") and "用户名" in text and "64" in text, text
     assert not re.search(r"[A-Za-z]{4,}", text), text  # no English inside the Chinese interface
     _in_view(page, err)
