@@ -117,10 +117,12 @@ def run_server(data: Path, extra: list[str] | None = None) -> Iterator[str]:
     """``python -m wuhan_mahjong serve`` on a free loopback port with a SQLite folder; its URL."""
     port = free_port()
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
-    # every test signs up from 127.0.0.1: no per-address limits on accounts, hints for fast bots
+    # every test comes from 127.0.0.1: no per-address limits on accounts; hints and the calculator
+    # answer as fast as the browser asks (the limits have their own tests in tests/server)
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "WUHAN_MAHJONG_GUESTS_PER_HOUR": "0",
            "WUHAN_MAHJONG_REGISTER_PER_HOUR": "0", "WUHAN_MAHJONG_HINT_RATE": "50",
-           "WUHAN_MAHJONG_HINT_BURST": "100"}
+           "WUHAN_MAHJONG_HINT_BURST": "100", "WUHAN_MAHJONG_CALC_RATE": "1000",
+           "WUHAN_MAHJONG_CALC_BURST": "1000"}
     env.pop("WUHAN_MAHJONG_DB", None)
     args = [sys.executable, "-m", "wuhan_mahjong", "serve", "--host", "127.0.0.1", "--port", str(port),
             "--data-dir", str(data), *SERVER_ARGS, *(extra or [])]

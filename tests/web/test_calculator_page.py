@@ -99,9 +99,11 @@ def palette(page: Any, target: str, tile_list: list[str]) -> None:
         page.click(f".calc-palette [data-calc-tile='{x}']")
 
 
-def settle_page(page: Any, rounds: int) -> str:
-    """Wait until the server answered the latest change; the result's state."""
-    wait_js(page, f"window.__wmCalc.answered >= window.__wmCalc.seq && window.__wmCalc.seq > {rounds}"
+def settle_page(page: Any) -> str:
+    """Wait until the server answered the latest change (no change waiting for the debounce,
+    every request sent answered, however many changes one request covered); the result's state."""
+    wait_js(page, "window.__wmCalc.timer === null && window.__wmCalc.seq > 0"
+                  " && window.__wmCalc.answered >= window.__wmCalc.seq"
                   " && document.querySelector('#calc-result:not([data-state=pending])')")
     state: str = page.get_attribute("#calc-result", "data-state")
     return state
@@ -202,7 +204,7 @@ def entered(browser: Any, base: str, rec: dict[str, Any], state: str) -> tuple[A
     and the server's answer (``state``) is on screen."""
     context, page, console = open_page(browser, f"{base}/#/calculator", **PHONE)
     enter(page, rec)
-    assert settle_page(page, 5) == state
+    assert settle_page(page) == state
     assert page.evaluate("window.__wmCalc.recordJSON()") == normal(rec)
     return context, page, console
 
@@ -239,7 +241,7 @@ def test_golden_cap_and_the_share_link_reopens_it(browser: Any, live_server: str
     assert link == page.url and "#/calculator?r=" in link
     # a friend opens the link: the same record, the same settlement, in English too
     other, friend, console2 = open_page(browser, link, **PHONE)
-    assert settle_page(friend, 0) == "settled"
+    assert settle_page(friend) == "settled"
     assert friend.evaluate("window.__wmCalc.recordJSON()") == normal(GOLDEN)
     assert shown(friend) == seen
     friend.click("#lang")
@@ -257,14 +259,14 @@ def test_refused_win_names_the_rule(browser: Any, live_server: str) -> None:
     assert str(answer.body["reason"]) in page.inner_text("#calc-result .calc-refused")
     # the same hand under 远航 wins: one change of profile, and the server settles it
     page.select_option("#calc-profile", "yuanhang")
-    assert settle_page(page, page.evaluate("window.__wmCalc.seq")) == "settled"
+    assert settle_page(page) == "settled"
     expect_settled(page, {**REFUSED, "profile": "yuanhang"})
     # a fifth copy of a tile is malformed, and the page says why (the server's 400)
     page.click(".calc-tabs [data-calc-seat='3']")
     page.select_option("#calc-meld-kind", "kong:concealed")
     palette(page, "meld", ["9p", "9p", "9p", "9p"])
     page.click("[data-calc-do='add-meld']")
-    assert settle_page(page, page.evaluate("window.__wmCalc.seq")) == "error"
+    assert settle_page(page) == "error"
     assert "9p" in page.inner_text("#calc-result")
     # an address that does not hold a record opens an empty calculator, never a broken page
     for junk in ("%%%", "bm90IGpzb24", "eyJzZWF0cyI6IDN9"):  # not base64, not JSON, no four seats

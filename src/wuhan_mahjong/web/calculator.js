@@ -187,6 +187,7 @@ function meldSpec(m) {
 }
 
 async function send() {
+  C.timer = null; // no change waits for the debounce any more (the tests' "settled")
   const seq = ++C.seq;
   const rec = C.rec;
   const w = rec.seats[rec.winner];
