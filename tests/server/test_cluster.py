@@ -381,8 +381,10 @@ def test_a_paused_node_that_comes_back_runs_nothing_twice(
             first.proc.send_signal(signal.SIGSTOP)  # type: ignore[union-attr]
             stopped = time.monotonic()
             try:
+                # how fast a take-over comes is the killed-node test's point; this one is about
+                # fencing, so it allows a busy machine more than the 10 s target
                 while await asyncio.to_thread(_owner_pid, store, match_id) != _pid(second):
-                    assert time.monotonic() - stopped < 10, "no node took the match over"
+                    assert time.monotonic() - stopped < 30, "no node took the match over"
                     await asyncio.sleep(0.1)
                 for p in players:
                     p.server = second
