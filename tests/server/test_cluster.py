@@ -479,13 +479,15 @@ def test_a_redis_restart_moves_no_table_and_the_nodes_reconnect(
                 if p.client is not None:
                     await p.client.close()
             # The channels are back: a connection on node 2 closes the account's on node 1.
-            deadline = time.monotonic() + 20
+            # Until the nodes are back on Redis, a welcome (which registers the connection
+            # there) or the kick may not come: try again until the deadline.
+            deadline = time.monotonic() + 30
             while True:
                 old = Client(first, tokens[0])  # type: ignore[arg-type]
-                await old.connect()
                 new = Client(second, tokens[0])  # type: ignore[arg-type]
-                await new.connect()
                 try:
+                    await old.connect()
+                    await new.connect()
                     await old.expect("notice", timeout=2, code="replaced")
                     break
                 except TimeoutError:
