@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_type_hints
 
@@ -339,6 +340,25 @@ def _coerce(name: str, value: Any) -> Any:
             return tuple(value)
         raise RulesError(f"option '{name}' must be a list drawn from {sorted(allowed)}")
     raise RulesError(f"option '{name}' has a bad value {value!r}")
+
+
+def parse_overrides(items: Iterable[str]) -> dict[str, Any]:
+    """Rule overrides from ``NAME=VALUE`` strings (VALUE is JSON, or else a bare string),
+    as the commands' ``--option`` takes them; :class:`ValueError` names a bad item.
+
+    >>> parse_overrides(["cap=500", "opening_scoring=per_opening"])
+    {'cap': 500, 'opening_scoring': 'per_opening'}
+    """
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise ValueError(f"--option needs NAME=VALUE, got '{item}'")
+        name, value = item.split("=", 1)
+        try:
+            out[name] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name] = value
+    return out
 
 
 def get_rules(profile: str = DEFAULT_PROFILE, overrides: Mapping[str, Any] | None = None) -> Rules:

@@ -7,7 +7,6 @@ the command modules import them from here, never from each other.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, NoReturn
 
@@ -47,17 +46,12 @@ def add_rules_options(p: argparse.ArgumentParser) -> None:
 
 def rules_from_args(args: argparse.Namespace) -> Any:
     """The :class:`~wuhan_mahjong.rules.Rules` named by ``--profile`` and ``--option``."""
-    from ..rules import get_rules
+    from ..rules import get_rules, parse_overrides
 
-    overrides: dict[str, Any] = {}
-    for item in args.option:
-        if "=" not in item:
-            raise UsageError(f"--option needs NAME=VALUE, got '{item}'")
-        name, value = item.split("=", 1)
-        try:
-            overrides[name] = json.loads(value)
-        except json.JSONDecodeError:
-            overrides[name] = value
+    try:
+        overrides = parse_overrides(args.option)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     return get_rules(args.profile, overrides)
 
 

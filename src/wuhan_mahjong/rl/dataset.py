@@ -41,7 +41,7 @@ import numpy.typing as npt
 from ..bots import get_bot
 from ..engine.state import new_hand
 from ..engine.views import seat_view
-from ..rules import PROFILES, RulesError, get_rules
+from ..rules import PROFILES, RulesError, get_rules, parse_overrides
 from .dataset_args import DatasetError, add_arguments
 from .spaces import NUM_ACTIONS, OBS_SHAPE, PLANES, action_index, action_mask, encode
 
@@ -153,16 +153,10 @@ class ProgressBar:
 
 
 def _options(items: Sequence[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in items:
-        if "=" not in item:
-            raise DatasetError(f"--option needs NAME=VALUE, got '{item}'")
-        name, value = item.split("=", 1)
-        try:
-            out[name] = json.loads(value)
-        except json.JSONDecodeError:
-            out[name] = value
-    return out
+    try:
+        return parse_overrides(items)
+    except ValueError as e:
+        raise DatasetError(str(e)) from None
 
 
 def run(args: argparse.Namespace) -> int:
