@@ -19,8 +19,9 @@ from wuhan_mahjong.analysis import (
 )
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import PROFILES, Rules, get_rules
-from wuhan_mahjong.scoring import SeatState, WinRecord, settle
+from wuhan_mahjong.scoring import settle
 from wuhan_mahjong.tiles import all_tiles, counts_of, parse_tile, parse_tiles
+from wuhan_mahjong.win_record import SeatState, WinRecord
 
 profiles = st.sampled_from(sorted(PROFILES))
 

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from .analysis import BIG_HAND_NAMES, NotAWin, shanten, shape_waits, waits
 from .meld import Meld, parse_meld_spec
 from .rules import Rules
-from .scoring import SeatState, WinRecord, settle
+from .scoring import settle
 from .tiles import format_tiles, parse_tile, parse_tiles, tile_name, tile_str
+from .win_record import SeatState, WinRecord
 
 
 class HandInputError(ValueError):

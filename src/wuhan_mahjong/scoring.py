@@ -38,38 +38,7 @@ from .analysis import (
 from .meld import Meld, opening_count
 from .rules import Rules
 from .tiles import is_258, tile_str
-
-
-@dataclass(frozen=True)
-class SeatState:
-    """What the settlement needs to know about one seat at the end of a hand."""
-
-    hand: tuple[int, ...] = ()
-    melds: tuple[Meld, ...] = ()
-    red_kongs: int = 0
-    green_kongs: int = 0
-    laizi_kongs: int = 0
-    pi_kongs: int = 0
-    laizi_discards: int = 0
-    ready: bool | None = None
-
-
-@dataclass(frozen=True)
-class WinRecord:
-    """A won hand, as the settlement calculator reads it (see ``docs/score.md``)."""
-
-    rules: Rules
-    dealer: int
-    indicator: int
-    winner: int
-    win_by: str
-    from_seat: int | None
-    winning_tile: int
-    seats: tuple[SeatState, ...]
-
-    @property
-    def laizi(self) -> int:
-        return self.rules.laizi_of(self.indicator)
+from .win_record import SeatState, WinRecord
 
 
 @dataclass(frozen=True)

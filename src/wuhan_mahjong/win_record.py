@@ -1,4 +1,5 @@
-"""Reading a settlement record (the JSON of ``wuhan-mahjong score``) into a :class:`WinRecord`.
+"""A won hand as the settlement reads it (:class:`WinRecord`, one :class:`SeatState` per
+seat), and reading a settlement record (the JSON of ``wuhan-mahjong score``) into one.
 
 Every problem that makes a record *malformed* raises :class:`RecordError`
 with a one-line message (the CLI exits 2): bad JSON, unknown tiles, profiles
@@ -12,13 +13,45 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .analysis import WIN_BY
 from .meld import Meld
 from .rules import Rules, RulesError, SpecialKongKind, get_rules
-from .scoring import SeatState, WinRecord
 from .tiles import NUM_KINDS, TileError, format_tiles, parse_tiles, suit_of, tile_str
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """What the settlement needs to know about one seat at the end of a hand."""
+
+    hand: tuple[int, ...] = ()
+    melds: tuple[Meld, ...] = ()
+    red_kongs: int = 0
+    green_kongs: int = 0
+    laizi_kongs: int = 0
+    pi_kongs: int = 0
+    laizi_discards: int = 0
+    ready: bool | None = None
+
+
+@dataclass(frozen=True)
+class WinRecord:
+    """A won hand, as the settlement calculator reads it (see ``docs/score.md``)."""
+
+    rules: Rules
+    dealer: int
+    indicator: int
+    winner: int
+    win_by: str
+    from_seat: int | None
+    winning_tile: int
+    seats: tuple[SeatState, ...]
+
+    @property
+    def laizi(self) -> int:
+        return self.rules.laizi_of(self.indicator)
 
 
 class RecordError(ValueError):

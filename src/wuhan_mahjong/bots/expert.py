@@ -83,8 +83,9 @@ from ..analysis import NotAWin, candidate_mask, is_winning_shape
 from ..engine.actions import PASS, WIN, Action, Chi, Discard, Kong, Peng, SpecialKong
 from ..engine.views import SeatView
 from ..meld import Meld, opening_count
-from ..scoring import SeatState, WinRecord, settle
+from ..scoring import settle
 from ..tiles import NUM_KINDS
+from ..win_record import SeatState, WinRecord
 from .base import NoLegalAction
 from .greedy import GreedyBot, after_claim, discard_choices, evaluator, tile_shape_rank
 from .handeval import Evaluator

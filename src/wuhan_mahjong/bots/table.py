@@ -25,8 +25,9 @@ from ..engine.actions import Action, action_from_json
 from ..engine.views import SeatView
 from ..meld import Meld, opening_count
 from ..rules import Rules, get_rules
-from ..scoring import SeatState, minimum_failure, seat_factors
+from ..scoring import minimum_failure, seat_factors
 from ..tiles import GREEN, NUM_KINDS, RED, parse_tile, parse_tiles
+from ..win_record import SeatState
 from .view import IntView, SeatInts
 
 _UNKNOWN_KONG = (0, 0, 0, 0)

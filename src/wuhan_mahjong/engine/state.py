@@ -46,9 +46,10 @@ from typing import Literal
 from ..analysis import NO_SHAPE, NOT_OPENED, NotAWin, holds_must_kong
 from ..meld import Meld, opening_count
 from ..rules import Rules
-from ..scoring import SeatState, Settlement, WinRecord, settle
+from ..scoring import Settlement, settle
 from ..shape import is_complete
 from ..tiles import NUM_KINDS, is_258, is_honour
+from ..win_record import SeatState, WinRecord
 from .actions import (
     PASS,
     SPECIAL_KINDS,
