@@ -120,3 +120,22 @@ def test_chat_limits_stay_bounded() -> None:
         relay.say(talker, msg)
     with pytest.raises(ProtocolError):
         relay.say(talker, msg)
+
+
+def test_rule_set_caches_stay_bounded_and_exact() -> None:
+    """The caches keyed by a whole rule set (``rules._overrides``, the bots' ``_rules``)
+    hold at most their bound however many rule sets rooms choose (they were
+    ``functools.cache``: one entry per rule set ever seen, for the process's life)."""
+    from wuhan_mahjong import rules
+    from wuhan_mahjong.bots import table
+
+    for cached in (rules._overrides, table._rules):
+        assert cached.cache_info().maxsize is not None
+    bound = rules._overrides.cache_info().maxsize
+    assert bound is not None and table._rules.cache_info().maxsize == bound
+    for cap in range(301, 301 + 3 * bound):  # 300 is the preset
+        r = table.rules_for("yuanhang", {"cap": cap})
+        assert r.cap == cap and r.overrides() == {"cap": cap}
+        assert rules.get_rules("yuanhang", r.overrides()) == r
+        assert rules._overrides.cache_info().currsize <= bound
+        assert table._rules.cache_info().currsize <= bound

@@ -264,7 +264,7 @@ BIG_HAND_IDS = ("pengpenghu", "qingyise", "fengyise", "jiangyise", "quanqiuren",
 _HINTS = get_type_hints(Rules)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)  # bounded: rooms may choose many rule sets (soak bench)
 def _overrides(rules: Rules) -> tuple[tuple[str, Any], ...]:
     preset = get_rules(rules.profile).to_dict()
     return tuple((k, v) for k, v in rules.to_dict().items() if preset[k] != v)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from ..engine.actions import Action, action_from_json
@@ -41,7 +41,7 @@ def rules_for(profile: str, options: Mapping[str, Any] | None = None) -> Rules:
     return _rules(profile, frozen)
 
 
-@cache
+@lru_cache(maxsize=256)  # bounded: rooms may choose many rule sets (soak bench)
 def _rules(profile: str, options: tuple[tuple[str, Any], ...]) -> Rules:
     return get_rules(profile, dict(options))
 
