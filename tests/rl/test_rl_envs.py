@@ -59,7 +59,7 @@ def _play_aec(e, seed: int, bot: str = "greedy") -> tuple[dict[str, float], int]
             continue
         mask = obs["action_mask"]
         seat = rl.AGENTS.index(agent)
-        state = e.unwrapped.table.state
+        state = e.unwrapped.game.state
         if not state.legal_actions(seat):
             assert mask.tolist() == [0] * rl.spaces.PASS_INDEX + [1]  # idle: may only wait
             e.step(rl.spaces.PASS_INDEX)
@@ -78,7 +78,7 @@ def test_a_hand_pays_the_settlement_deltas_scaled() -> None:
     paid = 0
     for seed in range(8):
         totals, steps = _play_aec(e, seed)
-        state = e.unwrapped.table.state
+        state = e.unwrapped.game.state
         assert state.ended and steps > 30
         assert state.result is not None
         for s, a in enumerate(rl.AGENTS):
@@ -90,7 +90,7 @@ def test_a_hand_pays_the_settlement_deltas_scaled() -> None:
 def test_match_env_sums_every_hand() -> None:
     e = rl.env("laizishanzhuang", match=True, hands=3)
     totals, _ = _play_aec(e, 11)
-    match = e.unwrapped.table.match
+    match = e.unwrapped.game.match
     assert match is not None and match.finished and len(match.history) == 3
     assert [totals[a] for a in rl.AGENTS] == pytest.approx([float(x) for x in match.totals])
 
@@ -117,7 +117,7 @@ def test_illegal_index_plays_the_default_and_is_flagged() -> None:
         e.step(rl.spaces.PASS_INDEX)
     agent = e.agent_selection
     seat = rl.AGENTS.index(agent)
-    state = e.table.state
+    state = e.game.state
     hand_before = state.hand_size(seat)
     e.step(rl.spaces.PASS_INDEX)  # a turn cannot pass
     assert e.infos[agent] == {"illegal": True}
@@ -150,7 +150,7 @@ def test_parallel_env_resolves_claim_windows_at_once() -> None:
         acts = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
         obs, *_ = p.step(acts)
         steps += 1
-    assert p.table.state.ended and steps < 500
+    assert p.game.state.ended and steps < 500
 
 
 def test_the_core_never_imports_the_rl_extra() -> None:
@@ -180,7 +180,7 @@ def test_vector_runner_is_reproducible_and_zero_sum() -> None:
             obs, mask, seat, rewards, done = vec.step(actions)
             assert obs.shape == (6, *rl.OBS_SHAPE) and mask.dtype == np.int8
             for i in range(6):  # every row holds a decision of the seat it names
-                legal_now = vec.tables[i].state.legal_actions(int(seat[i]))
+                legal_now = vec.games[i].state.legal_actions(int(seat[i]))
                 assert int(mask[i].sum()) == len(legal_now) >= 1
             total += rewards
             ended += int(done.sum())
@@ -206,15 +206,15 @@ def test_an_idle_agent_only_waits() -> None:
     e = rl.raw_env("yuanhang", illegal_penalty=0.5)
     e.reset(seed=6)
     agent = e.agent_selection
-    while e.table.deciding(rl.AGENTS.index(agent)):
+    while e.game.deciding(rl.AGENTS.index(agent)):
         e.step(int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
         agent = e.agent_selection
-    before = [list(c) for c in e.table.state.counts]
+    before = [list(c) for c in e.game.state.counts]
     e.step("nonsense")
     assert e.infos[agent] == {"illegal": True} and e._cumulative_rewards[agent] == -0.5
-    assert [list(c) for c in e.table.state.counts] == before
+    assert [list(c) for c in e.game.state.counts] == before
     agent = e.agent_selection
-    while e.table.deciding(rl.AGENTS.index(agent)):
+    while e.game.deciding(rl.AGENTS.index(agent)):
         e.step(int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
         agent = e.agent_selection
     e.step(rl.spaces.PASS_INDEX)

@@ -15,7 +15,7 @@ act play, in seat order; the others' actions are ignored.
 
 Rewards are the settlement's point changes times ``reward_scale``, given when a
 hand ends (every hand of a match).  An illegal index plays the default action
-(see :mod:`.table`) and sets ``info["illegal"]``; ``illegal_penalty`` is then
+(see :mod:`.game`) and sets ``info["illegal"]``; ``illegal_penalty`` is then
 subtracted from that agent's reward.
 """
 
@@ -30,8 +30,8 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from ..engine.state import seat_name
 from ..engine.views import seat_view
+from .game import IndexedGame
 from .spaces import NUM_ACTIONS, OBS_SHAPE, PASS_INDEX
-from .table import Table
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 ENV_OPTIONS = ("match", "hands", "auto_pass", "reward_scale", "illegal_penalty", "max_cycles",
@@ -57,7 +57,7 @@ def _is_pass(action: Any) -> bool:
 
 
 class _Base:
-    """What both PettingZoo environments share: the table, spaces, observations, render."""
+    """What both PettingZoo environments share: the game, spaces, observations, render."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "wuhan_mahjong_v0",
                                 "is_parallelizable": False, "render_fps": 1}
@@ -69,7 +69,7 @@ class _Base:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         if max_cycles is not None and max_cycles < 1:
             raise ValueError("max_cycles must be at least 1")
-        self.table = Table(profile, match=match, hands=hands, auto_pass=auto_pass,
+        self.game = IndexedGame(profile, match=match, hands=hands, auto_pass=auto_pass,
                            reward_scale=reward_scale, options=options)
         self.illegal_penalty = float(illegal_penalty)
         self.max_cycles = max_cycles
@@ -85,17 +85,17 @@ class _Base:
         return self._act_spaces[agent]
 
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
-        table = self.table
-        if table.over:
+        game = self.game
+        if game.over:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        elif table.deciding(seat):
-            mask = table.mask(seat)
+        elif game.deciding(seat):
+            mask = game.mask(seat)
         else:
             mask = _IDLE_MASK.copy()
-        return {"observation": table.observe(seat), "action_mask": mask}
+        return {"observation": game.observe(seat), "action_mask": mask}
 
     def _render_text(self) -> str:
-        state = self.table.state
+        state = self.game.state
         view = seat_view(state, None)
         lines = [f"{view['profile']} hand {view['hand_no']} · phase {view['phase']} · "
                  f"wall {view['wall']} · laizi {view['laizi']}"]
@@ -133,7 +133,7 @@ class WuhanMahjongEnv(_Base, AECEnv):  # type: ignore[misc]
         self._steps = 0
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.table.reset(seed)
+        self.game.reset(seed)
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -154,14 +154,14 @@ class WuhanMahjongEnv(_Base, AECEnv):  # type: ignore[misc]
         seat = AGENTS.index(agent)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        table = self.table
+        game = self.game
         info: dict[str, Any] = {}
-        if table.deciding(seat):
-            played, illegal = table.to_action(seat, action)
+        if game.deciding(seat):
+            played, illegal = game.to_action(seat, action)
             if illegal:
                 info["illegal"] = True
                 self.rewards[agent] -= self.illegal_penalty
-            deltas = table.play(seat, played)
+            deltas = game.play(seat, played)
             if deltas is not None:
                 for s, a in enumerate(AGENTS):
                     self.rewards[a] += deltas[s]
@@ -171,7 +171,7 @@ class WuhanMahjongEnv(_Base, AECEnv):  # type: ignore[misc]
         self.infos = {a: {} for a in self.agents}
         self.infos[agent] = info
         self._steps += 1
-        if table.over:
+        if game.over:
             self.terminations = {a: True for a in self.agents}
         elif self.max_cycles is not None and self._steps >= self.max_cycles * len(AGENTS):
             self.truncations = {a: True for a in self.agents}
@@ -195,31 +195,31 @@ class WuhanMahjongParallelEnv(_Base, ParallelEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
-        self.table.reset(seed)
+        self.game.reset(seed)
         self.agents = list(AGENTS)
         self._steps = 0
         return {a: self._observe_seat(s) for s, a in enumerate(AGENTS)}, {a: {} for a in AGENTS}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
                                                      dict[str, bool], dict[str, Any]]:
-        table = self.table
+        game = self.game
         rewards = {a: 0.0 for a in self.agents}
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        for seat in table.state.to_act():
+        for seat in game.state.to_act():
             agent = AGENTS[seat]
-            if table.over or not table.deciding(seat):
+            if game.over or not game.deciding(seat):
                 continue
-            played, illegal = table.to_action(seat, actions.get(agent, PASS_INDEX))
+            played, illegal = game.to_action(seat, actions.get(agent, PASS_INDEX))
             if illegal:
                 infos[agent]["illegal"] = True
                 rewards[agent] -= self.illegal_penalty
-            deltas = table.play(seat, played)
+            deltas = game.play(seat, played)
             if deltas is not None:
                 for s, a in enumerate(AGENTS):
                     rewards[a] += deltas[s]
                 break  # a hand ended: the next hand's seats answer next step
         self._steps += 1
-        over = table.over
+        over = game.over
         trunc = not over and self.max_cycles is not None and self._steps >= self.max_cycles
         obs = {a: self._observe_seat(s) for s, a in enumerate(AGENTS) if a in self.agents}
         terminations = {a: over for a in self.agents}

@@ -5,7 +5,7 @@ where it could only pass is answered for it).  Observations and actions are thos
 of :mod:`.spaces`; the reward is the learner's settlement points times
 ``reward_scale`` when a hand ends (every hand of a match), minus
 ``illegal_penalty`` for an illegal index (which plays the default action, see
-:mod:`.table`, and sets ``info["illegal"]``).
+:mod:`.game`, and sets ``info["illegal"]``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import numpy as np
 from ..bots import Bot, get_bot
 from ..engine.views import seat_view
 from .aec import observation_space
+from .game import IndexedGame
 from .spaces import NUM_ACTIONS
-from .table import Table
 
 
 class GymEnv(gym.Env):
@@ -44,7 +44,7 @@ class GymEnv(gym.Env):
             if isinstance(spec, str):
                 get_bot(spec, 0)  # unknown names fail now, with the list of bots
         self._specs = specs
-        self.table = Table(profile, match=match, hands=hands, auto_pass=True,
+        self.game = IndexedGame(profile, match=match, hands=hands, auto_pass=True,
                            reward_scale=reward_scale, options=options)
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
@@ -55,13 +55,13 @@ class GymEnv(gym.Env):
         self.bots: dict[int, Bot] = {}
 
     def _obs(self) -> dict[str, np.ndarray]:
-        t = self.table
+        t = self.game
         mask = t.mask(self.seat) if t.deciding(self.seat) else np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"observation": t.observe(self.seat), "action_mask": mask}
 
     def _advance(self) -> float:
         """Let the bots play until the learner decides or the episode is over; its reward."""
-        t = self.table
+        t = self.game
         reward = 0.0
         while not t.over:
             seat = t.actor()
@@ -78,19 +78,19 @@ class GymEnv(gym.Env):
         super().reset(seed=seed)
         rng = self.np_random
         while True:
-            self.table.reset(int(rng.integers(2**62)))
+            self.game.reset(int(rng.integers(2**62)))
             self.seat = int(rng.integers(4)) if self.fixed_seat is None else self.fixed_seat
             others = [s for s in range(4) if s != self.seat]
             self.bots = {}
             for s, spec in zip(others, self._specs, strict=True):
                 self.bots[s] = get_bot(spec, int(rng.integers(2**31))) if isinstance(spec, str) else spec
             self._advance()
-            if not self.table.over:  # (a hand the bots end before the learner's first
+            if not self.game.over:  # (a hand the bots end before the learner's first
                 break                # decision would be no episode at all: deal again)
         return self._obs(), {"seat": self.seat}
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        t = self.table
+        t = self.game
         if t.over:
             raise RuntimeError("the episode is over: call reset()")
         info: dict[str, Any] = {"seat": self.seat}
@@ -111,7 +111,7 @@ class GymEnv(gym.Env):
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        state = self.table.state
+        state = self.game.state
         view = seat_view(state, self.seat)
         return (f"seat {self.seat} · phase {view['phase']} · wall {view['wall']} · laizi {view['laizi']}"
                 f" · hand {view['hand']}")

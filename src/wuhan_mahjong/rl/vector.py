@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .game import IndexedGame
 from .spaces import NUM_ACTIONS, OBS_SHAPE
-from .table import Table
 
 
 class SelfPlayVector:
@@ -40,7 +40,7 @@ class SelfPlayVector:
             raise ValueError("num_envs must be at least 1")
         self.num_envs = num_envs
         master = random.Random(seed)
-        self.tables = [Table(profile, match=match, hands=hands, auto_pass=True,
+        self.games = [IndexedGame(profile, match=match, hands=hands, auto_pass=True,
                              reward_scale=reward_scale, options=options) for _ in range(num_envs)]
         self._seeds = [master.getrandbits(62) for _ in range(num_envs)]
         self.obs = np.zeros((num_envs, *OBS_SHAPE), dtype=np.float32)
@@ -50,7 +50,7 @@ class SelfPlayVector:
         self.illegal = 0
 
     def _fill(self, i: int) -> None:
-        t = self.tables[i]
+        t = self.games[i]
         s = t.actor()
         assert s is not None
         self.seat[i] = s
@@ -59,7 +59,7 @@ class SelfPlayVector:
 
     def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
         """Deal every table; the first batch: observations, masks and the seat deciding in each row."""
-        for i, t in enumerate(self.tables):
+        for i, t in enumerate(self.games):
             t.reset(self._seeds[i])
             self._fill(i)
         return self.obs.copy(), self.mask.copy(), self.seat.copy()
@@ -74,7 +74,7 @@ class SelfPlayVector:
             raise ValueError(f"need {self.num_envs} actions, got {len(actions)}")
         rewards = np.zeros((self.num_envs, 4), dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=np.bool_)
-        for i, t in enumerate(self.tables):
+        for i, t in enumerate(self.games):
             seat = int(self.seat[i])
             action, illegal = t.to_action(seat, actions[i])
             self.illegal += illegal

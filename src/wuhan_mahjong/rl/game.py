@@ -1,5 +1,5 @@
-"""The table every environment of :mod:`wuhan_mahjong.rl` drives: one hand or a match,
-stepped by action indices, with seeding, rewards and the handling of illegal indices.
+"""The game every environment of :mod:`wuhan_mahjong.rl` wraps (:class:`IndexedGame`): one
+hand or a match, stepped by action indices, with seeding, rewards and the handling of illegal indices.
 
 Illegal indices (what a learner without a mask samples) never end the hand and never
 raise: the seat plays its *default action* instead — pass when it may pass,
@@ -44,7 +44,7 @@ def default_action(state: HandState, seat: int) -> Action:
     return discards[0] if discards else acts[0]
 
 
-class Table:
+class IndexedGame:
     """A hand (``match=False``) or a match of ``hands`` hands, driven by action indices."""
 
     def __init__(self, profile: str = "yuanhang", *, match: bool = False, hands: int = 4,
