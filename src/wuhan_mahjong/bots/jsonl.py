@@ -24,14 +24,14 @@ from ..engine.views import SeatView
 from .base import Bot
 
 
-class ProtocolError(RuntimeError):
+class BotProtocolError(RuntimeError):
     """The other side broke the JSON-lines protocol (bad JSON, no answer, exit)."""
 
 
 def serve(bot: Bot, inp: IO[str], out: IO[str]) -> int:
     """Answer every view line on ``inp`` with an action line on ``out``; returns the number
     of decisions.  Blank lines are ignored; a line that is not a seat view raises
-    :class:`ProtocolError` (the command prints it as one line and exits 2)."""
+    :class:`BotProtocolError` (the command prints it as one line and exits 2)."""
     n = 0
     for no, line in enumerate(inp, 1):
         line = line.strip()
@@ -40,13 +40,13 @@ def serve(bot: Bot, inp: IO[str], out: IO[str]) -> int:
         try:
             view = json.loads(line)
         except json.JSONDecodeError as e:
-            raise ProtocolError(f"line {no}: not JSON: {e.msg}") from None
+            raise BotProtocolError(f"line {no}: not JSON: {e.msg}") from None
         if not isinstance(view, dict) or "legal_actions" not in view or "viewer" not in view:
-            raise ProtocolError(f"line {no}: not a seat view (needs 'viewer' and 'legal_actions')")
+            raise BotProtocolError(f"line {no}: not a seat view (needs 'viewer' and 'legal_actions')")
         try:
             action = bot.choose(view)  # type: ignore[arg-type]
         except (KeyError, TypeError, ValueError) as e:
-            raise ProtocolError(f"line {no}: cannot decide: {e}") from None
+            raise BotProtocolError(f"line {no}: cannot decide: {e}") from None
         out.write(json.dumps(action.to_json()) + "\n")
         out.flush()
         n += 1
@@ -75,15 +75,15 @@ class SubprocessBot:
             proc.stdin.write(json.dumps(view, ensure_ascii=False) + "\n")
             proc.stdin.flush()
         except BrokenPipeError:
-            raise ProtocolError(f"bot '{self.command}' exited (status {proc.poll()})") from None
+            raise BotProtocolError(f"bot '{self.command}' exited (status {proc.poll()})") from None
         line = proc.stdout.readline()
         if not line:
-            raise ProtocolError(f"bot '{self.command}' closed its output (status {proc.poll()})")
+            raise BotProtocolError(f"bot '{self.command}' closed its output (status {proc.poll()})")
         try:
             obj: Any = json.loads(line)
             return action_from_json(obj)
         except (json.JSONDecodeError, ActionFormatError) as e:
-            raise ProtocolError(f"bot '{self.command}' answered {line.strip()!r}: {e}") from None
+            raise BotProtocolError(f"bot '{self.command}' answered {line.strip()!r}: {e}") from None
 
     def close(self) -> None:
         proc = self.proc

@@ -20,7 +20,7 @@ from .common import ArgumentParser, UsageError, add_rules_options, rules_from_ar
 
 def cmd_bot(args: argparse.Namespace) -> int:
     from ..bots import get_bot
-    from ..bots.jsonl import ProtocolError, serve
+    from ..bots.jsonl import BotProtocolError, serve
 
     try:
         bot = get_bot(args.policy, args.seed)
@@ -29,7 +29,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     if args.jsonl:
         try:
             serve(bot, sys.stdin, sys.stdout)
-        except ProtocolError as e:
+        except BotProtocolError as e:
             raise UsageError(str(e)) from None
         return 0
     text = sys.stdin.read()
@@ -50,7 +50,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     from ..bots import bot_names
     from ..bots.arena import ArenaError, main_progress, parse_seats, run_arena
-    from ..bots.jsonl import ProtocolError
+    from ..bots.jsonl import BotProtocolError
 
     try:
         seats = parse_seats(args.seats)
@@ -68,7 +68,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     try:
         report = run_arena(rules, seats, args.hands, args.seed, jobs=args.jobs,
                            progress=main_progress(args.progress), permute=args.permute)
-    except (ArenaError, ProtocolError, ValueError) as e:
+    except (ArenaError, BotProtocolError, ValueError) as e:
         raise UsageError(str(e)) from None
     if args.json:
         print(json.dumps(report.to_json(), indent=2))

@@ -17,7 +17,7 @@ from ..analysis import BIG_HAND_NAMES
 from ..engine.actions import ActionFormatError, IllegalAction, action_from_json, parse_action
 from ..engine.dealing import WallError, check_wall
 from ..engine.match import Match, random_policy
-from ..engine.records import RecordError, VerifyError, describe, load_records, record_lines, verify
+from ..engine.records import HandRecordError, VerifyError, describe, load_records, record_lines, verify
 from ..engine.state import SEAT_NAMES, HandState, new_hand
 from ..rules import Rules
 from ..tiles import TileError, parse_tiles
@@ -151,7 +151,7 @@ def summarize(match: Match) -> dict[str, Any]:
 def _records(path: str) -> list[list[dict[str, Any]]]:
     try:
         return load_records(read_input(path))
-    except RecordError as e:
+    except HandRecordError as e:
         raise UsageError(str(e)) from None
 
 
@@ -160,7 +160,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         for hand in _records(args.record):
             for line in describe(hand):
                 print(line)
-    except RecordError as e:
+    except HandRecordError as e:
         raise UsageError(str(e)) from None
     return 0
 
@@ -170,7 +170,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for i, events in enumerate(hands):
         try:
             state = verify(events)
-        except RecordError as e:
+        except HandRecordError as e:
             raise UsageError(str(e)) from None
         except VerifyError as e:
             print(f"wuhan-mahjong: verify: MISMATCH in hand {i + 1} of {len(hands)}: {e}",

@@ -29,13 +29,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
+from ..meld import KongKind
 from ..rules import SPECIAL_KONG_KINDS, SpecialKongKind
 from ..tiles import NUM_KINDS, TileError, parse_tile, tile_str
 
 SpecialKind = SpecialKongKind
-KongKind = Literal["direct", "added", "concealed"]
 SPECIAL_KINDS: tuple[SpecialKind, ...] = SPECIAL_KONG_KINDS
 SPECIAL_ZH: dict[str, str] = {"red": "红中杠", "green": "发财杠", "laizi": "癞子杠", "pi": "癞子皮杠"}
 KONG_ZH: dict[str, str] = {"direct": "冲杠", "added": "蓄杠", "concealed": "暗杠"}

@@ -27,7 +27,7 @@ EVENT_TYPES = ("header", "deal", "act", "draw", "claim", "kong", "end_phase", "w
                "escape", "reveal")
 
 
-class RecordError(ValueError):
+class HandRecordError(ValueError):
     """A malformed record (bad JSON, missing or wrong fields): exit status 2."""
 
 
@@ -112,32 +112,32 @@ def load_records(text: str) -> list[list[dict[str, Any]]]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
-            raise RecordError(f"line {no}: bad JSON: {e.msg}") from None
+            raise HandRecordError(f"line {no}: bad JSON: {e.msg}") from None
         if not isinstance(obj, dict) or obj.get("e") not in EVENT_TYPES:
-            raise RecordError(f"line {no}: not a record event (an object with a known 'e' field)")
+            raise HandRecordError(f"line {no}: not a record event (an object with a known 'e' field)")
         obj["_line"] = no
         if obj["e"] == "header":
             hands.append([obj])
         elif not hands:
-            raise RecordError(f"line {no}: the record must start with a header line")
+            raise HandRecordError(f"line {no}: the record must start with a header line")
         else:
             hands[-1].append(obj)
     if not hands:
-        raise RecordError("empty record: no header line")
+        raise HandRecordError("empty record: no header line")
     return hands
 
 
 def _field(ev: dict[str, Any], name: str, typ: type | tuple[type, ...]) -> Any:
     v = ev.get(name)
     if not isinstance(v, typ) or (isinstance(v, bool) and typ is int):
-        raise RecordError(f"line {ev.get('_line', '?')}: '{ev['e']}' needs a valid '{name}' field")
+        raise HandRecordError(f"line {ev.get('_line', '?')}: '{ev['e']}' needs a valid '{name}' field")
     return v
 
 
 def _seat(ev: dict[str, Any]) -> int:
     s = _field(ev, "seat", int)
     if not 0 <= s < 4:
-        raise RecordError(f"line {ev.get('_line', '?')}: seat out of range: {s}")
+        raise HandRecordError(f"line {ev.get('_line', '?')}: seat out of range: {s}")
     assert isinstance(s, int)
     return s
 
@@ -146,19 +146,19 @@ def start_state(events: Sequence[dict[str, Any]]) -> HandState:
     """The dealt state of a recorded hand (needs its reveal: wall and salt)."""
     head = events[0]
     if head.get("schema") != RECORD_SCHEMA:
-        raise RecordError(f"line {head['_line']}: unknown schema {head.get('schema')!r}")
+        raise HandRecordError(f"line {head['_line']}: unknown schema {head.get('schema')!r}")
     if head.get("version") != RECORD_VERSION:
-        raise RecordError(f"line {head['_line']}: unsupported record version {head.get('version')!r}"
+        raise HandRecordError(f"line {head['_line']}: unsupported record version {head.get('version')!r}"
                           f" (this program reads version {RECORD_VERSION})")
     profile = _field(head, "profile", str)
     options = _field(head, "rules", dict)
     try:
         rules = get_rules(profile, options)
     except RulesError as e:
-        raise RecordError(f"line {head['_line']}: {e}") from None
+        raise HandRecordError(f"line {head['_line']}: {e}") from None
     dealer = _field(head, "dealer", int)
     if not 0 <= dealer < 4:
-        raise RecordError(f"line {head['_line']}: dealer out of range: {dealer}")
+        raise HandRecordError(f"line {head['_line']}: dealer out of range: {dealer}")
     hand_no = _field(head, "hand_no", int)
     _field(head, "commitment", str)
     reveal = next((e for e in events if e["e"] == "reveal"), None)
@@ -169,9 +169,9 @@ def start_state(events: Sequence[dict[str, Any]]) -> HandState:
         wall = parse_tiles(_field(reveal, "wall", str))
         salt = bytes.fromhex(_field(reveal, "salt", str))
     except (TileError, ValueError) as e:
-        if isinstance(e, RecordError):
+        if isinstance(e, HandRecordError):
             raise
-        raise RecordError(f"line {reveal['_line']}: bad wall or salt: {e}") from None
+        raise HandRecordError(f"line {reveal['_line']}: bad wall or salt: {e}") from None
     try:
         check_wall(wall)
     except WallError as e:
@@ -188,7 +188,7 @@ def replay(events: Sequence[dict[str, Any]]) -> HandState:
             try:
                 action: Action = action_from_json(ev.get("action"))
             except ActionFormatError as e:
-                raise RecordError(f"line {ev['_line']}: {e}") from None
+                raise HandRecordError(f"line {ev['_line']}: {e}") from None
             try:
                 state.apply(seat, action)
             except IllegalAction as e:
@@ -204,7 +204,7 @@ def replay(events: Sequence[dict[str, Any]]) -> HandState:
 def verify(events: Sequence[dict[str, Any]]) -> HandState:
     """Check one hand's record: the commitment, then a replay that must reproduce every line.
 
-    Raises :class:`VerifyError` (mismatch) or :class:`RecordError` (malformed).
+    Raises :class:`VerifyError` (mismatch) or :class:`HandRecordError` (malformed).
     """
     head = events[0]
     reveal = next((e for e in events if e["e"] == "reveal"), None)
@@ -240,7 +240,7 @@ def _act_text(ev: dict[str, Any]) -> str:
     try:
         action = action_from_json(ev.get("action"))
     except ActionFormatError as e:
-        raise RecordError(f"line {ev.get('_line', '?')}: {e}") from None
+        raise HandRecordError(f"line {ev.get('_line', '?')}: {e}") from None
     return str(action)
 
 

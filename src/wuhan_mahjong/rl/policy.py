@@ -205,11 +205,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError, KeyError) as e:
         print(f"wuhan_mahjong.rl.policy: error: cannot load {args.weights}: {e}", file=sys.stderr)
         return 2
-    from ..bots.jsonl import ProtocolError, serve
+    from ..bots.jsonl import BotProtocolError, serve
 
     try:
         serve(MLPBot(net), sys.stdin, sys.stdout)
-    except ProtocolError as e:
+    except BotProtocolError as e:
         print(f"wuhan_mahjong.rl.policy: error: {e}", file=sys.stderr)
         return 2
     return 0

@@ -230,10 +230,11 @@ async def _account(request: Request) -> Account:
     return account
 
 
-Handler = Callable[[Request], Awaitable[Response]]
+Endpoint = Callable[[Request], Awaitable[Response]]
+"""A Starlette endpoint: a request in, a response out."""
 
 
-def _api(handler: Handler) -> Handler:
+def _api(handler: Endpoint) -> Endpoint:
     """Map store and request errors to JSON error answers."""
 
     async def wrapped(request: Request) -> Response:
@@ -450,7 +451,7 @@ async def health(request: Request) -> Response:
                          connections=len(hub.clients)))
 
 
-def _index(folder: Path) -> Handler:
+def _index(folder: Path) -> Endpoint:
     async def index(request: Request) -> Response:
         page = folder / "index.html"
         if page.is_file():

@@ -205,7 +205,8 @@ class Decision:
         return self.kind != "turn"
 
 
-Event = tuple[Any, ...]
+InboxEvent = tuple[Any, ...]
+"""One message in a table's inbox: its kind first, then its arguments (see ``Table._handle``)."""
 
 
 class Table:
@@ -244,7 +245,7 @@ class Table:
         self.resumed = False
         self.stopping = False
         """Set by a draining server: stop at the next safe point (the store has it all)."""
-        self.inbox: deque[Event] = deque()
+        self.inbox: deque[InboxEvent] = deque()
         self.wake = asyncio.Event()
         self.decision: Decision | None = None
         self.unseen: Decision | None = None
@@ -575,7 +576,7 @@ class Table:
             self._flush()
 
     # ------------------------------------------------------------------ events
-    def _handle(self, event: Event) -> None:
+    def _handle(self, event: InboxEvent) -> None:
         kind = event[0]
         if kind != "action":
             self.version += 1

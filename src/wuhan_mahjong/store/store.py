@@ -75,10 +75,10 @@ __all__ = [
     "HandRecord",
     "LedgerEntry",
     "LedgerReason",
+    "LedgerSettlement",
     "Login",
     "MatchResult",
     "SettledPlayer",
-    "Settlement",
     "Store",
     "StoreSettings",
 ]
@@ -187,7 +187,10 @@ class SettledPlayer:
 
 
 @dataclass(frozen=True, slots=True)
-class Settlement:
+class LedgerSettlement:
+    """What a settlement wrote to the silver ledger: each player's outcome and the fees
+    (not :class:`wuhan_mahjong.scoring.Settlement`, the points of a won hand)."""
+
     game_id: str
     kind: str
     """``"game"`` or ``"escape"``."""
@@ -741,7 +744,7 @@ class Store:
         *,
         profile: str = "bianfeng",
         session: Session | None = None,
-    ) -> Settlement:
+    ) -> LedgerSettlement:
         """Settle a finished game: points, silver at ``stake`` per point, then fees.
 
         ``point_deltas`` maps every player (account id) to his points result,
@@ -777,7 +780,7 @@ class Store:
         *,
         penalty_points: int = 0,
         profile: str = "bianfeng",
-    ) -> Settlement:
+    ) -> LedgerSettlement:
         """Settle an escape: the escaper pays the penalty (at most his balance) to the others.
 
         The penalty is split equally among ``others`` (remainder: one unit each
@@ -812,7 +815,7 @@ class Store:
         *,
         escaper: int | None,
         session: Session | None = None,
-    ) -> Settlement:
+    ) -> LedgerSettlement:
         """Settle in a transaction of its own, or in ``session``'s (the match log's)."""
         if len(set(players)) != len(players):
             raise InvalidSettlement("a player is listed twice")
@@ -874,7 +877,7 @@ class Store:
                     )
                 house = rows[self.house_account_id]
                 self._move(session, house, total_fees, LedgerReason.FEE_INCOME, game_id, now)
-                return Settlement(
+                return LedgerSettlement(
                     game_id=game_id,
                     kind=kind,
                     players=settled,
@@ -1174,7 +1177,7 @@ class Store:
         fee: int,
         profile: str,
         totals: Sequence[int],
-    ) -> Settlement | None:
+    ) -> LedgerSettlement | None:
         """Save a finished hand's record and settle it, in one transaction, exactly once.
 
         The settlement's game id is ``"<match id>/<hand no>"``.  If the hand was settled
