@@ -7,6 +7,8 @@
     DELETE /api/hands/{match_id}/{n}/publish   (token, a player of the hand) → {"published": false}
     GET    /api/public/hands/{match_id}/{n}               (no token) → the record for the viewer
     GET    /api/public/hands/{match_id}/{n}/record.jsonl  (no token) → the record file
+    GET    /api/matches/{match_id}/hands/{n}/frames  (token, a player of the hand) → replay frames
+    GET    /api/public/hands/{match_id}/{n}/frames   (no token) → a published hand's replay frames
 
 Hands are private by default, as on lichess a game's players choose what to share.
 A hand is named as in the replay viewer, ``match_id/n``.  Anybody but the hand's
@@ -15,23 +17,35 @@ not alike; a hand that is not published is 404 on the public routes.  The record
 file is the stored JSON-lines record (``docs/records.md``) byte for byte, which
 ``wuhan-mahjong verify`` checks; the public answer carries its events and the
 seats' player names (no account ids).  Every client address has a token bucket.
+
+The replay viewer shows a hand from its ``frames``: the engine replays the stored record
+and gives, step by step, what the table showed (:mod:`.replay_frames`), so the client
+draws them with the renderer of live play and knows no rule.  Records never change, so
+the frames of the last ``FRAMES_CACHED`` hands asked for are kept, gzipped (a hand of
+~150 frames is ~0.4 MB of JSON but ~10 kB gzipped), and a request that arrives while they
+are being made waits for that one computation.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import math
 import re
 from collections.abc import Awaitable, Callable
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..store import Store, UnknownAccount
+from ..engine.records import load_records
+from ..store import HandRecord, Store, UnknownAccount
 from ..store.models import GAME_ID_MAX
 from .calculator import AddressLimiter
+from .replay_frames import hand_frames
+from .security import HintCache
 
 __all__ = ["replay_routes"]
 
@@ -39,12 +53,13 @@ HAND_NO_MAX = 2**31 - 1
 RATE = 10.0
 """Public record requests per second per client address, sustained."""
 BURST = 60
+FRAMES_CACHED = 64
+"""Hands whose gzipped frames are kept (a few MB at most)."""
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 def _error(status: int, code: str, message: str, **params: str | int) -> Response:
-    return JSONResponse({"error": {"code": code, "message": message, "params": params}},
-                        status_code=status)
+    return JSONResponse({"error": {"code": code, "message": message, "params": params}}, status_code=status)
 
 
 NOT_YOURS = "no finished hand of that match that you sat at"
@@ -85,8 +100,9 @@ async def publish_state(request: Request) -> Response:
     if request.method == "GET":
         state = await asyncio.to_thread(store.hand_published, *hand, viewer=viewer)
     else:
-        state = await asyncio.to_thread(store.set_hand_published, *hand, account_id=viewer,
-                                        published=request.method == "POST")
+        state = await asyncio.to_thread(
+            store.set_hand_published, *hand, account_id=viewer, published=request.method == "POST"
+        )
     if state is None:
         return _error(404, "not_found", NOT_YOURS)
     return JSONResponse({"match_id": hand[0], "hand_no": hand[1], "published": state})
@@ -102,14 +118,16 @@ def _names(store: Store, seats: dict[int, int]) -> list[str | None]:
     return out
 
 
-def _limited(limiter: AddressLimiter,
-             handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+def _limited(
+    limiter: AddressLimiter, handler: Callable[[Request], Awaitable[Response]]
+) -> Callable[[Request], Awaitable[Response]]:
     async def handle(request: Request) -> Response:
         wait = limiter.retry_after(request.client.host if request.client else "unknown")
         if wait > 0:
             seconds = max(1, math.ceil(min(wait, 3600.0)))
-            resp = _error(429, "rate_limited", f"too many requests: try again in {seconds} s",
-                          seconds=seconds)
+            resp = _error(
+                429, "rate_limited", f"too many requests: try again in {seconds} s", seconds=seconds
+            )
             resp.headers["Retry-After"] = str(seconds)
             return resp
         return await handler(request)
@@ -126,12 +144,17 @@ async def public_hand(request: Request) -> Response:
         return _error(404, "not_found", NOT_PUBLIC)
     names = await asyncio.to_thread(_names, store, dict(rec.seats))
     events = [json.loads(line) for line in rec.events.splitlines() if line.strip()]
-    return JSONResponse({
-        "match_id": rec.match_id, "hand_no": rec.hand_no, "commitment": rec.commitment,
-        "players": names, "published": True,
-        "finished_at": rec.finished_at.isoformat() if rec.finished_at else None,
-        "events": events,
-    })
+    return JSONResponse(
+        {
+            "match_id": rec.match_id,
+            "hand_no": rec.hand_no,
+            "commitment": rec.commitment,
+            "players": names,
+            "published": True,
+            "finished_at": rec.finished_at.isoformat() if rec.finished_at else None,
+            "events": events,
+        }
+    )
 
 
 async def public_record_file(request: Request) -> Response:
@@ -142,17 +165,75 @@ async def public_record_file(request: Request) -> Response:
         return _error(404, "not_found", NOT_PUBLIC)
     text = rec.events if rec.events.endswith("\n") else rec.events + "\n"
     name = _SAFE_NAME.sub("_", f"{rec.match_id}-{rec.hand_no}")[:120]
-    return Response(text, media_type="application/x-ndjson", headers={
-        "Content-Disposition": f'attachment; filename="wuhan-mahjong-{name}.jsonl"'})
+    return Response(
+        text,
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="wuhan-mahjong-{name}.jsonl"'},
+    )
+
+
+def frames_body(rec: HandRecord) -> bytes:
+    """The gzipped JSON answer of the frames routes for a stored hand."""
+    frames = hand_frames(load_records(rec.events)[0])
+    body = orjson.dumps({"match_id": rec.match_id, "hand_no": rec.hand_no, "frames": frames})
+    return gzip.compress(body, compresslevel=6, mtime=0)
+
+
+def _frames_response(request: Request, body: bytes) -> Response:
+    headers = {"Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", "").lower():
+        headers["Content-Encoding"] = "gzip"
+        return Response(body, media_type="application/json", headers=headers)
+    return Response(gzip.decompress(body), media_type="application/json", headers=headers)
+
+
+def _frames_routes(
+    cache: HintCache,
+) -> tuple[Callable[[Request], Awaitable[Response]], Callable[[Request], Awaitable[Response]]]:
+    async def answer(request: Request, rec: HandRecord) -> Response:
+        key = f"{rec.match_id}/{rec.hand_no}"
+        body = await cache.get(key, lambda: asyncio.to_thread(frames_body, rec))
+        return _frames_response(request, body)
+
+    async def own_frames(request: Request) -> Response:
+        """A hand's frames for one of its players."""
+        viewer = await _account_id(request)
+        if viewer is None:
+            return _error(401, "not_authenticated", "send 'Authorization: Bearer <token>' of a valid session")
+        hand = _hand(request)
+        rec = (
+            None
+            if hand is None
+            else await asyncio.to_thread(_store(request).hand_record, *hand, viewer=viewer)
+        )
+        if rec is None:
+            return _error(404, "not_found", NOT_YOURS)
+        return await answer(request, rec)
+
+    async def public_frames(request: Request) -> Response:
+        """A published hand's frames, for anyone."""
+        hand = _hand(request)
+        rec = None if hand is None else await asyncio.to_thread(_store(request).public_hand_record, *hand)
+        if rec is None:
+            return _error(404, "not_found", NOT_PUBLIC)
+        return await answer(request, rec)
+
+    return own_frames, public_frames
 
 
 def replay_routes(limiter: AddressLimiter | None = None) -> list[Route]:
-    """The publish routes and the public ones (these share one per-address limiter)."""
+    """The publish routes, the public ones and the frames (one per-address limiter for
+    all but the publish switch)."""
     lim = limiter or AddressLimiter(RATE, BURST)
     base = "/api/hands/{match_id}/{hand_no:int}/publish"
     public = "/api/public/hands/{match_id}/{hand_no:int}"
+    own_frames, public_frames = _frames_routes(HintCache(FRAMES_CACHED))
     return [
         Route(base, publish_state, methods=["GET", "POST", "DELETE"]),
         Route(public, _limited(lim, public_hand), methods=["GET"]),
         Route(public + "/record.jsonl", _limited(lim, public_record_file), methods=["GET"]),
+        Route(public + "/frames", _limited(lim, public_frames), methods=["GET"]),
+        Route(
+            "/api/matches/{match_id}/hands/{hand_no:int}/frames", _limited(lim, own_frames), methods=["GET"]
+        ),
     ]
