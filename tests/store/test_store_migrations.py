@@ -12,7 +12,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, func, inspect, select
 
 from wuhan_mahjong.store import Store, open_store
-from wuhan_mahjong.store.engine import create_store_engine
+from wuhan_mahjong.store.database import create_store_engine
 from wuhan_mahjong.store.migrate import alembic_config, current_revision, head_revision, upgrade
 from wuhan_mahjong.store.models import AccountRow, Base
 

@@ -11,7 +11,7 @@ from argon2 import PasswordHasher
 from sqlalchemy import insert, select
 
 from wuhan_mahjong.store import Store, StoreSettings, UsernameTaken
-from wuhan_mahjong.store.engine import create_store_engine
+from wuhan_mahjong.store.database import create_store_engine
 from wuhan_mahjong.store.migrate import alembic_config, upgrade
 from wuhan_mahjong.store.models import AccountRow, utcnow
 

@@ -17,7 +17,7 @@ from argon2 import PasswordHasher
 from sqlalchemy.engine import URL
 
 from .admin import AccountBanned
-from .engine import create_store_engine
+from .database import create_store_engine
 from .errors import (
     AlreadySettled,
     AuthenticationFailed,

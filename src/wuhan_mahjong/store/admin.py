@@ -36,7 +36,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session
 
 from .accounts import check_password_rules
-from .engine import READ_ONLY, create_store_engine
+from .database import READ_ONLY, create_store_engine
 from .errors import AuthenticationFailed, StoreError
 from .models import (
     AccountRow,

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from .engine import READ_ONLY
+from .database import READ_ONLY
 from .models import AccountRow, BanRow, MatchEventRow, MatchRow, RatedResultRow, RatingRow, utcnow
 
 if TYPE_CHECKING:

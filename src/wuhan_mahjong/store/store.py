@@ -40,7 +40,7 @@ from .accounts import (
     normalize_username,
 )
 from .admin import AccountBanned, is_banned
-from .engine import READ_ONLY
+from .database import READ_ONLY
 from .errors import (
     AlreadySettled,
     AuthenticationFailed,

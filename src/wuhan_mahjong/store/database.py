@@ -1,4 +1,5 @@
-"""Engine creation for the two supported databases, SQLite and PostgreSQL.
+"""The SQLAlchemy engine (the database connection pool, not the game's :mod:`wuhan_mahjong.engine`)
+for the two supported databases, SQLite and PostgreSQL.
 
 SQLite needs care to be safe under concurrent writers:
 
