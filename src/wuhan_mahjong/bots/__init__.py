@@ -23,8 +23,15 @@ def _expert(seed: int | None) -> Bot:
     return ExpertBot(seed)
 
 
+def _search(seed: int | None) -> Bot:
+    from .search import SearchBot
+
+    return SearchBot(seed)
+
+
 _REGISTRY["greedy"] = _greedy
 _REGISTRY["expert"] = _expert
+_REGISTRY["search"] = _search
 
 
 def register(name: str, factory: Callable[[int | None], Bot]) -> None:
