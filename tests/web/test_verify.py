@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from wuhan_mahjong.engine import load_records
+
 from .conftest import as_guest, open_page, to_quick_table, wait_js
 
 DONE = "document.querySelector('SCOPE [data-verify-state]:not([data-verify-state=running])')"
@@ -148,10 +150,9 @@ def test_verify_in_the_browser_agrees_with_the_engine(browser: Any, static_serve
     text = path.read_text(encoding="utf-8")
     assert '"from":"replacement"' in text and '"from":"final"' in text
     context, page, console = open_page(browser, f"{static_server}/tests/web/fixtures/")
-    outcome = page.evaluate("""async (text) => {
+    hands = [[{k: v for k, v in e.items() if k != "_line"} for e in hand] for hand in load_records(text)]
+    outcome = page.evaluate("""async (hands) => {
       const { verifyHand } = await import('/src/wuhan_mahjong/web/verify.js');
-      const { parseRecord } = await import('/src/wuhan_mahjong/web/replay.js');
-      const hands = parseRecord(text);
       const failed = (r) => r.checks.filter((c) => !c.ok).map((c) => c.id);
       const good = [];
       for (const h of hands) good.push(failed(await verifyHand(h)));
@@ -176,7 +177,7 @@ def test_verify_in_the_browser_agrees_with_the_engine(browser: Any, static_serve
           const r = await verifyHand(h, { commitment: '0'.repeat(64), seat: 0, dealt: null, draws: [] });
           return failed(r); })(),
       };
-    }""", text)
+    }""", hands)
     assert outcome["n"] == 40 and outcome["good"] == [[]] * 40
     assert outcome["salt"] == ["hash"] and outcome["short"] == ["full_wall"]
     assert outcome["deal"] == ["deal"] and outcome["indicator"] == ["indicator"]

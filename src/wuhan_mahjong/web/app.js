@@ -1,13 +1,12 @@
 // The browser client: screens, routes, the WebSocket connection (docs/protocol.md), keyboard.
 //
-// Screens are hash routes (#/login, #/lobby, #/room, #/table, #/summary, #/replay?id=…,
+// Screens are hash routes (#/login, #/lobby, #/room, #/table, #/summary, #/replay?id=… or ?public=…,
 // #/profile, #/rules?profile=…, #/settings), pushed on the history: Back and Forward
 // move between them, and a link or a typed #/… in an open tab goes there (hashchange).
 // #/fixture?src=URL&frame=NAME renders stored seat views without a server, for tests.
 // The table is drawn only from the "state" frames' seat view (table.js).
 
 import { errorText, fieldLabel, getLang, setLang, t, tileName } from "./i18n.js";
-import { framesFromRecord, parseRecord } from "./replay.js";
 import { renderRules } from "./rules.js";
 import { apply as applySettings, CHOICES, settings, update as updateSettings } from "./settings.js";
 import { play, unlock } from "./sound.js";
@@ -628,7 +627,7 @@ const SCREENS = {
       <input id="replay-id" name="id" value="${esc(r ? r.id || "" : "")}" placeholder="match/hand"><button type="submit">${t("replay.load")}</button></form>`;
     if (!r || !r.frames) return `<div class="screen"><div class="card"><h2>${t("replay.title")}</h2>${form}<p class="error">${esc(r && r.error ? r.error : "")}</p></div></div>`;
     const f = r.frames[r.i];
-    const c = { names: null, selected: null, deadline: null, hint: null, pending: true, chooser: null, replayHands: f.hands, caption: f.caption };
+    const c = { names: null, selected: null, deadline: null, hint: null, pending: true, chooser: null, replayHands: f.hands, caption: replayCaption(f) };
     return `<div class="replay">${form}
       <div class="replay-bar"><button data-rp="start">« ${t("replay.start")}</button><button data-rp="prev">◀ ${t("replay.prev")}</button>
       <span data-step="${r.i}">${t("replay.step", { i: r.i + 1, n: r.frames.length })}</span>
@@ -636,8 +635,8 @@ const SCREENS = {
       <button data-rp="play">${r.timer ? t("replay.pause") : t("replay.play")}</button>
       ${f.view.result ? `<button data-rp="settle">${t("settle.title")}</button>` : ""}</div>
       ${r.hands && r.hands.length > 1 ? `<div class="replay-bar">${r.hands.map((n) => `<button data-replay="${esc(r.id.split("/")[0])}/${n}" ${`${r.id.split("/")[0]}/${n}` === r.id ? "disabled" : ""}>${t("table.hand_no", { n: n + 1 })}</button>`).join("")}</div>` : ""}
-      ${r.events && r.events.some((e) => e.e === "reveal") ? verifyHTML(`replay:${r.src || r.id}`) : ""}${r.src ? "" : shareBarHTML(r.id)}
-      <div class="replay-caption">${esc(f.caption)}</div>${renderTable(f.view, c)}</div>`;
+      ${verifyHTML(`${r.pub ? "public" : "replay"}:${r.id}`)}${r.pub ? "" : shareBarHTML(r.id)}
+      <div class="replay-caption">${esc(c.caption)}</div>${renderTable(f.view, c)}</div>`;
   },
 
   profile() {
@@ -764,10 +763,13 @@ function route() {
   if (screen === "table" && !S.view) { if (S.atTable) send({ type: "snapshot" }); else go("lobby", "", { replace: true }); return; }
   if (screen === "summary" && !S.matchEnd) { go("lobby", "", { replace: true }); return; }
   if (screen === "replay") {
-    const id = params.get("id") || "";
-    const src = params.get("src");
+    // ?public=match/n: a published hand; ?src=… is the older form of a public link
+    const legacy = /^\/api\/public\/hands\/([^/]+)\/(\d+)\/record\.jsonl$/.exec(params.get("src") || "");
+    const pub = legacy ? `${decodeURIComponent(legacy[1])}/${legacy[2]}` : params.get("public");
+    const id = pub || params.get("id") || "";
     S.screen = "replay";
-    if ((id || src) && (!S.replay || S.replay.id !== id || S.replay.src !== src)) loadReplay(id, src);
+    if (id && (!S.replay || S.replay.id !== id || S.replay.pub !== !!pub)) loadReplay(id, !!pub);
+    else if (!id && params.get("src")) S.replay = { id: "", pub: true, frames: null, i: 0, error: t("replay.none") };
     render();
     return;
   }
@@ -808,31 +810,30 @@ function hashParams() {
   return { screen: screen || "", params: new URLSearchParams(query || "") };
 }
 
-async function loadReplay(id, src) {
-  S.replay = { id, src: src || null, frames: null, i: 0, error: "" };
+/** A replay: the server replays the stored hand with the engine and sends every step's
+ * frame {events, view, hands} (docs/protocol.md "Replays"); this page only steps through
+ * them. `pub`: a published hand (no account needed), else one the player sat at. */
+async function loadReplay(id, pub = false) {
+  S.replay = { id, pub, frames: null, i: 0, error: "" };
   render();
   try {
-    let text;
-    if (src) text = await (await fetch(src)).text();
+    const [match, hand] = id.split("/");
+    const m = encodeURIComponent(match);
+    let path;
+    if (pub) path = `/api/public/hands/${m}/${encodeURIComponent(hand)}/frames`;
     else {
-      // GET /api/matches/{id}/hands lists the hands; .../hands/{n} is one hand's record
-      const [match, hand] = id.split("/");
-      const m = encodeURIComponent(match);
+      // GET /api/matches/{id}/hands lists the hands the player sat at
       const list = await api("GET", `/api/matches/${m}/hands`);
       S.replay.hands = list.hands || [];
       const n = hand !== undefined && hand !== "" ? Number(hand) : S.replay.hands[0];
       S.replay.id = `${match}/${n}`;
-      const data = await api("GET", `/api/matches/${m}/hands/${n}`);
-      text = (data.events || []).map((e) => JSON.stringify(e)).join("\n");
+      path = `/api/matches/${m}/hands/${n}/frames`;
     }
-    const hands = parseRecord(text);
-    if (!hands.length) throw apiError("not_found", {}, 404);
-    const want = S.replay.id && S.replay.id.includes("/") ? Number(S.replay.id.split("/")[1]) : null;
-    const events = (want !== null && hands.find((h) => h[0].hand_no === want)) || hands[0];
-    S.replay.frames = framesFromRecord(events);
-    S.replay.events = events; // for the fairness check
+    const data = await api("GET", path);
+    if (!data.frames || !data.frames.length) throw apiError("not_found", {}, 404);
+    S.replay.frames = data.frames;
     // the address names the hand shown, so it can be shared or reloaded
-    if (S.screen === "replay" && !src) history.replaceState(null, "", `#/replay?id=${encodeURIComponent(S.replay.id)}`);
+    if (S.screen === "replay") history.replaceState(null, "", `#/replay?${pub ? "public" : "id"}=${encodeURIComponent(S.replay.id)}`);
   } catch (e) {
     S.replay.error = e.status === 404 ? t("replay.none") : t("app.error", { msg: e.code ? errorText(e) : e.message });
   }
@@ -842,6 +843,39 @@ async function loadReplay(id, src) {
 function openReplay(id) {
   go("replay", `?id=${encodeURIComponent(id)}`);
   loadReplay(id);
+}
+
+const who = (s) => t("seat.name", { wind: t(`seat.${s}`) });
+
+/** A frame's caption: what its record lines say happened (the answers in a claim window
+ * show when it is resolved, by the claim or the win). */
+function replayCaption(frame) {
+  const out = [];
+  const seats = frame.view.seats;
+  for (const ev of frame.events) {
+    const a = ev.action || {};
+    if (ev.e === "deal") out.push(t("replay.ev.deal", { indicator: tileName(ev.indicator), laizi: tileName(ev.laizi) }));
+    else if (ev.e === "draw") {
+      const key = { replacement: "replay.ev.replacement", final: "replay.ev.final" }[ev.from] || "replay.ev.draw";
+      out.push(`${t(key, { who: who(ev.seat) })} ${tileName(ev.tile)}`);
+    } else if (ev.e === "act" && a.type === "discard") out.push(t("replay.ev.discard", { who: who(ev.seat), tile: tileName(a.tile) }));
+    else if (ev.e === "act" && a.type === "laizi_discard") out.push(t("replay.ev.laizi_discard", { who: who(ev.seat) }));
+    else if (ev.e === "act" && a.type === "special_kong") out.push(t("replay.ev.special", { who: who(ev.seat), kind: t(`act.special.${a.kind}`) }));
+    else if (ev.e === "act" && a.type === "kong" && a.kind !== "direct") {
+      out.push(t("replay.ev.kong", { who: who(ev.seat), kind: t(`act.kong.${a.kind}`), tile: tileName(a.tile) }));
+    } else if (ev.e === "claim") {
+      const river = seats[ev.from].discards;
+      const tile = river.length ? river[river.length - 1].tile : a.tile; // the discard taken
+      const act = a.type === "kong" ? t("act.kong.direct") : t(`act.${a.type}`);
+      out.push(t("replay.ev.claim", { who: who(ev.seat), act, tile: tileName(tile), from: who(ev.from) }));
+    } else if (ev.e === "kong") out.push(t("replay.ev.kong", { who: who(ev.seat), kind: t("act.kong.added"), tile: tileName(ev.tile) }));
+    else if (ev.e === "end_phase") out.push(t("replay.ev.end_phase"));
+    else if (ev.e === "win") out.push(t("replay.ev.win", { who: who(ev.seat) }));
+    else if (ev.e === "exhausted") out.push(t("replay.ev.exhausted"));
+    else if (ev.e === "escape") out.push(t("replay.ev.escape", { who: who(ev.seat) }));
+    else if (ev.e === "reveal") out.push(t("replay.ev.reveal"));
+  }
+  return out.join(" · ");
 }
 
 function replayStep(d) {
@@ -1109,11 +1143,13 @@ document.addEventListener("keydown", (ev) => {
 window.addEventListener("error", (e) => { S.error = String(e.message || e); });
 
 initVerify({
-  // a hand's record: the replay's own events, or the record of a hand played here
+  // a hand's record, as stored: "public:m/n" a published hand, else ("replay:m/n" or "m/n")
+  // one the player sat at; the check reads the record, not the replay's frames
   record: async (key) => {
-    if (key.startsWith("replay:")) return S.replay.events;
-    const [match, n] = key.split("/");
-    return (await api("GET", `/api/matches/${encodeURIComponent(match)}/hands/${n}`)).events;
+    const [, kind, id] = /^(?:(public|replay):)?(.*)$/.exec(key);
+    const slash = id.lastIndexOf("/");
+    const [match, n] = [id.slice(0, slash), id.slice(slash + 1)].map(encodeURIComponent);
+    return (await api("GET", kind === "public" ? `/api/public/hands/${match}/${n}` : `/api/matches/${match}/hands/${n}`)).events;
   },
   rerender: render,
 });

@@ -1,8 +1,8 @@
 // Sharing: a hand's player publishes it (private by default) and gets its public links;
 // the calculator's address carries its record (compact, URL-safe base64 of the JSON).
 //
-// Public replay: #/replay?src=/api/public/hands/{match}/{n}/record.jsonl opens the replay
-// viewer on the published record with no account (the viewer reads any record file).
+// Public replay: #/replay?public={match}/{n} opens the replay viewer on the published hand
+// with no account (its frames come from GET /api/public/hands/{match}/{n}/frames).
 // The server decides who may publish (docs/protocol.md "Shareable replays").
 
 import { errorText, t } from "./i18n.js";
@@ -49,7 +49,7 @@ export function publicRecordPath(id) {
 }
 
 export function publicReplayURL(id) {
-  return `${location.origin}${location.pathname}#/replay?src=${encodeURIComponent(publicRecordPath(id))}`;
+  return `${location.origin}${location.pathname}#/replay?public=${encodeURIComponent(id)}`;
 }
 
 async function load(id, method) {
