@@ -50,6 +50,8 @@ class ServeProcess:
     port: int = field(default_factory=_free_port)
     proc: subprocess.Popen[bytes] | None = None
     starts: int = 0
+    options: tuple[str, ...] = ()
+    """More ``serve`` options (after the defaults: a repeated flag takes the last value)."""
 
     @property
     def http(self) -> str:
@@ -65,7 +67,7 @@ class ServeProcess:
                "--db", self.db_url, "--bot", "random", "--bot-delay", "0", "--claim-hold",
                "0.002", "--hand-pause", "0", "--claim-seconds", "30", "--turn-seconds", "30",
                "--msg-rate", "1000", "--msg-burst", "1000", "--no-gc-tuning",
-               "--log-level", "warning"]
+               "--log-level", "warning", *self.options]
         with self.log.open("ab") as out:
             out.write(f"--- start {self.starts}\n".encode())
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)

@@ -32,10 +32,9 @@ log = logging.getLogger("wuhan_mahjong.server")
 
 
 def end_after_this_hand(table: Table) -> None:
-    """Make the table's match end after the hand in progress (or now, between hands)."""
-    match = table.match
-    in_progress = match.hand is not None and not match.hand.ended
-    match.hands = min(match.hands, match.hand_no + (1 if in_progress else 0))
+    """Make the table's match end after the hand in progress (or now, between hands): an
+    event for the table's task, which writes it to the match log (``Table``, ending early)."""
+    table.post("end")
 
 
 def tables_at_address(hub: Hub, address: str) -> int:

@@ -29,6 +29,12 @@ Escapes
     the profile's penalty and the engine's built-in player finishes the seat;
     the store settles the penalty at once (``settle_escape``) and the rest of
     the match with everybody else at the end (``settle_game``).
+
+Ending early
+    An abandoned table (``server/limits.py``) and a table whose players have all
+    escaped end after the hand in progress: an ``end`` event in the match log (the
+    match's new number of hands), written with the escapes in one transaction, so a
+    match resumed after a crash ends at the same hand and settles the same.
 """
 
 from __future__ import annotations
@@ -128,6 +134,12 @@ def replay_log(match: Match, events: Sequence[MatchEvent]) -> dict[int, bool]:
             elif ev.kind == "auto":
                 assert ev.seat is not None
                 autos[ev.seat] = ev.data == "on"
+            elif ev.kind == "end":
+                hands = int(ev.data or "")
+                if not 0 <= hands <= match.hands:
+                    raise ResumeError(f"event {ev.seq}: a match of {match.hands} hands cannot "
+                                      f"end after {hands}")
+                match.hands = hands
             else:
                 raise ResumeError(f"event {ev.seq}: unknown kind {ev.kind!r}")
         except ResumeError:
@@ -594,6 +606,8 @@ class Table:
                                            message=f"auto-play (托管) {'on' if on else 'off'}"))
         elif kind == "leave":
             self._on_leave(event[1])
+        elif kind == "end":
+            self._end_after_this_hand()
         elif kind == "connect":
             seat = event[1]
             self.seats[seat].connected = True
@@ -671,6 +685,20 @@ class Table:
                                         "plays the seat"))
         self._sync()
         self.escapes_to_settle.append(seat)  # once the escape is written (see _persist)
+        if not self._humans_present():  # nobody is left to play for
+            self._end_after_this_hand()
+
+    def _end_after_this_hand(self) -> None:
+        """End the match after the hand in progress (at once, between hands): logged as
+        ``end`` with the new number of hands, so a resumed match ends at the same hand."""
+        match = self.match
+        in_progress = match.hand is not None and not match.hand.ended
+        hands = min(match.hands, match.hand_no + (1 if in_progress else 0))
+        if self.finished or hands == match.hands:
+            return
+        match.hands = hands
+        self._log("end", data=str(hands))
+        self.version += 1
 
     def _start_escape_settlement(self, seat: int) -> None:
         task = self.loop.create_task(self._settle_escape(seat))

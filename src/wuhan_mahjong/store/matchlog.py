@@ -53,10 +53,12 @@ __all__ = [
     "running_match_owners",
 ]
 
-EVENT_KINDS = ("deal", "act", "escape", "auto")
+EVENT_KINDS = ("deal", "act", "escape", "auto", "end")
 """``deal``: a hand was dealt (data: its commitment); ``act``: an action applied to the
 engine (data: the action's JSON; source: who chose it); ``escape``: a seat left;
-``auto``: a seat's auto-play (托管) switched (data: ``"on"`` / ``"off"``)."""
+``auto``: a seat's auto-play (托管) switched (data: ``"on"`` / ``"off"``); ``end``: the
+match ends early, after the hand in progress (an abandoned table, or every player
+escaped; data: the match's new number of hands)."""
 
 MATCH_STATUSES = ("running", "finished", "aborted")
 
