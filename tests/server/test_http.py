@@ -138,6 +138,28 @@ def test_hint_for_the_own_hand_only_while_playing(server: Server) -> None:
     assert isinstance(got["shanten"], int) and got["shanten"] >= 0
 
 
+def test_no_hint_between_hands_is_an_answer(start_server: StartServer) -> None:
+    """A player still at the table whose hand has just ended (a request racing the end of
+    the hand) gets "no hint now" with status 200, not an error."""
+    from .harness import guest_token, play, seat_four
+
+    server = start_server(hand_pause=60.0)  # the next hand waits: the table stays between hands
+    tokens = [guest_token(server) for _ in range(4)]
+
+    async def scenario() -> httpx.Response:
+        clients = await seat_four(server, tokens, hands=2)
+        await asyncio.gather(*(play(c, seed=i, until="hand_end") for i, c in enumerate(clients)))
+        answer = await asyncio.to_thread(httpx.get, f"{server.http}/api/hint",
+                                         headers={"Authorization": f"Bearer {tokens[0]}"})
+        for c in clients:
+            await c.close()
+        return answer
+
+    answer = asyncio.run(scenario())
+    assert answer.status_code == 200
+    assert answer.json() == {"hint": None, "reason": "no hint now: you are not playing a hand"}
+
+
 def test_password_guessing_is_locked_out(start_server: StartServer) -> None:
     server = start_server(login_failures=3, login_failures_per_client=6, login_window=1.5)
     api = f"{server.http}/api"
