@@ -34,6 +34,27 @@ _REGISTRY["expert"] = _expert
 _REGISTRY["search"] = _search
 
 
+#: The shipped policies from strongest to weakest (docs/bots.md, Results), with the
+#: 99th percentile of their decision time in CPU milliseconds as measured there (the
+#: slowest profile): :func:`best_bot` picks from it.
+STRENGTH: tuple[tuple[str, float], ...] = (
+    ("search", 300.0),
+    ("expert", 60.0),
+    ("greedy", 2.0),
+    ("random", 0.1),
+)
+
+
+def best_bot(think_ms: float) -> str:
+    """The strongest registered policy whose decisions fit in ``think_ms`` milliseconds
+    (their measured p99 in CPU time, see :data:`STRENGTH`); ``random`` if none does.
+    The server's bot seats and auto-play (托管) use it with their think time."""
+    for name, p99 in STRENGTH:
+        if name in _REGISTRY and p99 <= think_ms:
+            return name
+    return "random"
+
+
 def register(name: str, factory: Callable[[int | None], Bot]) -> None:
     """Make a policy available by name (``get_bot``, the arena, the server)."""
     _REGISTRY[name] = factory
@@ -52,4 +73,5 @@ def get_bot(name: str, seed: int | None = None) -> Bot:
     return factory(seed)
 
 
-__all__ = ["Bot", "NoLegalAction", "RandomBot", "bot_names", "get_bot", "legal_actions", "register"]
+__all__ = ["STRENGTH", "Bot", "NoLegalAction", "RandomBot", "best_bot", "bot_names", "get_bot",
+           "legal_actions", "register"]

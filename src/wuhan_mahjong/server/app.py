@@ -472,7 +472,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         own = store is None
         opened = store if store is not None else await asyncio.to_thread(
             open_store, database_url(cfg), starting_silver=cfg.starting_silver)
-        hub = Hub(cfg, opened, cfg.bot or default_bot())
+        hub = Hub(cfg, opened, cfg.bot or default_bot(cfg.bot_delay))
         app.state.hub = hub
         hub.background(asyncio.get_running_loop().create_task(watch_admin(hub)))
         hub.background(asyncio.get_running_loop().create_task(hub.admission.watch()))

@@ -37,7 +37,8 @@ class ServerConfig:
     """``redis://HOST:PORT/N``: this process is one node of a cluster sharing the database and
     this Redis (docs/cluster.md); ``None`` (and no ``$WUHAN_MAHJONG_REDIS``): one process alone."""
     bot: str | None = None
-    """Bot policy for bot seats and auto-play (托管); ``None``: greedy if registered, else random."""
+    """Bot policy for bot seats and auto-play (托管); ``None``: the strongest that fits in half of
+    ``bot_delay`` (``default_bot``)."""
     bot_wait: float = 5.0
     """Quick match: seconds the first waiting player waits before bots fill the table."""
     bot_delay: float = 0.8
@@ -176,9 +177,10 @@ def redis_url(config: ServerConfig) -> str | None:
     return url
 
 
-def default_bot() -> str:
-    """``greedy`` if the bots package registers it, else ``random``."""
-    from ..bots import bot_names
+def default_bot(think_seconds: float = 0.8) -> str:
+    """The strongest bot whose decisions fit in half of ``think_seconds`` (the seconds a bot
+    seat or an auto-played seat waits before it acts, ``bot_delay``) by their measured
+    99th percentile of CPU time (``wuhan_mahjong.bots.best_bot``); at least greedy (2 ms)."""
+    from ..bots import best_bot
 
-    names = bot_names()
-    return "greedy" if "greedy" in names else "random"
+    return best_bot(max(think_seconds * 1000 / 2, 2.0))
