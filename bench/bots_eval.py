@@ -97,6 +97,17 @@ def report(args: argparse.Namespace) -> int:
     rep = report_from_hands(rules, seats, int(head["seed"]), hands,  # type: ignore[call-overload]
                             permute=bool(head["permute"]))
     j = rep.to_json()
+    if args.breakdown:
+        print("| profile | policy | win | gain/win | deal-in | loss/deal-in | other loss | "
+              "loss/other | no winner | from wins | from deal-ins | from others |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for name, b in breakdown(hands).items():
+            print(f"| {rep.profile} | {name} | {b['win_rate']:.1%} | {b['gain_per_win']:+.0f} | "
+                  f"{b['deal_in_rate']:.1%} | {b['loss_per_deal_in']:+.0f} | "
+                  f"{b['other_loss_rate']:.1%} | {b['loss_per_other']:+.0f} | {b['draw_rate']:.1%} | "
+                  f"{b['points_from_wins']:+.1f} | {b['points_from_deal_ins']:+.1f} | "
+                  f"{b['points_from_others']:+.1f} |")
+        return 0
     if not args.markdown:
         print(rep.text())
         return 0
@@ -110,6 +121,46 @@ def report(args: argparse.Namespace) -> int:
         print(f"| {rep.profile} | {key} | {d['mean']:+.2f} | [{lo:+.2f}, {hi:+.2f}] | "
               f"{'yes' if d['excludes_zero'] else 'no'} | {rep.hands} | {rep.groups} |")
     return 0
+
+
+def breakdown(hands: list[HandOutcome]) -> dict[str, dict[str, float]]:
+    """Where each policy's points come from, per hand played: its wins (rate and mean
+    gain), its deal-ins (a discard or a robbed kong won on: rate and mean loss, contract
+    payments included), what it pays when another seat wins otherwise, and hands with
+    no winner."""
+    acc: dict[str, dict[str, float]] = {}
+    for h in hands:
+        for s, name in enumerate(h.policies):
+            a = acc.setdefault(name, dict.fromkeys(
+                ("hands", "wins", "win_points", "deal_ins", "deal_in_points", "other_losses",
+                 "other_points", "draws"), 0.0))
+            a["hands"] += 1
+            d = h.deltas[s]
+            if h.winner is None:
+                a["draws"] += 1
+            elif h.winner == s:
+                a["wins"] += 1
+                a["win_points"] += d
+            elif h.from_seat == s and h.win_by != "self_draw":
+                a["deal_ins"] += 1
+                a["deal_in_points"] += d
+            else:
+                a["other_losses"] += 1
+                a["other_points"] += d
+    out = {}
+    for name, a in acc.items():
+        n = a["hands"]
+        out[name] = {
+            "win_rate": a["wins"] / n, "gain_per_win": a["win_points"] / max(1, a["wins"]),
+            "deal_in_rate": a["deal_ins"] / n,
+            "loss_per_deal_in": a["deal_in_points"] / max(1, a["deal_ins"]),
+            "other_loss_rate": a["other_losses"] / n,
+            "loss_per_other": a["other_points"] / max(1, a["other_losses"]),
+            "draw_rate": a["draws"] / n,
+            "points_from_wins": a["win_points"] / n, "points_from_deal_ins": a["deal_in_points"] / n,
+            "points_from_others": a["other_points"] / n,
+        }
+    return out
 
 
 def main() -> int:
@@ -128,6 +179,8 @@ def main() -> int:
     r = sub.add_parser("report")
     r.add_argument("file")
     r.add_argument("--markdown", action="store_true")
+    r.add_argument("--breakdown", action="store_true",
+                   help="where each policy's points come from (wins, deal-ins, others' wins)")
     r.set_defaults(func=report)
     args = p.parse_args()
     return int(args.func(args))
