@@ -37,7 +37,8 @@ from typing import Any, TypedDict
 from ..engine.actions import ACTION_TYPES
 from ..engine.records import VerifyError, record_events, replay, start_state
 from ..engine.state import HandState
-from ..engine.views import SeatView, own_part, public_seat, spectator_view
+from ..engine.views import SeatView, public_seat, spectator_view
+from ..tiles import format_tiles
 
 __all__ = ["ReplayFrame", "hand_frames"]
 
@@ -53,7 +54,7 @@ class ReplayFrame(TypedDict):
 def _shown(state: HandState) -> tuple[SeatView, list[str]]:
     view = spectator_view(state)
     view["seats"] = [public_seat(state, s, s) for s in range(4)]
-    hands = [own_part(state, s)[0] or "" for s in range(4)]
+    hands = [format_tiles(state.hand_tiles(s)) for s in range(4)]  # each seat view's "hand"
     return view, hands
 
 
