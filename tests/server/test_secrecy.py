@@ -137,6 +137,8 @@ def check_hand(record: dict[str, Any], frames: dict[int, list[dict[str, Any]]]) 
 
 @pytest.mark.slow
 def test_no_frame_reveals_another_seats_hidden_tiles(server: Server) -> None:
+    from .test_replay_frames import check_frames  # it uses this module's tile_kinds
+
     tokens = [guest_token(server) for _ in range(4)]
     hands = 5
 
@@ -159,6 +161,11 @@ def test_no_frame_reveals_another_seats_hidden_tiles(server: Server) -> None:
                         headers={"Authorization": f"Bearer {tokens[0]}"}, timeout=10)
         assert rec.status_code == 200
         total += check_hand(rec.json(), frames)
+        # the replay of the finished hand: the engine's views after each step (and only
+        # now: a hand still being played has no frames, test_replay_frames.py)
+        replay = httpx.get(f"{server.http}/api/matches/{match_id}/hands/{hand_no}/frames",
+                           headers={"Authorization": f"Bearer {tokens[0]}"}, timeout=30)
+        check_frames(replay.json()["frames"], rec.json()["events"])
     assert total > 200 * hands
     for c in clients:
         for msg in (f.msg for f in c.frames):
