@@ -37,7 +37,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 
 @functools.cache
 def fixtures_dir() -> Path:
-    """The fixture page's seat views and hand record, made from the engine for this run
+    """The fixture page's seat views, made from the engine for this run
     (``make_fixtures.py``), so they are never stale; served as ``/tests/web/fixtures/``."""
     from .make_fixtures import main as make_fixtures
 

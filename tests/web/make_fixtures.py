@@ -1,7 +1,7 @@
-"""Real seat views and a hand record of random hands, for the static fixture page.
+"""Real seat views of random hands, for the static fixture page.
 
 The static fixture page (``index.html#/fixture?src=...``) renders these frames, so
-the table, the settlement and the replay viewer can be checked without a server.
+the table and the settlement can be checked without a server.
 The browser tests make them afresh from the engine at every run (``conftest.py``),
 so they never lag behind the view format.  To look at them by hand:
 
@@ -15,7 +15,7 @@ import random
 from pathlib import Path
 
 from wuhan_mahjong.bots.hints import hint
-from wuhan_mahjong.engine import new_hand, random_policy, record_lines, seat_view, simple_policy
+from wuhan_mahjong.engine import new_hand, random_policy, seat_view, simple_policy
 from wuhan_mahjong.engine.actions import WIN, Chi
 from wuhan_mahjong.rules import get_rules
 
@@ -72,10 +72,9 @@ def hint_for(view: dict) -> dict:
 
 
 def main(out: Path = OUT) -> None:
-    """Write ``views.json`` and ``record.jsonl`` to ``out``."""
+    """Write ``views.json`` to ``out``."""
     out.mkdir(exist_ok=True)
     views: dict[str, dict] = {}
-    record = None
     for seed in range(1, 400):
         state, frames = play(seed, ["yuanhang", "bianfeng", "laizishanzhuang"][seed % 3])
         r = state.result
@@ -85,7 +84,6 @@ def main(out: Path = OUT) -> None:
         if r.outcome == "win" and "win" not in views and r.settlement and wanted:
             views.update({k: v for k, v in frames.items() if k not in ("end", "ready")})
             views["win"] = frames["end"]
-            record = record_lines(state)
         if r.outcome == "win" and r.settlement is not None and r.settlement.contractor is not None \
                 and "contract" not in views:
             views["contract"] = frames["end"]
@@ -97,10 +95,8 @@ def main(out: Path = OUT) -> None:
         if name in views:
             views[name]["hint"] = hint_for(views[name])
     (out / "views.json").write_text(json.dumps(views, ensure_ascii=False, indent=1) + "\n")
-    assert record is not None
-    (out / "record.jsonl").write_text("\n".join(record) + "\n")
 
 
 if __name__ == "__main__":
     main()
-    print(f"wrote {OUT}/views.json and {OUT}/record.jsonl")
+    print(f"wrote {OUT}/views.json")
