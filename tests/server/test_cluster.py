@@ -436,69 +436,85 @@ def test_a_bad_or_unreachable_redis_is_a_one_line_error(tmp_path: Path, url: str
         assert len(lines) == 1 and says in lines[0], done.stderr
 
 
-@pytest.mark.slow
-def test_a_redis_restart_moves_no_table_and_the_nodes_reconnect(
-        db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A private redis-server is killed mid-hand and started again empty: the table goes on
-    on its node (no other node takes it over while the heartbeats come back: epoch 1), and
-    the nodes' channels work again afterwards (a connection on node 2 replaces node 1's)."""
-    port = _free_port()
-    url = f"redis://127.0.0.1:{port}/0"
-    cmd = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-           "--appendonly", "no", "--dir", str(tmp_path)]
+class PrivateRedis:
+    """A ``redis-server`` of the test's own on a free port, killed and started again at will
+    (empty each time: no persistence)."""
 
-    def start_redis() -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    def __init__(self, folder: Path) -> None:
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.cmd = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                    "--appendonly", "no", "--dir", str(folder)]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while True:
             try:
-                if redis.Redis.from_url(url).ping():
-                    return proc
+                if redis.Redis.from_url(self.url).ping():
+                    return
             except redis.RedisError:
                 pass
             assert time.monotonic() < deadline, "redis-server did not start"
             time.sleep(0.05)
 
-    server = start_redis()
-    monkeypatch.setenv("WUHAN_MAHJONG_REDIS", url)
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(30)
+
+
+async def _welcomed(node: ServeProcess, tokens: list[str]) -> list[Client]:
+    """Connect every token to ``node`` at once; each must be welcomed (10 s is generous:
+    a welcome takes milliseconds; a socket closed without one never gets it)."""
+    clients = [Client(node, t) for t in tokens]  # type: ignore[arg-type]
+    welcomes = await asyncio.gather(*(c.connect() for c in clients))
+    assert all(w["type"] == "welcome" for w in welcomes)
+    return clients
+
+
+@pytest.mark.slow
+def test_a_redis_restart_moves_no_table_and_the_nodes_reconnect(
+        db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A private redis-server is killed mid-hand and started again empty: the table goes on
+    on its node (no other node takes it over while the heartbeats come back: epoch 1); the
+    first connections after Redis is back are welcomed at once (a burst of them: the node's
+    pooled Redis connections died with Redis and used to fail the first command each, which
+    closed the socket before its welcome); and a connection on node 2 replaces node 1's
+    even when node 1 was not listening yet when it was announced."""
+    server = PrivateRedis(tmp_path)
+    server.start()
+    monkeypatch.setenv("WUHAN_MAHJONG_REDIS", server.url)
     made = [ServeProcess(db_url, tmp_path / f"node{i}.log") for i in range(2)]
-    store, tokens, ids = _accounts(db_url, 4)
+    store, tokens, ids = _accounts(db_url, 12)
     try:
         first, second = _started(made)
 
         async def scenario() -> str:
-            nonlocal server
-            match_id, players, runs = await _play_room(first, tokens, store, hands=1, seed=90)
+            match_id, players, runs = await _play_room(first, tokens[:4], store, hands=1, seed=90)
+            for c in await _welcomed(first, tokens[4:]):  # node 1's pool holds a few connections
+                await c.close()
             await _frames(players, 20)
             server.kill()
-            server.wait(30)
             await asyncio.sleep(2)  # longer than a heartbeat: the nodes notice
-            server = await asyncio.to_thread(start_redis)
+            await asyncio.to_thread(server.start)
+            late = await _welcomed(first, tokens[4:])  # at once: no retry, no waiting
+            # Node 2 announces a new connection of one of them right away, maybe before
+            # node 1 listens again: node 1 closes its own all the same.
+            newer = await _welcomed(second, tokens[4:5])
+            await late[0].expect("notice", timeout=10, code="replaced")
+            await asyncio.wait_for(late[0].closed.wait(), 10)
+            for c in [*late, *newer]:
+                await c.close()
             await asyncio.wait_for(asyncio.gather(*runs), 120)
             for p in players:
                 if p.client is not None:
                     await p.client.close()
-            # The channels are back: a connection on node 2 closes the account's on node 1.
-            # Until the nodes are back on Redis, a welcome (which registers the connection
-            # there) or the kick may not come: try again until the deadline.
-            deadline = time.monotonic() + 30
-            while True:
-                old = Client(first, tokens[0])  # type: ignore[arg-type]
-                new = Client(second, tokens[0])  # type: ignore[arg-type]
-                try:
-                    await old.connect()
-                    await new.connect()
-                    await old.expect("notice", timeout=2, code="replaced")
-                    break
-                except TimeoutError:
-                    assert time.monotonic() < deadline, "node 1 never heard node 2 again"
-                finally:
-                    await old.close()
-                    await new.close()
             return match_id
 
         match_id = asyncio.run(scenario())
-        check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids, RICH))
+        check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids[:4], RICH))
         logged = store.load_match(match_id)
         assert logged is not None and logged.epoch == 1  # never moved
     finally:
@@ -506,7 +522,34 @@ def test_a_redis_restart_moves_no_table_and_the_nodes_reconnect(
         for n in made:
             n.close()
         server.kill()
-        server.wait(30)
+
+
+def test_pooled_redis_connections_survive_a_redis_restart(tmp_path: Path) -> None:
+    """A node's pooled connections died with a restarted Redis: the first command on each
+    still succeeds (it reconnects), instead of failing once per connection."""
+    from wuhan_mahjong.server.cluster import connect_redis
+
+    server = PrivateRedis(tmp_path)
+    server.start()
+
+    async def scenario() -> list[object]:
+        client = connect_redis(server.url)
+        try:
+            async def burst() -> list[object]:  # a blocking call holds its connection: 8 of them
+                return list(await asyncio.gather(*(client.blpop([f"wm:test:{i}"], timeout=0.05)
+                                                   for i in range(8)), return_exceptions=True))
+            assert not [r for r in await burst() if isinstance(r, Exception)]
+            server.kill()
+            await asyncio.to_thread(server.start)
+            return await burst()
+        finally:
+            await client.aclose()
+
+    try:
+        failed = [r for r in asyncio.run(scenario()) if isinstance(r, Exception)]
+        assert not failed, failed
+    finally:
+        server.kill()
 
 
 def test_a_burst_beyond_the_redis_pool_waits_instead_of_failing(redis_url: str) -> None:

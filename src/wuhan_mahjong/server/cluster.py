@@ -45,11 +45,13 @@ import json
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, cast
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .admission import OVERLOADED_CLOSE_CODE
 from .config import redis_url
 from .protocol import (
     ErrorMsg,
@@ -75,6 +77,14 @@ log = logging.getLogger("wuhan_mahjong.server.cluster")
 
 SEAT_MS = 60_000
 """Life of ``wm:seat:<account>`` (renewed every heartbeat while the account is seated)."""
+
+CONN_MS = 3_600_000
+"""Life of ``wm:conn:<account>``, the account's newest connection (read after Redis was
+lost, to close the connections replaced meanwhile)."""
+
+RELAY_CONCURRENCY = 64
+"""Relayed messages handled at once on a node (each account's in order, see
+:meth:`Cluster._route`)."""
 
 _RENEW = """
 local v = redis.call('GET', KEYS[1])
@@ -103,7 +113,16 @@ def connect_redis(url: str) -> Redis:
         from redis.asyncio import BlockingConnectionPool, Redis
     except ModuleNotFoundError as e:  # pragma: no cover - the [redis] extra is missing
         raise RuntimeError("a cluster needs the redis extra: pip install 'wuhan-mahjong[redis]'") from e
-    pool = BlockingConnectionPool.from_url(url, decode_responses=True, timeout=30,
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+
+    # Retry a command whose connection fails: after a Redis restart, the pool's idle
+    # connections are dead and redis-py does not notice before using one (the first
+    # command on each raised ConnectionError, which closed a new player's socket before
+    # its welcome); a retry reconnects.  While Redis is down, the retries are refused at
+    # once (a few milliseconds).
+    retry = Retry(ExponentialBackoff(cap=0.2, base=0.01), 2)
+    pool = BlockingConnectionPool.from_url(url, decode_responses=True, timeout=30, retry=retry,
                                            max_connections=REDIS_POOL_SIZE)
     return Redis(connection_pool=pool)
 
@@ -175,6 +194,26 @@ class _Moved:
         """The home node's ``welcome`` (its attach) is not shown: the client had one."""
 
 
+def _pack(message: dict[str, Any]) -> str:
+    """A message between nodes: a relayed frame or client message (``out``, ``in``) as a
+    ``"<kind> <account> <cid>"`` line followed by the text as it is (no JSON around the
+    JSON: the text is neither escaped nor parsed on the way), anything else as JSON."""
+    kind = message["k"]
+    if kind in ("out", "in"):
+        return f"{kind} {message['a']} {message['c']}\n{message['t']}"
+    return json.dumps(message, separators=(",", ":"))
+
+
+def _unpack(raw: str) -> dict[str, Any]:
+    """The message :func:`_pack` made."""
+    if raw.startswith("{"):
+        data: dict[str, Any] = json.loads(raw)
+        return data
+    head, _, text = raw.partition("\n")
+    kind, account, cid = head.split(" ")
+    return {"k": kind, "a": int(account), "c": cid, "t": text}
+
+
 def _dropped_welcome(route: _Moved | _RelayedSocket, text: str) -> bool:
     """Whether ``text`` is the ``welcome`` of a node the route just moved to (not shown: the
     client had its welcome when it connected)."""
@@ -211,6 +250,11 @@ class Cluster:
         self.leased: set[str] = set()
         """The matches whose leases this node held at its last heartbeat."""
         self.takeovers = 0
+        self.announced: dict[int, str] = {}
+        """The id of each account's newest connection on this node (see ``wm:conn``)."""
+        self.lanes: dict[int, deque[dict[str, Any]]] = {}
+        """Relayed messages waiting, per account (:meth:`_route`)."""
+        self.lane_slots = asyncio.Semaphore(RELAY_CONCURRENCY)
         self.healthy_since: float | None = float("-inf")
         """Since when (loop time) Redis has answered without a break; ``None``: it did not."""
         self._renew = redis.register_script(_RENEW)
@@ -250,7 +294,7 @@ class Cluster:
         return f"{self.space}to:{node}"
 
     async def publish(self, node: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(self._channel(node), json.dumps(message, separators=(",", ":")))
+        await self.redis.publish(self._channel(node), _pack(message))
 
     async def alive(self, node: str) -> bool:
         return node == self.node or bool(await self.redis.exists(f"wm:node:{node}"))
@@ -304,6 +348,9 @@ class Cluster:
             await self._renew_home_drop(account_id)
         self.homes = homes
         self.leased = leased
+        for account_id in [a for a in self.announced  # forget the connections gone
+                           if a not in self.relayed and a not in self.hub.clients]:
+            del self.announced[account_id]
 
     def seated(self, table: Table) -> None:
         """A table starts (or resumes) here: its players' home is this node from now on
@@ -485,13 +532,45 @@ class Cluster:
         """Announce the new connection (closing the account's others on every node); if the
         account's table runs on another live node, relay this socket there until it closes
         and return True; otherwise False (this node serves it as usual)."""
+        from redis.exceptions import RedisError
+
         cid = secrets.token_hex(8)
-        await self.redis.publish(self.kick_channel, json.dumps({"a": account.id, "n": self.node, "c": cid}))
-        home = await self._home(account.id)
+        try:
+            # ``wm:conn`` names the account's newest connection: a node that was not
+            # listening when the kick went out (Redis restarted) finds it when it is back.
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.set(f"wm:conn:{account.id}", f"{self.node} {cid}", px=CONN_MS)
+            pipe.publish(self.kick_channel, json.dumps({"a": account.id, "n": self.node, "c": cid}))
+            await pipe.execute()
+            home = await self._home(account.id)
+        except RedisError as e:  # Redis is away: say so at once, the client tries again
+            log.warning("a connection of account %s refused: Redis does not answer (%s)",
+                        account.id, e)
+            with contextlib.suppress(Exception):
+                await ws.send_text(encode(ErrorMsg(
+                    code="busy", message="the server cannot place this connection now: "
+                    "try again in a moment")))
+                await ws.close(OVERLOADED_CLOSE_CODE, "cluster store unreachable")
+            return True
+        self.announced[account.id] = cid
         if home is None or home == self.node:
             return False
         await self._relay(ws, account, home, cid, token_hash, limiter, address)
         return True
+
+    async def _sweep_replaced(self) -> None:
+        """Close this node's sockets whose account connected again elsewhere while this
+        node was not listening (``wm:conn`` names another connection)."""
+        ours = {a: c for a, c in self.announced.items() if a in self.relayed or a in self.hub.clients}
+        if not ours:
+            return
+        newest = await self.redis.mget([f"wm:conn:{a}" for a in ours])
+        for (account_id, cid), value in zip(ours.items(), newest, strict=True):
+            if value is None or self.announced.get(account_id) != cid:
+                continue  # unknown, or connected here again meanwhile
+            node, other = str(value).split(" ", 1)
+            if other != cid:
+                self._kicked({"a": account_id, "n": node, "c": other})
 
     async def _relay(self, ws: WebSocket, account: Account, home: str, cid: str,
                      token_hash: str, limiter: RateLimiter, address: str) -> None:
@@ -567,19 +646,27 @@ class Cluster:
 
     # ------------------------------------------------------------------ the listener
     async def _listen(self, pubsub: Any) -> None:
-        """Handle what other nodes send; after a lost Redis connection, subscribe again."""
+        """Handle what other nodes send; after a lost Redis connection, subscribe again
+        (at once, then every ``heartbeat / 4`` while Redis is away) and close the sockets
+        replaced meanwhile."""
+        lost = False
         while True:
+            if lost:
+                with contextlib.suppress(Exception):
+                    pubsub = self.redis.pubsub()
+                    await pubsub.subscribe(self.kick_channel, self.logout_channel,
+                                           self._channel(self.node))
+                    await self._sweep_replaced()
             try:
                 await self._listen_once(pubsub)
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                log.warning("cluster channel lost (%s): subscribing again", e)
+                if not lost:
+                    log.warning("cluster channel lost (%s): subscribing again", e)
                 self.healthy_since = None
-            await asyncio.sleep(self.heartbeat)
-            with contextlib.suppress(Exception):
-                pubsub = self.redis.pubsub()
-                await pubsub.subscribe(self.kick_channel, self.logout_channel, self._channel(self.node))
+            lost = True
+            await asyncio.sleep(self.heartbeat / 4)
 
     async def _listen_once(self, pubsub: Any) -> None:
         try:
@@ -587,13 +674,13 @@ class Cluster:
                 if message.get("type") != "message":
                     continue
                 try:
-                    data = json.loads(message["data"])
-                    if message["channel"] == self.kick_channel:
-                        self._kicked(data)
-                    elif message["channel"] == self.logout_channel:
-                        self._logged_out(data)
+                    channel = message["channel"]
+                    if channel == self.kick_channel:
+                        self._kicked(json.loads(message["data"]))
+                    elif channel == self.logout_channel:
+                        self._logged_out(json.loads(message["data"]))
                     else:
-                        await self._received(data)
+                        self._route(_unpack(message["data"]))
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -601,6 +688,39 @@ class Cluster:
         finally:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()
+
+    def _route(self, data: dict[str, Any]) -> None:
+        """Handle a relayed message without holding up the others: each account has its
+        own lane (its messages are handled one at a time, in order: a seat's actions and
+        frames keep their order), and at most :data:`RELAY_CONCURRENCY` lanes run at once.
+        A frame for a socket here (``out``, ``close``) needs no wait and is handled at once
+        unless its account's lane has messages waiting."""
+        account_id = int(data["a"])
+        lane = self.lanes.get(account_id)
+        if lane is not None:
+            lane.append(data)
+        elif data["k"] in ("out", "close"):
+            self._deliver(data)
+        else:
+            self.lanes[account_id] = deque([data])
+            task = asyncio.get_running_loop().create_task(self._drain(account_id))
+            self.writers.add(task)
+            task.add_done_callback(self.writers.discard)
+
+    async def _drain(self, account_id: int) -> None:
+        lane = self.lanes[account_id]
+        try:
+            async with self.lane_slots:
+                while lane:
+                    try:
+                        await self._received(lane[0])
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:
+                        log.exception("relayed message %r failed", lane[0])
+                    lane.popleft()
+        finally:
+            del self.lanes[account_id]
 
     def logout(self, account_id: int, token_hash: str | None) -> None:
         """A logout or a password change here: the account's sockets (of that session, when
@@ -636,24 +756,29 @@ class Cluster:
             client.send(NoticeMsg(code="replaced", message="this account connected again elsewhere"))
             client.close(4000, "replaced by a new connection")
 
+    def _deliver(self, data: dict[str, Any]) -> None:
+        """A frame (``out``) or a close from the node serving one of this node's sockets."""
+        kind, account_id, cid = data["k"], int(data["a"]), str(data["c"])
+        moved = self.moved.get(account_id)
+        if moved is not None and moved.cid == cid:
+            if kind == "close":
+                moved.client.close(int(data["code"]), str(data["reason"]))
+            elif not _dropped_welcome(moved, str(data["t"])):
+                moved.client.send_text(str(data["t"]))
+            return
+        relayed = self.relayed.get(account_id)
+        if relayed is None or relayed.cid != cid:
+            return
+        if kind == "out":
+            if not _dropped_welcome(relayed, str(data["t"])):
+                relayed.frames.put_nowait(str(data["t"]))
+        else:
+            relayed.close(int(data["code"]), str(data["reason"]))
+
     async def _received(self, data: dict[str, Any]) -> None:
         kind, account_id, cid = data["k"], int(data["a"]), str(data["c"])
         if kind in ("out", "close"):
-            moved = self.moved.get(account_id)
-            if moved is not None and moved.cid == cid:
-                if kind == "close":
-                    moved.client.close(int(data["code"]), str(data["reason"]))
-                elif not _dropped_welcome(moved, str(data["t"])):
-                    moved.client.send_text(str(data["t"]))
-                return
-            relayed = self.relayed.get(account_id)
-            if relayed is None or relayed.cid != cid:
-                return
-            if kind == "out":
-                if not _dropped_welcome(relayed, str(data["t"])):
-                    relayed.frames.put_nowait(str(data["t"]))
-            else:
-                relayed.close(int(data["code"]), str(data["reason"]))
+            self._deliver(data)
             return
         if kind == "move":
             await self._move(account_id, data)
