@@ -67,8 +67,7 @@ def step_to(page: Any, frames: list[dict[str, Any]], k: int) -> dict[str, Any]:
     return expect(page, frames, k)
 
 
-def test_step_through_a_replay_of_a_hand_just_played(browser: Any, live_server: str,
-                                                     artifacts: Path) -> None:
+def test_step_through_a_replay_of_a_hand_just_played(browser: Any, live_server: str, artifacts: Path) -> None:
     context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
     to_quick_table(page)
     page.click("[data-do='auto']")
@@ -77,8 +76,11 @@ def test_step_through_a_replay_of_a_hand_just_played(browser: Any, live_server: 
     page.wait_for_selector("table.summary", timeout=15_000)
     match_id = page.evaluate("window.__wm.matchEnd.match_id")
     token = page.evaluate("localStorage.getItem('wm.token')")
-    got = httpx.get(f"{live_server}/api/matches/{match_id}/hands/0/frames",
-                    headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    got = httpx.get(
+        f"{live_server}/api/matches/{match_id}/hands/0/frames",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=30,
+    )
     assert got.status_code == 200
     frames: list[dict[str, Any]] = got.json()["frames"]
     assert len(frames) > 10
@@ -100,8 +102,11 @@ def test_step_through_a_replay_of_a_hand_just_played(browser: Any, live_server: 
     page.keyboard.press("ArrowLeft")  # no step before the first
     expect(page, frames, 0)
     # the first discard: on the table, and the caption says who discarded what
-    k = next(i for i, f in enumerate(frames)
-             if any(e["e"] == "act" and e["action"]["type"] == "discard" for e in f["events"]))
+    k = next(
+        i
+        for i, f in enumerate(frames)
+        if any(e["e"] == "act" and e["action"]["type"] == "discard" for e in f["events"])
+    )
     at = step_to(page, frames, k)
     discard = next(e for e in frames[k]["events"] if e["e"] == "act" and e["action"]["type"] == "discard")
     assert at["on_table"] == discard["action"]["tile"]
