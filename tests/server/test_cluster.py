@@ -569,3 +569,71 @@ def test_a_burst_beyond_the_redis_pool_waits_instead_of_failing(redis_url: str) 
             await client.aclose()
 
     assert asyncio.run(burst()) == 32
+
+
+def test_relayed_messages_wait_only_for_their_own_account(start_server: Any, redis_url: str) -> None:
+    """A node handles relayed messages in one lane per account: a message that waits (a slow
+    attach, a dispatch that reads the database) holds up only its own account's later
+    messages, each account's stay in order, and at most ``RELAY_CONCURRENCY`` run at once."""
+    from wuhan_mahjong.server.cluster import RELAY_CONCURRENCY, Cluster, connect_redis
+
+    server = start_server(redis_url=redis_url)
+
+    class Watched(Cluster):
+        """The node's cluster part, recording what it handles and holding some accounts'
+        messages until their gate opens."""
+
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            self.seen: list[tuple[int, str]] = []
+            self.gates: dict[int, asyncio.Event] = {}
+            self.running = 0
+            self.most = 0
+
+        async def _received(self, data: dict[str, Any]) -> None:
+            self.running += 1
+            self.most = max(self.most, self.running)
+            try:
+                gate = self.gates.get(data["a"])
+                if gate is not None:
+                    await gate.wait()
+                self.seen.append((data["a"], data["t"]))
+            finally:
+                self.running -= 1
+
+    async def until(condition: Any) -> None:
+        async def poll() -> None:
+            while not condition():
+                await asyncio.sleep(0.01)
+        await asyncio.wait_for(poll(), 10)
+
+    async def scenario() -> None:
+        redis_client = connect_redis(redis_url)
+        node = Watched(server.hub, redis_client)
+        try:
+            node.gates[1] = asyncio.Event()
+            for account in (1, 2):
+                for i in range(3):
+                    node._route({"k": "in", "a": account, "c": "x", "t": str(i)})
+            await until(lambda: len(node.seen) == 3)  # account 2's, while account 1's wait
+            assert node.seen == [(2, "0"), (2, "1"), (2, "2")]
+            node.gates[1].set()
+            await until(lambda: len(node.seen) == 6)
+            assert [t for a, t in node.seen if a == 1] == ["0", "1", "2"]
+            node.seen.clear()
+            gate = asyncio.Event()
+            many = range(100, 100 + 2 * RELAY_CONCURRENCY)
+            for account in many:
+                node.gates[account] = gate
+                node._route({"k": "in", "a": account, "c": "x", "t": "0"})
+            await until(lambda: node.running == RELAY_CONCURRENCY)
+            for _ in range(10):  # the others wait for a slot
+                await asyncio.sleep(0)
+            assert node.most == RELAY_CONCURRENCY
+            gate.set()
+            await until(lambda: len(node.seen) == len(many))
+            assert not node.lanes
+        finally:
+            await redis_client.aclose()
+
+    asyncio.run(scenario())
