@@ -5,7 +5,8 @@ in the replay viewer from the match summary.  The page fetches the server's fram
 engine's views after each step, ``GET /api/matches/{id}/hands/{n}/frames``) and steps
 through them with the buttons and the keys: at every step it shows exactly that frame's
 tiles (each seat's hand, river, melds, the wall, the tile on the table), a caption saying
-what happened, and at the end the settlement of the hand.
+what happened, and at the end the settlement of the hand.  Once published, the hand opens
+for anyone without an account (``#/replay?public=…``, and the older ``?src=`` links).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import httpx
 
 from wuhan_mahjong.tiles import format_tiles, parse_tiles
 
-from .conftest import as_guest, to_quick_table, wait_js
+from .conftest import as_guest, open_page, to_quick_table, wait_js
 
 WINDS = ("East", "South", "West", "North")
 
@@ -141,3 +142,18 @@ def test_step_through_a_replay_of_a_hand_just_played(browser: Any, live_server: 
     expect(page, frames, 0)
     assert console.errors == [], console.errors
     context.close()
+
+    # published: anyone opens it without an account, also by a link of the older form
+    auth = {"Authorization": f"Bearer {token}"}
+    assert httpx.post(f"{live_server}/api/hands/{match_id}/0/publish", headers=auth).status_code == 200
+    old = f"/api/public/hands/{match_id}/0/record.jsonl"
+    for link in (f"#/replay?public={match_id}/0", f"#/replay?src={old}"):
+        context, page, console = open_page(browser, f"{live_server}/{link}")
+        page.wait_for_selector(".replay .table", timeout=15_000)
+        expect(page, frames, 0)
+        page.keyboard.press("End")
+        expect(page, frames, len(frames) - 1)
+        assert page.evaluate("location.hash") == f"#/replay?public={match_id}%2F0"
+        assert page.locator(".share-bar").count() == 0  # publishing is for the hand's players
+        assert console.errors == [], console.errors
+        context.close()
