@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from sqlalchemy import select, update
 
 from wuhan_mahjong.store import InsufficientSilver, LedgerReason, Store
+from wuhan_mahjong.store.ledger_store import SINKS, SOURCES, TRANSFERS
 from wuhan_mahjong.store.models import AccountRow, AuthSessionRow, LedgerRow, utcnow
-from wuhan_mahjong.store.store import SINKS, SOURCES, TRANSFERS
 
 
 def test_every_reason_is_a_source_a_sink_a_transfer_or_the_house() -> None:

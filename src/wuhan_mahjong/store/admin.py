@@ -49,7 +49,9 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from .store import Account, Audit, Store
+    from .account_store import Account
+    from .ledger_store import Audit
+    from .store import Store
 
 __all__ = [
     "DRAIN_FLAG",

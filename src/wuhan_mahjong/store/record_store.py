@@ -1,0 +1,272 @@
+"""Hand records (a finished hand's commitment, wall, salt and events), their
+publication as shareable replays (:mod:`.publish`), and the durable log of running
+matches (:mod:`.matchlog`) whose hands are saved and settled in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from . import matchlog, publish, ratings
+from .core import check_id, check_int
+from .errors import InvalidSettlement, RecordExists, UnknownAccount
+from .ledger_store import LedgerSettlement, LedgerStore
+from .matchlog import LoggedMatch, MatchEvent, hand_game_id
+from .models import HandRecordRow, HandSeatRow, SettlementRow, utcnow
+
+__all__ = ["HandRecord", "RecordStore"]
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """The audit record of one finished hand.
+
+    ``commitment`` is the hash published before the deal; ``wall`` and
+    ``salt`` are revealed afterwards so players can check it; ``events`` is the
+    hand's JSON-lines event log; ``seats`` maps seat (0 = East … 3 = North) to
+    account id.  ``finished_at`` defaults to the time of saving.
+    """
+
+    match_id: str
+    hand_no: int
+    commitment: str
+    wall: str
+    salt: str
+    events: str
+    seats: Mapping[int, int]
+    finished_at: datetime | None = None
+
+
+def _record_from_row(row: HandRecordRow, seats: dict[int, int]) -> HandRecord:
+    return HandRecord(
+        match_id=row.match_id,
+        hand_no=row.hand_no,
+        commitment=row.commitment,
+        wall=row.wall,
+        salt=row.salt,
+        events=row.events,
+        seats=seats,
+        finished_at=row.finished_at,
+    )
+
+
+def _seated_row(session: Session, match_id: str, hand_no: int, viewer: int) -> HandRecordRow | None:
+    """The row of a hand's record, if account ``viewer`` sat at it."""
+    return session.scalar(
+        select(HandRecordRow)
+        .join(HandSeatRow, HandSeatRow.record_id == HandRecordRow.id)
+        .where(
+            HandRecordRow.match_id == match_id,
+            HandRecordRow.hand_no == hand_no,
+            HandSeatRow.account_id == viewer,
+        )
+    )
+
+
+class RecordStore(LedgerStore):
+    """Hand records, shareable replays and durable matches (a finished hand is settled
+    on the ledger in the transaction that saves its record)."""
+
+    def save_hand_record(self, record: HandRecord, *, session: Session | None = None) -> HandRecord:
+        """Store a finished hand's record; returns it with ``finished_at`` filled in.
+
+        Records are immutable: saving the same (match id, hand number) twice
+        raises :class:`RecordExists`.  Every seated account must exist.
+        """
+        check_id("match_id", record.match_id)
+        check_int("hand_no", record.hand_no, high=2**31 - 1)
+        if not record.seats:
+            raise InvalidSettlement("a hand record needs the seat → account mapping")
+        for seat in record.seats:
+            check_int("seat", seat, high=3)
+        if len(set(record.seats.values())) != len(record.seats):
+            raise InvalidSettlement("an account sits in two seats")
+        for name, value, longest in (
+            ("commitment", record.commitment, 128),
+            ("salt", record.salt, 256),
+        ):
+            if not isinstance(value, str) or len(value) > longest:
+                raise InvalidSettlement(f"{name} must be a string of at most {longest} characters")
+        if not isinstance(record.wall, str) or not isinstance(record.events, str):
+            raise InvalidSettlement("wall and events must be strings")
+        finished = record.finished_at or utcnow()
+        with self._write_in(session) as session:
+            rows = self._lock_accounts(session, record.seats.values())
+            if any(row.is_house for row in rows.values()):
+                raise UnknownAccount(self.house_account_id)
+            exists = session.scalar(
+                select(HandRecordRow.id).where(
+                    HandRecordRow.match_id == record.match_id,
+                    HandRecordRow.hand_no == record.hand_no,
+                )
+            )
+            if exists is not None:
+                raise RecordExists(record.match_id, record.hand_no)
+            row = HandRecordRow(
+                match_id=record.match_id,
+                hand_no=record.hand_no,
+                commitment=record.commitment,
+                wall=record.wall,
+                salt=record.salt,
+                events=record.events,
+                finished_at=finished,
+            )
+            session.add(row)
+            try:
+                session.flush()
+            except IntegrityError as exc:
+                raise RecordExists(record.match_id, record.hand_no) from exc
+            for seat, account_id in sorted(record.seats.items()):
+                session.add(HandSeatRow(record_id=row.id, seat=seat, account_id=account_id))
+        return HandRecord(
+            match_id=record.match_id,
+            hand_no=record.hand_no,
+            commitment=record.commitment,
+            wall=record.wall,
+            salt=record.salt,
+            events=record.events,
+            seats=dict(sorted(record.seats.items())),
+            finished_at=finished,
+        )
+
+    def hand_record(self, match_id: str, hand_no: int, *, viewer: int) -> HandRecord | None:
+        """The record of a hand, only if account ``viewer`` sat at it; else ``None``.
+
+        ``None`` also for a hand that does not exist: a non-participant cannot
+        tell the two apart.
+        """
+        with self._read() as session:
+            row = _seated_row(session, match_id, hand_no, viewer)
+            if row is None:
+                return None
+            return _record_from_row(row, publish.record_seats(session, row.id))
+
+    def hand_numbers(self, match_id: str, *, viewer: int) -> list[int]:
+        """The hand numbers of a match that account ``viewer`` sat at, ascending."""
+        with self._read() as session:
+            return list(
+                session.scalars(
+                    select(HandRecordRow.hand_no)
+                    .join(HandSeatRow, HandSeatRow.record_id == HandRecordRow.id)
+                    .where(HandRecordRow.match_id == match_id, HandSeatRow.account_id == viewer)
+                    .order_by(HandRecordRow.hand_no)
+                )
+            )
+
+    # -- shareable replays (see .publish) ----------------------------------------------
+
+    def set_hand_published(
+        self, match_id: str, hand_no: int, *, account_id: int, published: bool
+    ) -> bool | None:
+        """Publish or unpublish a hand the account sat at; ``None`` if it did not (or no hand)."""
+        with self._write() as session:
+            return publish.set_published(session, match_id, hand_no, account_id, published)
+
+    def hand_published(self, match_id: str, hand_no: int, *, viewer: int) -> bool | None:
+        """Whether a hand the viewer sat at is published; ``None`` if he did not sit at it."""
+        with self._read() as session:
+            row = _seated_row(session, match_id, hand_no, viewer)
+            return None if row is None else bool(row.published)
+
+    def public_hand_record(self, match_id: str, hand_no: int) -> HandRecord | None:
+        """A published hand's record, for anyone; ``None`` when absent or private."""
+        with self._read() as session:
+            row = publish.public_record_row(session, match_id, hand_no)
+            if row is None:
+                return None
+            return _record_from_row(row, publish.record_seats(session, row.id))
+
+    # -- durable matches (see .matchlog) ---------------------------------------------
+
+    def open_match(
+        self,
+        match_id: str,
+        table_id: str,
+        seed: str,
+        config: Mapping[str, object],
+        *,
+        owner: str | None = None,
+    ) -> int:
+        """Start a match's log (status ``running``); returns its fencing epoch."""
+        with self._write() as session:
+            return matchlog.open_match(session, match_id, table_id, seed, config, owner)
+
+    def append_match_events(self, match_id: str, epoch: int, events: Sequence[MatchEvent]) -> int:
+        """Write events to a running match's log in one transaction (write-ahead)."""
+        with self._write() as session:
+            return matchlog.append_events(session, match_id, epoch, events)
+
+    def finish_hand(
+        self,
+        match_id: str,
+        epoch: int,
+        record: HandRecord,
+        point_deltas: Mapping[int, int],
+        *,
+        stake: int,
+        fee: int,
+        profile: str,
+        totals: Sequence[int],
+    ) -> LedgerSettlement | None:
+        """Save a finished hand's record and settle it, in one transaction, exactly once.
+
+        The settlement's game id is ``"<match id>/<hand no>"``.  If the hand was settled
+        already (a resumed match replays the hand a crash interrupted), nothing changes
+        and ``None`` is returned.  The match's ``hands_done`` and ``totals`` move on.
+        """
+        game_id = hand_game_id(match_id, record.hand_no)
+        with self._write() as session:
+            row = matchlog.lock_running(session, match_id, epoch)
+            # Every account of the hand and the house, in the one global lock order.
+            self._lock_accounts(session, [*record.seats.values(), self.house_account_id])
+            settled = None
+            if session.get(SettlementRow, game_id) is None:
+                has_record = session.scalar(
+                    select(HandRecordRow.id).where(
+                        HandRecordRow.match_id == match_id,
+                        HandRecordRow.hand_no == record.hand_no,
+                    )
+                )
+                if has_record is None:
+                    self.save_hand_record(record, session=session)
+                settled = self.settle_game(
+                    game_id, stake, point_deltas, fee, profile=profile, session=session
+                )
+            matchlog.set_progress(row, record.hand_no + 1, totals)
+            return settled
+
+    def end_match(self, match_id: str, epoch: int, status: str, reason: str | None = None) -> None:
+        """Mark a running match ``finished`` or ``aborted``; it is never resumed again.
+
+        A finished match of four humans updates their skill ratings in the same
+        transaction: exactly once per match (:func:`.ratings.rate_match`)."""
+        with self._write() as session:
+            matchlog.end_match(session, match_id, epoch, status, reason)
+            if status == "finished":
+                ratings.rate_match(session, match_id)
+
+    def running_matches(self) -> list[str]:
+        """The ids of the matches still ``running`` (to resume at start), oldest first."""
+        with self._read() as session:
+            return matchlog.running_match_ids(session)
+
+    def running_match_owners(self) -> list[tuple[str, str | None]]:
+        """(match id, owner node) of the matches still ``running`` (cluster failover)."""
+        with self._read() as session:
+            return matchlog.running_match_owners(session)
+
+    def claim_match(self, match_id: str, *, owner: str | None = None) -> int:
+        """Take over a running match (a new fencing epoch); returns the epoch."""
+        with self._write() as session:
+            return matchlog.claim_match(session, match_id, owner)
+
+    def load_match(self, match_id: str) -> LoggedMatch | None:
+        """A match's log: its row and its events in order."""
+        with self._read() as session:
+            return matchlog.load_match(session, match_id)
