@@ -16,9 +16,11 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 
 from wuhan_mahjong.engine import action_from_json, load_records, seat_view, spectator_view, verify
 from wuhan_mahjong.engine.records import start_state
+from wuhan_mahjong.server.replays import takes_gzip
 
 from .harness import Client, Server, StartServer, guest_token, play, seat_four
 from .test_secrecy import tile_kinds
@@ -155,3 +157,21 @@ def test_a_hand_being_played_has_no_frames(start_server: StartServer) -> None:
     assert done.status_code == 200
     record = httpx.get(f"{api}/matches/{match_id}/hands/0", headers=auth).json()["events"]
     check_frames(done.json()["frames"], record)
+
+
+@pytest.mark.parametrize(
+    ("header", "gzipped"),
+    [
+        ("gzip", True),
+        ("gzip, deflate, br", True),
+        ("GZIP", True),
+        ("*", True),
+        ("gzip;q=0.5", True),
+        ("", False),
+        ("identity", False),
+        ("deflate, gzip;q=0", False),
+        ("br;q=1, gzip; q=0", False),
+    ],
+)
+def test_frames_are_gzipped_only_for_a_client_that_takes_it(header: str, gzipped: bool) -> None:
+    assert takes_gzip(header) is gzipped

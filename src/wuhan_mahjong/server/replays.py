@@ -179,9 +179,22 @@ def frames_body(rec: HandRecord) -> bytes:
     return gzip.compress(body, compresslevel=6, mtime=0)
 
 
+def takes_gzip(accept_encoding: str) -> bool:
+    """Whether an ``Accept-Encoding`` header accepts gzip (``gzip;q=0`` refuses it)."""
+    for item in accept_encoding.lower().split(","):
+        name, _, params = item.partition(";")
+        if name.strip() in ("gzip", "x-gzip", "*"):
+            q = params.strip().removeprefix("q=").strip() if params.strip().startswith("q=") else "1"
+            try:
+                return float(q) > 0
+            except ValueError:
+                return False
+    return False
+
+
 def _frames_response(request: Request, body: bytes) -> Response:
     headers = {"Vary": "Accept-Encoding"}
-    if "gzip" in request.headers.get("accept-encoding", "").lower():
+    if takes_gzip(request.headers.get("accept-encoding", "")):
         headers["Content-Encoding"] = "gzip"
         return Response(body, media_type="application/json", headers=headers)
     return Response(gzip.decompress(body), media_type="application/json", headers=headers)
