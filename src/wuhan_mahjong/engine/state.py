@@ -75,6 +75,12 @@ LAIZI_DISCARDS = 4  # index in HandState.specials
 
 _SUITED_MASK = (1 << 81) - 1
 _NON258_MASK = sum(7 << (3 * t) for t in range(NUM_KINDS) if not is_258(t))
+# claim masks (see HandState._refresh_claims): one bit per kind, at bit 3t as in shape.pack
+_ONES3 = sum(1 << (3 * t) for t in range(NUM_KINDS))
+_ALL3 = _ONES3
+_RANK_GE2 = sum(1 << (3 * t) for t in range(27) if t % 9 >= 2)
+_RANK_1_7 = sum(1 << (3 * t) for t in range(27) if 1 <= t % 9 <= 7)
+_RANK_LE6 = sum(1 << (3 * t) for t in range(27) if t % 9 <= 6)
 _WIN_BY_DRAW = {"wall": "self_draw", "replacement": "kong_bloom", "final": "last_tile"}
 _OTHERS = tuple(((d + 1) % 4, (d + 2) % 4, (d + 3) % 4) for d in range(4))
 _PASS_ONLY: tuple[Action, ...] = (PASS,)
@@ -136,6 +142,11 @@ class HandState:
                 self._add(seat, self.wall[p])
         self.initial_hands: tuple[tuple[int, ...], ...] = tuple(
             self.hand_tiles(s) for s in range(4))
+        self._claim3 = [0, 0, 0, 0]
+        self._chi3 = [0, 0, 0, 0]
+        self._maywin = [False] * 4
+        for s in range(4):
+            self._refresh_claims(s)
         self.head = INDICATOR_POS + 1
         self.tail = len(self.wall)
         self.phase: Phase = "turn"
@@ -289,6 +300,9 @@ class HandState:
         new._wins = list(self._wins)
         new._win_why = list(self._win_why)
         new._win_at = list(self._win_at)
+        new._claim3 = list(self._claim3)
+        new._chi3 = list(self._chi3)
+        new._maywin = list(self._maywin)
         return new
 
     # ------------------------------------------------------------------ internals: tiles
@@ -395,6 +409,7 @@ class HandState:
             t = action.tile
             self._remove(s, t)
             self.rivers[s].append([t, -1, 0])
+            self._refresh_claims(s)
             self._open_window("claim", s, t)
         elif isinstance(action, Win):
             assert self.draw_source is not None
@@ -403,6 +418,7 @@ class HandState:
             self._remove(s, self.laizi)
             self.rivers[s].append([self.laizi, -1, 1])
             self.specials[s][LAIZI_DISCARDS] += 1
+            self._refresh_claims(s)
             self._next_turn((s + 1) % 4)
         elif isinstance(action, SpecialKong):
             kind = action.kind
@@ -430,30 +446,53 @@ class HandState:
         """The seats that could do anything but pass on the discard ``t`` of ``d``: a cheap
         superset of :meth:`_claim_options` on the packed counts (which leave out the laizi,
         as claims do): two or more of ``t`` (peng, 冲杠), a chi pair for the next player, or
-        an opened hand without a must-kong tile whose shape the tile could complete.  One
-        loop over the three seats: it runs for every discard."""
-        sh = 3 * t
-        bit = 1 << sh
-        nxt = (d + 1) % 4
+        an opened hand without a must-kong tile whose shape the tile could complete.  It runs
+        for every discard: a discard nobody can use costs one bit test on the claim masks
+        (:meth:`_refresh_claims`)."""
+        bit = 1 << (3 * t)
+        o = _OTHERS[d]
+        c3 = self._claim3
+        if not (c3[o[0]] | c3[o[1]] | c3[o[2]] | self._chi3[o[0]]) & bit:
+            return ()
         packed = self.packed
         out: list[int] = []
-        for s in _OTHERS[d]:
+        for s in o:
             p = packed[s]
-            if (p >> sh) & 6:
+            if (p >> (3 * t)) & 6 or (s == o[0] and self._chi3[s] & bit):
                 out.append(s)
-                continue
-            if s == nxt and t < 27:
-                r = t % 9
-                if (r >= 2 and (p >> (sh - 3)) & 7 and (p >> (sh - 6)) & 7) or (
-                        1 <= r <= 7 and (p >> (sh - 3)) & 7 and (p >> (sh + 3)) & 7) or (
-                        r <= 6 and (p >> (sh + 3)) & 7 and (p >> (sh + 6)) & 7):
-                    out.append(s)
-                    continue
-            # the win prefilter of _discard_win (an unopened hand never wins: the common case)
-            if self.openings[s] and self._eligible(s) and self._shape_ok(
-                    s, p + bit, self.counts[s][self.laizi]):
+            # the win prefilter of _discard_win, for a hand that may win at all
+            elif self._maywin[s] and self._shape_ok(s, p + bit, self.counts[s][self.laizi]):
                 out.append(s)
         return tuple(out) if out else ()
+
+    def _refresh_claims(self, s: int) -> None:
+        """Recompute the claim masks of ``s`` after his hand changed (at the deal and after
+        each of his discards: it then stays as it is until he acts again).
+
+        ``_chi3[s]``: bit 3t when ``s`` holds two other tiles of a run with ``t`` (a chi if
+        he is the discarder's next player).  ``_maywin[s]``: the hand is opened, holds no
+        must-kong tile and one more tile could complete it (one more laizi does, a necessary
+        condition of any tile doing so, or the 风一色 / 将一色 prefilters of
+        :meth:`_shape_ok` could hold).  ``_claim3[s]``: bit 3t when he holds two or more of
+        ``t``; every bit when ``_maywin[s]``."""
+        p = self.packed[s]
+        pres = (p | p >> 1 | p >> 2) & _ONES3
+        below = pres << 3
+        above = pres >> 3
+        self._chi3[s] = ((below & (pres << 6) & _RANK_GE2) | (below & above & _RANK_1_7)
+                         | (above & (pres >> 6) & _RANK_LE6))
+        may = False
+        if self.openings[s]:
+            c = self.counts[s]
+            for t in self.must:
+                if c[t]:
+                    break
+            else:
+                may = (is_complete(p, c[self.laizi] + 1)
+                       or (not p & _SUITED_MASK and self.meld_honour[s])
+                       or (not p & _NON258_MASK and self.meld_258[s]))
+        self._maywin[s] = may
+        self._claim3[s] = _ALL3 if may else (p >> 1 | p >> 2) & _ONES3
 
     def _open_window(self, phase: Literal["claim", "rob"], frm: int, t: int) -> None:
         live: tuple[int, ...] = ()
