@@ -458,10 +458,9 @@ class HandState:
         out: list[int] = []
         for s in o:
             p = packed[s]
-            if (p >> (3 * t)) & 6 or (s == o[0] and self._chi3[s] & bit):
-                out.append(s)
-            # the win prefilter of _discard_win, for a hand that may win at all
-            elif self._maywin[s] and self._shape_ok(s, p + bit, self.counts[s][self.laizi]):
+            # peng or 冲杠, a chi, or the win prefilter of _discard_win (if he may win at all)
+            if ((p >> (3 * t)) & 6 or (s == o[0] and self._chi3[s] & bit)
+                    or (self._maywin[s] and self._shape_ok(s, p + bit, self.counts[s][self.laizi]))):
                 out.append(s)
         return tuple(out) if out else ()
 
