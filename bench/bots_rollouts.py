@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from wuhan_mahjong.bots.arena import deal
 from wuhan_mahjong.bots.greedy import GreedyBot, after_claim, evaluator
-from wuhan_mahjong.bots.table import Table
+from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import new_hand, seat_view
 from wuhan_mahjong.engine.actions import PASS, Action, Chi, Discard, Kong, Peng, SpecialKong
 from wuhan_mahjong.engine.match import play_hand
@@ -66,7 +66,7 @@ def label(a: Action) -> str:
     return type(a).__name__ + (f":{kind}" if kind else "")
 
 
-def alternatives(t: Table, chosen: Action) -> list[Action]:
+def alternatives(t: SeatReading, chosen: Action) -> list[Action]:
     if t.phase == "claim":
         if chosen is PASS:
             claims: list[Action] = [a for a in t.actions if isinstance(a, (Chi, Peng, Kong))]
@@ -81,7 +81,7 @@ def alternatives(t: Table, chosen: Action) -> list[Action]:
     return [disc] if disc is not None else []
 
 
-def claim_note(t: Table, claim: Action, sh: int) -> str:
+def claim_note(t: SeatReading, claim: Action, sh: int) -> str:
     """' lower|equal|worse open|closed': what the claim does to the shanten."""
     note = ""
     res = after_claim(t, claim)
@@ -107,7 +107,7 @@ def work(args: tuple[str, int, int, list[int]]) -> list[tuple[str, float]]:
             view = seat_view(state, s)
             chosen = GREEDY.choose(view)
             if s == seat:
-                t = Table(view)
+                t = SeatReading(view)
                 alts = alternatives(t, chosen)
                 if alts:
                     sh = min(evaluator(t.hand, t.melds, t).best()[0], 4)

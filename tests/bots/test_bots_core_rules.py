@@ -18,7 +18,7 @@ from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.greedy import GreedyBot, after_claim, discard_choices, evaluator
 from wuhan_mahjong.bots.handeval import Evaluator, hand_counts
-from wuhan_mahjong.bots.table import Table
+from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView, new_hand, seat_view
 from wuhan_mahjong.engine.actions import PASS, Action, Chi, Discard, Kong, Peng
 from wuhan_mahjong.rules import get_rules
@@ -67,7 +67,7 @@ def _expert_decisions(profile: str, seeds: range
 def test_expert_keeps_a_big_target_at_equal_shanten() -> None:
     checked = 0
     for view, action, _, defended in _expert_decisions("laizishanzhuang", range(500, 540)):
-        t = Table(view)
+        t = SeatReading(view)
         if t.phase == "turn" and isinstance(action, Discard) and not defended:
             ev = evaluator(t.hand, t.melds, t)
             choices = discard_choices(t)
@@ -85,7 +85,7 @@ def test_closed_far_hands_pass_idle_claims() -> None:
     expert_passed = greedy_claimed = 0
     greedy = get_bot("greedy", 0)
     for view, action, me, _ in _expert_decisions("yuanhang", range(900, 960)):
-        t = Table(view)
+        t = SeatReading(view)
         if (t.phase != "claim" or t.opened or not t.small_win_possible()
                 or any(isinstance(a, Kong) for a in t.actions)):  # 冲杠 always pays
             continue

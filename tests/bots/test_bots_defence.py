@@ -17,7 +17,7 @@ from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.greedy import evaluator
 from wuhan_mahjong.bots.opponents import OpponentModel
-from wuhan_mahjong.bots.table import Table
+from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine.actions import Discard
 from wuhan_mahjong.tiles import parse_tile
 
@@ -35,7 +35,7 @@ def _view(wall: int, melds: list[dict[str, object]] | None = None):  # type: ign
 @pytest.mark.parametrize("wall", [15, 16])
 def test_late_against_three_melds_of_one_suit_the_safe_tile_goes(wall: int) -> None:
     view = _view(wall, PINS)
-    t = Table(view)
+    t = SeatReading(view)
     ev = evaluator(t.hand, t.melds, t)
     nine_p, one_m = parse_tile("9p"), parse_tile("1m")
     # equally good: same shanten and the same acceptance after either discard
@@ -58,7 +58,7 @@ def test_without_a_threat_the_expert_plays_its_core_choice(
 
 
 def test_the_model_reads_the_suit_and_puts_the_waits_there() -> None:
-    t = Table(_view(15, PINS))
+    t = SeatReading(_view(15, PINS))
     model = OpponentModel(t, random.Random(3), samples=200)
     read = model.reads[1]
     assert read.can_win and read.focus == "qys1" and read.strength > 0.7
@@ -75,7 +75,7 @@ def test_the_model_reads_the_suit_and_puts_the_waits_there() -> None:
 def test_determinisations_agree_with_what_the_opponent_showed() -> None:
     """His sampled concealed tiles are mostly pins (the unseen pool is not), and the
     kinds he discarded are drawn less often than their share of the pool."""
-    t = Table(_view(15, PINS))
+    t = SeatReading(_view(15, PINS))
     model = OpponentModel(t, random.Random(5), samples=10)
     focus, strength = model.focus(1)
     weights = model._weights(1, focus, strength)
@@ -89,7 +89,7 @@ def test_determinisations_agree_with_what_the_opponent_showed() -> None:
 
 
 def test_a_deal_in_costs_more_against_a_big_hand_read() -> None:
-    t = Table(_view(15, PINS))
+    t = SeatReading(_view(15, PINS))
     model = OpponentModel(t, random.Random(1), samples=50)
     assert model.deal_in_cost(1, parse_tile("9p")) > model.deal_in_cost(1, parse_tile("1m"))
 

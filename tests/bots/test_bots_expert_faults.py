@@ -14,7 +14,7 @@ from handmade import make_view, meld
 
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
-from wuhan_mahjong.bots.table import Table
+from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine.actions import Discard, SpecialKong
 from wuhan_mahjong.tiles import parse_tile, parse_tiles
 
@@ -53,7 +53,7 @@ def test_lone_laizi_is_konged_when_only_its_kong_reaches_the_minimum() -> None:
                      actions=LAIZI_ACTIONS)
     assert view["laizi"] == "2z"
     bot = ExpertBot(1)
-    assert bot.lone_laizi_blocks(Table(view))
+    assert bot.lone_laizi_blocks(SeatReading(view))
     assert bot.choose(view) == SpecialKong("laizi")
 
 
@@ -63,5 +63,5 @@ def test_lone_laizi_is_kept_when_its_waits_can_be_won() -> None:
     view = make_view("456m789s55m6p1z2z", melds={0: [meld("chi", "123p", 3)]},
                      actions=LAIZI_ACTIONS, red_kongs={0: 2})
     bot = ExpertBot(1)
-    assert not bot.lone_laizi_blocks(Table(view))
+    assert not bot.lone_laizi_blocks(SeatReading(view))
     assert bot.choose(view) == Discard(parse_tile("1z"))

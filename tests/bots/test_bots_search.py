@@ -17,7 +17,7 @@ from handmade import make_view, meld
 
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.search import SearchBot
-from wuhan_mahjong.bots.table import Table
+from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine.actions import PASS, Discard
 from wuhan_mahjong.tiles import parse_tile
 
@@ -36,7 +36,7 @@ def _opened_view(wall: int = 30):  # type: ignore[no-untyped-def]
 
 
 def _search(bot: SearchBot, view: object, moves: list[tuple[str, str]]) -> object:
-    t = Table(view)  # type: ignore[arg-type]
+    t = SeatReading(view)  # type: ignore[arg-type]
     bot._prepare(t)
     return bot.search(t, [(name, Discard(parse_tile(tile))) for name, tile in moves])
 
@@ -80,7 +80,7 @@ def test_the_search_runs_late_against_a_threat_and_plays_a_legal_discard() -> No
     bot = SearchBot(1)
     action = bot.choose(view)
     assert bot.searches == 1 and len(bot.last) >= 2
-    assert action in Table(view).actions
+    assert action in SeatReading(view).actions
 
 
 def test_the_work_budget_bounds_the_rollouts() -> None:
@@ -104,7 +104,7 @@ def test_a_claim_of_a_closed_hand_is_not_searched() -> None:
     view["phase"] = "claim"  # type: ignore[index]
     view["on_table"] = {"seat": 3, "tile": "1s"}  # type: ignore[index]
     bot = SearchBot(1)
-    assert bot.choose(view) in (PASS, *Table(view).actions)
+    assert bot.choose(view) in (PASS, *SeatReading(view).actions)
     assert bot.searches == 0
 
 

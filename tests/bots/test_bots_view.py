@@ -9,7 +9,7 @@ import pytest
 
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
-from wuhan_mahjong.bots.table import Table, parse_view
+from wuhan_mahjong.bots.seat_reading import SeatReading, parse_view
 from wuhan_mahjong.bots.view import int_view
 from wuhan_mahjong.engine import new_hand, seat_view
 from wuhan_mahjong.rules import PROFILES, get_rules
@@ -68,7 +68,7 @@ def test_bots_decide_the_same_on_either_form() -> None:
             a = bots[seat].choose(seat_view(state, seat))
             b = twins[seat].choose(int_view(state, seat))
             assert a == b
-            assert Table(int_view(state, seat)).public_key() == Table(
+            assert SeatReading(int_view(state, seat)).public_key() == SeatReading(
                 seat_view(state, seat)).public_key()
             state.apply(seat, a)
             n += 1

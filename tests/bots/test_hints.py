@@ -48,8 +48,8 @@ def test_hints_match_the_true_hand_and_count_unseen_copies() -> None:
 
 
 def test_bots_and_hints_read_the_rooms_overrides_from_the_view() -> None:
-    from wuhan_mahjong.bots.table import Table
+    from wuhan_mahjong.bots.seat_reading import SeatReading
 
     rules = get_rules("bianfeng", {"opening_scoring": "per_opening", "must_kong": ["7z", "6z"]})
     view = seat_view(new_hand(rules, dealer=0, rng=random.Random(2)), 0)
-    assert Table(view).rules == rules
+    assert SeatReading(view).rules == rules

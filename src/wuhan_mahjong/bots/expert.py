@@ -90,7 +90,7 @@ from .base import NoLegalAction
 from .greedy import GreedyBot, after_claim, discard_choices, evaluator, tile_shape_rank
 from .handeval import Evaluator
 from .opponents import OpponentModel, typical_win
-from .table import Table
+from .seat_reading import SeatReading
 from .view import IntView
 
 #: tiles that bring a hand one step closer, typically, by its shanten (ready: its waits)
@@ -153,7 +153,7 @@ class ExpertBot(GreedyBot):
 
     # ------------------------------------------------------------------ entry
     def choose(self, view: SeatView | IntView) -> Action:
-        t = Table(view)
+        t = SeatReading(view)
         acts = t.actions
         if not acts:
             raise NoLegalAction(f"seat {t.me} has no decision to make")
@@ -171,7 +171,7 @@ class ExpertBot(GreedyBot):
             return self.claim(t)
         return self.turn(t)
 
-    def _prepare(self, t: Table) -> None:
+    def _prepare(self, t: SeatReading) -> None:
         """Start a decision on ``t``: the profile's settings and empty caches."""
         self.t = t
         self._tune(t.rules.profile)
@@ -228,7 +228,7 @@ class ExpertBot(GreedyBot):
         return self.model().threat() if self._anyone_open() else 0.0
 
     # ------------------------------------------------------------------ push or fold
-    def my_win_value(self, t: Table, ev: Evaluator) -> float:
+    def my_win_value(self, t: SeatReading, ev: Evaluator) -> float:
         """Roughly what this seat collects when it wins: a plain win with its factors now
         (and the opening it still needs), the caps applied, and at least the profile's
         typical win (:func:`wuhan_mahjong.bots.opponents.typical_win`; wins come with
@@ -263,7 +263,7 @@ class ExpertBot(GreedyBot):
             term *= lam / (k + 1)
         return 0.6 * max(0.0, 1.0 - below)
 
-    def defend(self, t: Table, ev: Evaluator, choice: Action | None) -> Action | None:
+    def defend(self, t: SeatReading, ev: Evaluator, choice: Action | None) -> Action | None:
         """Push or fold by expected value: keep the core's discard unless a safer one is
         worth more, ``(1 - P(deal in)) × P(win) × win value - expected deal-in and
         contract cost``.  P(win) follows shanten and acceptance after the discard and the
@@ -416,7 +416,7 @@ class ExpertBot(GreedyBot):
                 total += t.unseen[x] * v
         return total, shaped
 
-    def lone_laizi_blocks(self, t: Table) -> bool:
+    def lone_laizi_blocks(self, t: SeatReading) -> bool:
         """Whether the single laizi must be konged: the hand is ready (the laizi as a
         wild) but no wait can pass the minimum score, while with the laizi kong's
         factor (and the opening a closed hand still needs) a small win could.  Kept as
@@ -443,7 +443,7 @@ class ExpertBot(GreedyBot):
                                     extra_openings=need)
 
     # ------------------------------------------------------------------ turn
-    def turn(self, t: Table) -> Action:
+    def turn(self, t: SeatReading) -> Action:
         laizi_kong = next((a for a in t.actions
                            if isinstance(a, SpecialKong) and a.kind == "laizi"), None)
         if (laizi_kong is not None and not any(
@@ -471,10 +471,10 @@ class ExpertBot(GreedyBot):
                 t.actions = [a for a in t.actions if not isinstance(a, Kong)]
         return super().turn(t)
 
-    def pick_discard(self, t: Table, ev: Evaluator) -> Action | None:
+    def pick_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
         return self.defend(t, ev, self._core_discard(t, ev))
 
-    def _core_discard(self, t: Table, ev: Evaluator) -> Action | None:
+    def _core_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
         choices = discard_choices(t)
         if not choices:
             return None
@@ -546,7 +546,7 @@ class ExpertBot(GreedyBot):
                 return Discard(deep[0][2])
         return Discard(keyed[0][2])
 
-    def _two_step(self, ev13: Evaluator, sh: int, t: Table) -> float:
+    def _two_step(self, ev13: Evaluator, sh: int, t: SeatReading) -> float:
         """Σ over tiles u that lower the shanten of this 13-tile hand of unseen(u) × the
         best acceptance after drawing u and discarding well."""
         total = 0.0
@@ -582,7 +582,7 @@ class ExpertBot(GreedyBot):
         return bonus
 
     # ------------------------------------------------------------------ claims
-    def claim(self, t: Table) -> Action:
+    def claim(self, t: SeatReading) -> Action:
         choice = self.claim_equal_acceptance(t) if self.claim_equal else super().claim(t)
         if isinstance(choice, Kong) and self.kong_max_shanten < 99:
             ev = evaluator(t.hand, t.melds, t)
@@ -605,7 +605,7 @@ class ExpertBot(GreedyBot):
             return PASS
         return choice
 
-    def claim_equal_acceptance(self, t: Table) -> Action:
+    def claim_equal_acceptance(self, t: SeatReading) -> Action:
         """Greedy's claim rule, extended: a claim at equal shanten is also made when the
         hand after it accepts at least ``claim_equal`` times as many tiles."""
         claims = [a for a in t.actions if isinstance(a, (Peng, Chi, Kong))]

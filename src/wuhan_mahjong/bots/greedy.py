@@ -37,11 +37,11 @@ from ..meld import Meld
 from ..tiles import is_honour
 from .base import NoLegalAction
 from .handeval import Evaluator, hand_counts
-from .table import Table
+from .seat_reading import SeatReading
 from .view import IntView
 
 
-def evaluator(tiles: Sequence[int], melds: Sequence[Meld], t: Table) -> Evaluator:
+def evaluator(tiles: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> Evaluator:
     counts, wilds = hand_counts(tiles, t.laizi)
     return Evaluator(counts, wilds, melds, t.must)
 
@@ -58,7 +58,7 @@ def tile_shape_rank(tile: int, counts: Sequence[int]) -> int:
     return 5 + counts[tile] * 10 + near * 3 + edge
 
 
-def after_claim(t: Table, action: Action) -> tuple[list[int], list[Meld]] | None:
+def after_claim(t: SeatReading, action: Action) -> tuple[list[int], list[Meld]] | None:
     """My concealed tiles and melds after the claim (before the discard that follows)."""
     tile = t.on_table
     if tile is None:
@@ -84,7 +84,7 @@ def after_claim(t: Table, action: Action) -> tuple[list[int], list[Meld]] | None
     return hand, melds
 
 
-def discard_choices(t: Table) -> list[int]:
+def discard_choices(t: SeatReading) -> list[int]:
     return [a.tile for a in t.actions if isinstance(a, Discard)]
 
 
@@ -108,7 +108,7 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView | IntView) -> Action:
-        t = Table(view)
+        t = SeatReading(view)
         acts = t.actions
         if not acts:
             raise NoLegalAction(f"seat {t.me} has no decision to make")
@@ -121,7 +121,7 @@ class GreedyBot:
         return self.turn(t)
 
     # ------------------------------------------------------------------ turn
-    def turn(self, t: Table) -> Action:
+    def turn(self, t: SeatReading) -> Action:
         acts = t.actions
         for a in acts:
             if isinstance(a, SpecialKong) and a.kind in ("red", "green"):
@@ -178,10 +178,10 @@ class GreedyBot:
                     best = (k, target)
         return best
 
-    def best_discard_shanten(self, ev: Evaluator, t: Table) -> int:
+    def best_discard_shanten(self, ev: Evaluator, t: SeatReading) -> int:
         return min((ev.shanten_after(d, -1) for d in discard_choices(t)), default=99)
 
-    def pick_discard(self, t: Table, ev: Evaluator) -> Action | None:
+    def pick_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
         choices = discard_choices(t)
         if not choices:
             return None
@@ -198,7 +198,7 @@ class GreedyBot:
         return Discard(keyed[0][2])
 
     # ------------------------------------------------------------------ claims
-    def claim(self, t: Table) -> Action:
+    def claim(self, t: SeatReading) -> Action:
         acts = t.actions
         claims = [a for a in acts if isinstance(a, (Peng, Chi, Kong))]
         if not claims:

@@ -31,7 +31,7 @@ from typing import TypedDict
 from ..analysis import shanten, waits
 from ..engine.views import SeatView
 from ..tiles import tile_str
-from .table import Table
+from .seat_reading import SeatReading
 
 
 class WaitHint(TypedDict):
@@ -53,7 +53,7 @@ class Hint(TypedDict):
 
 def hint(view: SeatView) -> Hint:
     """The help panel's data for the viewer of ``view``."""
-    t = Table(view)
+    t = SeatReading(view)
     rules, laizi, melds = t.rules, t.laizi, t.melds
     playable = [x for x in t.hand if x not in t.must]  # 红中 / 发财 only ever leave as kongs
     held_specials = len(t.hand) - len(playable)

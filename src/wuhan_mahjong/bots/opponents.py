@@ -1,7 +1,7 @@
 """What a bot believes about each opponent: is he ready, on what, and what would a
 deal-in cost (防守).
 
-Everything comes from the seat view (:class:`~wuhan_mahjong.bots.table.Table`):
+Everything comes from the seat view (:class:`~wuhan_mahjong.bots.seat_reading.SeatReading`):
 
 * **Can he win on a discard at all?**  Not before he has opened (开口), and a
   small hand (小胡) only if it could pass the minimum score with his factors and
@@ -40,7 +40,7 @@ from .. import shape
 from ..rules import Rules
 from ..scoring import minimum_failure
 from ..tiles import NUM_KINDS, is_258, is_honour
-from .table import Table
+from .seat_reading import SeatReading
 
 _READY_BY_MELDS = (0.03, 0.10, 0.25, 0.50, 0.90)
 _NON258 = sum(7 << (3 * t) for t in range(NUM_KINDS) if not is_258(t))
@@ -79,7 +79,7 @@ class Read:
 class OpponentModel:
     """Reads of every opponent of ``t.me`` (see the module docstring)."""
 
-    def __init__(self, t: Table, rng: random.Random, samples: int = 48) -> None:
+    def __init__(self, t: SeatReading, rng: random.Random, samples: int = 48) -> None:
         self.t = t
         self.rng = rng
         self.samples = samples

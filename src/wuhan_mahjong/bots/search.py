@@ -53,7 +53,7 @@ from .expert import ExpertBot
 from .greedy import after_claim, discard_choices, evaluator, tile_shape_rank
 from .handeval import Evaluator, hand_counts
 from .opponents import DEAL_IN_SHARE, PLAIN_SHARE
-from .table import Table
+from .seat_reading import SeatReading
 
 
 @dataclass
@@ -267,10 +267,10 @@ class SearchBot(ExpertBot):
         self._costs: dict[tuple[int, int], float] = {}
 
     # ---------------------------------------------------------------- where it pays
-    def _late(self, t: Table) -> bool:
+    def _late(self, t: SeatReading) -> bool:
         return t.wall <= self.search_wall
 
-    def pick_discard(self, t: Table, ev: Evaluator) -> Action | None:
+    def pick_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
         choice = super().pick_discard(t, ev)
         if (
             not isinstance(choice, Discard)
@@ -285,7 +285,7 @@ class SearchBot(ExpertBot):
         moves: list[tuple[str, Action]] = [(f"discard {d}", Discard(d)) for d in cands]
         return self.search(t, moves)
 
-    def _discard_candidates(self, t: Table, ev: Evaluator, d0: int) -> list[int]:
+    def _discard_candidates(self, t: SeatReading, ev: Evaluator, d0: int) -> list[int]:
         """The expert's discard, the safest one, greedy's fastest (distinct, in that order)."""
         choices = discard_choices(t)
         out = [d0]
@@ -305,7 +305,7 @@ class SearchBot(ExpertBot):
                 out.append(d)
         return out
 
-    def claim(self, t: Table) -> Action:
+    def claim(self, t: SeatReading) -> Action:
         choice = super().claim(t)
         # only an opened hand: a closed one would weigh its opening against rollouts in
         # which it can hardly open (the fast policy makes no chi), which favours claiming
@@ -321,7 +321,7 @@ class SearchBot(ExpertBot):
             hit = self._costs[key] = self.model().deal_in_cost(o, tile)
         return hit
 
-    def search(self, t: Table, moves: Sequence[tuple[str, Action]]) -> Action:
+    def search(self, t: SeatReading, moves: Sequence[tuple[str, Action]]) -> Action:
         """The best of ``moves`` (the first is the expert's) by determinised rollouts."""
         self._costs = {}
         self.searches += 1
@@ -360,7 +360,7 @@ class SearchBot(ExpertBot):
             self.searched += 1
         return moves[best][1]
 
-    def _determinise(self, t: Table) -> tuple[list[_Seat], list[int]]:
+    def _determinise(self, t: SeatReading) -> tuple[list[_Seat], list[int]]:
         """Opponents' concealed hands from the model's beliefs, the rest as the wall."""
         model = self.model()
         rng = self.rng
@@ -396,7 +396,7 @@ class SearchBot(ExpertBot):
         return done, pool[: t.wall]
 
     def _play(
-        self, t: Table, seats: list[_Seat], wall: list[int], move: Action, budget: list[int]
+        self, t: SeatReading, seats: list[_Seat], wall: list[int], move: Action, budget: list[int]
     ) -> float | None:
         """This seat's outcome of ``move`` in one determinisation (None: out of budget)."""
         me = t.me

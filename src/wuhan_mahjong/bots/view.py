@@ -8,16 +8,16 @@ integers instead (tile kinds, :class:`~wuhan_mahjong.meld.Meld` objects, engine
 actions), field for field what ``seat_view`` shows the seat and nothing more:
 another seat's concealed tiles and the faces of its concealed kongs are never
 copied, nor the wall, the salt or the commitment.  The shipped bots accept
-either form (:class:`~wuhan_mahjong.bots.table.Table` reads both, and a
+either form (:class:`~wuhan_mahjong.bots.seat_reading.SeatReading` reads both, and a
 decision depends only on the information, not on the form); the arena hands an
 ``IntView`` to bots that declare ``accepts_int_view``.
 
 >>> import random
 >>> from wuhan_mahjong.engine import new_hand, seat_view
 >>> from wuhan_mahjong.rules import get_rules
->>> from wuhan_mahjong.bots.table import Table
+>>> from wuhan_mahjong.bots.seat_reading import SeatReading
 >>> state = new_hand(get_rules(), dealer=0, rng=random.Random(3))
->>> Table(int_view(state, 0)).unseen == Table(seat_view(state, 0)).unseen
+>>> SeatReading(int_view(state, 0)).unseen == SeatReading(seat_view(state, 0)).unseen
 True
 """
 

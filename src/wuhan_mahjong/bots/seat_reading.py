@@ -8,7 +8,7 @@ receives), never from the engine state.
 >>> from wuhan_mahjong.engine import new_hand, seat_view
 >>> from wuhan_mahjong.rules import get_rules
 >>> state = new_hand(get_rules(), dealer=0, rng=random.Random(3))
->>> t = Table(seat_view(state, 0))
+>>> t = SeatReading(seat_view(state, 0))
 >>> len(t.hand), sum(t.unseen) + len(t.hand) + 1 == 136
 (14, True)
 """
@@ -101,9 +101,13 @@ def parse_view(view: SeatView) -> IntView:
         tuple(action_from_json(a) for a in view["legal_actions"]))
 
 
-class Table:
-    """The parsed seat view of one decision (a JSON :data:`SeatView` or an
-    in-process :class:`~wuhan_mahjong.bots.view.IntView`)."""
+class SeatReading:
+    """What one seat reads off the table at one decision: its seat view (a JSON
+    :data:`SeatView` or an in-process :class:`~wuhan_mahjong.bots.view.IntView`) parsed
+    into integer tiles, with the tiles it has not seen and every seat's factors.
+
+    Not to be confused with :class:`wuhan_mahjong.analysis.Reading`, one arrangement
+    of a winning hand."""
 
     def __init__(self, view: SeatView | IntView) -> None:
         iv = view if isinstance(view, IntView) else parse_view(view)
