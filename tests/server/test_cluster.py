@@ -16,6 +16,7 @@ import asyncio
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -361,6 +362,65 @@ def test_the_login_guard_and_the_sign_up_limits_count_every_node(
             assert answer.status_code == 429, answer.text
     finally:
         store.close()
+
+
+@pytest.mark.slow
+def test_tables_per_address_and_the_calculator_limit_count_every_node(
+        db_url: str, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-address limits that count what runs are the cluster's too: with
+    ``tables_per_address`` 1, an address playing a table on node 1 cannot open a room or
+    queue on node 2 until that table ends; the calculator's per-address bucket (4 requests)
+    is one bucket over both nodes."""
+    monkeypatch.setenv("WUHAN_MAHJONG_REDIS", redis_url)
+    options = ("--tables-per-address", "1", "--calc-rate", "0.001", "--calc-burst", "4")
+    made = [ServeProcess(db_url, tmp_path / f"node{i}.log", options=options) for i in range(2)]
+    store, tokens, _ids = _accounts(db_url, 5)
+    shared = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        first, second = _started(made)
+        for i in range(4):  # alternating nodes: four in all, then none on either
+            node = first if i % 2 else second
+            answer = httpx.post(f"{node.http}/api/hand", json={}, timeout=10)
+            assert answer.status_code == 400, answer.text  # counted, then refused as malformed
+        for node in (first, second):
+            answer = httpx.post(f"{node.http}/api/hand", json={}, timeout=10)
+            assert answer.status_code == 429, answer.text
+            assert answer.json()["error"]["code"] == "rate_limited"
+
+        async def scenario() -> None:
+            players = await seat_four(first, tokens[:4], hands=1)  # type: ignore[arg-type]
+            # node 1 counts its table for 127.0.0.1 in Redis (at once, and every heartbeat)
+            while shared.hget("wm:addr:127.0.0.1", f"{first_node}") is None:
+                await asyncio.sleep(0.05)
+            other = Client(second, tokens[4])  # type: ignore[arg-type]
+            await other.connect()
+            await other.send({"type": "create_room", "options": {"hands": 1}})
+            refused = await other.expect("error")
+            assert refused["code"] == "busy" and "tables running" in refused["message"], refused
+            await other.send({"type": "quick_match", "profile": "yuanhang"})
+            refused = await other.expect("error")
+            assert refused["code"] == "busy" and "tables running" in refused["message"], refused
+            await _finish_together(players)  # the table ends: node 2 lets the address play
+            deadline = time.monotonic() + 10
+            while True:
+                await other.send({"type": "create_room", "options": {"hands": 1}})
+                answer = await other.recv()
+                if answer["type"] == "room":
+                    break
+                assert answer["type"] == "error" and answer["code"] == "busy", answer
+                assert time.monotonic() < deadline, "the ended table still counts on node 2"
+                await asyncio.sleep(0.2)
+            for c in [*players, other]:
+                await c.close()
+
+        assert first.proc is not None
+        first_node = f"{socket.gethostname()}:{first.proc.pid}"  # the node's name
+        asyncio.run(scenario())
+    finally:
+        shared.close()
+        store.close()
+        for n in made:
+            n.close()
 
 
 @pytest.mark.slow

@@ -59,7 +59,7 @@ from ..store import (
 from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
 from ..store.models import GAME_ID_MAX
 from .admin import watch_admin
-from .calculator import AddressLimiter, calculator_routes
+from .calculator import AddressLimiter, AddressLimits, calculator_routes
 from .cluster import join_cluster
 from .cluster_limits import share_limits
 from .config import ServerConfig, database_url, default_bot, redis_url
@@ -68,7 +68,7 @@ from .leaderboard import RatingOut, leaderboard_routes, profile_ratings
 from .limits import watch_abandoned
 from .observability import emit, observability_routes
 from .protocol import PROTOCOL_VERSION, AccountInfo, ErrorParams, validation_params
-from .ratelimit import LoginGuard
+from .ratelimit import LoginGuard, LoginLimits
 from .replays import replay_routes
 from .rules_api import rules_routes
 from .security import HardenedStarlette, HintCache, redact_access_logs, trust_proxies
@@ -267,11 +267,11 @@ def _client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _limit(request: Request, limiter: AddressLimiter | None, key: str, what: str) -> None:
+async def _limit(request: Request, limiter: AddressLimits | None, key: str, what: str) -> None:
     """Raise 429 ``rate_limited`` (with ``Retry-After``) when ``key`` is over its limit."""
     if limiter is None:
         return
-    wait = limiter.retry_after(key)
+    wait = await limiter.check(key)
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         raise HttpError(429, "rate_limited", f"too many {what}: try again in {seconds} s",
@@ -285,7 +285,7 @@ def _per_hour(count: int) -> AddressLimiter | None:
 
 @_api
 async def register(request: Request) -> Response:
-    _limit(request, request.app.state.register_limit, _client_address(request), "sign-ups")
+    await _limit(request, request.app.state.register_limit, _client_address(request), "sign-ups")
     creds = await _body(request, Credentials)
     store = _hub(request).store
     await asyncio.to_thread(store.register, creds.username, creds.password)
@@ -297,9 +297,9 @@ async def register(request: Request) -> Response:
 @_api
 async def login(request: Request) -> Response:
     creds = await _body(request, Credentials)
-    guard: LoginGuard = request.app.state.login_guard
+    guard: LoginLimits = request.app.state.login_guard
     client = request.client.host if request.client else "unknown"
-    wait = guard.retry_after(client, creds.username)
+    wait = await guard.check(client, creds.username)
     if wait > 0:
         seconds = math.ceil(wait)
         raise HttpError(429, "rate_limited",
@@ -308,17 +308,17 @@ async def login(request: Request) -> Response:
     try:
         result = await asyncio.to_thread(_hub(request).store.login, creds.username, creds.password)
     except AuthenticationFailed:
-        guard.failed(client, creds.username)
+        await guard.record(client, creds.username, ok=False)
         emit("login_failure", logging.WARNING, username=creds.username, address=client)
         raise
-    guard.succeeded(client, creds.username)
+    await guard.record(client, creds.username, ok=True)
     return _ok(LoginOut(token=result.token, expires_at=result.expires_at,
                         account=Hub.account_info(result.account)))
 
 
 @_api
 async def guest(request: Request) -> Response:
-    _limit(request, request.app.state.guest_limit, _client_address(request), "guest accounts")
+    await _limit(request, request.app.state.guest_limit, _client_address(request), "guest accounts")
     result = await asyncio.to_thread(_hub(request).store.create_guest)
     return _ok(LoginOut(token=result.token, expires_at=result.expires_at,
                         account=Hub.account_info(result.account)), 201)
@@ -327,7 +327,7 @@ async def guest(request: Request) -> Response:
 @_api
 async def upgrade(request: Request) -> Response:
     account = await _account(request)
-    _limit(request, request.app.state.register_limit, _client_address(request), "sign-ups")
+    await _limit(request, request.app.state.register_limit, _client_address(request), "sign-ups")
     creds = await _body(request, Credentials)
     if not account.is_guest:
         raise HttpError(400, "not_a_guest", "only a guest account can be upgraded")
@@ -361,9 +361,9 @@ async def change_password(request: Request) -> Response:
     body = await _body(request, PasswordChange)
     hub = _hub(request)
     # a wrong old password counts as a failed login: a stolen token cannot guess it
-    guard: LoginGuard = request.app.state.login_guard
+    guard: LoginLimits = request.app.state.login_guard
     client = _client_address(request)
-    wait = guard.retry_after(client, account.username)
+    wait = await guard.check(client, account.username)
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         raise HttpError(429, "rate_limited", f"too many failed logins: try again in {seconds} s",
@@ -372,7 +372,7 @@ async def change_password(request: Request) -> Response:
         await asyncio.to_thread(hub.store.change_password, account.id, body.old_password,
                                 body.new_password)
     except AuthenticationFailed:
-        guard.failed(client, account.username)
+        await guard.record(client, account.username, ok=False)
         raise
     await asyncio.to_thread(hub.store.logout_everywhere, account.id)
     hub.close_sessions(account.id)
@@ -433,8 +433,8 @@ async def hint_for_seat(request: Request) -> Response:
     client's request may race the end of a hand."""
     account = await _account(request)
     state = request.app.state
-    _limit(request, state.hint_limit, f"account {account.id}", "hints")
-    _limit(request, state.hint_address_limit, _client_address(request), "hints")
+    await _limit(request, state.hint_limit, f"account {account.id}", "hints")
+    await _limit(request, state.hint_address_limit, _client_address(request), "hints")
     place = _hub(request).where.get(account.id)
     hand = place.table.hand if isinstance(place, TablePlace) else None
     if hand is None or hand.ended or not isinstance(place, TablePlace):

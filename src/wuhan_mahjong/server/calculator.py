@@ -11,7 +11,9 @@ CLI prints, because both call the same library functions
   "profile", "options"}`` and answers what ``wuhan-mahjong hand --json`` prints.
 
 Every client address has a token bucket (:class:`~.ratelimit.TokenBucket`);
-past it the answer is 429 with ``Retry-After``.  The work runs in a worker
+past it the answer is 429 with ``Retry-After``.  A cluster node counts the buckets
+in Redis instead (``app.state.calc_limit``, :mod:`.cluster_limits`), so that the
+limit holds across the nodes.  The work runs in a worker
 thread so that the tables' event loop never waits on a settlement.
 """
 
@@ -21,7 +23,7 @@ import asyncio
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -30,7 +32,7 @@ from starlette.routing import Route
 from ..calculator import MALFORMED, hand_query_text, score_record
 from .ratelimit import TokenBucket
 
-__all__ = ["AddressLimiter", "calculator_routes"]
+__all__ = ["AddressLimiter", "AddressLimits", "calculator_routes"]
 
 MAX_BODY = 16_384
 """Bytes; a record with four full hands and every meld is well under 2 KB."""
@@ -40,6 +42,16 @@ RATE = 5.0
 
 BURST = 30
 """Requests a client address may make at once (a page settling a few hands in a row)."""
+
+
+class AddressLimits(Protocol):
+    """A per-key request limit as the HTTP handlers use it: this process's
+    (:class:`AddressLimiter`) or a cluster's, counted in Redis
+    (:class:`~.cluster_limits.RedisAddressLimiter`)."""
+
+    async def check(self, key: str) -> float:
+        """0 when this request may go ahead (and it is counted); else seconds to wait."""
+        ...
 
 
 class AddressLimiter:
@@ -75,6 +87,10 @@ class AddressLimiter:
             return math.inf
         return (1.0 - bucket.tokens) / self.rate
 
+    async def check(self, key: str) -> float:
+        """:meth:`retry_after`, as :class:`AddressLimits` asks."""
+        return self.retry_after(key)
+
     def _forget_idle(self) -> None:
         """Drop the buckets that have refilled (their address has been quiet), or all."""
         now = self.clock()
@@ -99,10 +115,11 @@ class _Refused(Exception):
         self.response = response
 
 
-async def _admit(request: Request, limiter: AddressLimiter) -> str:
+async def _admit(request: Request, limiter: AddressLimits) -> str:
     """Rate-limit the client address, then read the body as UTF-8 text."""
     address = request.client.host if request.client else "unknown"
-    wait = limiter.retry_after(address)
+    shared: AddressLimits | None = getattr(request.app.state, "calc_limit", None)
+    wait = await (shared or limiter).check(address)
     if wait > 0:
         seconds = max(1, math.ceil(min(wait, 3600.0)))
         raise _Refused(_error(429, "rate_limited",
@@ -139,7 +156,8 @@ def _hand(text: str) -> Response:
 
 
 def calculator_routes(limiter: AddressLimiter | None = None) -> list[Route]:
-    """The two routes, sharing one per-address limiter (a fresh default one if not given)."""
+    """The two routes, sharing one per-address limiter (a fresh default one if not given;
+    the app's ``state.calc_limit`` instead when it has one: a cluster node's)."""
     lim = limiter or AddressLimiter()
 
     def endpoint(work: Callable[[str], Response]) -> Callable[[Request], Any]:

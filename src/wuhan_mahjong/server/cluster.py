@@ -45,7 +45,7 @@ import json
 import logging
 import secrets
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, cast
 
@@ -53,6 +53,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .admission import OVERLOADED_CLOSE_CODE
 from .config import redis_url
+from .limits import table_addresses, tables_by_address
 from .protocol import (
     ErrorMsg,
     JoinRoomMsg,
@@ -95,6 +96,24 @@ end
 return 0
 """
 """Renew a lease held by this node (value ``"<node> <epoch>"``), or take it when it is free."""
+
+_ELSEWHERE = """
+local total = 0
+local fields = redis.call('HGETALL', KEYS[1])
+for i = 1, #fields, 2 do
+  local node = fields[i]
+  if node ~= ARGV[1] then
+    if redis.call('EXISTS', 'wm:node:' .. node) == 1 then
+      total = total + tonumber(fields[i + 1])
+    else
+      redis.call('HDEL', KEYS[1], node)
+    end
+  end
+end
+return total
+"""
+"""The running tables of an address (``wm:addr:<address>``: node → count) on the live nodes
+other than ``ARGV[1]``; a dead node's count goes (its tables are counted by their new node)."""
 
 
 REDIS_POOL_SIZE = 256
@@ -258,6 +277,9 @@ class Cluster:
         self.healthy_since: float | None = float("-inf")
         """Since when (loop time) Redis has answered without a break; ``None``: it did not."""
         self._renew = redis.register_script(_RENEW)
+        self._elsewhere = redis.register_script(_ELSEWHERE)
+        self.address_tables: Counter[str] = Counter()
+        """This node's running tables per address, as last written to ``wm:addr``."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -344,6 +366,7 @@ class Cluster:
         for key in places:
             await self._renew(keys=[key], args=[f"{self.node} lobby", self.node, px])
         await self._mark_homes(homes)
+        await self._count_addresses(tables_by_address(self.hub))
         for account_id in self.homes - homes:  # tables that ended here: their players are free
             await self._renew_home_drop(account_id)
         self.homes = homes
@@ -357,8 +380,44 @@ class Cluster:
         (the heartbeat renews it), so a reconnection on any node is relayed here at once."""
         humans = [s.account_id for s in table.seats if not s.is_bot and not s.escaped]
         self.homes.update(humans)
+        loop = asyncio.get_running_loop()
+        self.hub.background(loop.create_task(self._mark_homes(humans)))
+        addresses = table_addresses(self.hub, table)  # the other nodes count it at once
+        counts = tables_by_address(self.hub)
+        self.hub.background(loop.create_task(self._count_addresses(
+            Counter({a: counts[a] for a in addresses}), partial=True)))
 
-        self.hub.background(asyncio.get_running_loop().create_task(self._mark_homes(humans)))
+    async def _count_addresses(self, counts: Counter[str], *, partial: bool = False) -> None:
+        """Write this node's running tables per address (``wm:addr:<address>``, field: this
+        node), for the other nodes' ``tables_per_address`` (:meth:`tables_elsewhere`); the
+        addresses gone from ``counts`` are dropped unless ``partial`` (only those given)."""
+        gone = set() if partial else set(self.address_tables) - set(counts)
+        if not counts and not gone:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for address, count in counts.items():
+            key = f"wm:addr:{address}"
+            pipe.hset(key, self.node, count)
+            pipe.pexpire(key, self.ttl_ms)
+        for address in gone:
+            pipe.hdel(f"wm:addr:{address}", self.node)
+        await pipe.execute()
+        if partial:
+            for address, count in counts.items():
+                self.address_tables[address] = count
+        else:
+            self.address_tables = counts
+
+    async def tables_elsewhere(self, address: str) -> int:
+        """Running tables with a player from ``address`` on the other live nodes (0 while
+        Redis does not answer: the limit then counts this node's only)."""
+        from redis.exceptions import RedisError
+
+        try:
+            return int(await self._elsewhere(keys=[f"wm:addr:{address}"], args=[self.node]))
+        except RedisError as e:
+            log.warning("tables per address counted on this node only: %s", e)
+            return 0
 
     async def _mark_homes(self, accounts: Collection[int]) -> None:
         """``wm:home``: the accounts' table is on this node (lives as long as the node's

@@ -1,11 +1,13 @@
 """The HTTP abuse limits of a cluster, counted in Redis so that every node sees every attempt:
-the login guard (:class:`~wuhan_mahjong.server.ratelimit.LoginGuard`) and the per-address
-token buckets of sign-ups, guests and hints
-(:class:`~wuhan_mahjong.server.calculator.AddressLimiter`), behind the same interfaces.
+the login guard (:class:`~wuhan_mahjong.server.ratelimit.LoginLimits`) and the per-address
+token buckets of sign-ups, guests, hints and the calculator
+(:class:`~wuhan_mahjong.server.calculator.AddressLimits`), behind the same interfaces.
 
 Each check is one Lua script run atomically by Redis on Redis's clock (``TIME``), so nodes
-with slightly different clocks still agree.  The calls are synchronous (a loopback round
-trip of about 0.1 ms) on endpoints that are rare by nature: login, sign-up, guest, hint.
+with slightly different clocks still agree.  The calls go through the asyncio client
+(:func:`~wuhan_mahjong.server.cluster.connect_redis`): the event loop never waits on Redis.
+(The running tables per address, the other per-address limit, are counted by
+:meth:`~wuhan_mahjong.server.cluster.Cluster.tables_elsewhere`.)
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from starlette.applications import Starlette
 from .config import ServerConfig
 
 if TYPE_CHECKING:
-    from redis import Redis
+    from redis.asyncio import Redis
 
 __all__ = ["RedisAddressLimiter", "RedisLoginGuard", "share_limits"]
 
@@ -66,7 +68,7 @@ return 1
 
 
 class RedisAddressLimiter:
-    """:class:`~wuhan_mahjong.server.calculator.AddressLimiter` with its buckets in Redis."""
+    """:class:`~wuhan_mahjong.server.calculator.AddressLimits` with its buckets in Redis."""
 
     def __init__(self, redis: Redis, name: str, rate: float, burst: int) -> None:
         self.rate = rate
@@ -74,13 +76,13 @@ class RedisAddressLimiter:
         self.prefix = f"wm:limit:{name}:"
         self._script = redis.register_script(_BUCKET)
 
-    def retry_after(self, address: str) -> float:
+    async def check(self, key: str) -> float:
         """0 when this request may go ahead (and it is counted); else seconds to wait."""
-        return float(self._script(keys=[self.prefix + address], args=[self.rate, self.burst]))
+        return float(await self._script(keys=[self.prefix + key], args=[self.rate, self.burst]))
 
 
 class RedisLoginGuard:
-    """:class:`~wuhan_mahjong.server.ratelimit.LoginGuard` with its failures in Redis: the
+    """:class:`~wuhan_mahjong.server.ratelimit.LoginLimits` with its failures in Redis: the
     same limits per (address, username) and per address, counted over every node."""
 
     def __init__(self, redis: Redis, per_account: int, per_client: int, window: float) -> None:
@@ -95,24 +97,25 @@ class RedisLoginGuard:
     def _keys(client: str, username: str) -> list[str]:
         return [f"wm:login:{client}:{username.casefold()}", f"wm:login:{client}"]
 
-    def retry_after(self, client: str, username: str) -> float:
+    async def check(self, client: str, username: str) -> float:
         """Seconds until a login may be tried again (0: now)."""
-        return float(self._recent(keys=self._keys(client, username),
-                                  args=[self.window, self.per_account, self.per_client]))
+        return float(await self._recent(keys=self._keys(client, username),
+                                        args=[self.window, self.per_account, self.per_client]))
 
-    def failed(self, client: str, username: str) -> None:
-        self._failed(keys=self._keys(client, username), args=[self.window])
-
-    def succeeded(self, client: str, username: str) -> None:
-        self.redis.delete(self._keys(client, username)[0])
+    async def record(self, client: str, username: str, *, ok: bool) -> None:
+        """A success clears the username's failures from that client; a failure counts."""
+        if ok:
+            await self.redis.delete(self._keys(client, username)[0])
+        else:
+            await self._failed(keys=self._keys(client, username), args=[self.window])
 
 
 def share_limits(app: Starlette, url: str, cfg: ServerConfig) -> None:
-    """Count the app's login guard and sign-up, guest and hint limits in Redis at ``url``
-    (a cluster node), in place of the process's own counters."""
-    from redis import Redis
+    """Count the app's login guard and sign-up, guest, hint and calculator limits in Redis at
+    ``url`` (a cluster node), in place of the process's own counters."""
+    from .cluster import connect_redis
 
-    redis: Redis = Redis.from_url(url, decode_responses=True)
+    redis = connect_redis(url)
     state: Any = app.state
     state.login_guard = RedisLoginGuard(redis, cfg.login_failures, cfg.login_failures_per_client,
                                         cfg.login_window)
@@ -125,3 +128,4 @@ def share_limits(app: Starlette, url: str, cfg: ServerConfig) -> None:
     state.hint_limit = RedisAddressLimiter(redis, "hint", cfg.hint_rate, cfg.hint_burst)
     state.hint_address_limit = RedisAddressLimiter(redis, "hint-address", 4 * cfg.hint_rate,
                                                    4 * cfg.hint_burst)
+    state.calc_limit = RedisAddressLimiter(redis, "calc", cfg.calc_rate, cfg.calc_burst)

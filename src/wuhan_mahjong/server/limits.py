@@ -13,20 +13,24 @@ One place per account, a few tables per address
     account runs one table at a time; an escaper is free at once (his seat is the
     engine's).  :func:`tables_at_address` counts the running tables with a player
     from an address; the lobby refuses a new queue, room or join from an address
-    that has ``tables_per_address`` of them.
+    that has ``tables_per_address`` of them.  On a cluster node the tables of the
+    other nodes count too (:func:`tables_elsewhere`: each node keeps its counts per
+    address, :func:`tables_by_address`, in Redis).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .hub import Hub
     from .table import Table
 
-__all__ = ["end_after_this_hand", "tables_at_address", "watch_abandoned"]
+__all__ = ["end_after_this_hand", "table_addresses", "tables_at_address", "tables_by_address",
+           "tables_elsewhere", "watch_abandoned"]
 
 log = logging.getLogger("wuhan_mahjong.server")
 
@@ -37,16 +41,31 @@ def end_after_this_hand(table: Table) -> None:
     table.post("end")
 
 
+def table_addresses(hub: Hub, table: Table) -> set[str]:
+    """The addresses a running table counts for: where its players (not escaped) last
+    connected from (none once it has finished)."""
+    if table.finished:
+        return set()
+    found = {hub.addresses.get(s.account_id) for s in table.seats if not s.is_bot and not s.escaped}
+    return {a for a in found if a is not None}
+
+
 def tables_at_address(hub: Hub, address: str) -> int:
     """Running tables at which a player (not escaped) last connected from ``address``."""
-    count = 0
+    return sum(1 for table in hub.tables.values() if address in table_addresses(hub, table))
+
+
+def tables_by_address(hub: Hub) -> Counter[str]:
+    """:func:`tables_at_address` for every address at once."""
+    counts: Counter[str] = Counter()
     for table in hub.tables.values():
-        if table.finished:
-            continue
-        if any(not s.is_bot and not s.escaped and hub.addresses.get(s.account_id) == address
-               for s in table.seats):
-            count += 1
-    return count
+        counts.update(table_addresses(hub, table))
+    return counts
+
+
+async def tables_elsewhere(hub: Hub, address: str) -> int:
+    """Running tables of ``address`` on the cluster's other nodes (0 for a process alone)."""
+    return 0 if hub.cluster is None else await hub.cluster.tables_elsewhere(address)
 
 
 def _abandon(hub: Hub, table: Table) -> None:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..rules import OPTION_BOUNDS, Rules, RulesError, get_rules
 from .economy import min_to_sit
-from .limits import tables_at_address
+from .limits import tables_at_address, tables_elsewhere
 from .placement import QueuePlace, RoomPlace
 from .protocol import ProtocolError, QueuedMsg, RoomMember, RoomMsg, RoomOptions
 
@@ -91,12 +91,14 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
 
     # ------------------------------------------------------------------ checks
-    def _free(self, client: Client) -> None:
+    def _free(self, client: Client, elsewhere: int = 0) -> None:
+        """Refuse an account that has a place already, or an address that runs its share
+        of tables (here, and ``elsewhere``: on the cluster's other nodes)."""
         if client.account_id in self.hub.where:
             raise ProtocolError("busy", "you are already in a queue, a room or at a table; "
                                 "send 'leave' first")
         limit = self.hub.config.tables_per_address
-        if tables_at_address(self.hub, client.address) >= limit:
+        if tables_at_address(self.hub, client.address) + elsewhere >= limit:
             raise ProtocolError("busy", f"your address already has {limit} tables running: "
                                 "wait until one of them ends")
 
@@ -132,7 +134,7 @@ class Lobby:
         stake = cfg.quick_stake if silver else 0
         rules = get_rules(profile)
         await self._check_silver(client, stake, rules)
-        self._free(client)  # again: the check above awaited
+        self._free(client, await tables_elsewhere(self.hub, client.address))  # again: awaited
         key = (profile, stake)
         queue = self.queues.setdefault(key, QuickQueue(key))
         loop = asyncio.get_running_loop()
@@ -240,7 +242,7 @@ class Lobby:
         code = self._new_code()
         if self.hub.cluster is not None:  # unique across the cluster's nodes
             code = await self.hub.cluster.room_code(code, self._new_code)
-        self._free(client)
+        self._free(client, await tables_elsewhere(self.hub, client.address))
         room = Room(code=code, host=client.account_id, options=options, rules=rules)
         room.members.append((client.account_id, client.name))
         room.ready[client.account_id] = False
@@ -256,7 +258,7 @@ class Lobby:
         if len(room.members) >= 4:
             raise ProtocolError("room_full", f"room {code} is full", room=code)
         await self._check_silver(client, room.options.stake, room.rules)
-        self._free(client)
+        self._free(client, await tables_elsewhere(self.hub, client.address))
         if self.rooms.get(code) is not room or room.starting:
             raise ProtocolError("not_found", f"no room {code}", room=code)
         if len(room.members) >= 4:

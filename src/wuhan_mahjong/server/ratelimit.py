@@ -6,8 +6,9 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Protocol
 
-__all__ = ["LoginGuard", "RateLimiter", "TokenBucket"]
+__all__ = ["LoginGuard", "LoginLimits", "RateLimiter", "TokenBucket"]
 
 
 class TokenBucket:
@@ -63,6 +64,19 @@ class RateLimiter:
     @property
     def abusive(self) -> bool:
         return len(self.rejected) > self.abuse_limit
+
+
+class LoginLimits(Protocol):
+    """The login guard as the HTTP handlers use it: this process's (:class:`LoginGuard`)
+    or a cluster's, counted in Redis (:class:`~.cluster_limits.RedisLoginGuard`)."""
+
+    async def check(self, client: str, username: str) -> float:
+        """Seconds until a login may be tried again (0: now)."""
+        ...
+
+    async def record(self, client: str, username: str, *, ok: bool) -> None:
+        """A login (or a password check) succeeded or failed."""
+        ...
 
 
 class LoginGuard:
@@ -125,3 +139,14 @@ class LoginGuard:
 
     def succeeded(self, client: str, username: str) -> None:
         self.failures.pop((client, username.casefold()), None)
+
+    async def check(self, client: str, username: str) -> float:
+        """:meth:`retry_after`, as :class:`LoginLimits` asks."""
+        return self.retry_after(client, username)
+
+    async def record(self, client: str, username: str, *, ok: bool) -> None:
+        """:meth:`succeeded` or :meth:`failed`, as :class:`LoginLimits` asks."""
+        if ok:
+            self.succeeded(client, username)
+        else:
+            self.failed(client, username)
