@@ -18,7 +18,7 @@ from handmade import make_view, meld
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.search import SearchBot
 from wuhan_mahjong.bots.seat_reading import SeatReading
-from wuhan_mahjong.engine.actions import PASS, Discard
+from wuhan_mahjong.engine.actions import PASS, Chi, Discard
 from wuhan_mahjong.tiles import parse_tile
 
 PINS = [meld("chi", "123p", 0), meld("peng", "555p", 2), meld("chi", "789p", 0)]
@@ -106,6 +106,22 @@ def test_a_claim_of_a_closed_hand_is_not_searched() -> None:
     bot = SearchBot(1)
     assert bot.choose(view) in (PASS, *SeatReading(view).actions)
     assert bot.searches == 0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_opened_hand_s_claim_is_searched_and_a_chi_to_ready_is_kept(seed: int) -> None:
+    """Opened, one step from ready: the chi of 4s (234s) makes the hand ready; the
+    rollouts rate it far above passing."""
+    view = make_view("456m55s23s78s1m", wall=20, melds={1: PINS, 0: [meld("chi", "234m", 3)]},
+                     discards=DISCARDS, dealer=2,
+                     actions=[{"type": "chi", "tile": "2s"}, {"type": "pass"}])
+    view["phase"] = "claim"  # type: ignore[index]
+    view["on_table"] = {"seat": 3, "tile": "4s"}  # type: ignore[index]
+    bot = SearchBot(seed)
+    action = bot.choose(view)
+    assert bot.searches == 1
+    assert action == Chi(parse_tile("2s"))
+    assert bot.last["claim"] > bot.last["pass"] + 100
 
 
 DRIVER = """
