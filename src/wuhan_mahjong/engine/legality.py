@@ -542,6 +542,8 @@ class TurnFacts:
     """(the indicator, the tile played out) when 癞子皮杠 is played in this hand"""
     kong_tiles: frozenset[int]
     """tiles that may form a 暗杠 or 蓄杠 (not the laizi, not a must-kong tile)"""
+    discards: tuple[Discard | None, ...]
+    """per tile kind, its discard if it is plain, else ``None`` (for the C-speed filter)"""
 
 
 def turn_facts(st: HandState) -> TurnFacts:
@@ -556,8 +558,9 @@ def turn_facts(st: HandState) -> TurnFacts:
     pi = None
     if st.rules.pi_kong_active and st.pi_tile is not None:  # special_kong.pi_played / pi_not_must
         pi = (st.indicator, st.rules.special_kong_tile("pi", st.indicator))
+    discards = tuple(DISCARDS[t] if t in plain else None for t in range(NUM_KINDS))
     return TurnFacts(plain, tuple(must_kongs), st.rules.special_kong_tile("laizi", st.indicator), pi,
-                     frozenset(plain))
+                     frozenset(plain), discards)
 
 
 def turn_actions(st: HandState, seat: int) -> tuple[Action, ...]:
@@ -568,14 +571,10 @@ def turn_actions(st: HandState, seat: int) -> tuple[Action, ...]:
     # an unopened hand never wins (the analysis' first check): most turns skip the win check
     acts: list[Action] = ([WIN] if st.drawn is not None and st.openings[seat]
                           and st.win_now(seat) is not None else [])
+    # every held kind in tile order but the laizi and the must-kong tiles, which are never
+    # discarded normally (discard.not_laizi / not_must_kong), at C speed
+    acts += filter(None, compress(f.discards, c))
     laizi = c[st.laizi]
-    held_must = False
-    for t in st.must:
-        held_must = held_must or c[t] > 0
-    if laizi or held_must:  # neither is discarded normally (discard.not_laizi / not_must_kong)
-        acts += [DISCARDS[t] for t in f.plain if c[t]]
-    else:  # every held kind, in tile order, at C speed
-        acts += compress(DISCARDS, c)
     if laizi:
         acts.append(LAIZI_DISCARD)
     if st.end_phase:
@@ -583,19 +582,21 @@ def turn_actions(st: HandState, seat: int) -> tuple[Action, ...]:
         if f.must_kongs and _only_must_tiles(st, seat):
             acts += [a for t, k, a in f.must_kongs if c[t] and c[k]]
         return tuple(acts)
-    if f.must_kongs:
-        acts += [a for t, k, a in f.must_kongs if c[t] and c[k]]
+    for t, k, a in f.must_kongs:
+        if c[t] and c[k]:
+            acts.append(a)
     if laizi and c[f.laizi_kong_tile]:
         acts.append(SPECIAL_KONGS["laizi"])
-    if f.pi is not None and c[f.pi[0]] and c[f.pi[1]]:
+    pi = f.pi
+    if pi is not None and c[pi[0]] and c[pi[1]]:
         acts.append(SPECIAL_KONGS["pi"])
-    kong_tiles = f.kong_tiles
     if 4 in c:
+        kong_tiles = f.kong_tiles
         acts += [CONCEALED_KONGS[t] for t in range(NUM_KINDS) if c[t] == 4 and t in kong_tiles]
     for m in st.melds[seat]:
         if m.type == "peng":
             t = m.tiles[0]
-            if c[t] and t in kong_tiles:
+            if c[t] and t in f.kong_tiles:
                 acts.append(ADDED_KONGS[t])
     return tuple(acts)
 

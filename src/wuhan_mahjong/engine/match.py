@@ -222,10 +222,15 @@ class Match:
 def play_hand(state: HandState, policies: Policy | Sequence[Policy]) -> HandState:
     """Play ``state`` to the end with the policies (no match bookkeeping)."""
     per_seat = list(policies) if isinstance(policies, Sequence) else [policies] * 4
-    while not state.ended:
-        s = state.to_act()[0]
+    while True:  # state.to_act()[0], without the tuple
+        phase = state.phase
+        if phase == "turn" or phase == "final":
+            s = state.current
+        elif phase == "ended":
+            return state
+        else:
+            s = state.waiting.index(True)
         state.apply(s, per_seat[s](state, s))
-    return state
 
 
 __all__ = ["HandSummary", "Match", "MatchError", "Policy", "escape_deltas",

@@ -41,6 +41,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Literal
 
 from ..analysis import NO_SHAPE, NOT_OPENED, NotAWin, holds_must_kong
@@ -76,7 +77,8 @@ LAIZI_DISCARDS = 4  # index in HandState.specials
 _SUITED_MASK = (1 << 81) - 1
 _NON258_MASK = sum(7 << (3 * t) for t in range(NUM_KINDS) if not is_258(t))
 # claim masks (see HandState._refresh_claims): one bit per kind, at bit 3t as in shape.pack
-_ONES3 = sum(1 << (3 * t) for t in range(NUM_KINDS))
+_BIT3 = tuple(1 << (3 * t) for t in range(NUM_KINDS))
+_ONES3 = sum(_BIT3)
 _ALL3 = _ONES3
 _RANK_GE2 = sum(1 << (3 * t) for t in range(27) if t % 9 >= 2)
 _RANK_1_7 = sum(1 << (3 * t) for t in range(27) if 1 <= t % 9 <= 7)
@@ -84,6 +86,7 @@ _RANK_LE6 = sum(1 << (3 * t) for t in range(27) if t % 9 <= 6)
 _WIN_BY_DRAW = {"wall": "self_draw", "replacement": "kong_bloom", "final": "last_tile"}
 _OTHERS = tuple(((d + 1) % 4, (d + 2) % 4, (d + 3) % 4) for d in range(4))
 _PASS_ONLY: tuple[Action, ...] = (PASS,)
+_DEAL_POSITIONS = tuple(tuple(tuple(p) for p in deal_positions(d)) for d in range(4))
 _PASS_EVENTS = tuple(tuple(("act", s, PASS) for s in _OTHERS[d]) for d in range(4))
 
 Event = tuple[object, ...]
@@ -137,11 +140,17 @@ class HandState:
         self.meld_258 = [True] * 4  # every meld tile a 2/5/8 (将一色 prefilter)
         self.specials: list[list[int]] = [[0] * 5 for _ in range(4)]  # red green laizi pi, 丢癞子
         self.rivers: list[list[list[int]]] = [[], [], [], []]  # [tile, claimed_by or -1, laizi 0/1]
-        for seat, positions in enumerate(deal_positions(dealer)):
-            for p in positions:
-                self._add(seat, self.wall[p])
-        self.initial_hands: tuple[tuple[int, ...], ...] = tuple(
-            self.hand_tiles(s) for s in range(4))
+        wall_ = self.wall
+        laizi = self.laizi
+        hands = []
+        for seat, positions in enumerate(_DEAL_POSITIONS[dealer]):
+            tiles = sorted(map(wall_.__getitem__, positions))
+            hands.append(tuple(tiles))
+            c = self.counts[seat]
+            for t in tiles:
+                c[t] += 1
+            self.packed[seat] = sum(map(_BIT3.__getitem__, tiles)) - c[laizi] * _BIT3[laizi]
+        self.initial_hands: tuple[tuple[int, ...], ...] = tuple(hands)
         self._claim3 = [0, 0, 0, 0]
         self._chi3 = [0, 0, 0, 0]
         self._maywin = [False] * 4
@@ -182,8 +191,8 @@ class HandState:
         return self.phase == "ended"
 
     def hand_tiles(self, seat: int) -> tuple[int, ...]:
-        c = self.counts[seat]
-        return tuple(t for t in range(NUM_KINDS) for _ in range(c[t]))
+        """The concealed tiles of ``seat``, sorted."""
+        return tuple(chain.from_iterable(map(repeat, range(NUM_KINDS), self.counts[seat])))
 
     def hand_size(self, seat: int) -> int:
         return sum(self.counts[seat])
@@ -252,7 +261,9 @@ class HandState:
     def apply(self, seat: int, action: Action) -> None:
         """Play ``action`` for ``seat``; raises :class:`IllegalAction` and changes nothing if
         it is not legal now."""
-        legal = self.legal_actions(seat)
+        legal = self._legal[seat] if 0 <= seat < 4 else None
+        if legal is None:
+            legal = self.legal_actions(seat)
         for a in legal:  # the shared instances: an identity check, not a dataclass __eq__ each
             if a is action:
                 break
@@ -264,7 +275,23 @@ class HandState:
         self.log.append(("act", seat, action))
         phase = self.phase
         if phase == "turn":
-            self._apply_turn(seat, action)
+            if isinstance(action, Discard):  # most actions: the hot path, inline
+                t = action.tile  # never the laizi (discard.not_laizi)
+                self.counts[seat][t] -= 1
+                self.packed[seat] -= 1 << (3 * t)
+                self.rivers[seat].append([t, -1, 0])
+                self._refresh_claims(seat)
+                live = self._claimers(t, seat)
+                if live or not self.auto_pass:
+                    self._open_window("claim", seat, t, live)
+                else:
+                    # Lazy claim window: with auto_pass a discard nobody can use goes straight
+                    # to the next draw (its passes still logged, its decision id still taken).
+                    self.decision += 1
+                    self.log.extend(_PASS_EVENTS[seat])
+                    self._next_turn(_OTHERS[seat][0])
+            else:
+                self._apply_turn(seat, action)
         elif phase == "claim" or phase == "rob":
             self.answers[seat] = action
             self.waiting[seat] = False
@@ -405,13 +432,8 @@ class HandState:
 
     # ------------------------------------------------------------------ internals: flow
     def _apply_turn(self, s: int, action: Action) -> None:
-        if isinstance(action, Discard):
-            t = action.tile
-            self._remove(s, t)
-            self.rivers[s].append([t, -1, 0])
-            self._refresh_claims(s)
-            self._open_window("claim", s, t)
-        elif isinstance(action, Win):
+        """A turn's action other than a discard (:meth:`apply` plays those)."""
+        if isinstance(action, Win):
             assert self.draw_source is not None
             self._finish_win(s, _WIN_BY_DRAW[self.draw_source], None, self.drawn)
         elif isinstance(action, LaiziDiscard):
@@ -493,17 +515,11 @@ class HandState:
         self._maywin[s] = may
         self._claim3[s] = _ALL3 if may else (p >> 1 | p >> 2) & _ONES3
 
-    def _open_window(self, phase: Literal["claim", "rob"], frm: int, t: int) -> None:
-        live: tuple[int, ...] = ()
-        if phase == "claim":
-            # Lazy claim window: seats that can only pass get the shared (PASS,); with auto_pass
-            # a discard nobody can use goes straight to the next draw (its passes still logged).
-            live = self._claimers(t, frm)
-            if not live and self.auto_pass:
-                self.decision += 1  # the window's id, as if it had opened and closed
-                self.log.extend(_PASS_EVENTS[frm])
-                self._next_turn((frm + 1) % 4)
-                return
+    def _open_window(self, phase: Literal["claim", "rob"], frm: int, t: int,
+                     live: tuple[int, ...] = ()) -> None:
+        """Open a claim window on the discard ``t`` of ``frm`` (``live``: the seats that may
+        do more than pass, :meth:`_claimers`; the others get the shared ``(PASS,)``), or the
+        robbing window of his added kong."""
         self.phase = phase
         self.pending_tile = t
         self.pending_from = frm
@@ -614,15 +630,28 @@ class HandState:
             self.final_left = min(self.rules.final_draws, self.live)
             self._final_draw(s)
             return
-        if self.head >= self.tail:
+        head = self.head
+        if head >= self.tail:
             self._exhaust()
             return
-        t = self.wall[self.head]
-        self.head += 1
-        self._add(s, t)
-        self.log.append(("draw", s, t, "wall", self.tail - self.head))
-        self._begin_turn(s, t, "wall")
-        self._check_end_phase()
+        # _add, _begin_turn and _check_end_phase inline: this runs for every draw
+        t = self.wall[head]
+        self.head = head = head + 1
+        self.counts[s][t] += 1
+        if t != self.laizi:
+            self.packed[s] += 1 << (3 * t)
+        live = self.tail - head
+        self.log.append(("draw", s, t, "wall", live))
+        if self.phase != "turn":
+            self._clear_window()
+            self.phase = "turn"
+        self.current = s
+        self.drawn = t
+        self.draw_source = "wall"
+        self.decision += 1
+        if not self.end_phase and live <= self.rules.end_phase_wall:
+            self.end_phase = True
+            self.log.append(("end_phase", live))
 
     def _replacement(self, s: int) -> None:
         if self.head >= self.tail:
