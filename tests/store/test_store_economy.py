@@ -7,17 +7,31 @@ On SQLite and PostgreSQL.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select, update
+from sqlalchemy import event, select, update
 
-from wuhan_mahjong.store import InsufficientSilver, LedgerReason, Store
+from wuhan_mahjong.store import (
+    AlreadySettled,
+    HandRecord,
+    InsufficientSilver,
+    LedgerReason,
+    LedgerSettlement,
+    Store,
+    compute_escape,
+    compute_game,
+    hand_game_id,
+)
 from wuhan_mahjong.store.ledger_store import SINKS, SOURCES, TRANSFERS
 from wuhan_mahjong.store.models import AccountRow, AuthSessionRow, LedgerRow, utcnow
+
+OpenStore = Callable[..., Store]
 
 
 def test_every_reason_is_a_source_a_sink_a_transfer_or_the_house() -> None:
@@ -122,10 +136,12 @@ class SignUp:
 
 
 seats = st.permutations(range(4)).map(tuple)
+matches = st.builds(Match, st.integers(0, 50), st.integers(0, 30),
+                    st.tuples(*[st.integers(-400, 400)] * 3), seats)
+escapes = st.builds(Escape, st.integers(0, 3000), st.integers(0, 30), seats)
 operations = st.one_of(
-    st.builds(Match, st.integers(0, 50), st.integers(0, 30),
-              st.tuples(*[st.integers(-400, 400)] * 3), seats),
-    st.builds(Escape, st.integers(0, 3000), st.integers(0, 30), seats),
+    matches,
+    escapes,
     st.builds(Grant, st.integers(0, 3), st.integers(-1500, 1500)),
     st.builds(Allowance, st.integers(0, 3), st.integers(0, 2)),
     st.builds(SignUp, st.booleans()),
@@ -165,9 +181,9 @@ def test_total_silver_is_sources_minus_sinks(store: Store, ops: list[object]) ->
                 sources += 25
         else:
             assert isinstance(op, SignUp)
-            account = (store.create_guest().account if op.guest
-                       else store.register(f"p{ids[0]}x{n}", "secret-123"))
-            sources += account.silver
+            new = (store.create_guest().account if op.guest
+                   else store.register(f"p{ids[0]}x{n}", "secret-123"))
+            sources += new.silver
         audit = store.audit()
         assert audit.ok, audit
         assert audit.total_sources == sources and audit.sinks == sinks
@@ -175,3 +191,181 @@ def test_total_silver_is_sources_minus_sinks(store: Store, ops: list[object]) ->
         assert audit.house_balance == sinks
         assert not audit.negative_accounts
         assert all(store.account(x).silver >= 0 for x in ids)
+
+
+
+# -- the property, with crashes -----------------------------------------------------
+
+
+class _Crash(BaseException):
+    """The process dies here: a ``BaseException``, so nothing in the store can catch it."""
+
+
+@dataclass(frozen=True)
+class Crash:
+    """The next settlement's process dies: at its ``at``-th SQL statement, at its commit
+    (before the database has it), or just after its commit (before the caller hears).
+    The store is then dropped and reopened on the same database, as a restarted server's
+    would be, and the settlement is run again with the same game id, as a resumed match
+    runs it again."""
+
+    where: str
+    at: int
+
+
+@dataclass(frozen=True)
+class Restart:
+    """The store is dropped and reopened on the same database between operations."""
+
+
+class Fault:
+    """``crash`` armed on a store's engine for one operation (real SQL, real rollback)."""
+
+    def __init__(self, store: Store, crash: Crash) -> None:
+        self.engine = store.engine
+        self.crash = crash
+        self.left = crash.at
+        self.fired = False
+        event.listen(self.engine, "before_cursor_execute", self._statement)
+        event.listen(self.engine, "commit", self._commit)
+
+    def _die(self) -> None:
+        self.fired = True
+        raise _Crash
+
+    def _statement(self, *_args: object) -> None:
+        if self.crash.where == "statement" and not self.fired:
+            self.left -= 1
+            if self.left == 0:
+                self._die()
+
+    def _commit(self, *_args: object) -> None:
+        if self.crash.where == "commit" and not self.fired:
+            self._die()
+
+    def disarm(self) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._statement)
+        event.remove(self.engine, "commit", self._commit)
+
+
+crashes = st.builds(Crash, st.sampled_from(["statement", "commit", "after"]), st.integers(1, 16))
+crash_operations = st.one_of(
+    operations,
+    st.tuples(crashes, st.one_of(matches, escapes)),  # a crash, and the settlement it hits
+    st.just(Restart()),
+).map(lambda op: list(op) if isinstance(op, tuple) else [op])
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.lists(crash_operations, min_size=1, max_size=12).map(lambda x: [*itertools.chain(*x)]))
+def test_total_silver_is_sources_minus_sinks_whatever_crashes(
+        make_store: OpenStore, ops: list[object]) -> None:
+    """Random hands (the server's ``finish_hand``: record and settlement in one
+    transaction), escapes, fees, grants, allowances and sign-ups, with crashes at random
+    statements of a settlement, at its commit or just after it, and restarts: after every
+    step every balance is what exactly one settlement of each finished hand and escape
+    gives (one rolled back is settled by the retry, one committed is never settled
+    again), the players' silver is sources − sinks, and no balance is below 0."""
+    store = make_store()
+    ids = [store.create_guest().account.id for _ in range(4)]
+    match_id = f"econ-{ids[0]}"
+    epoch = store.open_match(match_id, "t", "00" * 32, {"hands": 64})
+    before = store.audit()
+    sources, sinks = before.total_sources, before.sinks
+    balances = {a: store.account(a).silver for a in ids}
+    crash: Crash | None = None
+    hand_no = 0
+
+    def settle(s: Store, op: object, n: int) -> LedgerSettlement | None:
+        """The operation as the server runs it (and runs it again after a restart)."""
+        if isinstance(op, Match):
+            table = [ids[i] for i in op.seats]
+            deltas = dict(zip(table, [*op.raw, -sum(op.raw)], strict=True))
+            record = HandRecord(match_id=match_id, hand_no=hand_no, commitment="c" * 64,
+                                wall="", salt="s" * 64, events="", seats=dict(enumerate(table)))
+            return s.finish_hand(match_id, epoch, record, deltas, stake=op.stake, fee=op.fee,
+                                 profile="bianfeng", totals=[0, 0, 0, 0])
+        if isinstance(op, Escape):
+            escaper, *others = (ids[i] for i in op.seats)
+            return s.settle_escape(f"{match_id}#escape{n}", escaper, op.penalty, others, op.fee)
+        assert isinstance(op, Allowance)
+        s.daily_allowance(ids[op.who], 25, day=date(2026, 12, 1 + op.day))
+        return None
+
+    for n, op in enumerate(ops):
+        if isinstance(op, Crash):
+            crash = op
+            continue
+        if isinstance(op, Restart):
+            store.close()
+            store = make_store()
+            continue
+        if isinstance(op, Match | Escape | Allowance):
+            new_allowance = isinstance(op, Allowance) and not any(
+                e.reference == f"daily 2026-12-{1 + op.day:02d}"
+                for e in store.ledger(ids[op.who], limit=None))
+            fault = Fault(store, crash) if crash is not None else None
+            try:
+                settle(store, op, n)
+            except _Crash:
+                pass
+            finally:
+                if fault is not None:
+                    fault.disarm()
+            if fault is not None:  # the process died: restart, and settle again
+                store.close()
+                store = make_store()
+                try:
+                    again = settle(store, op, n)
+                except AlreadySettled:  # the escape was committed before the crash
+                    assert not fault.fired
+                else:
+                    if isinstance(op, Match):  # None: the hand was settled already
+                        assert (again is None) == (not fault.fired)
+                    elif isinstance(op, Escape):
+                        assert fault.fired
+            if isinstance(op, Match):
+                table = [ids[i] for i in op.seats]
+                deltas = dict(zip(table, [*op.raw, -sum(op.raw)], strict=True))
+                out = compute_game(balances, op.stake, deltas, op.fee)
+                hand_no += 1
+            elif isinstance(op, Escape):
+                escaper, *others = (ids[i] for i in op.seats)
+                out = compute_escape(balances, escaper, others, op.penalty, op.fee)
+            else:
+                out = {}
+                if new_allowance:
+                    balances[ids[op.who]] += 25
+                    sources += 25
+            for a, o in out.items():
+                balances[a] += o.silver_net
+                sinks += o.fee
+        elif isinstance(op, Grant):  # not retried: a crash is only armed for settlements
+            target = ids[op.who]
+            if balances[target] + op.amount < 0:
+                with pytest.raises(InsufficientSilver):
+                    store.grant(target, op.amount)
+            else:
+                store.grant(target, op.amount)
+                balances[target] += op.amount
+                sources += op.amount
+        else:
+            assert isinstance(op, SignUp)
+            new = (store.create_guest().account if op.guest
+                   else store.register(f"q{ids[0]}x{n}", "secret-123"))
+            sources += new.silver
+        if not isinstance(op, Grant | SignUp):
+            crash = None
+        assert {a: store.account(a).silver for a in ids} == balances
+        audit = store.audit()
+        assert audit.ok, audit
+        assert audit.total_sources == sources and audit.sinks == sinks
+        assert audit.player_balances == sources - sinks
+        assert audit.house_balance == sinks
+        assert not audit.negative_accounts
+    logged = store.load_match(match_id)
+    assert logged is not None and logged.hands_done == hand_no
+    for h in range(hand_no):  # every hand's record saved with its settlement
+        assert store.is_settled(hand_game_id(match_id, h))
+        assert store.hand_record(match_id, h, viewer=ids[0]) is not None
