@@ -11,7 +11,13 @@ pass on claims, otherwise discard the drawn tile) and, after a warm-up, measures
   moment each of the three other clients at the table receives the state frame that
   shows it ("action to others"); p50, p99 and max over all of them;
 * error frames, closed connections, the CPU seconds of each server process (``/proc``)
-  and of this client process (``time.process_time``), and the servers' resident memory.
+  and of this client process (``time.process_time``), the machine's busy share over the
+  run (``/proc/stat``: what the database, Redis and other people's work took), and the
+  servers' resident memory.
+
+The clients are :class:`WireClient` s: the WebSocket protocol spoken on an asyncio
+transport, each frame handled in ``data_received`` (no task or queue per message), so
+that the client process takes a small share of the cores it shares with the servers.
 
 With several servers, connection ``i`` of table ``t`` goes to server ``(t + i) mod N``:
 round robin over the servers as a plain load balancer deals connections, with the
@@ -22,9 +28,8 @@ share of the tables and every table has players on every server.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import base64
 import gc
-import json
 import os
 import random
 import resource
@@ -36,12 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import websockets
-
-try:  # the client side of the benchmark is as cheap as we can make it
-    from orjson import loads
-except ImportError:  # pragma: no cover
-    from json import loads
+from orjson import dumps, loads  # the client side must be cheap: the C parser
 
 # The server settings of every benchmark run: no server-side bots, short claim windows,
 # no pause between hands, and the per-address abuse limits lifted (one loopback address
@@ -67,6 +67,18 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, every process (``/proc/stat``):
+    how much of the cores other work took during a run."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return (sum(fields) - idle) / ticks, sum(fields) / ticks
 
 
 def rss_mib(pid: int) -> float:
@@ -135,6 +147,114 @@ class TableProbe:
     seen: set[int] = field(default_factory=set)
 
 
+class WireClient(asyncio.Protocol):
+    """One player's WebSocket, spoken directly on an asyncio transport (RFC 6455, text
+    frames, no extensions): the benchmark's client side must cost little CPU, because
+    it shares the machine's cores with the nodes it measures.  A frame is parsed and
+    answered in ``data_received`` itself, with no coroutine, queue or task per message
+    (the ``websockets`` library costs several times more per frame).  Outgoing frames
+    are masked with the connection's key, as the RFC asks of a client."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.upgraded = asyncio.get_running_loop().create_future()
+        self.key = os.urandom(4)
+        self.inbox: asyncio.Queue[dict[str, Any]] | None = asyncio.Queue()
+        """Messages while setting up (``recv``); ``None`` once :attr:`on_message` takes them."""
+        self.on_message: Any = None
+        self.closed = False
+
+    async def open(self, path: str = "/ws") -> None:
+        loop = asyncio.get_running_loop()
+        await loop.create_connection(lambda: self, self.host, self.port)
+        assert self.transport is not None
+        nonce = base64.b64encode(os.urandom(16)).decode()
+        self.transport.write((f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                              "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                              f"Sec-WebSocket-Key: {nonce}\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                             .encode())
+        await asyncio.wait_for(self.upgraded, 30)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if not self.upgraded.done():
+            self.upgraded.set_exception(ConnectionError("closed before the upgrade"))
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buffer
+        buf += data
+        if not self.upgraded.done():
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not buf.startswith(b"HTTP/1.1 101"):
+                self.upgraded.set_exception(ConnectionError(bytes(buf[:end]).decode(errors="replace")))
+                return
+            del buf[:end + 4]
+            self.upgraded.set_result(None)
+        pos, size = 0, len(buf)
+        while size - pos >= 2:
+            b0, n = buf[pos], buf[pos + 1] & 0x7F
+            head = 2
+            if n == 126:
+                if size - pos < 4:
+                    break
+                n, head = int.from_bytes(buf[pos + 2:pos + 4], "big"), 4
+            elif n == 127:
+                if size - pos < 10:
+                    break
+                n, head = int.from_bytes(buf[pos + 2:pos + 10], "big"), 10
+            if size - pos < head + n:
+                break
+            payload = bytes(buf[pos + head:pos + head + n])
+            pos += head + n
+            opcode = b0 & 0x0F
+            if opcode == 1:  # the server sends each message as one text frame
+                msg = loads(payload)
+                if self.inbox is not None:
+                    self.inbox.put_nowait(msg)
+                else:
+                    self.on_message(msg)
+            elif opcode == 9:  # ping: pong
+                self._frame(0x8A, payload)
+            elif opcode == 8:
+                self.closed = True
+                if self.transport is not None:
+                    self.transport.close()
+        del buf[:pos]
+
+    def _frame(self, first: int, payload: bytes) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        n = len(payload)
+        if n < 126:
+            head = bytes((first, 0x80 | n))
+        elif n < 65536:
+            head = bytes((first, 0x80 | 126)) + n.to_bytes(2, "big")
+        else:
+            head = bytes((first, 0x80 | 127)) + n.to_bytes(8, "big")
+        mask = (self.key * (n // 4 + 1))[:n]
+        masked = (int.from_bytes(payload, "little") ^ int.from_bytes(mask, "little")).to_bytes(n, "little")
+        self.transport.write(head + self.key + masked)
+
+    def send(self, obj: Any) -> None:
+        self._frame(0x81, dumps(obj))
+
+    async def recv(self) -> dict[str, Any]:
+        assert self.inbox is not None
+        return await asyncio.wait_for(self.inbox.get(), 60)
+
+    def close(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self._frame(0x88, (1000).to_bytes(2, "big"))
+            self.transport.close()
+
+
 class BenchClient:
     def __init__(self, url: str, token: str, seat_hint: int, probe: TableProbe, stats: Stats) -> None:
         self.url = url
@@ -142,81 +262,90 @@ class BenchClient:
         self.hint = seat_hint
         self.probe = probe
         self.stats = stats
-        self.ws: Any = None
+        self.ws: WireClient | None = None
         self.done: set[tuple[Any, ...]] = set()
         self.table = asyncio.Event()
         self.think = 0.0
         self.pending: asyncio.TimerHandle | None = None
-        self.tasks: set[asyncio.Task[None]] = set()
+        self.ended = asyncio.Event()
 
     async def connect(self) -> None:
-        self.ws = await websockets.connect(self.url, max_size=2**22, compression=None)
-        await self.ws.send(json.dumps({"type": "hello", "token": self.token}))  # never in the URL
-        welcome = loads(await self.ws.recv())
+        host, port = self.url.removeprefix("ws://").split("/", 1)[0].rsplit(":", 1)
+        self.ws = WireClient(host, int(port))
+        await self.ws.open()
+        self.ws.send({"type": "hello", "token": self.token})  # never in the URL
+        welcome = await self.ws.recv()
         if welcome.get("type") != "welcome":
             raise SystemExit(f"no welcome from {self.url}: {welcome}")
 
     async def send(self, obj: dict[str, Any]) -> None:
-        await self.ws.send(json.dumps(obj))
+        assert self.ws is not None
+        self.ws.send(obj)
 
-    def _act_soon(self, view: dict[str, Any], n: int) -> None:
-        task = asyncio.get_running_loop().create_task(self._act(view, n))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+    async def recv(self) -> dict[str, Any]:
+        assert self.ws is not None
+        return await self.ws.recv()
 
-    async def _act(self, view: dict[str, Any], n: int) -> None:
+    def _act(self, view: dict[str, Any], n: int) -> None:
         action = choose(view)
         if action["type"] == "discard":
             probe = self.probe
             probe.sent_at = time.perf_counter()
             probe.expect = n + 1
             probe.seen = {self.hint}
-        with contextlib.suppress(websockets.ConnectionClosed):
-            await self.send({"type": "action", "action": action, "decision": view["decision"]})
+        assert self.ws is not None
+        self.ws.send({"type": "action", "action": action, "decision": view["decision"]})
 
-    async def run(self) -> None:
+    def handle(self, msg: dict[str, Any]) -> None:
+        """One message from the server, answered at once (or after the thinking time)."""
         stats, probe = self.stats, self.probe
-        try:
-            async for raw in self.ws:
-                msg = loads(raw)
-                kind = msg["type"]
-                stats.frames += 1
-                if kind == "state":
-                    self.table.set()
-                    view = msg["view"]
-                    n = discards_of(view)
-                    if probe.expect >= 0 and n >= probe.expect and self.hint not in probe.seen:
-                        probe.seen.add(self.hint)
-                        if stats.measuring:
-                            stats.latencies.append(time.perf_counter() - probe.sent_at)
-                    legal = view["legal_actions"]
-                    if not legal or msg["answered"]:
-                        continue
-                    key = (view["hand_no"], view["phase"], view["wall"], n, view["drawn"],
-                           view["final_draws_left"])
-                    if key in self.done:
-                        continue
-                    self.done.add(key)
-                    if self.think > 0:  # think without blocking the reading of frames
-                        delay = self.think * (0.5 + random.random())
-                        self.pending = asyncio.get_running_loop().call_later(
-                            delay, self._act_soon, view, n)
-                    else:
-                        await self._act(view, n)
-                elif kind == "table":
-                    self.table.set()
-                elif kind == "hand_end":
-                    self.done.clear()
-                    if self.hint == 0 and stats.measuring:
-                        stats.hands += 1
-                elif kind == "error":
-                    stats.errors += 1
-                    stats.error_codes[msg["code"]] = stats.error_codes.get(msg["code"], 0) + 1
-        except websockets.ConnectionClosed:
-            pass
-        finally:
-            if stats.measuring:
-                stats.closed += 1
+        kind = msg["type"]
+        stats.frames += 1
+        if kind == "state":
+            self.table.set()
+            view = msg["view"]
+            n = discards_of(view)
+            if probe.expect >= 0 and n >= probe.expect and self.hint not in probe.seen:
+                probe.seen.add(self.hint)
+                if stats.measuring:
+                    stats.latencies.append(time.perf_counter() - probe.sent_at)
+            legal = view["legal_actions"]
+            if not legal or msg["answered"]:
+                return
+            key = (view["hand_no"], view["phase"], view["wall"], n, view["drawn"],
+                   view["final_draws_left"])
+            if key in self.done:
+                return
+            self.done.add(key)
+            if self.think > 0:  # think without holding up the reading of frames
+                delay = self.think * (0.5 + random.random())
+                self.pending = asyncio.get_running_loop().call_later(delay, self._act, view, n)
+            else:
+                self._act(view, n)
+        elif kind == "table":
+            self.table.set()
+        elif kind == "hand_end":
+            self.done.clear()
+            if self.hint == 0 and stats.measuring:
+                stats.hands += 1
+        elif kind == "error":
+            stats.errors += 1
+            stats.error_codes[msg["code"]] = stats.error_codes.get(msg["code"], 0) + 1
+
+    def start(self) -> None:
+        """From now on every message is handled as it arrives (those already read first)."""
+        ws = self.ws
+        assert ws is not None and ws.inbox is not None
+        waiting, ws.inbox = ws.inbox, None
+        ws.on_message = self.handle
+        while not waiting.empty():
+            self.handle(waiting.get_nowait())
+
+    def close(self) -> None:
+        if self.ws is not None:
+            if self.ws.closed and self.stats.measuring:
+                self.stats.closed += 1
+            self.ws.close()
 
 
 async def seat_table(clients: list[BenchClient], hands: int) -> None:
@@ -224,13 +353,13 @@ async def seat_table(clients: list[BenchClient], hands: int) -> None:
     await host.send({"type": "create_room",
                      "options": {"hands": hands, "fill_bots": False, "stake": 0}})
     while True:
-        msg = json.loads(await host.ws.recv())
+        msg = await host.recv()
         if msg["type"] == "room":
             code = msg["code"]
             break
     for c in clients[1:]:
         await c.send({"type": "join_room", "code": code})
-        while json.loads(await c.ws.recv())["type"] != "room":
+        while (await c.recv())["type"] != "room":
             pass
     for c in clients:
         await c.send({"type": "ready"})
@@ -300,17 +429,19 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
             await c.connect()
 
     await asyncio.gather(*(connect(c) for tb in seated for c in tb))
-    runners: list[asyncio.Task[None]] = []
     for i in range(0, len(seated), 25):
         batch = seated[i:i + 25]
         await asyncio.gather(*(seat_table(tb, hands) for tb in batch))
-        runners += [asyncio.create_task(c.run()) for tb in batch for c in tb]
+        for tb in batch:
+            for c in tb:
+                c.start()
         if ramp > 0:  # tables start spread out, as players arrive
             await asyncio.sleep(ramp * 25 / len(seated))
     await asyncio.wait_for(asyncio.gather(*(c.table.wait() for tb in seated for c in tb)), 120)
     setup_tables = time.perf_counter() - t1
     await asyncio.sleep(warmup)
     cpu0 = [cpu_seconds(pid) for pid in pids]
+    busy0, total0 = machine_cpu()
     m0, own0 = time.perf_counter(), time.process_time()
     stats.measuring = True
     await asyncio.sleep(duration)
@@ -318,12 +449,11 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
     elapsed = time.perf_counter() - m0
     cpu = [cpu_seconds(pid) - c0 for pid, c0 in zip(pids, cpu0, strict=True)]
     own = time.process_time() - own0
+    busy1, total1 = machine_cpu()
     rss = [rss_mib(pid) for pid in pids]
     for tb in seated:
         for c in tb:
-            await c.ws.close()
-    for r in runners:
-        r.cancel()
+            c.close()
     lat = stats.latencies
     return {
         "tables": tables, "connections": 4 * tables, "nodes": nodes, "think_s": think,
@@ -335,6 +465,9 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
         "server_cpu_s": [round(c, 2) for c in cpu], "client_cpu_s": round(own, 2),
         "server_cpu_percent": round(100 * sum(cpu) / elapsed, 1),
         "client_cpu_percent": round(100 * own / elapsed, 1),
+        "client_cpu_share": round(own / max(own + sum(cpu), 1e-9), 3),
+        "machine_busy_percent": round(100 * (busy1 - busy0) / max(total1 - total0, 1e-9), 1),
+        "others_cpu_s": round(max(0.0, busy1 - busy0 - own - sum(cpu)), 1),
         "server_rss_mib": [round(r, 1) for r in rss],
         "setup_s": {"accounts": round(setup_accounts, 1), "tables": round(setup_tables, 1)},
     }

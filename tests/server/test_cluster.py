@@ -697,3 +697,22 @@ def test_relayed_messages_wait_only_for_their_own_account(start_server: Any, red
             await redis_client.aclose()
 
     asyncio.run(scenario())
+
+
+def test_messages_between_nodes_pack_and_batch_without_loss() -> None:
+    """What one node publishes to another comes back exactly: relayed texts as they are
+    (newlines, colons, stars, non-ASCII and JSON inside), other messages as JSON, several
+    queued messages in one batch."""
+    from wuhan_mahjong.server.cluster import _batch, _pack, _unbatch, _unpack
+
+    messages: list[dict[str, Any]] = [
+        {"k": "out", "a": 7, "c": "ab12", "t": '{"type":"state","view":{"drawn":"5万"}}'},
+        {"k": "in", "a": 8, "c": "cd34", "t": '{\n  "type": "ping",\n  "ref": "*3:x"\n}'},
+        {"k": "in", "a": 9, "c": "ef56", "t": ""},
+        {"k": "attach", "a": 7, "n": "host:1", "c": "ab12", "h": "h", "addr": "::1"},
+        {"k": "close", "a": 8, "c": "cd34", "code": 1012, "reason": "a: b\n*c"},
+    ]
+    packed = [_pack(m) for m in messages]
+    assert [_unpack(p) for p in packed] == messages
+    assert [_unpack(p) for p in _unbatch(_batch(packed))] == messages
+    assert _unbatch(packed[0]) == [packed[0]]

@@ -223,6 +223,24 @@ def _pack(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
+def _batch(packed: list[str]) -> str:
+    """Several packed messages as one: ``"*"``, then ``"<length>:<message>"`` each."""
+    return "*" + "".join(f"{len(m)}:{m}" for m in packed)
+
+
+def _unbatch(raw: str) -> list[str]:
+    """The packed messages of one published text (:func:`_batch`, or a single one)."""
+    if not raw.startswith("*"):
+        return [raw]
+    out, pos = [], 1
+    while pos < len(raw):
+        colon = raw.index(":", pos)
+        end = colon + 1 + int(raw[pos:colon])
+        out.append(raw[colon + 1:end])
+        pos = end
+    return out
+
+
 def _unpack(raw: str) -> dict[str, Any]:
     """The message :func:`_pack` made."""
     if raw.startswith("{"):
@@ -274,6 +292,9 @@ class Cluster:
         self.lanes: dict[int, deque[dict[str, Any]]] = {}
         """Relayed messages waiting, per account (:meth:`_route`)."""
         self.lane_slots = asyncio.Semaphore(RELAY_CONCURRENCY)
+        self.outboxes: dict[str, list[str]] = {}
+        """Packed messages waiting to be published, per node (:meth:`publish`)."""
+        self.senders: dict[str, asyncio.Task[None]] = {}
         self.healthy_since: float | None = float("-inf")
         """Since when (loop time) Redis has answered without a break; ``None``: it did not."""
         self._renew = redis.register_script(_RENEW)
@@ -300,6 +321,8 @@ class Cluster:
             relayed.close(1012, "server restarting: reconnect to resume your match")
         if self.writers:  # the last frames of relayed clients (their close)
             await asyncio.wait(list(self.writers), timeout=2)
+        if self.senders:  # and what is queued for the other nodes
+            await asyncio.wait(list(self.senders.values()), timeout=2)
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
@@ -316,7 +339,32 @@ class Cluster:
         return f"{self.space}to:{node}"
 
     async def publish(self, node: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(self._channel(node), _pack(message))
+        """Send ``message`` to ``node``: queued at once, in order per node, and published
+        by that node's sender, which puts every message queued meanwhile into one PUBLISH
+        (a state broadcast reaches several players relayed to one node in one hop).
+        Lost while Redis is away, as pub/sub messages are."""
+        box = self.outboxes.get(node)
+        if box is None:
+            box = self.outboxes[node] = []
+        box.append(_pack(message))
+        if node not in self.senders:
+            task = asyncio.get_running_loop().create_task(self._send_out(node, box))
+            self.senders[node] = task
+
+    async def _send_out(self, node: str, box: list[str]) -> None:
+        channel = self._channel(node)
+        try:
+            while box:
+                packed = box[:]
+                del box[:]
+                try:
+                    await self.redis.publish(channel, packed[0] if len(packed) == 1 else _batch(packed))
+                except Exception as e:  # Redis away: the messages are lost, as on pub/sub
+                    log.warning("%d message(s) to node %s lost: %s", len(packed), node, e)
+        finally:
+            del self.senders[node]
+            if not box:
+                self.outboxes.pop(node, None)
 
     async def alive(self, node: str) -> bool:
         return node == self.node or bool(await self.redis.exists(f"wm:node:{node}"))
@@ -739,7 +787,8 @@ class Cluster:
                     elif channel == self.logout_channel:
                         self._logged_out(json.loads(message["data"]))
                     else:
-                        self._route(_unpack(message["data"]))
+                        for packed in _unbatch(message["data"]):
+                            self._route(_unpack(packed))
                 except asyncio.CancelledError:
                     raise
                 except Exception:
