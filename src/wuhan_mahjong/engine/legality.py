@@ -570,7 +570,8 @@ def turn_actions(st: HandState, seat: int) -> tuple[Action, ...]:
     c = st.counts[seat]
     # an unopened hand never wins (the analysis' first check): most turns skip the win check
     acts: list[Action] = ([WIN] if st.drawn is not None and st.openings[seat]
-                          and st.win_now(seat) is not None else [])
+                          and st.no_self_win != st.decision and st.win_now(seat) is not None
+                          else [])
     # every held kind in tile order but the laizi and the must-kong tiles, which are never
     # discarded normally (discard.not_laizi / not_must_kong), at C speed
     acts += filter(None, compress(f.discards, c))

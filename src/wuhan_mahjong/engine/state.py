@@ -89,6 +89,11 @@ _PASS_ONLY: tuple[Action, ...] = (PASS,)
 _DEAL_POSITIONS = tuple(tuple(tuple(p) for p in deal_positions(d)) for d in range(4))
 _PASS_EVENTS = tuple(tuple(("act", s, PASS) for s in _OTHERS[d]) for d in range(4))
 
+_FIXED: dict[tuple[int, int], tuple[Rules, int, tuple[int, ...], int | None, TurnFacts]] = {}
+"""(id of the rules, indicator) -> what a hand derives from them alone (laizi, must-kong
+tiles, 癞子皮杠 tile, turn facts); the rules are kept in the entry, so the id stays theirs."""
+_FIXED_LIMIT = 1024
+
 Event = tuple[object, ...]
 """An entry of :attr:`HandState.log`; :mod:`.records` renders them as JSON lines."""
 
@@ -126,12 +131,19 @@ class HandState:
         self.commitment = commitment(salt, self.wall)
         self.hand_no = hand_no
         self.auto_pass = auto_pass
-        self.indicator = self.wall[INDICATOR_POS]
-        self.laizi = rules.laizi_of(self.indicator)
-        self.must: tuple[int, ...] = tuple(sorted(rules.must_kong_tiles))
-        self.pi_tile: int | None = (
-            self.indicator if rules.pi_kong_active and self.indicator not in self.must else None)
-        self.facts: TurnFacts = turn_facts(self)
+        self.indicator = indicator = self.wall[INDICATOR_POS]
+        fixed = _FIXED.get((id(rules), indicator))
+        if fixed is None or fixed[0] is not rules:
+            self.laizi = rules.laizi_of(indicator)
+            self.must: tuple[int, ...] = tuple(sorted(rules.must_kong_tiles))
+            self.pi_tile: int | None = (
+                indicator if rules.pi_kong_active and indicator not in self.must else None)
+            self.facts: TurnFacts = turn_facts(self)
+            if len(_FIXED) >= _FIXED_LIMIT:
+                _FIXED.clear()
+            _FIXED[(id(rules), indicator)] = (rules, self.laizi, self.must, self.pi_tile, self.facts)
+        else:
+            _, self.laizi, self.must, self.pi_tile, self.facts = fixed
         self.counts: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
         self.packed: list[int] = [0, 0, 0, 0]  # concealed tiles without the laizi, shape.pack form
         self.melds: list[list[Meld]] = [[], [], [], []]
@@ -175,6 +187,9 @@ class HandState:
         self._wins: list[Settlement | None] = [None] * 4
         self._win_why: list[str] = [""] * 4
         self._win_at = [-1] * 4  # the decision _wins / _win_why were computed for
+        self.no_self_win = -1
+        """A decision (a turn after a wall draw) in which the current seat cannot win, known
+        without asking the analysis (see :meth:`_next_turn`)."""
         self.decision = 0
         """The id of the decision now open (a turn, a claim window, a final draw); it
         changes whenever a new one opens, so an answer to an old one can be told apart."""
@@ -649,6 +664,10 @@ class HandState:
         self.drawn = t
         self.draw_source = "wall"
         self.decision += 1
+        if not self._maywin[s]:
+            # his hand is the one of his last discard plus this tile: as no tile could have
+            # completed that one (_refresh_claims), this one does not either
+            self.no_self_win = self.decision
         if not self.end_phase and live <= self.rules.end_phase_wall:
             self.end_phase = True
             self.log.append(("end_phase", live))
