@@ -16,11 +16,15 @@ What lives where:
     its owner's heartbeat; whoever holds it runs the match.  A node whose renewal finds
     another node's lease stops its table at once (its writes would be fenced anyway).
   - ``wm:home:<account>``: the node whose table seats the account (renewed by that node).
-  - channel ``wm:kick``: a connection opened anywhere closes the account's other connections
-    on every node (one live connection per account across the cluster).
-  - channel ``wm:to:<node>``: what other nodes send this node: relayed client messages
-    (``in``, ``attach``, ``detach``) for accounts whose table it runs, and frames (``out``,
-    ``close``) for the sockets it holds.
+  - channel ``wm:<db>:kick``: a connection opened anywhere closes the account's other
+    connections on every node (one live connection per account across the cluster);
+    ``wm:conn:<account>`` names the newest one, for a node that missed the kick.
+  - channel ``wm:<db>:to:<node>``: what other nodes send this node: relayed client
+    messages (``in``, ``attach``, ``detach``) for accounts whose table it runs, and frames
+    (``out``, ``close``) for the sockets it holds; several per ``PUBLISH`` when they queue
+    up (:meth:`Cluster.publish`), handled in one lane per account (:meth:`Cluster._route`).
+  - ``wm:addr:<address>``: each node's running tables per address (``tables_per_address``
+    across the nodes, :meth:`Cluster.tables_elsewhere`).
 
 **Failover.**  Every ``heartbeat`` seconds each node lists the running matches
 (:meth:`Store.running_match_owners`); a match whose owner has no heartbeat is taken by the
