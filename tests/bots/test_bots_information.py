@@ -57,7 +57,7 @@ def _decisions(name: str, view: dict) -> str:  # type: ignore[type-arg]
     return str(bot.choose(view))  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("policy", ["greedy", "expert", "random"])
+@pytest.mark.parametrize("policy", ["greedy", pytest.param("expert", marks=pytest.mark.slow), "random"])
 def test_hidden_wall_order_does_not_change_the_decision(policy: str) -> None:
     """Permute every tile the dealer cannot see (other hands, live wall): same decision."""
     rules = get_rules("yuanhang")

@@ -102,6 +102,7 @@ def _check(store: Store, server: ServeProcess, match_id: str, account: int, esca
     assert "Traceback" not in server.log.read_text(errors="replace")
 
 
+@pytest.mark.slow
 def test_kill_9_after_an_abandonment_between_hands_ends_the_same(
         process: ServeProcess, store: Store) -> None:
     """Abandoned in the pause after a hand: ``end`` makes the match over at once; killed
@@ -123,6 +124,7 @@ def test_kill_9_after_an_abandonment_between_hands_ends_the_same(
     _check(store, process, match_id, account, hand_no, {account: 1000})
 
 
+@pytest.mark.slow
 def test_kill_9_after_the_last_player_escaped_mid_hand_ends_the_same(
         process: ServeProcess, store: Store) -> None:
     """The last player leaves mid-hand: his escape and the match's ``end`` are one write;

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
 from .harness import Client, Server, StartServer, guest_token
@@ -71,6 +72,7 @@ def test_a_node_at_its_table_cap_refuses_new_tables_and_connections(start_server
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_a_lagging_event_loop_makes_the_node_busy_until_it_recovers(start_server: StartServer) -> None:
     server = start_server(max_loop_lag=0.2)
     loop = next(iter(server.hub.tasks)).get_loop()

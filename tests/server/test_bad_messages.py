@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
 import websockets
 
 from .harness import Client, Server, StartServer, guest_token, play, seat_four
@@ -33,6 +34,7 @@ BAD = [
 ]
 
 
+@pytest.mark.slow
 def test_bad_messages_get_error_frames_and_the_table_plays_on(server: Server) -> None:
     tokens = [guest_token(server) for _ in range(4)]
 

@@ -162,6 +162,7 @@ def all_score_texts() -> list[str]:
 
 
 # --------------------------------------------------------------------------- the tests
+@pytest.mark.slow
 def test_score_api_answers_exactly_what_the_cli_prints(server: Server, tmp_path: Path) -> None:
     texts = all_score_texts()
     seen = {200: 0, 422: 0, 400: 0}

@@ -478,6 +478,7 @@ def test_a_paused_node_that_comes_back_runs_nothing_twice(
         store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("url", "says"), [
     ("http://127.0.0.1:6379/0", "a Redis URL starts with redis://"),
     ("redis://127.0.0.1:1/0", "cannot reach Redis redis://127.0.0.1:1/0"),

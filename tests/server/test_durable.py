@@ -15,6 +15,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+import pytest
+
 from wuhan_mahjong.engine import Match, SeededRandom, seat_view
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.protocol import encode_view
@@ -145,6 +147,7 @@ def last_view(client: Client) -> dict[str, Any]:
     return [f.msg for f in client.frames if f.msg["type"] == "state"][-1]["view"]
 
 
+@pytest.mark.slow
 def test_restart_resumes_the_match_at_the_same_move(start_server: StartServer) -> None:
     slow = {"turn_seconds": 60.0, "claim_seconds": 60.0, "starting_silver": RICH}
     first = start_server(**slow)
@@ -201,6 +204,7 @@ def test_restart_resumes_the_match_at_the_same_move(start_server: StartServer) -
     assert [h.match_id for h in history] == [match_id]
 
 
+@pytest.mark.slow
 def test_a_table_error_ends_the_match_settled_and_the_server_goes_on(
         start_server: StartServer, monkeypatch: Any) -> None:
     server = start_server(starting_silver=RICH)
@@ -255,6 +259,7 @@ def test_a_table_error_ends_the_match_settled_and_the_server_goes_on(
     assert json.dumps(accounts)  # the seats are stored with the match
 
 
+@pytest.mark.slow
 def test_an_escape_survives_a_restart_and_is_settled_once(start_server: StartServer) -> None:
     slow = {"turn_seconds": 60.0, "claim_seconds": 60.0, "starting_silver": RICH}
     first = start_server(**slow)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from .harness import Server, StartServer
 
@@ -78,6 +79,7 @@ def _free_port() -> int:
         return port
 
 
+@pytest.mark.slow
 def test_serve_command(tmp_path: Path) -> None:
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "WUHAN_MAHJONG_DB"}
@@ -160,6 +162,7 @@ def test_no_hint_between_hands_is_an_answer(start_server: StartServer) -> None:
     assert answer.json() == {"hint": None, "reason": "no hint now: you are not playing a hand"}
 
 
+@pytest.mark.slow
 def test_password_guessing_is_locked_out(start_server: StartServer) -> None:
     server = start_server(login_failures=3, login_failures_per_client=6, login_window=1.5)
     api = f"{server.http}/api"

@@ -31,6 +31,7 @@ def _ratings(server: Server, token: str) -> list[dict[str, object]]:
     return out
 
 
+@pytest.mark.slow
 def test_four_human_match_is_rated_and_ranked(server: Server,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     names = ["ann", "ben", "cat", "dan"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.economy import min_to_sit
 
@@ -32,6 +34,7 @@ def test_quick_match_fills_with_bots_after_the_wait(server: Server) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_quick_match_seats_waiting_players_together(start_server: StartServer) -> None:
     server = start_server(bot_wait=2.0)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 
 from wuhan_mahjong.engine import load_records, verify
 
@@ -48,6 +49,7 @@ def test_four_clients_play_a_whole_match(server: Server) -> None:
     assert [h["match_id"] for h in profile["history"]] == [match_id]
 
 
+@pytest.mark.slow
 def test_silver_table_settles_points_at_the_stake_with_the_fee(start_server: StartServer) -> None:
     server = start_server(fee=7)
     tokens = [register(server, f"player{i}") for i in range(4)]

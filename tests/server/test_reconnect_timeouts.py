@@ -6,6 +6,8 @@ import asyncio
 import random
 from typing import Any
 
+import pytest
+
 from wuhan_mahjong.engine import PASS, Discard, LaiziDiscard, new_hand
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.table import timeout_action
@@ -140,6 +142,7 @@ def test_timeout_action_discards_the_drawn_tile_or_passes() -> None:
     assert parse_tile("7z") == 33
 
 
+@pytest.mark.slow
 def test_a_dropped_player_keeps_the_seat_while_the_others_play_on(start_server: StartServer) -> None:
     server = start_server(turn_seconds=0.2, claim_seconds=0.2)
     tokens = [guest_token(server) for _ in range(4)]

@@ -81,6 +81,7 @@ def check_frames(frames: list[dict[str, Any]], record: list[dict[str, Any]]) -> 
     assert state.ended and frames[-1]["view"]["result"]["reveal"]["salt"] == state.salt.hex()
 
 
+@pytest.mark.slow
 def test_frames_are_the_engines_views_after_each_step(server: Server) -> None:
     api = f"{server.http}/api"
     tokens = [guest_token(server) for _ in range(4)]

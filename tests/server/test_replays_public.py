@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from .harness import Client, Server, guest_token, play, register
 
@@ -29,6 +30,7 @@ def _play_one_hand(server: Server, token: str) -> str:
     return asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_publish_permissions_public_record_and_verify(server: Server, tmp_path: Path) -> None:
     api = f"{server.http}/api"
     player = register(server, "publisher")

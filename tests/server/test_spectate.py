@@ -90,6 +90,7 @@ def check_spectator_hand(record: dict[str, Any], views: list[dict[str, Any]]) ->
     return len(views)
 
 
+@pytest.mark.slow
 def test_a_spectator_sees_every_move_late_and_no_hidden_tile(start_server: StartServer) -> None:
     server = start_server(spectator_delay_moves=DELAY, claim_seconds=60.0, turn_seconds=60.0)
     tokens = [guest_token(server) for _ in range(4)]

@@ -13,6 +13,7 @@ import asyncio
 import time
 
 import httpx
+import pytest
 
 from .harness import Client, Server, StartServer, guest_token
 
@@ -73,6 +74,7 @@ def test_a_table_nobody_is_connected_to_ends_by_the_escape_rules(start_server: S
     assert server.store.audit().ok
 
 
+@pytest.mark.slow
 def test_a_table_whose_players_all_escaped_ends_at_once(start_server: StartServer) -> None:
     server = start_server(abandon_seconds=120.0)
     token = guest_token(server)
@@ -92,6 +94,7 @@ def test_a_table_whose_players_all_escaped_ends_at_once(start_server: StartServe
     assert server.store.audit().ok
 
 
+@pytest.mark.slow
 def test_one_table_per_account_and_a_bounded_number_per_address(start_server: StartServer) -> None:
     server = start_server(tables_per_address=1)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.economy import min_to_sit
 
@@ -26,6 +28,7 @@ def _bot_ids(server: Server) -> set[int]:
     return set(hub.free_bots) | {b for ids in hub.bots_in_use.values() for b in ids}
 
 
+@pytest.mark.slow
 def test_bots_never_hold_silver_and_silver_tables_seat_players_only(start_server: StartServer) -> None:
     server = start_server(bot_wait=0.05)
     tokens = [register(server, f"silver{i}") for i in range(4)]

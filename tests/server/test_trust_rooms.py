@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from wuhan_mahjong.rules import OPTION_BOUNDS
 
 from .harness import Client, Server, guest_token, play
@@ -60,6 +62,7 @@ def test_out_of_range_and_non_finite_options_are_refused(server: Server) -> None
     assert not server.hub.lobby.rooms
 
 
+@pytest.mark.slow
 def test_every_override_is_shown_before_ready_and_at_the_table(server: Server) -> None:
     """The host sets a hidden rule; the joiner sees it in the room before pressing ready
     and in the table frame."""
