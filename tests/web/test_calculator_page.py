@@ -16,6 +16,8 @@ import json
 from pathlib import Path
 from typing import Any, cast
 
+import pytest
+
 from wuhan_mahjong.calculator import hand_query, score_record
 
 from .conftest import Console, open_page, wait_js
@@ -209,6 +211,7 @@ def entered(browser: Any, base: str, rec: dict[str, Any], state: str) -> tuple[A
     return context, page, console
 
 
+@pytest.mark.slow
 def test_big_hand_with_contracting_and_its_waits(browser: Any, live_server: str, artifacts: Path) -> None:
     context, page, console = entered(browser, live_server, BIG_CONTRACT, "settled")
     seen = expect_settled(page, BIG_CONTRACT)
@@ -232,6 +235,7 @@ def test_big_hand_with_contracting_and_its_waits(browser: Any, live_server: str,
     context.close()
 
 
+@pytest.mark.slow
 def test_golden_cap_and_the_share_link_reopens_it(browser: Any, live_server: str, artifacts: Path) -> None:
     context, page, console = entered(browser, live_server, GOLDEN, "settled")
     seen = expect_settled(page, GOLDEN)
@@ -252,6 +256,7 @@ def test_golden_cap_and_the_share_link_reopens_it(browser: Any, live_server: str
     context.close()
 
 
+@pytest.mark.slow
 def test_refused_win_names_the_rule(browser: Any, live_server: str) -> None:
     context, page, console = entered(browser, live_server, REFUSED, "refused")
     answer = score_record(json.dumps(REFUSED))

@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .conftest import PHONE, WEB, as_guest, open_page, wait_js
 from .test_strings import _table
 
@@ -49,6 +51,7 @@ def test_the_rules_document_covers_every_option() -> None:
             assert len(v) == 2 and all(v)
 
 
+@pytest.mark.slow
 def test_quick_chat_at_the_table(browser: Any, live_server: str, artifacts: Path) -> None:
     host_ctx, host, host_console = as_guest(browser, live_server, **PHONE)
     desktop = {"viewport": {"width": 1280, "height": 800}}
@@ -113,6 +116,7 @@ def test_quick_chat_at_the_table(browser: Any, live_server: str, artifacts: Path
     friend_ctx.close()
 
 
+@pytest.mark.slow
 def test_rules_page_per_profile_in_both_languages(browser: Any, live_server: str, artifacts: Path) -> None:
     from wuhan_mahjong.rules import get_rules
     from wuhan_mahjong.server.rules_api import RULE_TEXT, rules_document
@@ -158,6 +162,7 @@ def test_every_settlement_factor_is_explained() -> None:
         assert text[4] is None or text[4] in RULE_TEXT
 
 
+@pytest.mark.slow
 def test_settlement_factors_link_to_their_rule(browser: Any, static_server: str, live_server: str,
                                                artifacts: Path) -> None:
     """On the fixture page (its settlement) and on the live server (the rules page)."""
@@ -190,6 +195,7 @@ def test_settlement_factors_link_to_their_rule(browser: Any, static_server: str,
     context.close()
 
 
+@pytest.mark.slow
 def test_worked_examples_are_scored_by_each_profile(browser: Any, live_server: str, artifacts: Path) -> None:
     """The rules page's examples are the scoring module's answers: the same small hand wins
     under 远航 and is refused under 边锋 (every loser must owe 8)."""

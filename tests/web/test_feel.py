@@ -24,6 +24,7 @@ ANIMATION = """() => {
 }"""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_animations_respect_reduced_motion(browser: Any, static_server: str, motion: str) -> None:
     context, page, _ = open_page(browser, f"{static_server}{FIXTURE}", reduced_motion=motion)
@@ -32,6 +33,7 @@ def test_animations_respect_reduced_motion(browser: Any, static_server: str, mot
     context.close()
 
 
+@pytest.mark.slow
 def test_settings_are_kept_on_the_device(browser: Any, static_server: str, artifacts: Path) -> None:
     context, page, console = open_page(browser, f"{static_server}{PAGE}#/settings", **PHONE)
     page.wait_for_selector("#settings-form")
@@ -63,6 +65,7 @@ def test_settings_are_kept_on_the_device(browser: Any, static_server: str, artif
     context.close()
 
 
+@pytest.mark.slow
 def test_sounds_names_avatars_and_table_rules(browser: Any, live_server: str, artifacts: Path) -> None:
     from wuhan_mahjong.server.chat import BOT_NAMES
 
@@ -107,6 +110,7 @@ def test_sounds_names_avatars_and_table_rules(browser: Any, live_server: str, ar
     context.close()
 
 
+@pytest.mark.slow
 def test_cancel_while_queued(browser: Any, tmp_path: Path, artifacts: Path) -> None:
     with run_server(tmp_path, ["--bot-wait", "120"]) as base:
         context, page, console = as_guest(browser, base, **PHONE)

@@ -72,6 +72,7 @@ def test_turn_frame(browser: Any, static_server: str, artifacts: Path) -> None:
     context.close()
 
 
+@pytest.mark.slow
 def test_claim_with_chi_choice(browser: Any, static_server: str) -> None:
     view = VIEWS["claim_chi"]
     chis = [a for a in view["legal_actions"] if a["type"] == "chi"]
@@ -92,6 +93,7 @@ def test_claim_with_chi_choice(browser: Any, static_server: str) -> None:
     context.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("frame", ["win", "contract", "exhausted"])
 def test_settlement_panel(browser: Any, static_server: str, artifacts: Path, frame: str) -> None:
     view = VIEWS[frame]
@@ -118,6 +120,7 @@ def test_settlement_panel(browser: Any, static_server: str, artifacts: Path, fra
     context.close()
 
 
+@pytest.mark.slow
 def test_phone_and_english(browser: Any, static_server: str, artifacts: Path) -> None:
     context, page, console = open_frame(browser, static_server, "late",
                                         viewport={"width": 390, "height": 844}, is_mobile=True,
@@ -136,6 +139,7 @@ def test_phone_and_english(browser: Any, static_server: str, artifacts: Path) ->
     context.close()
 
 
+@pytest.mark.slow
 def test_help_panel_only_with_data(browser: Any, static_server: str) -> None:
     """The help panel shows the server's hint (waits with unseen counts, shanten) when present."""
     hint = VIEWS["ready"]["hint"]

@@ -134,6 +134,7 @@ def _compare(name: str, shot: bytes, artifacts: Path) -> Any:
     return got
 
 
+@pytest.mark.slow
 def test_tiles_and_chinese_label_render_without_cjk_font(latin_only_browser: Any, static_server: str,
                                                         artifacts: Path) -> None:
     context = latin_only_browser.new_context(viewport={"width": 600, "height": 420}, device_scale_factor=1)

@@ -47,6 +47,7 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> float:
     return max(0.0, w) * max(0.0, h)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("frame", ["turn", "late"])
 def test_table_layout(browser: Any, static_server: str, artifacts: Path, size: str, frame: str) -> None:
@@ -97,6 +98,7 @@ def test_table_layout(browser: Any, static_server: str, artifacts: Path, size: s
     context.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", list(SIZES))
 def test_screens_fit(browser: Any, live_server: str, artifacts: Path, size: str) -> None:
     """The lobby, the rules page and the settings fit the screen; screenshots at each size."""

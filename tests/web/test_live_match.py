@@ -138,6 +138,7 @@ def test_quick_match_hand_by_clicking(browser: Any, live_server: str, artifacts:
     context.close()
 
 
+@pytest.mark.slow
 def test_private_room_with_a_friend(browser: Any, live_server: str, artifacts: Path) -> None:
     """Create a room with rule options, a second guest joins by its code, both ready, start."""
     host_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
@@ -183,6 +184,7 @@ def test_private_room_with_a_friend(browser: Any, live_server: str, artifacts: P
     friend_ctx.close()
 
 
+@pytest.mark.slow
 def test_accounts(browser: Any, live_server: str) -> None:
     """Register from the login screen, log out, log in again; a guest keeps his progress by signing up."""
     context = browser.new_context()

@@ -14,6 +14,8 @@ import typing
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .conftest import PHONE, WEB, open_page, wait_js
 from .test_strings import _table
 
@@ -76,6 +78,7 @@ def _in_view(page: Any, selector: str) -> None:
     assert box["y"] >= 0 and box["y"] + box["height"] <= vp["height"], (selector, box, vp)
 
 
+@pytest.mark.slow
 def test_login_register_and_upgrade_say_what_failed(browser: Any, live_server: str, artifacts: Path) -> None:
     context, page, console = _login_page(browser, live_server, **PHONE)
     err = "[data-error-for='login-form']"
@@ -131,6 +134,7 @@ def test_login_register_and_upgrade_say_what_failed(browser: Any, live_server: s
     context.close()
 
 
+@pytest.mark.slow
 def test_room_forms_keep_choices_and_show_errors(browser: Any, live_server: str, artifacts: Path) -> None:
     context, page, console = _login_page(browser, live_server, **PHONE)
     page.click("[data-do='guest']")

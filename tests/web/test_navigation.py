@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .conftest import as_guest, to_quick_table, wait_js
 
 
@@ -13,6 +15,7 @@ def _screen(page: Any) -> str:
     return str(page.evaluate("() => window.__wm.screen"))
 
 
+@pytest.mark.slow
 def test_back_forward_and_deep_links(browser: Any, live_server: str, artifacts: Path) -> None:
     context, page, console = as_guest(browser, live_server, viewport={"width": 1280, "height": 800})
     assert page.url.endswith("#/lobby")
@@ -73,6 +76,7 @@ def test_back_at_the_table_asks_first(browser: Any, live_server: str) -> None:
     context.close()
 
 
+@pytest.mark.slow
 def test_a_reload_in_a_room_comes_back_clean(browser: Any, live_server: str) -> None:
     """The server lets a room go when its member's connection closes: after a reload the
     player is in the lobby, with no error, and free to create a room again."""

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from wuhan_mahjong.tiles import format_tiles, parse_tiles
 
@@ -68,6 +69,7 @@ def step_to(page: Any, frames: list[dict[str, Any]], k: int) -> dict[str, Any]:
     return expect(page, frames, k)
 
 
+@pytest.mark.slow
 def test_step_through_a_replay_of_a_hand_just_played(browser: Any, live_server: str, artifacts: Path) -> None:
     context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
     to_quick_table(page)

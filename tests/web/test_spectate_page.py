@@ -25,6 +25,7 @@ def watch_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
+@pytest.mark.slow
 def test_the_lobby_lists_a_table_and_the_watch_page_shows_it(browser: object, watch_server: str,
                                                               artifacts: Path) -> None:
     base = watch_server

@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import connect
 
 from .conftest import as_guest
 
 
+@pytest.mark.slow
 def test_a_joiner_sees_every_override_before_ready(browser: Any, live_server: str,
                                                     artifacts: Path) -> None:
     token = httpx.post(f"{live_server}/api/guest", timeout=10).json()["token"]

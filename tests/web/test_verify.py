@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from wuhan_mahjong.engine import load_records
 
 from .conftest import as_guest, open_page, to_quick_table, wait_js
@@ -56,6 +58,7 @@ def _checks(page: Any) -> dict[str, str]:
     return result
 
 
+@pytest.mark.slow
 def test_verify_a_real_hand_and_refuse_a_tampered_reveal(browser: Any, live_server: str,
                                                            artifacts: Path) -> None:
     context, page, console = as_guest(browser, live_server, viewport={"width": 390, "height": 844},
@@ -139,6 +142,7 @@ def test_verify_a_real_hand_and_refuse_a_tampered_reveal(browser: Any, live_serv
     context.close()
 
 
+@pytest.mark.slow
 def test_verify_in_the_browser_agrees_with_the_engine(browser: Any, static_server: str,
                                                       tmp_path: Path) -> None:
     """verify.js on 40 simulated hands (kong replacements and 海底 draws among them): every
