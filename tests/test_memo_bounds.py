@@ -68,6 +68,7 @@ def test_wait_rows_stay_bounded_and_exact(monkeypatch: pytest.MonkeyPatch) -> No
         assert len(shape._WAIT_ROWS) <= LIMIT
 
 
+@pytest.mark.slow
 def test_shanten_memo_stays_bounded_and_exact(monkeypatch: pytest.MonkeyPatch) -> None:
     suits = _suits(5 * LIMIT)
     monkeypatch.setattr(analysis, "_SUIT_KEPT_CACHE", {})

@@ -174,6 +174,7 @@ def test_shanten_zero_exactly_when_a_wait_exists(seed: int, k: int, bias: bool, 
     assert (s == 0) == has_wait
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32), st.integers(0, 3), profiles)
 def test_shanten_is_one_more_than_the_best_exchange(seed: int, k: int, profile: str) -> None:

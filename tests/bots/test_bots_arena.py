@@ -41,6 +41,7 @@ def test_registry() -> None:
         get_bot("nobody")
 
 
+@pytest.mark.slow
 def test_same_seed_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
     # the expert with small work budgets: its decisions depend on the seed and the
     # view only (no wall-clock cap), and the test stays quick on a busy machine
@@ -194,6 +195,7 @@ def test_permuted_arena_plays_whole_groups_and_reports_cpu_time() -> None:
     assert "6 permutations" in rep.text()
 
 
+@pytest.mark.slow
 def test_worker_processes_play_the_same_games() -> None:
     rules = get_rules("laizishanzhuang")
     seats = ["greedy", "random", "greedy", "expert"]

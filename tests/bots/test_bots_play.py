@@ -75,6 +75,7 @@ def test_expert_is_legal_with_a_tiny_budget(profile: str) -> None:
         play(state, bots)
 
 
+@pytest.mark.slow
 def test_greedy_wins_against_random() -> None:
     rules = get_rules("yuanhang")
     total = [0, 0, 0, 0]
@@ -89,6 +90,7 @@ def test_greedy_wins_against_random() -> None:
     assert total[0] > 0 and total[0] > max(total[1:])
 
 
+@pytest.mark.slow
 def test_bots_take_a_win_when_offered() -> None:
     """Whenever WIN is legal, greedy and expert take it (every win offered is legal)."""
     rules = get_rules("laizishanzhuang")

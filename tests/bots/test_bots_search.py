@@ -138,6 +138,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_search_decisions_agree_across_hash_seeds() -> None:
     here = os.path.dirname(__file__)
     runs = []

@@ -33,6 +33,7 @@ def test_int_view_equals_the_parsed_json_view_at_every_decision(profile: str) ->
     assert checked > 100
 
 
+@pytest.mark.slow
 def test_another_seats_concealed_kong_stays_hidden() -> None:
     """Play until some seat makes a concealed kong: the others' int views hide its tiles."""
     rules = get_rules("yuanhang")

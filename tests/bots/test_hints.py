@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from wuhan_mahjong.analysis import shanten, waits
 from wuhan_mahjong.bots.hints import hint
 from wuhan_mahjong.engine import new_hand, seat_view, simple_policy
@@ -11,6 +13,7 @@ from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.tiles import tile_str
 
 
+@pytest.mark.slow
 def test_hints_match_the_true_hand_and_count_unseen_copies() -> None:
     checked = waits_checked = 0
     for seed in range(12):

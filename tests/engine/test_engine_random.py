@@ -96,6 +96,7 @@ def test_random_hands_keep_every_invariant(rules: Any) -> None:
     assert len(outcomes) >= 2  # some hands are won
 
 
+@pytest.mark.slow
 def test_many_random_hands_zero_sum_and_replayable() -> None:
     rng = random.Random(2024)
     wins = 0

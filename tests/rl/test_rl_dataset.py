@@ -49,6 +49,7 @@ def test_arrays_are_consistent() -> None:
     assert len(everything["action"]) >= n
 
 
+@pytest.mark.slow
 def test_expert_policy_dataset() -> None:
     d = dataset.generate("yuanhang", 1, "expert", seed=0)
     assert len(d["action"]) > 10 and d["mask"][np.arange(len(d["action"])), d["action"]].all()

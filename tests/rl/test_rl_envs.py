@@ -164,6 +164,7 @@ def test_the_core_never_imports_the_rl_extra() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.slow
 def test_vector_runner_is_reproducible_and_zero_sum() -> None:
     runs = []
     for _ in range(2):

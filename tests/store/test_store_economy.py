@@ -256,6 +256,7 @@ crash_operations = st.one_of(
 ).map(lambda op: list(op) if isinstance(op, tuple) else [op])
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(crash_operations, min_size=1, max_size=12).map(lambda x: [*itertools.chain(*x)]))
