@@ -81,6 +81,21 @@ def machine_cpu() -> tuple[float, float]:
     return (sum(fields) - idle) / ticks, sum(fields) / ticks
 
 
+def services_cpu() -> float:
+    """CPU seconds so far of every ``postgres`` and ``redis-server`` process (``/proc``): the
+    database's and Redis's share of a run (with whatever else uses them meanwhile)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name = text[text.find("(") + 1:text.rfind(")")]
+        if name == "postgres" or name.startswith("redis-server"):
+            total += cpu_seconds(int(stat.parent.name))
+    return total
+
+
 def rss_mib(pid: int) -> float:
     """Resident memory of a process in MiB (Linux /proc); 0 if it is gone."""
     try:
@@ -442,6 +457,7 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
     await asyncio.sleep(warmup)
     cpu0 = [cpu_seconds(pid) for pid in pids]
     busy0, total0 = machine_cpu()
+    services0 = services_cpu()
     m0, own0 = time.perf_counter(), time.process_time()
     stats.measuring = True
     await asyncio.sleep(duration)
@@ -450,6 +466,7 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
     cpu = [cpu_seconds(pid) - c0 for pid, c0 in zip(pids, cpu0, strict=True)]
     own = time.process_time() - own0
     busy1, total1 = machine_cpu()
+    services = services_cpu() - services0
     rss = [rss_mib(pid) for pid in pids]
     for tb in seated:
         for c in tb:
@@ -467,7 +484,8 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
         "client_cpu_percent": round(100 * own / elapsed, 1),
         "client_cpu_share": round(own / max(own + sum(cpu), 1e-9), 3),
         "machine_busy_percent": round(100 * (busy1 - busy0) / max(total1 - total0, 1e-9), 1),
-        "others_cpu_s": round(max(0.0, busy1 - busy0 - own - sum(cpu)), 1),
+        "services_cpu_s": round(services, 1),
+        "others_cpu_s": round(max(0.0, busy1 - busy0 - own - sum(cpu) - services), 1),
         "server_rss_mib": [round(r, 1) for r in rss],
         "setup_s": {"accounts": round(setup_accounts, 1), "tables": round(setup_tables, 1)},
     }

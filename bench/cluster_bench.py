@@ -160,8 +160,8 @@ def describe(r: dict[str, Any]) -> str:
             f"CPU s in {r['duration_s']} s wall: nodes {cpu}, clients {r['client_cpu_s']:.1f}; "
             f"CPU ms per discard: nodes {r['node_cpu_ms_per_discard']}, "
             f"clients {r['client_cpu_ms_per_discard']} ({100 * r['client_cpu_share']:.0f}% of "
-            f"nodes + clients); machine {r['machine_busy_percent']}% busy, other processes "
-            f"(database, Redis, others' work) {r['others_cpu_s']} CPU s; "
+            f"nodes + clients); PostgreSQL + Redis {r['services_cpu_s']} CPU s; machine "
+            f"{r['machine_busy_percent']}% busy, other people's work {r['others_cpu_s']} CPU s; "
             f"RSS MiB {rss}; errors {r['errors']} {r['error_codes'] or ''}"
             f"closed {r['closed_connections']}; load average {r['load_average_1min']}")
 
