@@ -87,6 +87,12 @@ CONN_MS = 3_600_000
 """Life of ``wm:conn:<account>``, the account's newest connection (read after Redis was
 lost, to close the connections replaced meanwhile)."""
 
+ADDR_MS = 30_000
+"""Life of ``wm:addr:<address>`` (a node writes the counts that change every heartbeat, and
+all of its counts every :data:`ADDR_REFRESH` heartbeats or after Redis was lost)."""
+
+ADDR_REFRESH = 10
+
 RELAY_CONCURRENCY = 64
 """Relayed messages handled at once on a node (each account's in order, see
 :meth:`Cluster._route`)."""
@@ -305,6 +311,7 @@ class Cluster:
         self._elsewhere = redis.register_script(_ELSEWHERE)
         self.address_tables: Counter[str] = Counter()
         """This node's running tables per address, as last written to ``wm:addr``."""
+        self.beats = 0
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -418,6 +425,9 @@ class Cluster:
         for key in places:
             await self._renew(keys=[key], args=[f"{self.node} lobby", self.node, px])
         await self._mark_homes(homes)
+        self.beats += 1
+        if self.healthy_since is None or self.beats % ADDR_REFRESH == 0:
+            self.address_tables = Counter()  # write them all again
         await self._count_addresses(tables_by_address(self.hub))
         for account_id in self.homes - homes:  # tables that ended here: their players are free
             await self._renew_home_drop(account_id)
@@ -441,16 +451,18 @@ class Cluster:
 
     async def _count_addresses(self, counts: Counter[str], *, partial: bool = False) -> None:
         """Write this node's running tables per address (``wm:addr:<address>``, field: this
-        node), for the other nodes' ``tables_per_address`` (:meth:`tables_elsewhere`); the
-        addresses gone from ``counts`` are dropped unless ``partial`` (only those given)."""
+        node) that differ from what it wrote last, for the other nodes'
+        ``tables_per_address`` (:meth:`tables_elsewhere`); the addresses gone from
+        ``counts`` are dropped unless ``partial`` (only those given)."""
         gone = set() if partial else set(self.address_tables) - set(counts)
-        if not counts and not gone:
+        changed = {a: c for a, c in counts.items() if self.address_tables.get(a) != c}
+        if not changed and not gone:
             return
         pipe = self.redis.pipeline(transaction=False)
-        for address, count in counts.items():
+        for address, count in changed.items():
             key = f"wm:addr:{address}"
             pipe.hset(key, self.node, count)
-            pipe.pexpire(key, self.ttl_ms)
+            pipe.pexpire(key, ADDR_MS)
         for address in gone:
             pipe.hdel(f"wm:addr:{address}", self.node)
         await pipe.execute()
