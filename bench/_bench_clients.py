@@ -180,6 +180,8 @@ class WireClient(asyncio.Protocol):
         """Messages while setting up (``recv``); ``None`` once :attr:`on_message` takes them."""
         self.on_message: Any = None
         self.closed = False
+        self.stats: Stats | None = None
+        """Counts this connection if it closes while measuring."""
 
     async def open(self, path: str = "/ws") -> None:
         loop = asyncio.get_running_loop()
@@ -197,6 +199,8 @@ class WireClient(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        if self.stats is not None and self.stats.measuring:
+            self.stats.closed += 1
         if not self.upgraded.done():
             self.upgraded.set_exception(ConnectionError("closed before the upgrade"))
 
@@ -353,13 +357,12 @@ class BenchClient:
         assert ws is not None and ws.inbox is not None
         waiting, ws.inbox = ws.inbox, None
         ws.on_message = self.handle
+        ws.stats = self.stats
         while not waiting.empty():
             self.handle(waiting.get_nowait())
 
     def close(self) -> None:
         if self.ws is not None:
-            if self.ws.closed and self.stats.measuring:
-                self.stats.closed += 1
             self.ws.close()
 
 
