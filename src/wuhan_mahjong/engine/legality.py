@@ -602,14 +602,15 @@ def turn_actions(st: HandState, seat: int) -> tuple[Action, ...]:
     return tuple(acts)
 
 
-def claim_actions(st: HandState, seat: int) -> tuple[Action, ...]:
+def claim_actions(st: HandState, seat: int, may_win: bool = True) -> tuple[Action, ...]:
     """The answers of ``seat`` to the discard on the table: what :func:`allowed` keeps of
-    :func:`claim_candidates`, in that order."""
+    :func:`claim_candidates`, in that order.  ``may_win=False``: the caller knows that no
+    tile could complete the hand, so the win check is skipped."""
     t = st.pending_tile
     assert t is not None
     c = st.counts[seat]
     n = c[t]
-    acts: list[Action] = [WIN] if st.win_now(seat) is not None else []
+    acts: list[Action] = [WIN] if may_win and st.win_now(seat) is not None else []
     if n >= 2:
         acts.append(PENGS[t])
         if n >= 3 and not st.end_phase:

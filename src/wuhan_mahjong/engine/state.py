@@ -61,6 +61,7 @@ from .actions import (
     IllegalAction,
     Kong,
     LaiziDiscard,
+    Pass,
     Peng,
     SpecialKong,
     Win,
@@ -292,19 +293,24 @@ class HandState:
         if phase == "turn":
             if isinstance(action, Discard):  # most actions: the hot path, inline
                 t = action.tile  # never the laizi (discard.not_laizi)
+                bit = 1 << (3 * t)
                 self.counts[seat][t] -= 1
-                self.packed[seat] -= 1 << (3 * t)
+                self.packed[seat] -= bit
                 self.rivers[seat].append([t, -1, 0])
                 self._refresh_claims(seat)
-                live = self._claimers(t, seat)
-                if live or not self.auto_pass:
+                o = _OTHERS[seat]
+                c3 = self._claim3
+                if not self.auto_pass:
+                    self._open_window("claim", seat, t, self._claimers(t, seat))
+                elif (c3[o[0]] | c3[o[1]] | c3[o[2]] | self._chi3[o[0]]) & bit and (
+                        live := self._claimers(t, seat)):  # the bit test of _claimers first
                     self._open_window("claim", seat, t, live)
                 else:
                     # Lazy claim window: with auto_pass a discard nobody can use goes straight
                     # to the next draw (its passes still logged, its decision id still taken).
                     self.decision += 1
                     self.log.extend(_PASS_EVENTS[seat])
-                    self._next_turn(_OTHERS[seat][0])
+                    self._next_turn(o[0])
             else:
                 self._apply_turn(seat, action)
         elif phase == "claim" or phase == "rob":
@@ -512,11 +518,12 @@ class HandState:
         :meth:`_shape_ok` could hold).  ``_claim3[s]``: bit 3t when he holds two or more of
         ``t``; every bit when ``_maywin[s]``."""
         p = self.packed[s]
-        pres = (p | p >> 1 | p >> 2) & _ONES3
-        below = pres << 3
-        above = pres >> 3
-        self._chi3[s] = ((below & (pres << 6) & _RANK_GE2) | (below & above & _RANK_1_7)
-                         | (above & (pres >> 6) & _RANK_LE6))
+        two = p >> 1 | p >> 2  # bit 3t: two or more of t
+        pres = (p | two) & _ONES3  # bit 3t: one or more
+        below = pres << 3  # bit 3t: holds t-1
+        above = pres >> 3  # bit 3t: holds t+1
+        self._chi3[s] = (below & ((pres << 6) & _RANK_GE2 | above & _RANK_1_7)
+                         | above & (pres >> 6) & _RANK_LE6)
         may = False
         if self.openings[s]:
             c = self.counts[s]
@@ -528,7 +535,7 @@ class HandState:
                        or (not p & _SUITED_MASK and self.meld_honour[s])
                        or (not p & _NON258_MASK and self.meld_258[s]))
         self._maywin[s] = may
-        self._claim3[s] = _ALL3 if may else (p >> 1 | p >> 2) & _ONES3
+        self._claim3[s] = _ALL3 if may else two & _ONES3
 
     def _open_window(self, phase: Literal["claim", "rob"], frm: int, t: int,
                      live: tuple[int, ...] = ()) -> None:
@@ -540,24 +547,27 @@ class HandState:
         self.pending_from = frm
         self.decision += 1
         opts: list[tuple[Action, ...]] = [(), (), (), ()]
-        for k in (1, 2, 3):
-            s = (frm + k) % 4
-            if phase == "claim":
-                opts[s] = self._claim_options(s, t, frm) if s in live else _PASS_ONLY
+        answers: list[Action | None] = [None, None, None, None]
+        waiting = [False, False, False, False]
+        auto = self.auto_pass
+        for s in _OTHERS[frm]:
+            if phase == "rob":
+                o = win_or_pass(self, s)
+            elif s in live:  # a hand that could not win on any tile skips the win check
+                o = claim_actions(self, s, self._maywin[s])
             else:
-                opts[s] = win_or_pass(self, s)
+                o = _PASS_ONLY
+            opts[s] = o
+            if auto and len(o) == 1:
+                answers[s] = PASS
+                self.log.append(("act", s, PASS))
+            else:
+                waiting[s] = True
         self.options = opts
-        self.answers = [None] * 4
-        self.waiting = [s != frm for s in range(4)]
-        if self.auto_pass:
-            for k in (1, 2, 3):
-                s = (frm + k) % 4
-                if len(opts[s]) == 1:
-                    self.answers[s] = PASS
-                    self.waiting[s] = False
-                    self.log.append(("act", s, PASS))
-            if not any(self.waiting):
-                self._resolve_claim() if phase == "claim" else self._resolve_rob()
+        self.answers = answers
+        self.waiting = waiting
+        if not (waiting[0] or waiting[1] or waiting[2] or waiting[3]):  # all passed (auto_pass)
+            self._resolve_claim() if phase == "claim" else self._resolve_rob()
 
     def _win_order(self, frm: int) -> list[int]:
         start = self.dealer if self.rules.winner_order == "from_dealer" else frm
@@ -568,12 +578,16 @@ class HandState:
         t = self.pending_tile
         assert d is not None and t is not None
         answers = self.answers
-        for s in self._win_order(d):
-            if isinstance(answers[s], Win):
-                self._finish_win(s, "discard", d, t)
-                return
+        for a in answers:
+            if isinstance(a, Win):
+                for s in self._win_order(d):
+                    if isinstance(answers[s], Win):
+                        self._finish_win(s, "discard", d, t)
+                        return
         for s in range(4):
             a = answers[s]
+            if a is None or isinstance(a, Pass):
+                continue
             if isinstance(a, Peng):
                 self._take(s, d, t, 2)
                 self._add_meld(s, Meld("peng", (t, t, t), d))
