@@ -406,11 +406,19 @@ class Cluster:
         await self.redis.set(f"wm:node:{self.node}", str(time.time()), px=px)
         homes: set[int] = set()
         leased: set[str] = set()
-        for table in list(self.hub.tables.values()):
-            if table.epoch == 0 or table.finished or table.stopping:
-                continue
-            held = await self._renew(keys=[f"wm:lease:{table.match_id}"],
-                                     args=[f"{self.node} {table.epoch}", self.node, px])
+        live = [t for t in self.hub.tables.values()
+                if not (t.epoch == 0 or t.finished or t.stopping)]
+        lobby = self.hub.lobby
+        places = [f"wm:room:{code}" for code in lobby.rooms]
+        places += [self._queue_key(key) for key, queue in lobby.queues.items() if queue.members]
+        pipe = self.redis.pipeline(transaction=False)  # one round trip for every lease
+        for table in live:
+            await self._renew(keys=[f"wm:lease:{table.match_id}"],
+                              args=[f"{self.node} {table.epoch}", self.node, px], client=pipe)
+        for key in places:
+            await self._renew(keys=[key], args=[f"{self.node} lobby", self.node, px], client=pipe)
+        renewed = await pipe.execute() if live or places else []
+        for table, held in zip(live, renewed, strict=False):
             if not held:
                 log.warning("match %s is leased by another node: this table stops", table.match_id)
                 table.stop()
@@ -419,11 +427,6 @@ class Cluster:
             for seat in table.seats:
                 if not seat.is_bot and not seat.escaped:
                     homes.add(seat.account_id)
-        lobby = self.hub.lobby
-        places = [f"wm:room:{code}" for code in lobby.rooms]
-        places += [self._queue_key(key) for key, queue in lobby.queues.items() if queue.members]
-        for key in places:
-            await self._renew(keys=[key], args=[f"{self.node} lobby", self.node, px])
         await self._mark_homes(homes)
         self.beats += 1
         if self.healthy_since is None or self.beats % ADDR_REFRESH == 0:
