@@ -161,7 +161,8 @@ def kong_happy(rng: random.Random) -> Policy:
 
 
 @pytest.mark.parametrize(("profile", "options"), [
-    ("yuanhang", {}), ("bianfeng", {"opening_scoring": "per_opening"}), ("laizishanzhuang", {})])
+    ("yuanhang", {}), pytest.param("bianfeng", {"opening_scoring": "per_opening"}, marks=pytest.mark.slow),
+    pytest.param("laizishanzhuang", {}, marks=pytest.mark.slow)])
 def test_every_record_the_engine_settles_is_legal(profile: str, options: dict[str, Any]) -> None:
     """Real hands, with laizi kongs and 癞子皮杠: the copies check never refuses one, and the
     record settles to the engine's own amounts."""
