@@ -763,11 +763,14 @@ class Cluster:
     async def _watch_relays(self) -> None:
         """Close relayed sockets whose home node died: the client reconnects (as after a
         restart) and lands on the node that took its table over."""
+        alive: dict[str, bool] = {}  # one look per node, not per socket
+        for home in {r.home for r in self.relayed.values()} | {m.home for m in self.moved.values()}:
+            alive[home] = await self.alive(home)
         for relayed in list(self.relayed.values()):
-            if not await self.alive(relayed.home):
+            if not alive.get(relayed.home, True):
                 relayed.close(1012, "server restarting: reconnect to resume your match")
         for moved in list(self.moved.values()):
-            if not await self.alive(moved.home):
+            if not alive.get(moved.home, True):
                 moved.client.close(1012, "server restarting: reconnect to resume your match")
 
     # ------------------------------------------------------------------ the listener
