@@ -172,6 +172,36 @@ def is_complete(h: int, wilds: int = 0, _s: _SuitTable = SUITED, _h: _SuitTable 
     return a[0] + b[0] + c[0] + d[0] + x <= wilds
 
 
+_ONES3: Final = sum(1 << (3 * t) for t in range(34))
+_SUITED3: Final = sum(1 << (3 * t) for t in range(27))
+_HONOURS3: Final = _ONES3 & ~_SUITED3
+_RANK_GE1: Final = sum(1 << (3 * t) for t in range(27) if t % 9 >= 1)
+_RANK_GE2: Final = sum(1 << (3 * t) for t in range(27) if t % 9 >= 2)
+_RANK_LE7: Final = sum(1 << (3 * t) for t in range(27) if t % 9 <= 7)
+_RANK_LE6: Final = sum(1 << (3 * t) for t in range(27) if t % 9 <= 6)
+
+
+def could_complete(h: int, wilds: int) -> bool:
+    """A cheap necessary condition of :func:`is_complete` without a table lookup: ``False``
+    when the isolated tiles of ``h`` alone need more than ``wilds`` wilds.
+
+    A suited single with no other tile of its suit within two ranks, or an honour single,
+    shares a group with wilds only: it takes two (a set) or one (as the pair).  An honour
+    pair takes one (a triplet) unless it is the pair.  Only one group is the pair, so
+    ``s`` such singles and ``p`` such pairs need at least ``2s + p - 1`` wilds.  It rules
+    out most hands far from complete (the engine asks it first whether a hand could win
+    at all, and the tables see far fewer suits)."""
+    one = h >> 1
+    two = h >> 2
+    pres = (h | one | two) & _ONES3  # bit 3t: one or more of t
+    single = h & ~(one | two) & _ONES3  # exactly one
+    near = ((pres << 3) & _RANK_GE1 | (pres << 6) & _RANK_GE2 | (pres >> 3) & _RANK_LE7
+            | (pres >> 6) & _RANK_LE6)  # another tile of the suit within two ranks
+    s = (single & ~near & _SUITED3 | single & _HONOURS3).bit_count()
+    p = (one & ~h & ~two & _HONOURS3).bit_count()  # honours: exactly two
+    return s + p == 0 or 2 * s + p - 1 <= wilds
+
+
 _THRESHOLDS: Final = 10
 _WAIT_ROWS: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 

@@ -48,7 +48,7 @@ from ..analysis import NO_SHAPE, NOT_OPENED, NotAWin, holds_must_kong
 from ..meld import Meld, opening_count
 from ..rules import Rules
 from ..scoring import Settlement, settle
-from ..shape import is_complete
+from ..shape import could_complete, is_complete
 from ..tiles import NUM_KINDS, is_258, is_honour
 from ..win_record import SeatState, WinRecord
 from .actions import (
@@ -394,7 +394,7 @@ class HandState:
 
     def _shape_ok(self, seat: int, h: int, wilds: int) -> bool:
         """A superset of :func:`~wuhan_mahjong.analysis.is_winning_shape` on packed counts."""
-        if is_complete(h, wilds):
+        if could_complete(h, wilds) and is_complete(h, wilds):
             return True
         if not (h & _SUITED_MASK) and self.meld_honour[seat]:
             return True
@@ -531,7 +531,8 @@ class HandState:
                 if c[t]:
                     break
             else:
-                may = (is_complete(p, c[self.laizi] + 1)
+                w = c[self.laizi] + 1
+                may = ((could_complete(p, w) and is_complete(p, w))
                        or (not p & _SUITED_MASK and self.meld_honour[s])
                        or (not p & _NON258_MASK and self.meld_258[s]))
         self._maywin[s] = may
