@@ -191,6 +191,33 @@ def test_reconnecting_to_another_node_mid_hand_plays_on(nodes: list[ServeProcess
 
 
 @pytest.mark.slow
+def test_a_socket_relayed_to_a_dead_node_is_closed_to_reconnect(
+        nodes: list[ServeProcess], db_url: str) -> None:
+    """A player's socket on node 2 relays to his table on node 1; node 1 is killed: node 2
+    closes the socket with 1012 (reconnect) once node 1's heartbeat has expired, and the
+    player's reconnection finds the table again on the survivor."""
+    store, tokens, _ids = _accounts(db_url, 4)
+    first, second = _started(nodes[:2])
+    try:
+        async def scenario() -> None:
+            clients = await seat_four(first, tokens, hands=1)  # type: ignore[arg-type]
+            relayed = Client(second, tokens[1])  # type: ignore[arg-type]
+            assert (await relayed.connect())["at_table"] is True
+            await asyncio.to_thread(first.kill)
+            await asyncio.wait_for(relayed.closed.wait(), 30)  # about 5 s: the heartbeat's life
+            assert relayed.close_code == 1012
+            again = Client(second, tokens[1])  # type: ignore[arg-type]
+            assert (await again.connect(via_header=False))["at_table"] is True
+            await again.expect("state", timeout=30)
+            for c in [*clients, relayed, again]:
+                await c.close()
+
+        asyncio.run(scenario())
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
 def test_one_connection_per_account_and_logout_across_nodes(
         nodes: list[ServeProcess], db_url: str) -> None:
     """One live connection per account across nodes: connecting on node 2 closes node 1's;
