@@ -23,7 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from wuhan_mahjong.server.observability import JsonFormatter, emit
 
-from .harness import Server, guest_token, play, register, seat_four
+from .harness import Server, StartServer, guest_token, play, register, seat_four
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -69,7 +69,8 @@ def test_not_ready_while_the_database_is_away(server: Server) -> None:
     assert httpx.get(f"{server.http}/readyz", timeout=30).status_code == 200
 
 
-def test_metrics_after_a_played_hand(server: Server) -> None:
+def test_metrics_after_a_played_hand(start_server: StartServer) -> None:
+    server = start_server(metrics_audit_seconds=0.0)  # the ledger metrics of this moment
     before = scrape(server)
     assert all(name.startswith(("wuhan_mahjong_", "process_", "python_")) for name, _ in before)
     tokens = [guest_token(server) for _ in range(4)]
@@ -103,6 +104,32 @@ def test_metrics_after_a_played_hand(server: Server) -> None:
     assert total(after, "wuhan_mahjong_ledger_silver", part="players") == audit.player_balances
     assert total(after, "wuhan_mahjong_ledger_silver", part="sources") == audit.total_sources
     assert total(after, "wuhan_mahjong_ledger_source_silver_total") == audit.total_sources
+
+
+def test_metrics_reuse_the_ledger_audit(start_server: StartServer) -> None:
+    """``/metrics`` runs the ledger audit (a scan of the whole ledger) at most once per
+    ``metrics_audit_seconds``, however often it is scraped, and says how old it is; at 0
+    every scrape runs one and shows the ledger of that moment."""
+    server = start_server(metrics_audit_seconds=3600.0)
+    first = scrape(server)
+    assert total(first, "wuhan_mahjong_ledger_audits_total") == 1
+    guest_token(server)  # a sign-up grant: the ledger changes
+    for _ in range(5):
+        again = scrape(server)
+    assert total(again, "wuhan_mahjong_ledger_audits_total") == 1  # reused, not run again
+    assert total(again, "wuhan_mahjong_ledger_audit_age_seconds") >= total(
+        first, "wuhan_mahjong_ledger_audit_age_seconds")
+    assert total(again, "wuhan_mahjong_ledger_silver", part="sources") == total(
+        first, "wuhan_mahjong_ledger_silver", part="sources")  # what the audit saw then
+    assert total(again, "wuhan_mahjong_ledger_consistent") == 1
+
+    live = start_server(metrics_audit_seconds=0.0)
+    for n in range(1, 4):
+        samples = scrape(live)
+        assert total(samples, "wuhan_mahjong_ledger_audits_total") == n
+        assert total(samples, "wuhan_mahjong_ledger_silver", part="sources") == (
+            live.store.audit().total_sources)
+        guest_token(live)
 
 
 def test_login_failure_is_an_event_and_a_metric(server: Server, caplog: pytest.LogCaptureFixture) -> None:

@@ -107,6 +107,9 @@ class ServerConfig:
     max_loop_lag: float = 1.0
     """Admission control: event-loop lag (seconds, a moving average) at which this node
     refuses new tables and connections the same way; 0: not watched."""
+    metrics_audit_seconds: float = 30.0
+    """``/metrics`` reuses the ledger audit (a scan of the whole ledger) for this long: a
+    scrape costs at most one audit per period, however often it comes; 0: every scrape."""
     max_message_bytes: int = 4096
     auth_timeout: float = 10.0
     send_queue: int = 512
@@ -136,6 +139,8 @@ class ServerConfig:
             raise ValueError("abandon_seconds must be > 0 and tables_per_address >= 1")
         if self.max_tables < 0 or self.max_loop_lag < 0:
             raise ValueError("max_tables and max_loop_lag must be >= 0")
+        if not 0 <= self.metrics_audit_seconds < float("inf"):
+            raise ValueError("metrics_audit_seconds must be >= 0")
         if not 0 <= self.spectator_delay_moves <= 1000 or self.spectators_per_table < 0:
             raise ValueError("spectator_delay_moves must be in 0..1000, spectators_per_table >= 0")
         if self.watch_rate <= 0 or self.watch_burst < 1:

@@ -8,7 +8,8 @@
   ``wuhan_mahjong_``: connections and tables (read from the hub at scrape time), hands,
   matches, settlements, settlement and table errors and login failures (counters),
   the latency of a frame from the table to the client's socket (histogram), and the
-  ledger's totals (one consistent read of the store per scrape), plus the standard
+  ledger's totals and consistency from the store's audit (one consistent read of the
+  store, reused for ``metrics_audit_seconds``: :class:`AuditCache`), plus the standard
   ``process_*`` and ``python_*`` metrics.
 - The event log: :func:`emit` writes one record to the logger ``wuhan_mahjong.events``
   for every match start and end, settlement, login failure, admin action and table error,
@@ -26,8 +27,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 import time
 import traceback
+import weakref
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -50,6 +53,7 @@ from starlette.routing import Route
 if TYPE_CHECKING:
     from prometheus_client.metrics_core import Metric
 
+    from ..store import Audit, Store
     from .hub import Hub
 
 __all__ = ["EVENTS", "REGISTRY", "AppCollector", "JsonFormatter", "emit", "frame_sent",
@@ -145,6 +149,54 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False, default=str)
 
 
+class AuditCache:
+    """A store's last :meth:`~wuhan_mahjong.store.Store.audit`, reused for ``max_age`` seconds.
+
+    The audit reads the whole ledger and every balance: run on every scrape it made
+    ``/metrics`` cost more as the ledger grew, however often Prometheus (or anybody)
+    asked.  Now a scrape runs it only when the last one is older than ``max_age``
+    (``metrics_audit_seconds``, 0: every scrape); concurrent scrapes share one run.  The
+    metrics say how old the audit they show is, how many ran and how long the last took.
+    """
+
+    def __init__(self, store: Store, max_age: float,
+                 clock: Any = time.monotonic) -> None:
+        self.store = store
+        self.max_age = max_age
+        self.clock = clock
+        self.lock = threading.Lock()
+        self.audit: Audit | None = None
+        self.at = 0.0
+        self.runs = 0
+        self.seconds = 0.0
+        """Wall seconds the last audit took."""
+
+    def get(self) -> tuple[Audit, float]:
+        """The audit and its age in seconds (run now if there is none or it is too old)."""
+        with self.lock:
+            if self.audit is None or self.clock() - self.at >= self.max_age:
+                start = time.perf_counter()
+                self.audit = self.store.audit()
+                self.seconds = time.perf_counter() - start
+                self.at = self.clock()
+                self.runs += 1
+            return self.audit, max(0.0, self.clock() - self.at)
+
+
+_AUDITS: weakref.WeakKeyDictionary[Hub, AuditCache] = weakref.WeakKeyDictionary()
+_AUDITS_LOCK = threading.Lock()
+
+
+def audit_cache(hub: Hub) -> AuditCache:
+    """The hub's :class:`AuditCache` (made at its first scrape)."""
+    with _AUDITS_LOCK:
+        cache = _AUDITS.get(hub)
+        if cache is None:
+            cache = _AUDITS[hub] = AuditCache(
+                hub.store, float(getattr(hub.config, "metrics_audit_seconds", 0.0)))
+        return cache
+
+
 class AppCollector(Collector):
     """The metrics read from one application's hub and store when Prometheus scrapes."""
 
@@ -157,7 +209,15 @@ class AppCollector(Collector):
                                 value=len(hub.clients))
         yield GaugeMetricFamily(PREFIX + "tables", "Tables running in this process.",
                                 value=len(hub.tables))
-        audit = hub.store.audit()
+        audits = audit_cache(hub)
+        audit, age = audits.get()
+        yield GaugeMetricFamily(PREFIX + "ledger_audit_age_seconds", "Age of the ledger audit "
+                                "the ledger metrics show (reused for metrics_audit_seconds).",
+                                value=age)
+        yield GaugeMetricFamily(PREFIX + "ledger_audit_duration_seconds", "Wall time the last "
+                                "ledger audit took.", value=audits.seconds)
+        yield CounterMetricFamily(PREFIX + "ledger_audits", "Ledger audits run for /metrics.",
+                                  value=audits.runs)
         ledger = GaugeMetricFamily(PREFIX + "ledger_silver", "Silver by part of the ledger: the "
                                    "players' balances, the house's, the total created (sources) "
                                    "and taken out (sinks).", labels=["part"])
