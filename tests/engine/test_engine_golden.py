@@ -56,7 +56,8 @@ def play_digest(case: str) -> str:
     return h.hexdigest()
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case", [c if c in ("yuanhang", "laizishanzhuang")
+                                  else pytest.param(c, marks=pytest.mark.slow) for c in sorted(CASES)])
 def test_seeded_hands_play_and_record_as_they_always_did(case: str) -> None:
     assert play_digest(case) == GOLDEN[case], (
         f"seeded {case} hands now play or record differently (see the module docstring)")

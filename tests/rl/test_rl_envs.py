@@ -24,7 +24,8 @@ def _quiet() -> None:
     warnings.filterwarnings("ignore", message=".*render modes.*")
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", [PROFILES[0], *(pytest.param(p, marks=pytest.mark.slow)
+                                                   for p in PROFILES[1:])])
 def test_pettingzoo_api_seed_and_max_cycles(profile: str) -> None:
     api_test(rl.env(profile), num_cycles=200)
     seed_test(functools.partial(rl.env, profile), num_cycles=200)

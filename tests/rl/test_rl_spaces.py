@@ -37,7 +37,8 @@ def test_the_table_of_actions_is_complete_and_one_to_one() -> None:
         spaces.index_action(spaces.CHI_LOW, on_table=28)  # honours never chi
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", [PROFILES[0], *(pytest.param(p, marks=pytest.mark.slow)
+                                                   for p in PROFILES[1:])])
 def test_masks_are_exactly_the_legal_actions(profile: str) -> None:
     rng = random.Random(profile)
     policy = random_policy(rng)
