@@ -269,6 +269,7 @@ async def sampler(server: Server, stats: Stats, stop: asyncio.Event, interval: f
                 "t": round(now - start, 1), "rss_mib": round(rss_mib(server.proc.pid), 1),
                 "tables": health.get("tables", -1), "connections": health.get("connections", -1),
                 "frames_per_s": round((stats.frames - last_frames) / max(1e-9, now - last_t), 1),
+                "hands": stats.hands,
                 "server_cpu_s": round(cpu_seconds(server.proc.pid), 1)})
             last_frames, last_t = stats.frames, now
 
@@ -371,10 +372,10 @@ def main() -> None:
           f"{result['server_to_client_cpu']}")
     print(f"server RSS: {result['rss_after_warmup_mib']} MiB after warm-up, "
           f"{result['rss_end_mib']} MiB at the end ({result['rss_growth_mib']:+} MiB)")
-    print("   t(s)  RSS(MiB)  tables  conns  frames/s  server CPU(s)")
+    print("   t(s)  RSS(MiB)  tables  conns  frames/s  hands  server CPU(s)")
     for s in result["samples"]:
         print(f"{s['t']:7.1f} {s['rss_mib']:9.1f} {s['tables']:7} {s['connections']:6} "
-              f"{s['frames_per_s']:9.1f} {s['server_cpu_s']:14.1f}")
+              f"{s['frames_per_s']:9.1f} {s['hands']:6} {s['server_cpu_s']:14.1f}")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,9 @@ Run:  python3 bench/soak_trace.py OUT.txt serve [serve options]
 Every ``SOAK_TRACE_INTERVAL`` seconds (default 30) a thread writes to ``OUT.txt``:
 
 * the process RSS and the number of objects the collector tracks;
+* the memory outside Python's objects: SQLite's (``sqlite3_memory_used``: page caches,
+  prepared statements), glibc malloc's in use and free-but-kept bytes (``mallinfo2``),
+  Python's allocated blocks and the number of threads;
 * the object counts by type that grew most since the first census after warm-up
   (``SOAK_TRACE_WARMUP``, default 60 s);
 * the size of every container held by the project's code: the module-level dicts,
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import ctypes
 import gc
 import os
 import sys
@@ -34,6 +38,30 @@ from typing import Any
 from wuhan_mahjong.cli import main as cli_main
 
 _SIZED = (dict, list, set, frozenset, collections.deque)
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def _native() -> str:
+    """Memory outside Python's objects: SQLite's own (page caches, statements), glibc
+    malloc's in use and free-but-kept bytes (all arenas), Python's allocated blocks."""
+    parts = []
+    with contextlib.suppress(OSError, AttributeError):
+        lib = ctypes.CDLL("libsqlite3.so.0")  # the library the sqlite3 module uses
+        lib.sqlite3_memory_used.restype = ctypes.c_int64
+        parts.append(f"sqlite={lib.sqlite3_memory_used() / 2**20:.1f} MiB")
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = _MallInfo2
+        m = libc.mallinfo2()
+        parts.append(f"malloc in use={m.uordblks / 2**20:.1f} MiB free={m.fordblks / 2**20:.1f} "
+                     f"MiB mmapped={m.hblkhd / 2**20:.1f} MiB")
+    parts.append(f"python blocks={sys.getallocatedblocks()} threads={threading.active_count()}")
+    return " ".join(parts)
 
 
 def _rss_mib() -> float:
@@ -91,6 +119,7 @@ def _tracer(out: Path, interval: float, warmup: float, frames: int) -> None:
                 continue
             t = time.monotonic() - start
             f.write(f"\n=== t={t:.0f}s rss={_rss_mib():.1f} MiB objects={sum(types.values())}\n")
+            f.write(_native() + "\n")
             snap = tracemalloc.take_snapshot() if frames else None
             if base is None:
                 if t >= warmup:
