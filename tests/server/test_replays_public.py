@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import httpx
-import pytest
 
 from .harness import Client, Server, guest_token, play, register
 
@@ -30,7 +29,6 @@ def _play_one_hand(server: Server, token: str) -> str:
     return asyncio.run(scenario())
 
 
-@pytest.mark.slow
 def test_publish_permissions_public_record_and_verify(server: Server, tmp_path: Path) -> None:
     api = f"{server.http}/api"
     player = register(server, "publisher")
