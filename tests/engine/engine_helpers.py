@@ -93,7 +93,7 @@ def fingerprint(state: HandState) -> Any:
     """Everything that defines the state (for 'unchanged' and replay comparisons)."""
     return (
         [list(c) for c in state.counts], [list(m) for m in state.melds],
-        [[list(e) for e in r] for r in state.rivers], [list(s) for s in state.specials],
+        [[list(e) for e in r] for r in state.rivers], [s.copy() for s in state.specials],
         state.phase, state.current, state.head, state.tail, state.drawn, state.draw_source,
         state.end_phase, state.final_left, state.pending_tile, state.pending_from,
         list(state.answers), list(state.waiting), len(state.log),

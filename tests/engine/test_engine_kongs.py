@@ -14,6 +14,7 @@ from wuhan_mahjong.engine import (
     Kong,
     LaiziDiscard,
     Peng,
+    SpecialCounts,
     SpecialKong,
     seat_view,
 )
@@ -29,7 +30,7 @@ def test_red_dragon_kong_replacement_draw_and_kong_bloom() -> None:
     with pytest.raises(IllegalAction, match=r"can never be discarded normally.*红中杠"):
         st.apply(1, Discard(t("7z")))
     play(st, "1 red")
-    assert st.specials[1][0] == 1 and st.counts[1][t("7z")] == 0
+    assert st.specials[1].red == 1 and st.counts[1][t("7z")] == 0
     assert st.drawn == t("5s") and st.draw_source == "replacement" and st.tail == 135
     assert st.legal_actions(1)[0] == WIN and st.win_by_now(1) == "kong_bloom"
     play(st, "1 win")
@@ -43,7 +44,7 @@ def test_red_dragon_cannot_be_claimed_or_pengd() -> None:
     st = scenario({0: "7z5m", 1: "7z7z"})
     assert Peng(t("7z")) not in st.legal_actions(1)
     play(st, "0 red")  # the dealer plays it out: a kong, nothing for others to claim
-    assert st.phase == "turn" and st.current == 0 and st.specials[0][0] == 1
+    assert st.phase == "turn" and st.current == 0 and st.specials[0].red == 1
     assert st.rivers[0] == []
 
 
@@ -57,11 +58,11 @@ def test_laizi_kong_and_laizi_discard() -> None:
     with pytest.raises(IllegalAction, match="never takes part in a kong"):
         st.apply(0, Kong("concealed", t("4z")))
     play(st, "0 laizi")
-    assert st.specials[0][2] == 1 and st.drawn == t("9s") and st.current == 0
+    assert st.specials[0].laizi == 1 and st.drawn == t("9s") and st.current == 0
     play(st, "0 laizi-discard")
     # never claimable: no claim window (not even without auto-pass); the next player draws
     assert st.phase == "turn" and st.current == 1 and st.drawn is not None
-    assert st.rivers[0] == [[t("4z"), -1, 1]] and st.specials[0] == [0, 0, 1, 0, 1]
+    assert st.rivers[0] == [[t("4z"), -1, 1]] and st.specials[0] == SpecialCounts(laizi=1, laizi_discards=1)
     assert Peng(t("4z")) not in st.legal_actions(1)
     view = seat_view(st, 2)
     assert view["seats"][0]["discards"] == [{"tile": "4z", "laizi": True, "claimed_by": None}]
@@ -73,7 +74,7 @@ def test_green_dragon_kong_in_laizishanzhuang_only() -> None:
     assert SpecialKong("green") in st.legal_actions(0)
     assert Discard(t("6z")) not in st.legal_actions(0)
     play(st, "0 green")
-    assert st.specials[0][1] == 1 and st.drawn == t("9s")
+    assert st.specials[0].green == 1 and st.drawn == t("9s")
     plain = scenario({0: "6z"})
     assert SpecialKong("green") not in plain.legal_actions(0)
     assert Discard(t("6z")) in plain.legal_actions(0)
@@ -87,7 +88,7 @@ def test_indicator_kong_only_when_active() -> None:
                   repl="9s")
     assert SpecialKong("pi") in st.legal_actions(0) and Discard(t("9m")) in st.legal_actions(0)
     play(st, "0 pi")
-    assert st.specials[0][3] == 1 and st.drawn == t("9s")
+    assert st.specials[0].pi == 1 and st.drawn == t("9s")
     off = scenario({0: "9m"}, indicator="9m", profile="bianfeng")
     assert SpecialKong("pi") not in off.legal_actions(0)
     with pytest.raises(IllegalAction, match="癞子皮杠 is not played"):

@@ -83,7 +83,8 @@ def int_view(state: HandState, viewer: int) -> IntView:
                 shown.append(m)
         sp = state.specials[s]
         seats.append(SeatInts(
-            s, sum(state.counts[s]), tuple(shown), hidden, sp[0], sp[1], sp[2], sp[3], sp[4],
+            s, sum(state.counts[s]), tuple(shown), hidden,
+            sp.red, sp.green, sp.laizi, sp.pi, sp.laizi_discards,
             tuple((t, None if c < 0 else c) for t, c, _ in state.rivers[s])))
     on_table = None
     if state.phase in ("claim", "rob") and state.pending_tile is not None:

@@ -63,6 +63,7 @@ from .actions import (
     LaiziDiscard,
     Pass,
     Peng,
+    SpecialKind,
     SpecialKong,
     Win,
 )
@@ -72,8 +73,6 @@ from .legality import TurnFacts, claim_actions, explain, seat_violation, turn_ac
 Phase = Literal["turn", "claim", "rob", "final", "ended"]
 DrawSource = Literal["wall", "replacement", "final"]
 SEAT_NAMES = ("E", "S", "W", "N")
-SPECIAL_INDEX = {"red": 0, "green": 1, "laizi": 2, "pi": 3}
-LAIZI_DISCARDS = 4  # index in HandState.specials
 
 _SUITED_MASK = (1 << 81) - 1
 _NON258_MASK = sum(7 << (3 * t) for t in range(NUM_KINDS) if not is_258(t))
@@ -110,6 +109,26 @@ class HandResult:
     from_seat: int | None = None
     tile: int | None = None
     settlement: Settlement | None = None
+
+
+@dataclass(slots=True)
+class SpecialCounts:
+    """What a seat has played out singly (``HandState.specials[seat]``): his special kongs
+    by kind (the fields are named as :data:`~.actions.SpecialKind`: 红中杠, 发财杠, 癞子杠,
+    癞子皮杠) and his laizi discards (丢癞子)."""
+
+    red: int = 0
+    green: int = 0
+    laizi: int = 0
+    pi: int = 0
+    laizi_discards: int = 0
+
+    def kongs(self, kind: SpecialKind) -> int:
+        """The special kongs of ``kind``."""
+        return int(getattr(self, kind))
+
+    def copy(self) -> SpecialCounts:
+        return SpecialCounts(self.red, self.green, self.laizi, self.pi, self.laizi_discards)
 
 
 def seat_name(seat: int) -> str:
@@ -151,7 +170,7 @@ class HandState:
         self.openings = [0, 0, 0, 0]
         self.meld_honour = [True] * 4  # every meld tile an honour (风一色 prefilter)
         self.meld_258 = [True] * 4  # every meld tile a 2/5/8 (将一色 prefilter)
-        self.specials: list[list[int]] = [[0] * 5 for _ in range(4)]  # red green laizi pi, 丢癞子
+        self.specials = [SpecialCounts() for _ in range(4)]
         self.rivers: list[list[list[int]]] = [[], [], [], []]  # [tile, claimed_by or -1, laizi 0/1]
         wall_ = self.wall
         laizi = self.laizi
@@ -271,7 +290,7 @@ class HandState:
         sp = self.specials[seat]
         return SeatState(
             self.hand_tiles(seat) if hand is None else hand, tuple(self.melds[seat]),
-            sp[0], sp[1], sp[2], sp[3], sp[4])
+            sp.red, sp.green, sp.laizi, sp.pi, sp.laizi_discards)
 
     # ------------------------------------------------------------------ apply
     def apply(self, seat: int, action: Action) -> None:
@@ -338,7 +357,7 @@ class HandState:
         new.openings = list(self.openings)
         new.meld_honour = list(self.meld_honour)
         new.meld_258 = list(self.meld_258)
-        new.specials = [list(s) for s in self.specials]
+        new.specials = [sp.copy() for sp in self.specials]
         new.rivers = [[list(e) for e in r] for r in self.rivers]
         new.options = list(self.options)
         new.waiting = list(self.waiting)
@@ -460,14 +479,15 @@ class HandState:
         elif isinstance(action, LaiziDiscard):
             self._remove(s, self.laizi)
             self.rivers[s].append([self.laizi, -1, 1])
-            self.specials[s][LAIZI_DISCARDS] += 1
+            self.specials[s].laizi_discards += 1
             self._refresh_claims(s)
             self._next_turn((s + 1) % 4)
         elif isinstance(action, SpecialKong):
             kind = action.kind
             tile = self.rules.special_kong_tile(kind, self.indicator)
             self._remove(s, tile)
-            self.specials[s][SPECIAL_INDEX[kind]] += 1
+            sp = self.specials[s]
+            setattr(sp, kind, sp.kongs(kind) + 1)
             self._replacement(s)
         elif isinstance(action, Kong):
             t = action.tile
@@ -793,11 +813,11 @@ def tile_census(state: HandState) -> list[int]:
                 out[t] += 1
         sp = state.specials[s]
         for kind in SPECIAL_KINDS:
-            out[state.rules.special_kong_tile(kind, state.indicator)] += sp[SPECIAL_INDEX[kind]]
+            out[state.rules.special_kong_tile(kind, state.indicator)] += sp.kongs(kind)
         for t, claimed, lz in state.rivers[s]:
             if claimed < 0 and not lz:
                 out[t] += 1
-        out[state.laizi] += sp[LAIZI_DISCARDS]
+        out[state.laizi] += sp.laizi_discards
     if state.phase == "rob" and state.pending_tile is not None:
         out[state.pending_tile] += 1
     return out

@@ -153,8 +153,8 @@ def _public_seat(state: HandState, seat: int, viewer: int | None) -> PublicSeat:
         "seat": seat,
         "concealed": sum(state.counts[seat]),
         "melds": melds,
-        "special_kongs": {"red": sp[0], "green": sp[1], "laizi": sp[2], "pi": sp[3]},
-        "laizi_discards": sp[4],
+        "special_kongs": {"red": sp.red, "green": sp.green, "laizi": sp.laizi, "pi": sp.pi},
+        "laizi_discards": sp.laizi_discards,
         "discards": [{"tile": _TILE_STR[t], "laizi": bool(lz), "claimed_by": None if c < 0 else c}
                      for t, c, lz in state.rivers[seat]],
     }
