@@ -249,8 +249,11 @@ class HandState:
             # every rule lives in the table of requirements (.legality); its generators
             # (checked against the table by the tests) produce the legal actions, and the
             # options of a claim window or a final draw were made when the decision opened
-            if self.phase == "turn":  # the seat requirements of a turn: his own (turn.own)
+            phase = self.phase
+            if phase == "turn":  # the seat requirements of a turn: his own (turn.own)
                 cached = turn_actions(self, seat) if seat == self.current else ()
+            elif phase == "claim" or phase == "rob":  # window.not_own and .not_answered:
+                cached = self.options[seat] if self.waiting[seat] else ()  # the discarder never waits
             elif seat_violation(self, seat) is not None:
                 cached = ()
             else:
