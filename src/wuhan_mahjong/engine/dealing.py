@@ -105,7 +105,7 @@ class SeededRandom(random.Random):
 
 def shuffled_wall(rng: random.Random | None = None) -> list[int]:
     """A uniform random wall (Fisher-Yates via ``rng.shuffle``)."""
-    wall = all_tiles()
+    wall = list(_FULL_WALL)
     (rng or default_rng()).shuffle(wall)
     return wall
 
@@ -114,7 +114,8 @@ def new_salt(rng: random.Random | None = None) -> bytes:
     return (rng or default_rng()).getrandbits(8 * SALT_BYTES).to_bytes(SALT_BYTES, "big")
 
 
-_FULL_SET = sorted(all_tiles())
+_FULL_WALL = tuple(all_tiles())
+_FULL_SET = sorted(_FULL_WALL)
 
 
 def check_wall(wall: Sequence[int]) -> tuple[int, ...]:

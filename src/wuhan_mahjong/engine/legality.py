@@ -602,6 +602,12 @@ def turn_actions(st: HandState, seat: int) -> tuple[Action, ...]:
     return tuple(acts)
 
 
+_CHI_OTHERS = tuple(
+    tuple((low, *(k for k in (low, low + 1, low + 2) if k != 0)) for low in (-2, -1, 0) if 0 <= r + low <= 6)
+    for r in range(9))
+"""By rank: (lowest, other, other) offsets from the discard of each run that holds it."""
+
+
 def claim_actions(st: HandState, seat: int, may_win: bool = True) -> tuple[Action, ...]:
     """The answers of ``seat`` to the discard on the table: what :func:`allowed` keeps of
     :func:`claim_candidates`, in that order.  ``may_win=False``: the caller knows that no
@@ -618,13 +624,11 @@ def claim_actions(st: HandState, seat: int, may_win: bool = True) -> tuple[Actio
     if t < 27 and seat == ((st.pending_from or 0) + 1) % 4:
         r = t % 9
         laizi = st.laizi
-        for low in (t - 2, t - 1, t):
-            if low < t - r or low > t - r + 6:
-                continue
-            others = [x for x in (low, low + 1, low + 2) if x != t]
-            if laizi in others or not (c[others[0]] and c[others[1]]):
-                continue
-            acts.append(CHIS[low])
+        # the runs from t-2, t-1 and t within the suit, their other two tiles held, no laizi
+        for low, a, b in _CHI_OTHERS[r]:
+            x, y = t + a, t + b
+            if c[x] and c[y] and laizi != x and laizi != y:
+                acts.append(CHIS[t + low])
     if not acts:
         return _PASS_ONLY
     acts.append(PASS)
