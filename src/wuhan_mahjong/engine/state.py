@@ -734,9 +734,12 @@ class HandState:
             self.log.append(("draw", s, t, "final", self.tail - self.head))
             self._begin_turn(s, t, "final")
             self.phase = "final"
-            self.options[s] = win_or_pass(self, s)
-            win = WIN in self.options[s]
-            if win or not self.auto_pass:
+            # with at most four final draws each seat makes one, on the hand of his last
+            # discard (no kong in the end phase): if no tile could complete that, none does
+            opts = (win_or_pass(self, s) if self._maywin[s] or self.rules.final_draws > 4
+                    else _PASS_ONLY)
+            self.options[s] = opts
+            if opts[0] is WIN or not self.auto_pass:
                 return
             self.log.append(("act", s, PASS))
             s = (s + 1) % 4
