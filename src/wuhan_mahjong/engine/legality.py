@@ -568,13 +568,13 @@ def turn_actions(st: HandState, seat: int) -> tuple[Action, ...]:
     keeps of :func:`turn_candidates`, in that order."""
     f: TurnFacts = st.facts
     c = st.counts[seat]
-    # an unopened hand never wins (the analysis' first check): most turns skip the win check
-    acts: list[Action] = ([WIN] if st.drawn is not None and st.openings[seat]
-                          and st.no_self_win != st.decision and st.win_now(seat) is not None
-                          else [])
     # every held kind in tile order but the laizi and the must-kong tiles, which are never
     # discarded normally (discard.not_laizi / not_must_kong), at C speed
-    acts += filter(None, compress(f.discards, c))
+    acts: list[Action] = [*filter(None, compress(f.discards, c))]
+    # an unopened hand never wins (the analysis' first check): most turns skip the win check
+    if (st.drawn is not None and st.openings[seat] and st.no_self_win != st.decision
+            and st.win_now(seat) is not None):
+        acts.insert(0, WIN)
     laizi = c[st.laizi]
     if laizi:
         acts.append(LAIZI_DISCARD)
