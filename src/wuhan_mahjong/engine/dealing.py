@@ -104,9 +104,25 @@ class SeededRandom(random.Random):
 
 
 def shuffled_wall(rng: random.Random | None = None) -> list[int]:
-    """A uniform random wall (Fisher-Yates via ``rng.shuffle``)."""
+    """A uniform random wall (Fisher-Yates via ``rng.shuffle``).
+
+    For a plain seeded :class:`random.Random` (simulations, tests, the RL environments)
+    the same Fisher-Yates runs inline, drawing exactly what ``Random.shuffle`` draws
+    (``getrandbits`` of the bit length of ``i + 1``, redrawn while too large), so the
+    walls are identical (``tests/engine/test_engine_records.py`` checks it) without a
+    Python call per tile."""
     wall = list(_FULL_WALL)
-    (rng or default_rng()).shuffle(wall)
+    if type(rng) is not random.Random:
+        (rng or default_rng()).shuffle(wall)
+        return wall
+    getrandbits = rng.getrandbits
+    for i in range(NUM_TILES - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        wall[i], wall[j] = wall[j], wall[i]
     return wall
 
 
