@@ -61,7 +61,6 @@ from .actions import (
     IllegalAction,
     Kong,
     LaiziDiscard,
-    Pass,
     Peng,
     SpecialKind,
     SpecialKong,
@@ -309,6 +308,7 @@ class HandState:
             if action not in legal:
                 v = explain(self, seat, action)
                 raise IllegalAction(self.why_illegal(seat, action), rule=v.rule if v else "")
+            action = legal[legal.index(action)]  # the shared instance (windows compare by identity)
         self._legal = [None, None, None, None]
         self.log.append(("act", seat, action))
         phase = self.phase
@@ -602,16 +602,21 @@ class HandState:
         t = self.pending_tile
         assert d is not None and t is not None
         answers = self.answers
-        for a in answers:
-            if isinstance(a, Win):
-                for s in self._win_order(d):
-                    if isinstance(answers[s], Win):
-                        self._finish_win(s, "discard", d, t)
+        c = (d + 1) % 4
+        # the answers are the options' shared instances (apply): most are the one PASS
+        takers = [s for s in _OTHERS[d] if answers[s] is not PASS]
+        if not takers:
+            self._clear_window()
+            self._next_turn(c)
+            return
+        for s in takers:
+            if isinstance(answers[s], Win):
+                for w in self._win_order(d):
+                    if isinstance(answers[w], Win):
+                        self._finish_win(w, "discard", d, t)
                         return
-        for s in range(4):
+        for s in sorted(takers):
             a = answers[s]
-            if a is None or isinstance(a, Pass):
-                continue
             if isinstance(a, Peng):
                 self._take(s, d, t, 2)
                 self._add_meld(s, Meld("peng", (t, t, t), d))
@@ -626,7 +631,6 @@ class HandState:
                 self.log.append(("claim", s, a, d))
                 self._replacement(s)
                 return
-        c = (d + 1) % 4
         a = answers[c]
         if isinstance(a, Chi):
             for x in a.tiles:
