@@ -128,7 +128,7 @@ def test_rule_set_caches_stay_bounded_and_exact() -> None:
     hold at most their bound however many rule sets rooms choose (they were
     ``functools.cache``: one entry per rule set ever seen, for the process's life)."""
     from wuhan_mahjong import rules
-    from wuhan_mahjong.bots import table
+    from wuhan_mahjong.bots import seat_reading as table
 
     for cached in (rules._overrides, table._rules):
         assert cached.cache_info().maxsize is not None

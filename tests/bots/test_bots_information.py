@@ -20,7 +20,7 @@ from wuhan_mahjong.engine import new_hand, seat_view
 from wuhan_mahjong.engine.dealing import INDICATOR_POS
 from wuhan_mahjong.rules import get_rules
 
-POLICY_MODULES = ["base", "table", "handeval", "greedy", "expert", "opponents", "jsonl"]
+POLICY_MODULES = ["base", "seat_reading", "search", "handeval", "greedy", "expert", "opponents", "jsonl"]
 FORBIDDEN = {"wuhan_mahjong.engine.state", "wuhan_mahjong.engine.match",
              "wuhan_mahjong.engine.records", "wuhan_mahjong.engine.dealing"}
 FORBIDDEN_NAMES = {"HandState", "new_hand", "reduce", "play_hand", "tile_census"}
