@@ -222,6 +222,7 @@ class Match:
 def play_hand(state: HandState, policies: Policy | Sequence[Policy]) -> HandState:
     """Play ``state`` to the end with the policies (no match bookkeeping)."""
     per_seat = list(policies) if isinstance(policies, Sequence) else [policies] * 4
+    apply = state.apply
     while True:  # state.to_act()[0], without the tuple
         phase = state.phase
         if phase == "turn" or phase == "final":
@@ -230,7 +231,7 @@ def play_hand(state: HandState, policies: Policy | Sequence[Policy]) -> HandStat
             return state
         else:
             s = state.waiting.index(True)
-        state.apply(s, per_seat[s](state, s))
+        apply(s, per_seat[s](state, s))
 
 
 __all__ = ["HandSummary", "Match", "MatchError", "Policy", "escape_deltas",

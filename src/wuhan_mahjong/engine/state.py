@@ -615,7 +615,7 @@ class HandState:
                     if isinstance(answers[w], Win):
                         self._finish_win(w, "discard", d, t)
                         return
-        for s in sorted(takers):
+        for s in takers:  # one seat at most can peng or kong (four of a kind, one discarded)
             a = answers[s]
             if isinstance(a, Peng):
                 self._take(s, d, t, 2)
