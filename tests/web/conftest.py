@@ -8,9 +8,9 @@ to ``tests/web/artifacts/`` (git-ignored).
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import functools
+import hashlib
 import http.server
 import os
 import shutil
@@ -35,15 +35,50 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+PACKAGE = ROOT / "src" / "wuhan_mahjong"
+FIXTURES_CACHE_DAYS = 2
+"""Cached fixture folders of other inputs not used for this long are removed."""
+
+
+def fixture_inputs_key() -> str:
+    """A hash of everything the fixture views are made from: the package's Python files (the
+    engine, the rules, the hint), ``make_fixtures.py`` and the Python version."""
+    digest = hashlib.sha256(sys.version.encode())
+    sources = [p for p in PACKAGE.rglob("*.py") if "web" not in p.relative_to(PACKAGE).parts[:1]]
+    for path in sorted([*sources, Path(__file__).with_name("make_fixtures.py")]):
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
+
+
 @functools.cache
 def fixtures_dir() -> Path:
-    """The fixture page's seat views, made from the engine for this run
-    (``make_fixtures.py``), so they are never stale; served as ``/tests/web/fixtures/``."""
+    """The fixture page's seat views, made from the engine (``make_fixtures.py``), so they are
+    never stale; served as ``/tests/web/fixtures/``.
+
+    Making them plays a few hundred hands (about 4 s of CPU), so they are kept in the temporary
+    folder under the hash of their inputs (:func:`fixture_inputs_key`): a run after any change
+    of the package or of ``make_fixtures.py`` makes them afresh, other runs reuse them."""
     from .make_fixtures import main as make_fixtures
 
-    out = Path(tempfile.mkdtemp(prefix="wuhan-mahjong-fixtures-"))
-    atexit.register(shutil.rmtree, out, ignore_errors=True)
-    make_fixtures(out)
+    cache = Path(tempfile.gettempdir())
+    out = cache / f"wuhan-mahjong-fixtures-{fixture_inputs_key()}"
+    if not (out / "views.json").is_file():
+        made = Path(tempfile.mkdtemp(prefix="wuhan-mahjong-fixtures-new-", dir=cache))
+        try:
+            make_fixtures(made)
+            os.replace(made, out)  # atomic; fails if a concurrent run put its own there first
+        except OSError:
+            if not (out / "views.json").is_file():
+                raise
+        finally:
+            shutil.rmtree(made, ignore_errors=True)
+    os.utime(out)
+    too_old = time.time() - FIXTURES_CACHE_DAYS * 86400
+    for other in cache.glob("wuhan-mahjong-fixtures-*"):
+        with contextlib.suppress(OSError):
+            if other != out and other.stat().st_mtime < too_old:
+                shutil.rmtree(other)
     return out
 
 
