@@ -184,13 +184,20 @@ def decision_key(view: dict[str, Any]) -> tuple[Any, ...]:
 
 async def play(client: Client, *, bot: str = "random", seed: int = 0, until: str = "match_end",
                timeout: float = 60, act: bool = True,
-               on_state: Callable[[dict[str, Any]], Any] | None = None) -> dict[str, Any]:
-    """Answer every decision with a bot until a frame of type ``until`` arrives."""
+               on_state: Callable[[dict[str, Any]], Any] | None = None,
+               first: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Answer every decision with a bot until a frame of type ``until`` arrives.
+
+    ``first``: a frame the test already took from the inbox (a ``state`` it checked, say),
+    handled before the next one: the decision it offers may be the only offer of it."""
     policy = get_bot(bot, seed)
     done: set[tuple[Any, ...]] = set()
     deadline = time.monotonic() + timeout
     while True:
-        msg = await client.recv(max(0.01, deadline - time.monotonic()))
+        if first is not None:
+            msg, first = first, None
+        else:
+            msg = await client.recv(max(0.01, deadline - time.monotonic()))
         if msg["type"] == until:
             return msg
         if msg["type"] != "state" or not act:

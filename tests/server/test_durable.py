@@ -176,6 +176,7 @@ def test_restart_resumes_the_match_at_the_same_move(start_server: StartServer) -
 
     async def after() -> list[Client]:
         clients = [Client(second, t) for t in tokens]
+        states = []
         for c, view, seat in zip(clients, views, seats, strict=True):
             welcome = await c.connect()
             assert welcome["at_table"] is True
@@ -184,8 +185,11 @@ def test_restart_resumes_the_match_at_the_same_move(start_server: StartServer) -
             state = await c.expect("state")
             assert decision_key(state["view"]) == decision_key(view)
             assert state["view"]["hand"] == view["hand"]
-        ends = await asyncio.gather(*(play(c, seed=10 + i, timeout=120)
-                                      for i, c in enumerate(clients)))
+            states.append(state)
+        # the seat to act may get no other offer of its decision than the state it checked
+        # (when it reconnects last): played from there, not left to its 60 s timer
+        ends = await asyncio.gather(*(play(c, seed=10 + i, timeout=120, first=state)
+                                      for i, (c, state) in enumerate(zip(clients, states, strict=True))))
         assert {e["match_id"] for e in ends} == {match_id}
         assert all(e.get("reason") is None for e in ends)
         for c in clients:
@@ -194,6 +198,10 @@ def test_restart_resumes_the_match_at_the_same_move(start_server: StartServer) -
 
     clients = asyncio.run(after())
     match = check_settled_like_uninterrupted(second.store, match_id, start)
+    # every action was its player's: no decision was left to a timer, before or after the restart
+    finished = second.store.load_match(match_id)
+    assert finished is not None
+    assert {e.source for e in finished.events if e.kind == "act"} == {"player"}
     end = clients[0].of_type("match_end")[0]
     assert end["totals"] == match.totals
     silver = {line["seat"]: line["silver"] - line["fee"] for line in end["results"]}
