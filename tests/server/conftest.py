@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -53,12 +53,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def start_server(db_url: str) -> Iterator[StartServer]:
+def start_server(db_url: str, migrated_sqlite: Callable[[str], None]) -> Iterator[StartServer]:
     """Start servers on this test's database: ``start_server(**config_overrides)``."""
     started: list[Server] = []
     stores: list[Store] = []
 
     def start(**overrides: Any) -> Server:
+        migrated_sqlite(db_url)
         store = open_store(db_url, password_hasher=FAST_HASHER,
                            starting_silver=overrides.pop("starting_silver", 1000))
         stores.append(store)

@@ -72,8 +72,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def store(db_url: str) -> Iterator[Store]:
+def store(db_url: str, migrated_sqlite: Callable[[str], None]) -> Iterator[Store]:
     """A migrated store on a fresh database, with cheap password hashing."""
+    migrated_sqlite(db_url)
     opened = open_store(db_url, password_hasher=FAST_HASHER)
     try:
         yield opened
@@ -82,7 +83,7 @@ def store(db_url: str) -> Iterator[Store]:
 
 
 @pytest.fixture
-def make_store(db_url: str) -> Iterator[OpenStore]:
+def make_store(db_url: str, migrated_sqlite: Callable[[str], None]) -> Iterator[OpenStore]:
     """Open (more) stores on the test database: ``make_store(**open_store_options)``.
 
     Cheap password hashing unless ``password_hasher`` is given; all are closed
@@ -92,6 +93,7 @@ def make_store(db_url: str) -> Iterator[OpenStore]:
 
     def make(**options: object) -> Store:
         options.setdefault("password_hasher", FAST_HASHER)
+        migrated_sqlite(db_url)
         new = open_store(db_url, **options)  # type: ignore[arg-type]
         opened.append(new)
         return new
