@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,9 +32,11 @@ def _near_complete(rng: random.Random, n: int) -> list[int]:
     return [t for t in range(34) for _ in range(min(4, counts[t]))]
 
 
-@settings(max_examples=2000, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 5), st.booleans(), st.integers(0, 1))
-def test_never_rules_out_a_complete_hand(seed: int, wilds: int, near: bool, extra: int) -> None:
+HANDS = (st.integers(0, 2**32), st.integers(0, 5), st.booleans(), st.integers(0, 1))
+"""A seed, the wilds, near a complete hand or not, fewer tiles or not."""
+
+
+def check_never_rules_out(seed: int, wilds: int, near: bool, extra: int) -> None:
     rng = random.Random(seed)
     n = max(1, 14 - wilds - extra * rng.randrange(3))  # 3n+2 tiles with the wilds, or fewer
     if near:
@@ -47,11 +50,26 @@ def test_never_rules_out_a_complete_hand(seed: int, wilds: int, near: bool, extr
         assert shape.could_complete(h, wilds)
 
 
-def test_every_complete_hand_of_a_sweep_passes() -> None:
+@settings(max_examples=250, deadline=None)
+@given(*HANDS)
+def test_never_rules_out_a_complete_hand(seed: int, wilds: int, near: bool, extra: int) -> None:
+    check_never_rules_out(seed, wilds, near, extra)
+
+
+@pytest.mark.slow
+@settings(max_examples=2000, deadline=None)
+@given(*HANDS)
+def test_never_rules_out_a_complete_hand_thoroughly(seed: int, wilds: int, near: bool,
+                                                    extra: int) -> None:
+    check_never_rules_out(seed, wilds, near, extra)
+
+
+@pytest.mark.parametrize("hands", [300, pytest.param(3000, marks=pytest.mark.slow)])
+def test_every_complete_hand_of_a_sweep_passes(hands: int) -> None:
     """Complete hands with wilds standing in for removed tiles, all positions."""
     rng = random.Random(3)
     checked = 0
-    for _ in range(3000):
+    for _ in range(hands):
         tiles = _near_complete(rng, 14)
         for wilds in range(4):
             for drop in range(len(tiles)):
@@ -60,7 +78,7 @@ def test_every_complete_hand_of_a_sweep_passes() -> None:
                 if shape.is_complete(h, wilds):
                     checked += 1
                     assert shape.could_complete(h, wilds), (rest, wilds)
-    assert checked > 1000
+    assert checked > hands // 3
 
 
 def test_it_rules_out_scattered_hands() -> None:
