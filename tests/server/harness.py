@@ -44,9 +44,10 @@ FAST = ServerConfig(bot_wait=0.05, bot_delay=0.0, claim_hold=0.002, hand_pause=0
 
 
 class _Uvicorn(uvicorn.Server):
-    """uvicorn's server, whose main loop wakes when told to stop (uvicorn's own polls
-    ``should_exit`` every 0.1 s: half of that, on average, at each of the suite's hundreds of
-    stops).  It still refreshes the ``Date`` header once a second."""
+    """uvicorn's server, stopping without idle waits: its main loop wakes when told to stop
+    (uvicorn's own polls ``should_exit`` every 0.1 s; it still refreshes the ``Date`` header
+    once a second), and its shutdown skips the grace for open connections when there are
+    none.  A stop took 0.19 s of waiting, at each of the suite's hundreds of stops."""
 
     wake: asyncio.Event | None = None
     loop: asyncio.AbstractEventLoop | None = None
@@ -58,6 +59,22 @@ class _Uvicorn(uvicorn.Server):
             counter = (counter + 10) % 864000  # on_tick refreshes the Date header at multiples of 10
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), 1.0)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """uvicorn's shutdown, without its 0.1 s grace for open connections when none is open
+        (most stops of the suite: the tests close their clients first).  Checked and closed
+        with no ``await`` between, so no connection can come in meanwhile."""
+        if self.server_state.connections:
+            await super().shutdown(sockets)
+            return
+        for server in self.servers:
+            server.close()
+        for sock in sockets or []:
+            sock.close()
+        await asyncio.wait_for(self._wait_tasks_to_complete(),
+                               timeout=self.config.timeout_graceful_shutdown)
+        if not self.force_exit:
+            await self.lifespan.shutdown()
 
     def stop_soon(self) -> None:
         """Ask the server to stop, from another thread."""
