@@ -40,11 +40,17 @@ FIXTURES_CACHE_DAYS = 2
 """Cached fixture folders of other inputs not used for this long are removed."""
 
 
+VIEW_SOURCES = ("engine", "bots")
+"""The packages the fixture views come from besides the core modules: ``make_fixtures.py``
+imports the engine and the bots' hint, which import nothing above the bots (layers 0-2 of
+``tests/test_layers.py``, which checks it)."""
+
+
 def fixture_inputs_key() -> str:
-    """A hash of everything the fixture views are made from: the package's Python files (the
-    engine, the rules, the hint), ``make_fixtures.py`` and the Python version."""
+    """A hash of everything the fixture views are made from: the core modules, the engine and
+    the bots (:data:`VIEW_SOURCES`), ``make_fixtures.py`` and the Python version."""
     digest = hashlib.sha256(sys.version.encode())
-    sources = [p for p in PACKAGE.rglob("*.py") if "web" not in p.relative_to(PACKAGE).parts[:1]]
+    sources = [*PACKAGE.glob("*.py"), *(p for d in VIEW_SOURCES for p in (PACKAGE / d).rglob("*.py"))]
     for path in sorted([*sources, Path(__file__).with_name("make_fixtures.py")]):
         digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
@@ -57,8 +63,9 @@ def fixtures_dir() -> Path:
     never stale; served as ``/tests/web/fixtures/``.
 
     Making them plays a few hundred hands (about 4 s of CPU), so they are kept in the temporary
-    folder under the hash of their inputs (:func:`fixture_inputs_key`): a run after any change
-    of the package or of ``make_fixtures.py`` makes them afresh, other runs reuse them."""
+    folder under the hash of their inputs (:func:`fixture_inputs_key`): a run after a change
+    of the engine, the bots, the core or ``make_fixtures.py`` makes them afresh, other runs
+    reuse them."""
     from .make_fixtures import main as make_fixtures
 
     cache = Path(tempfile.gettempdir())
