@@ -227,6 +227,7 @@ def test_end_phase_hand_of_only_red_dragons_may_still_play_them_out() -> None:
     # a hand of nothing but 红中 (forced here) has no discard: the special kong stays legal
     only_red = st.copy()
     only_red.counts[0] = [0] * 34
-    only_red.counts[0][33] = 14
+    only_red.counts[0][33] = 4
+    only_red.packed[0] = 4 << (3 * 33)  # the packed form of the counts (the laizi left out)
     only_red._legal = [None] * 4
     assert only_red.legal_actions(0) == (SpecialKong("red"),)

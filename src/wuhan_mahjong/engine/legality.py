@@ -33,8 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import compress
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..tiles import NUM_KINDS, tile_str
 from .actions import (
@@ -542,8 +541,8 @@ class TurnFacts:
     """(the indicator, the tile played out) when 癞子皮杠 is played in this hand"""
     kong_tiles: frozenset[int]
     """tiles that may form a 暗杠 or 蓄杠 (not the laizi, not a must-kong tile)"""
-    discards: tuple[Discard | None, ...]
-    """per tile kind, its discard if it is plain, else ``None`` (for the C-speed filter)"""
+    plain3: int
+    """bit 3t set for each plain kind (the packed form of ``plain``, for :func:`turn_actions`)"""
 
 
 def turn_facts(st: HandState) -> TurnFacts:
@@ -558,9 +557,30 @@ def turn_facts(st: HandState) -> TurnFacts:
     pi = None
     if st.rules.pi_kong_active and st.pi_tile is not None:  # special_kong.pi_played / pi_not_must
         pi = (st.indicator, st.rules.special_kong_tile("pi", st.indicator))
-    discards = tuple(DISCARDS[t] if t in plain else None for t in range(NUM_KINDS))
+    plain3 = sum(1 << (3 * t) for t in plain)
     return TurnFacts(plain, tuple(must_kongs), st.rules.special_kong_tile("laizi", st.indicator), pi,
-                     frozenset(plain), discards)
+                     frozenset(plain), plain3)
+
+
+def _discard_table(first: int, size: int) -> dict[int, tuple[Action, ...]]:
+    """For one suit (or the honours) starting at tile ``first``: every set of held kinds,
+    keyed by its bits 3r (rank r held) as they sit in the packed hand shifted down to the
+    suit, to the discards of those kinds in tile order."""
+    table: dict[int, tuple[Action, ...]] = {}
+    for held in range(1 << size):
+        ranks = [r for r in range(size) if held >> r & 1]
+        table[sum(1 << (3 * r) for r in ranks)] = tuple(DISCARDS[first + r] for r in ranks)
+    return table
+
+
+_DISCARDS_M: Final = _discard_table(0, 9)
+_DISCARDS_P: Final = _discard_table(9, 9)
+_DISCARDS_S: Final = _discard_table(18, 9)
+_DISCARDS_Z: Final = _discard_table(27, 7)
+_SUIT27: Final = (1 << 27) - 1
+_ONES3: Final = sum(1 << (3 * t) for t in range(NUM_KINDS))
+_FOURS3: Final = _ONES3 << 2
+"""bit 3t+2 of a packed hand: four of kind t"""
 
 
 def turn_actions(st: HandState, seat: int) -> tuple[Action, ...]:
@@ -568,38 +588,41 @@ def turn_actions(st: HandState, seat: int) -> tuple[Action, ...]:
     keeps of :func:`turn_candidates`, in that order."""
     f: TurnFacts = st.facts
     c = st.counts[seat]
+    p = st.packed[seat]  # the concealed tiles but the laizi, 3 bits a kind
     # every held kind in tile order but the laizi and the must-kong tiles, which are never
-    # discarded normally (discard.not_laizi / not_must_kong), at C speed
-    acts: list[Action] = [*filter(None, compress(f.discards, c))]
+    # discarded normally (discard.not_laizi / not_must_kong): four lookups of the held
+    # kinds of a suit (bits 3t of the packed hand) in the tables of their discards
+    held = (p | p >> 1 | p >> 2) & f.plain3
+    acts = (_DISCARDS_M[held & _SUIT27] + _DISCARDS_P[held >> 27 & _SUIT27]
+            + _DISCARDS_S[held >> 54 & _SUIT27] + _DISCARDS_Z[held >> 81])
     # an unopened hand never wins (the analysis' first check): most turns skip the win check
     if (st.drawn is not None and st.openings[seat] and st.no_self_win != st.decision
             and st.win_now(seat) is not None):
-        acts.insert(0, WIN)
+        acts = (WIN, *acts)
     laizi = c[st.laizi]
-    if laizi:
-        acts.append(LAIZI_DISCARD)
+    more: list[Action] = [LAIZI_DISCARD] if laizi else []
     if st.end_phase:
         # no kong, but 红中 / 发财 when nothing else can leave the hand (kong.not_in_end_phase)
         if f.must_kongs and _only_must_tiles(st, seat):
-            acts += [a for t, k, a in f.must_kongs if c[t] and c[k]]
-        return tuple(acts)
+            more += [a for t, k, a in f.must_kongs if c[t] and c[k]]
+        return acts + tuple(more) if more else acts
     for t, k, a in f.must_kongs:
         if c[t] and c[k]:
-            acts.append(a)
+            more.append(a)
     if laizi and c[f.laizi_kong_tile]:
-        acts.append(SPECIAL_KONGS["laizi"])
+        more.append(SPECIAL_KONGS["laizi"])
     pi = f.pi
     if pi is not None and c[pi[0]] and c[pi[1]]:
-        acts.append(SPECIAL_KONGS["pi"])
-    if 4 in c:
+        more.append(SPECIAL_KONGS["pi"])
+    if p & _FOURS3:  # four of some kind (the laizi, never a kong tile, is not in p)
         kong_tiles = f.kong_tiles
-        acts += [CONCEALED_KONGS[t] for t in range(NUM_KINDS) if c[t] == 4 and t in kong_tiles]
+        more += [CONCEALED_KONGS[t] for t in range(NUM_KINDS) if c[t] == 4 and t in kong_tiles]
     for m in st.melds[seat]:
         if m.type == "peng":
             t = m.tiles[0]
             if c[t] and t in f.kong_tiles:
-                acts.append(ADDED_KONGS[t])
-    return tuple(acts)
+                more.append(ADDED_KONGS[t])
+    return acts + tuple(more) if more else acts
 
 
 _CHI_OTHERS = tuple(

@@ -137,6 +137,17 @@ def seat_name(seat: int) -> str:
 class HandState:
     """The full (server-side) state of one hand.  See the module docstring."""
 
+    # Slots: attribute loads and stores at fixed offsets.  A plain instance of this many
+    # attributes (over CPython's 30 shared keys) keeps them in a dict of its own, looked up
+    # by name on every access of the engine's hot paths.
+    __slots__ = ("_chi3", "_claim3", "_legal", "_maywin", "_win_at", "_win_why", "_wins",
+                 "answers", "auto_pass", "commitment", "counts", "current", "dealer", "decision",
+                 "draw_source", "drawn", "end_phase", "facts", "final_left", "hand_no", "head",
+                 "indicator", "initial_hands", "laizi", "log", "meld_258", "meld_honour", "melds",
+                 "must", "no_self_win", "openings", "options", "packed", "pending_from",
+                 "pending_tile", "phase", "pi_tile", "result", "rivers", "rules", "salt",
+                 "specials", "tail", "waiting", "wall")
+
     def __init__(
         self, rules: Rules, dealer: int, wall: Sequence[int], salt: bytes, *,
         hand_no: int = 0, auto_pass: bool = False,
@@ -353,7 +364,8 @@ class HandState:
     def copy(self) -> HandState:
         """An independent copy (the event log is copied too)."""
         new = object.__new__(HandState)
-        new.__dict__.update(self.__dict__)
+        for name in HandState.__slots__:
+            setattr(new, name, getattr(self, name))
         new.counts = [list(c) for c in self.counts]
         new.packed = list(self.packed)
         new.melds = [list(m) for m in self.melds]
