@@ -116,14 +116,16 @@ def shuffled_wall(rng: random.Random | None = None) -> list[int]:
         (rng or default_rng()).shuffle(wall)
         return wall
     getrandbits = rng.getrandbits
-    for i in range(NUM_TILES - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _SHUFFLE_STEPS:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         wall[i], wall[j] = wall[j], wall[i]
     return wall
+
+
+_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(NUM_TILES - 1, 0, -1))
+"""Fisher-Yates from the top: (position, how many to choose from, bits drawn per try)."""
 
 
 def new_salt(rng: random.Random | None = None) -> bytes:

@@ -42,6 +42,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
+from operator import attrgetter
 from typing import Literal
 
 from ..analysis import NO_SHAPE, NOT_OPENED, NotAWin, holds_must_kong
@@ -364,8 +365,12 @@ class HandState:
     def copy(self) -> HandState:
         """An independent copy (the event log is copied too)."""
         new = object.__new__(HandState)
-        for name in HandState.__slots__:
-            setattr(new, name, getattr(self, name))
+        # the attributes that are never changed in place, shared; the others copied
+        (new.rules, new.dealer, new.wall, new.salt, new.commitment, new.hand_no, new.auto_pass,
+         new.indicator, new.laizi, new.must, new.pi_tile, new.facts, new.initial_hands, new.head,
+         new.tail, new.phase, new.current, new.drawn, new.draw_source, new.end_phase,
+         new.final_left, new.pending_tile, new.pending_from, new.result, new.no_self_win,
+         new.decision) = _SHARED(self)
         new.counts = [list(c) for c in self.counts]
         new.packed = list(self.packed)
         new.melds = [list(m) for m in self.melds]
@@ -796,6 +801,13 @@ class HandState:
         if v is None:
             return f"{action} is legal now"
         return v.message
+
+
+_SHARED = attrgetter("rules", "dealer", "wall", "salt", "commitment", "hand_no", "auto_pass",
+                     "indicator", "laizi", "must", "pi_tile", "facts", "initial_hands", "head",
+                     "tail", "phase", "current", "drawn", "draw_source", "end_phase", "final_left",
+                     "pending_tile", "pending_from", "result", "no_self_win", "decision")
+"""The attributes of a state that :meth:`HandState.copy` shares (immutable values)."""
 
 
 def new_hand(
