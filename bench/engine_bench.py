@@ -1,6 +1,6 @@
 """Engine benchmark: random-legal hands per second, against rlcard's Mahjong random self-play.
 
-    python bench/engine_bench.py [--seconds 10] [--profile yuanhang] [--seed 1]
+    python bench/engine_bench.py [--seconds 10] [--profile yuanhang] [--seed 1] [--slices 10]
 
 Our side: four uniformly random legal players (a win is always taken, as rlcard's
 game declares wins by itself), seats with nothing but "pass" answered at once
@@ -12,6 +12,13 @@ the other, each for the same CPU time after a short warm-up (the shape tables of
 :mod:`wuhan_mahjong.shape` fill on first use), and the ratio is of hands per CPU
 second (``time.process_time``), so other load on the machine cancels out; wall
 time is printed beside it.
+
+The two sides take turns in ``--slices`` slices of equal CPU time (default 10: one
+second each of the 10), and each side's figure is its games over its CPU time summed
+over its slices.  A machine whose speed drifts (other load, clock changes) then slows
+both sides alike instead of whichever ran in the slow minute; rlcard, which plays only
+a few hundred games in 10 s, gains the most steadiness from it.  ``--slices 1`` runs
+each side in one piece, as before.
 """
 
 from __future__ import annotations
@@ -29,26 +36,53 @@ from wuhan_mahjong.rules import get_rules
 _KIND = itemgetter(0)
 
 
-def timed(step: Callable[[], int], seconds: float, warmup: float) -> dict[str, float]:
-    """Call ``step`` (one game, returning its action count) for ``seconds`` of CPU time."""
-    start = time.process_time()
-    while time.process_time() - start < warmup:
-        step()
-    games = actions = 0
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    while True:
-        actions += step()
-        games += 1
-        cpu = time.process_time() - cpu0
-        if cpu >= seconds:
-            break
-    wall = time.perf_counter() - wall0
-    return {"hands": games, "cpu": cpu, "wall": wall, "per_second": games / cpu,
-            "actions_per_second": actions / cpu}
+class Timed:
+    """Games, actions, CPU and wall time of one side, summed over its slices."""
+
+    def __init__(self, step: Callable[[], int]) -> None:
+        self.step = step
+        self.games = self.actions = 0
+        self.cpu = self.wall = 0.0
+
+    def warm_up(self, seconds: float) -> None:
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            self.step()
+
+    def run(self, seconds: float) -> None:
+        """Play whole games for ``seconds`` of CPU time (the last game is finished)."""
+        step = self.step
+        games = actions = 0
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        while True:
+            actions += step()
+            games += 1
+            cpu = time.process_time() - cpu0
+            if cpu >= seconds:
+                break
+        self.wall += time.perf_counter() - wall0
+        self.games += games
+        self.actions += actions
+        self.cpu += cpu
+
+    def result(self) -> dict[str, float]:
+        return {"hands": self.games, "cpu": self.cpu, "wall": self.wall,
+                "per_second": self.games / self.cpu, "actions_per_second": self.actions / self.cpu}
 
 
-def bench_engine(profile: str, seconds: float, seed: int, auto_pass: bool = True,
-                 warmup: float = 1.0) -> dict[str, float]:
+def interleaved(sides: list[Timed], seconds: float, slices: int, warmup: float = 1.0
+                ) -> list[dict[str, float]]:
+    """Warm every side up, then run them in turn, ``slices`` times ``seconds / slices`` each."""
+    for side in sides:
+        side.warm_up(warmup)
+    for _ in range(slices):
+        for side in sides:
+            side.run(seconds / slices)
+    return [side.result() for side in sides]
+
+
+def engine_side(profile: str, seed: int, auto_pass: bool = True) -> tuple[Timed, Counter[str]]:
+    """Our side: one complete random-legal hand per step; the outcomes counted."""
     rules = get_rules(profile)
     rng = random.Random(seed)
     policy = random_policy(rng)
@@ -61,12 +95,11 @@ def bench_engine(profile: str, seconds: float, seed: int, auto_pass: bool = True
         outcomes[state.result.outcome] += 1
         return list(map(_KIND, state.log)).count("act")  # at C speed: not the engine's time
 
-    out = timed(one, seconds, warmup)
-    out["win_rate"] = outcomes["win"] / max(1, sum(outcomes.values()))
-    return out
+    return Timed(one), outcomes
 
 
-def bench_rlcard(seconds: float, seed: int, warmup: float = 1.0) -> dict[str, float] | None:
+def rlcard_side(seed: int) -> Timed | None:
+    """rlcard's side: one ``env.run`` game of four ``RandomAgent`` seats per step."""
     try:
         import rlcard
         from rlcard.agents import RandomAgent
@@ -79,7 +112,7 @@ def bench_rlcard(seconds: float, seed: int, warmup: float = 1.0) -> dict[str, fl
         trajectories, _ = env.run(is_training=False)
         return sum((len(t) - 1) // 2 for t in trajectories)
 
-    return timed(one, seconds, warmup)
+    return Timed(one)
 
 
 def main() -> None:
@@ -87,10 +120,18 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per side")
     p.add_argument("--profile", default="yuanhang")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--slices", type=int, default=10,
+                   help="the sides take turns in this many slices of equal CPU time")
     args = p.parse_args()
-    ours = bench_engine(args.profile, args.seconds, args.seed)
-    full = bench_engine(args.profile, args.seconds / 2, args.seed, auto_pass=False)
-    theirs = bench_rlcard(args.seconds, args.seed)
+    if args.seconds <= 0 or args.slices < 1:
+        p.error("--seconds must be positive and --slices at least 1")
+    engine, outcomes = engine_side(args.profile, args.seed)
+    peer = rlcard_side(args.seed)
+    ours, *rest = interleaved([engine] if peer is None else [engine, peer], args.seconds, args.slices)
+    theirs = rest[0] if rest else None
+    ours["win_rate"] = outcomes["win"] / max(1, sum(outcomes.values()))
+    full_side, _ = engine_side(args.profile, args.seed, auto_pass=False)
+    (full,) = interleaved([full_side], args.seconds / 2, 1)
     print(f"wuhan-mahjong engine ({args.profile}, random legal, auto-pass): "
           f"{ours['per_second']:.0f} hands per CPU second ({ours['hands']:.0f} hands in "
           f"{ours['cpu']:.1f} s CPU, {ours['wall']:.1f} s wall; {ours['actions_per_second']:.0f} "
