@@ -26,5 +26,5 @@ def test_the_best_bot_that_fits_the_think_time() -> None:
 def test_the_server_default_fits_half_the_bot_delay() -> None:
     delay = ServerConfig().bot_delay
     assert default_bot(delay) == best_bot(delay * 1000 / 2)
-    assert default_bot(0.2) == "expert"  # 100 ms: not the search
+    assert default_bot(0.2) == "expert"  # 100 ms
     assert default_bot(0.0) == "greedy"  # the floor
