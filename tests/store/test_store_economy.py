@@ -148,6 +148,16 @@ operations = st.one_of(
 )
 
 
+def _assert_books(store: Store, sources: int, sinks: int) -> None:
+    """The audit balances: players hold sources - sinks, the house the sinks, nobody < 0."""
+    audit = store.audit()
+    assert audit.ok, audit
+    assert audit.total_sources == sources and audit.sinks == sinks
+    assert audit.player_balances == sources - sinks
+    assert audit.house_balance == sinks
+    assert not audit.negative_accounts
+
+
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(operations, min_size=1, max_size=12))
@@ -184,12 +194,7 @@ def test_total_silver_is_sources_minus_sinks(store: Store, ops: list[object]) ->
             new = (store.create_guest().account if op.guest
                    else store.register(f"p{ids[0]}x{n}", "secret-123"))
             sources += new.silver
-        audit = store.audit()
-        assert audit.ok, audit
-        assert audit.total_sources == sources and audit.sinks == sinks
-        assert audit.player_balances == sources - sinks
-        assert audit.house_balance == sinks
-        assert not audit.negative_accounts
+        _assert_books(store, sources, sinks)
         assert all(store.account(x).silver >= 0 for x in ids)
 
 
@@ -359,12 +364,7 @@ def test_total_silver_is_sources_minus_sinks_whatever_crashes(
         if not isinstance(op, Grant | SignUp):
             crash = None
         assert {a: store.account(a).silver for a in ids} == balances
-        audit = store.audit()
-        assert audit.ok, audit
-        assert audit.total_sources == sources and audit.sinks == sinks
-        assert audit.player_balances == sources - sinks
-        assert audit.house_balance == sinks
-        assert not audit.negative_accounts
+        _assert_books(store, sources, sinks)
     logged = store.load_match(match_id)
     assert logged is not None and logged.hands_done == hand_no
     for h in range(hand_no):  # every hand's record saved with its settlement

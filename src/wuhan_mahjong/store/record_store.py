@@ -6,7 +6,7 @@ matches (:mod:`.matchlog`) whose hands are saved and settled in one transaction.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import select
@@ -124,16 +124,7 @@ class RecordStore(LedgerStore):
                 raise RecordExists(record.match_id, record.hand_no) from exc
             for seat, account_id in sorted(record.seats.items()):
                 session.add(HandSeatRow(record_id=row.id, seat=seat, account_id=account_id))
-        return HandRecord(
-            match_id=record.match_id,
-            hand_no=record.hand_no,
-            commitment=record.commitment,
-            wall=record.wall,
-            salt=record.salt,
-            events=record.events,
-            seats=dict(sorted(record.seats.items())),
-            finished_at=finished,
-        )
+        return replace(record, seats=dict(sorted(record.seats.items())), finished_at=finished)
 
     def hand_record(self, match_id: str, hand_no: int, *, viewer: int) -> HandRecord | None:
         """The record of a hand, only if account ``viewer`` sat at it; else ``None``.
