@@ -454,9 +454,11 @@ def test_tables_per_address_and_the_calculator_limit_count_every_node(
 def test_a_paused_node_that_comes_back_runs_nothing_twice(
         nodes: list[ServeProcess], db_url: str) -> None:
     """The table's node is frozen (SIGSTOP) mid-hand past its heartbeat's life: another node
-    takes the match over; when the frozen node runs again (SIGCONT) it finds the match fenced
-    and stops its copy of the table, writing and sending nothing more.  The match is settled
-    once, like an uninterrupted run."""
+    takes the match over (even if the node froze inside a write, holding the match row's
+    lock); when the frozen node runs again (SIGCONT) it finds the match fenced, stops its
+    copy of the table, writing nothing more, and closes its players' sockets with 1012 so
+    that they reconnect to the table where it runs now.  The match is settled once, like an
+    uninterrupted run."""
     store, tokens, ids = _accounts(db_url, 4)
     first, second = _started(nodes[:2])
     assert first.proc is not None
@@ -473,13 +475,14 @@ def test_a_paused_node_that_comes_back_runs_nothing_twice(
                 while await asyncio.to_thread(_owner_pid, store, match_id) != _pid(second):
                     assert time.monotonic() - stopped < 30, "no node took the match over"
                     await asyncio.sleep(0.1)
+                frozen_sockets = [p.client for p in players]
                 for p in players:
-                    p.server = second
-                    if p.client is not None:  # the frozen node cannot close them itself
-                        p.client.ws.transport.abort()
+                    p.server = second  # where they reconnect when the thawed node lets go
             finally:
                 first.proc.send_signal(signal.SIGCONT)  # type: ignore[union-attr]
             await asyncio.wait_for(asyncio.gather(*runs), 120)
+            for old in frozen_sockets:
+                assert old is not None and old.close_code == 1012, old and old.close_code
             for p in players:
                 if p.client is not None:
                     await p.client.close()

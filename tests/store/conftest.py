@@ -62,6 +62,12 @@ def _pg_url(request: pytest.FixtureRequest) -> Iterator[str]:
             connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
 
 
+@pytest.fixture
+def pg_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The URL of a fresh, empty PostgreSQL schema (for what only PostgreSQL does)."""
+    yield from _pg_url(request)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The URL of a fresh, empty database (not yet migrated)."""

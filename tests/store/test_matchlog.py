@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 
 import pytest
+from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 
 from wuhan_mahjong.store import (
     HandRecord,
@@ -13,7 +15,10 @@ from wuhan_mahjong.store import (
     MatchLogError,
     Store,
     hand_game_id,
+    open_store,
 )
+from wuhan_mahjong.store.database import create_store_engine
+from wuhan_mahjong.store.models import MatchRow
 
 
 def _players(store: Store) -> list[int]:
@@ -113,3 +118,38 @@ def test_an_ended_match_is_not_resumed_or_written(store: Store) -> None:
     assert logged is not None and logged.status == "aborted"
     assert logged.reason == "the table stopped on a server error"
     assert store.load_match("nope") is None
+
+
+@pytest.mark.slow
+def test_a_frozen_runner_cannot_hold_a_take_over_back(pg_url: str) -> None:
+    """A process frozen in the middle of a write (SIGSTOP, a swapped-out VM) keeps its
+    connection and its transaction's row locks: PostgreSQL ends its session after a few idle
+    seconds, so a node taking its match over is not held up for as long as it stays frozen
+    (found when a cluster take-over hung on a node paused mid-append), and the frozen
+    runner's own commit fails."""
+    store = open_store(pg_url)
+    frozen = create_store_engine(pg_url)
+    try:
+        epoch = store.open_match("m9", "t9", "00", {})
+        connection = frozen.connect()
+        transaction = connection.begin()
+        connection.execute(select(MatchRow.epoch).where(MatchRow.match_id == "m9")
+                           .with_for_update())
+        claimed: list[int] = []
+        claim = threading.Thread(
+            target=lambda: claimed.append(store.claim_match("m9", owner="node-b")), daemon=True)
+        claim.start()
+        claim.join(60)
+        try:
+            assert claimed == [epoch + 1], "the take-over waited on the frozen runner's lock"
+            with pytest.raises(DBAPIError):  # its session was ended under it
+                connection.execute(select(MatchRow.epoch))
+                transaction.commit()
+        finally:
+            connection.invalidate()  # releases the lock if the test failed
+            claim.join(10)
+        with pytest.raises(MatchFenced):
+            store.append_match_events("m9", epoch, [MatchEvent(0, 0, "deal")])
+    finally:
+        frozen.dispose()
+        store.close()

@@ -421,7 +421,7 @@ class Cluster:
         for table, held in zip(live, renewed, strict=False):
             if not held:
                 log.warning("match %s is leased by another node: this table stops", table.match_id)
-                table.stop()
+                table.lost()
                 continue
             leased.add(table.match_id)
             for seat in table.seats:

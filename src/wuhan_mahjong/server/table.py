@@ -257,6 +257,9 @@ class Table:
         self.resumed = False
         self.stopping = False
         """Set by a draining server: stop at the next safe point (the store has it all)."""
+        self.taken_over = False
+        """Another process runs this match now (its epoch is newer): this copy stops, writes
+        nothing more, and sends its players to reconnect (to the new owner)."""
         self.inbox: deque[InboxEvent] = deque()
         self.wake = asyncio.Event()
         self.decision: Decision | None = None
@@ -763,6 +766,30 @@ class Table:
         self.stopping = True
         self.wake.set()
 
+    def lost(self) -> None:
+        """Another node holds this match's lease (it took the match over while this node was
+        cut off or frozen): stop, and send the players here to reconnect."""
+        self.taken_over = True
+        self.stop()
+
+    async def _was_taken_over(self) -> bool:
+        """Whether the match's stored epoch is newer than this table's (``False`` when the
+        store cannot say)."""
+        try:
+            epoch = await asyncio.to_thread(self.hub.store.match_epoch, self.match_id)
+        except Exception:
+            return False
+        return epoch is not None and epoch > self.epoch > 0
+
+    def _send_players_away(self) -> None:
+        """Close the sockets of the players seated here (on this node or relayed to it) with
+        1012: they reconnect, and land at the table where it runs now."""
+        for info in self.seats:
+            client = self.hub.clients.get(info.account_id)
+            if info.is_bot or client is None or not self.hub.where.at_table(info.account_id, self):
+                continue
+            client.close(1012, "server restarting: reconnect to resume your match")
+
     async def run(self) -> None:
         try:
             if self.epoch == 0:
@@ -784,14 +811,23 @@ class Table:
         except asyncio.CancelledError:
             raise
         except MatchFenced:  # another process resumed this match: it is theirs now
-            log.warning("match %s was taken over by another process; this table stops",
-                        self.match_id)
+            self.taken_over = True
         except Exception:
-            log.exception("match %s (table %s) stopped on an unexpected error",
-                          self.match_id, self.table_id)
-            emit("table_error", logging.ERROR, match_id=self.match_id, table_id=self.table_id)
-            await self._abort()
+            # A process frozen mid-write finds its database session ended under it: if the
+            # match was taken over meanwhile, that is why, and nothing is to be aborted.
+            if await self._was_taken_over():
+                self.taken_over = True
+            else:
+                log.exception("match %s (table %s) stopped on an unexpected error",
+                              self.match_id, self.table_id)
+                emit("table_error", logging.ERROR, match_id=self.match_id,
+                     table_id=self.table_id)
+                await self._abort()
         finally:
+            if self.taken_over:
+                log.warning("match %s was taken over by another process; this table stops",
+                            self.match_id)
+                self._send_players_away()
             self.finished = True
             self.hub.table_closed(self)
 

@@ -36,6 +36,15 @@ READ_ONLY = "wuhan_mahjong_read_only"
 
 SQLITE_BUSY_TIMEOUT_S = 30.0
 
+PG_IDLE_IN_TRANSACTION_MS = 5000
+"""PostgreSQL ends a session that sits in an open transaction this long without a word.
+
+Our transactions run their statements back to back and never wait on a person, so only a
+process that stopped mid-transaction (frozen, swapped out, cut off) is ever idle in one;
+without the limit its row locks would stay until it ran again, and a cluster node taking its
+matches over (``claim_match`` locks the match row) would wait for it for ever.  Its own
+commit then fails, and the match's new epoch fences it out."""
+
 
 def is_sqlite(url: URL) -> bool:
     return url.get_backend_name() == "sqlite"
@@ -70,7 +79,9 @@ def create_store_engine(url: str | URL, **kwargs: Any) -> Engine:
         return engine
     if backend == "postgresql":
         kwargs.setdefault("pool_pre_ping", True)
-        return create_engine(url, **kwargs)
+        engine = create_engine(url, **kwargs)
+        _setup_postgresql(engine)
+        return engine
     raise ValueError(f"unsupported database {backend!r}: use sqlite or postgresql+psycopg")
 
 
@@ -93,6 +104,19 @@ def _setup_sqlite(engine: Engine) -> None:
             connection.exec_driver_sql("BEGIN")
         else:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _setup_postgresql(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True  # a session setting, outside any transaction
+        try:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute("SET idle_in_transaction_session_timeout = "
+                               f"{PG_IDLE_IN_TRANSACTION_MS}")
+        finally:
+            dbapi_connection.autocommit = autocommit
 
 
 def _enable_wal(cursor: Any) -> None:

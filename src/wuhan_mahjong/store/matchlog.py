@@ -48,6 +48,7 @@ __all__ = [
     "hand_game_id",
     "load_match",
     "lock_running",
+    "match_epoch",
     "open_match",
     "running_match_ids",
     "running_match_owners",
@@ -238,6 +239,13 @@ def claim_match(session: Session, match_id: str, owner: str | None) -> int:
     epoch = row.epoch + 1
     session.execute(update(MatchRow).where(MatchRow.match_id == match_id)
                     .values(epoch=epoch, owner=owner, updated_at=utcnow()))
+    return epoch
+
+
+def match_epoch(session: Session, match_id: str) -> int | None:
+    """A match's current fencing epoch (``None`` if unknown)."""
+    epoch: int | None = session.scalar(select(MatchRow.epoch)
+                                       .where(MatchRow.match_id == match_id))
     return epoch
 
 

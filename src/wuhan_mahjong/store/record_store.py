@@ -257,6 +257,12 @@ class RecordStore(LedgerStore):
         with self._write() as session:
             return matchlog.claim_match(session, match_id, owner)
 
+    def match_epoch(self, match_id: str) -> int | None:
+        """A match's current fencing epoch (``None`` if unknown): a runner whose epoch is
+        older was taken over."""
+        with self._read() as session:
+            return matchlog.match_epoch(session, match_id)
+
     def load_match(self, match_id: str) -> LoggedMatch | None:
         """A match's log: its row and its events in order."""
         with self._read() as session:
