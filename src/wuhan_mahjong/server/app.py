@@ -71,7 +71,7 @@ from .protocol import PROTOCOL_VERSION, AccountInfo, ErrorParams, validation_par
 from .ratelimit import LoginGuard, LoginLimits
 from .replays import replay_routes
 from .rules_api import rules_routes
-from .security import HardenedStarlette, HintCache, redact_access_logs, trust_proxies
+from .security import HardenedStarlette, ResponseCache, redact_access_logs, trust_proxies
 from .spectate import spectate_routes
 
 __all__ = ["HttpErrorCode", "create_app", "web_dir"]
@@ -440,7 +440,7 @@ async def hint_for_seat(request: Request) -> Response:
     if hand is None or hand.ended or not isinstance(place, TablePlace):
         return JSONResponse({"hint": None, "reason": "no hint now: you are not playing a hand"})
     view = seat_view(hand, place.seat)
-    cache: HintCache = state.hint_cache
+    cache: ResponseCache = state.hint_cache
     key = json.dumps(view, sort_keys=True)
     return JSONResponse(await cache.get(key, lambda: asyncio.to_thread(hint, view)))
 
@@ -519,7 +519,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
     app.state.guest_limit = _per_hour(cfg.guests_per_hour)
     app.state.hint_limit = AddressLimiter(cfg.hint_rate, cfg.hint_burst)
     app.state.hint_address_limit = AddressLimiter(4 * cfg.hint_rate, 4 * cfg.hint_burst)
-    app.state.hint_cache = HintCache()
+    app.state.hint_cache = ResponseCache()
     shared = redis_url(cfg)
     if shared is not None:  # a cluster node: the limits count every node's requests
         share_limits(app, shared, cfg)

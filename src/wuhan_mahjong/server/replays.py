@@ -22,8 +22,9 @@ The replay viewer shows a hand from its ``frames``: the engine replays the store
 and gives, step by step, what the table showed (:mod:`.replay_frames`), so the client
 draws them with the renderer of live play and knows no rule.  Records never change, so
 the frames of the last ``FRAMES_CACHED`` hands asked for are kept, gzipped (a hand of
-~150 frames is ~0.4 MB of JSON but ~10 kB gzipped), and a request that arrives while they
-are being made waits for that one computation.
+~150 frames is ~0.4 MB of JSON but ~10 kB gzipped, in a
+:class:`~wuhan_mahjong.server.security.ResponseCache` of their own), and a request that
+arrives while they are being made waits for that one computation.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from ..store import HandRecord, Store, UnknownAccount
 from ..store.models import GAME_ID_MAX
 from .calculator import AddressLimiter
 from .replay_frames import hand_frames
-from .security import HintCache
+from .security import ResponseCache
 
 __all__ = ["replay_routes"]
 
@@ -201,7 +202,7 @@ def _frames_response(request: Request, body: bytes) -> Response:
 
 
 def _frames_routes(
-    cache: HintCache,
+    cache: ResponseCache,
 ) -> tuple[Callable[[Request], Awaitable[Response]], Callable[[Request], Awaitable[Response]]]:
     async def answer(request: Request, rec: HandRecord) -> Response:
         key = f"{rec.match_id}/{rec.hand_no}"
@@ -240,7 +241,7 @@ def replay_routes(limiter: AddressLimiter | None = None) -> list[Route]:
     lim = limiter or AddressLimiter(RATE, BURST)
     base = "/api/hands/{match_id}/{hand_no:int}/publish"
     public = "/api/public/hands/{match_id}/{hand_no:int}"
-    own_frames, public_frames = _frames_routes(HintCache(FRAMES_CACHED))
+    own_frames, public_frames = _frames_routes(ResponseCache(FRAMES_CACHED))
     return [
         Route(base, publish_state, methods=["GET", "POST", "DELETE"]),
         Route(public, _limited(lim, public_hand), methods=["GET"]),

@@ -9,8 +9,10 @@
   off (it trusts 127.0.0.1 by default), so every limit counts the real peer.
 * :class:`RedactTokens` scrubs ``token=...`` from log records (the server refuses
   tokens in URLs, but a client may still send one).
-* :class:`HintCache` keeps the hints of recent seat views, so a client asking
-  again for the same state costs nothing.
+* :class:`ResponseCache` is a small LRU of computed responses (one computation per
+  key at a time): the hints of recent seat views (``/api/hint``) and the frames of
+  recently replayed hands (``server/replays.py``) each have one, so a client asking
+  again for the same thing costs nothing.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from starlette.applications import Starlette
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-__all__ = ["CSP", "HardenedStarlette", "HintCache", "RedactTokens", "SecurityHeaders",
+__all__ = ["CSP", "HardenedStarlette", "RedactTokens", "ResponseCache", "SecurityHeaders",
            "redact_access_logs", "trust_proxies"]
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -114,12 +116,14 @@ def redact_access_logs() -> None:
             logger.addFilter(RedactTokens())
 
 
-class HintCache:
-    """The hints of the last ``size`` seat views, by the view's JSON text.
+class ResponseCache:
+    """A small LRU of computed responses: the last ``size`` results of ``compute``, by key.
 
-    A hint is a pure function of the seat view, so a repeated request for the same
-    state is answered from here; requests that arrive while it is being computed
-    wait for that one computation.
+    For answers that are a pure function of their key and costly to compute: a hint
+    of a seat view (keyed by the view's JSON text), the gzipped frames of a stored
+    hand (keyed by ``match_id/hand_no``).  A repeated request is answered from here;
+    requests that arrive while a key is being computed wait for that one computation.
+    A computation that fails is not kept (the next request tries again).
     """
 
     def __init__(self, size: int = 2048) -> None:
