@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from ..rules import PROFILES
 
@@ -43,6 +44,18 @@ class ServerConfig:
     """Quick match: seconds the first waiting player waits before bots fill the table."""
     bot_delay: float = 0.8
     """Seconds a bot (or an auto-played seat) waits before it acts."""
+    bot_worker: Literal["thread", "process", "inline"] = "thread"
+    """Where bot seats and auto-play (托管) decide (``server/bot_worker.py``): a pool of
+    ``bot_workers`` threads, a pool of that many processes, or ``inline`` in the event loop
+    (the old path, which holds every table of the node while a bot thinks)."""
+    bot_workers: int = 2
+    """Threads (or processes) of the bot worker pool: bot decisions run at most this many at
+    a time on this node."""
+    bot_cap: float = 2.0
+    """Wall-clock safety net of one bot decision, in seconds from the moment it was asked
+    (at the earliest the bot's due time): past it the seat plays a greedy decision instead,
+    counted in ``/metrics`` (``bot_cap_hits``).  Never reached by a healthy node: decisions
+    are bounded by work."""
     claim_hold: float = 1.0
     """Every claim window (and 海底 decision) stays open at least this long, whoever may claim."""
     claim_seconds: float | None = None
@@ -145,6 +158,8 @@ class ServerConfig:
             raise ValueError("spectator_delay_moves must be in 0..1000, spectators_per_table >= 0")
         if self.watch_rate <= 0 or self.watch_burst < 1:
             raise ValueError("watch_rate must be > 0 and watch_burst >= 1")
+        if self.bot_workers < 1 or not 0 < self.bot_cap < float("inf"):
+            raise ValueError("bot_workers must be >= 1 and bot_cap > 0")
         if self.quick_hands < 1:
             raise ValueError("quick_hands must be >= 1")
         if self.quick_stake < 0 or (self.fee is not None and self.fee < 0):

@@ -7,7 +7,9 @@
 - ``GET /metrics``: Prometheus text format (``prometheus_client``), every name prefixed
   ``wuhan_mahjong_``: connections and tables (read from the hub at scrape time), hands,
   matches, settlements, settlement and table errors and login failures (counters),
-  the latency of a frame from the table to the client's socket (histogram), and the
+  the latency of a frame from the table to the client's socket (histogram), the bot
+  worker's decisions by outcome, its safety-net hits and its decision times
+  (``server/bot_worker.py``), and the
   ledger's totals and consistency from the store's audit (one consistent read of the
   store, reused for ``metrics_audit_seconds``: :class:`AuditCache`), plus the standard
   ``process_*`` and ``python_*`` metrics.
@@ -86,6 +88,21 @@ FRAME_LATENCY = Histogram(
     PREFIX + "frame_latency_seconds",
     "Time from a frame's queueing by a table (or the hub) to its write on the client's socket.",
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    registry=REGISTRY)
+
+BOT_DECISIONS = Counter(
+    PREFIX + "bot_decisions", "Decisions asked of the bot worker for bot seats and auto-play "
+    "(托管), by how they ended: played, stale (dropped: the decision moved on, the table "
+    "stopped or the player came back), or a fallback (cap, error, illegal).", ["outcome"],
+    registry=REGISTRY)
+BOT_CAP_HITS = Counter(
+    PREFIX + "bot_cap_hits", "Bot decisions that overran the wall-clock safety net "
+    "(--bot-cap): a greedy decision was played instead.", registry=REGISTRY)
+BOT_DECISION_SECONDS = Histogram(
+    PREFIX + "bot_decision_seconds",
+    "Wall time of a bot decision in the worker, from its asking to its result (queueing "
+    "for a worker included).",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
     registry=REGISTRY)
 
 _COUNTED = {

@@ -44,6 +44,7 @@ import contextlib
 import json
 import logging
 import secrets
+import threading
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -61,6 +62,7 @@ from ..engine import (
     LaiziDiscard,
     Match,
     MatchError,
+    SeatView,
     SeededRandom,
     SpecialKong,
     action_from_json,
@@ -76,8 +78,9 @@ from ..store import (
     StoreError,
 )
 from ..tiles import tile_str
+from .bot_worker import BotWorker, shared_worker
 from .frames import MoveViews
-from .observability import emit
+from .observability import BOT_CAP_HITS, BOT_DECISION_SECONDS, BOT_DECISIONS, emit
 from .protocol import (
     ErrorCode,
     ErrorMsg,
@@ -217,6 +220,20 @@ class Decision:
         return self.kind != "turn"
 
 
+@dataclass
+class BotJob:
+    """One bot decision running in the bot worker (``server/bot_worker.py``)."""
+
+    decision: Decision
+    """The decision it answers: a result for any other is stale."""
+    view: SeatView
+    future: asyncio.Future[Action]
+    asked: float
+    """Loop time when it was asked."""
+    cap_at: float
+    """Loop time past which the safety net plays greedy instead (``bot_cap``)."""
+
+
 InboxEvent = tuple[Any, ...]
 """One message in a table's inbox: its kind first, then its arguments (see ``Table._handle``)."""
 
@@ -278,6 +295,12 @@ class Table:
         self._players_key: tuple[Any, ...] | None = None
         self._players_json: list[dict[str, Any]] = []
         """The players' entries of the state frames, rebuilt only when one's status changes."""
+        self.bot_worker: BotWorker = shared_worker(self.config.bot_worker, self.config.bot_workers)
+        self.bot_jobs: dict[int, BotJob] = {}
+        """Seat -> its bot decision running in the worker (bot seats and auto-play)."""
+        self._bot_seeds: dict[int, int] = {}
+        self._bot_locks = [threading.Lock() for _ in range(4)]
+        """One seat's decisions run one at a time (a stale one still running goes first)."""
 
     # ------------------------------------------------------------------ outside interface
     def post(self, *event: Any) -> None:
@@ -417,7 +440,9 @@ class Table:
     def _policy(self, seat: int) -> Bot:
         info = self.seats[seat]
         if info.policy is None:
-            info.policy = get_bot(self.bot_name, secrets.randbits(32))
+            seed = secrets.randbits(32)
+            info.policy = get_bot(self.bot_name, seed)
+            self._bot_seeds[seat] = seed
         return info.policy
 
     # ------------------------------------------------------------------ frames
@@ -523,6 +548,7 @@ class Table:
         return info.is_bot or info.auto
 
     def _bot_action(self, seat: int) -> Action:
+        """The bot's decision for ``seat``, inside the event loop (``--bot-worker inline``)."""
         hand = self.hand
         assert hand is not None
         try:
@@ -535,6 +561,99 @@ class Table:
                         self.bot_name, action)
             return timeout_action(hand, seat)
         return action
+
+    def _ask_bot(self, seat: int, d: Decision, now: float) -> BotJob:
+        """Start the bot's decision for ``seat`` in the worker (the view is built here, in the
+        loop: the engine is only read by the table's task)."""
+        hand = self.hand
+        assert hand is not None
+        view = seat_view(hand, seat)
+        bot = self._policy(seat)
+        future = self.bot_worker.submit(self.loop, self.bot_name, self._bot_seeds.get(seat, 0),
+                                        bot, self._bot_locks[seat], view)
+        asked = now
+
+        def done(_: asyncio.Future[Action]) -> None:
+            BOT_DECISION_SECONDS.observe(max(0.0, self.loop.time() - asked))
+            self.wake.set()  # the table's task takes it at its next turn (or finds it stale)
+
+        future.add_done_callback(done)
+        job = BotJob(decision=d, view=view, future=future, asked=now,
+                     cap_at=max(d.bot_due, now + self.config.bot_cap))
+        self.bot_jobs[seat] = job
+        return job
+
+    def _drop_bot_job(self, seat: int) -> None:
+        """Forget a job whose result can no longer be played (it finishes unseen)."""
+        job = self.bot_jobs.pop(seat)
+        job.future.cancel()  # only stops one still waiting for a worker
+        BOT_DECISIONS.labels("stale").inc()
+
+    def _bot_result(self, seat: int, job: BotJob) -> Action:
+        """The finished job's action, checked as the inline path checks it."""
+        hand = self.hand
+        assert hand is not None
+        try:
+            action = job.future.result()
+        except Exception:  # a bot must never stop a table
+            log.exception("bot %s failed at table %s seat %d", self.bot_name, self.table_id, seat)
+            BOT_DECISIONS.labels("error").inc()
+            return timeout_action(hand, seat)
+        if action not in hand.legal_actions(seat):
+            log.warning("bot %s chose an illegal action %s; playing the timeout action",
+                        self.bot_name, action)
+            BOT_DECISIONS.labels("illegal").inc()
+            return timeout_action(hand, seat)
+        BOT_DECISIONS.labels("played").inc()
+        return action
+
+    def _bot_fallback(self, seat: int, job: BotJob) -> Action:
+        """The safety net fired: a greedy decision on the same view (about a millisecond)."""
+        hand = self.hand
+        assert hand is not None
+        BOT_CAP_HITS.inc()
+        BOT_DECISIONS.labels("cap").inc()
+        log.warning("bot %s overran the %.3f s cap at table %s seat %d: playing greedy",
+                    self.bot_name, self.config.bot_cap, self.table_id, seat)
+        job.future.cancel()
+        try:
+            action = get_bot("greedy", 0).choose(job.view)
+        except Exception:
+            log.exception("the greedy fallback failed at table %s seat %d", self.table_id, seat)
+            return timeout_action(hand, seat)
+        return action if action in hand.legal_actions(seat) else timeout_action(hand, seat)
+
+    def _bot_moves(self, d: Decision, now: float) -> bool:
+        """Bot seats and auto-played seats of decision ``d`` through the worker: drop stale
+        jobs, ask the bot for every auto seat still to answer, play (or buffer, in a window)
+        each result once it is in and the bot's delay has passed, and play greedy for a job
+        past its cap.  Returns whether a turn was played (``d`` is over)."""
+        for seat in list(self.bot_jobs):
+            job = self.bot_jobs[seat]
+            if job.decision is not d or not self._is_auto(seat) or seat in d.answers \
+                    or seat not in d.seats:
+                self._drop_bot_job(seat)
+        for s in list(d.seats):
+            if not self._is_auto(s) or s in d.answers:
+                continue
+            job = self.bot_jobs.get(s) or self._ask_bot(s, d, now)
+            if job.future.done():
+                if now < d.bot_due:
+                    continue
+                action = self._bot_result(s, job)
+            elif now >= max(job.cap_at, d.bot_due):
+                action = self._bot_fallback(s, job)
+            else:
+                continue
+            del self.bot_jobs[s]
+            source: Source = "bot" if self.seats[s].is_bot else "auto"
+            if d.kind == "turn":
+                self._apply(s, action, source)
+                return True
+            d.answers[s] = action
+            d.sources[s] = source
+            self.seats[s].dirty = True
+        return False
 
     def _timed_out(self, seat: int) -> Action:
         hand = self.hand
@@ -555,8 +674,15 @@ class Table:
         d = self.decision
         assert d is not None
         due = d.deadline
-        if any(self._is_auto(s) and s not in d.answers for s in d.seats):
-            due = min(due, d.bot_due)
+        for s in d.seats:
+            if self._is_auto(s) and s not in d.answers:
+                job = self.bot_jobs.get(s)
+                if self.bot_worker.inline or (job is not None and job.future.done()):
+                    due = min(due, d.bot_due)
+                elif job is None or job.decision is not d:
+                    due = min(due, self._now())  # ask the bot at once: it thinks during its delay
+                else:  # running: its result wakes the table, or the safety net does
+                    due = min(due, max(job.cap_at, d.bot_due))
         if d.window and all(s in d.answers for s in d.seats):
             due = min(due, d.hold_until)
         return due
@@ -567,7 +693,10 @@ class Table:
         if d is None:
             return
         now = self._now()
-        if now >= d.bot_due:
+        if not self.bot_worker.inline:
+            if self._bot_moves(d, now):
+                return
+        elif now >= d.bot_due:
             for s in list(d.seats):
                 if self._is_auto(s) and s not in d.answers:
                     action = self._bot_action(s)

@@ -1,0 +1,149 @@
+"""Bot decisions off the event loop: a bounded pool of threads (or processes).
+
+A bot seat or an auto-played (托管) seat is decided by the bot's ``choose(view)``: 5-54 ms of
+CPU for the expert, up to about 200 ms for ``search``.  Called inside the event loop, that
+held every table and socket of the node for as long.  :class:`BotWorker` runs it elsewhere
+and hands the table an asyncio future; the table (``Table._bot_moves``) applies the result
+exactly as it applies a human's action, or drops it when it has gone stale (the decision
+moved on, the table stopped, the seat's player came back), or, when the decision overruns
+the wall-clock safety net (``bot_cap``), plays a cheap greedy decision instead.  Both are
+counted in ``/metrics`` (``server/observability.py``).
+
+Modes (``--bot-worker``):
+
+``thread`` (the default)
+    ``bot_workers`` threads.  The GIL is shared, but the interpreter hands it to the event
+    loop every switch interval (5 ms), so a long decision no longer holds the loop for its
+    whole length; the bot objects stay in this process, so bots that keep state between
+    decisions (``random``'s generator) keep it.  One seat's decisions never run two at a
+    time (a per-seat lock), so a stale decision still running cannot race the next one.
+``process``
+    ``bot_workers`` processes (forkserver).  Real parallelism, at the price of shipping each
+    view (a pickled dict) and the action back.  A worker process keeps one bot per
+    (policy, seed), so this is only right for policies whose decision is a pure function of
+    (seed, view): :data:`PURE_POLICIES`; any other policy runs in the thread pool.
+``inline``
+    The old path: ``choose`` inside the event loop, at the bot's due time.  Kept for the
+    benchmark's before/after comparison (``bench/bot_seats_bench.py``).
+
+Decisions stay deterministic: every shipped bot is bounded by work, and a pool only moves
+where it runs.  Only the safety net looks at the clock, and its hits are counted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import concurrent.futures
+import multiprocessing
+import threading
+from typing import Literal
+
+from ..bots import Bot, get_bot
+from ..engine import Action
+from ..engine.views import SeatView
+
+__all__ = ["PURE_POLICIES", "BotMode", "BotWorker", "shared_worker"]
+
+BotMode = Literal["thread", "process", "inline"]
+
+PURE_POLICIES = frozenset({"greedy", "expert", "search"})
+"""Policies whose decisions are a pure function of (seed, view) (they keep no state between
+decisions that changes what they choose): a process worker may build its own copy."""
+
+_PROCESS_BOTS: dict[tuple[str, int], Bot] = {}
+"""In a worker process: one bot per (policy, seed), built on first use."""
+
+
+def _choose_in_process(name: str, seed: int, view: SeatView) -> Action:
+    """A worker process's decision (module level: the pool pickles it by name)."""
+    bot = _PROCESS_BOTS.get((name, seed))
+    if bot is None:
+        bot = _PROCESS_BOTS[(name, seed)] = get_bot(name, seed)
+    return bot.choose(view)
+
+
+def _choose_locked(bot: Bot, lock: threading.Lock, view: SeatView) -> Action:
+    with lock:  # a stale decision of this seat still running finishes first
+        return bot.choose(view)
+
+
+def _warm() -> None:
+    """Import the bots in a fresh worker process before the first decision needs them."""
+    from .. import bots  # noqa: F401
+
+
+class BotWorker:
+    """A bounded pool that runs bot decisions for every table of this process."""
+
+    def __init__(self, mode: BotMode, workers: int) -> None:
+        if mode not in ("thread", "process", "inline"):
+            raise ValueError(f"unknown bot worker mode {mode!r}")
+        self.mode: BotMode = mode
+        self.workers = max(1, workers)
+        self._threads: concurrent.futures.ThreadPoolExecutor | None = None
+        self._processes: concurrent.futures.ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def inline(self) -> bool:
+        return self.mode == "inline"
+
+    def _thread_pool(self) -> concurrent.futures.ThreadPoolExecutor:
+        with self._lock:
+            if self._threads is None:
+                self._threads = concurrent.futures.ThreadPoolExecutor(
+                    self.workers, thread_name_prefix="wm-bot")
+            return self._threads
+
+    def _process_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        with self._lock:
+            if self._processes is None:
+                # forkserver: the server has threads (the store's, this pool's); forking
+                # them is unsafe.  Each worker imports the bots once.
+                self._processes = concurrent.futures.ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("forkserver"),
+                    initializer=_warm)
+            return self._processes
+
+    def submit(self, loop: asyncio.AbstractEventLoop, name: str, seed: int, bot: Bot,
+               lock: threading.Lock, view: SeatView) -> asyncio.Future[Action]:
+        """Start one decision; its future completes in ``loop`` (never in inline mode)."""
+        if self.mode == "process" and name in PURE_POLICIES:
+            return loop.run_in_executor(self._process_pool(), _choose_in_process, name, seed,
+                                        view)
+        return loop.run_in_executor(self._thread_pool(), _choose_locked, bot, lock, view)
+
+    def shutdown(self) -> None:
+        """Stop the pools without waiting for running decisions (their results are stale)."""
+        with self._lock:
+            threads, processes = self._threads, self._processes
+            self._threads = self._processes = None
+        if threads is not None:
+            threads.shutdown(wait=False, cancel_futures=True)
+        if processes is not None:
+            processes.shutdown(wait=False, cancel_futures=True)
+
+
+_SHARED: dict[tuple[str, int], BotWorker] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_worker(mode: BotMode, workers: int) -> BotWorker:
+    """The process's worker of that mode and size: every table (and every server of a test
+    process) shares it, so the pool bounds the bots' CPU for the whole node."""
+    key = (mode, workers)
+    with _SHARED_LOCK:
+        worker = _SHARED.get(key)
+        if worker is None:
+            worker = _SHARED[key] = BotWorker(mode, workers)
+        return worker
+
+
+@atexit.register
+def _shutdown_all() -> None:  # pragma: no cover - at interpreter exit
+    with _SHARED_LOCK:
+        workers = list(_SHARED.values())
+    for w in workers:
+        w.shutdown()
+

@@ -1,0 +1,235 @@
+"""Bot decisions off the event loop (``server/bot_worker.py``; issue 16 item 8, issue 11).
+
+Real servers, real WebSockets.  The bot seats play ``gated``: greedy, except that the one
+decision the test arms does a large amount of real bot work (greedy evaluations of its view,
+a budget of ten million, minutes on any machine) until the test releases it.  So "the
+decision is still running" is a fact the test controls, not a race against the clock:
+nothing here depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from wuhan_mahjong.bots import get_bot, register
+from wuhan_mahjong.engine import Action
+from wuhan_mahjong.engine.views import SeatView
+from wuhan_mahjong.store import Store
+
+from .harness import Client, Server, StartServer, guest_token, play, seat_four
+from .test_durable import uninterrupted
+
+WORK_BUDGET = 10_000_000
+"""Greedy evaluations an armed decision may do before it gives up waiting for release."""
+
+
+class Gate:
+    """Arms one decision of the ``gated`` bot (optionally of one seat only)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.reset()
+
+    def reset(self, seat: int | None = None, armed: bool = False) -> None:
+        with self.lock:
+            self.armed = armed
+            self.seat = seat
+            self.view: SeatView | None = None
+            self.started = threading.Event()
+            self.release = threading.Event()
+            self.finished = threading.Event()
+            self.work = 0
+
+    def take(self, view: SeatView) -> bool:
+        with self.lock:
+            if not self.armed or (self.seat is not None and view["viewer"] != self.seat):
+                return False
+            self.armed = False
+            self.view = view
+            return True
+
+
+GATE = Gate()
+
+
+class GatedBot:
+    """Greedy, with one armed decision that works (really) until released."""
+
+    name = "gated"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.inner = get_bot("greedy", seed)
+
+    def choose(self, view: SeatView) -> Action:
+        if GATE.take(view):
+            gate = GATE
+            gate.started.set()
+            while not gate.release.is_set() and gate.work < WORK_BUDGET:
+                self.inner.choose(view)
+                gate.work += 1
+            gate.finished.set()
+        return self.inner.choose(view)
+
+
+register("gated", GatedBot)
+
+
+@pytest.fixture(autouse=True)
+def _gate() -> Any:
+    GATE.reset()
+    yield
+    GATE.release.set()  # never leave a worker thread working for minutes
+
+
+def scrape(server: Server) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    r = httpx.get(f"{server.http}/metrics", timeout=30)
+    assert r.status_code == 200
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for f in text_string_to_metric_families(r.text) for s in f.samples}
+
+
+def metric(server: Server, name: str, **labels: str) -> float:
+    want = set(labels.items())
+    return sum(v for (n, ls), v in scrape(server).items() if n == name and want <= set(ls))
+
+
+async def wait_event(event: threading.Event, timeout: float = 60) -> None:
+    assert await asyncio.to_thread(event.wait, timeout), "the armed decision never started"
+
+
+async def auto_table(server: Server) -> tuple[Client, dict[str, Any]]:
+    """A guest's own free table, bots in the other seats, the guest on auto-play (托管)."""
+    c = Client(server, guest_token(server))
+    await c.connect()
+    await c.send({"type": "create_room", "options": {"hands": 1, "stake": 0, "fill_bots": True}})
+    await c.send({"type": "ready"})
+    await c.send({"type": "start"})
+    table = await c.expect("table", timeout=30)
+    await c.send({"type": "auto", "on": True})
+    return c, table
+
+
+def replays_identically(store: Store, match_id: str) -> list[Any]:
+    """The finished match's stored totals are those of its log replayed through the engine;
+    returns the log's events."""
+    logged = store.load_match(match_id)
+    assert logged is not None and logged.status == "finished", logged
+    match = uninterrupted(store, match_id)
+    assert match.finished and list(logged.totals) == match.totals
+    return list(logged.events)
+
+
+def test_a_long_bot_decision_does_not_hold_up_another_table(start_server: StartServer) -> None:
+    server = start_server(bot="gated", bot_cap=600.0)
+    humans = [guest_token(server) for _ in range(4)]
+
+    async def scenario() -> None:
+        GATE.reset(armed=True)
+        a, table = await auto_table(server)
+        await wait_event(GATE.started)
+        # Table B (four people, no bots) plays a whole hand while A's bot is still working.
+        b = await seat_four(server, humans, hands=1, stake=0)
+        ends = await asyncio.gather(*(play(c, bot="random", seed=i, until="hand_end")
+                                      for i, c in enumerate(b)))
+        assert all(e["type"] == "hand_end" for e in ends)
+        assert not GATE.finished.is_set(), "the armed decision ended before table B played"
+        assert GATE.work < WORK_BUDGET
+        GATE.release.set()
+        end = await a.expect("match_end", timeout=60)
+        assert end.get("reason") is None
+        for c in [a, *b]:
+            await c.close()
+        replays_identically(server.store, table["match_id"])
+
+    asyncio.run(scenario())
+
+
+def test_a_stale_bot_result_is_dropped(start_server: StartServer) -> None:
+    server = start_server(bot="gated", bot_cap=600.0)
+
+    async def scenario() -> None:
+        stale0 = metric(server, "wuhan_mahjong_bot_decisions_total", outcome="stale")
+        c = Client(server, guest_token(server))
+        await c.connect()
+        await c.send({"type": "create_room", "options": {"hands": 1, "stake": 0,
+                                                         "fill_bots": True}})
+        await c.send({"type": "ready"})
+        await c.send({"type": "start"})
+        table = await c.expect("table", timeout=30)
+        seat = table["seat"]
+        GATE.reset(seat=seat, armed=True)  # the bot working for this player on 托管
+        await c.send({"type": "auto", "on": True})
+        await wait_event(GATE.started)
+        view = GATE.view
+        assert view is not None
+        # The player comes back and answers the decision the bot is still working on.
+        mine = get_bot("greedy", 7).choose(view)
+        await c.send({"type": "action", "action": mine.to_json(), "hand_no": view["hand_no"],
+                      "decision": view["decision"]})
+        await c.expect("notice", code="auto_off")
+        deadline = time.monotonic() + 60
+        while metric(server, "wuhan_mahjong_bot_decisions_total", outcome="stale") <= stale0:
+            assert time.monotonic() < deadline, "the stale job was never dropped"
+            await asyncio.sleep(0.02)
+        GATE.release.set()  # the bot's answer comes in now: too late, it must not be played
+        await asyncio.to_thread(GATE.finished.wait, 60)
+        await c.send({"type": "snapshot"})
+        await play(c, bot="greedy", seed=1, until="match_end", timeout=120)
+        await c.close()
+        events = replays_identically(server.store, table["match_id"])
+        ours = [e for e in events if e.kind == "act" and e.seat == seat
+                and e.hand_no == view["hand_no"]]
+        # the answered decision holds the player's action, once; no auto action after it
+        # until the player goes back on 托管 (he does not here)
+        sources = [e.source for e in ours]
+        assert "player" in sources
+        first_player = sources.index("player")
+        assert "auto" not in sources[first_player:]
+
+    asyncio.run(scenario())
+
+
+def test_the_safety_net_plays_greedy_and_is_counted(start_server: StartServer) -> None:
+    server = start_server(bot="gated", bot_cap=0.001)
+
+    async def scenario() -> None:
+        hits0 = metric(server, "wuhan_mahjong_bot_cap_hits_total")
+        cap0 = metric(server, "wuhan_mahjong_bot_decisions_total", outcome="cap")
+        GATE.reset(armed=True)
+        c, table = await auto_table(server)
+        await wait_event(GATE.started)
+        # The armed decision cannot end before it is released: only the cap moves the table.
+        end = await c.expect("match_end", timeout=120)
+        assert end.get("reason") is None
+        assert not GATE.finished.is_set()
+        assert metric(server, "wuhan_mahjong_bot_cap_hits_total") > hits0
+        assert metric(server, "wuhan_mahjong_bot_decisions_total", outcome="cap") > cap0
+        GATE.release.set()
+        await c.close()
+        events = replays_identically(server.store, table["match_id"])
+        assert any(e.kind == "act" and e.source in ("bot", "auto") for e in events)
+
+    asyncio.run(scenario())
+
+
+def test_bot_seats_play_through_a_process_pool(start_server: StartServer) -> None:
+    server = start_server(bot="greedy", bot_worker="process", bot_workers=1)
+
+    async def scenario() -> None:
+        played0 = metric(server, "wuhan_mahjong_bot_decisions_total", outcome="played")
+        c, table = await auto_table(server)
+        end = await c.expect("match_end", timeout=120)
+        assert end.get("reason") is None
+        assert metric(server, "wuhan_mahjong_bot_decisions_total", outcome="played") > played0
+        await c.close()
+        events = replays_identically(server.store, table["match_id"])
+        assert any(e.kind == "act" and e.source == "auto" for e in events)
+
+    asyncio.run(scenario())
