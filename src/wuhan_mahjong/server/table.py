@@ -1002,7 +1002,8 @@ class Table:
             seats={s.seat: s.account_id for s in self.seats})
         result = summary.result
         last = hand.hand_no == self.hands - 1
-        # The service fee is charged once, with the last hand of a match played to its end.
+        # The service fee is charged once per match: with the last hand of a match played to
+        # its end; a match that ended early pays it on its own at the end (_early_end_fee).
         fee = self.fee if self.stake > 0 and last else 0
         await asyncio.to_thread(
             self.hub.store.finish_hand, self.match_id, self.epoch, record,
@@ -1048,7 +1049,25 @@ class Table:
                                               stake=self.stake, results=results, account=account,
                                               reason=reason))
 
+    async def _early_end_fee(self) -> None:
+        """Charge the service fee of a match that ended early (its ``end`` event lowered the
+        number of hands), if at least one hand was settled: once, like a match played to its
+        end, in a settlement of its own (``store.settle_match_fee``, game id ``<match>/fee``:
+        a match resumed after a crash finds it charged and charges nothing more).  None of
+        its hands paid it, since none was the last of the full match (``_hand_over``)."""
+        played = self.match.hands  # every one of them is settled by now
+        if self.stake <= 0 or self.fee <= 0 or played == 0 or played >= self.hands:
+            return
+        settled = await asyncio.to_thread(
+            self.hub.store.settle_match_fee, self.match_id, self.epoch,
+            [s.account_id for s in self.seats], stake=self.stake, fee=self.fee,
+            profile=self.rules.profile)
+        if settled is not None:
+            emit("settlement", kind="fee", match_id=self.match_id, profile=self.rules.profile,
+                 hands=played, stake=self.stake, fee=self.fee)
+
     async def _match_over(self) -> None:
+        await self._early_end_fee()
         results = await self._results()
         await asyncio.to_thread(self.hub.store.end_match, self.match_id, self.epoch, "finished")
         emit("match_end", how="finished", match_id=self.match_id, table_id=self.table_id,

@@ -31,7 +31,7 @@ from .errors import (
     UsernameTaken,
 )
 from .levels import LEVELS, TOP_LEVEL, Level, level_for_points, points_to_next_level
-from .matchlog import LoggedMatch, MatchEvent, MatchFenced, MatchLogError, hand_game_id
+from .matchlog import LoggedMatch, MatchEvent, MatchFenced, MatchLogError, fee_game_id, hand_game_id
 from .migrate import upgrade
 from .settlement import Outcome, compute_escape, compute_game
 from .store import (
@@ -84,6 +84,7 @@ __all__ = [
     "UsernameTaken",
     "compute_escape",
     "compute_game",
+    "fee_game_id",
     "hand_game_id",
     "level_for_points",
     "open_store",

@@ -45,6 +45,7 @@ __all__ = [
     "append_events",
     "claim_match",
     "end_match",
+    "fee_game_id",
     "hand_game_id",
     "load_match",
     "lock_running",
@@ -110,6 +111,12 @@ class LoggedMatch:
 def hand_game_id(match_id: str, hand_no: int) -> str:
     """The settlement id of one hand: ``"<match id>/<hand no>"`` (also the replay link)."""
     return f"{match_id}/{hand_no}"
+
+
+def fee_game_id(match_id: str) -> str:
+    """The settlement id of the service fee of a match that ended early: ``"<match id>/fee"``
+    (a match played to its end pays the fee with its last hand's settlement instead)."""
+    return f"{match_id}/fee"
 
 
 def _check_match_id(match_id: str) -> None:

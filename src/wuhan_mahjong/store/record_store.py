@@ -17,7 +17,7 @@ from . import matchlog, publish, ratings
 from .core import check_id, check_int
 from .errors import InvalidSettlement, RecordExists, UnknownAccount
 from .ledger_store import LedgerSettlement, LedgerStore
-from .matchlog import LoggedMatch, MatchEvent, hand_game_id
+from .matchlog import LoggedMatch, MatchEvent, fee_game_id, hand_game_id
 from .models import HandRecordRow, HandSeatRow, SettlementRow, utcnow
 
 __all__ = ["HandRecord", "RecordStore"]
@@ -231,6 +231,34 @@ class RecordStore(LedgerStore):
                 )
             matchlog.set_progress(row, record.hand_no + 1, totals)
             return settled
+
+    def settle_match_fee(
+        self,
+        match_id: str,
+        epoch: int,
+        players: Sequence[int],
+        *,
+        stake: int,
+        fee: int,
+        profile: str,
+    ) -> LedgerSettlement | None:
+        """Charge the service fee of a match that ended early, exactly once.
+
+        Every one of ``players`` (the match's seats) pays ``fee``, floored at his balance,
+        to the house, in a settlement of its own (game id ``"<match id>/fee"``: no points,
+        no silver between players), in one transaction with a check of the match's fencing
+        epoch.  A match resumed after a crash calls it again: if the fee was charged
+        already, nothing changes and ``None`` is returned.
+        """
+        game_id = fee_game_id(match_id)
+        with self._write() as session:
+            matchlog.lock_running(session, match_id, epoch)
+            self._lock_accounts(session, [*players, self.house_account_id])
+            if session.get(SettlementRow, game_id) is not None:
+                return None
+            return self.settle_game(
+                game_id, stake, dict.fromkeys(players, 0), fee, profile=profile, session=session
+            )
 
     def end_match(self, match_id: str, epoch: int, status: str, reason: str | None = None) -> None:
         """Mark a running match ``finished`` or ``aborted``; it is never resumed again.
