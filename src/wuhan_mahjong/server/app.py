@@ -474,6 +474,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
             open_store, database_url(cfg), starting_silver=cfg.starting_silver)
         hub = Hub(cfg, opened, cfg.bot or default_bot(cfg.bot_delay))
         app.state.hub = hub
+        hub.spectate.limiter = app.state.watch_limit  # this process's, or the cluster's
         hub.background(asyncio.get_running_loop().create_task(watch_admin(hub)))
         hub.background(asyncio.get_running_loop().create_task(hub.admission.watch()))
         hub.background(asyncio.get_running_loop().create_task(watch_abandoned(hub)))
@@ -519,6 +520,9 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
     app.state.guest_limit = _per_hour(cfg.guests_per_hour)
     app.state.hint_limit = AddressLimiter(cfg.hint_rate, cfg.hint_burst)
     app.state.hint_address_limit = AddressLimiter(4 * cfg.hint_rate, 4 * cfg.hint_burst)
+    app.state.replay_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
+    app.state.live_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
+    app.state.watch_limit = AddressLimiter(cfg.watch_rate, cfg.watch_burst)
     app.state.hint_cache = ResponseCache()
     shared = redis_url(cfg)
     if shared is not None:  # a cluster node: the limits count every node's requests

@@ -7,6 +7,14 @@ and ``chat.emote.*``; a web test checks every id here has both).  Each account
 may say a phrase at most every few seconds (a token bucket, ``rate_limited`` with
 ``reason: chat`` beyond it); muting a player is the client's choice.
 
+On a cluster, that bucket is already counted over every node, with no Redis: only a
+player seated at a table may chat, an account sits at one table at a time, and every
+message of a socket held by another node is relayed to the node that runs the table
+(``server/cluster.py``), so every phrase of an account meets the same node's bucket
+however often the player reconnects elsewhere (``tests/server/test_cluster_limits.py``).
+Only a failover (the table resumes on another node) starts a fresh bucket: three phrases
+more, once per node death.
+
 Bots get friendly names: Wuhan nicknames (老李, 汉口的张师傅 …), different at each
 table from the humans' names.
 """

@@ -10,7 +10,8 @@ What lives where:
 * **Redis** holds what must be shared quickly and may be lost:
 
   - ``wm:node:<node>``: the node's heartbeat (a key with a time to live, refreshed every
-    ``heartbeat`` seconds); a node without one is dead.
+    ``heartbeat`` seconds), ``"<unix time> <relay version>"``; a node without one is dead.
+    A node relays only to nodes of its own :data:`RELAY_VERSION` (:meth:`Cluster.speaks`).
   - ``wm:lease:<match>``: the lease of a running match, ``"<node> <epoch>"`` (the fencing
     token), taken with ``SET NX PX`` by the node that takes the match over and renewed by
     its owner's heartbeat; whoever holds it runs the match.  A node whose renewal finds
@@ -92,6 +93,13 @@ ADDR_MS = 30_000
 all of its counts every :data:`ADDR_REFRESH` heartbeats or after Redis was lost)."""
 
 ADDR_REFRESH = 10
+
+RELAY_VERSION = 1
+"""The format of what nodes send each other (:func:`_pack`, the message kinds and fields),
+published in every heartbeat.  Raise it with any change of that format: during a rolling
+upgrade a node closes (1012) a socket it would have to relay to a node of another version,
+and the client reconnects to one that can serve it (``docs/cluster.md``).  A heartbeat
+without a version (a node older than the versioning) counts as version 0."""
 
 RELAY_CONCURRENCY = 64
 """Relayed messages handled at once on a node (each account's in order, see
@@ -380,6 +388,22 @@ class Cluster:
     async def alive(self, node: str) -> bool:
         return node == self.node or bool(await self.redis.exists(f"wm:node:{node}"))
 
+    async def speaks(self, node: str) -> bool:
+        """Whether ``node`` is alive and reads this node's relay format (its heartbeat's
+        :data:`RELAY_VERSION`; none: version 0)."""
+        if node == self.node:
+            return True
+        beat = await self.redis.get(f"wm:node:{node}")
+        if beat is None:
+            return False
+        parts = str(beat).split(" ")
+        return (int(parts[1]) if len(parts) > 1 else 0) == RELAY_VERSION
+
+    @staticmethod
+    def _other_version(node: str) -> tuple[int, str]:
+        log.info("node %s runs another relay version: its client is sent to reconnect", node)
+        return 1012, "server upgrading: reconnect to resume"
+
     # ------------------------------------------------------------------ heartbeat, failover
     async def _loop(self) -> None:
         while True:
@@ -403,7 +427,7 @@ class Cluster:
     async def _beat(self) -> None:
         """Refresh this node's heartbeat, its tables' leases and its players' homes."""
         px = self.ttl_ms
-        await self.redis.set(f"wm:node:{self.node}", str(time.time()), px=px)
+        await self.redis.set(f"wm:node:{self.node}", f"{time.time()} {RELAY_VERSION}", px=px)
         homes: set[int] = set()
         leased: set[str] = set()
         live = [t for t in self.hub.tables.values()
@@ -596,6 +620,9 @@ class Cluster:
             return False
         if home is None or home == self.node:
             return False
+        if not await self.speaks(home):  # a rolling upgrade: reconnect to a node that can
+            client.close(*self._other_version(home))
+            return True
         if isinstance(client.ws, RelayPort):  # served here for another node's socket:
             port = client.ws  # that node sends it on to the room's or queue's node instead
             await self.publish(port.node, {"k": "move", "a": client.account_id, "c": port.cid,
@@ -625,6 +652,12 @@ class Cluster:
         new = secrets.token_hex(8)
         moved = self.moved.get(account_id)
         relayed = self.relayed.get(account_id)
+        if not await self.speaks(to):  # a rolling upgrade: reconnect to a node that can
+            if moved is not None and moved.cid == cid:
+                moved.client.close(*self._other_version(to))
+            elif relayed is not None and relayed.cid == cid:
+                relayed.close(*self._other_version(to))
+            return
         if moved is not None and moved.cid == cid:
             old, token_hash, address = moved.home, moved.client.token_hash, moved.client.address
             if to == self.node:  # back to the node that holds the socket: served here
@@ -669,6 +702,7 @@ class Cluster:
             pipe.publish(self.kick_channel, json.dumps({"a": account.id, "n": self.node, "c": cid}))
             await pipe.execute()
             home = await self._home(account.id)
+            other = home is not None and home != self.node and not await self.speaks(home)
         except RedisError as e:  # Redis is away: say so at once, the client tries again
             log.warning("a connection of account %s refused: Redis does not answer (%s)",
                         account.id, e)
@@ -681,6 +715,10 @@ class Cluster:
         self.announced[account.id] = cid
         if home is None or home == self.node:
             return False
+        if other:  # a rolling upgrade: the client reconnects to a node of the table's version
+            with contextlib.suppress(Exception):
+                await ws.close(*self._other_version(home))
+            return True
         await self._relay(ws, account, home, cid, token_hash, limiter, address)
         return True
 

@@ -1,27 +1,76 @@
-"""The HTTP abuse limits of a cluster, counted in Redis so that every node sees every attempt:
-the login guard (:class:`~wuhan_mahjong.server.ratelimit.LoginLimits`) and the per-address
-token buckets of sign-ups, guests, hints and the calculator
-(:class:`~wuhan_mahjong.server.calculator.AddressLimits`), behind the same interfaces.
+"""The abuse limits of a cluster, counted in Redis so that every node sees every attempt:
+the login guard (:class:`~wuhan_mahjong.server.ratelimit.LoginLimits`) and the per-address or
+per-account token buckets (:class:`~wuhan_mahjong.server.calculator.AddressLimits`) of
+sign-ups, guests, hints, the calculator, the replays (``/api/public/hands/...``, a hand's
+frames), the live-table list (``/api/tables/live``) and the ``watch`` message.
 
-Each check is one Lua script run atomically by Redis on Redis's clock (``TIME``), so nodes
-with slightly different clocks still agree.  The calls go through the asyncio client
-(:func:`~wuhan_mahjong.server.cluster.connect_redis`): the event loop never waits on Redis.
-(The running tables per address, the other per-address limit, are counted by
-:meth:`~wuhan_mahjong.server.cluster.Cluster.tables_elsewhere`.)
+Each limit has one interface and two implementations, chosen once at start-up
+(:func:`share_limits` replaces the process's own ones on a cluster node): the handlers
+never know which one counts.
+
+* **One Lua script per check**, run atomically by Redis on Redis's clock (``TIME``), so
+  nodes with slightly different clocks still agree.  The calls go through the asyncio
+  client (:func:`~wuhan_mahjong.server.cluster.connect_redis`): the event loop never waits
+  on Redis.
+* **A node-local fast path.**  Every shared limiter keeps the node's own bucket too
+  (:class:`~wuhan_mahjong.server.calculator.AddressLimiter`), counting the requests this
+  node let through.  Those are a part of what Redis counts, at the same rate, so when the
+  node's bucket is empty the cluster's is too: the request is refused at once, without a
+  round trip (a flood from one address costs Redis nothing).  Only a request the node's
+  bucket admits asks Redis; if Redis refuses it, the node's token is given back.
+* **Redis unreachable.**  As the running tables per address do
+  (:meth:`~wuhan_mahjong.server.cluster.Cluster.tables_elsewhere`), a limit then counts
+  this node's requests only (its own bucket or failures, always kept), and says so in the
+  log (a warning per limit at most every :data:`WARN_EVERY` seconds): no request fails
+  because of Redis, and none goes through unlimited.
+
+What is *not* here, and why (``docs/cluster.md``, "Limits"): the quick-chat bucket (every
+phrase of an account is handled on the node that runs its table, so the node's bucket is
+already the cluster's); the per-connection message bucket (a connection lives on one node);
+admission control (:mod:`.admission`: it protects the node's own CPU); and the running
+tables per address, counted by :meth:`~wuhan_mahjong.server.cluster.Cluster.tables_elsewhere`.
 """
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 
+from .calculator import AddressLimiter
 from .config import ServerConfig
+from .ratelimit import LoginGuard
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-__all__ = ["RedisAddressLimiter", "RedisLoginGuard", "share_limits"]
+__all__ = ["WARN_EVERY", "RedisAddressLimiter", "RedisLoginGuard", "share_limits"]
+
+log = logging.getLogger("wuhan_mahjong.server.cluster")
+
+WARN_EVERY = 60.0
+"""Seconds between two warnings of one limit that Redis does not answer."""
+
+
+class _Unreachable:
+    """Logs, at most every :data:`WARN_EVERY` seconds, that a limit counts this node only."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.warned = float("-inf")
+        self.missed = 0
+
+    def __call__(self, error: Exception) -> None:
+        self.missed += 1
+        now = time.monotonic()
+        if now - self.warned >= WARN_EVERY:
+            self.warned = now
+            log.warning("limit %s counted on this node only (%d check(s) since the last "
+                        "warning): Redis does not answer: %s", self.name, self.missed, error)
+            self.missed = 0
+
 
 _BUCKET = """
 local t = redis.call('TIME')
@@ -68,30 +117,52 @@ return 1
 
 
 class RedisAddressLimiter:
-    """:class:`~wuhan_mahjong.server.calculator.AddressLimits` with its buckets in Redis."""
+    """:class:`~wuhan_mahjong.server.calculator.AddressLimits` with its buckets in Redis
+    (``wm:limit:<name>:<key>``), behind this node's own bucket (the module's docstring)."""
 
     def __init__(self, redis: Redis, name: str, rate: float, burst: int) -> None:
         self.rate = rate
         self.burst = burst
         self.prefix = f"wm:limit:{name}:"
+        self.local = AddressLimiter(rate, burst)
+        """This node's part: refuses at once when empty; the limit while Redis is away."""
         self._script = redis.register_script(_BUCKET)
+        self._unreachable = _Unreachable(name)
 
     async def check(self, key: str) -> float:
         """0 when this request may go ahead (and it is counted); else seconds to wait."""
-        return float(await self._script(keys=[self.prefix + key], args=[self.rate, self.burst]))
+        from redis.exceptions import RedisError
+
+        wait = self.local.retry_after(key)
+        if wait > 0:
+            return wait
+        try:
+            wait = float(await self._script(keys=[self.prefix + key], args=[self.rate, self.burst]))
+        except RedisError as e:
+            self._unreachable(e)
+            return 0.0  # this node's bucket admitted it
+        if wait > 0:  # the other nodes spent the tokens: this node's one is given back
+            bucket = self.local.buckets.get(key)
+            if bucket is not None:
+                bucket.tokens = min(bucket.burst, bucket.tokens + 1.0)
+        return wait
 
 
 class RedisLoginGuard:
     """:class:`~wuhan_mahjong.server.ratelimit.LoginLimits` with its failures in Redis: the
-    same limits per (address, username) and per address, counted over every node."""
+    same limits per (address, username) and per address, counted over every node; this
+    node's own failures are kept too (a refusal without Redis, and the guard while Redis
+    is away)."""
 
     def __init__(self, redis: Redis, per_account: int, per_client: int, window: float) -> None:
         self.redis = redis
         self.per_account = per_account
         self.per_client = per_client
         self.window = window
+        self.local = LoginGuard(per_account, per_client, window)
         self._recent = redis.register_script(_RECENT)
         self._failed = redis.register_script(_FAILED)
+        self._unreachable = _Unreachable("login")
 
     @staticmethod
     def _keys(client: str, username: str) -> list[str]:
@@ -99,20 +170,36 @@ class RedisLoginGuard:
 
     async def check(self, client: str, username: str) -> float:
         """Seconds until a login may be tried again (0: now)."""
-        return float(await self._recent(keys=self._keys(client, username),
-                                        args=[self.window, self.per_account, self.per_client]))
+        from redis.exceptions import RedisError
+
+        wait = self.local.retry_after(client, username)
+        if wait > 0:
+            return wait
+        try:
+            return float(await self._recent(keys=self._keys(client, username),
+                                            args=[self.window, self.per_account, self.per_client]))
+        except RedisError as e:
+            self._unreachable(e)
+            return 0.0
 
     async def record(self, client: str, username: str, *, ok: bool) -> None:
         """A success clears the username's failures from that client; a failure counts."""
-        if ok:
-            await self.redis.delete(self._keys(client, username)[0])
-        else:
-            await self._failed(keys=self._keys(client, username), args=[self.window])
+        from redis.exceptions import RedisError
+
+        await self.local.record(client, username, ok=ok)
+        try:
+            if ok:
+                await self.redis.delete(self._keys(client, username)[0])
+            else:
+                await self._failed(keys=self._keys(client, username), args=[self.window])
+        except RedisError as e:
+            self._unreachable(e)
 
 
 def share_limits(app: Starlette, url: str, cfg: ServerConfig) -> None:
-    """Count the app's login guard and sign-up, guest, hint and calculator limits in Redis at
-    ``url`` (a cluster node), in place of the process's own counters."""
+    """Count the app's login guard and its per-address and per-account limits in Redis at
+    ``url`` (a cluster node), in place of the process's own counters (``app.state``; the
+    lifespan hands ``state.watch_limit`` to the hub's spectating)."""
     from .cluster import connect_redis
 
     redis = connect_redis(url)
@@ -129,3 +216,6 @@ def share_limits(app: Starlette, url: str, cfg: ServerConfig) -> None:
     state.hint_address_limit = RedisAddressLimiter(redis, "hint-address", 4 * cfg.hint_rate,
                                                    4 * cfg.hint_burst)
     state.calc_limit = RedisAddressLimiter(redis, "calc", cfg.calc_rate, cfg.calc_burst)
+    state.replay_limit = RedisAddressLimiter(redis, "replay", cfg.replay_rate, cfg.replay_burst)
+    state.live_limit = RedisAddressLimiter(redis, "live", cfg.replay_rate, cfg.replay_burst)
+    state.watch_limit = RedisAddressLimiter(redis, "watch", cfg.watch_rate, cfg.watch_burst)

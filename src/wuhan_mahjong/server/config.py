@@ -89,6 +89,10 @@ class ServerConfig:
     """Calculator API (``/api/score``, ``/api/hand``): requests per second per client address."""
     calc_burst: int = 30
     """Calculator requests one address may make at once before ``calc_rate`` applies (429)."""
+    replay_rate: float = 10.0
+    """Public replays and replay frames (``server/replays.py``), and the live-table list:
+    requests per second per client address (``replay_burst`` at once; 429 beyond)."""
+    replay_burst: int = 60
     spectator_delay_moves: int = 3
     """Spectators see each move this many moves late (``server/spectate.py``), so watching
     cannot help a player; 0: live.  A hand's end is shown at once."""
@@ -144,6 +148,8 @@ class ServerConfig:
             raise ValueError("login limits must be >= 0 and the login window > 0")
         if self.calc_rate <= 0 or self.calc_burst < 1:
             raise ValueError("calc_rate must be > 0 and calc_burst >= 1")
+        if self.replay_rate <= 0 or self.replay_burst < 1:
+            raise ValueError("replay_rate must be > 0 and replay_burst >= 1")
         if self.daily_allowance < 0 or self.register_per_hour < 0 or self.guests_per_hour < 0:
             raise ValueError("daily_allowance and the sign-up limits must be >= 0")
         if self.hint_rate <= 0 or self.hint_burst < 1:

@@ -285,7 +285,7 @@ class Hub:
         elif isinstance(msg, ChatMsg):
             self.chat.say(client, msg)
         elif isinstance(msg, WatchMsg):
-            self.spectate.watch(client, msg.table)
+            await self.spectate.watch(client, msg.table)
         elif isinstance(msg, UnwatchMsg):
             if not self.spectate.unwatch(acct, client=client):
                 raise ProtocolError("not_found", "you are not watching a table")

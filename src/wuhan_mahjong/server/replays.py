@@ -16,7 +16,10 @@ players gets 404 ``not_found`` from the publish routes, for a hand that exists o
 not alike; a hand that is not published is 404 on the public routes.  The record
 file is the stored JSON-lines record (``docs/records.md``) byte for byte, which
 ``wuhan-mahjong verify`` checks; the public answer carries its events and the
-seats' player names (no account ids).  Every client address has a token bucket.
+seats' player names (no account ids).  Every client address has a token bucket
+(``replay_rate`` per second, ``replay_burst`` at once; 429 ``rate_limited`` beyond) for the
+public routes and the frames, the app's ``state.replay_limit``: this process's, or on a
+cluster node one counted in Redis over every node (:mod:`.cluster_limits`).
 
 The replay viewer shows a hand from its ``frames``: the engine replays the stored record
 and gives, step by step, what the table showed (:mod:`.replay_frames`), so the client
@@ -44,7 +47,7 @@ from starlette.routing import Route
 from ..engine.records import load_records
 from ..store import HandRecord, Store, UnknownAccount
 from ..store.models import GAME_ID_MAX
-from .calculator import AddressLimiter
+from .calculator import AddressLimiter, AddressLimits
 from .replay_frames import hand_frames
 from .security import ResponseCache
 
@@ -52,7 +55,8 @@ __all__ = ["replay_routes"]
 
 HAND_NO_MAX = 2**31 - 1
 RATE = 10.0
-"""Public record requests per second per client address, sustained."""
+"""Public record requests per second per client address, sustained (the default of
+``ServerConfig.replay_rate``, when the routes are used without an app's limit)."""
 BURST = 60
 FRAMES_CACHED = 64
 """Hands whose gzipped frames are kept (a few MB at most)."""
@@ -120,10 +124,14 @@ def _names(store: Store, seats: dict[int, int]) -> list[str | None]:
 
 
 def _limited(
-    limiter: AddressLimiter, handler: Callable[[Request], Awaitable[Response]]
+    limiter: AddressLimits, handler: Callable[[Request], Awaitable[Response]], name: str = "replay_limit"
 ) -> Callable[[Request], Awaitable[Response]]:
+    """``handler`` behind a per-address limit: the app's ``state.<name>`` when it has one
+    (set once at start-up: this process's, or a cluster's in Redis), else ``limiter``."""
+
     async def handle(request: Request) -> Response:
-        wait = limiter.retry_after(request.client.host if request.client else "unknown")
+        chosen: AddressLimits = getattr(request.app.state, name, None) or limiter
+        wait = await chosen.check(request.client.host if request.client else "unknown")
         if wait > 0:
             seconds = max(1, math.ceil(min(wait, 3600.0)))
             resp = _error(
@@ -237,7 +245,7 @@ def _frames_routes(
 
 def replay_routes(limiter: AddressLimiter | None = None) -> list[Route]:
     """The publish routes, the public ones and the frames (one per-address limiter for
-    all but the publish switch)."""
+    all but the publish switch: the app's ``state.replay_limit``, else ``limiter``)."""
     lim = limiter or AddressLimiter(RATE, BURST)
     base = "/api/hands/{match_id}/{hand_no:int}/publish"
     public = "/api/public/hands/{match_id}/{hand_no:int}"

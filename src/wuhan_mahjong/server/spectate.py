@@ -23,11 +23,16 @@ The delay
 Bounds
     At most ``spectators_per_table`` watchers per table; an account watches one table at a
     time (a new ``watch`` replaces the old one) and may send ``watch`` at most
-    ``watch_rate`` times a second (``watch_burst`` at once).  A seated player cannot watch.
+    ``watch_rate`` times a second (``watch_burst`` at once): on a cluster node that bucket
+    is counted in Redis over every node (``watch_limit``, :mod:`.cluster_limits`: a refusal
+    needs no round trip, an admitted ``watch`` one), so reconnecting to another node buys no
+    more.  A seated player cannot watch.
     The players see how many are watching: ``watchers`` in their ``table`` frame and a
     ``watchers`` frame whenever the number changes.
 
 The tables of a cluster's other nodes are not listed: each node lists and serves its own.
+``GET /api/tables/live`` has a per-address bucket of its own (``replay_rate``,
+``replay_burst``; ``state.live_limit``, in Redis on a cluster node).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from starlette.routing import Route
 
 from ..engine.views import spectator_view
 from . import replays
-from .calculator import AddressLimiter
+from .calculator import AddressLimiter, AddressLimits
 from .placement import TablePlace
 from .protocol import ProtocolError, UnwatchedMsg, WatchersMsg, WatchingMsg, encode, encode_view
 
@@ -76,7 +81,9 @@ class Spectate:
         self.watches: dict[str, Watch] = {}
         self.watching: dict[int, str] = {}
         """account id -> the table it watches."""
-        self.limiter = AddressLimiter(self.config.watch_rate, self.config.watch_burst)
+        self.limiter: AddressLimits = AddressLimiter(self.config.watch_rate, self.config.watch_burst)
+        """``watch`` messages per account: this process's bucket, or (set at start-up on a
+        cluster node) the app's ``state.watch_limit``, counted in Redis."""
 
     # ------------------------------------------------------------------ queries
     def count(self, table_id: str) -> int:
@@ -102,10 +109,10 @@ class Spectate:
         return out
 
     # ------------------------------------------------------------------ messages
-    def watch(self, client: Client, table_id: str) -> None:
+    async def watch(self, client: Client, table_id: str) -> None:
         """Start watching ``table_id`` (replacing any table watched before)."""
         acct = client.account_id
-        if self.limiter.retry_after(str(acct)) > 0:
+        if await self.limiter.check(str(acct)) > 0:
             raise ProtocolError("rate_limited", "too many watch requests: wait a moment",
                                 rate=self.config.watch_rate)
         if isinstance(self.hub.where.get(acct), TablePlace):
@@ -205,7 +212,8 @@ class Spectate:
 
 def spectate_routes(limiter: AddressLimiter | None = None) -> list[Route]:
     """``GET /api/tables/live``: the watchable tables (public, like lichess's TV list), at
-    most as often per address as the public replays (429 beyond)."""
+    most as often per address as the public replays (429 beyond; the app's
+    ``state.live_limit``, else ``limiter``)."""
 
     async def live(request: Request) -> Response:
         hub: Hub = request.app.state.hub
@@ -213,4 +221,4 @@ def spectate_routes(limiter: AddressLimiter | None = None) -> list[Route]:
                              "delay": hub.config.spectator_delay_moves})
 
     lim = limiter or AddressLimiter(replays.RATE, replays.BURST)
-    return [Route("/api/tables/live", replays._limited(lim, live), methods=["GET"])]
+    return [Route("/api/tables/live", replays._limited(lim, live, "live_limit"), methods=["GET"])]
