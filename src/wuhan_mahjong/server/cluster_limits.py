@@ -54,6 +54,13 @@ WARN_EVERY = 60.0
 """Seconds between two warnings of one limit that Redis does not answer."""
 
 
+def _redis_errors() -> type[Exception]:
+    """redis-py's errors (imported here: the ``redis`` extra is a cluster node's only)."""
+    from redis.exceptions import RedisError
+
+    return RedisError
+
+
 class _Unreachable:
     """Logs, at most every :data:`WARN_EVERY` seconds, that a limit counts this node only."""
 
@@ -128,17 +135,16 @@ class RedisAddressLimiter:
         """This node's part: refuses at once when empty; the limit while Redis is away."""
         self._script = redis.register_script(_BUCKET)
         self._unreachable = _Unreachable(name)
+        self._errors = _redis_errors()
 
     async def check(self, key: str) -> float:
         """0 when this request may go ahead (and it is counted); else seconds to wait."""
-        from redis.exceptions import RedisError
-
         wait = self.local.retry_after(key)
         if wait > 0:
             return wait
         try:
             wait = float(await self._script(keys=[self.prefix + key], args=[self.rate, self.burst]))
-        except RedisError as e:
+        except self._errors as e:
             self._unreachable(e)
             return 0.0  # this node's bucket admitted it
         if wait > 0:  # the other nodes spent the tokens: this node's one is given back
@@ -163,6 +169,7 @@ class RedisLoginGuard:
         self._recent = redis.register_script(_RECENT)
         self._failed = redis.register_script(_FAILED)
         self._unreachable = _Unreachable("login")
+        self._errors = _redis_errors()
 
     @staticmethod
     def _keys(client: str, username: str) -> list[str]:
@@ -170,29 +177,25 @@ class RedisLoginGuard:
 
     async def check(self, client: str, username: str) -> float:
         """Seconds until a login may be tried again (0: now)."""
-        from redis.exceptions import RedisError
-
         wait = self.local.retry_after(client, username)
         if wait > 0:
             return wait
         try:
             return float(await self._recent(keys=self._keys(client, username),
                                             args=[self.window, self.per_account, self.per_client]))
-        except RedisError as e:
+        except self._errors as e:
             self._unreachable(e)
             return 0.0
 
     async def record(self, client: str, username: str, *, ok: bool) -> None:
         """A success clears the username's failures from that client; a failure counts."""
-        from redis.exceptions import RedisError
-
         await self.local.record(client, username, ok=ok)
         try:
             if ok:
                 await self.redis.delete(self._keys(client, username)[0])
             else:
                 await self._failed(keys=self._keys(client, username), args=[self.window])
-        except RedisError as e:
+        except self._errors as e:
             self._unreachable(e)
 
 
