@@ -28,7 +28,8 @@ import argparse
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from wuhan_mahjong.engine import HandState, new_hand, random_policy, seat_view
 from wuhan_mahjong.rules import get_rules
@@ -37,6 +38,7 @@ from wuhan_mahjong.server.protocol import PlayerInfo, encode_view, state_frame, 
 
 MATCH_ID = "0123456789abcdef0123456789abcdef"
 NAMES = ("east", "south", "west", "north")
+T = TypeVar("T")
 
 
 def record(profile: str, hands: int, seed: int) -> list[HandState]:
@@ -96,6 +98,25 @@ def timed(build: Callable[[list[HandState]], list[str]], states: list[HandState]
     return time.process_time() - cpu0, time.perf_counter() - wall0, frames
 
 
+def best_rounds(rounds: int, sides: dict[str, Callable[[], tuple[float, float, list[T]]]]
+                ) -> tuple[dict[str, tuple[float, float]], list[T]]:
+    """Run every side ``rounds`` times, alternating (each returns its CPU and wall seconds
+    and its output); every output must be the first one.  The best round of each side by
+    CPU time, (CPU, wall), and that output (``replay_frames_bench.py`` uses it too)."""
+    best: dict[str, tuple[float, float]] = {}
+    reference: list[T] | None = None
+    for _ in range(rounds):
+        for name, run in sides.items():
+            cpu, wall, out = run()
+            if reference is None:
+                reference = out
+            assert out == reference, f"{name}: the output differs"
+            if name not in best or cpu < best[name][0]:
+                best[name] = (cpu, wall)
+    assert reference is not None, "no round"
+    return best, reference
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=40)
@@ -104,17 +125,9 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
     states = record(args.profile, args.hands, args.seed)
-    best: dict[str, tuple[float, float]] = {}
-    reference: list[str] | None = None
-    for _ in range(args.rounds):
-        for name, build in (("per seat", per_seat), ("shared", shared)):
-            cpu, wall, frames = timed(build, states)
-            if reference is None:
-                reference = frames
-            assert frames == reference, f"{name}: the frames differ"
-            if name not in best or cpu < best[name][0]:
-                best[name] = (cpu, wall)
-    n = len(reference or [])
+    best, reference = best_rounds(args.rounds, {"per seat": partial(timed, per_seat, states),
+                                                "shared": partial(timed, shared, states)})
+    n = len(reference)
     print(f"{args.hands} {args.profile} hands, {len(states)} moves, {n} frames (4 seats a move); "
           f"best of {args.rounds} rounds")
     for name, (cpu, wall) in best.items():

@@ -11,7 +11,7 @@ identical.  A file may hold several hands one after the other.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..rules import RulesError, get_rules
@@ -179,9 +179,15 @@ def start_state(events: Sequence[dict[str, Any]]) -> HandState:
     return HandState(rules, dealer, wall, salt, hand_no=hand_no)
 
 
-def replay(events: Sequence[dict[str, Any]]) -> HandState:
-    """Rebuild a hand by applying its ``act`` lines (and noting escapes) in order."""
+def replay(events: Sequence[dict[str, Any]],
+           on_step: Callable[[HandState], None] | None = None) -> HandState:
+    """Rebuild a hand by applying its ``act`` lines (and noting escapes) in order.
+
+    ``on_step``, if given, sees the state as dealt and after each ``act`` or ``escape``
+    line (the replay viewer's frames are built in the same pass)."""
     state = start_state(events)
+    if on_step is not None:
+        on_step(state)
     for ev in events[1:]:
         if ev["e"] == "act":
             seat = _seat(ev)
@@ -198,6 +204,10 @@ def replay(events: Sequence[dict[str, Any]]) -> HandState:
             seat = _seat(ev)
             deltas = _field(ev, "deltas", list)
             state.note_escape(seat, _field(ev, "penalty", int), deltas)
+        else:
+            continue  # a line that follows from the acts (a draw, a claim ...)
+        if on_step is not None:
+            on_step(state)
     return state
 
 
