@@ -10,6 +10,7 @@ nothing here depends on the machine's speed.
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
 import time
 from typing import Any
@@ -19,8 +20,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from wuhan_mahjong.bots import get_bot, register
-from wuhan_mahjong.engine import Action
+from wuhan_mahjong.engine import Action, new_hand, seat_view
 from wuhan_mahjong.engine.views import SeatView
+from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.server.bot_worker import BotWorker
 from wuhan_mahjong.store import Store
 
 from .harness import Client, Server, StartServer, guest_token, play, seat_four
@@ -233,3 +236,41 @@ def test_bot_seats_play_through_a_process_pool(start_server: StartServer) -> Non
         assert any(e.kind == "act" and e.source == "auto" for e in events)
 
     asyncio.run(scenario())
+
+
+def hand_views(deals: int, steps: int) -> list[SeatView]:
+    """Every view a seat decides on in the first ``steps`` decisions of some greedy hands."""
+    views: list[SeatView] = []
+    greedy = get_bot("greedy", 0)
+    for deal in range(deals):
+        state = new_hand(get_rules("yuanhang"), dealer=deal % 4, rng=random.Random(deal))
+        for _ in range(steps):
+            if state.ended:
+                break
+            for seat in state.to_act():
+                view = seat_view(state, seat)
+                views.append(view)
+                state.apply(seat, greedy.choose(view))
+    return views
+
+
+@pytest.mark.parametrize("policy", ["greedy", "expert"])
+def test_a_worker_process_decides_as_the_bot_here(policy: str) -> None:
+    """A process worker builds its own bot from (policy, seed): its decisions are this
+    process's, view for view (another interpreter, another hash seed)."""
+    views = hand_views(3, 40)
+    worker = BotWorker("process", 2)
+    here = get_bot(policy, 12345)
+    lock = threading.Lock()
+
+    async def there() -> list[Action]:
+        loop = asyncio.get_running_loop()
+        return list(await asyncio.gather(*(worker.submit(loop, policy, 12345, here, lock, v)
+                                           for v in views)))
+
+    try:
+        remote = asyncio.run(there())
+    finally:
+        worker.shutdown()
+    assert len(views) > 100
+    assert remote == [here.choose(v) for v in views]

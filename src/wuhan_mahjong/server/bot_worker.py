@@ -51,16 +51,11 @@ PURE_POLICIES = frozenset({"greedy", "expert", "search"})
 """Policies whose decisions are a pure function of (seed, view) (they keep no state between
 decisions that changes what they choose): a process worker may build its own copy."""
 
-_PROCESS_BOTS: dict[tuple[str, int], Bot] = {}
-"""In a worker process: one bot per (policy, seed), built on first use."""
-
-
 def _choose_in_process(name: str, seed: int, view: SeatView) -> Action:
-    """A worker process's decision (module level: the pool pickles it by name)."""
-    bot = _PROCESS_BOTS.get((name, seed))
-    if bot is None:
-        bot = _PROCESS_BOTS[(name, seed)] = get_bot(name, seed)
-    return bot.choose(view)
+    """A worker process's decision (module level: the pool pickles it by name).  A fresh bot
+    each time (20 µs): nothing is carried from one decision to the next, and nothing piles
+    up in a worker over the tables' lifetimes."""
+    return get_bot(name, seed).choose(view)
 
 
 def _choose_locked(bot: Bot, lock: threading.Lock, view: SeatView) -> Action:
@@ -104,14 +99,34 @@ class BotWorker:
                 self._processes = concurrent.futures.ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context("forkserver"),
                     initializer=_warm)
+                for _ in range(self.workers):  # start them now, not at the first decision
+                    self._processes.submit(_warm)
             return self._processes
+
+    def _replace_broken(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
+        """A worker process died (killed, out of memory): its pool refuses all work; start
+        another.  The decisions it had end in errors (the tables play the timeout action)."""
+        with self._lock:
+            if self._processes is broken:
+                self._processes = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def start(self) -> None:
+        """Start the pool now (a process pool's workers take a second to import the bots)."""
+        if self.mode == "process":
+            self._process_pool()
 
     def submit(self, loop: asyncio.AbstractEventLoop, name: str, seed: int, bot: Bot,
                lock: threading.Lock, view: SeatView) -> asyncio.Future[Action]:
         """Start one decision; its future completes in ``loop`` (never in inline mode)."""
         if self.mode == "process" and name in PURE_POLICIES:
-            return loop.run_in_executor(self._process_pool(), _choose_in_process, name, seed,
-                                        view)
+            pool = self._process_pool()
+            try:
+                return loop.run_in_executor(pool, _choose_in_process, name, seed, view)
+            except concurrent.futures.process.BrokenProcessPool:
+                self._replace_broken(pool)
+                return loop.run_in_executor(self._process_pool(), _choose_in_process, name,
+                                            seed, view)
         return loop.run_in_executor(self._thread_pool(), _choose_locked, bot, lock, view)
 
     def shutdown(self) -> None:
@@ -137,6 +152,7 @@ def shared_worker(mode: BotMode, workers: int) -> BotWorker:
         worker = _SHARED.get(key)
         if worker is None:
             worker = _SHARED[key] = BotWorker(mode, workers)
+            worker.start()  # with the node's first table: the workers import during its deal
         return worker
 
 

@@ -44,12 +44,13 @@ class ServerConfig:
     """Quick match: seconds the first waiting player waits before bots fill the table."""
     bot_delay: float = 0.8
     """Seconds a bot (or an auto-played seat) waits before it acts."""
-    bot_worker: Literal["thread", "process", "inline"] = "thread"
+    bot_worker: Literal["thread", "process", "inline"] = "process"
     """Where bot seats and auto-play (托管) decide (``server/bot_worker.py``): a pool of
-    ``bot_workers`` threads, a pool of that many processes, or ``inline`` in the event loop
-    (the old path, which holds every table of the node while a bot thinks)."""
+    ``bot_workers`` processes (policies that keep state between decisions run in threads), a
+    pool of that many threads (measured worse than inline: the GIL), or ``inline`` in the
+    event loop (the old path, which holds every table of the node while a bot thinks)."""
     bot_workers: int = 2
-    """Threads (or processes) of the bot worker pool: bot decisions run at most this many at
+    """Processes (or threads) of the bot worker pool: bot decisions run at most this many at
     a time on this node."""
     bot_cap: float = 2.0
     """Wall-clock safety net of one bot decision, in seconds from the moment it was asked
