@@ -229,18 +229,19 @@ def test_a_rolling_upgrade_relays_nothing_between_versions(
         db_url: str, redis_url: str, tmp_path: Path,  # noqa: F811
         monkeypatch: pytest.MonkeyPatch, start_server: Any) -> None:
     """An old node (this relay version) runs a table; a new node (the next version) joins:
-    its heartbeat says its version, and it closes a player's socket with 1012 instead of
-    relaying to the old node.  The old node is stopped (drained): its table resumes on the
-    new node, where the players reconnect and play to the end."""
+    its heartbeat says its version, and it closes with 1012 a player's socket instead of
+    relaying it to the old node's table, and a socket that would join a room held by the
+    old node.  The old node is stopped (drained): its table resumes on the new node, where
+    the players reconnect and play to the end."""
     monkeypatch.setenv("WUHAN_MAHJONG_REDIS", redis_url)
     old = ServeProcess(db_url, tmp_path / "old.log")
-    store, tokens, _ids = _accounts(db_url, 4)
+    store, tokens, _ids = _accounts(db_url, 6)
     shared = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
         old.start()
 
         async def seat() -> list[Client]:
-            return await seat_four(old, tokens, hands=1)  # type: ignore[arg-type]
+            return await seat_four(old, tokens[:4], hands=1)  # type: ignore[arg-type]
 
         monkeypatch.setattr(cluster, "RELAY_VERSION", cluster.RELAY_VERSION + 1)
         new = start_server(redis_url=redis_url)
@@ -249,6 +250,16 @@ def test_a_rolling_upgrade_relays_nothing_between_versions(
 
         async def scenario() -> None:
             players = await seat()
+            host = Client(old, tokens[4])  # type: ignore[arg-type]
+            await host.connect()
+            await host.send({"type": "create_room", "options": {"hands": 1}})
+            code = (await host.expect("room"))["code"]
+            guest = Client(new, tokens[5])
+            await guest.connect()
+            await guest.send({"type": "join_room", "code": code})
+            await asyncio.wait_for(guest.closed.wait(), 10)
+            assert guest.close_code == 1012 and not guest.of_type("room")
+            await host.close()
             refused = await websockets.connect(new.ws)
             await refused.send(f'{{"type": "hello", "token": "{tokens[1]}"}}')
             with pytest.raises(websockets.ConnectionClosed) as closed:
@@ -258,8 +269,8 @@ def test_a_rolling_upgrade_relays_nothing_between_versions(
             await asyncio.to_thread(old.terminate)  # drained: its table is stopped, persisted
             for p in players:
                 await p.close()
-            again = [Client(new, t) for t in tokens]  # type: ignore[arg-type]
-            deadline = time.monotonic() + 30
+            again = [Client(new, t) for t in tokens[:4]]
+            deadline = time.monotonic() + 60
             for c in again:
                 while not (await c.connect())["at_table"]:  # until the new node took it over
                     assert time.monotonic() < deadline, "the new node took nothing over"
