@@ -105,3 +105,25 @@ def test_no_third_meld_for_a_one_suit_hand(profile: str) -> None:
     assert bot.choose(view) == Discard(parse_tile("1m"))
     read = bot.model().reads[1]
     assert read.contract_suit_feed and read.fits(parse_tile("9p"))
+
+
+#: a 索 (bamboo) flush one step from ready, with two loose tiles: 6p (the pin reader's
+#: suit) and 5m; either keeps the flush
+FLUSH = "1s2s4s5s5s6s7s7s8s8s9s9s5m6p"
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+@pytest.mark.parametrize("wall", [15, 30])
+def test_defence_keeps_the_flush_it_is_building(profile: str, wall: int) -> None:
+    """Against three melds of pins, the core (and greedy) throw 6p.  The safe tile is
+    5m, which keeps the 索 flush; a 索 tile is as safe but breaks it.  The push-or-fold
+    layer once valued every alternative with the win of the core's target (the flush),
+    so breaking the flush looked free and it threw 5s; each discard now keeps the value
+    of the hand it leaves."""
+    view = make_view(FLUSH, wall=wall, melds={1: PINS}, discards=DISCARDS, dealer=2,
+                     profile=profile)
+    assert get_bot("greedy", 1).choose(view) == Discard(parse_tile("6p"))
+    assert ExpertBot(1, defence=False).choose(view) == Discard(parse_tile("6p"))
+    bot = ExpertBot(1)
+    assert bot.choose(view) == Discard(parse_tile("5m"))
+    assert bot.defended == 1

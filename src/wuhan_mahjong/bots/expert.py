@@ -125,7 +125,8 @@ class ExpertBot(GreedyBot):
                  kong_max_shanten: int = 99, keep_two_laizi: bool | None = None,
                  lookahead_work: int = 300, big_target: float = 0.5,
                  eager_below: int = 2, defence: bool | None = None, min_saving: float = 2.0,
-                 fold_keep: float = 0.5, threat_min: float = 0.25) -> None:
+                 fold_keep: float = 0.5, threat_min: float = 0.25,
+                 defence_targets: bool = True) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -150,6 +151,7 @@ class ExpertBot(GreedyBot):
         self.min_saving = min_saving
         self.fold_keep = fold_keep
         self.threat_min = threat_min
+        self.defence_targets = defence_targets
 
     # ------------------------------------------------------------------ entry
     def choose(self, view: SeatView | IntView) -> Action:
@@ -228,13 +230,16 @@ class ExpertBot(GreedyBot):
         return self.model().threat() if self._anyone_open() else 0.0
 
     # ------------------------------------------------------------------ push or fold
-    def my_win_value(self, t: SeatReading, ev: Evaluator) -> float:
-        """Roughly what this seat collects when it wins: a plain win with its factors now
-        (and the opening it still needs), the caps applied, and at least the profile's
-        typical win (:func:`wuhan_mahjong.bots.opponents.typical_win`; wins come with
-        more factors than a hand holds before them); a big target counts 1.5 of it."""
-        _, target = self.shanten_key(ev)
-        big = target != "small"
+    def my_win_value(self, t: SeatReading, ev: Evaluator, tile: int = -1,
+                     big: bool | None = None) -> float:
+        """Roughly what this seat collects when it wins (after discarding ``tile``, -1:
+        the hand as it is; a big hand or not as ``big`` says, else as its closest
+        target): a plain win with its factors now (and the opening it still needs), the
+        caps applied, and at least the profile's typical win
+        (:func:`wuhan_mahjong.bots.opponents.typical_win`; wins come with more factors
+        than a hand holds before them); a big target counts 1.5 of it."""
+        if big is None:
+            big = self.shanten_key(ev, tile)[1] != "small"
         mw = t.my_multiplier(big=big, hard=False, self_drawn=False,
                              extra_openings=0 if t.opened else 1)
         amounts = t.win_amounts(10 if big else 1, mw, None)
@@ -284,16 +289,20 @@ class ExpertBot(GreedyBot):
         cost0 = deal0 + contract0
         if cost0 <= self.min_saving:
             return choice
-        value = self.my_win_value(t, ev)
         unseen = max(1, t.unseen_total)
         turns = max(0.5, t.wall / 4)
+
+        def value(d: int) -> float:
+            # the win each discard keeps: a safe tile that breaks the big-hand target
+            # the core kept (one suit, all pungs...) gives up its big-hand value
+            return self.my_win_value(t, ev, d if self.defence_targets else -1)
 
         def chance(d: int, sh: int) -> float:
             acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh)
             return self.win_chance(sh, acc, unseen, turns)
 
         c0 = chance(d0, sh0)
-        best = (1.0 - p0) * c0 * value - cost0
+        best = (1.0 - p0) * c0 * value(d0) - cost0
         pick = d0
         for d in discard_choices(t):
             if d == d0:
@@ -303,7 +312,7 @@ class ExpertBot(GreedyBot):
             if deal + contract > cost0 - self.min_saving:
                 continue
             c = min(chance(d, sh), c0 * self.fold_keep ** max(0, sh - sh0))
-            w = (1.0 - p) * c * value - deal - contract
+            w = (1.0 - p) * c * value(d) - deal - contract
             if w > best:
                 best, pick = w, d
         if pick != d0:
