@@ -18,6 +18,7 @@ from wuhan_mahjong.store import (
     open_store,
 )
 from wuhan_mahjong.store.database import create_store_engine
+from wuhan_mahjong.store.matchlog import MatchAppend
 from wuhan_mahjong.store.models import MatchRow
 
 
@@ -118,6 +119,68 @@ def test_an_ended_match_is_not_resumed_or_written(store: Store) -> None:
     assert logged is not None and logged.status == "aborted"
     assert logged.reason == "the table stopped on a server error"
     assert store.load_match("nope") is None
+
+
+def _act(seq: int, tile: str = "1m") -> MatchEvent:
+    return MatchEvent(seq, 0, "act", seat=seq % 4, data=f'{{"type":"discard","tile":"{tile}"}}',
+                      source="player")
+
+
+def test_many_matches_append_in_one_transaction(store: Store) -> None:
+    epochs = {m: store.open_match(m, "t", "00", {}) for m in ("b1", "b2", "b3")}
+    first = [MatchAppend("b1", epochs["b1"], [MatchEvent(0, 0, "deal", data="c"), _act(1)]),
+             MatchAppend("b2", epochs["b2"], [MatchEvent(0, 0, "deal", data="c")]),
+             MatchAppend("b3", epochs["b3"], [MatchEvent(0, 0, "deal", data="c"), _act(1),
+                                              _act(2, "9p")])]
+    assert store.append_many_match_events(first) == [2, 1, 3]
+    then = [MatchAppend("b3", epochs["b3"], [_act(3)]), MatchAppend("b1", epochs["b1"], [_act(2)])]
+    assert store.append_many_match_events(then) == [4, 3]
+    assert store.append_match_events("b2", epochs["b2"], [_act(1)]) == 2  # and alone after it
+    for m, n in (("b1", 3), ("b2", 2), ("b3", 4)):
+        logged = store.load_match(m)
+        assert logged is not None and logged.next_seq == n
+        assert [e.seq for e in logged.events] == list(range(n))
+    logged = store.load_match("b3")
+    assert logged is not None and logged.events[2] == _act(2, "9p")
+
+
+def test_a_refused_append_fails_alone_in_its_batch(store: Store) -> None:
+    """Each append of a batch is guarded on its own: a fenced, ended, unknown or out-of-step
+    match gets what a lone append would have raised, and writes nothing; the others in the
+    same transaction are written."""
+    e = {m: store.open_match(m, "t", "00", {}) for m in ("ok1", "fenced", "ended", "gap", "ok2")}
+    newer = store.claim_match("fenced", owner="node-b")
+    store.end_match("ended", e["ended"], "aborted", "stopped")
+    store.append_match_events("gap", e["gap"], [MatchEvent(0, 0, "deal")])
+    got = store.append_many_match_events([
+        MatchAppend("ok1", e["ok1"], [MatchEvent(0, 0, "deal"), _act(1)]),
+        MatchAppend("fenced", e["fenced"], [MatchEvent(0, 0, "deal")]),
+        MatchAppend("ended", e["ended"], [MatchEvent(0, 0, "deal")]),
+        MatchAppend("gap", e["gap"], [MatchEvent(0, 0, "deal")]),  # seq 1 is next
+        MatchAppend("nope", 1, [MatchEvent(0, 0, "deal")]),
+        MatchAppend("ok2", e["ok2"], [MatchEvent(0, 0, "deal")]),
+        MatchAppend("bad", 1, [MatchEvent(0, 0, "nonsense")]),
+    ])
+    assert got[0] == 2 and got[5] == 1
+    assert isinstance(got[1], MatchFenced) and got[1].epoch == e["fenced"]
+    assert isinstance(got[2], MatchLogError) and "ended" in str(got[2])
+    assert isinstance(got[3], MatchLogError) and "event 0 given, 1 expected" in str(got[3])
+    assert isinstance(got[4], MatchLogError) and "no match nope" in str(got[4])
+    assert isinstance(got[6], MatchLogError) and "nonsense" in str(got[6])
+    assert not any(isinstance(g, MatchFenced) for g in (got[2], got[3], got[4], got[6]))
+    for m, n in (("ok1", 2), ("ok2", 1), ("fenced", 0), ("ended", 0), ("gap", 1)):
+        logged = store.load_match(m)
+        assert logged is not None and len(logged.events) == n and logged.next_seq == n
+    assert store.append_many_match_events([MatchAppend("fenced", newer, [MatchEvent(0, 0, "deal")])]) == [1]
+
+
+def test_a_batch_names_each_match_once(store: Store) -> None:
+    epoch = store.open_match("d1", "t", "00", {})
+    with pytest.raises(ValueError, match="more than once"):
+        store.append_many_match_events([MatchAppend("d1", epoch, [MatchEvent(0, 0, "deal")]),
+                                        MatchAppend("d1", epoch, [_act(1)])])
+    logged = store.load_match("d1")
+    assert logged is not None and logged.events == ()
 
 
 @pytest.mark.slow

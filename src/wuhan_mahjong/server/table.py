@@ -80,6 +80,7 @@ from ..store import (
 from ..tiles import tile_str
 from .bot_worker import BotWorker, shared_worker
 from .frames import MoveViews
+from .match_writer import match_writer
 from .observability import BOT_CAP_HITS, BOT_DECISION_SECONDS, BOT_DECISIONS, emit
 from .protocol import (
     ErrorCode,
@@ -360,11 +361,11 @@ class Table:
         self.seq += 1
 
     async def _persist(self) -> None:
-        """Write the pending events (one transaction), then release the held frames."""
+        """Write the pending events (committed with other tables' in the node's group commit,
+        ``server/match_writer.py``), then release the held frames."""
         if self.pending:
             events = list(self.pending)
-            await asyncio.to_thread(self.hub.store.append_match_events, self.match_id,
-                                    self.epoch, events)
+            await match_writer(self.hub.store).append(self.match_id, self.epoch, events)
             del self.pending[:len(events)]
         if self.pending:
             return

@@ -7,7 +7,9 @@ A table writes its match here *before* any player sees a result (write-ahead):
   and the ``config`` (rules, room options, seats) as JSON.
 * :func:`append_events` for every batch of changes: each applied action with
   who chose it (the player, a timeout, auto-play, a bot), each escape, each
-  auto-play switch, each deal.
+  auto-play switch, each deal.  :func:`append_many` writes the appends of many
+  matches in one transaction (a node's group commit, ``server/match_writer.py``),
+  each guarded and answered on its own.
 * :func:`finish_hand` when a hand ends: the hand's audit record, its silver
   settlement (game id ``"<match id>/<hand no>"``) and the match's running
   totals, in one transaction.  Settling twice is impossible: the settlement's
@@ -27,9 +29,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from .errors import StoreError
@@ -39,10 +42,12 @@ __all__ = [
     "EVENT_KINDS",
     "MATCH_STATUSES",
     "LoggedMatch",
+    "MatchAppend",
     "MatchEvent",
     "MatchFenced",
     "MatchLogError",
     "append_events",
+    "append_many",
     "claim_match",
     "end_match",
     "fee_game_id",
@@ -88,6 +93,15 @@ class MatchEvent:
     seat: int | None = None
     data: str | None = None
     source: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAppend:
+    """The events one match appends (:func:`append_many`)."""
+
+    match_id: str
+    epoch: int
+    events: Sequence[MatchEvent]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +188,40 @@ and the ORM's bulk path on every call were most of its CPU: 0.61 → 0.3 ms per 
 of three events on SQLite)."""
 
 
+def _check_events(match_id: str, events: Sequence[MatchEvent]) -> None:
+    first = events[0].seq
+    for i, ev in enumerate(events):
+        if ev.seq != first + i:
+            raise MatchLogError(f"match {match_id}: event seqs must be consecutive")
+        if ev.kind not in EVENT_KINDS:
+            raise MatchLogError(f"unknown match event kind {ev.kind!r}")
+
+
+def _advance(connection: Connection, match_id: str, epoch: int, events: Sequence[MatchEvent],
+             now: datetime) -> bool:
+    """The guarded ``UPDATE`` of an append (also locks the row); whether it held."""
+    first = events[0].seq
+    done = connection.execute(_ADVANCE, {"m_id": match_id, "m_epoch": epoch, "m_first": first,
+                                         "m_next": first + len(events), "m_now": now})
+    return bool(done.rowcount == 1)
+
+
+def _rows(match_id: str, events: Sequence[MatchEvent], now: datetime) -> list[dict[str, Any]]:
+    return [{"match_id": match_id, "seq": ev.seq, "hand_no": ev.hand_no, "kind": ev.kind,
+             "seat": ev.seat, "data": ev.data, "source": ev.source, "created_at": now}
+            for ev in events]
+
+
+def _refused(session: Session, match_id: str, epoch: int, first: int) -> MatchLogError:
+    """Why the guard of an append failed: the match is fenced, ended, unknown, or the
+    append's first ``seq`` is not the match's next one."""
+    try:
+        row = lock_running(session, match_id, epoch)
+    except MatchLogError as exc:
+        return exc
+    return MatchLogError(f"match {match_id}: event {first} given, {row.next_seq} expected")
+
+
 def append_events(session: Session, match_id: str, epoch: int,
                   events: Sequence[MatchEvent]) -> int:
     """Append events (consecutive ``seq`` from the match's ``next_seq``); the new next_seq.
@@ -185,24 +233,102 @@ def append_events(session: Session, match_id: str, epoch: int,
     if not events:
         row = lock_running(session, match_id, epoch)
         return row.next_seq
-    first = events[0].seq
-    for i, ev in enumerate(events):
-        if ev.seq != first + i:
-            raise MatchLogError(f"match {match_id}: event seqs must be consecutive")
-        if ev.kind not in EVENT_KINDS:
-            raise MatchLogError(f"unknown match event kind {ev.kind!r}")
+    _check_events(match_id, events)
     now = utcnow()
     connection = session.connection()
-    done = connection.execute(_ADVANCE, {"m_id": match_id, "m_epoch": epoch, "m_first": first,
-                                         "m_next": first + len(events), "m_now": now})
-    if done.rowcount != 1:
-        row = lock_running(session, match_id, epoch)  # raises for a fenced or ended match
-        raise MatchLogError(f"match {match_id}: event {first} given, {row.next_seq} expected")
-    connection.execute(_INSERT_EVENTS, [
-        {"match_id": match_id, "seq": ev.seq, "hand_no": ev.hand_no, "kind": ev.kind,
-         "seat": ev.seat, "data": ev.data, "source": ev.source, "created_at": now}
-        for ev in events])
-    return first + len(events)
+    if not _advance(connection, match_id, epoch, events, now):
+        raise _refused(session, match_id, epoch, events[0].seq)
+    connection.execute(_INSERT_EVENTS, _rows(match_id, events, now))
+    return events[0].seq + len(events)
+
+
+_APPEND_MANY_PG = text("""
+WITH v AS (
+  SELECT * FROM unnest(CAST(:ids AS text[]), CAST(:epochs AS integer[]),
+                       CAST(:firsts AS integer[]), CAST(:nexts AS integer[])) AS v(id, ep, fst, nxt)
+), advanced AS (
+  UPDATE matches AS m SET next_seq = v.nxt, updated_at = CAST(:now AS timestamptz) FROM v
+  WHERE m.match_id = v.id AND m.epoch = v.ep AND m.status = 'running' AND m.next_seq = v.fst
+  RETURNING m.match_id
+), written AS (
+  INSERT INTO match_events (match_id, seq, hand_no, kind, seat, data, source, created_at)
+  SELECT e.id, e.seq, e.hand_no, e.kind, e.seat, e.data, e.source, CAST(:now AS timestamptz)
+  FROM unnest(CAST(:e_ids AS text[]), CAST(:e_seqs AS integer[]), CAST(:e_hands AS integer[]),
+              CAST(:e_kinds AS text[]), CAST(:e_seats AS integer[]), CAST(:e_data AS text[]),
+              CAST(:e_sources AS text[])) AS e(id, seq, hand_no, kind, seat, data, source)
+  WHERE e.id IN (SELECT match_id FROM advanced)
+)
+SELECT match_id FROM advanced
+""")
+""":func:`append_many` on PostgreSQL: every guarded ``UPDATE`` and the ``INSERT`` of the
+events of the matches whose guard held, in one statement of constant text (arrays as
+parameters, so psycopg prepares it once per connection): a batch costs one round trip
+whatever its size (with an ``UPDATE`` and an ``INSERT`` per match, PostgreSQL's CPU per
+append was about 1.7 times as much at 20 appends a batch, the node's 2.4 times)."""
+
+
+def append_many(session: Session, appends: Sequence[MatchAppend]) -> list[int | MatchLogError]:
+    """The appends of several matches in the caller's transaction (group commit): for each,
+    in order, the match's new ``next_seq`` or the :class:`MatchLogError` (:class:`MatchFenced`
+    for a fenced match) that :func:`append_events` would have raised for it alone.
+
+    A refused append writes nothing and leaves the others as they are: each is guarded on
+    its own (epoch, status and first ``seq``; a guard that fails changes no row and does
+    not spoil the transaction), and the events of all whose guard held are inserted
+    together.  A match appears at most once (``ValueError`` otherwise: its second append
+    would be guarded against the first one's ``seq``, in the same statement).
+    """
+    if len({a.match_id for a in appends}) != len(appends):
+        raise ValueError("append_many: a match appears more than once")
+    results: list[int | MatchLogError | None] = []
+    todo: list[tuple[int, MatchAppend]] = []
+    for i, a in enumerate(appends):
+        try:
+            if not a.events:
+                results.append(lock_running(session, a.match_id, a.epoch).next_seq)
+                continue
+            _check_events(a.match_id, a.events)
+        except MatchLogError as exc:
+            results.append(exc)
+            continue
+        results.append(None)
+        todo.append((i, a))
+    if todo:
+        now = utcnow()
+        connection = session.connection()
+        if connection.dialect.name == "postgresql":
+            advanced = _advance_many_pg(connection, [a for _, a in todo], now)
+        else:  # SQLite: the statements of append_events, one match after the other
+            advanced = set()
+            rows: list[dict[str, Any]] = []
+            for _, a in todo:
+                if _advance(connection, a.match_id, a.epoch, a.events, now):
+                    advanced.add(a.match_id)
+                    rows += _rows(a.match_id, a.events, now)
+            if rows:
+                connection.execute(_INSERT_EVENTS, rows)
+        for i, a in todo:
+            first = a.events[0].seq
+            results[i] = (first + len(a.events) if a.match_id in advanced
+                          else _refused(session, a.match_id, a.epoch, first))
+    return [r for r in results if r is not None]
+
+
+def _advance_many_pg(connection: Connection, appends: Sequence[MatchAppend],
+                     now: datetime) -> set[str]:
+    """:data:`_APPEND_MANY_PG`: the ids of the matches whose guard held (and whose events
+    are now inserted)."""
+    events = [(a.match_id, ev) for a in appends for ev in a.events]
+    done = connection.execute(_APPEND_MANY_PG, {
+        "now": now,
+        "ids": [a.match_id for a in appends], "epochs": [a.epoch for a in appends],
+        "firsts": [a.events[0].seq for a in appends],
+        "nexts": [a.events[0].seq + len(a.events) for a in appends],
+        "e_ids": [m for m, _ in events], "e_seqs": [ev.seq for _, ev in events],
+        "e_hands": [ev.hand_no for _, ev in events], "e_kinds": [ev.kind for _, ev in events],
+        "e_seats": [ev.seat for _, ev in events], "e_data": [ev.data for _, ev in events],
+        "e_sources": [ev.source for _, ev in events]})
+    return set(done.scalars())
 
 
 def set_progress(row: MatchRow, hands_done: int, totals: Sequence[int]) -> None:

@@ -17,7 +17,14 @@ from . import matchlog, publish, ratings
 from .core import check_id, check_int
 from .errors import InvalidSettlement, RecordExists, UnknownAccount
 from .ledger_store import LedgerSettlement, LedgerStore
-from .matchlog import LoggedMatch, MatchEvent, fee_game_id, hand_game_id
+from .matchlog import (
+    LoggedMatch,
+    MatchAppend,
+    MatchEvent,
+    MatchLogError,
+    fee_game_id,
+    hand_game_id,
+)
 from .models import HandRecordRow, HandSeatRow, SettlementRow, utcnow
 
 __all__ = ["HandRecord", "RecordStore"]
@@ -192,6 +199,14 @@ class RecordStore(LedgerStore):
         """Write events to a running match's log in one transaction (write-ahead)."""
         with self._write() as session:
             return matchlog.append_events(session, match_id, epoch, events)
+
+    def append_many_match_events(self, appends: Sequence[MatchAppend]) -> list[int | MatchLogError]:
+        """Write the events of several matches in one transaction (a node's group commit):
+        for each append, in order, its match's new ``next_seq`` or why it was refused
+        (:class:`~.matchlog.MatchFenced`, :class:`~.matchlog.MatchLogError`; the others are
+        written all the same).  A database error raises and writes none of them."""
+        with self._write() as session:
+            return matchlog.append_many(session, appends)
 
     def finish_hand(
         self,

@@ -1,0 +1,116 @@
+"""The node's group commit of the match log (``server/match_writer.py``): the appends of
+many tables share transactions, and each table still gets its own answer."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+
+import pytest
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+
+from wuhan_mahjong.server.match_writer import MatchWriter, match_writer
+from wuhan_mahjong.store import MatchEvent, MatchFenced, MatchLogError, Store, open_store
+
+from .harness import FAST_HASHER
+
+
+@pytest.fixture
+def store(db_url: str, migrated_sqlite: Callable[[str], None]) -> Iterator[Store]:
+    migrated_sqlite(db_url)
+    with open_store(db_url, password_hasher=FAST_HASHER) as opened:
+        yield opened
+
+
+def _acts(first: int, n: int) -> list[MatchEvent]:
+    return [MatchEvent(first + i, 0, "act", seat=(first + i) % 4,
+                       data='{"type":"discard","tile":"1m"}', source="player") for i in range(n)]
+
+
+def test_the_tables_of_a_node_share_their_transactions(store: Store) -> None:
+    """Twelve tables appending ten times each: every append is written, in order, in ten
+    transactions (the twelve appends that arrive together are written together)."""
+    epochs = {f"w{i}": store.open_match(f"w{i}", "t", "00", {}) for i in range(12)}
+
+    async def table(match_id: str) -> None:
+        seq = 0
+        for k in range(10):
+            events = _acts(seq, 1 + k % 2)
+            seq += len(events)
+            assert await match_writer(store).append(match_id, epochs[match_id], events) == seq
+
+    async def scenario() -> MatchWriter:
+        await asyncio.gather(*(table(m) for m in epochs))
+        return match_writer(store)
+
+    writer = asyncio.run(scenario())
+    assert writer.appends == 120
+    assert writer.batches == 10
+    for match_id in epochs:
+        logged = store.load_match(match_id)
+        assert logged is not None and logged.next_seq == 15
+        assert [e.seq for e in logged.events] == list(range(15))
+
+
+def test_a_fenced_or_ended_match_fails_only_its_own_table(store: Store) -> None:
+    epochs = {m: store.open_match(m, "t", "00", {}) for m in ("a", "fenced", "ended", "b")}
+    store.claim_match("fenced", owner="node-b")
+    store.end_match("ended", epochs["ended"], "aborted", "stopped")
+
+    async def scenario() -> list[int | BaseException]:
+        writer = match_writer(store)
+        return await asyncio.gather(*(writer.append(m, epochs[m], _acts(0, 2)) for m in epochs),
+                                    return_exceptions=True)
+
+    got = asyncio.run(scenario())
+    assert got[0] == 2 and got[3] == 2
+    assert isinstance(got[1], MatchFenced)
+    assert isinstance(got[2], MatchLogError) and not isinstance(got[2], MatchFenced)
+    for m, n in (("a", 2), ("fenced", 0), ("ended", 0), ("b", 2)):
+        logged = store.load_match(m)
+        assert logged is not None and len(logged.events) == n
+
+
+def test_a_failed_batch_fails_only_the_append_that_broke_it(store: Store) -> None:
+    """A database error spoils the batch's transaction (here PostgreSQL refusing a ``source``
+    longer than its column): the appends are written again one by one, and only the table
+    whose own write fails sees the error."""
+    if make_url(store.engine.url).get_backend_name() != "postgresql":
+        pytest.skip("SQLite does not enforce the column's length")
+    epochs = {m: store.open_match(m, "t", "00", {}) for m in ("a", "broken", "b")}
+    events = {m: _acts(0, 1) for m in epochs}
+    events["broken"] = [MatchEvent(0, 0, "act", seat=0, data="{}", source="x" * 40)]
+
+    async def scenario() -> list[int | BaseException]:
+        writer = match_writer(store)
+        return await asyncio.gather(*(writer.append(m, epochs[m], events[m]) for m in epochs),
+                                    return_exceptions=True)
+
+    got = asyncio.run(scenario())
+    assert got[0] == 1 and got[2] == 1
+    assert isinstance(got[1], DBAPIError)
+    for m, n in (("a", 1), ("broken", 0), ("b", 1)):
+        logged = store.load_match(m)
+        assert logged is not None and len(logged.events) == n
+
+
+def test_an_append_cancelled_before_its_turn_is_not_written(store: Store) -> None:
+    epochs = {m: store.open_match(m, "t", "00", {}) for m in ("a", "b")}
+
+    async def scenario() -> int:
+        writer = match_writer(store)
+        first = asyncio.ensure_future(writer.append("a", epochs["a"], _acts(0, 1)))
+        second = asyncio.ensure_future(writer.append("a", epochs["a"], _acts(1, 1)))
+        other = asyncio.ensure_future(writer.append("b", epochs["b"], _acts(0, 1)))
+        await asyncio.sleep(0)  # all three wait; the second one waits for a later batch
+        second.cancel()
+        assert await first == 1 and await other == 1
+        with pytest.raises(asyncio.CancelledError):
+            await second
+        await asyncio.sleep(0)
+        return writer.batches
+
+    assert asyncio.run(scenario()) == 1
+    logged = store.load_match("a")
+    assert logged is not None and logged.next_seq == 1
