@@ -9,7 +9,8 @@ pass on claims, otherwise discard the drawn tile) and, after a warm-up, measures
 * hands finished per second (all tables together);
 * for every discard: the delay from the moment the discarding client sends it to the
   moment each of the three other clients at the table receives the state frame that
-  shows it ("action to others"); p50, p99 and max over all of them;
+  shows it ("action to others"; or the next player only, ``watch_all=False``); p50, p99
+  and max over all of them;
 * error frames, closed connections, the CPU seconds of each server process (``/proc``)
   and of this client process (``time.process_time``), the machine's busy share over the
   run (``/proc/stat``: what the database, Redis and other people's work took), and the
@@ -38,7 +39,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 from orjson import dumps, loads  # the client side must be cheap: the C parser
@@ -81,10 +82,11 @@ def machine_cpu() -> tuple[float, float]:
     return (sum(fields) - idle) / ticks, sum(fields) / ticks
 
 
-def services_cpu() -> float:
-    """CPU seconds so far of every ``postgres`` and ``redis-server`` process (``/proc``): the
-    database's and Redis's share of a run (with whatever else uses them meanwhile)."""
-    total = 0.0
+def services_cpu() -> dict[int, float]:
+    """CPU seconds so far of every ``postgres`` and ``redis-server`` process (``/proc``), by
+    pid: the database's and Redis's share of a run (with whatever else uses them meanwhile;
+    :func:`services_delta` of two of them)."""
+    found: dict[int, float] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             text = stat.read_text()
@@ -92,8 +94,24 @@ def services_cpu() -> float:
             continue
         name = text[text.find("(") + 1:text.rfind(")")]
         if name == "postgres" or name.startswith("redis-server"):
-            total += cpu_seconds(int(stat.parent.name))
-    return total
+            found[int(stat.parent.name)] = cpu_seconds(int(stat.parent.name))
+    return found
+
+
+def services_delta(before: dict[int, float], after: dict[int, float]) -> float:
+    """The CPU seconds taken between two :func:`services_cpu`: of the processes alive at the
+    end (a process that ended meanwhile drops out, instead of making the sum negative)."""
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
+
+
+class Meter(Protocol):
+    """Something measured over the same window as the clients (e.g. the database's and
+    Redis's CPU, ``bench/cluster_bench.py``): :meth:`begin` when measuring starts,
+    :meth:`end` when it stops, returning figures that go into the result as ``meter``."""
+
+    def begin(self) -> None: ...
+
+    def end(self) -> dict[str, Any]: ...
 
 
 def rss_mib(pid: int) -> float:
@@ -150,7 +168,13 @@ class Stats:
     error_codes: dict[str, int] = field(default_factory=dict)
     closed: int = 0
     measuring: bool = False
+    discards: int = 0
+    """Discards sent while measuring."""
     frames: int = 0
+    frames_measured: int = 0
+    frames_skipped: int = 0
+    """State frames not parsed: nothing to decide or measure in them (:meth:`BenchClient.receive`)."""
+    bytes_measured: int = 0
 
 
 @dataclass
@@ -160,6 +184,9 @@ class TableProbe:
     sent_at: float = 0.0
     expect: int = -1
     seen: set[int] = field(default_factory=set)
+    watch_all: bool = True
+    """Time every discard on the three other players' frames, or (``False``) on the next
+    player's only: the two others' frames then need not be parsed (:meth:`BenchClient.receive`)."""
 
 
 class WireClient(asyncio.Protocol):
@@ -179,6 +206,7 @@ class WireClient(asyncio.Protocol):
         self.inbox: asyncio.Queue[dict[str, Any]] | None = asyncio.Queue()
         """Messages while setting up (``recv``); ``None`` once :attr:`on_message` takes them."""
         self.on_message: Any = None
+        """Called with each text message's bytes once set up."""
         self.closed = False
         self.stats: Stats | None = None
         """Counts this connection if it closes while measuring."""
@@ -207,6 +235,8 @@ class WireClient(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         buf = self.buffer
         buf += data
+        if self.stats is not None and self.stats.measuring:
+            self.stats.bytes_measured += len(data)
         if not self.upgraded.done():
             end = buf.find(b"\r\n\r\n")
             if end < 0:
@@ -234,11 +264,10 @@ class WireClient(asyncio.Protocol):
             pos += head + n
             opcode = b0 & 0x0F
             if opcode == 1:  # the server sends each message as one text frame
-                msg = loads(payload)
                 if self.inbox is not None:
-                    self.inbox.put_nowait(msg)
+                    self.inbox.put_nowait(loads(payload))
                 else:
-                    self.on_message(msg)
+                    self.on_message(payload)
             elif opcode == 9:  # ping: pong
                 self._frame(0x8A, payload)
             elif opcode == 8:
@@ -311,15 +340,41 @@ class BenchClient:
             probe = self.probe
             probe.sent_at = time.perf_counter()
             probe.expect = n + 1
-            probe.seen = {self.hint}
+            probe.seen = {self.hint} if probe.watch_all else {self.hint, (self.hint + 2) % 4,
+                                                             (self.hint + 3) % 4}
+            if self.stats.measuring:
+                self.stats.discards += 1
         assert self.ws is not None
         self.ws.send({"type": "action", "action": action, "decision": view["decision"]})
+
+    def receive(self, payload: bytes) -> None:
+        """One message's JSON from the server: parsed and handled (:meth:`handle`), unless it
+        is a state frame that can change nothing here: no legal actions for this player
+        (nothing to decide) while the table's last discard is not awaited in this player's
+        frames (nothing to measure).  About half of the state frames are such (the three
+        other players' frames after a draw, the discarder's own after his discard), and
+        parsing is most of the clients' CPU.  ``"legal_actions":[]`` with its quotes
+        unescaped can only be the view's own key (a quote inside a JSON string is escaped).
+        """
+        probe = self.probe
+        if ((probe.expect < 0 or self.hint in probe.seen)
+                and payload.startswith(b'{"type":"state"') and b'"legal_actions":[]' in payload):
+            self.table.set()
+            stats = self.stats
+            stats.frames += 1
+            if stats.measuring:
+                stats.frames_measured += 1
+                stats.frames_skipped += 1
+            return
+        self.handle(loads(payload))
 
     def handle(self, msg: dict[str, Any]) -> None:
         """One message from the server, answered at once (or after the thinking time)."""
         stats, probe = self.stats, self.probe
         kind = msg["type"]
         stats.frames += 1
+        if stats.measuring:
+            stats.frames_measured += 1
         if kind == "state":
             self.table.set()
             view = msg["view"]
@@ -356,7 +411,7 @@ class BenchClient:
         ws = self.ws
         assert ws is not None and ws.inbox is not None
         waiting, ws.inbox = ws.inbox, None
-        ws.on_message = self.handle
+        ws.on_message = self.receive
         ws.stats = self.stats
         while not waiting.empty():
             self.handle(waiting.get_nowait())
@@ -410,12 +465,16 @@ def latency_summary(latencies: list[float]) -> dict[str, Any]:
 
 async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 64,
                think: float = 0.0, ramp: float = 0.0, warmup: float = 3.0,
-               duration: float = 30.0, by_table: bool = False) -> dict[str, Any]:
+               duration: float = 30.0, by_table: bool = False,
+               meter: Meter | None = None, watch_all: bool = True) -> dict[str, Any]:
     """Play ``tables`` tables against the servers on ``ports`` and measure (module docstring).
 
     ``pids`` are the servers' process ids for the CPU and memory figures (0: unknown).
     ``by_table``: the four connections of table ``t`` all go to server ``t mod N`` (a
-    balancer that keeps a table's players together) instead of round robin.
+    balancer that keeps a table's players together) instead of round robin.  ``meter``:
+    measured over the same window (its figures in the result's ``meter``).  ``watch_all``:
+    time each discard on the three other players' frames (else on the next player's only,
+    which spares the clients parsing the two others' frames: for throughput runs).
     """
     nodes = len(ports)
     bases = [f"http://127.0.0.1:{p}" for p in ports]
@@ -434,7 +493,7 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
     stats = Stats()
     seated: list[list[BenchClient]] = []
     for t in range(tables):
-        probe = TableProbe()
+        probe = TableProbe(watch_all=watch_all)
         seated.append([BenchClient(f"ws://127.0.0.1:{ports[(t + (0 if by_table else i)) % nodes]}/ws",
                                    tokens[4 * t + i], i, probe, stats) for i in range(4)])
         for c in seated[-1]:
@@ -461,15 +520,20 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
     cpu0 = [cpu_seconds(pid) for pid in pids]
     busy0, total0 = machine_cpu()
     services0 = services_cpu()
+    if meter is not None:
+        meter.begin()
+    sys0 = resource.getrusage(resource.RUSAGE_SELF).ru_stime
     m0, own0 = time.perf_counter(), time.process_time()
     stats.measuring = True
     await asyncio.sleep(duration)
     stats.measuring = False
     elapsed = time.perf_counter() - m0
+    metered = meter.end() if meter is not None else {}
     cpu = [cpu_seconds(pid) - c0 for pid, c0 in zip(pids, cpu0, strict=True)]
     own = time.process_time() - own0
+    own_sys = resource.getrusage(resource.RUSAGE_SELF).ru_stime - sys0
     busy1, total1 = machine_cpu()
-    services = services_cpu() - services0
+    services = services_delta(services0, services_cpu())
     rss = [rss_mib(pid) for pid in pids]
     for tb in seated:
         for c in tb:
@@ -481,8 +545,12 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
         "duration_s": round(elapsed, 1), "hands": stats.hands,
         "hands_per_s": round(stats.hands / elapsed, 2),
         "updates_measured": len(lat), "latency_ms": latency_summary(lat),
+        "discards": stats.discards, "watch_all": watch_all,
         "errors": stats.errors, "error_codes": stats.error_codes, "closed_connections": stats.closed,
+        "frames_measured": stats.frames_measured, "frames_skipped": stats.frames_skipped,
+        "bytes_measured": stats.bytes_measured,
         "server_cpu_s": [round(c, 2) for c in cpu], "client_cpu_s": round(own, 2),
+        "client_system_cpu_s": round(own_sys, 2),
         "server_cpu_percent": round(100 * sum(cpu) / elapsed, 1),
         "client_cpu_percent": round(100 * own / elapsed, 1),
         "client_cpu_share": round(own / max(own + sum(cpu), 1e-9), 3),
@@ -491,4 +559,5 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
         "others_cpu_s": round(max(0.0, busy1 - busy0 - own - sum(cpu) - services), 1),
         "server_rss_mib": [round(r, 1) for r in rss],
         "setup_s": {"accounts": round(setup_accounts, 1), "tables": round(setup_tables, 1)},
+        "meter": metered,
     }

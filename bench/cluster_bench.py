@@ -22,11 +22,19 @@ players on both nodes and half of the frames are relayed between the nodes over 
 
 Two comparisons, each run on 1 node and then on 2 nodes:
 
-* flat out: ``--flat-tables`` tables whose clients answer at once; the ratio of hands
-  (and discards) per second, 2 nodes over 1 node;
+* flat out: ``--flat-tables`` tables whose clients answer at once; the ratio of discards
+  (and hands) per second, 2 nodes over 1 node (each discard timed on the next player's
+  frames only, unless ``--watch-all``: the clients then parse a third fewer frames);
 * fixed load: ``--load-tables`` tables whose clients think ``--think`` seconds (0.5 to 1.5
   times) before each action; p50 and p99 of the delay from a discard to the three other
   players' frames showing it.
+
+Beside each point, the CPU per discard of each part (:class:`ServiceMeter`): the nodes
+(``/proc``), their PostgreSQL backends (``pg_stat_activity`` by the run's
+``application_name``, ``/proc``), ``redis-server`` (``INFO cpu``) and the clients
+(``process_time``), and ``r``, what serves the nodes over what the nodes take.  One node
+flat out takes a whole core; on 2 cores, 2 nodes can carry at most ``2 / (1 + r)`` times
+its discards, whatever the neighbours' load does to the wall-clock ratio of one run.
 
 ``--sweep`` runs one node at each table count (fixed load) instead, for the capacity
 model: tables per core at p99 ≤ 50 ms, and memory per table from the resident memory over
@@ -46,13 +54,23 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import uuid
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _bench_clients import SERVER_FLAGS, free_port, play, prepare_process, wait_healthy
+from _bench_clients import (
+    SERVER_FLAGS,
+    cpu_seconds,
+    free_port,
+    play,
+    prepare_process,
+    wait_healthy,
+)
 
 
 @dataclass
@@ -61,6 +79,7 @@ class Database:
 
     url: str
     drop: str = ""  # the schema to drop afterwards
+    application: str = ""  # the nodes' PostgreSQL application_name (their backends)
 
 
 def fresh_database(base: str, folder: str) -> Database:
@@ -74,8 +93,9 @@ def fresh_database(base: str, folder: str) -> Database:
     with engine.begin() as connection:
         connection.execute(text(f'CREATE SCHEMA "{schema}"'))
     engine.dispose()
-    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
-    return Database(url.render_as_string(hide_password=False), schema)
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}",
+                                            "application_name": schema})
+    return Database(url.render_as_string(hide_password=False), schema, schema)
 
 
 def drop_database(base: str, db: Database) -> None:
@@ -87,6 +107,127 @@ def drop_database(base: str, db: Database) -> None:
     with engine.begin() as connection:
         connection.execute(text(f'DROP SCHEMA "{db.drop}" CASCADE'))
     engine.dispose()
+
+
+def _postgres_processes() -> dict[int, str]:
+    """pid → command line of every ``postgres`` process (``/proc``)."""
+    found: dict[int, str] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+            if text[text.find("(") + 1:text.rfind(")")] != "postgres":
+                continue
+            cmd = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        found[int(stat.parent.name)] = cmd.strip()
+    return found
+
+
+class ServiceMeter:
+    """The CPU of what serves the nodes, over the clients' measuring window (the per-discard
+    breakdown of a point):
+
+    * ``pg_backends``: the PostgreSQL backends of this run's nodes (``pg_stat_activity`` by
+      the nodes' ``application_name``, their CPU from ``/proc``), sampled every
+      :attr:`period` seconds so that a backend that starts or ends during the window counts
+      too (all of its life for one that starts; up to its last sample for one that ends);
+    * ``pg_background``: PostgreSQL's own processes (WAL writer, checkpointer, background
+      writer, autovacuum): mostly this run's writes, but shared with anyone else's;
+    * ``redis``: the ``redis-server`` (``INFO cpu``: the whole server, shared with anyone
+      else using it) and the commands it ran (``INFO stats``).
+
+    The sampling thread's own CPU (``time.thread_time``) is returned too, to be taken off
+    the client process's ``process_time``.
+    """
+
+    period = 0.25
+
+    def __init__(self, db: Database, base: str, redis_url: str) -> None:
+        self.db, self.base, self.redis_url = db, base, redis_url
+        self.first: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+        self.own_cpu = 0.0
+        self.background0 = 0.0
+        self.redis0: tuple[float, int] = (0.0, 0)
+
+    def _background(self) -> float:
+        total = 0.0
+        for pid, cmd in _postgres_processes().items():
+            if any(word in cmd for word in ("walwriter", "checkpointer", "background writer",
+                                            "autovacuum")):
+                total += cpu_seconds(pid)
+        return total
+
+    def _redis(self) -> tuple[float, int]:
+        import redis
+
+        client = redis.Redis.from_url(self.redis_url)
+        try:
+            cpu = client.info("cpu")
+            stats = client.info("stats")
+        finally:
+            client.close()
+        return (float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]),
+                int(stats["total_commands_processed"]))
+
+    def _sample(self, connection: Any) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pid FROM pg_stat_activity WHERE application_name = %s",
+                           (self.db.application,))
+            pids = [int(row[0]) for row in cursor.fetchall()]
+        for pid in pids:
+            cpu = cpu_seconds(pid)
+            if cpu <= 0.0 and pid not in self.last:
+                continue
+            self.first.setdefault(pid, 0.0 if self.thread is not None else cpu)
+            self.last[pid] = max(cpu, self.last.get(pid, 0.0))
+
+    def _run(self, connection: Any) -> None:
+        t0 = time.thread_time()
+        while not self.stop.wait(self.period):
+            self._sample(connection)
+        self._sample(connection)
+        self.own_cpu += time.thread_time() - t0
+
+    def _connect(self) -> Any:
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        url = make_url(self.base).set(drivername="postgresql")
+        return psycopg.connect(url.render_as_string(hide_password=False), autocommit=True)
+
+    def begin(self) -> None:
+        t0 = time.thread_time()
+        self.redis0 = self._redis()
+        self.background0 = self._background()
+        if self.db.application:
+            self.connection = self._connect()
+            self._sample(self.connection)  # the backends alive now: from their CPU so far
+            self.thread = threading.Thread(target=self._run, args=(self.connection,), daemon=True)
+        self.own_cpu = time.thread_time() - t0
+        if self.thread is not None:
+            self.thread.start()
+
+    def end(self) -> dict[str, Any]:
+        t0 = time.thread_time()
+        if self.thread is not None:
+            self.stop.set()
+            self.thread.join()
+            self.connection.close()
+        redis_cpu, commands = self._redis()
+        background = self._background() - self.background0
+        self.own_cpu += time.thread_time() - t0
+        return {
+            "pg_backends_cpu_s": round(sum(self.last[p] - self.first[p] for p in self.last), 2),
+            "pg_backends": len(self.last),
+            "pg_background_cpu_s": round(background, 2),
+            "redis_cpu_s": round(redis_cpu - self.redis0[0], 2),
+            "redis_commands": commands - self.redis0[1],
+            "meter_cpu_s": round(self.own_cpu, 3),
+        }
 
 
 def flush_redis(url: str) -> None:
@@ -123,12 +264,15 @@ async def run_point(args: argparse.Namespace, nodes: int, tables: int, think: fl
                 raise SystemExit(f"node {n} did not start:\n{tail}") from None
         result = await play(ports, [p.pid for p in procs], tables=tables, hands=64, think=think,
                             warmup=args.warmup, duration=args.duration,
-                            by_table=args.spread == "table")
+                            by_table=args.spread == "table",
+                            meter=ServiceMeter(db, args.db, args.redis),
+                            watch_all=think > 0 or args.watch_all)
         result["load_average_1min"] = round(os.getloadavg()[0], 1)  # the machine is shared
-        discards = discards_per_s(result) * float(result["duration_s"])
         result["discards_per_s"] = round(discards_per_s(result), 1)
-        result["node_cpu_ms_per_discard"] = round(1000 * sum(result["server_cpu_s"]) / max(discards, 1), 2)
-        result["client_cpu_ms_per_discard"] = round(1000 * result["client_cpu_s"] / max(discards, 1), 2)
+        result["client_cpu_s"] = round(result["client_cpu_s"] - result["meter"]["meter_cpu_s"], 2)
+        result["breakdown"] = breakdown(result)
+        result["node_cpu_ms_per_discard"] = result["breakdown"]["nodes"]
+        result["client_cpu_ms_per_discard"] = result["breakdown"]["clients"]
         return result
     except BaseException:
         for n in range(len(procs)):  # what the nodes said, before their folder goes
@@ -146,8 +290,48 @@ async def run_point(args: argparse.Namespace, nodes: int, tables: int, think: fl
 
 
 def discards_per_s(r: dict[str, Any]) -> float:
-    """Discards per second: each measured update is one of the three other players' frames."""
-    return float(r["updates_measured"]) / 3 / float(r["duration_s"])
+    """Discards per second (sent by the clients while measuring)."""
+    return float(r["discards"]) / float(r["duration_s"])
+
+
+def breakdown(r: dict[str, Any]) -> dict[str, float]:
+    """CPU milliseconds per discard of each part, and ``r``: what serves the nodes (their
+    PostgreSQL backends, Redis, the clients) over what the nodes take themselves.
+
+    One node flat out takes a core; on ``c`` cores, ``c`` nodes can carry at most
+    ``c / (1 + r)`` times one node's discards (they and what serves them share the cores),
+    so ``r`` decides the flat-out ratio, and making a node cheaper does not raise it.
+    PostgreSQL's background processes (WAL writer, checkpointer: shared with anyone else
+    using the server) are shown apart, and in ``r_all`` with everything else.
+    """
+    discards = max(discards_per_s(r) * float(r["duration_s"]), 1.0)
+    m = r["meter"]
+    parts = {"nodes": sum(r["server_cpu_s"]), "pg_backends": m["pg_backends_cpu_s"],
+             "redis": m["redis_cpu_s"], "clients": r["client_cpu_s"],
+             "pg_background": m["pg_background_cpu_s"]}
+    out = {k: round(1000 * v / discards, 3) for k, v in parts.items()}
+    out["clients_system"] = round(1000 * r["client_system_cpu_s"] / discards, 3)
+    serving = parts["pg_backends"] + parts["redis"] + parts["clients"]
+    out["r"] = round(serving / max(parts["nodes"], 1e-9), 3)
+    out["r_all"] = round((serving + parts["pg_background"]) / max(parts["nodes"], 1e-9), 3)
+    out["predicted_ratio_2_cores"] = round(2 / (1 + out["r"]), 2)
+    out["redis_commands_per_discard"] = round(m["redis_commands"] / discards, 1)
+    out["frames_per_discard"] = round(r["frames_measured"] / discards, 1)
+    out["bytes_per_frame"] = round(r["bytes_measured"] / max(r["frames_measured"], 1))
+    out["frames_parsed_per_discard"] = round((r["frames_measured"] - r["frames_skipped"]) / discards, 1)
+    return out
+
+
+def describe_breakdown(r: dict[str, Any]) -> str:
+    b = r["breakdown"]
+    return (f"    CPU ms per discard: nodes {b['nodes']:.3f}, PostgreSQL backends "
+            f"{b['pg_backends']:.3f} ({r['meter']['pg_backends']} backends seen), redis-server "
+            f"{b['redis']:.3f} ({b['redis_commands_per_discard']} commands), clients "
+            f"{b['clients']:.3f} ({b['frames_per_discard']} frames of {b['bytes_per_frame']} "
+            f"bytes, {b['frames_parsed_per_discard']} parsed; {b['clients_system']:.3f} in the "
+            f"kernel); PostgreSQL background {b['pg_background']:.3f} (shared); "
+            f"r = {b['r']:.3f} ({b['r_all']:.3f} with the background) -> 2/(1+r) = "
+            f"{b['predicted_ratio_2_cores']}x on 2 cores")
 
 
 def describe(r: dict[str, Any]) -> str:
@@ -156,7 +340,8 @@ def describe(r: dict[str, Any]) -> str:
     rss = " + ".join(f"{m:.0f}" for m in r["server_rss_mib"])
     return (f"{r['nodes']} node{'s' if r['nodes'] > 1 else ''}, {r['tables']} tables: "
             f"{r['hands_per_s']:.1f} hands/s, {discards_per_s(r):.0f} discards/s; "
-            f"action → others p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
+            f"action → {'others' if r['watch_all'] else 'next player'} p50 {lat['p50']} ms, "
+            f"p99 {lat['p99']} ms, max {lat['max']} ms; "
             f"CPU s in {r['duration_s']} s wall: nodes {cpu}, clients {r['client_cpu_s']:.1f}; "
             f"CPU ms per discard: nodes {r['node_cpu_ms_per_discard']}, "
             f"clients {r['client_cpu_ms_per_discard']} ({100 * r['client_cpu_share']:.0f}% of "
@@ -173,17 +358,30 @@ async def compare(args: argparse.Namespace) -> dict[str, Any]:
         r = await run_point(args, n, args.flat_tables, 0.0)
         out["flat_out"].append(r)
         print("flat out   " + describe(r), flush=True)
+        print(describe_breakdown(r), flush=True)
     for n in counts:
         r = await run_point(args, n, args.load_tables, args.think)
         out["fixed_load"].append(r)
         print(f"fixed load (think {args.think} s) " + describe(r), flush=True)
+        print(describe_breakdown(r), flush=True)
     one, many = out["flat_out"][0], out["flat_out"][-1]
-    if len(counts) > 1 and one["hands_per_s"] > 0 and discards_per_s(one) > 0:
+    if len(counts) > 1 and discards_per_s(one) > 0:
         out["ratio_discards"] = round(discards_per_s(many) / max(discards_per_s(one), 1e-9), 2)
-        out["ratio_hands"] = round(many["hands_per_s"] / one["hands_per_s"], 2)
+        hands = "no hand ended in the 1-node point"
+        if one["hands"] > 0:
+            out["ratio_hands"] = round(many["hands_per_s"] / one["hands_per_s"], 2)
+            hands = f"{out['ratio_hands']}x hands/s"
         print(f"flat-out throughput, {counts[-1]} nodes over {counts[0]}: "
-              f"{out['ratio_discards']}x discards/s ({out['ratio_hands']}x hands/s: few hands "
-              f"end in a short run, so discards are the steadier count)")
+              f"{out['ratio_discards']}x discards/s ({hands}: few hands end in a short run, "
+              f"so discards are the steadier count)")
+        b1, b2 = one["breakdown"], many["breakdown"]
+        cores = os.cpu_count() or 1
+        serving = b2["pg_backends"] + b2["redis"] + b2["clients"]
+        out["ratio_predicted"] = round(min(counts[-1] / counts[0], cores * b1["nodes"]
+                                           / max(b2["nodes"] + serving, 1e-9)), 2)
+        print(f"predicted from the CPU per discard (robust to the neighbours' load): "
+              f"{out['ratio_predicted']}x = {cores} cores x {b1['nodes']:.3f} ms (1 node) / "
+              f"({b2['nodes']:.3f} + {serving:.3f}) ms ({counts[-1]} nodes + what serves them)")
     return out
 
 
@@ -213,6 +411,19 @@ async def sweep(args: argparse.Namespace) -> dict[str, Any]:
         print(f"memory: RSS ≈ {out['rss_mib_base']} MiB + {out['rss_kib_per_table']} KiB per table "
               f"(4 connections each)")
     return out
+
+
+def run_clients(main: Coroutine[Any, Any, dict[str, Any]], loop: str) -> dict[str, Any]:
+    """Run the clients' process on uvloop (``--client-loop uvloop``, the default when it is
+    installed) or on asyncio's own loop.  Most of the clients' CPU is the event loop's own
+    work per received frame (a 3 KB frame parses in about 8 µs of the 20 µs it cost in
+    all), and the clients share the cores with what they measure; uvloop is what the nodes
+    run on too (uvicorn's default when it is installed)."""
+    if loop == "uvloop":
+        import uvloop
+
+        return uvloop.run(main)
+    return asyncio.run(main)
 
 
 def counts_list(text: str) -> list[int]:
@@ -254,6 +465,18 @@ def main() -> None:
     p.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (default 3)")
     p.add_argument("--claim-hold", type=float, default=0.01,
                    help="the nodes' --claim-hold (default 0.01 s)")
+    try:
+        import uvloop  # noqa: F401
+        default_loop = "uvloop"
+    except ImportError:
+        default_loop = "asyncio"
+    p.add_argument("--client-loop", choices=["uvloop", "asyncio"], default=default_loop,
+                   help="the clients' event loop (default uvloop when installed: the clients "
+                   "then cost less CPU on the cores they share with the nodes)")
+    p.add_argument("--watch-all", action="store_true",
+                   help="flat out, time each discard on all three other players' frames (by "
+                   "default flat out times it on the next player's only, sparing the clients "
+                   "the parsing of two frames in three; fixed load always times all three)")
     p.add_argument("--json", action="store_true", help="also print the results as JSON")
     args = p.parse_args()
     if not args.db:
@@ -283,9 +506,9 @@ def main() -> None:
     print(f"cluster bench on {os.cpu_count()} cores shared by the nodes, Redis, the database and "
           f"the clients; db {'SQLite file' if args.db == 'sqlite' else 'PostgreSQL'}, {args.redis}; "
           f"{args.duration} s measured per point after {args.warmup} s warm-up; "
-          f"claim hold {args.claim_hold} s; connections spread "
+          f"claim hold {args.claim_hold} s; clients on {args.client_loop}; connections spread "
           f"{'by table' if args.spread == 'table' else 'round robin'}", flush=True)
-    result = asyncio.run(sweep(args) if args.sweep else compare(args))
+    result = run_clients(sweep(args) if args.sweep else compare(args), args.client_loop)
     if args.json:
         print(json.dumps(result, indent=2))
 
