@@ -16,7 +16,7 @@ import pytest
 from handmade import make_view, meld
 
 from wuhan_mahjong.bots import get_bot
-from wuhan_mahjong.bots.search import SearchBot
+from wuhan_mahjong.bots.search import SearchBot, _big, _Rollout
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine.actions import PASS, Chi, Discard
 from wuhan_mahjong.tiles import parse_tile
@@ -122,6 +122,33 @@ def test_an_opened_hand_s_claim_is_searched_and_a_chi_to_ready_is_kept(seed: int
     assert bot.searches == 1
     assert action == Chi(parse_tile("2s"))
     assert bot.last["claim"] > bot.last["pass"] + 100
+
+
+@pytest.mark.parametrize("big_wins", [False, True])
+def test_a_rollout_prices_this_seat_s_win_by_the_hand_it_wins_with(big_wins: bool) -> None:
+    """With ``big_wins`` a rollout won with a big hand (here a 索 flush: 123s chi, 456s
+    789s 22s 34s waiting on 2s/5s) is worth the big-hand value and a plain win the
+    plain value; before, one value per decision priced every win alike, so a discard
+    that broke the flush looked as good as one that kept it."""
+    view = make_view("456s789s22s34s5m", wall=30, melds={1: PINS, 0: [meld("chi", "123s", 3)]},
+                     discards=DISCARDS, dealer=2)
+    bot = SearchBot(1, big_wins=big_wins)
+    t = SeatReading(view)
+    bot._prepare(t)
+    bot.search(t, [("flush", Discard(parse_tile("5m"))), ("break", Discard(parse_tile("2s")))])
+    assert bot.value_me > 0
+    seats, wall = bot._determinise(t)
+    me = seats[t.me]
+    me.remove(parse_tile("5m"))
+    ro = _Rollout(bot, seats, wall, [100])
+    ev = me.evaluator(t.must)
+    flush = ro._win(t.me, parse_tile("5s"), None, big_wins and _big(ev, parse_tile("5s"), 1))
+    if big_wins:
+        assert bot.value_big > bot.value_me
+        assert flush == min(bot.value_big, 3 * bot.cap)
+    else:
+        assert flush == min(bot.value_me, 3 * bot.cap)
+    assert _big(ev, parse_tile("5s"), 1) and not _big(ev, parse_tile("5m"), 1)
 
 
 DRIVER = """

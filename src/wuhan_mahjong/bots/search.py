@@ -93,6 +93,11 @@ def _may_win(seat: _Seat, ev: Evaluator, tile: int, delta: int) -> bool:
         return False
     if seat.small_ok and seat.wilds <= 1 and ev.shanten_after(tile, delta, "small") < 0:
         return True
+    return _big(ev, tile, delta)
+
+
+def _big(ev: Evaluator, tile: int, delta: int) -> bool:
+    """Whether the hand (with ``tile`` added when ``delta``) completes a big hand."""
     return any(ev.shanten_after(tile, delta, tg) < 0 for tg in ev.allowed if tg != "small")
 
 
@@ -115,11 +120,12 @@ class _Rollout:
         self.budget = budget  # [steps left], shared by every rollout of the decision
 
     # ---------------------------------------------------------------- outcome prices
-    def _win(self, winner: int, tile: int, frm: int | None) -> float:
+    def _win(self, winner: int, tile: int, frm: int | None, big: bool = False) -> float:
         bot = self.bot
         cap = bot.cap
         if winner == self.me:
-            return min(bot.value_me * self.scale, 3 * cap)
+            value = bot.value_big if big and bot.big_wins else bot.value_me
+            return min(value * self.scale, 3 * cap)
         cost = min(bot.cost_of(winner, tile) * self.scale, cap)
         if frm == self.me:
             return -cost
@@ -157,7 +163,7 @@ class _Rollout:
             if so.opened and d != self.laizi:
                 ev = so.evaluator(self.must)
                 if ev.shanten_after(d, 1) < 0 and _may_win(so, ev, d, 1):
-                    return self._win(o, d, s)
+                    return self._win(o, d, s, o == self.me and self.bot.big_wins and _big(ev, d, 1))
         if d != self.laizi:
             for i in (1, 2, 3):
                 o = (s + i) % 4
@@ -224,7 +230,7 @@ class _Rollout:
             seat.add(tile, self.laizi)
             ev = seat.evaluator(self.must)
             if ev.best()[0] < 0 and _may_win(seat, ev, -1, 0):
-                return self._win(s, tile, None)
+                return self._win(s, tile, None, s == self.me and self.bot.big_wins and _big(ev, -1, 0))
         elif not kept:
             return 0.0  # the wall is empty: nobody wins
         d = self._discard(s)
@@ -249,6 +255,7 @@ class SearchBot(ExpertBot):
         min_gain: float = 5.0,
         z: float = 1.64,
         ready_tries: int = 6,
+        big_wins: bool = False,
         **expert: object,
     ) -> None:
         super().__init__(seed, **expert)  # type: ignore[arg-type]
@@ -260,6 +267,8 @@ class SearchBot(ExpertBot):
         self.candidates = candidates
         self.min_gain = min_gain
         self.ready_tries = ready_tries
+        self.big_wins = big_wins
+        self.value_big = 0.0
         self.searched = 0  # decisions the search changed
         self.searches = 0  # decisions searched
         self.value_me = 0.0
@@ -326,7 +335,14 @@ class SearchBot(ExpertBot):
         self._costs = {}
         self.searches += 1
         ev = evaluator(t.hand, t.melds, t)
-        self.value_me = self.my_win_value(t, ev)
+        if self.big_wins:
+            # what this seat's win is worth in a rollout follows the hand it wins with:
+            # one constant value rated a discard that breaks a big-hand target (one
+            # suit, all pungs...) as good as one that keeps it
+            self.value_me = self.my_win_value(t, ev, big=False)
+            self.value_big = self.my_win_value(t, ev, big=True)
+        else:
+            self.value_me = self.my_win_value(t, ev)
         rules = t.rules
         self.cap = float(rules.cap_per_opening if rules.per_opening else rules.cap) or math.inf
         budget = [self.rollout_work]
