@@ -127,3 +127,28 @@ def test_defence_keeps_the_flush_it_is_building(profile: str, wall: int) -> None
     bot = ExpertBot(1)
     assert bot.choose(view) == Discard(parse_tile("5m"))
     assert bot.defended == 1
+
+
+#: one step from ready; against the pin reader 4p keeps 17 tiles of acceptance, the
+#: safe 2s only 11
+KANCHAN = "234m456m55s23s78s46p"
+
+
+@pytest.mark.parametrize("wall", [15, 16])
+def test_in_laizishanzhuang_the_layer_only_makes_free_swaps(wall: int) -> None:
+    """In ``laizishanzhuang`` every opened seat may win on any discard and a deal-in
+    costs what the winner's self-draw would; swaps that gave up acceptance lost points
+    on the tuning seeds.  So there the safe tile goes only when it is as fast: 1m over
+    9p (same shanten and acceptance), but not 2s for 4p or 6p (11 tiles against 17).  In
+    ``yuanhang`` the layer still gives up that acceptance."""
+    free = make_view(HAND, wall=wall, melds={1: PINS}, discards=DISCARDS, dealer=2,
+                     profile="laizishanzhuang")
+    bot = ExpertBot(1)
+    assert bot.choose(free) == Discard(parse_tile("1m")) and bot.defended == 1
+    costly = make_view(KANCHAN, wall=wall, melds={1: PINS}, discards=DISCARDS, dealer=2,
+                       profile="laizishanzhuang")
+    fast = {Discard(parse_tile("4p")), Discard(parse_tile("6p"))}  # 17 tiles either way
+    assert ExpertBot(1).choose(costly) in fast
+    assert ExpertBot(1, defence_speed=0.0).choose(costly) == Discard(parse_tile("2s"))
+    yuanhang = make_view(KANCHAN, wall=wall, melds={1: PINS}, discards=DISCARDS, dealer=2)
+    assert ExpertBot(1).choose(yuanhang) == Discard(parse_tile("2s"))

@@ -98,17 +98,22 @@ _TYPICAL_ACCEPTANCE = (6, 18, 30, 40)
 
 _DEFAULTS: dict[str, float | bool] = {
     "use_value": True, "contract_weight": 1.0, "claim_filter": True, "lookahead": True,
-    "keep_two_laizi": True, "defence": True}
+    "keep_two_laizi": True, "defence": True, "defence_speed": 0.0}
 
 #: Settings the arena measured per profile (docs/bots.md, ablations).  In
 #: ``laizishanzhuang`` (laizi kong ×2, no minimum score, caps reached by half the
 #: money) the laizi handling, the two-step search, the value of waits, the claim
 #: filter and the contract term each measured no edge over the core (big hands
 #: first at equal shanten, no idle claims while far and closed), and every
-#: deviation from that core adds variance; so they are off there.
+#: deviation from that core adds variance; so they are off there.  Its push-or-fold
+#: layer only makes free swaps there (``defence_speed`` 1: a safer tile as fast as the
+#: core's): there every opened seat can win on any discard (no minimum score), a
+#: deal-in costs this seat what his self-draw would (×2 on its share either way), and
+#: swaps that gave up acceptance lost 3.5 to 11 points per hand on tuning seeds 31-35
+#: without lowering the deal-in rate (docs/bots.md, tuning after the search release).
 PROFILE_SETTINGS: dict[str, dict[str, float | bool]] = {
     "laizishanzhuang": {"keep_two_laizi": False, "lookahead": False, "use_value": False,
-                        "claim_filter": False, "contract_weight": 0.0},
+                        "claim_filter": False, "contract_weight": 0.0, "defence_speed": 1.0},
 }
 
 
@@ -126,7 +131,7 @@ class ExpertBot(GreedyBot):
                  lookahead_work: int = 300, big_target: float = 0.5,
                  eager_below: int = 2, defence: bool | None = None, min_saving: float = 2.0,
                  fold_keep: float = 0.5, threat_min: float = 0.25,
-                 defence_targets: bool = True) -> None:
+                 defence_targets: bool = True, defence_speed: float | None = None) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -138,7 +143,8 @@ class ExpertBot(GreedyBot):
         # None = the profile's measured setting (PROFILE_SETTINGS), else as given
         self.chosen: dict[str, float | bool | None] = {
             "use_value": value, "contract_weight": contract_weight, "claim_filter": claim_filter,
-            "lookahead": lookahead, "keep_two_laizi": keep_two_laizi, "defence": defence}
+            "lookahead": lookahead, "keep_two_laizi": keep_two_laizi, "defence": defence,
+            "defence_speed": defence_speed}
         self._tune(None)
         self.hold_must = hold_must
         self.kong_max_shanten = kong_max_shanten
@@ -191,6 +197,7 @@ class ExpertBot(GreedyBot):
         self.lookahead = bool(self._setting("lookahead", tuned))
         self.keep_two_laizi = bool(self._setting("keep_two_laizi", tuned))
         self.defence = bool(self._setting("defence", tuned))
+        self.defence_speed = float(self._setting("defence_speed", tuned))
 
     def _setting(self, name: str, tuned: dict[str, float | bool]) -> float | bool:
         given = self.chosen[name]
@@ -274,10 +281,12 @@ class ExpertBot(GreedyBot):
         contract cost``.  P(win) follows shanten and acceptance after the discard and the
         wall left (:meth:`win_chance`), but an alternative is never rated faster than the
         core's choice (which knows better about speed: big targets, two-step paths), and
-        each step of shanten it gives up keeps only ``fold_keep`` of its chance.  So the
-        layer only trades speed for safety, only while some opponent is ready with a
-        chance of at least ``threat_min``, and only for a saving of at least
-        ``min_saving`` points."""
+        each step of shanten it gives up keeps only ``fold_keep`` of its chance, and an
+        alternative below ``defence_speed`` times the core's chance is not considered.
+        So the layer only trades speed for safety, only while some opponent is ready
+        with a chance of at least ``threat_min``, and only for a saving of at least
+        ``min_saving`` points.  Each discard is valued by the target it keeps (a safe
+        tile that breaks the flush being built gives up the big hand's value)."""
         if not self.defence or not isinstance(choice, Discard) or not self._anyone_open():
             return choice
         model = self.model()
@@ -312,6 +321,8 @@ class ExpertBot(GreedyBot):
             if deal + contract > cost0 - self.min_saving:
                 continue
             c = min(chance(d, sh), c0 * self.fold_keep ** max(0, sh - sh0))
+            if c < c0 * self.defence_speed:
+                continue  # gives up more speed than the profile allows
             w = (1.0 - p) * c * value(d) - deal - contract
             if w > best:
                 best, pick = w, d
