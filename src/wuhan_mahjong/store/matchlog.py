@@ -296,9 +296,9 @@ def append_many(session: Session, appends: Sequence[MatchAppend]) -> list[int | 
     if todo:
         now = utcnow()
         connection = session.connection()
-        if connection.dialect.name == "postgresql":
+        if connection.dialect.name == "postgresql" and len(todo) > 1:
             advanced = _advance_many_pg(connection, [a for _, a in todo], now)
-        else:  # SQLite: the statements of append_events, one match after the other
+        else:  # SQLite, or one append: the statements of append_events, match after match
             advanced = set()
             rows: list[dict[str, Any]] = []
             for _, a in todo:
