@@ -37,7 +37,11 @@ _REGISTRY["search"] = _search
 #: The shipped policies from strongest to weakest (docs/bots.md, Results), with the
 #: 99th percentile of their decision time in CPU milliseconds as measured there (the
 #: slowest profile): :func:`best_bot` picks from it.  ``search`` (p99 200 ms) is not
-#: listed: it has not been measured against the expert head to head.
+#: listed: its time would fit the server's bot seats (400 ms of think time; they decide
+#: off the event loop, ``server/bot_worker.py``), but it has not been measured against
+#: the expert head to head, and against greedy it gained less than the expert did in
+#: yuanhang and bianfeng (+17.7 / +15.2 against +23.6 / +20.0 points per hand, other
+#: seeds) and more only in laizishanzhuang (+7.6 against +0.4): docs/bots.md.
 STRENGTH: tuple[tuple[str, float], ...] = (
     ("expert", 60.0),
     ("greedy", 2.0),

@@ -1,4 +1,4 @@
-"""Bot decisions off the event loop: a bounded pool of threads (or processes).
+"""Bot decisions off the event loop: a bounded pool of processes (or threads).
 
 A bot seat or an auto-played (托管) seat is decided by the bot's ``choose(view)``: 5-54 ms of
 CPU for the expert, up to about 200 ms for ``search``.  Called inside the event loop, that
@@ -11,20 +11,22 @@ counted in ``/metrics`` (``server/observability.py``).
 
 Modes (``--bot-worker``):
 
-``thread`` (the default)
-    ``bot_workers`` threads.  The GIL is shared, but the interpreter hands it to the event
-    loop every switch interval (5 ms), so a long decision no longer holds the loop for its
-    whole length; the bot objects stay in this process, so bots that keep state between
-    decisions (``random``'s generator) keep it.  One seat's decisions never run two at a
-    time (a per-seat lock), so a stale decision still running cannot race the next one.
-``process``
+``process`` (the default)
     ``bot_workers`` processes (forkserver).  Real parallelism, at the price of shipping each
-    view (a pickled dict) and the action back.  A worker process keeps one bot per
-    (policy, seed), so this is only right for policies whose decision is a pure function of
-    (seed, view): :data:`PURE_POLICIES`; any other policy runs in the thread pool.
+    view (a pickled dict) and the action back.  A worker builds a fresh bot from (policy,
+    seed) for each decision, so this is only right for policies whose decision is a pure
+    function of (seed, view): :data:`PURE_POLICIES`; any other policy runs in the thread
+    pool.
+``thread``
+    ``bot_workers`` threads; the bot objects stay in this process, so bots that keep state
+    between decisions (``random``'s generator) keep it, and one seat's decisions never run
+    two at a time (a per-seat lock: a stale decision still running goes first).  Measured
+    worse than ``inline`` (``bench/bot_seats_bench.py``, docs/server.md): a bot thread
+    holding the GIL makes the loop wait up to the switch interval (5 ms) each time it gives
+    the GIL up, at every socket write and every ``select``.
 ``inline``
     The old path: ``choose`` inside the event loop, at the bot's due time.  Kept for the
-    benchmark's before/after comparison (``bench/bot_seats_bench.py``).
+    benchmark's before/after comparison.
 
 Decisions stay deterministic: every shipped bot is bounded by work, and a pool only moves
 where it runs.  Only the safety net looks at the clock, and its hits are counted.
@@ -64,8 +66,10 @@ def _choose_locked(bot: Bot, lock: threading.Lock, view: SeatView) -> Action:
 
 
 def _warm() -> None:
-    """Import the bots in a fresh worker process before the first decision needs them."""
-    from .. import bots  # noqa: F401
+    """Import the bots in a fresh worker process before the first decision needs them (the
+    registry imports each policy's module on its first use)."""
+    for name in sorted(PURE_POLICIES):
+        get_bot(name, 0)
 
 
 class BotWorker:

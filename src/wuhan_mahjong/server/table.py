@@ -574,8 +574,9 @@ class Table:
                                         bot, self._bot_locks[seat], view)
         asked = now
 
-        def done(_: asyncio.Future[Action]) -> None:
-            BOT_DECISION_SECONDS.observe(max(0.0, self.loop.time() - asked))
+        def done(f: asyncio.Future[Action]) -> None:
+            if not f.cancelled():  # a cancelled one never ran (it was stale in the queue)
+                BOT_DECISION_SECONDS.observe(max(0.0, self.loop.time() - asked))
             self.wake.set()  # the table's task takes it at its next turn (or finds it stale)
 
         future.add_done_callback(done)
