@@ -274,3 +274,28 @@ def test_a_worker_process_decides_as_the_bot_here(policy: str) -> None:
         worker.shutdown()
     assert len(views) > 100
     assert remote == [here.choose(v) for v in views]
+
+
+def test_a_bot_result_after_the_table_stopped_is_not_played(start_server: StartServer) -> None:
+    """The server drains while a bot decision runs: the table stops at once (it does not
+    wait for the bot), the match stays running for the next start, and the bot's late
+    answer is never applied or logged."""
+    server = start_server(bot="gated", bot_cap=600.0)
+
+    async def scenario() -> str:
+        GATE.reset(armed=True)
+        c, table = await auto_table(server)
+        await wait_event(GATE.started)
+        await asyncio.to_thread(server.stop)
+        assert not GATE.finished.is_set()  # the drain did not wait for the bot
+        await c.close()
+        return str(table["match_id"])
+
+    match_id = asyncio.run(scenario())
+    stopped = server.store.load_match(match_id)
+    assert stopped is not None and stopped.status == "running"
+    GATE.release.set()
+    assert GATE.finished.wait(60)
+    later = server.store.load_match(match_id)
+    assert later is not None and later.status == "running"
+    assert [e.seq for e in later.events] == [e.seq for e in stopped.events]
