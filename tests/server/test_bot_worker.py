@@ -10,9 +10,13 @@ nothing here depends on the machine's speed.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -299,3 +303,54 @@ def test_a_bot_result_after_the_table_stopped_is_not_played(start_server: StartS
     later = server.store.load_match(match_id)
     assert later is not None and later.status == "running"
     assert [e.seq for e in later.events] == [e.seq for e in stopped.events]
+
+
+_POOL_OWNER = """
+import json, sys
+from wuhan_mahjong.server.bot_worker import BotWorker
+
+if __name__ == "__main__":
+    worker = BotWorker("process", 2)
+    worker.start()
+    pool = worker._processes
+    assert pool is not None
+    for future in [pool.submit(sum, [i]) for i in range(8)]:
+        future.result()
+    print(json.dumps(sorted(pool._processes)), flush=True)
+    sys.stdin.read()  # until killed
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether the process exists and has not ended (a zombie has ended)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return False
+    return fields[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_worker_processes_end_with_a_killed_server(tmp_path: Path) -> None:
+    """kill -9 of a process whose bot pool runs: its worker processes and their forkserver
+    end with it.  (They wait on a task queue of which each holds both ends, so they used to
+    run for ever, and every restart of a killed server left two more.)"""
+    script = tmp_path / "pool_owner.py"
+    script.write_text(_POOL_OWNER)
+    owner = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert owner.stdout is not None
+        workers = json.loads(owner.stdout.readline())
+        assert len(workers) == 2
+        parents = {int(Path(f"/proc/{w}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                   for w in workers}  # the forkserver
+        watched = [*workers, *parents]
+        assert all(_running(pid) for pid in watched)
+    finally:
+        owner.kill()
+        owner.wait()
+    deadline = time.monotonic() + 60  # at once in practice; the bound only stops a hang
+    while any(_running(pid) for pid in watched):
+        assert time.monotonic() < deadline, [p for p in watched if _running(p)]
+        time.sleep(0.05)

@@ -37,8 +37,11 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import contextlib
 import multiprocessing
+import os
 import threading
+from multiprocessing.connection import Connection
 from typing import Literal
 
 from ..bots import Bot, get_bot
@@ -72,6 +75,25 @@ def _warm() -> None:
         get_bot(name, 0)
 
 
+def _start_worker(server_alive: Connection) -> None:
+    """A worker process's initializer: end with the server, then import the bots.
+
+    A pool's workers wait on their task queue, of which each holds both ends, so they never
+    see the server go: killed (kill -9, out of memory) it would leave them, and the
+    forkserver they hold open, running for ever, and every restart would add more.
+    ``server_alive`` is the reading end of a pipe whose only writing end the server holds:
+    its end of file, when the server is gone however it went, ends the worker."""
+
+    def exit_with_the_server() -> None:
+        with contextlib.suppress(EOFError, OSError):
+            server_alive.recv()
+        os._exit(0)
+
+    threading.Thread(target=exit_with_the_server, name="wm-bot-server-alive",
+                     daemon=True).start()
+    _warm()
+
+
 class BotWorker:
     """A bounded pool that runs bot decisions for every table of this process."""
 
@@ -82,6 +104,9 @@ class BotWorker:
         self.workers = max(1, workers)
         self._threads: concurrent.futures.ThreadPoolExecutor | None = None
         self._processes: concurrent.futures.ProcessPoolExecutor | None = None
+        self._server_alive: tuple[Connection, Connection] | None = None
+        """The pipe whose end of file ends the worker processes (:func:`_start_worker`);
+        its writing end never leaves this process."""
         self._lock = threading.Lock()
 
     @property
@@ -100,9 +125,11 @@ class BotWorker:
             if self._processes is None:
                 # forkserver: the server has threads (the store's, this pool's); forking
                 # them is unsafe.  Each worker imports the bots once.
+                if self._server_alive is None:  # one pipe for every pool of this worker
+                    self._server_alive = multiprocessing.Pipe(duplex=False)
                 self._processes = concurrent.futures.ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context("forkserver"),
-                    initializer=_warm)
+                    initializer=_start_worker, initargs=(self._server_alive[0],))
                 for _ in range(self.workers):  # start them now, not at the first decision
                     self._processes.submit(_warm)
             return self._processes
