@@ -748,3 +748,41 @@ def test_messages_between_nodes_pack_and_batch_without_loss() -> None:
     assert [_unpack(p) for p in packed] == messages
     assert [_unpack(p) for p in _unbatch(_batch(packed))] == messages
     assert _unbatch(packed[0]) == [packed[0]]
+
+
+def test_a_heartbeat_while_a_table_is_opened_keeps_its_players_homes(
+        start_server: Any, redis_url: str) -> None:
+    """A heartbeat that comes while a new table is still being written to the store (it has
+    no epoch, so no lease yet) keeps its players' homes.  It used to drop them, so that a
+    reconnection to another node at that moment found no table (``at_table`` false; seen
+    once in CI under load)."""
+    from wuhan_mahjong.rules import get_rules
+    from wuhan_mahjong.server.cluster import Cluster, connect_redis
+    from wuhan_mahjong.server.table import SeatInfo, Table
+
+    server = start_server(redis_url=redis_url)
+    accounts = [9001, 9002, 9003]
+
+    async def scenario() -> None:
+        redis_client = connect_redis(redis_url)
+        node = Cluster(server.hub, redis_client)
+        seats = [SeatInfo(seat=i, account_id=a, name=f"p{i}", is_bot=False)
+                 for i, a in enumerate(accounts)]
+        seats.append(SeatInfo(seat=3, account_id=9004, name="bot", is_bot=True))
+        table = Table(server.hub, "t-opening", seats, get_rules("yuanhang"), hands=1, stake=0,
+                      fee=0, claim_seconds=8.0, turn_seconds=15.0, bot_name="greedy")
+        server.hub.tables[table.table_id] = table
+        try:
+            assert table.epoch == 0  # not yet in the store
+            node.seated(table)
+            await node._beat()
+            await node._beat()
+            homes = [await redis_client.get(f"wm:home:{a}") for a in accounts]
+            assert homes == [node.node] * 3, homes
+            assert all([await redis_client.exists(f"wm:seat:{a}") for a in accounts])
+            assert await redis_client.get("wm:home:9004") is None  # a bot has no home
+        finally:
+            server.hub.tables.pop(table.table_id, None)
+            await redis_client.aclose()
+
+    asyncio.run(scenario())

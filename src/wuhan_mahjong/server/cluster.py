@@ -432,6 +432,14 @@ class Cluster:
         leased: set[str] = set()
         live = [t for t in self.hub.tables.values()
                 if not (t.epoch == 0 or t.finished or t.stopping)]
+        for table in self.hub.tables.values():  # being opened (no epoch, no lease yet)
+            if table.epoch == 0 and not (table.finished or table.stopping):
+                homes.update(s.account_id for s in table.seats
+                             if not s.is_bot and not s.escaped)
+        if self.hub.shutting_down:
+            # The stopped tables go on elsewhere: their players stay seated (``wm:seat``)
+            # so that a reconnection waits for the take-over; :meth:`close` drops the homes.
+            homes |= self.homes
         lobby = self.hub.lobby
         places = [f"wm:room:{code}" for code in lobby.rooms]
         places += [self._queue_key(key) for key, queue in lobby.queues.items() if queue.members]

@@ -155,7 +155,10 @@ class Hub:
         self.node_id = f"{socket.gethostname()}:{os.getpid()}"
         """Who runs the tables (the owner of their matches in the store's log)."""
         self.draining = False
-        """Set at shutdown: no new table starts."""
+        """Set at shutdown (or by an operator's drain): no new table starts."""
+        self.shutting_down = False
+        """Set at shutdown: the tables stop, their matches go on after a restart or on
+        another node."""
         self.cluster: Cluster | None = None
         """This node's part of a cluster (``--redis``, ``server/cluster.py``); ``None``: alone."""
         self.admission = Admission(self)
@@ -429,6 +432,7 @@ class Hub:
         applied is already in the store, so the next start resumes it); tasks still
         running after ``grace`` seconds are cancelled."""
         self.draining = True
+        self.shutting_down = True
         self.lobby.close()
         running = list(self.tables.values())
         tables = list(self.table_tasks.values())
