@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -23,7 +23,6 @@ import pytest
 
 from wuhan_mahjong.store import (
     LedgerReason,
-    LoggedMatch,
     MatchFenced,
     MatchLogError,
     Store,
@@ -33,6 +32,7 @@ from wuhan_mahjong.store import (
 )
 
 from .harness import FAST_HASHER, Server, StartServer, play, register, seat_four
+from .test_abandon_crash import _wait_for
 from .test_durable import PASSWORD, RICH
 from .test_durable_crash import ServeProcess
 
@@ -155,18 +155,6 @@ def process(db_url: str, tmp_path: Path) -> Iterator[ServeProcess]:
     server.start()
     yield server
     server.close()
-
-
-def _wait_for(store: Store, match_id: str, done: Callable[[LoggedMatch], bool], what: str,
-              timeout: float = 60) -> LoggedMatch:
-    deadline = time.monotonic() + timeout
-    while True:
-        logged = store.load_match(match_id)
-        assert logged is not None
-        if done(logged):
-            return logged
-        assert time.monotonic() < deadline, f"{what}: {logged.status}, {len(logged.events)} events"
-        time.sleep(0.01)
 
 
 @pytest.mark.slow
