@@ -354,3 +354,19 @@ def test_worker_processes_end_with_a_killed_server(tmp_path: Path) -> None:
     while any(_running(pid) for pid in watched):
         assert time.monotonic() < deadline, [p for p in watched if _running(p)]
         time.sleep(0.05)
+
+
+def test_the_pool_starts_with_the_server_before_any_table(start_server: StartServer) -> None:
+    """The process pool is started by the server's start-up, in a thread, not by the node's
+    first table in the event loop (starting a forkserver there stalled every socket for up to
+    seconds on a busy machine: a browser test's table took over 20 s to show)."""
+    from wuhan_mahjong.server import bot_worker
+
+    key = ("process", 3)  # a size no other test uses
+    with bot_worker._SHARED_LOCK:
+        earlier = bot_worker._SHARED.pop(key, None)  # this test's other database's
+    if earlier is not None:
+        earlier.shutdown()
+    start_server(bot="greedy", bot_worker="process", bot_workers=3)
+    worker = bot_worker._SHARED[key]
+    assert worker._processes is not None

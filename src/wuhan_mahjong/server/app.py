@@ -59,6 +59,7 @@ from ..store import (
 from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
 from ..store.models import GAME_ID_MAX
 from .admin import watch_admin
+from .bot_worker import shared_worker
 from .calculator import AddressLimiter, AddressLimits, calculator_routes
 from .cluster import join_cluster
 from .cluster_limits import share_limits
@@ -472,6 +473,10 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         own = store is None
         opened = store if store is not None else await asyncio.to_thread(
             open_store, database_url(cfg), starting_silver=cfg.starting_silver)
+        # The bot pool starts with the server, in a thread: starting a process pool (its
+        # forkserver, its workers' imports) blocks for up to seconds on a busy machine, which
+        # in the event loop, as it once was with the first table, stalled every socket.
+        await asyncio.to_thread(shared_worker, cfg.bot_worker, cfg.bot_workers)
         hub = Hub(cfg, opened, cfg.bot or default_bot(cfg.bot_delay))
         app.state.hub = hub
         hub.spectate.limiter = app.state.watch_limit  # this process's, or the cluster's
