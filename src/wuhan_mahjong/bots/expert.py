@@ -131,7 +131,8 @@ class ExpertBot(GreedyBot):
                  lookahead_work: int = 300, big_target: float = 0.5,
                  eager_below: int = 2, defence: bool | None = None, min_saving: float = 2.0,
                  fold_keep: float = 0.5, threat_min: float = 0.25,
-                 defence_targets: bool = True, defence_speed: float | None = None) -> None:
+                 defence_targets: bool = True, defence_speed: float | None = None,
+                 free_laizi_kong: bool = False) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -158,6 +159,7 @@ class ExpertBot(GreedyBot):
         self.fold_keep = fold_keep
         self.threat_min = threat_min
         self.defence_targets = defence_targets
+        self.free_laizi_kong = free_laizi_kong
 
     # ------------------------------------------------------------------ entry
     def choose(self, view: SeatView | IntView) -> Action:
@@ -462,6 +464,23 @@ class ExpertBot(GreedyBot):
         return t.small_win_possible(extra=Fraction(t.rules.laizi_kong_factor),
                                     extra_openings=need)
 
+    def laizi_kong_is_free(self, t: SeatReading) -> bool:
+        """Whether konging the single laizi costs no shanten: the 13 tiles left after
+        the kong (the replacement still to come) are as close as the best discard
+        keeping the wild.  Then the kong's factor (×4 / ×2), a hard hand (no wild used)
+        and the replacement draw (杠上花) come for free.  Not while 红中 / 发财 must
+        still be played out."""
+        if any(isinstance(a, SpecialKong) and a.kind in ("red", "green") for a in t.actions):
+            return False
+        choices = discard_choices(t)
+        if not choices:
+            return False
+        ev = evaluator(t.hand, t.melds, t)
+        keep = min(ev.shanten_after(d, -1) for d in choices)
+        rest = list(t.hand)
+        rest.remove(t.laizi)
+        return bool(evaluator(rest, t.melds, t).best()[0] <= keep)
+
     # ------------------------------------------------------------------ turn
     def turn(self, t: SeatReading) -> Action:
         laizi_kong = next((a for a in t.actions
@@ -469,6 +488,9 @@ class ExpertBot(GreedyBot):
         if (laizi_kong is not None and not any(
                 isinstance(a, SpecialKong) and a.kind in ("red", "green") for a in t.actions)
                 and self.lone_laizi_blocks(t)):
+            return laizi_kong
+        if (laizi_kong is not None and self.free_laizi_kong and t.counts[t.laizi] == 1
+                and self.laizi_kong_is_free(t)):
             return laizi_kong
         if self.hold_must and t.wall > self.hold_must and discard_choices(t):
             # a far hand keeps its 红中 / 发财: it cannot win with it, but it pays half
