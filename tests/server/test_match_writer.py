@@ -4,14 +4,22 @@ many tables share transactions, and each table still gets its own answer."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import QueuePool
 
-from wuhan_mahjong.server.match_writer import MatchWriter, match_writer
-from wuhan_mahjong.store import MatchEvent, MatchFenced, MatchLogError, Store, open_store
+from wuhan_mahjong.server import match_writer as match_writer_module
+from wuhan_mahjong.server.match_writer import MatchWriter, close_match_writer, match_writer
+from wuhan_mahjong.store import MatchEvent, MatchFenced, MatchLogError, Store, matchlog, open_store
+from wuhan_mahjong.store.database import PG_IDLE_IN_TRANSACTION_MS
+from wuhan_mahjong.store.matchlog import MatchAppend
 
 from .harness import FAST_HASHER
 
@@ -114,3 +122,68 @@ def test_an_append_cancelled_before_its_turn_is_not_written(store: Store) -> Non
     assert asyncio.run(scenario()) == 1
     logged = store.load_match("a")
     assert logged is not None and logged.next_seq == 1
+
+
+def test_postgresql_batches_are_written_from_the_event_loop(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On PostgreSQL the writer runs each batch in the event loop's own thread, on a
+    connection of its own (no worker thread: one that needs the GIL after every answer
+    from the server starves behind a busy loop), with the same idle-in-transaction
+    limit as every other connection (a frozen node must not hold the match rows), and
+    closes that connection with the node."""
+    if make_url(store.engine.url).get_backend_name() != "postgresql":
+        pytest.skip("SQLite batches are written in a worker thread")
+    threads: list[int] = []
+    real = matchlog.append_many
+
+    def spy(session: Session, appends: Sequence[MatchAppend]) -> list[int | MatchLogError]:
+        threads.append(threading.get_ident())
+        return real(session, appends)
+
+    monkeypatch.setattr(match_writer_module, "append_many", spy)
+    epochs = {f"l{i}": store.open_match(f"l{i}", "t", "00", {}) for i in range(3)}
+
+    async def scenario() -> tuple[int, str]:
+        writer = match_writer(store)
+        for seq in range(0, 6, 2):
+            assert await asyncio.gather(*(writer.append(m, epochs[m], _acts(seq, 2))
+                                          for m in epochs)) == [seq + 2] * 3
+        assert writer.engine is not None
+        async with writer.engine.connect() as connection:
+            timeout = (await connection.exec_driver_sql(
+                "SHOW idle_in_transaction_session_timeout")).scalar()
+        pool = writer.engine.pool
+        assert isinstance(pool, QueuePool) and pool.checkedin() == 1
+        await close_match_writer(store)
+        assert pool.checkedin() == 0  # closed
+        return threading.get_ident(), str(timeout)
+
+    loop_thread, timeout = asyncio.run(scenario())
+    assert threads and set(threads) == {loop_thread}
+    assert timeout == f"{PG_IDLE_IN_TRANSACTION_MS // 1000}s"
+    for match_id in epochs:
+        logged = store.load_match(match_id)
+        assert logged is not None and [e.seq for e in logged.events] == list(range(6))
+
+
+def test_a_server_without_the_postgres_extra_needs_no_greenlet() -> None:
+    """SQLAlchemy's asyncio (the PostgreSQL writer's) needs greenlet, which only the
+    ``postgres`` extra installs: a SQLite server imports and writes without it."""
+    script = (
+        "import asyncio, sys, tempfile\n"
+        "sys.modules['greenlet'] = None  # as if not installed\n"
+        "from wuhan_mahjong.server.app import create_app\n"
+        "from wuhan_mahjong.server.match_writer import close_match_writer, match_writer\n"
+        "from wuhan_mahjong.store import MatchEvent, open_store\n"
+        "url = f'sqlite:///{tempfile.mkdtemp()}/g.db'\n"
+        "store = open_store(url)\n"
+        "epoch = store.open_match('m', 't', '00', {})\n"
+        "async def main():\n"
+        "    n = await match_writer(store).append('m', epoch, [MatchEvent(0, 0, 'act')])\n"
+        "    await close_match_writer(store)\n"
+        "    return n\n"
+        "print(asyncio.run(main()))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1"

@@ -30,6 +30,7 @@ from .admission import OVERLOADED_CLOSE_CODE, Admission
 from .chat import ChatRelay, bot_names
 from .config import ServerConfig
 from .lobby import Lobby
+from .match_writer import close_match_writer
 from .observability import frame_sent
 from .placement import Placements, QueuePlace, RoomPlace, TablePlace
 from .protocol import (
@@ -449,6 +450,7 @@ class Hub:
         for t in tasks:
             with contextlib.suppress(BaseException):
                 await t
+        await close_match_writer(self.store)
         for client in list(self.clients.values()):
             client.close(1012, "server restarting: reconnect to resume your match")
 

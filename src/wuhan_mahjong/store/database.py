@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, Connection, make_url
 
-__all__ = ["READ_ONLY", "create_store_engine", "is_sqlite"]
+__all__ = ["READ_ONLY", "create_store_engine", "is_sqlite", "setup_postgresql"]
 
 READ_ONLY = "wuhan_mahjong_read_only"
 """Execution option: the transaction only reads (SQLite: deferred ``BEGIN``)."""
@@ -80,7 +80,7 @@ def create_store_engine(url: str | URL, **kwargs: Any) -> Engine:
     if backend == "postgresql":
         kwargs.setdefault("pool_pre_ping", True)
         engine = create_engine(url, **kwargs)
-        _setup_postgresql(engine)
+        setup_postgresql(engine)
         return engine
     raise ValueError(f"unsupported database {backend!r}: use sqlite or postgresql+psycopg")
 
@@ -106,7 +106,10 @@ def _setup_sqlite(engine: Engine) -> None:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def _setup_postgresql(engine: Engine) -> None:
+def setup_postgresql(engine: Engine) -> None:
+    """Every new connection of ``engine`` ends a session idle in a transaction after
+    :data:`PG_IDLE_IN_TRANSACTION_MS` (also for an async engine's ``sync_engine``)."""
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         autocommit = dbapi_connection.autocommit
