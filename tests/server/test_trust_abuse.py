@@ -211,3 +211,23 @@ def test_security_headers_on_every_response(server: Server) -> None:
         assert r.headers["x-content-type-options"] == "nosniff"
         assert r.headers["referrer-policy"] == "no-referrer"
         assert r.headers["x-frame-options"] == "DENY"
+
+
+def test_match_records_and_the_publish_switch_share_the_replay_allowance(
+        start_server: StartServer) -> None:
+    """A player's own match records (``/api/matches/...``) and the publish switch are
+    database reads like the replays: they count against the same per-address allowance
+    (they had none: a client could ask them in a loop)."""
+    server = start_server(replay_rate=0.001, replay_burst=4)
+    auth = {"Authorization": f"Bearer {guest_token(server)}"}
+    paths = ["/api/matches/m1/hands", "/api/matches/m1/hands/0",
+             "/api/hands/m1/0/publish", "/api/matches/m1/hands"]
+    answers = [httpx.get(server.http + p, headers=auth, timeout=10) for p in paths]
+    assert [a.status_code for a in answers] == [404, 404, 404, 404]
+    for path in ("/api/matches/m1/hands", "/api/matches/m1/hands/0", "/api/hands/m1/0/publish"):
+        refused = httpx.get(server.http + path, headers=auth, timeout=10)
+        assert refused.status_code == 429, (path, refused.text)
+        assert refused.json()["error"]["code"] == "rate_limited"
+        assert int(refused.headers["Retry-After"]) > 0
+    posted = httpx.post(server.http + "/api/hands/m1/0/publish", headers=auth, timeout=10)
+    assert posted.status_code == 429

@@ -397,6 +397,8 @@ async def profile(request: Request) -> Response:
 
 @_api
 async def hands(request: Request) -> Response:
+    await _limit(request, request.app.state.replay_limit, _client_address(request),
+                 "replay requests")  # each is a database read: the replays' allowance
     account = await _account(request)
     match_id = request.path_params["match_id"]
     numbers = [] if len(match_id) > GAME_ID_MAX else await asyncio.to_thread(
@@ -408,6 +410,8 @@ async def hands(request: Request) -> Response:
 
 @_api
 async def record(request: Request) -> Response:
+    await _limit(request, request.app.state.replay_limit, _client_address(request),
+                 "replay requests")
     account = await _account(request)
     match_id = request.path_params["match_id"]
     hand_no = request.path_params["hand_no"]

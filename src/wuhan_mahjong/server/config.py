@@ -91,8 +91,9 @@ class ServerConfig:
     calc_burst: int = 30
     """Calculator requests one address may make at once before ``calc_rate`` applies (429)."""
     replay_rate: float = 10.0
-    """Public replays and replay frames (``server/replays.py``), and the live-table list:
-    requests per second per client address (``replay_burst`` at once; 429 beyond)."""
+    """Replays (``server/replays.py``: public hands, replay frames, the publish switch),
+    a player's own match records (``/api/matches/...``) and the live-table list: requests
+    per second per client address (``replay_burst`` at once; 429 beyond)."""
     replay_burst: int = 60
     spectator_delay_moves: int = 3
     """Spectators see each move this many moves late (``server/spectate.py``), so watching

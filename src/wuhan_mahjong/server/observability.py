@@ -77,7 +77,8 @@ MATCHES_ENDED = Counter(PREFIX + "matches_ended", "Matches ended, by how (finish
 HANDS = Counter(PREFIX + "hands", "Hands played to the end and settled, by profile and outcome "
                 "(rate() of it: hands per second).", ["profile", "outcome"], registry=REGISTRY)
 SETTLEMENTS = Counter(PREFIX + "settlements", "Settlements written to the ledger, by kind "
-                      "(hand, escape).", ["kind"], registry=REGISTRY)
+                      "(hand, escape, fee: the service fee of a match that ended early).",
+                      ["kind"], registry=REGISTRY)
 SETTLEMENT_ERRORS = Counter(PREFIX + "settlement_errors", "Settlements that failed.",
                             registry=REGISTRY)
 TABLE_ERRORS = Counter(PREFIX + "table_errors", "Tables stopped by an unexpected error.",

@@ -244,14 +244,14 @@ def _frames_routes(
 
 
 def replay_routes(limiter: AddressLimiter | None = None) -> list[Route]:
-    """The publish routes, the public ones and the frames (one per-address limiter for
-    all but the publish switch: the app's ``state.replay_limit``, else ``limiter``)."""
+    """The publish routes, the public ones and the frames, all behind one per-address
+    limiter: the app's ``state.replay_limit``, else ``limiter``."""
     lim = limiter or AddressLimiter(RATE, BURST)
     base = "/api/hands/{match_id}/{hand_no:int}/publish"
     public = "/api/public/hands/{match_id}/{hand_no:int}"
     own_frames, public_frames = _frames_routes(ResponseCache(FRAMES_CACHED))
     return [
-        Route(base, publish_state, methods=["GET", "POST", "DELETE"]),
+        Route(base, _limited(lim, publish_state), methods=["GET", "POST", "DELETE"]),
         Route(public, _limited(lim, public_hand), methods=["GET"]),
         Route(public + "/record.jsonl", _limited(lim, public_record_file), methods=["GET"]),
         Route(public + "/frames", _limited(lim, public_frames), methods=["GET"]),
