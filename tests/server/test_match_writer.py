@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import QueuePool
 
@@ -187,3 +187,30 @@ def test_a_server_without_the_postgres_extra_needs_no_greenlet() -> None:
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "1"
+
+
+def test_a_batch_whose_commit_answer_was_lost_is_not_an_error(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch was committed but its answer lost (here: written, then the batch raises
+    as a dropped connection would): the writer writes each append again alone, each finds
+    its own events already stored, and every table goes on (it used to end in an error)."""
+    epochs = {m: store.open_match(m, "t", "00", {}) for m in ("x", "y")}
+    for m in epochs:  # what the lost batch committed
+        store.append_match_events(m, epochs[m], _acts(0, 2))
+
+    def lost(*_args: object) -> list[int | MatchLogError]:
+        raise OperationalError("COMMIT", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(match_writer_module, "append_many", lost)  # PostgreSQL's path
+    monkeypatch.setattr(store, "append_many_match_events", lost)  # SQLite's
+
+    async def scenario() -> list[int]:
+        writer = match_writer(store)
+        got = await asyncio.gather(*(writer.append(m, epochs[m], _acts(0, 2)) for m in epochs))
+        await close_match_writer(store)
+        return got
+
+    assert asyncio.run(scenario()) == [2, 2]
+    for m in epochs:
+        logged = store.load_match(m)
+        assert logged is not None and [e.seq for e in logged.events] == [0, 1]

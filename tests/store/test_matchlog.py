@@ -156,7 +156,7 @@ def test_a_refused_append_fails_alone_in_its_batch(store: Store) -> None:
         MatchAppend("ok1", e["ok1"], [MatchEvent(0, 0, "deal"), _act(1)]),
         MatchAppend("fenced", e["fenced"], [MatchEvent(0, 0, "deal")]),
         MatchAppend("ended", e["ended"], [MatchEvent(0, 0, "deal")]),
-        MatchAppend("gap", e["gap"], [MatchEvent(0, 0, "deal")]),  # seq 1 is next
+        MatchAppend("gap", e["gap"], [_act(0)]),  # seq 1 is next, and seq 0 is another event
         MatchAppend("nope", 1, [MatchEvent(0, 0, "deal")]),
         MatchAppend("ok2", e["ok2"], [MatchEvent(0, 0, "deal")]),
         MatchAppend("bad", 1, [MatchEvent(0, 0, "nonsense")]),
@@ -216,3 +216,31 @@ def test_a_frozen_runner_cannot_hold_a_take_over_back(pg_url: str) -> None:
     finally:
         frozen.dispose()
         store.close()
+
+
+def test_a_retry_of_a_written_append_is_answered_as_the_first_write(store: Store) -> None:
+    """A committed append whose answer was lost (the connection dropped during ``COMMIT``)
+    is written again by the node's writer: the same events at the same ``seq`` are this
+    append's own, so the retry gets the first write's answer and stores nothing twice,
+    alone or in a batch.  Anything else at a written ``seq`` stays refused: other events,
+    a part that is not the log's end, or a retry after the log has moved on."""
+    epoch = store.open_match("r", "t", "00", {})
+    written = [MatchEvent(0, 0, "deal"), _act(1, "5s")]
+    assert store.append_match_events("r", epoch, written) == 2
+    assert store.append_match_events("r", epoch, written) == 2  # the lost answer, again
+    assert store.append_many_match_events([MatchAppend("r", epoch, written)]) == [2]
+    for other in ([MatchEvent(0, 0, "deal"), _act(1, "6s")],  # another tile
+                  [MatchEvent(0, 0, "deal")]):  # only part of it
+        with pytest.raises(MatchLogError):
+            store.append_match_events("r", epoch, other)
+        refused = store.append_many_match_events([MatchAppend("r", epoch, other)])
+        assert isinstance(refused[0], MatchLogError)
+    assert store.append_match_events("r", epoch, [_act(2)]) == 3
+    with pytest.raises(MatchLogError):  # the log moved on: no longer a retry
+        store.append_match_events("r", epoch, written)
+    newer = store.claim_match("r", owner="node-b")
+    with pytest.raises(MatchFenced):  # and never for a fenced runner
+        store.append_match_events("r", epoch, [_act(2)])
+    logged = store.load_match("r")
+    assert logged is not None and [e.seq for e in logged.events] == [0, 1, 2]
+    assert newer > epoch

@@ -212,13 +212,33 @@ def _rows(match_id: str, events: Sequence[MatchEvent], now: datetime) -> list[di
             for ev in events]
 
 
-def _refused(session: Session, match_id: str, epoch: int, first: int) -> MatchLogError:
+def _refused(session: Session, match_id: str, epoch: int,
+             events: Sequence[MatchEvent]) -> int | MatchLogError:
     """Why the guard of an append failed: the match is fenced, ended, unknown, or the
-    append's first ``seq`` is not the match's next one."""
+    append's first ``seq`` is not the match's next one.
+
+    Except when the append is already written, exactly: a retry of a committed append
+    whose answer was lost (the connection dropped during the ``COMMIT``; the writer then
+    writes its batch again one append at a time).  Then the match's new ``next_seq``, as
+    the first write would have answered: only the match's owner at this epoch writes its
+    log, so events stored under the same ``seq`` with the same content are this append's.
+    """
+    first = events[0].seq
     try:
         row = lock_running(session, match_id, epoch)
     except MatchLogError as exc:
         return exc
+    end = first + len(events)
+    if row.next_seq == end:
+        stored = session.execute(
+            select(MatchEventRow.seq, MatchEventRow.hand_no, MatchEventRow.kind,
+                   MatchEventRow.seat, MatchEventRow.data, MatchEventRow.source)
+            .where(MatchEventRow.match_id == match_id, MatchEventRow.seq >= first,
+                   MatchEventRow.seq < end)
+            .order_by(MatchEventRow.seq)).all()
+        if [tuple(r) for r in stored] == [
+                (e.seq, e.hand_no, e.kind, e.seat, e.data, e.source) for e in events]:
+            return end
     return MatchLogError(f"match {match_id}: event {first} given, {row.next_seq} expected")
 
 
@@ -237,7 +257,10 @@ def append_events(session: Session, match_id: str, epoch: int,
     now = utcnow()
     connection = session.connection()
     if not _advance(connection, match_id, epoch, events, now):
-        raise _refused(session, match_id, epoch, events[0].seq)
+        refused = _refused(session, match_id, epoch, events)
+        if isinstance(refused, MatchLogError):
+            raise refused
+        return refused  # written already: a retry whose first answer was lost
     connection.execute(_INSERT_EVENTS, _rows(match_id, events, now))
     return events[0].seq + len(events)
 
@@ -310,7 +333,7 @@ def append_many(session: Session, appends: Sequence[MatchAppend]) -> list[int | 
         for i, a in todo:
             first = a.events[0].seq
             results[i] = (first + len(a.events) if a.match_id in advanced
-                          else _refused(session, a.match_id, a.epoch, first))
+                          else _refused(session, a.match_id, a.epoch, a.events))
     return [r for r in results if r is not None]
 
 
