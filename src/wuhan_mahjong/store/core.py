@@ -121,7 +121,9 @@ class StoreCore:
             yield session
 
     def _lock_accounts(self, session: Session, ids: Iterable[int]) -> dict[int, AccountRow]:
-        """Lock the account rows (ascending id: one global lock order, no deadlocks)."""
+        """Lock the account rows (ascending id: one global lock order, no deadlocks).  The
+        house account is the exception: locked last, alone, by a settlement that pays it
+        fees (``LedgerStore._settle``), and never before any other account."""
         wanted = sorted(set(ids))
         rows = session.scalars(
             select(AccountRow)

@@ -368,7 +368,7 @@ class LedgerStore(StoreCore):
             raise UnknownAccount(self.house_account_id)
         try:
             with self._write_in(session) as session:
-                rows = self._lock_accounts(session, [*players, self.house_account_id])
+                rows = self._lock_accounts(session, players)  # the house: below, last
                 if session.get(SettlementRow, game_id) is not None:
                     raise AlreadySettled(game_id)
                 outcomes = compute({account_id: rows[account_id].silver for account_id in players})
@@ -420,8 +420,14 @@ class LedgerStore(StoreCore):
                         silver_after=row.silver,
                         points_after=row.points,
                     )
-                house = rows[self.house_account_id]
-                move_silver(session, house, total_fees, LedgerReason.FEE_INCOME, game_id, now)
+                if total_fees:
+                    # The house is every settlement's account: locked last (after the
+                    # players, so no lock cycle), only when fees move, and held only for
+                    # the rest of the transaction.  Locked with the players, it made every
+                    # hand of the platform wait for every other's whole transaction.
+                    house = self._lock_accounts(session, [self.house_account_id])
+                    move_silver(session, house[self.house_account_id], total_fees,
+                                LedgerReason.FEE_INCOME, game_id, now)
                 return LedgerSettlement(
                     game_id=game_id,
                     kind=kind,

@@ -229,8 +229,9 @@ class RecordStore(LedgerStore):
         game_id = hand_game_id(match_id, record.hand_no)
         with self._write() as session:
             row = matchlog.lock_running(session, match_id, epoch)
-            # Every account of the hand and the house, in the one global lock order.
-            self._lock_accounts(session, [*record.seats.values(), self.house_account_id])
+            # Every account of the hand, in the one global lock order (the house is locked
+            # last, by the settlement, and only when it collects a fee).
+            self._lock_accounts(session, record.seats.values())
             settled = None
             if session.get(SettlementRow, game_id) is None:
                 has_record = session.scalar(
@@ -268,7 +269,7 @@ class RecordStore(LedgerStore):
         game_id = fee_game_id(match_id)
         with self._write() as session:
             matchlog.lock_running(session, match_id, epoch)
-            self._lock_accounts(session, [*players, self.house_account_id])
+            self._lock_accounts(session, players)  # the house last (the settlement)
             if session.get(SettlementRow, game_id) is not None:
                 return None
             return self.settle_game(
