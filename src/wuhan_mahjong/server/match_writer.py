@@ -5,8 +5,9 @@ Every table writes its pending events before it lets any player see them (write-
 (``BEGIN``, the guarded ``UPDATE``, the ``INSERT``, ``COMMIT`` and its WAL flush) and a hop
 to a thread: with many busy tables most of PostgreSQL's CPU, and much of the node's, went
 to that overhead rather than to the rows.  Here the appends that arrive while a batch is
-being written wait for the next one, and each batch is one transaction and one thread
-hop (:meth:`RecordStore.append_many_match_events`).  Nothing waits for a timer: a lone
+being written wait for the next one, and each batch is one transaction (on SQLite one
+thread hop, :meth:`RecordStore.append_many_match_events`; on PostgreSQL no thread at all,
+below).  Nothing waits for a timer: a lone
 append is written at once, and under load the batches grow by themselves, as large as
 the appends that arrive during one commit.
 
