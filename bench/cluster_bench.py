@@ -51,6 +51,7 @@ import asyncio
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -354,17 +355,34 @@ def describe(r: dict[str, Any]) -> str:
 async def compare(args: argparse.Namespace) -> dict[str, Any]:
     counts: list[int] = args.nodes
     out: dict[str, Any] = {"flat_out": [], "fixed_load": []}
-    for n in counts:
-        r = await run_point(args, n, args.flat_tables, 0.0)
-        out["flat_out"].append(r)
-        print("flat out   " + describe(r), flush=True)
-        print(describe_breakdown(r), flush=True)
-    for n in counts:
-        r = await run_point(args, n, args.load_tables, args.think)
-        out["fixed_load"].append(r)
-        print(f"fixed load (think {args.think} s) " + describe(r), flush=True)
-        print(describe_breakdown(r), flush=True)
-    one, many = out["flat_out"][0], out["flat_out"][-1]
+    ratios: list[float] = []
+    pair: list[dict[str, Any]] = []
+    for run in range(1, args.repeat + 1):  # the node counts alternate, run after run
+        pair = []
+        for n in counts:
+            r = await run_point(args, n, args.flat_tables, 0.0)
+            pair.append(r)
+            print("flat out   " + describe(r), flush=True)
+            print(describe_breakdown(r), flush=True)
+        out["flat_out"] += pair
+        if len(counts) > 1 and discards_per_s(pair[0]) > 0:
+            ratios.append(discards_per_s(pair[-1]) / discards_per_s(pair[0]))
+            if args.repeat > 1:
+                print(f"run {run} of {args.repeat}: {counts[-1]} nodes over {counts[0]}: "
+                      f"{ratios[-1]:.2f}x discards/s", flush=True)
+    if args.load_tables > 0:
+        for n in counts:
+            r = await run_point(args, n, args.load_tables, args.think)
+            out["fixed_load"].append(r)
+            print(f"fixed load (think {args.think} s) " + describe(r), flush=True)
+            print(describe_breakdown(r), flush=True)
+    if len(ratios) > 1:
+        out["ratios_discards"] = [round(x, 2) for x in ratios]
+        out["ratio_discards_median"] = round(statistics.median(ratios), 2)
+        print(f"flat-out throughput over {len(ratios)} alternating runs, {counts[-1]} nodes over "
+              f"{counts[0]}: median {out['ratio_discards_median']}x discards/s (runs: "
+              f"{', '.join(f'{x:.2f}x' for x in ratios)}; the last run's details follow)")
+    one, many = pair[0], pair[-1]
     if len(counts) > 1 and discards_per_s(one) > 0:
         out["ratio_discards"] = round(discards_per_s(many) / max(discards_per_s(one), 1e-9), 2)
         hands = "no hand ended in the 1-node point"
@@ -477,8 +495,13 @@ def main() -> None:
                    help="flat out, time each discard on all three other players' frames (by "
                    "default flat out times it on the next player's only, sparing the clients "
                    "the parsing of two frames in three; fixed load always times all three)")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="flat-out runs, node counts alternating, and the median ratio (default "
+                   "1; on a shared host a single run's ratio moves with the host's speed)")
     p.add_argument("--json", action="store_true", help="also print the results as JSON")
     args = p.parse_args()
+    if args.repeat < 1:
+        p.exit(2, "cluster_bench: --repeat must be at least 1\n")
     if not args.db:
         p.exit(2, "cluster_bench: no database: set WUHAN_MAHJONG_TEST_PG or pass --db URL "
                "(or --db sqlite)\n")
