@@ -143,16 +143,8 @@ class MatchWriter:
     async def _write_batch(self, appends: list[MatchAppend]) -> Sequence[int | BaseException]:
         """The batch in one transaction, or, if that transaction fails, each append alone
         (so that only the appends whose own write fails see an error)."""
-        if self.engine is None:
-            return await asyncio.to_thread(self._write, appends)
-        from sqlalchemy.ext.asyncio import AsyncSession
-
         try:
-            async with AsyncSession(self.engine, expire_on_commit=False) as session, \
-                    session.begin():
-                written: list[int | MatchLogError] = await session.run_sync(
-                    append_many, appends)
-            return written
+            return await self._write_together(appends)
         except Exception as exc:
             if len(appends) == 1:
                 return [exc]
@@ -160,31 +152,32 @@ class MatchWriter:
                         len(appends), exc_info=True)
         return await asyncio.to_thread(self._write_alone, appends)
 
+    async def _write_together(self, appends: list[MatchAppend]) -> Sequence[int | BaseException]:
+        """The batch in one transaction: from the loop on PostgreSQL, in a thread on SQLite."""
+        if self.engine is None:
+            return await asyncio.to_thread(
+                lambda: self._live_store().append_many_match_events(appends))
+        from sqlalchemy.ext.asyncio import AsyncSession
+
+        async with AsyncSession(self.engine, expire_on_commit=False) as session, \
+                session.begin():
+            written: list[int | MatchLogError] = await session.run_sync(append_many, appends)
+        return written
+
     async def close(self) -> None:
         """Close the writer's own connection (the node stops; its tables are stopped)."""
         if self.engine is not None:
             await self.engine.dispose()
 
-    def _write(self, appends: list[MatchAppend]) -> Sequence[int | BaseException]:
-        """In a worker thread: the batch in one transaction, or, if that transaction fails,
-        each append alone (so that only the appends whose own write fails see an error)."""
+    def _live_store(self) -> Store:
         store = self._store()
         if store is None:
             raise RuntimeError("the store of this match writer is gone")
-        try:
-            return store.append_many_match_events(appends)
-        except Exception as exc:
-            if len(appends) == 1:
-                return [exc]
-            log.warning("a batch of %d match-log appends failed; writing them one by one",
-                        len(appends), exc_info=True)
-        return self._write_alone(appends)
+        return store
 
     def _write_alone(self, appends: list[MatchAppend]) -> Sequence[int | BaseException]:
         """In a worker thread: each append in a transaction of its own."""
-        store = self._store()
-        if store is None:
-            raise RuntimeError("the store of this match writer is gone")
+        store = self._live_store()
         results: list[int | BaseException] = []
         for a in appends:
             try:
