@@ -132,7 +132,8 @@ class ExpertBot(GreedyBot):
                  eager_below: int = 2, defence: bool | None = None, min_saving: float = 2.0,
                  fold_keep: float = 0.5, threat_min: float = 0.25,
                  defence_targets: bool = True, defence_speed: float | None = None,
-                 free_laizi_kong: bool = False) -> None:
+                 free_laizi_kong: bool = False, laizi_ev: bool = False,
+                 laizi_short_step: float = 1.0) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -160,6 +161,8 @@ class ExpertBot(GreedyBot):
         self.threat_min = threat_min
         self.defence_targets = defence_targets
         self.free_laizi_kong = free_laizi_kong
+        self.laizi_ev = laizi_ev
+        self.laizi_short_step = laizi_short_step
 
     # ------------------------------------------------------------------ entry
     def choose(self, view: SeatView | IntView) -> Action:
@@ -481,6 +484,105 @@ class ExpertBot(GreedyBot):
         rest.remove(t.laizi)
         return bool(evaluator(rest, t.melds, t).best()[0] <= keep)
 
+    def _short_of_minimum(self, t: SeatReading, extra: Fraction, hard: bool) -> int:
+        """How many doublings a small win (小胡) still lacks to pass the minimum score at
+        best (self-drawn, or dealt in by the seat that pays most), with my factors now
+        times ``extra`` and the opening a closed hand still needs (0 to 3; 3 = three or
+        more).  Each doubling must come from a later opening or kong."""
+        rules = t.rules
+        if not (rules.min_score_one_loser or rules.min_score_every_loser):
+            return 0
+        need = 0 if t.opened else 1
+        for k in range(3):
+            x = extra * 2 ** k
+            mw = t.my_multiplier(big=False, hard=hard, self_drawn=True, extra=x,
+                                 extra_openings=need)
+            if t.passes_minimum(t.win_amounts(1, mw, None)):
+                return k
+            mw = t.my_multiplier(big=False, hard=hard, self_drawn=False, extra=x,
+                                 extra_openings=need)
+            if any(t.passes_minimum(t.win_amounts(1, mw, d)) for d in range(4) if d != t.me):
+                return k
+        return 3
+
+    def _line_value(self, t: SeatReading, big: bool, extra: Fraction, hard: bool) -> float:
+        """What a win is worth with my factors now times ``extra`` (and the opening a
+        closed hand still needs), grown to the profile's typical win (wins come with
+        more factors than the hand holds now; the growth is the keep-the-wild line's,
+        so that the kong's factor is compared at the same stage), each loser's share
+        capped: 0.4 self-drawn, 0.6 dealt in by the next seat."""
+        rules = t.rules
+        cap = float(rules.cap_per_opening if rules.per_opening else rules.cap) or math.inf
+        need = 0 if t.opened else 1
+        base = 10 if big else 1
+
+        def value(x: Fraction, hard_win: bool) -> float:
+            total = 0.0
+            for self_drawn, dealer_in, w in ((True, None, 0.4), (False, (t.me + 1) % 4, 0.6)):
+                mw = t.my_multiplier(big=big, hard=hard_win, self_drawn=self_drawn, extra=x,
+                                     extra_openings=need)
+                total += w * sum(min(float(a), cap) for a in t.win_amounts(base, mw, dealer_in))
+            return total
+
+        now = value(Fraction(1), False)
+        typical = typical_win(rules) * (1.5 if big else 1.0)
+        growth = Fraction(max(1.0, typical / now)).limit_denominator(64) if now > 0 else Fraction(1)
+        return value(growth * extra, hard)
+
+    def laizi_lines(self, t: SeatReading) -> tuple[float, float]:
+        """(keep, kong): the expected winnings of keeping the single laizi as a wild
+        and of konging it now (``laizi_ev``), each P(win) × the value of a win.
+
+        *Keep*: the best discard (lowest shanten, then the most tiles that improve it,
+        laizi included); a soft win (the wild is used).  *Kong*: the 13 tiles left,
+        with the replacement draw still to come (half a turn more: a turn brings a
+        draw and a claim chance); the win carries the kong's factor (×4 / ×2) and is
+        hard (硬胡, no wild held).  P(win) is :meth:`win_chance` after the line's
+        shanten and acceptance, one step further for each doubling a small win still
+        lacks to pass the minimum score (``laizi_short_step`` steps each: later openings
+        and kongs bring doublings, often on the way); a big-hand target (the line's closest, as
+        :meth:`shanten_key` ranks them) is valued as a big hand.  So a ready or
+        near-ready hand whose kong costs little speed kongs for the ×4, and a far
+        hand that needs the wild keeps it.  Red / green kongs are not pending here
+        (the turn makes them first)."""
+        choices = discard_choices(t)
+        if not choices:
+            return 0.0, 0.0
+        unseen = max(1, t.unseen_total)
+        turns = max(0.5, t.wall / 4)
+        ev = evaluator(t.hand, t.melds, t)
+        sh_keep = min(ev.shanten_after(d, -1) for d in choices)
+        # the most accepting discard at that shanten; the lowest tile on a tie
+        acc_keep, neg_d = max((ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh_keep)[0],
+                               -d) for d in choices if ev.shanten_after(d, -1) == sh_keep)
+        big_keep = self.shanten_key(ev, -neg_d)[1] != "small"
+        rest = list(t.hand)
+        rest.remove(t.laizi)
+        ev_k = evaluator(rest, t.melds, t)
+        sh_kong = ev_k.best()[0]
+        acc_kong = ev_k.acceptance(t.unseen, t.laizi, current=sh_kong)[0]
+        big_kong = self.shanten_key(ev_k)[1] != "small"
+        factor = Fraction(t.rules.laizi_kong_factor)
+        short_keep = 0 if big_keep else self._short_of_minimum(t, Fraction(1), False)
+        short_kong = 0 if big_kong else self._short_of_minimum(t, factor, True)
+        step = self.laizi_short_step
+
+        def chance(sh: int, short: int, acc: int, turns: float) -> float:
+            # ``laizi_short_step`` steps per missing doubling, between whole steps linearly
+            extra = short * step
+            lo = math.floor(extra)
+            p_lo = self.win_chance(sh + lo, acc, unseen, turns)
+            if extra == lo:
+                return p_lo
+            p_hi = self.win_chance(sh + lo + 1, acc, unseen, turns)
+            return p_lo + (extra - lo) * (p_hi - p_lo)
+
+        keep = (chance(sh_keep, short_keep, acc_keep, turns)
+                * self._line_value(t, big_keep, Fraction(1), False))
+        kong = (chance(sh_kong, short_kong, acc_kong, turns + 0.5)
+                * self._line_value(t, big_kong, factor, True))
+        return keep, kong
+
     # ------------------------------------------------------------------ turn
     def turn(self, t: SeatReading) -> Action:
         laizi_kong = next((a for a in t.actions
@@ -492,6 +594,10 @@ class ExpertBot(GreedyBot):
         if (laizi_kong is not None and self.free_laizi_kong and t.counts[t.laizi] == 1
                 and self.laizi_kong_is_free(t)):
             return laizi_kong
+        if laizi_kong is not None and self.laizi_ev and t.counts[t.laizi] == 1:
+            keep, kong = self.laizi_lines(t)
+            if kong > keep:
+                return laizi_kong
         if self.hold_must and t.wall > self.hold_must and discard_choices(t):
             # a far hand keeps its 红中 / 发财: it cannot win with it, but it pays half
             ev = evaluator(t.hand, t.melds, t)
