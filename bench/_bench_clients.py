@@ -438,6 +438,21 @@ async def seat_table(clients: list[BenchClient], hands: int) -> None:
         await c.send({"type": "ready"})
 
 
+async def seat_quick(clients: list[BenchClient], probes: dict[str, TableProbe]) -> None:
+    """Every client asks for a free quick match, in order; each table's four clients, as the
+    servers seat them (``table``), then share one probe, each with his seat as its hint."""
+    for c in clients:
+        await c.send({"type": "quick_match", "profile": "yuanhang"})
+
+    async def seated(c: BenchClient) -> None:
+        while (msg := await c.recv())["type"] != "table":
+            pass
+        c.hint = int(msg["seat"])
+        c.probe = probes.setdefault(str(msg["match_id"]), TableProbe(watch_all=c.probe.watch_all))
+
+    await asyncio.gather(*(seated(c) for c in clients))
+
+
 async def wait_healthy(base: str, tries: int = 400) -> None:
     """Wait until the server at ``base`` answers ``/api/health`` (about 20 s at most)."""
     async with httpx.AsyncClient(timeout=5) as http:
@@ -466,7 +481,8 @@ def latency_summary(latencies: list[float]) -> dict[str, Any]:
 async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 64,
                think: float = 0.0, ramp: float = 0.0, warmup: float = 3.0,
                duration: float = 30.0, by_table: bool = False,
-               meter: Meter | None = None, watch_all: bool = True) -> dict[str, Any]:
+               meter: Meter | None = None, watch_all: bool = True,
+               seating: str = "room") -> dict[str, Any]:
     """Play ``tables`` tables against the servers on ``ports`` and measure (module docstring).
 
     ``pids`` are the servers' process ids for the CPU and memory figures (0: unknown).
@@ -475,6 +491,10 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
     measured over the same window (its figures in the result's ``meter``).  ``watch_all``:
     time each discard on the three other players' frames (else on the next player's only,
     which spares the clients parsing the two others' frames: for throughput runs).
+    ``seating``: ``room`` (a private room per four clients, the room's creator turning over
+    the servers) or ``quick`` (every client asks for a free quick match, and the servers
+    decide who sits with whom and where: the servers need ``--quick-hands`` and a long
+    ``--bot-wait``; ``by_table`` then puts every four clients in a row on one server).
     """
     nodes = len(ports)
     bases = [f"http://127.0.0.1:{p}" for p in ports]
@@ -506,7 +526,17 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
             await c.connect()
 
     await asyncio.gather(*(connect(c) for tb in seated for c in tb))
-    for i in range(0, len(seated), 25):
+    if seating == "quick":  # the servers make the tables: regrouped by what they said
+        probes: dict[str, TableProbe] = {}
+        await seat_quick([c for tb in seated for c in tb], probes)
+        by_match: dict[int, list[BenchClient]] = {}
+        for c in (c for tb in seated for c in tb):
+            by_match.setdefault(id(c.probe), []).append(c)
+        seated = list(by_match.values())
+        for tb in seated:
+            for c in tb:
+                c.start()
+    for i in range(0, len(seated) if seating == "room" else 0, 25):
         batch = seated[i:i + 25]
         await asyncio.gather(*(seat_table(tb, hands) for tb in batch))
         for tb in batch:
@@ -541,7 +571,7 @@ async def play(ports: list[int], pids: list[int], *, tables: int, hands: int = 6
     lat = stats.latencies
     return {
         "tables": tables, "connections": 4 * tables, "nodes": nodes, "think_s": think,
-        "spread": "by table" if by_table else "round robin",
+        "spread": "by table" if by_table else "round robin", "seating": seating,
         "duration_s": round(elapsed, 1), "hands": stats.hands,
         "hands_per_s": round(stats.hands / elapsed, 2),
         "updates_measured": len(lat), "latency_ms": latency_summary(lat),

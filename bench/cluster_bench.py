@@ -19,6 +19,9 @@ The clients run in this process (``bench/_bench_clients.py``, shared with
 round robin as a plain load balancer would deal them, so with 2 nodes every table has
 players on both nodes and half of the frames are relayed between the nodes over Redis
 (``--spread table``: a table's four players on its node, nothing relayed, for comparison).
+``--seating quick``: instead of a private room per four players, every player asks for a
+free quick match and the nodes decide who sits with whom and where (with round robin, the
+case of ``--quick-affinity``: each node first seats the players connected to it).
 
 Two comparisons, each run on 1 node and then on 2 nodes:
 
@@ -254,7 +257,7 @@ async def run_point(args: argparse.Namespace, nodes: int, tables: int, think: fl
             procs.append(subprocess.Popen(
                 [args.serve, "serve", "--port", str(port), "--data-dir", f"{folder}/node{n}",
                  "--db", db.url, "--redis", args.redis, "--claim-hold", str(args.claim_hold),
-                 "--max-loop-lag", "0", *SERVER_FLAGS],
+                 "--max-loop-lag", "0", *SERVER_FLAGS, *seating_flags(args)],
                 env=env, stdout=log, stderr=subprocess.STDOUT))
             log.close()
             ports.append(port)
@@ -267,7 +270,7 @@ async def run_point(args: argparse.Namespace, nodes: int, tables: int, think: fl
                             warmup=args.warmup, duration=args.duration,
                             by_table=args.spread == "table",
                             meter=ServiceMeter(db, args.db, args.redis),
-                            watch_all=think > 0 or args.watch_all)
+                            watch_all=think > 0 or args.watch_all, seating=args.seating)
         result["load_average_1min"] = round(os.getloadavg()[0], 1)  # the machine is shared
         result["discards_per_s"] = round(discards_per_s(result), 1)
         result["client_cpu_s"] = round(result["client_cpu_s"] - result["meter"]["meter_cpu_s"], 2)
@@ -288,6 +291,17 @@ async def run_point(args: argparse.Namespace, nodes: int, tables: int, think: fl
         drop_database(args.db, db)
         flush_redis(args.redis)  # leave the Redis database empty, as found
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def seating_flags(args: argparse.Namespace) -> list[str]:
+    """The nodes' flags for ``--seating quick``: the quick matches last as long as the
+    rooms' (64 hands), and ``--quick-affinity`` when given (else the server's default)."""
+    if args.seating != "quick":
+        return []
+    flags = ["--quick-hands", "64"]
+    if args.quick_affinity is not None:
+        flags += ["--quick-affinity", str(args.quick_affinity)]
+    return flags
 
 
 def discards_per_s(r: dict[str, Any]) -> float:
@@ -478,6 +492,13 @@ def main() -> None:
     p.add_argument("--spread", choices=["connection", "table"], default="connection",
                    help="connection (default): round robin per connection, as a plain load "
                    "balancer; table: a table's four players on the table's node (no relay)")
+    p.add_argument("--seating", choices=["room", "quick"], default="room",
+                   help="room (default): a private room per four players; quick: every player "
+                   "asks for a free quick match and the nodes seat them (in a cluster each "
+                   "node first seats the players connected to it: --quick-affinity)")
+    p.add_argument("--quick-affinity", type=float, default=None,
+                   help="the nodes' --quick-affinity with --seating quick (default: the "
+                   "server's; 0: every quick match goes to the cluster's one queue)")
     p.add_argument("--p99-target", type=float, default=50.0, help="ms (default 50)")
     p.add_argument("--duration", type=float, default=20.0, help="measured seconds (default 20)")
     p.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring (default 3)")
@@ -530,7 +551,9 @@ def main() -> None:
           f"the clients; db {'SQLite file' if args.db == 'sqlite' else 'PostgreSQL'}, {args.redis}; "
           f"{args.duration} s measured per point after {args.warmup} s warm-up; "
           f"claim hold {args.claim_hold} s; clients on {args.client_loop}; connections spread "
-          f"{'by table' if args.spread == 'table' else 'round robin'}", flush=True)
+          f"{'by table' if args.spread == 'table' else 'round robin'}; seated by {args.seating}"
+          + (f" (quick affinity {args.quick_affinity} s)" if args.quick_affinity is not None
+             and args.seating == "quick" else ""), flush=True)
     result = run_clients(sweep(args) if args.sweep else compare(args), args.client_loop)
     if args.json:
         print(json.dumps(result, indent=2))

@@ -335,7 +335,9 @@ def test_a_room_on_node_1_joined_from_nodes_2_and_3_plays_to_the_end(
 @pytest.mark.slow
 def test_quick_match_across_nodes_seats_one_table(nodes: list[ServeProcess], db_url: str) -> None:
     """Four players ask for a silver quick match on three different nodes: the cluster has
-    one queue per profile and stake, so they sit at one table (silver queues wait for four
+    one queue per profile and stake, held by the first player's node.  The players on the
+    two other nodes first wait with their own node's players (``quick_affinity``, 1.5 s by
+    default), then join it, so the four sit at one table (silver queues wait for four
     players) and play it to the end."""
     store, tokens, ids = _accounts(db_url, 4)
     first, second, third = _started(nodes)
@@ -345,12 +347,13 @@ def test_quick_match_across_nodes_seats_one_table(nodes: list[ServeProcess], db_
                        zip((first, second, third, first), tokens, strict=True)]
             for c in clients:
                 await c.connect()
-            for i, c in enumerate(clients):
+            for c, waiting in zip(clients, (1, 1, 1, 2), strict=True):
                 await c.send({"type": "quick_match", "profile": "yuanhang", "silver": True})
-                if i < 3:  # one queue: the fourth player fills it at once
-                    assert (await c.expect("queued"))["waiting"] == i + 1
+                assert (await c.expect("queued"))["waiting"] == waiting  # node 1: the cluster's
             tables = [await c.expect("table", timeout=30) for c in clients]
             assert len({t["match_id"] for t in tables}) == 1
+            owner = _owner_pid(store, str(tables[0]["match_id"]))
+            assert owner == _pid(first), "the table runs where the cluster's queue is"
             await _finish_together(clients)
             for c in clients:
                 await c.close()
@@ -359,6 +362,53 @@ def test_quick_match_across_nodes_seats_one_table(nodes: list[ServeProcess], db_
         match_id = asyncio.run(scenario())
         check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids, RICH))
     finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_quick_match_players_of_one_node_sit_at_a_table_on_their_node(
+        db_url: str, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Behind a round-robin balancer, four players whose sockets are on node 2 ask for a
+    quick match while node 1 holds the cluster's queue (a player waits there): they make a
+    table on node 2, where nothing of theirs is relayed, and play it to the end; node 1's
+    player is still waiting meanwhile, and leaves freely."""
+    monkeypatch.setenv("WUHAN_MAHJONG_REDIS", redis_url)
+    options = ("--quick-affinity", "120")  # a long wait: the table can only come from node 2
+    made = [ServeProcess(db_url, tmp_path / f"node{i}.log", options=options) for i in range(2)]
+    store, tokens, ids = _accounts(db_url, 5)
+    try:
+        first, second = _started(made)
+
+        async def scenario() -> str:
+            lone = Client(first, tokens[4])  # type: ignore[arg-type]
+            await lone.connect()
+            await lone.send({"type": "quick_match", "profile": "yuanhang", "silver": True})
+            assert (await lone.expect("queued"))["waiting"] == 1
+            clients = [Client(second, t) for t in tokens[:4]]  # type: ignore[arg-type]
+            for c in clients:
+                await c.connect()
+            for i, c in enumerate(clients):
+                await c.send({"type": "quick_match", "profile": "yuanhang", "silver": True})
+                if i < 3:
+                    assert (await c.expect("queued"))["waiting"] == i + 1
+            tables = [await c.expect("table", timeout=30) for c in clients]
+            match_id = str(tables[0]["match_id"])
+            assert len({t["match_id"] for t in tables}) == 1
+            assert _owner_pid(store, match_id) == _pid(second)
+            await _finish_together(clients)
+            await lone.send({"type": "ping"})
+            await lone.expect("pong")
+            assert not lone.of_type("table"), "node 1's player was not seated meanwhile"
+            await lone.send({"type": "leave"})
+            for c in [*clients, lone]:
+                await c.close()
+            return match_id
+
+        match_id = asyncio.run(scenario())
+        check_settled_like_uninterrupted(store, match_id, dict.fromkeys(ids[:4], RICH))
+    finally:
+        for n in made:
+            n.close()
         store.close()
 
 

@@ -584,6 +584,17 @@ class Cluster:
     def _queue_key(key: tuple[str, int]) -> str:
         return f"wm:queue:{key[0]}:{key[1]}"
 
+    async def hold_queue(self, key: tuple[str, int]) -> bool:
+        """Whether this node's quick-match queue ``key`` is the cluster's: held here, or held
+        by no live node (taken now if free).  False while another live node holds it: this
+        node's queue then only gathers its own players for a while (:class:`~.lobby.Lobby`)."""
+        name = self._queue_key(key)
+        home = await self._holder(name)
+        if home is None:
+            await self.redis.set(name, f"{self.node} lobby", nx=True, px=self.ttl_ms)
+            return True
+        return home == self.node
+
     async def room_code(self, code: str, fresh: Callable[[], str]) -> str:
         """A room code no node uses: ``code`` (or another from ``fresh``) reserved in Redis."""
         while not await self.redis.set(f"wm:room:{code}", f"{self.node} lobby", nx=True,
@@ -599,10 +610,14 @@ class Cluster:
         node = str(value).split(" ", 1)[0]
         return node if await self.alive(node) else None
 
-    async def forward(self, client: Client, msg: Any) -> bool:
+    async def forward(self, client: Client, msg: Any, *, local_first: bool = True) -> bool:
         """Send ``msg`` to the node where the account's lobby place is, if not here: a room
         code held by another node, a quick-match queue that already waits on another node
-        (one queue per profile and stake in the cluster).  True when forwarded."""
+        (one queue per profile and stake in the cluster).  True when forwarded.
+
+        A quick match from a socket held here first waits with this node's own players
+        (``local_first``, for :attr:`~.config.ServerConfig.quick_affinity` seconds): four of
+        them make a table here, where nothing is relayed (:class:`~.lobby.Lobby`)."""
         moved = self.moved.get(client.account_id)
         if moved is not None and moved.client is client:
             await self._forward(moved, msg)
@@ -618,6 +633,8 @@ class Cluster:
             queue = self.hub.lobby.queues.get((msg.profile or cfg.quick_profile,
                                                cfg.quick_stake if msg.silver else 0))
             if queue is not None and queue.members:
+                return False  # this node's queue: the cluster's, or its own players' first
+            if local_first and cfg.quick_affinity > 0 and not isinstance(client.ws, RelayPort):
                 return False
             home = await self._holder(key)
             if home is None and await self.redis.set(key, f"{self.node} lobby", nx=True,

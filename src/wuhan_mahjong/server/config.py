@@ -42,6 +42,11 @@ class ServerConfig:
     ``bot_delay`` (``default_bot``)."""
     bot_wait: float = 5.0
     """Quick match: seconds the first waiting player waits before bots fill the table."""
+    quick_affinity: float = 1.5
+    """Cluster only: seconds a quick-match player waits with the players connected to the
+    same node before joining the cluster's queue on another node.  Four of them make a table
+    on their own node, where nothing is relayed (docs/cluster.md); 0: straight to the
+    cluster's queue."""
     bot_delay: float = 0.8
     """Seconds a bot (or an auto-played seat) waits before it acts."""
     bot_worker: Literal["thread", "process", "inline"] = "process"
@@ -139,7 +144,7 @@ class ServerConfig:
     def __post_init__(self) -> None:
         if self.quick_profile not in PROFILES:
             raise ValueError(f"unknown profile '{self.quick_profile}'")
-        for name in ("bot_wait", "bot_delay", "claim_hold", "hand_pause"):
+        for name in ("bot_wait", "quick_affinity", "bot_delay", "claim_hold", "hand_pause"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
         for name in ("claim_seconds", "turn_seconds"):

@@ -252,9 +252,13 @@ class Hub:
             self.lobby.leave(client.account_id)
 
     # ------------------------------------------------------------------ messages
-    async def dispatch(self, client: Client, msg: Any) -> None:
+    async def dispatch(self, client: Client, msg: Any, *, local_first: bool = True) -> None:
+        """Handle one message of ``client``: here, or on the node that holds the account's
+        room or queue.  ``local_first=False``: a quick match goes to the cluster's queue at
+        once (a player whose wait with this node's players is over, :class:`Lobby`)."""
         try:
-            if self.cluster is not None and await self.cluster.forward(client, msg):
+            if self.cluster is not None and await self.cluster.forward(client, msg,
+                                                                       local_first=local_first):
                 return  # the account's room or queue is on another node
             await self._dispatch(client, msg)
         except ProtocolError as e:

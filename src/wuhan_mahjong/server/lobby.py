@@ -5,7 +5,12 @@ Quick match
     once.  In a free queue (stake 0, the only ones open to guests), bots fill
     the empty seats ``bot_wait`` seconds after the first player joined.  A
     silver queue (the server's ``quick_stake``) waits for four players: bots
-    never play for silver.
+    never play for silver.  In a cluster the queue of each (profile, stake) is
+    held by one node, and players connected elsewhere are relayed to it; but a
+    player's node first keeps him with its own players for ``quick_affinity``
+    seconds (a *local* queue): four of them start a table on their own node,
+    where nothing is relayed, and whoever is still waiting then joins the
+    cluster's queue.
 Private rooms
     A host creates a room with options (profile, rule overrides, hands, stake)
     and gets a 6-digit code; others join with it.  Members ready up; four ready
@@ -30,7 +35,7 @@ from ..rules import OPTION_BOUNDS, Rules, RulesError, get_rules
 from .economy import min_to_sit
 from .limits import tables_at_address, tables_elsewhere
 from .placement import QueuePlace, RoomPlace
-from .protocol import ProtocolError, QueuedMsg, RoomMember, RoomMsg, RoomOptions
+from .protocol import ProtocolError, QueuedMsg, QuickMatchMsg, RoomMember, RoomMsg, RoomOptions
 
 if TYPE_CHECKING:
     from .hub import Client, Hub
@@ -71,6 +76,10 @@ class QuickQueue:
     members: list[tuple[int, str, float]] = field(default_factory=list)
     """(account id, name, loop time of joining), first come first."""
     timer: asyncio.TimerHandle | None = None
+    local: bool = False
+    """A cluster node's queue of its own players, while another node holds the cluster's
+    queue of this key: it starts a table of four, never fills one with bots, and sends
+    whoever still waits after ``quick_affinity`` seconds to the cluster's queue."""
 
 
 @dataclass
@@ -136,7 +145,12 @@ class Lobby:
         await self._check_silver(client, stake, rules)
         self._free(client, await tables_elsewhere(self.hub, client.address))  # again: awaited
         key = (profile, stake)
+        local = False
+        if not self._waiting(key) and self.hub.cluster is not None and cfg.quick_affinity > 0:
+            local = not await self.hub.cluster.hold_queue(key)
         queue = self.queues.setdefault(key, QuickQueue(key))
+        if not queue.members:
+            queue.local = local
         loop = asyncio.get_running_loop()
         queue.members.append((client.account_id, client.name, loop.time()))
         self.hub.where.join_queue(client.account_id, key)
@@ -146,15 +160,56 @@ class Lobby:
             self._arm(queue)
         self._announce(queue)
 
+    def _waiting(self, key: tuple[str, int]) -> bool:
+        queue = self.queues.get(key)
+        return queue is not None and bool(queue.members)
+
     def _arm(self, queue: QuickQueue) -> None:
         if queue.timer is not None:
             queue.timer.cancel()
             queue.timer = None
-        if not queue.members or queue.key[1] > 0:  # silver queues wait for four players
+        if not queue.members:
             return
         loop = asyncio.get_running_loop()
+        if queue.local:
+            when = queue.members[0][2] + self.hub.config.quick_affinity
+            queue.timer = loop.call_at(when, self._to_cluster, queue.key)
+            return
+        if queue.key[1] > 0:  # silver queues wait for four players
+            return
         when = queue.members[0][2] + self.hub.config.bot_wait
         queue.timer = loop.call_at(when, self._fill, queue.key)
+
+    def _to_cluster(self, key: tuple[str, int]) -> None:
+        queue = self.queues.get(key)
+        if queue is None or not queue.local:
+            return
+        queue.timer = None
+        self.hub.background(asyncio.get_running_loop().create_task(self._join_cluster(queue)))
+
+    async def _join_cluster(self, queue: QuickQueue) -> None:
+        """The wait of a local queue is over: its players join the cluster's queue on the
+        node that holds it, first come first (or, if no live node holds it any more, this
+        queue becomes the cluster's)."""
+        cluster = self.hub.cluster
+        if cluster is None or await cluster.hold_queue(queue.key):
+            queue.local = False
+            self._arm(queue)
+            self._announce(queue)
+            return
+        if self.queues.get(queue.key) is not queue:
+            return
+        moving, queue.members = queue.members, []
+        self.queues.pop(queue.key, None)
+        for a, _, _ in moving:
+            self.hub.where.leave(a)
+        profile, stake = queue.key
+        again = QuickMatchMsg.model_validate({"type": "quick_match", "profile": profile,
+                                              "silver": stake > 0})
+        for a, _, _ in moving:
+            client = self.hub.clients.get(a)
+            if client is not None:
+                await self.hub.dispatch(client, again, local_first=False)
 
     def _fill(self, key: tuple[str, int]) -> None:
         queue = self.queues.get(key)
@@ -215,9 +270,11 @@ class Lobby:
 
     def _announce(self, queue: QuickQueue) -> None:
         profile, stake = queue.key
+        cfg = self.hub.config
+        bots_after = None if stake > 0 else cfg.bot_wait + (cfg.quick_affinity if queue.local else 0)
         for a, _, _ in queue.members:
             self.hub.send_to(a, QueuedMsg(profile=profile, stake=stake, waiting=len(queue.members),
-                                          bots_after=None if stake > 0 else self.hub.config.bot_wait))
+                                          bots_after=bots_after))
 
     # ------------------------------------------------------------------ rooms
     def _new_code(self) -> str:
