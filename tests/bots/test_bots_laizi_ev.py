@@ -84,3 +84,29 @@ def test_the_lines_are_a_pure_function_of_the_view() -> None:
 
 def test_off_by_default() -> None:
     assert not ExpertBot(1).laizi_ev
+
+
+def _lines_with(view: SeatView, **opts: Any) -> tuple[float, float]:
+    t = SeatReading(view)
+    bot = ExpertBot(1, laizi_ev=True, **opts)
+    bot._prepare(t)
+    return bot.laizi_lines(t)
+
+
+def test_the_kong_line_pays_its_factor_when_another_seat_wins() -> None:
+    # the kong's ×4 joins this seat's multiplier, so it also pays ×4 (to the cap) when
+    # another seat wins: charged for that, the kong line loses more than the keep line
+    view = _view("123m456m789s55m6p9p2z", red_kongs={0: 2}, wall=60)
+    keep0, kong0 = _lines_with(view, laizi_loss=0.0)
+    keep1, kong1 = _lines_with(view, laizi_loss=1.0)
+    assert keep1 < keep0 and kong1 < kong0
+    assert kong0 - kong1 > 1.5 * (keep0 - keep1)
+
+
+def test_a_far_hand_keeps_its_wild_when_the_kong_line_is_closed() -> None:
+    # laizi_ev_shanten 1: the kong is weighed only when the 13 tiles it leaves are at
+    # most one from ready; this hand is far, so the wild stays
+    view = _view("13m46m79m2p5p8p3s6s9s4z5z2z", wall=60)
+    keep, kong = _lines_with(view, laizi_ev_shanten=1)
+    assert kong < keep
+    assert ExpertBot(1, laizi_ev=True, laizi_ev_shanten=1).choose(view) != LAIZI_KONG

@@ -89,7 +89,7 @@ from ..win_record import SeatState, WinRecord
 from .base import NoLegalAction
 from .greedy import GreedyBot, after_claim, discard_choices, evaluator, tile_shape_rank
 from .handeval import Evaluator
-from .opponents import OpponentModel, typical_win
+from .opponents import PLAIN_SHARE, OpponentModel, typical_win
 from .seat_reading import SeatReading
 from .view import IntView
 
@@ -133,7 +133,8 @@ class ExpertBot(GreedyBot):
                  fold_keep: float = 0.5, threat_min: float = 0.25,
                  defence_targets: bool = True, defence_speed: float | None = None,
                  free_laizi_kong: bool = False, laizi_ev: bool = False,
-                 laizi_short_step: float = 1.0) -> None:
+                 laizi_short_step: float = 1.0, laizi_loss: float = 1.0,
+                 laizi_ev_shanten: int = 99) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -163,6 +164,8 @@ class ExpertBot(GreedyBot):
         self.free_laizi_kong = free_laizi_kong
         self.laizi_ev = laizi_ev
         self.laizi_short_step = laizi_short_step
+        self.laizi_loss = laizi_loss
+        self.laizi_ev_shanten = laizi_ev_shanten
 
     # ------------------------------------------------------------------ entry
     def choose(self, view: SeatView | IntView) -> Action:
@@ -544,7 +547,17 @@ class ExpertBot(GreedyBot):
         :meth:`shanten_key` ranks them) is valued as a big hand.  So a ready or
         near-ready hand whose kong costs little speed kongs for the ×4, and a far
         hand that needs the wild keeps it.  Red / green kongs are not pending here
-        (the turn makes them first)."""
+        (the turn makes them first).
+
+        The kong's factor joins this seat's own multiplier, so it also multiplies what
+        the seat pays when another seat wins (RULES.md §17.3): each line is charged
+        ``laizi_loss`` × P(another seat wins) × that payment (:meth:`_line_loss`; a
+        hand almost never runs dry, so P = 1 − P(win)).  ``laizi_loss`` 0 is the
+        first form, which counted only the winning side and konged a far hand's
+        laizi at almost every chance (−77 and −90 points per hand on tuning seeds 46
+        and 47, docs/bots.md).  The kong line is only open while the 13 tiles left by
+        the kong are at most ``laizi_ev_shanten`` from ready (else (0, −inf): the
+        wild is kept)."""
         choices = discard_choices(t)
         if not choices:
             return 0.0, 0.0
@@ -560,6 +573,8 @@ class ExpertBot(GreedyBot):
         rest.remove(t.laizi)
         ev_k = evaluator(rest, t.melds, t)
         sh_kong = ev_k.best()[0]
+        if sh_kong > self.laizi_ev_shanten:
+            return 0.0, -math.inf
         acc_kong = ev_k.acceptance(t.unseen, t.laizi, current=sh_kong)[0]
         big_kong = self.shanten_key(ev_k)[1] != "small"
         factor = Fraction(t.rules.laizi_kong_factor)
@@ -577,11 +592,23 @@ class ExpertBot(GreedyBot):
             p_hi = self.win_chance(sh + lo + 1, acc, unseen, turns)
             return p_lo + (extra - lo) * (p_hi - p_lo)
 
-        keep = (chance(sh_keep, short_keep, acc_keep, turns)
-                * self._line_value(t, big_keep, Fraction(1), False))
-        kong = (chance(sh_kong, short_kong, acc_kong, turns + 0.5)
-                * self._line_value(t, big_kong, factor, True))
+        p_keep = chance(sh_keep, short_keep, acc_keep, turns)
+        p_kong = chance(sh_kong, short_kong, acc_kong, turns + 0.5)
+        keep = (p_keep * self._line_value(t, big_keep, Fraction(1), False)
+                - self.laizi_loss * (1.0 - p_keep) * self._line_loss(t, Fraction(1)))
+        kong = (p_kong * self._line_value(t, big_kong, factor, True)
+                - self.laizi_loss * (1.0 - p_kong) * self._line_loss(t, factor))
         return keep, kong
+
+    def _line_loss(self, t: SeatReading, extra: Fraction) -> float:
+        """What this seat pays when another seat wins, with its own factors now times
+        ``extra``: the profile's typical plain share of a win (``PLAIN_SHARE`` of the
+        typical win; a loser typically carries two doublings by then), scaled by
+        ``extra`` and by the doublings this seat holds beyond those two, capped."""
+        rules = t.rules
+        cap = float(rules.cap_per_opening if rules.per_opening else rules.cap) or math.inf
+        mine = float(t.multiplier(t.me, big=False))
+        return min(cap, PLAIN_SHARE * typical_win(rules) * float(extra) * max(1.0, mine / 4))
 
     # ------------------------------------------------------------------ turn
     def turn(self, t: SeatReading) -> Action:
