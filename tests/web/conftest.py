@@ -160,11 +160,15 @@ def run_server(data: Path, extra: list[str] | None = None) -> Iterator[str]:
     port = free_port()
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
     # every test comes from 127.0.0.1: no per-address limits on accounts; hints and the calculator
-    # answer as fast as the browser asks (the limits have their own tests in tests/server)
+    # answer as fast as the browser asks (the limits have their own tests in tests/server); and
+    # no cap on the address's running tables: a test that leaves its table leaves it running
+    # (its seat waits out --turn-seconds), and on a busy machine more than the default 8 of
+    # them were still running when a later test asked for a quick match, which was refused
+    # (`busy`) and never showed its table
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "WUHAN_MAHJONG_GUESTS_PER_HOUR": "0",
            "WUHAN_MAHJONG_REGISTER_PER_HOUR": "0", "WUHAN_MAHJONG_HINT_RATE": "50",
            "WUHAN_MAHJONG_HINT_BURST": "100", "WUHAN_MAHJONG_CALC_RATE": "1000",
-           "WUHAN_MAHJONG_CALC_BURST": "1000"}
+           "WUHAN_MAHJONG_CALC_BURST": "1000", "WUHAN_MAHJONG_TABLES_PER_ADDRESS": "1000"}
     env.pop("WUHAN_MAHJONG_DB", None)
     args = [sys.executable, "-m", "wuhan_mahjong", "serve", "--host", "127.0.0.1", "--port", str(port),
             "--data-dir", str(data), *SERVER_ARGS, *(extra or [])]

@@ -550,7 +550,7 @@ class ExpertBot(GreedyBot):
         (the turn makes them first).
 
         The kong's factor joins this seat's own multiplier, so it also multiplies what
-        the seat pays when another seat wins (RULES.md §17.3): each line is charged
+        the seat pays when another seat wins (docs/RULES.md §17.3): each line is charged
         ``laizi_loss`` × P(another seat wins) × that payment (:meth:`_line_loss`; a
         hand almost never runs dry, so P = 1 − P(win)).  ``laizi_loss`` 0 is the
         first form, which counted only the winning side and konged a far hand's
