@@ -413,6 +413,47 @@ def test_quick_match_players_of_one_node_sit_at_a_table_on_their_node(
 
 
 @pytest.mark.slow
+def test_a_saturated_nodes_player_goes_to_the_clusters_queue(
+        db_url: str, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node at its ``--max-tables`` starts no table (admission control).  Its player who
+    asks for a quick match while node 2 holds the cluster's queue is not kept with his own
+    node's players (``quick_affinity``), which would refuse him ``busy``: he joins node 2's
+    queue at once."""
+    monkeypatch.setenv("WUHAN_MAHJONG_REDIS", redis_url)
+    made = [ServeProcess(db_url, tmp_path / "node0.log", options=("--max-tables", "1")),
+            ServeProcess(db_url, tmp_path / "node1.log")]
+    store, tokens, _ = _accounts(db_url, 6)
+    try:
+        first, second = _started(made)
+
+        async def scenario() -> None:
+            player = Client(first, tokens[4])  # type: ignore[arg-type]
+            await player.connect()  # before node 1 is full: a full node refuses new sockets
+            seated = await seat_four(first, tokens[:4], hands=4)  # type: ignore[arg-type]
+            waiting = Client(second, tokens[5])  # type: ignore[arg-type]
+            await waiting.connect()
+            await waiting.send({"type": "quick_match", "profile": "yuanhang", "silver": True})
+            assert (await waiting.expect("queued"))["waiting"] == 1
+            await player.send({"type": "quick_match", "profile": "yuanhang", "silver": True})
+            answer = await player.recv(10)
+            while answer["type"] not in ("queued", "error"):
+                answer = await player.recv(10)
+            assert answer["type"] == "queued", answer
+            assert answer["waiting"] == 2, "joined node 2's queue"
+            assert (await waiting.expect("queued"))["waiting"] == 2
+            for c in (player, waiting):
+                await c.send({"type": "leave"})
+            for c in [*seated, player, waiting]:
+                await c.close()
+
+        asyncio.run(scenario())
+    finally:
+        for n in made:
+            n.close()
+        store.close()
+
+
+@pytest.mark.slow
 def test_the_login_guard_and_the_sign_up_limits_count_every_node(
         nodes: list[ServeProcess], db_url: str) -> None:
     """Failed logins and guest sign-ups from one address are counted over the cluster: the

@@ -617,7 +617,8 @@ class Cluster:
 
         A quick match from a socket held here first waits with this node's own players
         (``local_first``, for :attr:`~.config.ServerConfig.quick_affinity` seconds): four of
-        them make a table here, where nothing is relayed (:class:`~.lobby.Lobby`)."""
+        them make a table here, where nothing is relayed (:class:`~.lobby.Lobby`); not while
+        this node is saturated (:mod:`.admission`), which would refuse the table."""
         moved = self.moved.get(client.account_id)
         if moved is not None and moved.client is client:
             await self._forward(moved, msg)
@@ -632,9 +633,13 @@ class Cluster:
                                    cfg.quick_stake if msg.silver else 0))
             queue = self.hub.lobby.queues.get((msg.profile or cfg.quick_profile,
                                                cfg.quick_stake if msg.silver else 0))
-            if queue is not None and queue.members:
+            # A saturated node starts no table (admission control): its own players then
+            # go to the cluster's queue at once instead of being refused here.
+            busy = self.hub.admission.busy() is not None
+            if queue is not None and queue.members and not (busy and queue.local):
                 return False  # this node's queue: the cluster's, or its own players' first
-            if local_first and cfg.quick_affinity > 0 and not isinstance(client.ws, RelayPort):
+            if (local_first and cfg.quick_affinity > 0 and not busy
+                    and not isinstance(client.ws, RelayPort)):
                 return False
             home = await self._holder(key)
             if home is None and await self.redis.set(key, f"{self.node} lobby", nx=True,
