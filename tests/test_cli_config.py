@@ -145,6 +145,12 @@ def test_a_new_field_is_configurable_with_no_other_change(
     ({}, {}, "log_level = 'loud'\n", r"server\.toml: log_level: "),
     ({"quick_hands": "0"}, {}, None, r"^invalid settings: quick_hands must be >= 1$"),
     ({"quick_profile": "tokyo"}, {}, None, r"^invalid settings: unknown profile 'tokyo'$"),
+    # no nan or infinity in a time or a rate: nan passed every "must be >= 0" check
+    ({"bot_wait": "nan"}, {}, None, r"^--bot-wait: bot_wait: Input should be a finite number"),
+    ({"quick_affinity": "1e400"}, {}, None, r"^--quick-affinity: quick_affinity: .*finite"),
+    ({}, {"WUHAN_MAHJONG_CLAIM_HOLD": "inf"}, None, r"^\$WUHAN_MAHJONG_CLAIM_HOLD: claim_hold: .*finite"),
+    ({}, {}, "turn_seconds = nan\n", r"server\.toml: turn_seconds: .*finite"),
+    ({}, {}, "msg_rate = inf\n", r"server\.toml: msg_rate: .*finite"),
 ])
 def test_bad_values_name_their_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: dict[str, str],
                                       env: dict[str, str], file: str | None, message: str) -> None:
@@ -152,6 +158,16 @@ def test_bad_values_name_their_source(tmp_path: Path, monkeypatch: pytest.Monkey
         monkeypatch.setenv(k, v)
     with pytest.raises(SettingsError, match=message):
         load_settings(flags, toml(tmp_path, file) if file is not None else None)
+
+
+@pytest.mark.parametrize("name", [f.name for f in dataclasses.fields(ServerConfig)
+                                  if f.type in ("float", "float | None")])
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_no_float_setting_takes_nan_or_infinity(name: str, value: float) -> None:
+    """Every float setting is a time or a rate: the dataclass refuses a non-finite one too,
+    whoever builds it (a test, an embedding program), not only the settings loader."""
+    with pytest.raises(ValueError, match=f"^{name} must be a finite number"):
+        ServerConfig(**{name: value})
 
 
 def test_missing_settings_file(tmp_path: Path) -> None:
@@ -203,6 +219,7 @@ def test_print_config_shows_each_setting_and_its_source(tmp_path: Path) -> None:
     (["--port", "abc"], {}, "--port: port: "),
     (["--port", "70000"], {}, "port must be 0-65535"),
     ([], {"WUHAN_MAHJONG_BOT_WAIT": "-1"}, "bot_wait must be >= 0"),
+    (["--bot-delay", "nan"], {}, "--bot-delay: bot_delay: Input should be a finite number"),
     ([], {"WUHAN_MAHJONG_PORT": "x"}, "$WUHAN_MAHJONG_PORT: port: "),
     (["--config", "missing.toml"], {}, "cannot read the settings file missing.toml"),
     (["--bot", "nobody"], {}, "unknown bot 'nobody'"),

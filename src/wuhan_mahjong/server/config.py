@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,6 +146,10 @@ class ServerConfig:
     def __post_init__(self) -> None:
         if self.quick_profile not in PROFILES:
             raise ValueError(f"unknown profile '{self.quick_profile}'")
+        for f in dataclasses.fields(self):  # no nan or infinity: each is a time or a rate
+            value = getattr(self, f.name)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(f"{f.name} must be a finite number, not {value}")
         for name in ("bot_wait", "quick_affinity", "bot_delay", "claim_hold", "hand_pause"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")

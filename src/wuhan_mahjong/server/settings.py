@@ -242,7 +242,7 @@ def load_settings(flags: Mapping[str, Any] | None = None,
     class _Base(BaseSettings):
         model_config = SettingsConfigDict(
             env_prefix=ENV_PREFIX, env_parse_none_str=NONE_WORD, extra="forbid",
-            toml_file=path, validate_default=False)
+            toml_file=path, validate_default=False, allow_inf_nan=False)
 
         @classmethod
         def settings_customise_sources(
