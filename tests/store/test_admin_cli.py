@@ -128,6 +128,16 @@ def test_errors_are_one_line(store: Store, db_url: str, capsys: pytest.CaptureFi
         run(capsys, db_url, "grant", "alice", "lots")
     assert stop.value.code == 2
     assert "invalid int value" in one_line_error(capsys.readouterr().err)
+    for words, expected in [  # refused by the parser: nan made drain --wait wait for ever
+        (["drain", "--wait", "--timeout", "nan"], "--timeout: must be a finite number >= 0"),
+        (["drain", "--wait", "--timeout", "-1"], "--timeout: must be a finite number >= 0"),
+        (["drain", "--wait", "--timeout", "soon"], "--timeout: not a number"),
+        (["audit", "--log", "-3"], "--log: must be >= 0"),
+    ]:
+        with pytest.raises(SystemExit) as stop:
+            run(capsys, db_url, *words)
+        assert stop.value.code == 2
+        assert expected in one_line_error(capsys.readouterr().err), words
 
 
 def test_missing_sqlite_file_is_not_created(tmp_path: Path,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from typing import TYPE_CHECKING, Any
@@ -72,7 +73,7 @@ def add_admin_command(s: ArgumentParser) -> None:
 
     p = sub.add_parser("audit", help="check the silver ledger's invariants (exit 1 if broken); "
                                      "show the event log")
-    p.add_argument("--log", type=int, default=10, metavar="N",
+    p.add_argument("--log", type=_count, default=10, metavar="N",
                    help="also print the newest N admin actions (default 10; 0: none)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_audit)
@@ -85,7 +86,7 @@ def add_admin_command(s: ArgumentParser) -> None:
     p.add_argument("--off", action="store_true", help="start new matches again")
     p.add_argument("--wait", action="store_true",
                    help="then wait until no match is running (exit 2 after --timeout)")
-    p.add_argument("--timeout", type=float, default=3600.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=_seconds, default=3600.0, metavar="SECONDS",
                    help="longest wait of --wait (default 3600)")
     p.set_defaults(func=_drain)
 
@@ -101,6 +102,28 @@ def add_admin_command(s: ArgumentParser) -> None:
     p.add_argument("--force", action="store_true",
                    help="replace a database that is not empty")
     p.set_defaults(func=_restore)
+
+
+def _count(text: str) -> int:
+    """A whole number >= 0 (an argparse type: a bad one is a one-line usage error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A finite number of seconds >= 0 (``nan`` would make ``--wait`` wait for ever)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
+    return value
 
 
 def _missing_extra(e: ModuleNotFoundError) -> UsageError:
