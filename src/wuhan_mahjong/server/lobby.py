@@ -192,12 +192,13 @@ class Lobby:
         node that holds it, first come first (or, if no live node holds it any more, this
         queue becomes the cluster's)."""
         cluster = self.hub.cluster
-        if cluster is None or await cluster.hold_queue(queue.key):
+        held_here = cluster is None or await cluster.hold_queue(queue.key)
+        if self.queues.get(queue.key) is not queue or not queue.members:
+            return  # emptied, or its four sat down, meanwhile
+        if held_here:
             queue.local = False
             self._arm(queue)
             self._announce(queue)
-            return
-        if self.queues.get(queue.key) is not queue:
             return
         moving, queue.members = queue.members, []
         self.queues.pop(queue.key, None)
