@@ -35,7 +35,7 @@ from wuhan_mahjong.bots import Bot, register
 from wuhan_mahjong.bots.arena import BotPool, ci95, percentile, play_group
 from wuhan_mahjong.rules import get_rules
 
-PUBLICATION = {20261201, 20261202, 20261203}
+PUBLICATION = {20261201, 20261202, 20261203, 20261204, 20261205}
 
 
 def _factory(policy: str, opts: dict[str, float]) -> Callable[[int | None], Bot]:
