@@ -3,6 +3,8 @@ gamma model, wherever the expert weighs a chance of winning (push or fold, ``lai
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from wuhan_mahjong.bots.expert import ExpertBot
@@ -22,7 +24,7 @@ def test_the_fit_is_a_chance_falling_with_shanten_and_rising_with_acceptance(
         turns: float, acceptance: int) -> None:
     chances = [ExpertBot.win_chance_fit(sh, acceptance, 80, turns) for sh in range(6)]
     assert all(0.0 < p < 1.0 for p in chances)
-    assert all(a > b for a, b in zip(chances[:4], chances[1:5], strict=True))  # 4+ alike
+    assert all(a > b for a, b in itertools.pairwise(chances[:5]))  # 4 and more: alike
     assert ExpertBot.win_chance_fit(1, acceptance + 4, 80, turns) > chances[1]
 
 
