@@ -83,6 +83,7 @@ from ..analysis import NotAWin, candidate_mask, is_winning_shape
 from ..engine.actions import PASS, WIN, Action, Chi, Discard, Kong, Peng, SpecialKong
 from ..engine.views import SeatView
 from ..meld import Meld, opening_count
+from ..rules import Rules
 from ..scoring import settle
 from ..tiles import NUM_KINDS
 from ..win_record import SeatState, WinRecord
@@ -102,6 +103,12 @@ acceptance), own turns left / 10, and shanten × turns / 10.  Fitted by maximum 
 on 7,643 of the shipped expert's discards against three greedy seats (tuning seeds 54
 ``yuanhang`` and 55 ``bianfeng``, 150 deals each; docs/bots.md): log loss 0.553 against
 the gamma model's 0.637."""
+
+
+def _loser_cap(rules: Rules) -> float:
+    """What one loser pays at most (封顶, by the profile's opening mode; none: infinity)."""
+    return float(rules.cap_per_opening if rules.per_opening else rules.cap) or math.inf
+
 
 _DEFAULTS: dict[str, float | bool] = {
     "use_value": True, "contract_weight": 1.0, "claim_filter": True, "lookahead": True,
@@ -270,7 +277,7 @@ class ExpertBot(GreedyBot):
                              extra_openings=0 if t.opened else 1)
         amounts = t.win_amounts(10 if big else 1, mw, None)
         rules = t.rules
-        cap = float(rules.cap_per_opening if rules.per_opening else rules.cap) or math.inf
+        cap = _loser_cap(rules)
         now = sum(min(float(a), cap) for a in amounts)
         return max(now, typical_win(rules) * (1.5 if big else 1.0))
 
@@ -549,7 +556,7 @@ class ExpertBot(GreedyBot):
         so that the kong's factor is compared at the same stage), each loser's share
         capped: 0.4 self-drawn, 0.6 dealt in by the next seat."""
         rules = t.rules
-        cap = float(rules.cap_per_opening if rules.per_opening else rules.cap) or math.inf
+        cap = _loser_cap(rules)
         need = 0 if t.opened else 1
         base = 10 if big else 1
 
@@ -640,7 +647,7 @@ class ExpertBot(GreedyBot):
         typical win; a loser typically carries two doublings by then), scaled by
         ``extra`` and by the doublings this seat holds beyond those two, capped."""
         rules = t.rules
-        cap = float(rules.cap_per_opening if rules.per_opening else rules.cap) or math.inf
+        cap = _loser_cap(rules)
         mine = float(t.multiplier(t.me, big=False))
         return min(cap, PLAIN_SHARE * typical_win(rules) * float(extra) * max(1.0, mine / 4))
 

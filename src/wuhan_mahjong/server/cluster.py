@@ -629,10 +629,9 @@ class Cluster:
             home = await self._holder(f"wm:room:{msg.code}")
         elif isinstance(msg, QuickMatchMsg):
             cfg = self.hub.config
-            key = self._queue_key((msg.profile or cfg.quick_profile,
-                                   cfg.quick_stake if msg.silver else 0))
-            queue = self.hub.lobby.queues.get((msg.profile or cfg.quick_profile,
-                                               cfg.quick_stake if msg.silver else 0))
+            place = (msg.profile or cfg.quick_profile, cfg.quick_stake if msg.silver else 0)
+            key = self._queue_key(place)
+            queue = self.hub.lobby.queues.get(place)
             # A saturated node starts no table (admission control): its own players then
             # go to the cluster's queue at once instead of being refused here.
             busy = self.hub.admission.busy() is not None
