@@ -28,7 +28,7 @@ from wuhan_mahjong.engine import Action, new_hand, seat_view
 from wuhan_mahjong.engine.views import SeatView
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.bot_worker import BotWorker
-from wuhan_mahjong.store import Store
+from wuhan_mahjong.store import Store, applied_actions
 
 from .harness import Client, Server, StartServer, guest_token, play, seat_four
 from .test_durable import uninterrupted
@@ -191,7 +191,7 @@ def test_a_stale_bot_result_is_dropped(start_server: StartServer) -> None:
         await play(c, bot="greedy", seed=1, until="match_end", timeout=120)
         await c.close()
         events = replays_identically(server.store, table["match_id"])
-        ours = [e for e in events if e.kind == "act" and e.seat == seat
+        ours = [e for e in applied_actions(events) if e.kind == "act" and e.seat == seat
                 and e.hand_no == view["hand_no"]]
         # the answered decision holds the player's action, once; no auto action after it
         # until the player goes back on 托管 (he does not here)
@@ -221,7 +221,7 @@ def test_the_safety_net_plays_greedy_and_is_counted(start_server: StartServer) -
         GATE.release.set()
         await c.close()
         events = replays_identically(server.store, table["match_id"])
-        assert any(e.kind == "act" and e.source in ("bot", "auto") for e in events)
+        assert any(e.kind == "act" and e.source in ("bot", "auto") for e in applied_actions(events))
 
     asyncio.run(scenario())
 
@@ -237,7 +237,7 @@ def test_bot_seats_play_through_a_process_pool(start_server: StartServer) -> Non
         assert metric(server, "wuhan_mahjong_bot_decisions_total", outcome="played") > played0
         await c.close()
         events = replays_identically(server.store, table["match_id"])
-        assert any(e.kind == "act" and e.source == "auto" for e in events)
+        assert any(e.kind == "act" and e.source == "auto" for e in applied_actions(events))
 
     asyncio.run(scenario())
 

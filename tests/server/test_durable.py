@@ -21,7 +21,7 @@ from wuhan_mahjong.engine import Match, SeededRandom, seat_view
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.protocol import encode_view
 from wuhan_mahjong.server.table import replay_log
-from wuhan_mahjong.store import MatchEvent, Store, compute_escape, compute_game
+from wuhan_mahjong.store import MatchEvent, Store, applied_actions, compute_escape, compute_game
 
 from .harness import Client, StartServer, decision_key, play, register, seat_four
 
@@ -201,7 +201,7 @@ def test_restart_resumes_the_match_at_the_same_move(start_server: StartServer) -
     # every action was its player's: no decision was left to a timer, before or after the restart
     finished = second.store.load_match(match_id)
     assert finished is not None
-    assert {e.source for e in finished.events if e.kind == "act"} == {"player"}
+    assert {e.source for e in applied_actions(finished.events) if e.kind == "act"} == {"player"}
     end = clients[0].of_type("match_end")[0]
     assert end["totals"] == match.totals
     silver = {line["seat"]: line["silver"] - line["fee"] for line in end["results"]}

@@ -76,6 +76,8 @@ from ..store import (
     MatchEvent,
     MatchFenced,
     StoreError,
+    applied_actions,
+    window_data,
 )
 from ..tiles import tile_str
 from .bot_worker import BotWorker, shared_worker
@@ -123,6 +125,10 @@ def replay_log(match: Match, events: Sequence[MatchEvent]) -> dict[int, bool]:
     version, a damaged log).
     """
     autos: dict[int, bool] = {}
+    try:
+        events = applied_actions(events)  # a window's answers, one act each
+    except ValueError as e:
+        raise ResumeError(str(e)) from e
     for ev in events:
         try:
             if ev.kind == "deal":
@@ -534,14 +540,24 @@ class Table:
         self._sync()
 
     def _flush(self) -> None:
-        """Close a window: hand every buffered answer to the engine (it resolves by priority)."""
+        """Close a window: hand every buffered answer to the engine (it resolves by priority).
+
+        The answers are logged as one ``window`` event, not an ``act`` each: they reach the
+        engine together, and a window is most of a hand's answers (three per discard, nearly
+        all passes), so one row instead of three halves the match log's rows per discard.
+        """
         d = self.decision
         assert d is not None
+        applied: list[tuple[int, dict[str, Any], Source]] = []
         for s in sorted(d.answers):
             hand = self.hand
             if hand is None or hand.ended or s not in hand.to_act():
                 continue
-            self._engine_apply(s, d.answers[s], d.sources.get(s, "player"))
+            action = d.answers[s]
+            self.match.apply(s, action)
+            applied.append((s, action.to_json(), d.sources.get(s, "player")))
+        if applied:
+            self._log("window", data=window_data(applied))
         self._sync()
 
     def _is_auto(self, seat: int) -> bool:

@@ -31,7 +31,16 @@ from .errors import (
     UsernameTaken,
 )
 from .levels import LEVELS, TOP_LEVEL, Level, level_for_points, points_to_next_level
-from .matchlog import LoggedMatch, MatchEvent, MatchFenced, MatchLogError, fee_game_id, hand_game_id
+from .matchlog import (
+    LoggedMatch,
+    MatchEvent,
+    MatchFenced,
+    MatchLogError,
+    applied_actions,
+    fee_game_id,
+    hand_game_id,
+    window_data,
+)
 from .migrate import upgrade
 from .settlement import Outcome, compute_escape, compute_game
 from .store import (
@@ -82,6 +91,7 @@ __all__ = [
     "StoreSettings",
     "UnknownAccount",
     "UsernameTaken",
+    "applied_actions",
     "compute_escape",
     "compute_game",
     "fee_game_id",
@@ -89,6 +99,7 @@ __all__ = [
     "level_for_points",
     "open_store",
     "points_to_next_level",
+    "window_data",
 ]
 
 DEFAULT_URL = "sqlite:///data/wuhan_mahjong.db"

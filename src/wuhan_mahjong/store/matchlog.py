@@ -48,6 +48,7 @@ __all__ = [
     "MatchLogError",
     "append_events",
     "append_many",
+    "applied_actions",
     "claim_match",
     "end_match",
     "fee_game_id",
@@ -58,11 +59,14 @@ __all__ = [
     "open_match",
     "running_match_ids",
     "running_match_owners",
+    "window_data",
 ]
 
-EVENT_KINDS = ("deal", "act", "escape", "auto", "end")
+EVENT_KINDS = ("deal", "act", "window", "escape", "auto", "end")
 """``deal``: a hand was dealt (data: its commitment); ``act``: an action applied to the
-engine (data: the action's JSON; source: who chose it); ``escape``: a seat left;
+engine (data: the action's JSON; source: who chose it); ``window``: the answers to a claim,
+robbing or final-draw window, applied together when it closed (data: a JSON list of
+``[seat, action, source]`` in the order applied); ``escape``: a seat left;
 ``auto``: a seat's auto-play (托管) switched (data: ``"on"`` / ``"off"``); ``end``: the
 match ends early, after the hand in progress (an abandoned table, or every player
 escaped; data: the match's new number of hands)."""
@@ -93,6 +97,38 @@ class MatchEvent:
     seat: int | None = None
     data: str | None = None
     source: str | None = None
+
+
+def window_data(answers: Sequence[tuple[int, Any, str | None]]) -> str:
+    """The ``data`` of a ``window`` event: its answers as ``(seat, action JSON, source)``
+    in the order they were applied."""
+    return json.dumps([list(a) for a in answers], separators=(",", ":"))
+
+
+def applied_actions(events: Sequence[MatchEvent]) -> list[MatchEvent]:
+    """``events`` with each ``window`` event spelled out as one ``act`` event per answer
+    (each keeps the window's ``seq`` and ``hand_no``): every action the engine was given,
+    in order, whichever form the log stored it in.  Raises ``ValueError`` for a
+    malformed window."""
+    out: list[MatchEvent] = []
+    for ev in events:
+        if ev.kind != "window":
+            out.append(ev)
+            continue
+        answers = json.loads(ev.data or "")
+        if not isinstance(answers, list):
+            raise ValueError(f"event {ev.seq}: a window's data must be a list")
+        for answer in answers:
+            if not (isinstance(answer, list) and len(answer) == 3 and type(answer[0]) is int
+                    and isinstance(answer[1], dict)
+                    and (answer[2] is None or isinstance(answer[2], str))):
+                raise ValueError(f"event {ev.seq}: a window's answer must be "
+                                 f"[seat, action, source], not {answer!r}")
+            seat, action, source = answer
+            out.append(MatchEvent(seq=ev.seq, hand_no=ev.hand_no, kind="act", seat=seat,
+                                  data=json.dumps(action, separators=(",", ":")),
+                                  source=source))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
