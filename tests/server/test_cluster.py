@@ -877,3 +877,44 @@ def test_a_heartbeat_while_a_table_is_opened_keeps_its_players_homes(
             await redis_client.aclose()
 
     asyncio.run(scenario())
+
+
+def test_windows_are_logged_only_while_every_live_node_reads_them(start_server: Any,
+                                                                    redis_url: str) -> None:
+    """A node of a release before the ``window`` event (a heartbeat without a log version)
+    could resume any match: while one is alive, a node logs a window's answers the old way,
+    an ``act`` each, and as one ``window`` event once it is gone.  Both logs replay to the
+    match's stored result."""
+    from wuhan_mahjong.server.cluster import LOG_VERSION, RELAY_VERSION
+
+    from .test_bot_worker import auto_table, replays_identically
+
+    shared = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        shared.set("wm:node:old-release:1", f"{time.time()} {RELAY_VERSION}", px=120_000)
+        server = start_server(redis_url=redis_url, bot="greedy")
+        assert server.hub.cluster is not None
+        beat = shared.get(f"wm:node:{server.hub.node_id}")
+        assert beat is not None and beat.split(" ")[1:] == [str(RELAY_VERSION), str(LOG_VERSION)]
+        assert server.hub.cluster.log_version == 1 and not server.hub.log_windows
+
+        async def one_match() -> str:
+            c, table = await auto_table(server)
+            end = await c.expect("match_end", timeout=120)
+            assert end.get("reason") is None
+            await c.close()
+            return str(table["match_id"])
+
+        kinds = {e.kind for e in replays_identically(server.store, asyncio.run(one_match()))}
+        assert "act" in kinds and "window" not in kinds
+
+        shared.delete("wm:node:old-release:1")
+        deadline = time.monotonic() + 30
+        while not server.hub.log_windows:  # the next heartbeat sees the old node gone
+            assert time.monotonic() < deadline, "the node never saw the old node go"
+            time.sleep(0.05)
+        assert server.hub.cluster.log_version == LOG_VERSION
+        kinds = {e.kind for e in replays_identically(server.store, asyncio.run(one_match()))}
+        assert "window" in kinds
+    finally:
+        shared.close()

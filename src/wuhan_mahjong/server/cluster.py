@@ -101,6 +101,14 @@ upgrade a node closes (1012) a socket it would have to relay to a node of anothe
 and the client reconnects to one that can serve it (``docs/cluster.md``).  A heartbeat
 without a version (a node older than the versioning) counts as version 0."""
 
+LOG_VERSION = 2
+"""The match-log events this node reads (``store/matchlog.py``): 1 = ``deal``, ``act``,
+``escape``, ``auto``, ``end``; 2 adds ``window`` (a claim window's answers in one event).
+Published in every heartbeat after the relay version (none: 1).  Any live node may resume
+any dead node's matches, so a node writes ``window`` events only while every live node
+reads them (:attr:`Cluster.log_version`): during a rolling upgrade from a release before
+them, the new nodes write the old form until the old nodes are gone."""
+
 RELAY_CONCURRENCY = 64
 """Relayed messages handled at once on a node (each account's in order, see
 :meth:`Cluster._route`)."""
@@ -320,12 +328,16 @@ class Cluster:
         self.address_tables: Counter[str] = Counter()
         """This node's running tables per address, as last written to ``wm:addr``."""
         self.beats = 0
+        self.log_version = 1
+        """The lowest :data:`LOG_VERSION` of the live nodes at the last heartbeat (1 until
+        the first look): the match-log form this node may write."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
         """Join: a first heartbeat, the listener, and the heartbeat/failover loop."""
         await self.redis.ping()
         await self._beat()
+        await self._read_log_versions()
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(self.kick_channel, self.logout_channel, self._channel(self.node))
         loop = asyncio.get_running_loop()
@@ -410,6 +422,7 @@ class Cluster:
             await asyncio.sleep(self.heartbeat)
             try:
                 await self._beat()
+                await self._read_log_versions()
                 now = asyncio.get_running_loop().time()
                 if self.healthy_since is None:
                     self.healthy_since = now
@@ -424,10 +437,30 @@ class Cluster:
                 self.healthy_since = None
                 log.warning("cluster heartbeat failed: %s", e)
 
+    async def _read_log_versions(self) -> None:
+        """:attr:`log_version` from every live node's heartbeat (a heartbeat without one is
+        a node from before the versioning: 1).  One ``SCAN`` over the keyspace, in steps of
+        a thousand keys, and one ``MGET``."""
+        names = [key async for key in self.redis.scan_iter(match="wm:node:*", count=1000)]
+        beats = await self.redis.mget(names) if names else []
+        lowest = LOG_VERSION
+        for beat in beats:
+            if beat is None:  # expired between the two calls: no longer alive
+                continue
+            parts = str(beat).split(" ")
+            try:
+                lowest = min(lowest, int(parts[2]) if len(parts) > 2 else 1)
+            except ValueError:
+                lowest = 1  # a heartbeat this release cannot read: assume the oldest form
+        if lowest != self.log_version:
+            log.info("the live nodes read match-log version %d and up", lowest)
+        self.log_version = lowest
+
     async def _beat(self) -> None:
         """Refresh this node's heartbeat, its tables' leases and its players' homes."""
         px = self.ttl_ms
-        await self.redis.set(f"wm:node:{self.node}", f"{time.time()} {RELAY_VERSION}", px=px)
+        await self.redis.set(f"wm:node:{self.node}", f"{time.time()} {RELAY_VERSION} {LOG_VERSION}",
+                             px=px)
         homes: set[int] = set()
         leased: set[str] = set()
         live = [t for t in self.hub.tables.values()

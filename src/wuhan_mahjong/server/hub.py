@@ -166,6 +166,13 @@ class Hub:
         """Whether this node takes new tables and connections now (``server/admission.py``)."""
 
     # ------------------------------------------------------------------ utilities
+    @property
+    def log_windows(self) -> bool:
+        """Whether a window's answers may be logged as one ``window`` event: alone, always;
+        in a cluster, while every live node reads them (``Cluster.log_version``), since any
+        of them may resume this node's matches."""
+        return self.cluster is None or self.cluster.log_version >= 2
+
     def background(self, task: asyncio.Task[Any]) -> None:
         """Keep a reference to a fire-and-forget task until it ends."""
         self.tasks.add(task)

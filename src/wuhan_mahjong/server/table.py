@@ -159,6 +159,11 @@ def replay_log(match: Match, events: Sequence[MatchEvent]) -> dict[int, bool]:
     return autos
 
 
+def _action_data(action: Action) -> str:
+    """An ``act`` event's data: the action's JSON."""
+    return json.dumps(action.to_json(), separators=(",", ":"))
+
+
 def timeout_action(state: HandState, seat: int) -> Action:
     """What the server plays for a seat whose time ran out.
 
@@ -533,7 +538,7 @@ class Table:
 
     def _engine_apply(self, seat: int, action: Action, source: Source) -> None:
         self.match.apply(seat, action)
-        self._log("act", seat, json.dumps(action.to_json(), separators=(",", ":")), source)
+        self._log("act", seat, _action_data(action), source)
 
     def _apply(self, seat: int, action: Action, source: Source) -> None:
         self._engine_apply(seat, action, source)
@@ -548,16 +553,21 @@ class Table:
         """
         d = self.decision
         assert d is not None
-        applied: list[tuple[int, dict[str, Any], Source]] = []
-        for s in sorted(d.answers):
-            hand = self.hand
-            if hand is None or hand.ended or s not in hand.to_act():
-                continue
-            action = d.answers[s]
-            self.match.apply(s, action)
-            applied.append((s, action.to_json(), d.sources.get(s, "player")))
-        if applied:
-            self._log("window", data=window_data(applied))
+        applied: list[tuple[int, Action, Source]] = []
+        try:
+            for s in sorted(d.answers):
+                hand = self.hand
+                if hand is None or hand.ended or s not in hand.to_act():
+                    continue
+                self.match.apply(s, d.answers[s])
+                applied.append((s, d.answers[s], d.sources.get(s, "player")))
+        finally:  # what the engine took is logged, even if a later answer raised
+            if not self.hub.log_windows:  # a node that reads no window events may resume this
+                for s, action, source in applied:
+                    self._log("act", s, _action_data(action), source)
+            elif applied:
+                self._log("window",
+                          data=window_data([(s, a.to_json(), src) for s, a, src in applied]))
         self._sync()
 
     def _is_auto(self, seat: int) -> bool:

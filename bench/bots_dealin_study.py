@@ -1,0 +1,111 @@
+"""Which of the expert's deal-ins could a reader have avoided, and does the opponent model see them?
+
+    nice -n 19 python3 bench/bots_dealin_study.py --profile yuanhang --seed 60 --deals 50
+
+The expert plays one seat against three greedy seats (the four rotations of each
+duplicate deal, as the arena).  At every discard of the expert, every legal discard is
+tried on a copy of the real position (which no player sees): does some opponent get a win
+offer on it?  A discard that deals in is *avoidable at a cost of at most k tiles* when
+another discard keeps the same shanten, loses at most k of the unseen tiles that would
+improve the hand, and deals in to nobody.  For those, the tile the opponent model rates
+safest among the same alternatives is checked too.  An analysis tool for docs/bots.md, not
+a bot: it sees the real hands.  Never run it on a publication seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import random
+import sys
+
+from wuhan_mahjong.bots.arena import _seed_for, deal
+from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.greedy import GreedyBot, evaluator
+from wuhan_mahjong.bots.opponents import OpponentModel
+from wuhan_mahjong.bots.seat_reading import SeatReading
+from wuhan_mahjong.engine import new_hand, seat_view
+from wuhan_mahjong.engine.actions import WIN, Discard
+from wuhan_mahjong.engine.state import HandState
+from wuhan_mahjong.rules import get_rules
+
+PUBLICATION_SEEDS = (20261201, 20261202, 20261203)
+SLACK = (0, 1, 2, 4, 8)
+"""The acceptance (unseen improving tiles) a swap may give up, in tiles."""
+
+
+def deals_in(state: HandState, seat: int, tile: int) -> bool:
+    """Whether discarding ``tile`` from ``seat`` now gets some opponent a win offer."""
+    s2 = copy.deepcopy(state)
+    s2.apply(seat, Discard(tile))
+    if s2.ended:
+        return False
+    return any(o != seat and WIN in s2.legal_actions(o) for o in range(4))
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--profile", required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--deals", type=int, default=50)
+    args = p.parse_args()
+    if args.seed in PUBLICATION_SEEDS:
+        sys.exit("a publication seed")
+    rules = get_rules(args.profile)
+    discards = dealt = 0
+    oracle = dict.fromkeys(SLACK, 0)  # deal-ins avoidable within the slack
+    model = dict.fromkeys(SLACK, 0)  # ... where the model's safest such tile is safe
+    by_shanten: dict[int, list[int]] = {}  # shanten after the discard: [deal-ins, discards]
+    for g in range(args.deals):
+        wall, salt = deal(args.seed, g)
+        for r in range(4):
+            me = (4 - r) % 4
+            bots: list[ExpertBot | GreedyBot] = []
+            for i in range(4):
+                sd = _seed_for(args.seed, g, r, i)
+                bots.append(ExpertBot(sd) if i == me else GreedyBot(sd))
+            state = new_hand(rules, 0, wall=wall, salt=salt, hand_no=g * 4 + r, auto_pass=True)
+            while not state.ended:
+                s = state.to_act()[0]
+                view = seat_view(state, s)
+                action = bots[s].choose(view)
+                if s == me and view["phase"] == "turn" and isinstance(action, Discard):
+                    t = SeatReading(view)
+                    ev = evaluator(t.hand, t.melds, t)
+                    tiles = sorted({d for d in t.hand if d != t.laizi and d not in t.must
+                                    and Discard(d) in state.legal_actions(s)})
+                    sh = {d: ev.shanten_after(d, -1) for d in tiles}
+                    acc = {d: ev.with_tile(d, -1).acceptance(t.unseen, t.laizi)[0] for d in tiles}
+                    chosen = action.tile
+                    discards += 1
+                    row = by_shanten.setdefault(sh[chosen], [0, 0])
+                    row[1] += 1
+                    if deals_in(state, s, chosen):
+                        dealt += 1
+                        row[0] += 1
+                        om = OpponentModel(t, random.Random(0))
+                        for k in SLACK:
+                            alts = [d for d in tiles if d != chosen and sh[d] == sh[chosen]
+                                    and acc[d] >= acc[chosen] - k]
+                            safe = [d for d in alts if not deals_in(state, s, d)]
+                            if safe:
+                                oracle[k] += 1
+                                pick = min(alts, key=lambda d: (om.risk(d, sh[d])[0], -acc[d], d))
+                                if pick in safe:
+                                    model[k] += 1
+                state.apply(s, action)
+        print(f"deal {g + 1}: {discards} discards, {dealt} dealt in", file=sys.stderr, flush=True)
+    hands = args.deals * 4
+    print(f"{args.profile} seed {args.seed}: {hands} hands, {discards} expert discards, "
+          f"{dealt} deal-ins on a discard ({dealt / hands:.1%} of hands)")
+    for k in SLACK:
+        print(f"  avoidable at equal shanten giving up <= {k} tiles: {oracle[k]} "
+              f"({oracle[k] / max(1, dealt):.0%} of deal-ins, {oracle[k] / hands:.1%} of hands); "
+              f"the model's safest such tile safe in {model[k]}")
+    for k2, (d, n) in sorted(by_shanten.items()):
+        print(f"  shanten after {k2}: {n} discards, {d} deal-ins ({d / max(1, n):.2%})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
