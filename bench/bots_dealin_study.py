@@ -8,7 +8,9 @@ tried on a copy of the real position (which no player sees): does some opponent 
 offer on it?  A discard that deals in is *avoidable at a cost of at most k tiles* when
 another discard keeps the same shanten, loses at most k of the unseen tiles that would
 improve the hand, and deals in to nobody.  For those, the tile the opponent model rates
-safest among the same alternatives is checked too.  An analysis tool for docs/bots.md, not
+safest among the same alternatives and the tile itself is checked too; and at every
+discard, the first-order effect of always playing that tile (the deal-ins it would have
+made, the hand played on as it was).  An analysis tool for docs/bots.md, not
 a bot: it sees the real hands.  Never run it on a publication seed.
 """
 
@@ -48,13 +50,19 @@ def main() -> int:
     p.add_argument("--profile", required=True)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--deals", type=int, default=50)
+    p.add_argument("--waits", default="sampled,shapes",
+                   help="the opponent models' wait readings to compare (default sampled,shapes)")
     args = p.parse_args()
     if args.seed in PUBLICATION_SEEDS:
         sys.exit("a publication seed")
     rules = get_rules(args.profile)
     discards = dealt = 0
     oracle = dict.fromkeys(SLACK, 0)  # deal-ins avoidable within the slack
-    model = dict.fromkeys(SLACK, 0)  # ... where the model's safest such tile is safe
+    models: list[str] = args.waits.split(",")
+    keys = [(m, k) for m in models for k in SLACK]
+    model = dict.fromkeys(keys, 0)  # ... where the model's safest of them (or the tile) is safe
+    policy = dict.fromkeys(keys, 0)  # deal-ins had the model's safest always been played
+    swaps = dict.fromkeys(keys, 0)  # decisions where that is another tile
     by_shanten: dict[int, list[int]] = {}  # shanten after the discard: [deal-ins, discards]
     for g in range(args.deals):
         wall, salt = deal(args.seed, g)
@@ -80,19 +88,27 @@ def main() -> int:
                     discards += 1
                     row = by_shanten.setdefault(sh[chosen], [0, 0])
                     row[1] += 1
-                    if deals_in(state, s, chosen):
-                        dealt += 1
-                        row[0] += 1
-                        om = OpponentModel(t, random.Random(0))
+                    hit = {chosen: deals_in(state, s, chosen)}
+                    dealt += hit[chosen]
+                    row[0] += hit[chosen]
+                    for m in models:
+                        om = OpponentModel(t, random.Random(0), waits=m)
+                        risk = {d: om.risk(d, sh[d])[0] for d in tiles}
                         for k in SLACK:
-                            alts = [d for d in tiles if d != chosen and sh[d] == sh[chosen]
-                                    and acc[d] >= acc[chosen] - k]
-                            safe = [d for d in alts if not deals_in(state, s, d)]
-                            if safe:
-                                oracle[k] += 1
-                                pick = min(alts, key=lambda d: (om.risk(d, sh[d])[0], -acc[d], d))
-                                if pick in safe:
-                                    model[k] += 1
+                            alts = [d for d in tiles
+                                    if sh[d] == sh[chosen] and acc[d] >= acc[chosen] - k]
+                            pick = min(alts, key=lambda d: (risk[d], -acc[d], d))
+                            if pick not in hit:
+                                hit[pick] = deals_in(state, s, pick)
+                            policy[m, k] += hit[pick]
+                            swaps[m, k] += pick != chosen
+                            if hit[chosen]:
+                                for d in alts:
+                                    if d not in hit:
+                                        hit[d] = deals_in(state, s, d)
+                                if m == models[0]:
+                                    oracle[k] += any(not hit[d] for d in alts)
+                                model[m, k] += not hit[pick]
                 state.apply(s, action)
         print(f"deal {g + 1}: {discards} discards, {dealt} dealt in", file=sys.stderr, flush=True)
     hands = args.deals * 4
@@ -100,8 +116,11 @@ def main() -> int:
           f"{dealt} deal-ins on a discard ({dealt / hands:.1%} of hands)")
     for k in SLACK:
         print(f"  avoidable at equal shanten giving up <= {k} tiles: {oracle[k]} "
-              f"({oracle[k] / max(1, dealt):.0%} of deal-ins, {oracle[k] / hands:.1%} of hands); "
-              f"the model's safest such tile safe in {model[k]}")
+              f"({oracle[k] / max(1, dealt):.0%} of deal-ins, {oracle[k] / hands:.1%} of hands)")
+        for m in models:
+            print(f"    {m} waits: the model's safest of them and the tile safe in {model[m, k]}; "
+                  f"always playing the model's safest: {policy[m, k]} deal-ins "
+                  f"({policy[m, k] / hands:.1%} of hands), {swaps[m, k]} swaps")
     for k2, (d, n) in sorted(by_shanten.items()):
         print(f"  shanten after {k2}: {n} discards, {d} deal-ins ({d / max(1, n):.2%})")
     return 0

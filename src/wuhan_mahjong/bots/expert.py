@@ -148,7 +148,9 @@ class ExpertBot(GreedyBot):
                  defence_targets: bool = True, defence_speed: float | None = None,
                  free_laizi_kong: bool = False, laizi_ev: bool = False,
                  laizi_short_step: float = 1.0, laizi_loss: float = 1.0,
-                 laizi_ev_shanten: int = 99, win_fit: bool = False) -> None:
+                 laizi_ev_shanten: int = 99, win_fit: bool = False,
+                 swap_slack: float = -1.0, swap_gain: float = 1.0,
+                 swap_value: float = 0.9) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -180,6 +182,12 @@ class ExpertBot(GreedyBot):
         self.laizi_short_step = laizi_short_step
         self.laizi_loss = laizi_loss
         self.laizi_ev_shanten = laizi_ev_shanten
+        self.swap_slack = swap_slack
+        """Safe swaps by the shape reading (:meth:`safe_swap`): the acceptance, in tiles, a
+        swap may give up; below 0 (the default), no swaps."""
+        self.swap_gain = swap_gain
+        self.swap_value = swap_value
+        self.swapped = 0  # discards the safe swap changed
         self.win_fit = win_fit
         """P(win) from the logistic fit to the arena (:meth:`win_chance_fit`) instead of the
         gamma model (:meth:`win_chance`), wherever the expert weighs one: the
@@ -688,7 +696,50 @@ class ExpertBot(GreedyBot):
         return super().turn(t)
 
     def pick_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
-        return self.defend(t, ev, self._core_discard(t, ev))
+        choice = self.defend(t, ev, self._core_discard(t, ev))
+        return self.safe_swap(t, ev, choice) if self.swap_slack >= 0 else choice
+
+    def safe_swap(self, t: SeatReading, ev: Evaluator, choice: Action | None) -> Action | None:
+        """Among the discards as fast as ``choice`` (the same shanten, at most
+        ``swap_slack`` fewer improving tiles) that keep at least ``swap_value`` of the win
+        it keeps, play the one with the smallest expected deal-in and contract cost, by
+        the opponents' ready shapes counted over the unseen tiles
+        (:meth:`OpponentModel._shape_waits`); only for a saving of at least ``swap_gain``
+        points, so that equal tiles do not churn.  Nothing is sampled: a pure function of
+        the view."""
+        if not isinstance(choice, Discard) or not self._anyone_open():
+            return choice
+        model = OpponentModel(t, self.rng, self.samples, waits="shapes")
+        d0 = choice.tile
+        sh0 = ev.shanten_after(d0, -1)
+        acc0 = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]
+
+        def cost(d: int, sh: int) -> float:
+            _, deal, contract = model.risk(d, sh)
+            return deal + contract
+
+        c0 = cost(d0, sh0)
+        if c0 < self.swap_gain:
+            return choice
+        v0: float | None = None
+        best, pick = c0 - self.swap_gain, d0
+        for d in discard_choices(t):
+            if d == d0 or ev.shanten_after(d, -1) != sh0:
+                continue
+            c = cost(d, sh0)
+            if c > best or (c == best and d > pick):
+                continue
+            if ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh0)[0] < acc0 - self.swap_slack:
+                continue
+            if v0 is None:
+                v0 = self.my_win_value(t, ev, d0)
+            if self.my_win_value(t, ev, d) < self.swap_value * v0:
+                continue
+            best, pick = c, d
+        if pick == d0:
+            return choice
+        self.swapped += 1
+        return Discard(pick)
 
     def _core_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
         choices = discard_choices(t)

@@ -79,10 +79,14 @@ class Read:
 class OpponentModel:
     """Reads of every opponent of ``t.me`` (see the module docstring)."""
 
-    def __init__(self, t: SeatReading, rng: random.Random, samples: int = 48) -> None:
+    def __init__(self, t: SeatReading, rng: random.Random, samples: int = 48,
+                 waits: str = "sampled") -> None:
+        if waits not in ("sampled", "shapes"):
+            raise ValueError(f"waits must be 'sampled' or 'shapes', not {waits!r}")
         self.t = t
         self.rng = rng
         self.samples = samples
+        self.wait_model = waits
         self.work = 0  # determinisations drawn (the budget is samples per opponent)
         self.reads: dict[int, Read] = {}
         for o in range(4):
@@ -150,8 +154,11 @@ class OpponentModel:
         p_ready = min(0.95, _READY_BY_MELDS[m] * (0.5 + stage) * (1.0 + 0.5 * strength * stage))
         if not small_ok and focus is None:
             p_ready *= 0.3  # only a big hand he does not show could win
-        waits = (self._sampled_waits(o, focus, strength, small_ok) if p_ready >= 0.05
-                 else self._prior_waits(o, focus, small_ok))
+        if self.wait_model == "shapes":
+            waits = self._shape_waits(o, focus, strength, small_ok)
+        else:
+            waits = (self._sampled_waits(o, focus, strength, small_ok) if p_ready >= 0.05
+                     else self._prior_waits(o, focus, small_ok))
         feed = (focus is not None and focus != "pph" and ps.openings == 2
                 and _contract_name(focus) in t.rules.one_suit_contract_hands)
         return Read(o, True, small_ok, focus, strength, p_ready, waits, feed)
@@ -229,6 +236,66 @@ class OpponentModel:
         if ready >= 3:
             return [h / ready for h in hits]
         return self._prior_waits(o, focus, small_ok)
+
+    def _shape_waits(self, o: int, focus: str | None, strength: float,
+                     small_ok: bool) -> list[float]:
+        """P(a tile kind completes his hand | he is ready), by counting the ready shapes he
+        could hold with the tiles this seat has not seen (no sampling: the same reading
+        every time).  A wait is a run missing one tile (两面, 坎张, 边张: the product of the
+        unseen copies of its two tiles), a pair to make a triplet (对倒: pairs of the
+        unseen copies, beside a 2/5/8 pair for a small hand) or a single tile to pair
+        (单钓: only 2/5/8 for a small hand).  Kinds he discarded count less in his hand
+        (he let them go), and a kind he discarded himself is waited on less (had he
+        been waiting on it, he would have won on it instead).  A suit read weighs the
+        shapes of his focus up."""
+        t = self.t
+        u = t.unseen
+        laizi = t.laizi
+        must = set(t.must)
+        disc = t.seats[o].discards
+        thrown = [0] * NUM_KINDS
+        for x in disc:
+            thrown[x] += 1
+        # the unseen copies he may hold, discounted for the kinds he let go
+        h = [0.0 if x == laizi or x in must else u[x] * (0.5 if thrown[x] else 1.0)
+             for x in range(NUM_KINDS)]
+        ps = self.t.seats[o]
+        melds = ps.melds
+        pungs_only = bool(melds) and all(m.is_pung for m in melds)
+        single = ps.concealed == 1  # 全求人: one tile held, waiting to pair it
+        score = [0.0] * NUM_KINDS
+        for x in range(NUM_KINDS):
+            if x == laizi or x in must:
+                continue
+            w = 0.0
+            if single:
+                if not small_ok or is_258(x) or pungs_only:
+                    score[x] = h[x] * (0.35 if thrown[x] else 1.0)
+                continue
+            if x < 27 and not (focus == "pph" and strength >= 0.5):
+                r = x % 9
+                if r >= 2:
+                    w += h[x - 2] * h[x - 1]  # 两面 (or 边张 12 for a 3)
+                if r <= 6:
+                    w += h[x + 1] * h[x + 2]  # 两面 (or 边张 89 for a 7)
+                if 1 <= r <= 7:
+                    w += 0.6 * h[x - 1] * h[x + 1]  # 坎张
+            pairs = h[x] * max(0.0, h[x] - 1) / 2
+            w += 0.8 * pairs * (1.0 if not small_ok else 0.7)  # 对倒 beside a 2/5/8 pair
+            if not small_ok or is_258(x) or pungs_only:
+                w += 0.4 * h[x]  # 单钓: a small hand's pair is 2/5/8
+            if thrown[x]:
+                w *= 0.35
+            score[x] = w
+        if focus is not None and focus != "pph":
+            probe = Read(o, True, small_ok, focus, strength, 0.0, [], False)
+            hi, lo = 1.0 + 4.0 * strength, 1.0 - 0.9 * strength
+            score = [w * (hi if probe.fits(x) else lo) for x, w in enumerate(score)]
+        total = sum(score)
+        if total <= 0:
+            return self._prior_waits(o, focus, small_ok)
+        # a ready hand usually waits on about two kinds: scale so that the kinds sum to 2
+        return [min(1.0, 2.0 * w / total) for w in score]
 
     def _prior_waits(self, o: int, focus: str | None, small_ok: bool) -> list[float]:
         """Waits when too few samples were ready: middle tiles and 2/5/8 more likely,
