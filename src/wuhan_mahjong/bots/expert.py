@@ -107,7 +107,7 @@ the gamma model's 0.637."""
 
 def _loser_cap(rules: Rules) -> float:
     """What one loser pays at most (封顶, by the profile's opening mode; none: infinity)."""
-    return float(rules.cap_per_opening if rules.per_opening else rules.cap) or math.inf
+    return float(rules.caps()[0]) or math.inf
 
 
 _DEFAULTS: dict[str, float | bool] = {

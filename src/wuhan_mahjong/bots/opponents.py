@@ -394,7 +394,8 @@ PLAIN_SHARE = 0.29
 
 
 def _cap(rules: Rules) -> float:
-    return float(rules.cap_per_opening if rules.per_opening else rules.cap)
+    """What one loser pays at most (封顶, by the opening mode; 0: no cap)."""
+    return float(rules.caps()[0])
 
 
 def typical_win(rules: Rules) -> float:

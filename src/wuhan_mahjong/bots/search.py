@@ -344,7 +344,7 @@ class SearchBot(ExpertBot):
         else:
             self.value_me = self.my_win_value(t, ev)
         rules = t.rules
-        self.cap = float(rules.cap_per_opening if rules.per_opening else rules.cap) or math.inf
+        self.cap = float(rules.caps()[0]) or math.inf
         budget = [self.rollout_work]
         totals = [[0.0] * len(moves) for _ in range(self.determinisations)]
         done = 0
