@@ -413,6 +413,49 @@ def test_quick_match_players_of_one_node_sit_at_a_table_on_their_node(
 
 
 @pytest.mark.slow
+def test_a_local_queue_becomes_the_clusters_when_its_holder_died(
+        db_url: str, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Node 1 holds the cluster's quick-match queue; a player of node 2 waits with his own
+    node's players (``quick_affinity``).  Node 1 is killed meanwhile: when the wait is over
+    no live node holds the cluster's queue, so node 2's queue becomes it, fills with bots
+    and seats the player at a table on node 2 (instead of sending him to a dead node)."""
+    monkeypatch.setenv("WUHAN_MAHJONG_REDIS", redis_url)
+    # node 1 never fills its queue with bots; node 2 waits 10 s with its own players, more
+    # than a dead node's heartbeat lives (5 s), then fills at once
+    made = [ServeProcess(db_url, tmp_path / "node0.log", options=("--bot-wait", "600")),
+            ServeProcess(db_url, tmp_path / "node1.log",
+                         options=("--quick-affinity", "10", "--bot-wait", "0.2"))]
+    store, tokens, _ = _accounts(db_url, 2)
+    shared = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        first, second = _started(made)
+
+        async def scenario() -> None:
+            lone = Client(first, tokens[0])  # type: ignore[arg-type]
+            await lone.connect()
+            await lone.send({"type": "quick_match", "profile": "yuanhang", "silver": False})
+            assert (await lone.expect("queued"))["waiting"] == 1
+            holder = shared.get("wm:queue:yuanhang:0")
+            assert holder is not None and holder.split(" ")[0].endswith(f":{_pid(first)}")
+            player = Client(second, tokens[1])  # type: ignore[arg-type]
+            await player.connect()
+            await player.send({"type": "quick_match", "profile": "yuanhang", "silver": False})
+            assert (await player.expect("queued"))["waiting"] == 1  # with node 2's own players
+            await asyncio.to_thread(first.kill)
+            table = await player.expect("table", timeout=60)
+            assert _owner_pid(store, str(table["match_id"])) == _pid(second)
+            await player.send({"type": "leave"})
+            await player.close()
+
+        asyncio.run(scenario())
+    finally:
+        shared.close()
+        for n in made:
+            n.close()
+        store.close()
+
+
+@pytest.mark.slow
 def test_a_saturated_nodes_player_goes_to_the_clusters_queue(
         db_url: str, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A node at its ``--max-tables`` starts no table (admission control).  Its player who
