@@ -420,11 +420,11 @@ def test_a_local_queue_becomes_the_clusters_when_its_holder_died(
     no live node holds the cluster's queue, so node 2's queue becomes it, fills with bots
     and seats the player at a table on node 2 (instead of sending him to a dead node)."""
     monkeypatch.setenv("WUHAN_MAHJONG_REDIS", redis_url)
-    # node 1 never fills its queue with bots; node 2 waits 10 s with its own players, more
+    # node 1 never fills its queue with bots; node 2 waits 8 s with its own players, more
     # than a dead node's heartbeat lives (5 s), then fills at once
     made = [ServeProcess(db_url, tmp_path / "node0.log", options=("--bot-wait", "600")),
             ServeProcess(db_url, tmp_path / "node1.log",
-                         options=("--quick-affinity", "10", "--bot-wait", "0.2"))]
+                         options=("--quick-affinity", "8", "--bot-wait", "0.2"))]
     store, tokens, _ = _accounts(db_url, 2)
     shared = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
