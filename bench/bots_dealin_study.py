@@ -45,6 +45,22 @@ def deals_in(state: HandState, seat: int, tile: int) -> bool:
     return any(o != seat and WIN in s2.legal_actions(o) for o in range(4))
 
 
+def _scorers(t: SeatReading, models: list[str], sh: dict[int, int]) -> dict[str, dict[int, float]]:
+    """Danger scores of each candidate discard (higher: more dangerous): each reading's
+    P(deal in), and plain features."""
+    out: dict[str, dict[int, float]] = {}
+    for m in models:
+        om = OpponentModel(t, random.Random(0), waits=m)
+        out[f"{m} reading"] = {d: om.risk(d, sh[d])[0] for d in sh}
+    opened = [o for o in range(4) if o != t.me and t.seats[o].openings]
+    thrown = {x for o in opened for x in t.seats[o].discards}
+    out["not thrown by an opened seat"] = {d: float(d not in thrown) for d in sh}
+    out["unseen copies"] = {d: float(t.unseen[d]) for d in sh}
+    out["2/5/8"] = {d: float(d < 27 and d % 9 in (1, 4, 7)) for d in sh}
+    out["suited, 3 to 7"] = {d: float(d < 27 and 2 <= d % 9 <= 6) for d in sh}
+    return out
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--profile", required=True)
@@ -52,6 +68,10 @@ def main() -> int:
     p.add_argument("--deals", type=int, default=50)
     p.add_argument("--waits", default="sampled,shapes",
                    help="the opponent models' wait readings to compare (default sampled,shapes)")
+    p.add_argument("--auc", action="store_true",
+                   help="also try every legal discard at every decision, and print how well "
+                        "each reading (and some plain features) ranks the tiles that deal in "
+                        "above those that do not, within a decision (AUC, 0.5 = chance)")
     args = p.parse_args()
     if args.seed in PUBLICATION_SEEDS:
         sys.exit("a publication seed")
@@ -64,6 +84,7 @@ def main() -> int:
     policy = dict.fromkeys(keys, 0)  # deal-ins had the model's safest always been played
     swaps = dict.fromkeys(keys, 0)  # decisions where that is another tile
     by_shanten: dict[int, list[int]] = {}  # shanten after the discard: [deal-ins, discards]
+    auc: dict[str, list[float]] = {}  # scorer: [pairs ranked right (ties half), pairs]
     for g in range(args.deals):
         wall, salt = deal(args.seed, g)
         for r in range(4):
@@ -89,6 +110,20 @@ def main() -> int:
                     row = by_shanten.setdefault(sh[chosen], [0, 0])
                     row[1] += 1
                     hit = {chosen: deals_in(state, s, chosen)}
+                    if args.auc and any(t.seats[o].openings for o in range(4) if o != t.me):
+                        for d in tiles:
+                            if d not in hit:
+                                hit[d] = deals_in(state, s, d)
+                        bad = [d for d in tiles if hit[d]]
+                        good = [d for d in tiles if not hit[d]]
+                        if bad and good:
+                            scores = _scorers(t, models, sh)
+                            for name, f in scores.items():
+                                row2 = auc.setdefault(name, [0.0, 0])
+                                for b in bad:
+                                    for g2 in good:
+                                        row2[0] += 1.0 if f[b] > f[g2] else 0.5 if f[b] == f[g2] else 0.0
+                                        row2[1] += 1
                     dealt += hit[chosen]
                     row[0] += hit[chosen]
                     for m in models:
@@ -121,6 +156,8 @@ def main() -> int:
             print(f"    {m} waits: the model's safest of them and the tile safe in {model[m, k]}; "
                   f"always playing the model's safest: {policy[m, k]} deal-ins "
                   f"({policy[m, k] / hands:.1%} of hands), {swaps[m, k]} swaps")
+    for name, (wins, pairs) in auc.items():
+        print(f"  AUC {name}: {wins / max(1, pairs):.3f} over {pairs} (dealing, safe) pairs")
     for k2, (d, n) in sorted(by_shanten.items()):
         print(f"  shanten after {k2}: {n} discards, {d} deal-ins ({d / max(1, n):.2%})")
     return 0

@@ -7,7 +7,7 @@ deal, and the same deals for every variant).
         base=expert 'def0=expert:defence=0'
 
 A variant is ``NAME=POLICY[:OPT=VALUE,...]`` with ``POLICY`` ``expert`` or ``search``
-and options passed to its constructor (numbers; 0/1 for booleans).  For each variant:
+and options passed to its constructor (numbers, 0/1 for booleans, or words).  For each variant:
 points per hand against greedy (variant − greedy per deal, with its 95% interval), win
 and deal-in rates, p99 decision CPU ms, and variant − base per deal with its interval.
 Never run it on a publication seed (docs/bots.md, Evaluation protocol).
@@ -38,7 +38,7 @@ from wuhan_mahjong.rules import get_rules
 PUBLICATION = {20261201, 20261202, 20261203, 20261204, 20261205}
 
 
-def _factory(policy: str, opts: dict[str, float]) -> Callable[[int | None], Bot]:
+def _factory(policy: str, opts: dict[str, float | str]) -> Callable[[int | None], Bot]:
     def make(seed: int | None) -> Bot:
         if policy == "search":
             from wuhan_mahjong.bots.search import SearchBot
@@ -48,13 +48,16 @@ def _factory(policy: str, opts: dict[str, float]) -> Callable[[int | None], Bot]
     return make
 
 
-def _parse(spec: str) -> tuple[str, str, dict[str, float]]:
+def _parse(spec: str) -> tuple[str, str, dict[str, float | str]]:
     name, _, rest = spec.partition("=")
     policy, _, optstr = rest.partition(":")
-    opts: dict[str, float] = {}
+    opts: dict[str, float | str] = {}
     for kv in filter(None, optstr.split(",")):
         k, _, v = kv.partition("=")
-        opts[k] = float(v)
+        try:
+            opts[k] = float(v)
+        except ValueError:
+            opts[k] = v  # a word: waits=shapes
     return name, policy, opts
 
 

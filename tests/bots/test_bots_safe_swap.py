@@ -118,3 +118,13 @@ def test_a_swap_is_as_fast_and_cheaper(profile: str, slack: int) -> None:
                     swaps += 1
             state.apply(s, action)
     assert swaps > 0
+
+
+def test_the_expert_reads_waits_by_shapes_on_request() -> None:
+    with pytest.raises(ValueError, match="waits"):
+        ExpertBot(1, waits="guess")
+    view = make_view(HAND, melds=ONE_CHI, discards={1: "1z2z"}, wall=20)
+    bot = ExpertBot(1, waits="shapes")
+    action = bot.choose(view)
+    assert bot.model().wait_model == "shapes" and bot.model().work == 0
+    assert ExpertBot(2, waits="shapes").choose(view) == action  # nothing sampled

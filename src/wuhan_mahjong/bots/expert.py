@@ -150,7 +150,7 @@ class ExpertBot(GreedyBot):
                  laizi_short_step: float = 1.0, laizi_loss: float = 1.0,
                  laizi_ev_shanten: int = 99, win_fit: bool = False,
                  swap_slack: float = -1.0, swap_gain: float = 1.0,
-                 swap_value: float = 0.9) -> None:
+                 swap_value: float = 0.9, waits: str = "sampled") -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -182,6 +182,11 @@ class ExpertBot(GreedyBot):
         self.laizi_short_step = laizi_short_step
         self.laizi_loss = laizi_loss
         self.laizi_ev_shanten = laizi_ev_shanten
+        if waits not in ("sampled", "shapes"):
+            raise ValueError(f"waits must be 'sampled' or 'shapes', not {waits!r}")
+        self.waits = waits
+        """How the opponent model reads the waits (:class:`OpponentModel`): ``sampled``
+        determinisations (the default) or ``shapes`` counted over the unseen tiles."""
         self.swap_slack = swap_slack
         """Safe swaps by the shape reading (:meth:`safe_swap`): the acceptance, in tiles, a
         swap may give up; below 0 (the default), no swaps."""
@@ -251,7 +256,7 @@ class ExpertBot(GreedyBot):
         """This decision's reads of the opponents (:mod:`wuhan_mahjong.bots.opponents`),
         built once, on first use."""
         if self._model is None:
-            self._model = OpponentModel(self.t, self.rng, self.samples)
+            self._model = OpponentModel(self.t, self.rng, self.samples, waits=self.waits)
         return self._model
 
     def _anyone_open(self) -> bool:
@@ -709,7 +714,8 @@ class ExpertBot(GreedyBot):
         the view."""
         if not isinstance(choice, Discard) or not self._anyone_open():
             return choice
-        model = OpponentModel(t, self.rng, self.samples, waits="shapes")
+        model = self.model() if self.waits == "shapes" else OpponentModel(
+            t, self.rng, self.samples, waits="shapes")
         d0 = choice.tile
         sh0 = ev.shanten_after(d0, -1)
         acc0 = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]
