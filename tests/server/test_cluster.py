@@ -924,22 +924,29 @@ def test_a_heartbeat_while_a_table_is_opened_keeps_its_players_homes(
 
 def test_windows_are_logged_only_while_every_live_node_reads_them(start_server: Any,
                                                                     redis_url: str) -> None:
-    """A node of a release before the ``window`` event (a heartbeat without a log version)
-    could resume any match: while one is alive, a node logs a window's answers the old way,
-    an ``act`` each, and as one ``window`` event once it is gone.  Both logs replay to the
-    match's stored result."""
+    """A node of a release before the ``window`` event could resume any match: while one is
+    connected (listening on the kick channel, but on no ``log-reads`` channel), a node logs
+    a window's answers the old way, an ``act`` each, and as one ``window`` event once it is
+    gone.  Both logs replay to the match's stored result."""
     from wuhan_mahjong.server.cluster import LOG_VERSION, RELAY_VERSION
 
     from .test_bot_worker import auto_table, replays_identically
 
     shared = redis.Redis.from_url(redis_url, decode_responses=True)
+    old_node = shared.pubsub()
     try:
-        shared.set("wm:node:old-release:1", f"{time.time()} {RELAY_VERSION}", px=120_000)
         server = start_server(redis_url=redis_url, bot="greedy")
-        assert server.hub.cluster is not None
+        cluster = server.hub.cluster
+        assert cluster is not None
         beat = shared.get(f"wm:node:{server.hub.node_id}")
         assert beat is not None and beat.split(" ")[1:] == [str(RELAY_VERSION), str(LOG_VERSION)]
-        assert server.hub.cluster.log_version == 1 and not server.hub.log_windows
+        assert cluster.log_version == LOG_VERSION and server.hub.log_windows  # alone
+
+        def until(condition: Any, what: str) -> None:
+            deadline = time.monotonic() + 30
+            while not condition():  # the next heartbeats count the nodes again
+                assert time.monotonic() < deadline, what
+                time.sleep(0.05)
 
         async def one_match() -> str:
             c, table = await auto_table(server)
@@ -948,16 +955,17 @@ def test_windows_are_logged_only_while_every_live_node_reads_them(start_server: 
             await c.close()
             return str(table["match_id"])
 
+        old_node.subscribe(cluster.kick_channel)  # an old release's node joins
+        until(lambda: not server.hub.log_windows, "the node never saw the old node")
+        assert cluster.log_version == 1
         kinds = {e.kind for e in replays_identically(server.store, asyncio.run(one_match()))}
         assert "act" in kinds and "window" not in kinds
 
-        shared.delete("wm:node:old-release:1")
-        deadline = time.monotonic() + 30
-        while not server.hub.log_windows:  # the next heartbeat sees the old node gone
-            assert time.monotonic() < deadline, "the node never saw the old node go"
-            time.sleep(0.05)
-        assert server.hub.cluster.log_version == LOG_VERSION
+        old_node.unsubscribe()  # ... and leaves
+        until(lambda: server.hub.log_windows, "the node never saw the old node go")
+        assert cluster.log_version == LOG_VERSION
         kinds = {e.kind for e in replays_identically(server.store, asyncio.run(one_match()))}
         assert "window" in kinds
     finally:
+        old_node.close()
         shared.close()

@@ -104,10 +104,11 @@ without a version (a node older than the versioning) counts as version 0."""
 LOG_VERSION = 2
 """The match-log events this node reads (``store/matchlog.py``): 1 = ``deal``, ``act``,
 ``escape``, ``auto``, ``end``; 2 adds ``window`` (a claim window's answers in one event).
-Published in every heartbeat after the relay version (none: 1).  Any live node may resume
-any dead node's matches, so a node writes ``window`` events only while every live node
-reads them (:attr:`Cluster.log_version`): during a rolling upgrade from a release before
-them, the new nodes write the old form until the old nodes are gone."""
+Published in every heartbeat after the relay version (none: 1), and counted by the
+channels a node listens on (:meth:`Cluster._read_log_versions`).  Any live node may resume
+any dead node's matches, so a node writes ``window`` events only while every node reads
+them (:attr:`Cluster.log_version`): during a rolling upgrade from a release before them,
+the new nodes write the old form until the old nodes are gone."""
 
 RELAY_CONCURRENCY = 64
 """Relayed messages handled at once on a node (each account's in order, see
@@ -337,9 +338,9 @@ class Cluster:
         """Join: a first heartbeat, the listener, and the heartbeat/failover loop."""
         await self.redis.ping()
         await self._beat()
-        await self._read_log_versions()
         pubsub = self.redis.pubsub()
-        await pubsub.subscribe(self.kick_channel, self.logout_channel, self._channel(self.node))
+        await pubsub.subscribe(*self.channels)
+        await self._read_log_versions()
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self._listen(pubsub), name="cluster-listen"),
                       loop.create_task(self._loop(), name="cluster-heartbeat")]
@@ -437,23 +438,35 @@ class Cluster:
                 self.healthy_since = None
                 log.warning("cluster heartbeat failed: %s", e)
 
+    def _log_channel(self, version: int) -> str:
+        """A channel nobody publishes on: every connected node that reads match-log
+        ``version`` is subscribed to it, so ``PUBSUB NUMSUB`` counts those nodes."""
+        return f"{self.space}log-reads:{version}"
+
+    @property
+    def channels(self) -> list[str]:
+        """What this node subscribes to: the kick and logout channels, its own, and one per
+        match-log version from 2 to :data:`LOG_VERSION` (see :meth:`_read_log_versions`)."""
+        return [self.kick_channel, self.logout_channel, self._channel(self.node),
+                *(self._log_channel(v) for v in range(2, LOG_VERSION + 1))]
+
     async def _read_log_versions(self) -> None:
-        """:attr:`log_version` from every live node's heartbeat (a heartbeat without one is
-        a node from before the versioning: 1).  One ``SCAN`` over the keyspace, in steps of
-        a thousand keys, and one ``MGET``."""
-        names = [key async for key in self.redis.scan_iter(match="wm:node:*", count=1000)]
-        beats = await self.redis.mget(names) if names else []
-        lowest = LOG_VERSION
-        for beat in beats:
-            if beat is None:  # expired between the two calls: no longer alive
-                continue
-            parts = str(beat).split(" ")
-            try:
-                lowest = min(lowest, int(parts[2]) if len(parts) > 2 else 1)
-            except ValueError:
-                lowest = 1  # a heartbeat this release cannot read: assume the oldest form
+        """:attr:`log_version`: the highest version whose channel every node listens on.
+        Every node of every release is subscribed to the kick channel; a node that reads
+        version ``v`` also to ``log-reads:2`` .. ``log-reads:v`` (a release before the
+        versioning, to none of them).  One ``PUBSUB NUMSUB``, whatever the keyspace's size
+        (a node killed with SIGKILL drops out at once: its connection closes)."""
+        answer = await self.redis.pubsub_numsub(
+            self.kick_channel, *(self._log_channel(v) for v in range(2, LOG_VERSION + 1)))
+        counts = {(c.decode() if isinstance(c, bytes) else str(c)): int(n) for c, n in answer}
+        nodes = counts.get(self.kick_channel, 0)
+        lowest = 1
+        for v in range(2, LOG_VERSION + 1):
+            if counts.get(self._log_channel(v), 0) < nodes:
+                break
+            lowest = v
         if lowest != self.log_version:
-            log.info("the live nodes read match-log version %d and up", lowest)
+            log.info("every node reads match-log version %d and up", lowest)
         self.log_version = lowest
 
     async def _beat(self) -> None:
@@ -883,8 +896,7 @@ class Cluster:
             if lost:
                 with contextlib.suppress(Exception):
                     pubsub = self.redis.pubsub()
-                    await pubsub.subscribe(self.kick_channel, self.logout_channel,
-                                           self._channel(self.node))
+                    await pubsub.subscribe(*self.channels)
                     await self._sweep_replaced()
             try:
                 await self._listen_once(pubsub)
