@@ -53,12 +53,12 @@ def test_a_kind_he_threw_is_waited_on_less() -> None:
 
 
 def test_a_run_whose_tiles_are_all_in_sight_waits_on_nothing() -> None:
-    """With every 4p and 5p in sight the 45p 两面 is impossible: 3p and 6p are only
-    waited on by other shapes, and less than 3s, whose neighbours are live."""
-    view = make_view("4444p5555p234m55s1m", melds=ONE_CHI)
-    w = _waits(view)
-    assert w[parse_tile("3p")] < w[parse_tile("3m")]
-    assert w[parse_tile("6p")] < w[parse_tile("6m")]
+    """With every 4p and 5p in sight the 45p 两面 is impossible: 3p and 6p are waited on
+    less than when those tiles are live (the same hand with 4444s5555s instead)."""
+    dead = _waits(make_view("4444p5555p678m99m1z", melds=ONE_CHI))
+    live = _waits(make_view("4444s5555s678m99m1z", melds=ONE_CHI))
+    for tile in ("3p", "6p"):
+        assert dead[parse_tile(tile)] < 0.8 * live[parse_tile(tile)], tile
 
 
 def test_a_single_held_tile_waits_only_to_pair_a_258() -> None:
