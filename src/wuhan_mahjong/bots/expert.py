@@ -1,4 +1,4 @@
-"""``expert``: greedy's speed, plus the value of its waits, and contracting risk by sampling.
+"""``expert``: greedy's speed, plus the value of its waits, and the opponents' waits read for defence.
 
 The expert starts from the greedy ordering (shanten over every target shape,
 then tile acceptance) and changes it where it can price the difference.
@@ -41,13 +41,14 @@ instead of the most tiles.  Further from ready, a discard that keeps a
 big-hand target (one suit, all pungs, 2/5/8, honours) as close as the small
 hand gets a premium on its acceptance.
 
-*Contracting (承包) by determinization.*  For each opened opponent (an unopened
-hand cannot win) the bot samples his concealed tiles from the tiles it has not
-seen (the other hands and the wall are one multiset from this seat's point of
-view), keeps the samples that are ready (the table-driven wait masks of
-:mod:`wuhan_mahjong.shape`), and so estimates which tiles he waits on, weighted
-by a readiness prior from his exposed melds and the stage of the hand.  That
-prices the liabilities: feeding the third meld of a hand that shows two melds
+*The opponents' waits and contracting (承包).*  For each opened opponent (an
+unopened hand cannot win) the bot estimates which tiles he waits on, from the ready
+shapes he could hold with the tiles it has not seen (the other hands and the wall are
+one multiset from this seat's point of view; ``waits="shapes"``, the default), or
+from samples of his concealed tiles that are ready (``waits="sampled"``, the table-driven
+wait masks of :mod:`wuhan_mahjong.shape`), weighted by a readiness prior from his
+exposed melds and the stage of the hand.  That prices the deal-ins of the push-or-fold
+layer and the liabilities: feeding the third meld of a hand that shows two melds
 of one suit (or 2/5/8 / honours where the profile contracts those), and dealing
 into a 全求人.  Plain deal-in danger and folding are options
 (``deal_in_weight``, ``fold``) that are off by default: in this game all three
@@ -58,8 +59,9 @@ both as losing points against greedy.
 speed is passed while an opponent looks ready (its only effect would be a
 higher multiplier to pay with).
 
-The sampling RNG is seeded from the bot's seed and a digest of the view (less
-its wall commitment), so a decision is a pure function of (seed, public view).
+The ``sampled`` reading draws from an RNG
+seeded from the bot's seed and a digest of the view (less its wall commitment), so a
+decision is a pure function of (seed, public view).
 ``samples`` and ``lookahead_work`` bound the work, so a decision is the same on
 a quiet and on a starved machine.  ``time_cap_ms`` (default ``None``: no cap)
 is an optional wall-clock safety net for a server that must answer within a
@@ -150,7 +152,7 @@ class ExpertBot(GreedyBot):
                  laizi_short_step: float = 1.0, laizi_loss: float = 1.0,
                  laizi_ev_shanten: int = 99, win_fit: bool = False,
                  swap_slack: float = -1.0, swap_gain: float = 1.0,
-                 swap_value: float = 0.9, waits: str = "sampled") -> None:
+                 swap_value: float = 0.9, waits: str = "shapes") -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -185,8 +187,10 @@ class ExpertBot(GreedyBot):
         if waits not in ("sampled", "shapes"):
             raise ValueError(f"waits must be 'sampled' or 'shapes', not {waits!r}")
         self.waits = waits
-        """How the opponent model reads the waits (:class:`OpponentModel`): ``sampled``
-        determinisations (the default) or ``shapes`` counted over the unseen tiles."""
+        """How the opponent model reads the waits (:class:`OpponentModel`): ``shapes``
+        counted over the unseen tiles (the default: it ranks the tiles that deal in far
+        better and samples nothing, docs/bots.md) or ``sampled`` determinisations (the
+        earlier reading)."""
         self.swap_slack = swap_slack
         """Safe swaps by the shape reading (:meth:`safe_swap`): the acceptance, in tiles, a
         swap may give up; below 0 (the default), no swaps."""

@@ -10,12 +10,15 @@ Everything comes from the seat view (:class:`~wuhan_mahjong.bots.seat_reading.Se
   and few discards of it (清一色), all melds 2/5/8 (将一色), all melds pungs
   (碰碰胡), all honours (风一色).  The more melds and the fewer discards that
   contradict the read, the stronger it is.
-* **Beliefs about his concealed tiles**: determinisations drawn from the tiles
-  this seat has not seen, weighted by kind so that they agree with what he
-  showed: the kinds of his focus weigh more, every other kind less, and kinds he
-  has discarded less (a player keeps what he needs).  Each sample that is ready
-  (the table-driven wait masks of :mod:`wuhan_mahjong.shape`, only the shapes he
-  can still win with) votes for its waits.
+* **His waits**, by one of two readings (``waits``).  ``shapes``: the ready shapes he
+  could hold, counted over the tiles this seat has not seen (runs missing a tile, pairs,
+  2/5/8 singles; :meth:`OpponentModel._shape_waits`), nothing sampled.  ``sampled``:
+  determinisations of his concealed tiles drawn from the tiles this seat has not seen,
+  weighted by kind so that they agree with what he showed (the kinds of his focus weigh
+  more, every other kind less, and kinds he has discarded less: a player keeps what he
+  needs); each sample that is ready (the table-driven wait masks of
+  :mod:`wuhan_mahjong.shape`, only the shapes he can still win with) votes for its
+  waits.  The shape reading ranks the tiles that deal in far better (docs/bots.md).
 * **Readiness**: a prior from his number of melds (开口 count) and the stage of
   the hand, raised by a strong suit read late in the hand.
 
