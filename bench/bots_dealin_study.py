@@ -17,32 +17,19 @@ a bot: it sees the real hands.  Never run it on a publication seed.
 from __future__ import annotations
 
 import argparse
-import copy
 import random
 import sys
 
-from wuhan_mahjong.bots.arena import _seed_for, deal
-from wuhan_mahjong.bots.expert import ExpertBot
-from wuhan_mahjong.bots.greedy import GreedyBot, evaluator
+from _expert_deals import deals_in, expert_decisions
+from wuhan_mahjong.bots.greedy import evaluator
 from wuhan_mahjong.bots.opponents import OpponentModel
 from wuhan_mahjong.bots.seat_reading import SeatReading
-from wuhan_mahjong.engine import new_hand, seat_view
-from wuhan_mahjong.engine.actions import WIN, Discard
-from wuhan_mahjong.engine.state import HandState
+from wuhan_mahjong.engine.actions import Discard
 from wuhan_mahjong.rules import get_rules
 
 PUBLICATION_SEEDS = (20261201, 20261202, 20261203)
 SLACK = (0, 1, 2, 4, 8)
 """The acceptance (unseen improving tiles) a swap may give up, in tiles."""
-
-
-def deals_in(state: HandState, seat: int, tile: int) -> bool:
-    """Whether discarding ``tile`` from ``seat`` now gets some opponent a win offer."""
-    s2 = copy.deepcopy(state)
-    s2.apply(seat, Discard(tile))
-    if s2.ended:
-        return False
-    return any(o != seat and WIN in s2.legal_actions(o) for o in range(4))
 
 
 def _scorers(t: SeatReading, models: list[str], sh: dict[int, int]) -> dict[str, dict[int, float]]:
@@ -85,67 +72,58 @@ def main() -> int:
     swaps = dict.fromkeys(keys, 0)  # decisions where that is another tile
     by_shanten: dict[int, list[int]] = {}  # shanten after the discard: [deal-ins, discards]
     auc: dict[str, list[float]] = {}  # scorer: [pairs ranked right (ties half), pairs]
-    for g in range(args.deals):
-        wall, salt = deal(args.seed, g)
-        for r in range(4):
-            me = (4 - r) % 4
-            bots: list[ExpertBot | GreedyBot] = []
-            for i in range(4):
-                sd = _seed_for(args.seed, g, r, i)
-                bots.append(ExpertBot(sd) if i == me else GreedyBot(sd))
-            state = new_hand(rules, 0, wall=wall, salt=salt, hand_no=g * 4 + r, auto_pass=True)
-            while not state.ended:
-                s = state.to_act()[0]
-                view = seat_view(state, s)
-                action = bots[s].choose(view)
-                if s == me and view["phase"] == "turn" and isinstance(action, Discard):
-                    t = SeatReading(view)
-                    ev = evaluator(t.hand, t.melds, t)
-                    tiles = sorted({d for d in t.hand if d != t.laizi and d not in t.must
-                                    and Discard(d) in state.legal_actions(s)})
-                    sh = {d: ev.shanten_after(d, -1) for d in tiles}
-                    acc = {d: ev.with_tile(d, -1).acceptance(t.unseen, t.laizi)[0] for d in tiles}
-                    chosen = action.tile
-                    discards += 1
-                    row = by_shanten.setdefault(sh[chosen], [0, 0])
-                    row[1] += 1
-                    hit = {chosen: deals_in(state, s, chosen)}
-                    if args.auc and any(t.seats[o].openings for o in range(4) if o != t.me):
-                        for d in tiles:
+    done = 0
+    for dec in expert_decisions(rules, args.seed, args.deals):
+        if dec.group != done:
+            done = dec.group
+            print(f"deal {done}: {discards} discards, {dealt} dealt in", file=sys.stderr, flush=True)
+        state, s, view, action = dec.state, dec.seat, dec.view, dec.action
+        if s == dec.me and view["phase"] == "turn" and isinstance(action, Discard):
+            t = SeatReading(view)
+            ev = evaluator(t.hand, t.melds, t)
+            tiles = sorted({d for d in t.hand if d != t.laizi and d not in t.must
+                            and Discard(d) in state.legal_actions(s)})
+            sh = {d: ev.shanten_after(d, -1) for d in tiles}
+            acc = {d: ev.with_tile(d, -1).acceptance(t.unseen, t.laizi)[0] for d in tiles}
+            chosen = action.tile
+            discards += 1
+            row = by_shanten.setdefault(sh[chosen], [0, 0])
+            row[1] += 1
+            hit = {chosen: deals_in(state, s, chosen)}
+            if args.auc and any(t.seats[o].openings for o in range(4) if o != t.me):
+                for d in tiles:
+                    if d not in hit:
+                        hit[d] = deals_in(state, s, d)
+                bad = [d for d in tiles if hit[d]]
+                good = [d for d in tiles if not hit[d]]
+                if bad and good:
+                    scores = _scorers(t, models, sh)
+                    for name, f in scores.items():
+                        row2 = auc.setdefault(name, [0.0, 0])
+                        for b in bad:
+                            for g2 in good:
+                                row2[0] += 1.0 if f[b] > f[g2] else 0.5 if f[b] == f[g2] else 0.0
+                                row2[1] += 1
+            dealt += hit[chosen]
+            row[0] += hit[chosen]
+            for m in models:
+                om = OpponentModel(t, random.Random(0), waits=m)
+                risk = {d: om.risk(d, sh[d])[0] for d in tiles}
+                for k in SLACK:
+                    alts = [d for d in tiles
+                            if sh[d] == sh[chosen] and acc[d] >= acc[chosen] - k]
+                    pick = min(alts, key=lambda d: (risk[d], -acc[d], d))
+                    if pick not in hit:
+                        hit[pick] = deals_in(state, s, pick)
+                    policy[m, k] += hit[pick]
+                    swaps[m, k] += pick != chosen
+                    if hit[chosen]:
+                        for d in alts:
                             if d not in hit:
                                 hit[d] = deals_in(state, s, d)
-                        bad = [d for d in tiles if hit[d]]
-                        good = [d for d in tiles if not hit[d]]
-                        if bad and good:
-                            scores = _scorers(t, models, sh)
-                            for name, f in scores.items():
-                                row2 = auc.setdefault(name, [0.0, 0])
-                                for b in bad:
-                                    for g2 in good:
-                                        row2[0] += 1.0 if f[b] > f[g2] else 0.5 if f[b] == f[g2] else 0.0
-                                        row2[1] += 1
-                    dealt += hit[chosen]
-                    row[0] += hit[chosen]
-                    for m in models:
-                        om = OpponentModel(t, random.Random(0), waits=m)
-                        risk = {d: om.risk(d, sh[d])[0] for d in tiles}
-                        for k in SLACK:
-                            alts = [d for d in tiles
-                                    if sh[d] == sh[chosen] and acc[d] >= acc[chosen] - k]
-                            pick = min(alts, key=lambda d: (risk[d], -acc[d], d))
-                            if pick not in hit:
-                                hit[pick] = deals_in(state, s, pick)
-                            policy[m, k] += hit[pick]
-                            swaps[m, k] += pick != chosen
-                            if hit[chosen]:
-                                for d in alts:
-                                    if d not in hit:
-                                        hit[d] = deals_in(state, s, d)
-                                if m == models[0]:
-                                    oracle[k] += any(not hit[d] for d in alts)
-                                model[m, k] += not hit[pick]
-                state.apply(s, action)
-        print(f"deal {g + 1}: {discards} discards, {dealt} dealt in", file=sys.stderr, flush=True)
+                        if m == models[0]:
+                            oracle[k] += any(not hit[d] for d in alts)
+                        model[m, k] += not hit[pick]
     hands = args.deals * 4
     print(f"{args.profile} seed {args.seed}: {hands} hands, {discards} expert discards, "
           f"{dealt} deal-ins on a discard ({dealt / hands:.1%} of hands)")

@@ -14,30 +14,13 @@ publication seed.
 from __future__ import annotations
 
 import argparse
-import copy
 import sys
 
-from wuhan_mahjong.bots.arena import _seed_for, deal
+from _expert_deals import deals_in, expert_decisions
 from wuhan_mahjong.bots.expert import ExpertBot
-from wuhan_mahjong.bots.greedy import GreedyBot, evaluator
-from wuhan_mahjong.engine import new_hand, seat_view
-from wuhan_mahjong.engine.actions import WIN, Discard
-from wuhan_mahjong.engine.state import HandState
+from wuhan_mahjong.bots.greedy import evaluator
+from wuhan_mahjong.engine.actions import Discard
 from wuhan_mahjong.rules import get_rules
-
-
-def deals_in(state: HandState, seat: int, tile: int) -> bool:
-    """Whether discarding ``tile`` from ``seat`` now gets some opponent a win offer."""
-    s2 = copy.deepcopy(state)
-    s2.apply(seat, Discard(tile))
-    if s2.ended:
-        return False
-    return any(o != seat and any(a == WIN for a in _actions(s2, o)) for o in range(4))
-
-
-def _actions(state: HandState, seat: int) -> list[object]:
-    from wuhan_mahjong.engine import action_from_json
-    return [action_from_json(a) for a in seat_view(state, seat)["legal_actions"]]
 
 
 def main() -> int:
@@ -51,45 +34,35 @@ def main() -> int:
     rules = get_rules(args.profile)
     # decisions, core tile deals in, alternative deals in, alternative gives up shanten
     rows = {"defended": [0, 0, 0, 0], "threat": [0, 0, 0, 0]}
-    for g in range(args.deals):
-        wall, salt = deal(args.seed, g)
-        for r in range(4):
-            me = (4 - r) % 4  # the expert's seat in rotation r (seat i plays seats[(i + r) % 4])
-            bots: list[object] = []
-            for i in range(4):
-                sd = _seed_for(args.seed, g, r, i)
-                bots.append(ExpertBot(sd) if i == me else GreedyBot(sd))
-            state = new_hand(rules, 0, wall=wall, salt=salt, hand_no=g * 4 + r, auto_pass=True)
-            while not state.ended:
-                s = state.to_act()[0]
-                view = seat_view(state, s)
-                bot = bots[s]
-                if s == me and view["phase"] == "turn":
-                    assert isinstance(bot, ExpertBot)
-                    before = bot.defended
-                    action = bot.choose(view)
-                    t = bot.t
-                    threat = bot._anyone_open() and bot.model().threat() >= bot.threat_min
-                    if isinstance(action, Discard) and threat:
-                        ev = evaluator(t.hand, t.melds, t)
-                        core = bot._core_discard(t, ev)
-                        if isinstance(core, Discard):
-                            key = "defended" if bot.defended > before else "threat"
-                            alt = action.tile
-                            if key == "threat":
-                                choices = [d for d in set(t.hand) if d != t.laizi and d not in t.must]
-                                alt = min(choices, key=lambda d: (sum(bot.model().risk(
-                                    d, ev.shanten_after(d, -1))[1:]), ev.shanten_after(d, -1), d))
-                            row = rows[key]
-                            row[0] += 1
-                            row[1] += deals_in(state, s, core.tile)
-                            row[2] += deals_in(state, s, alt)
-                            row[3] += ev.shanten_after(alt, -1) > ev.shanten_after(core.tile, -1)
-                else:
-                    action = bot.choose(view)  # type: ignore[attr-defined]
-                state.apply(s, action)
-        if (g + 1) % 10 == 0:
-            print(f"deal {g + 1}: {rows}", file=sys.stderr, flush=True)
+    defended: dict[int, int] = {}  # each expert's count of changed discards so far
+    done = 0
+    for dec in expert_decisions(rules, args.seed, args.deals):
+        if dec.group != done:
+            done = dec.group
+            if done % 10 == 0:
+                print(f"deal {done}: {rows}", file=sys.stderr, flush=True)
+        bot, state, s, action = dec.bot, dec.state, dec.seat, dec.action
+        if s != dec.me or dec.view["phase"] != "turn":
+            continue
+        assert isinstance(bot, ExpertBot)
+        before, defended[id(bot)] = defended.get(id(bot), 0), bot.defended
+        t = bot.t
+        threat = bot._anyone_open() and bot.model().threat() >= bot.threat_min
+        if isinstance(action, Discard) and threat:
+            ev = evaluator(t.hand, t.melds, t)
+            core = bot._core_discard(t, ev)
+            if isinstance(core, Discard):
+                key = "defended" if bot.defended > before else "threat"
+                alt = action.tile
+                if key == "threat":
+                    choices = [d for d in set(t.hand) if d != t.laizi and d not in t.must]
+                    alt = min(choices, key=lambda d: (sum(bot.model().risk(
+                        d, ev.shanten_after(d, -1))[1:]), ev.shanten_after(d, -1), d))
+                row = rows[key]
+                row[0] += 1
+                row[1] += deals_in(state, s, core.tile)
+                row[2] += deals_in(state, s, alt)
+                row[3] += ev.shanten_after(alt, -1) > ev.shanten_after(core.tile, -1)
     for key, (n, c, a, lost) in rows.items():
         alt = "defended tile" if key == "defended" else "model's safest"
         print(f"{key}: {n} decisions; core tile deals in {c / max(1, n):.1%}, {alt} {a / max(1, n):.1%}; "
