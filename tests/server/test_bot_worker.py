@@ -123,6 +123,20 @@ async def auto_table(server: Server) -> tuple[Client, dict[str, Any]]:
     return c, table
 
 
+def play_auto_match(server: Server) -> str:
+    """A guest's one-hand table with bots (:func:`auto_table`) played to its end without
+    error; its match id."""
+
+    async def scenario() -> str:
+        c, table = await auto_table(server)
+        end = await c.expect("match_end", timeout=120)
+        assert end.get("reason") is None
+        await c.close()
+        return str(table["match_id"])
+
+    return asyncio.run(scenario())
+
+
 def replays_identically(store: Store, match_id: str) -> list[Any]:
     """The finished match's stored totals are those of its log replayed through the engine;
     returns the log's events."""

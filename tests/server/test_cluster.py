@@ -930,7 +930,7 @@ def test_windows_are_logged_only_while_every_live_node_reads_them(start_server: 
     gone.  Both logs replay to the match's stored result."""
     from wuhan_mahjong.server.cluster import LOG_VERSION, RELAY_VERSION
 
-    from .test_bot_worker import auto_table, replays_identically
+    from .test_bot_worker import play_auto_match, replays_identically
 
     shared = redis.Redis.from_url(redis_url, decode_responses=True)
     old_node = shared.pubsub()
@@ -948,23 +948,16 @@ def test_windows_are_logged_only_while_every_live_node_reads_them(start_server: 
                 assert time.monotonic() < deadline, what
                 time.sleep(0.05)
 
-        async def one_match() -> str:
-            c, table = await auto_table(server)
-            end = await c.expect("match_end", timeout=120)
-            assert end.get("reason") is None
-            await c.close()
-            return str(table["match_id"])
-
         old_node.subscribe(cluster.kick_channel)  # an old release's node joins
         until(lambda: not server.hub.log_windows, "the node never saw the old node")
         assert cluster.log_version == 1
-        kinds = {e.kind for e in replays_identically(server.store, asyncio.run(one_match()))}
+        kinds = {e.kind for e in replays_identically(server.store, play_auto_match(server))}
         assert "act" in kinds and "window" not in kinds
 
         old_node.unsubscribe()  # ... and leaves
         until(lambda: server.hub.log_windows, "the node never saw the old node go")
         assert cluster.log_version == LOG_VERSION
-        kinds = {e.kind for e in replays_identically(server.store, asyncio.run(one_match()))}
+        kinds = {e.kind for e in replays_identically(server.store, play_auto_match(server))}
         assert "window" in kinds
     finally:
         old_node.close()

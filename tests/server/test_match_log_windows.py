@@ -7,7 +7,6 @@ row: three answers a discard were three ``act`` rows before, most of the log's r
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -20,7 +19,7 @@ from wuhan_mahjong.server.table import ResumeError, replay_log
 from wuhan_mahjong.store import MatchEvent, applied_actions, window_data
 
 from .harness import StartServer
-from .test_bot_worker import auto_table, replays_identically
+from .test_bot_worker import play_auto_match, replays_identically
 
 
 def _fresh_match(config: Mapping[str, Any], seed: str) -> Match:
@@ -31,15 +30,7 @@ def _fresh_match(config: Mapping[str, Any], seed: str) -> Match:
 
 def test_a_played_hand_logs_each_window_as_one_event(start_server: StartServer) -> None:
     server = start_server(bot="greedy", bot_worker="inline")
-
-    async def scenario() -> str:
-        c, table = await auto_table(server)
-        end = await c.expect("match_end", timeout=120)
-        assert end.get("reason") is None
-        await c.close()
-        return str(table["match_id"])
-
-    match_id = asyncio.run(scenario())
+    match_id = play_auto_match(server)
     events = replays_identically(server.store, match_id)
     windows = [e for e in events if e.kind == "window"]
     acts = [e for e in events if e.kind == "act"]
