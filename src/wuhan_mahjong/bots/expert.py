@@ -92,7 +92,7 @@ from ..win_record import SeatState, WinRecord
 from .base import NoLegalAction
 from .greedy import GreedyBot, after_claim, discard_choices, evaluator, tile_shape_rank
 from .handeval import Evaluator
-from .opponents import PLAIN_SHARE, OpponentModel, typical_win
+from .opponents import PLAIN_SHARE, OpponentModel, check_wait_reading, typical_win
 from .seat_reading import SeatReading
 from .view import IntView
 
@@ -184,8 +184,7 @@ class ExpertBot(GreedyBot):
         self.laizi_short_step = laizi_short_step
         self.laizi_loss = laizi_loss
         self.laizi_ev_shanten = laizi_ev_shanten
-        if waits not in ("sampled", "shapes"):
-            raise ValueError(f"waits must be 'sampled' or 'shapes', not {waits!r}")
+        check_wait_reading(waits)  # at once, not at the first decision that reads
         self.waits = waits
         """How the opponent model reads the waits (:class:`OpponentModel`): ``shapes``
         counted over the unseen tiles (the default: it ranks the tiles that deal in far

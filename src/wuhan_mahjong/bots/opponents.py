@@ -46,6 +46,8 @@ from ..tiles import NUM_KINDS, is_258, is_honour
 from .seat_reading import SeatReading
 
 _READY_BY_MELDS = (0.03, 0.10, 0.25, 0.50, 0.90)
+WAIT_READINGS = ("sampled", "shapes")
+"""The ways :class:`OpponentModel` reads the waits (its ``waits``)."""
 # The weights of the shape reading (:meth:`OpponentModel._shape_waits`), per combination of
 # unseen tiles, a 两面 weighing 1.  Chosen on tuning seed 69 (``yuanhang`` and
 # ``laizishanzhuang``, 352 and 386 of the expert's decisions with a tile that deals in and
@@ -90,13 +92,18 @@ class Read:
         return False
 
 
+def check_wait_reading(waits: str) -> None:
+    """``ValueError`` unless ``waits`` is one of :data:`WAIT_READINGS`."""
+    if waits not in WAIT_READINGS:
+        raise ValueError(f"waits must be one of {', '.join(WAIT_READINGS)}, not {waits!r}")
+
+
 class OpponentModel:
     """Reads of every opponent of ``t.me`` (see the module docstring)."""
 
     def __init__(self, t: SeatReading, rng: random.Random, samples: int = 48,
                  waits: str = "sampled") -> None:
-        if waits not in ("sampled", "shapes"):
-            raise ValueError(f"waits must be 'sampled' or 'shapes', not {waits!r}")
+        check_wait_reading(waits)
         self.t = t
         self.rng = rng
         self.samples = samples
@@ -266,14 +273,13 @@ class OpponentModel:
         u = t.unseen
         laizi = t.laizi
         must = set(t.must)
-        disc = t.seats[o].discards
+        ps = t.seats[o]
         thrown = [0] * NUM_KINDS
-        for x in disc:
+        for x in ps.discards:
             thrown[x] += 1
         # the unseen copies he may hold, discounted for the kinds he let go
         h = [0.0 if x == laizi or x in must else u[x] * (0.5 if thrown[x] else 1.0)
              for x in range(NUM_KINDS)]
-        ps = self.t.seats[o]
         melds = ps.melds
         pungs_only = bool(melds) and all(m.is_pung for m in melds)
         single = ps.concealed == 1  # 全求人: one tile held, waiting to pair it
@@ -281,11 +287,11 @@ class OpponentModel:
         for x in range(NUM_KINDS):
             if x == laizi or x in must:
                 continue
-            w = 0.0
             if single:
                 if not small_ok or is_258(x) or pungs_only:
                     score[x] = h[x] * (_THROWN_WAIT if thrown[x] else 1.0)
                 continue
+            w = 0.0
             if x < 27 and not (focus == "pph" and strength >= 0.5):
                 r = x % 9
                 if r >= 2:
