@@ -80,6 +80,16 @@ def test_readme_quick_start_installs_the_server() -> None:
     assert "python3 -m pytest -q" in quick
 
 
+def test_ci_runs_the_readme_test_command() -> None:
+    """CI runs exactly the test command the README's Quick start prints (its first)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    command = next(line.strip() for line in quick.splitlines()
+                   if line.startswith("    python3 -m pytest"))
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert [line for line in ci.splitlines() if line.strip()][-1] == command
+
+
 # --- built packages ------------------------------------------------------------------------
 
 def source_copy(dest: Path) -> Path:

@@ -108,8 +108,12 @@ def missing_service(why: str) -> NoReturn:
     pytest.skip(why)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium, for one test module.  Not for the session: while Playwright's synchronous API
+    runs, its event loop is this thread's running loop, so every later ``asyncio.run`` in the
+    process fails ("cannot be called from a running event loop").  One test process running
+    the browser tests before others (``pytest -n``, or any order) must not inherit it."""
     try:
         from playwright import sync_api
     except ImportError:

@@ -206,7 +206,7 @@ def entered(browser: Any, base: str, rec: dict[str, Any], state: str) -> tuple[A
     and the server's answer (``state``) is on screen."""
     context, page, console = open_page(browser, f"{base}/#/calculator", **PHONE)
     enter(page, rec)
-    assert settle_page(page) == state
+    assert settle_page(page) == state, page.inner_text("#calc-result")
     assert page.evaluate("window.__wmCalc.recordJSON()") == normal(rec)
     return context, page, console
 
