@@ -1,6 +1,7 @@
 """The two test loops: ``python3 -m pytest -m "not slow"`` (everyday) and
-``python3 -m pytest -n auto --dist loadfile`` (everything, CI: one worker per core, each test
-file on one worker, so a file's tests run in order as in one process).  Tests that share a
+``python3 -m pytest -n auto`` (everything, CI: one worker per core, at most 4, each test file
+on one worker, so a file's tests run in order as in one process: ``addopts`` in
+``pyproject.toml``).  Tests that share a
 service get their own part of it (a PostgreSQL schema, a SQLite file, a Redis database from
 the worker's own share, a free port), so workers never meet.
 
