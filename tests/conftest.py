@@ -1,5 +1,5 @@
-"""The two test loops: ``python3 -m pytest -m "not slow"`` (everyday) and
-``python3 -m pytest -n auto`` (everything, CI: one worker per core, at most 4, each test file
+"""The two test loops: ``python3 -m pytest -m "not slow"`` (everyday) and ``python3 -m pytest``
+(everything, CI).  Either may add ``-n auto`` (one worker per core, at most 4, each test file
 on one worker, so a file's tests run in order as in one process: ``addopts`` in
 ``pyproject.toml``).  Tests that share a
 service get their own part of it (a PostgreSQL schema, a SQLite file, a Redis database from
