@@ -73,18 +73,21 @@ def test_licence_file() -> None:
     assert text.startswith("MIT License") and "Copyright (c) 2026 the wuhan-mahjong authors" in text
 
 
-def test_readme_quick_start_installs_the_server() -> None:
+def _quick_start() -> str:
+    """The README's Quick start section."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    return readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+
+
+def test_readme_quick_start_installs_the_server() -> None:
+    quick = _quick_start()
     assert "pip install -e '.[server]' && wuhan-mahjong serve" in quick
     assert "python3 -m pytest -q" in quick
 
 
 def test_ci_runs_the_readme_test_command() -> None:
     """CI runs exactly the test command the README's Quick start prints (its first)."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
-    command = next(line.strip() for line in quick.splitlines()
+    command = next(line.strip() for line in _quick_start().splitlines()
                    if line.startswith("    python3 -m pytest"))
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert [line for line in ci.splitlines() if line.strip()][-1] == command
