@@ -280,3 +280,36 @@ def test_refused_win_names_the_rule(browser: Any, live_server: str) -> None:
         assert page.evaluate("window.__wmCalc.recordJSON().seats.length") == 4
     assert page_errors(console) == []
     context.close()
+
+
+@pytest.mark.slow
+def test_a_tap_held_while_the_answer_arrives_still_counts(browser: Any, live_server: str) -> None:
+    """A palette tile pressed while the server's answer to the previous tile comes in is still
+    entered: the answer redraws what it changed, not the palette under the finger (a full
+    redraw between the press and the release swallowed the tap; two browser tests lost a
+    tile that way on a busy machine)."""
+    context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
+    page.wait_for_selector("#calc-profile option", state="attached")
+    palette(page, "indicator", ["9p"])
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.route("**/api/hand", hold)  # the answer to the next tile waits for us
+    palette(page, "hand", ["1m"])
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert held, "the page never asked the server about its hand"
+    page.hover(".calc-palette [data-calc-tile='2m']")
+    page.mouse.down()
+    held[0].continue_()
+    wait_js(page, "window.__wmCalc.timer === null && window.__wmCalc.answered >= window.__wmCalc.seq"
+                  " && window.__wmCalc.waits !== null")
+    page.mouse.up()
+    assert page.evaluate("window.__wmCalc.rec.seats[0].hand") == ["1m", "2m"]
+    page.unroute("**/api/hand", hold)
+    assert page_errors(console) == []
+    context.close()

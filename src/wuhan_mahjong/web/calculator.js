@@ -208,7 +208,29 @@ async function send() {
     }).catch(() => { if (seq === C.seq) C.waits = { error: errorText({ code: "network" }) }; }));
   } else C.waits = null;
   await Promise.all(jobs);
-  if (seq === C.seq) { C.answered = seq; rerender(); }
+  if (seq === C.seq) { C.answered = seq; redrawAnswer(); }
+}
+
+/**
+ * Show a server answer by replacing only the parts of the page it changed (the waits, the
+ * result), never the palette or the seat being edited: a full redraw between a finger's press
+ * and its release took the pressed tile out of the page, and the browser then dropped the tap.
+ */
+function redrawAnswer() {
+  const screen = document.querySelector(".screen.calculator");
+  const tpl = document.createElement("template");
+  tpl.innerHTML = calculatorHTML().trim();
+  const fresh = tpl.content.firstElementChild;
+  const before = screen ? [...screen.children] : [];
+  const after = fresh ? [...fresh.children] : [];
+  if (!screen || before.length !== after.length) { rerender(); return; }
+  const focused = document.activeElement && document.activeElement.id;
+  before.forEach((old, i) => { if (!old.isEqualNode(after[i])) old.replaceWith(after[i]); });
+  screen.dataset.answered = fresh.dataset.answered;
+  if (focused && document.activeElement !== document.getElementById(focused)) {
+    const el = document.getElementById(focused);
+    if (el) el.focus({ preventScroll: true });
+  }
 }
 
 // ------------------------------------------------------------------ rendering
@@ -319,7 +341,7 @@ function paletteHTML() {
 
 function waitsHTML() {
   const w = C.waits;
-  if (!w) return "";
+  if (!w) return `<div id="calc-waits" hidden></div>`; // a place kept for the answer (redrawAnswer)
   if (w.error) return `<div class="calc-waits card" id="calc-waits"><h3>${t("calc.waits")}</h3><p class="error">${esc(w.error)}</p></div>`;
   const value = (v) => (typeof v === "number" ? `<b>${v}</b>` : v === undefined ? "—" : `<span class="calc-reason">${esc(v)}</span>`);
   const hands = (list) => (list && list.length ? list.map((h) => t(`bighand.${h}`)).join(" · ") : t("settle.small"));
