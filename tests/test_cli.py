@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,6 +109,31 @@ def test_hand_reports_waits_shanten_and_values() -> None:
     assert tiles["5m"]["values"]["discard"] == "minimum score not reached: no loser owes 20 (highest 16)"
     p = cli("hand", "456p678s5m", "--indicator", "9p", "--meld", "chi:234m", "--meld", "peng:777s")
     assert "shanten 0" in p.stdout and "5m" in p.stdout
+
+
+def test_hand_calls_fourteen_tiles_complete_only_in_a_winning_shape() -> None:
+    """14 tiles are "complete" only in a winning shape (shanten -1): then the report says
+    what they pay self-drawn, or why they may not win yet.  (Every 14-tile hand used to be
+    reported complete, with the first reason the settlement gave: 'has not opened'.)"""
+    def report(*args: str) -> dict[str, Any]:
+        p = cli("hand", *args, "--indicator", "9p", "--json")
+        assert p.returncode == 0, p.stderr
+        out: dict[str, Any] = json.loads(p.stdout)
+        return out
+
+    far = report("123m456m789m11z22z3z")
+    assert far["shanten"] == 2 and far["complete"] is None
+    near = report("456p678s5m9m", "--meld", "chi:234m", "--meld", "peng:777s")
+    assert near["shanten"] == 0 and near["complete"] is None
+    closed = report("123m456m789m22m555s")  # a winning shape, but no chi, peng or 冲杠 yet
+    assert closed["shanten"] == -1 and closed["complete"]["hands"] == ""
+    assert "has not opened" in closed["complete"]["self_draw"]
+    won = report("456p678s55m", "--meld", "chi:234m", "--meld", "peng:777s")
+    assert won["shanten"] == -1
+    # opened twice (x4), hard (x2), self-drawn (x2): 16 from each loser, 32 from the dealer
+    assert won["complete"] == {"self_draw": 64, "hands": "small", "hard": 1}
+    text = cli("hand", "123m456m789m11z22z3z", "--indicator", "9p").stdout
+    assert "complete" not in text and "shanten 2" in text
 
 
 @pytest.mark.parametrize("args", [

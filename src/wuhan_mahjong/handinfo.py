@@ -109,10 +109,17 @@ def hand_report(hand_text: str, indicator_text: str, meld_specs: list[str], rule
         if visible.count(t) > 4:  # the face-up indicator is one of the four (docs/RULES.md §5)
             raise HandInputError(f"more than four copies of {tile_str(t)} (the face-up indicator "
                                  f"{tile_str(indicator)} counts as one)")
+    current = shanten(hand, melds, laizi, rules)
     if size == 14:
-        complete: dict[str, int | str] | None = {}
-        v, hands, hard = _value(hand[:-1], melds, hand[-1], indicator, rules, dealer, "self_draw")
-        complete = {"self_draw": v, "hands": "+".join(hands) or "small", "hard": int(hard)}
+        # What the 14 tiles pay self-drawn, only when they make a winning shape (shanten -1):
+        # the value, or why the shape may not win (not opened, the minimum score...)
+        complete: dict[str, int | str] | None = None
+        if current < 0:
+            v, hands, hard = _value(hand[:-1], melds, hand[-1], indicator, rules, dealer,
+                                    "self_draw")
+            won = isinstance(v, int)  # else v is why it may not win, and no hand is named
+            complete = {"self_draw": v, "hands": "+".join(hands) or ("small" if won else ""),
+                        "hard": int(hard)}
         discards = []
         for t in sorted(set(hand)):
             rest = list(hand)
@@ -120,8 +127,7 @@ def hand_report(hand_text: str, indicator_text: str, meld_specs: list[str], rule
             discards.append((t, shanten(rest, melds, laizi, rules),
                              len(shape_waits(rest, melds, laizi, rules))))
         discards.sort(key=lambda x: (x[1], -x[2]))
-        return HandReport(hand, melds, indicator, laizi, shanten(hand, melds, laizi, rules), [],
-                          [], discards, complete)
+        return HandReport(hand, melds, indicator, laizi, current, [], [], discards, complete)
     infos = []
     for w in waits(hand, melds, laizi, rules, "self_draw"):
         info = WaitInfo(w.tile, max(0, 4 - visible.count(w.tile)))
@@ -135,5 +141,5 @@ def hand_report(hand_text: str, indicator_text: str, meld_specs: list[str], rule
             elif isinstance(v, int) and not info.hands:
                 info.hard = hard
         infos.append(info)
-    return HandReport(hand, melds, indicator, laizi, shanten(hand, melds, laizi, rules), infos,
+    return HandReport(hand, melds, indicator, laizi, current, infos,
                       shape_waits(hand, melds, laizi, rules), [], None)

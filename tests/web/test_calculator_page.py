@@ -313,3 +313,27 @@ def test_a_tap_held_while_the_answer_arrives_still_counts(browser: Any, live_ser
     page.unroute("**/api/hand", hold)
     assert page_errors(console) == []
     context.close()
+
+
+@pytest.mark.slow
+def test_fourteen_tiles_are_a_win_only_in_a_winning_shape(browser: Any, live_server: str) -> None:
+    """A closed 14-tile winning shape says why it may not win yet (no opening); 14 tiles
+    that are no winning shape show their shanten (the page used to call every 14-tile hand
+    "already a win" and print the refusal as the points it pays)."""
+    context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
+    page.wait_for_selector("#calc-profile option", state="attached")
+    palette(page, "indicator", ["9p"])
+    palette(page, "hand", tiles("123m456m789m22m555s"))
+    settle_page(page)
+    wait_js(page, "document.querySelector('#calc-waits .calc-complete')")
+    text = page.inner_text("#calc-waits")
+    assert "牌型已成" in text and "开口" in text and "已经胡了" not in text
+    assert page.get_attribute("#calc-waits", "data-shanten") == "-1"
+    page.click("[data-calc-do='clear-hand']")
+    palette(page, "hand", tiles("123m456m789m11z22z3z"))
+    settle_page(page)
+    wait_js(page, "document.querySelector('#calc-waits[data-shanten=\"2\"]')")
+    assert page.query_selector("#calc-waits .calc-complete") is None
+    assert "已经胡了" not in page.inner_text("#calc-waits")
+    assert page_errors(console) == []
+    context.close()

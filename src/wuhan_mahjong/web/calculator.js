@@ -347,9 +347,12 @@ function waitsHTML() {
   const hands = (list) => (list && list.length ? list.map((h) => t(`bighand.${h}`)).join(" · ") : t("settle.small"));
   const rows = (w.waits || []).map((x) => `<tr data-wait="${esc(x.tile)}"><td>${tileHTML(x.tile, { laizi: w.laizi })}</td><td>${x.left}</td>` +
     `<td>${esc(hands(x.hands))} · ${x.hard ? t("settle.hard") : t("settle.soft")}</td><td>${value(x.values.self_draw)}</td><td>${value(x.values.discard)}</td></tr>`).join("");
-  const shanten = w.shanten <= 0 ? (w.complete ? t("calc.complete") : t("help.ready")) : t("help.shanten", { n: w.shanten });
+  // 14 tiles in a winning shape: what they pay self-drawn, or why they may not win yet
+  const won = !!w.complete && typeof w.complete.self_draw === "number";
+  const shanten = w.complete ? t(won ? "calc.complete" : "calc.complete_shape") : w.shanten <= 0 ? t("help.ready") : t("help.shanten", { n: w.shanten });
   const table = rows ? `<div class="scroll-x"><table class="calc-waits-table"><thead><tr><th>${t("calc.wait_tile")}</th><th>${t("calc.left")}</th><th>${t("calc.hands")}</th><th>${t("settle.by.self_draw")}</th><th>${t("calc.on_discard")}</th></tr></thead><tbody>${rows}</tbody></table></div>` : "";
-  const complete = w.complete ? `<p class="calc-complete">${t("calc.complete_pays", { n: w.complete.self_draw })}</p>` : "";
+  const complete = !w.complete ? "" : won ? `<p class="calc-complete">${t("calc.complete_pays", { n: w.complete.self_draw })}</p>`
+    : `<p class="calc-complete calc-reason">${esc(w.complete.self_draw)}</p>`;
   return `<div class="calc-waits card" id="calc-waits" data-shanten="${w.shanten}"><h3>${t("calc.waits")}</h3><p>${shanten}</p>${complete}${table}<p class="muted">${t("calc.waits_note")}</p></div>`;
 }
 
