@@ -428,7 +428,7 @@ const zh = {
   "calc.hands": "牌型",
   "calc.on_discard": "捉冲（对家放）",
   "calc.complete": "已经胡了（14 张）",
-  "calc.complete_shape": "牌型已成（14 张），但还不能胡：",
+  "calc.complete_shape": "牌型已成（14 张），还不能胡：",
   "calc.complete_pays": "自摸这张共得 {n} 分",
   "calc.waits_note": "别的三家按什么都没有算，所以这是最少能得的分。",
   "calc.incomplete": "选好翻牌和胡的牌，就能看到结算。",
