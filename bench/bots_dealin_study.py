@@ -21,13 +21,13 @@ import random
 import sys
 
 from _expert_deals import deals_in, expert_decisions
+from _seeds import PUBLICATION_SEEDS  # bench/_seeds.py
 from wuhan_mahjong.bots.greedy import evaluator
 from wuhan_mahjong.bots.opponents import OpponentModel
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine.actions import Discard
 from wuhan_mahjong.rules import get_rules
 
-PUBLICATION_SEEDS = (20261201, 20261202, 20261203)
 SLACK = (0, 1, 2, 4, 8)
 """The acceptance (unseen improving tiles) a swap may give up, in tiles."""
 

@@ -31,11 +31,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from _seeds import PUBLICATION_SEEDS  # bench/_seeds.py
 from wuhan_mahjong.bots import Bot, register
 from wuhan_mahjong.bots.arena import BotPool, ci95, percentile, play_group
 from wuhan_mahjong.rules import get_rules
-
-PUBLICATION = {20261201, 20261202, 20261203, 20261204, 20261205}
 
 
 def _factory(policy: str, opts: dict[str, float | str]) -> Callable[[int | None], Bot]:
@@ -179,7 +178,7 @@ def main() -> int:
         return _report(args.report)
     if args.profile is None or args.seed is None or not args.variants:
         p.error("--profile, --seed and at least one variant are required")
-    if args.seed in PUBLICATION:
+    if args.seed in PUBLICATION_SEEDS:
         sys.exit(f"seed {args.seed} is a publication seed (docs/bots.md)")
     rules = get_rules(args.profile)
     names = []

@@ -16,6 +16,7 @@ import collections
 import sys
 from typing import ClassVar
 
+from _seeds import PUBLICATION_SEEDS  # bench/_seeds.py
 from wuhan_mahjong.bots import register
 from wuhan_mahjong.bots.arena import BotPool, play_group
 from wuhan_mahjong.bots.expert import ExpertBot
@@ -26,7 +27,6 @@ from wuhan_mahjong.engine.actions import Action
 from wuhan_mahjong.engine.views import SeatView
 from wuhan_mahjong.rules import get_rules
 
-PUBLICATION = {20261201, 20261202, 20261203, 20261204, 20261205}
 WALLS = ("60+", "40-59", "20-39", "<20")
 
 
@@ -61,7 +61,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--deals", type=int, default=150)
     args = ap.parse_args()
-    if args.seed in PUBLICATION:
+    if args.seed in PUBLICATION_SEEDS:
         sys.exit(f"seed {args.seed} is a publication seed (docs/bots.md)")
     register("win_chance_logged", _Logged)
     rules = get_rules(args.profile)

@@ -16,12 +16,11 @@ import statistics
 import sys
 from typing import Any
 
+from _seeds import PUBLICATION_SEEDS  # bench/_seeds.py
 from wuhan_mahjong.bots.arena import BotPool, _seed_for, arrangements, deal
 from wuhan_mahjong.bots.view import int_view
 from wuhan_mahjong.engine.state import new_hand
 from wuhan_mahjong.rules import get_rules
-
-PUBLICATION = {20261201, 20261202, 20261203, 20261204}
 
 
 def wins(profile: str, seed: int, first: int, deals: int, policy: str) -> list[dict[str, Any]]:
@@ -60,7 +59,7 @@ def main() -> int:
     p.add_argument("--deals", type=int, default=80)
     p.add_argument("--policy", default="expert")
     a = p.parse_args()
-    if a.seed in PUBLICATION:
+    if a.seed in PUBLICATION_SEEDS:
         sys.exit(f"seed {a.seed} is a publication seed (docs/bots.md)")
     rows = wins(a.profile, a.seed, a.first, a.deals, a.policy)
     for pol in dict.fromkeys([a.policy, "greedy"]):
