@@ -86,6 +86,14 @@ class _Uvicorn(uvicorn.Server):
                 loop.call_soon_threadsafe(wake.set)
 
 
+def free_port() -> int:
+    """A loopback port free now, for a server started in another process (``serve``)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
 class Server:
     """A running server: its URLs, its store, and its configuration."""
 

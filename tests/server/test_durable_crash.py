@@ -15,7 +15,6 @@ import contextlib
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -30,15 +29,8 @@ import websockets
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.store import Store, open_store
 
-from .harness import FAST_HASHER, Client, decision_key, seat_four
+from .harness import FAST_HASHER, Client, decision_key, free_port, seat_four
 from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted, persisted_views
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -47,7 +39,7 @@ class ServeProcess:
 
     db_url: str
     log: Path
-    port: int = field(default_factory=_free_port)
+    port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
     starts: int = 0
     options: tuple[str, ...] = ()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -13,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .harness import Server, StartServer
+from .harness import Server, StartServer, free_port
 
 
 def test_accounts_and_profile(server: Server) -> None:
@@ -72,16 +71,9 @@ def test_static_client_and_placeholder(start_server: StartServer, tmp_path: Path
     assert httpx.get(f"{web.http}/missing.js").status_code == 404
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.mark.slow
 def test_serve_command(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "WUHAN_MAHJONG_DB"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "wuhan_mahjong", "serve", "--port", str(port), "--data-dir",

@@ -11,7 +11,6 @@ import asyncio
 import json
 import logging
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from wuhan_mahjong.server.observability import JsonFormatter, emit
 
-from .harness import Server, StartServer, guest_token, play, register, seat_four
+from .harness import Server, StartServer, free_port, guest_token, play, register, seat_four
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -193,16 +192,9 @@ def test_json_formatter_writes_one_object_per_line(caplog: pytest.LogCaptureFixt
     assert line["time"].endswith("+00:00")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def test_serve_writes_json_event_lines(tmp_path: Path) -> None:
     """``wuhan-mahjong serve --log-format json``: the event log as JSON lines on stderr."""
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("WUHAN_MAHJONG_")}
     proc = subprocess.Popen(
         [sys.executable, "-m", "wuhan_mahjong", "serve", "--port", str(port), "--data-dir",
