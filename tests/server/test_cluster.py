@@ -31,9 +31,9 @@ import redis
 
 from wuhan_mahjong.store import Store
 
-from .harness import Client, play, seat_four
+from .harness import Client, free_port, play, seat_four
 from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted
-from .test_durable_crash import Player, ServeProcess, _accounts, _free_port
+from .test_durable_crash import Player, ServeProcess, _accounts
 
 REDIS_ENV = "WUHAN_MAHJONG_TEST_REDIS"
 
@@ -678,7 +678,7 @@ class PrivateRedis:
     (empty each time: no persistence)."""
 
     def __init__(self, folder: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.cmd = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
                     "--appendonly", "no", "--dir", str(folder)]

@@ -27,9 +27,9 @@ import websockets
 from wuhan_mahjong.server import cluster
 from wuhan_mahjong.server.cluster_limits import RedisAddressLimiter, RedisLoginGuard
 
-from .harness import Client, play, seat_four
+from .harness import Client, free_port, play, seat_four
 from .test_cluster import redis_url  # noqa: F401 - the fixture
-from .test_durable_crash import ServeProcess, _accounts, _free_port
+from .test_durable_crash import ServeProcess, _accounts
 
 LIMITS = ("--replay-rate", "0.001", "--replay-burst", "4", "--watch-rate", "0.001",
           "--watch-burst", "2")
@@ -169,7 +169,7 @@ def test_a_limit_without_redis_counts_this_node_and_logs(caplog: pytest.LogCaptu
     """Redis unreachable: the shared limits neither fail the request nor let everything
     through: they count this node's requests (its own bucket, its own failed logins), and
     log a warning (once, not per request)."""
-    dead = f"redis://127.0.0.1:{_free_port()}/0"  # nothing listens there
+    dead = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
 
     async def scenario() -> None:
         client = cluster.connect_redis(dead)
