@@ -7,6 +7,7 @@ row: three answers a discard were three ``act`` rows before, most of the log's r
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -14,12 +15,13 @@ from typing import Any
 import pytest
 
 from wuhan_mahjong.engine import Match, SeededRandom
+from wuhan_mahjong.engine.actions import Action
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.table import ResumeError, replay_log
 from wuhan_mahjong.store import MatchEvent, applied_actions, window_data
 
 from .harness import StartServer
-from .test_bot_worker import play_auto_match, replays_identically
+from .test_bot_worker import auto_table, play_auto_match, replays_identically
 
 
 def _fresh_match(config: Mapping[str, Any], seed: str) -> Match:
@@ -95,3 +97,47 @@ def test_a_window_answer_the_engine_refuses_does_not_replay() -> None:
         replay_log(match, [MatchEvent(0, 0, "deal"),
                            MatchEvent(1, 0, "window", data=window_data([(1, {"type": "pass"},
                                                                           "player")]))])
+
+
+def test_a_window_the_engine_fails_halfway_aborts_the_match_before_it(
+        start_server: StartServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A window closes by handing its answers to the engine one by one (``Table._flush``).
+    Should the engine fail on one after taking another (a fault: each answer was legal when
+    it came), the table aborts the match: the player is told, the stored log ends before the
+    window (nothing of it half-written) and replays, and the unfinished hand moves no points."""
+    server = start_server(bot="greedy", bot_worker="inline")
+    real_apply = Match.apply
+    windows: dict[tuple[int, int, int, int | None], int] = {}
+    failed: list[int] = []
+
+    def apply(self: Match, seat: int, action: Action) -> None:
+        hand = self.hand
+        if not failed and hand is not None and hand.phase == "claim":
+            key = (id(self), hand.hand_no, sum(len(r) for r in hand.rivers), hand.pending_from)
+            windows[key] = windows.get(key, 0) + 1
+            if windows[key] == 2:  # the second answer of the first window
+                failed.append(seat)
+                raise RuntimeError("the engine refuses an answer (injected)")
+        real_apply(self, seat, action)
+
+    monkeypatch.setattr(Match, "apply", apply)
+
+    async def scenario() -> str:
+        c, table = await auto_table(server)
+        end = await c.expect("match_end", timeout=120)
+        assert end.get("reason") == "server_error", end
+        await c.close()
+        return str(table["match_id"])
+
+    match_id = asyncio.run(scenario())
+    assert failed  # the fault fired once; the engine is itself again from here
+    logged = server.store.load_match(match_id)
+    assert logged is not None and logged.status == "aborted"
+    assert not [e for e in logged.events if e.kind == "window"]
+    last = logged.events[-1]
+    assert last.kind == "act" and json.loads(last.data or "")["type"] == "discard"
+    match = _fresh_match(logged.config, logged.seed)
+    replay_log(match, logged.events)  # the log replays: it stops at the window's discard
+    hand = match.hand
+    assert hand is not None and hand.phase == "claim" and not any(hand.answers)
+    assert list(logged.totals) == [0, 0, 0, 0] == match.totals

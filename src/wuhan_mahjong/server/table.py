@@ -550,24 +550,27 @@ class Table:
         The answers are logged as one ``window`` event, not an ``act`` each: they reach the
         engine together, and a window is most of a hand's answers (three per discard, nearly
         all passes), so one row instead of three halves the match log's rows per discard.
+
+        An answer the engine refuses (a fault: each was legal when it came) raises out of
+        here, and the table aborts the match (:meth:`run`, :meth:`_abort`): the events not
+        yet written are dropped, so the stored log ends before this window and the unfinished
+        hand is void, as every player is told.
         """
         d = self.decision
         assert d is not None
         applied: list[tuple[int, Action, Source]] = []
-        try:
-            for s in sorted(d.answers):
-                hand = self.hand
-                if hand is None or hand.ended or s not in hand.to_act():
-                    continue
-                self.match.apply(s, d.answers[s])
-                applied.append((s, d.answers[s], d.sources.get(s, "player")))
-        finally:  # what the engine took is logged, even if a later answer raised
-            if not self.hub.log_windows:  # a node that reads no window events may resume this
-                for s, action, source in applied:
-                    self._log("act", s, _action_data(action), source)
-            elif applied:
-                self._log("window",
-                          data=window_data([(s, a.to_json(), src) for s, a, src in applied]))
+        for s in sorted(d.answers):
+            hand = self.hand
+            if hand is None or hand.ended or s not in hand.to_act():
+                continue
+            self.match.apply(s, d.answers[s])
+            applied.append((s, d.answers[s], d.sources.get(s, "player")))
+        if not self.hub.log_windows:  # a node that reads no window events may resume this
+            for s, action, source in applied:
+                self._log("act", s, _action_data(action), source)
+        elif applied:
+            self._log("window",
+                      data=window_data([(s, a.to_json(), src) for s, a, src in applied]))
         self._sync()
 
     def _is_auto(self, seat: int) -> bool:
