@@ -20,10 +20,14 @@ def make_view(hand: str, *, profile: str = "yuanhang", indicator: str = "1z", me
               dealer: int = 1, wall: int = 40, melds: dict[int, list[dict[str, Any]]] | None = None,
               discards: dict[int, str] | None = None, concealed: dict[int, int] | None = None,
               actions: list[dict[str, Any]] | None = None,
-              red_kongs: dict[int, int] | None = None) -> SeatView:
-    """A turn view of seat ``me`` holding ``hand`` (its discards are every distinct tile
-    unless ``actions`` is given).  Other seats hold ``13 - 3 * melds`` concealed tiles
-    unless ``concealed`` says otherwise."""
+              extra_actions: list[dict[str, Any]] | None = None,
+              red_kongs: dict[int, int] | None = None,
+              claim: tuple[str, int] | None = None) -> SeatView:
+    """A turn view of seat ``me`` holding ``hand`` (its actions: a discard of every distinct
+    tile but the laizi and the must-kong tiles, then ``extra_actions``, unless ``actions``
+    is given).  With ``claim=(tile, seat)`` it is instead ``me``'s claim decision on ``tile``
+    just discarded by ``seat`` (``actions`` then lists the claims and the pass).  Other seats
+    hold ``13 - 3 * melds`` concealed tiles unless ``concealed`` says otherwise."""
     rules = get_rules(profile)
     laizi = rules.laizi_of(parse_tile(indicator))
     melds = melds or {}
@@ -32,7 +36,7 @@ def make_view(hand: str, *, profile: str = "yuanhang", indicator: str = "1z", me
     tiles = parse_tiles(hand)
     if actions is None:
         actions = [{"type": "discard", "tile": tile_str(t)} for t in sorted(set(tiles))
-                   if t != laizi and t not in rules.must_kong_tiles]
+                   if t != laizi and t not in rules.must_kong_tiles] + (extra_actions or [])
     seats = []
     for s in range(4):
         ms = melds.get(s, [])
@@ -47,9 +51,11 @@ def make_view(hand: str, *, profile: str = "yuanhang", indicator: str = "1z", me
         })
     view: dict[str, Any] = {
         "schema": 1, "viewer": me, "hand_no": 0, "profile": profile, "options": {},
-        "dealer": dealer, "phase": "turn", "turn": me, "indicator": indicator,
+        "dealer": dealer, "phase": "claim" if claim else "turn",
+        "turn": claim[1] if claim else me, "indicator": indicator,
         "laizi": tile_str(laizi), "commitment": "0" * 64, "wall": wall, "end_phase": False,
-        "final_draws_left": 4, "on_table": None, "seats": seats,
+        "final_draws_left": 4,
+        "on_table": {"seat": claim[1], "tile": claim[0]} if claim else None, "seats": seats,
         "hand": format_tiles(tiles), "drawn": None, "legal_actions": actions, "result": None,
     }
     return view  # type: ignore[return-value]

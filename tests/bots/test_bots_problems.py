@@ -17,32 +17,11 @@ from handmade import make_view, meld
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import action_from_json
-from wuhan_mahjong.tiles import parse_tiles, tile_str
 
 BOTS = ("greedy", "expert", "search")
 LZSZ = "laizishanzhuang"  # no minimum score: any legal small hand wins, so shape alone decides
 LAIZI_KONG = {"type": "special_kong", "kind": "laizi"}
-
-
-def discards(hand: str, *extra: dict[str, Any], never: tuple[str, ...] = ()) -> list[dict[str, Any]]:
-    """The turn's legal actions: a discard of every distinct tile but ``never`` (the laizi,
-    the must-kong tiles), then ``extra``."""
-    tiles = sorted({tile_str(t) for t in parse_tiles(hand)} - set(never),
-                   key=lambda x: parse_tiles(x)[0])
-    return [{"type": "discard", "tile": x} for x in tiles] + list(extra)
-
-
-def claim_view(hand: str, tile: str, from_seat: int, claims: list[dict[str, Any]],
-               **kw: Any) -> SeatView:
-    """Seat 0's claim decision on ``tile`` just thrown by ``from_seat``."""
-    view: dict[str, Any] = dict(make_view(hand, actions=[], **kw))
-    view["phase"] = "claim"
-    view["turn"] = from_seat
-    view["on_table"] = {"seat": from_seat, "tile": tile}
-    view["legal_actions"] = [*claims, {"type": "pass", "tiles": ""}]
-    return view  # type: ignore[return-value]
-
-
+PASS = {"type": "pass"}
 OPEN_CHI = {0: [meld("chi", "123m", 3)]}
 
 PROBLEMS: dict[str, tuple[SeatView, dict[str, Any]]] = {
@@ -61,54 +40,53 @@ PROBLEMS: dict[str, tuple[SeatView, dict[str, Any]]] = {
     # the opening: ready but closed, so no win is possible; the chi of 1m opens and keeps
     # the 2s/5s wait (1m goes after it)
     "a_closed_ready_hand_opens_by_chi": (
-        claim_view("123m456p789s55m34s", "1m", 3,
-                   [{"type": "chi", "tile": "1m", "tiles": "123m"}], profile=LZSZ, indicator="9s"),
+        make_view("123m456p789s55m34s", claim=("1m", 3), profile=LZSZ, indicator="9s",
+                  actions=[{"type": "chi", "tile": "1m", "tiles": "123m"}, PASS]),
         {"type": "chi", "tile": "1m", "tiles": "123m"}),
     # an opened ready hand does not peng its own pair away
     "no_peng_that_breaks_the_pair": (
-        claim_view("456p789p55m34s", "5m", 2, [{"type": "peng", "tile": "5m", "tiles": "555m"}],
-                   profile=LZSZ, indicator="9s", melds=OPEN_CHI),
+        make_view("456p789p55m34s", claim=("5m", 2), profile=LZSZ, indicator="9s",
+                  melds=OPEN_CHI, actions=[{"type": "peng", "tile": "5m", "tiles": "555m"}, PASS]),
         {"type": "pass"}),
     # a 冲杠 on the ready hand's triplet keeps the wait, opens more and draws again
     "direct_kong_on_a_ready_triplet": (
-        claim_view("555p789s55m34s", "5p", 2,
-                   [{"type": "peng", "tile": "5p", "tiles": "555p"},
-                    {"type": "kong", "kind": "direct", "tile": "5p", "tiles": "5555p"}],
-                   profile=LZSZ, indicator="9s", melds=OPEN_CHI),
+        make_view("555p789s55m34s", claim=("5p", 2), profile=LZSZ, indicator="9s",
+                  melds=OPEN_CHI,
+                  actions=[{"type": "peng", "tile": "5p", "tiles": "555p"},
+                           {"type": "kong", "kind": "direct", "tile": "5p", "tiles": "5555p"},
+                           PASS]),
         {"type": "kong", "kind": "direct", "tile": "5p"}),
     # five pairs, closed: the peng opens and heads for 碰碰胡 (a big hand)
     "peng_towards_all_pungs": (
-        claim_view("11m55p88s99m33p2s7m1z", "5p", 2,
-                   [{"type": "peng", "tile": "5p", "tiles": "555p"}], indicator="9s"),
+        make_view("11m55p88s99m33p2s7m1z", claim=("5p", 2), indicator="9s",
+                  actions=[{"type": "peng", "tile": "5p", "tiles": "555p"}, PASS]),
         {"type": "peng", "tile": "5p", "tiles": "555p"}),
     # 红中 blocks every win while held: played out as its kong at once
     "red_dragon_is_konged": (
         make_view("123m456p789s55m34s7z", profile=LZSZ, indicator="9s",
-                  actions=discards("123m456p789s55m34s", {"type": "special_kong", "kind": "red"})),
+                  extra_actions=[{"type": "special_kong", "kind": "red"}]),
         {"type": "special_kong", "kind": "red"}),
     # in 赖子山庄 发财 is a must-kong tile too
     "green_dragon_is_konged_in_laizishanzhuang": (
         make_view("123m456p789s55m34s6z", profile=LZSZ, indicator="9s",
-                  actions=discards("123m456p789s55m34s",
-                                   {"type": "special_kong", "kind": "green"})),
+                  extra_actions=[{"type": "special_kong", "kind": "green"}]),
         {"type": "special_kong", "kind": "green"}),
     # a small hand may not win holding two laizi (南 under a 东 indicator): ready with both
     # as wilds, one is konged (×4 in 远航), and the replacement draw may win at once
     "second_laizi_is_konged_when_ready": (
         make_view("456p789s55m6p2z2z", indicator="1z", melds=OPEN_CHI,
-                  actions=discards("456p789s55m6p", LAIZI_KONG)),
+                  extra_actions=[LAIZI_KONG]),
         LAIZI_KONG),
     # four of a set in a ready hand: the concealed kong keeps the wait (2s/5s) and pays ×4
     "concealed_kong_of_a_ready_set": (
         make_view("5555p789s55m34s", indicator="9p", melds=OPEN_CHI,
-                  actions=discards("5555p789s55m34s",
-                                   {"type": "kong", "kind": "concealed", "tile": "5p"})),
+                  extra_actions=[{"type": "kong", "kind": "concealed", "tile": "5p"}]),
         {"type": "kong", "kind": "concealed", "tile": "5p"}),
     # the fourth 4p drawn to a peng: the added kong keeps the wait
     "added_kong_on_a_peng": (
         make_view("789s55m34s4p", indicator="9p",
                   melds={0: [meld("chi", "123m", 3), meld("peng", "444p", 2)]},
-                  actions=discards("789s55m34s4p", {"type": "kong", "kind": "added", "tile": "4p"})),
+                  extra_actions=[{"type": "kong", "kind": "added", "tile": "4p"}]),
         {"type": "kong", "kind": "added", "tile": "4p"}),
 }
 

@@ -100,9 +100,8 @@ def test_a_claim_of_a_closed_hand_is_not_searched() -> None:
     """The fast policy hardly opens a closed hand, which would favour every claim; so
     only an opened hand's claims are searched."""
     view = make_view("234m456m55s23s78s9p", wall=20, melds={1: PINS}, discards=DISCARDS,
-                     dealer=2, actions=[{"type": "chi", "tile": "1s"}, {"type": "pass"}])
-    view["phase"] = "claim"  # type: ignore[index]
-    view["on_table"] = {"seat": 3, "tile": "1s"}  # type: ignore[index]
+                     dealer=2, actions=[{"type": "chi", "tile": "1s"}, {"type": "pass"}],
+                     claim=("1s", 3))
     bot = SearchBot(1)
     assert bot.choose(view) in (PASS, *SeatReading(view).actions)
     assert bot.searches == 0
@@ -114,9 +113,8 @@ def test_an_opened_hand_s_claim_is_searched_and_a_chi_to_ready_is_kept(seed: int
     rollouts rate it far above passing."""
     view = make_view("456m55s23s78s1m", wall=20, melds={1: PINS, 0: [meld("chi", "234m", 3)]},
                      discards=DISCARDS, dealer=2,
-                     actions=[{"type": "chi", "tile": "2s"}, {"type": "pass"}])
-    view["phase"] = "claim"  # type: ignore[index]
-    view["on_table"] = {"seat": 3, "tile": "4s"}  # type: ignore[index]
+                     actions=[{"type": "chi", "tile": "2s"}, {"type": "pass"}],
+                     claim=("4s", 3))
     bot = SearchBot(seed)
     action = bot.choose(view)
     assert bot.searches == 1
