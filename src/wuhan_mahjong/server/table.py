@@ -76,7 +76,7 @@ from ..store import (
     MatchEvent,
     MatchFenced,
     StoreError,
-    applied_actions,
+    window_answers,
     window_data,
 )
 from ..tiles import tile_str
@@ -125,13 +125,16 @@ def replay_log(match: Match, events: Sequence[MatchEvent]) -> dict[int, bool]:
     version, a damaged log).
     """
     autos: dict[int, bool] = {}
-    try:
-        events = applied_actions(events)  # a window's answers, one act each
-    except ValueError as e:
-        raise ResumeError(str(e)) from e
     for ev in events:
         try:
-            if ev.kind == "deal":
+            if ev.kind == "window":  # a claim window's answers, in the order applied
+                try:
+                    answers = window_answers(ev)
+                except ValueError as e:
+                    raise ResumeError(str(e)) from e
+                for seat, action, _source in answers:
+                    match.apply(seat, action_from_json(action))
+            elif ev.kind == "deal":
                 hand = match.start_hand()
                 if hand.hand_no != ev.hand_no or (ev.data and hand.commitment != ev.data):
                     raise ResumeError(f"event {ev.seq}: hand {ev.hand_no} does not deal as stored")

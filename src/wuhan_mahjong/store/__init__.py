@@ -39,6 +39,7 @@ from .matchlog import (
     applied_actions,
     fee_game_id,
     hand_game_id,
+    window_answers,
     window_data,
 )
 from .migrate import upgrade
@@ -99,6 +100,7 @@ __all__ = [
     "level_for_points",
     "open_store",
     "points_to_next_level",
+    "window_answers",
     "window_data",
 ]
 

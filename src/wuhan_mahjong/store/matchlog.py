@@ -59,6 +59,7 @@ __all__ = [
     "open_match",
     "running_match_ids",
     "running_match_owners",
+    "window_answers",
     "window_data",
 ]
 
@@ -105,6 +106,23 @@ def window_data(answers: Sequence[tuple[int, Any, str | None]]) -> str:
     return json.dumps([list(a) for a in answers], separators=(",", ":"))
 
 
+def window_answers(ev: MatchEvent) -> list[tuple[int, dict[str, Any], str | None]]:
+    """A ``window`` event's answers, decoded and checked: ``(seat, action JSON, source)``
+    in the order they were applied.  Raises ``ValueError`` for a malformed window."""
+    answers = json.loads(ev.data or "")
+    if not isinstance(answers, list):
+        raise ValueError(f"event {ev.seq}: a window's data must be a list")
+    out: list[tuple[int, dict[str, Any], str | None]] = []
+    for answer in answers:
+        if not (isinstance(answer, list) and len(answer) == 3 and type(answer[0]) is int
+                and isinstance(answer[1], dict)
+                and (answer[2] is None or isinstance(answer[2], str))):
+            raise ValueError(f"event {ev.seq}: a window's answer must be "
+                             f"[seat, action, source], not {answer!r}")
+        out.append((answer[0], answer[1], answer[2]))
+    return out
+
+
 def applied_actions(events: Sequence[MatchEvent]) -> list[MatchEvent]:
     """``events`` with each ``window`` event spelled out as one ``act`` event per answer
     (each keeps the window's ``seq`` and ``hand_no``): every action the engine was given,
@@ -115,16 +133,7 @@ def applied_actions(events: Sequence[MatchEvent]) -> list[MatchEvent]:
         if ev.kind != "window":
             out.append(ev)
             continue
-        answers = json.loads(ev.data or "")
-        if not isinstance(answers, list):
-            raise ValueError(f"event {ev.seq}: a window's data must be a list")
-        for answer in answers:
-            if not (isinstance(answer, list) and len(answer) == 3 and type(answer[0]) is int
-                    and isinstance(answer[1], dict)
-                    and (answer[2] is None or isinstance(answer[2], str))):
-                raise ValueError(f"event {ev.seq}: a window's answer must be "
-                                 f"[seat, action, source], not {answer!r}")
-            seat, action, source = answer
+        for seat, action, source in window_answers(ev):
             out.append(MatchEvent(seq=ev.seq, hand_no=ev.hand_no, kind="act", seat=seat,
                                   data=json.dumps(action, separators=(",", ":")),
                                   source=source))
