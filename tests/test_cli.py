@@ -142,10 +142,17 @@ def test_hand_calls_fourteen_tiles_complete_only_in_a_winning_shape() -> None:
     ("hand", "456p678s5m", "--indicator", "1m", "--meld", "chi:235m"),
     ("score", "--bogus"),
     ("nonsense",),
+    # huge numbers: refused at once (simulate used to run out of memory, arena to build a
+    # task list of that size or start that many processes)
+    ("simulate", "--hands", "99999999999999999999"),
+    ("simulate", "--hands", "100001"),
+    ("arena", "--hands", "99999999999999999999"),
+    ("arena", "--hands", "4", "--jobs", "100000"),
 ])
 def test_bad_arguments_exit_2_without_traceback(args: tuple[str, ...]) -> None:
     p = cli(*args)
     assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
 
 
 def test_help_everywhere() -> None:

@@ -58,6 +58,9 @@ def test_expert_policy_dataset() -> None:
 @pytest.mark.parametrize("argv, message", [
     (["--hands", "2", "--policy", "nobody"], "unknown bot 'nobody'"),
     (["--hands", "0"], "--hands must be at least 1"),
+    # a huge count used to end in a numpy traceback (an array of that many hands)
+    (["--hands", "99999999999999999999"], "--hands must be at most 100,000 per file"),
+    (["--hands", "100001"], "--hands must be at most 100,000 per file"),
     (["--hands", "2", "--option", "cap=-5"], "cap"),
     (["--hands", "2", "--option", "nonsense"], "NAME=VALUE"),
 ])

@@ -17,6 +17,11 @@ import sys
 
 from .common import ArgumentParser, UsageError, add_rules_options, rules_from_args
 
+MAX_ARENA_HANDS = 10_000_000
+"""More than a week of play for the slowest bots; past it a number is a typo."""
+MAX_JOBS = 256
+"""Worker processes: each is a whole Python process; more would only thrash."""
+
 
 def cmd_bot(args: argparse.Namespace) -> int:
     from ..bots import get_bot
@@ -60,10 +65,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
         if not s.startswith("cmd:") and s not in bot_names():
             raise UsageError(f"unknown policy '{s}' (choose from {', '.join(bot_names())}, "
                              "or cmd:COMMAND)")
-    if args.hands < 1:
-        raise UsageError("--hands must be at least 1")
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    if not 1 <= args.hands <= MAX_ARENA_HANDS:
+        raise UsageError(f"--hands must be between 1 and {MAX_ARENA_HANDS:,}")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs must be between 1 and {MAX_JOBS} (worker processes)")
     rules = rules_from_args(args)
     try:
         report = run_arena(rules, seats, args.hands, args.seed, jobs=args.jobs,

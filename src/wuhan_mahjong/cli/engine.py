@@ -23,6 +23,10 @@ from ..rules import Rules
 from ..tiles import TileError, parse_tiles
 from .common import ArgumentParser, UsageError, add_rules_options, read_input, rules_from_args
 
+MAX_SIMULATED_HANDS = 100_000
+"""``simulate`` plays one match and keeps every hand's record (about 45 KB each) until it
+summarises: this many hands take about 4.5 GB."""
+
 
 def _seat_arg(text: str, where: str) -> int:
     t = text.strip().upper()
@@ -93,6 +97,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return _scripted(args, rules)
     if args.hands < 1:
         raise UsageError("--hands must be at least 1")
+    if args.hands > MAX_SIMULATED_HANDS:
+        raise UsageError(f"--hands must be at most {MAX_SIMULATED_HANDS:,} (one match, held in "
+                         "memory); run several with different --seed values")
     rng: random.Random = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     match = Match(rules, args.hands, rng=rng, auto_pass=True)
     match.run(random_policy(rng))

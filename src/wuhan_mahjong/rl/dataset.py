@@ -47,6 +47,11 @@ from .spaces import NUM_ACTIONS, OBS_SHAPE, PLANES, action_index, action_mask, e
 
 FORMAT_VERSION = 1
 
+MAX_HANDS = 100_000
+"""The most hands one file may hold.  A file is built in memory before it is written
+(about 0.45 MB of observation planes per hand, twice that while they are joined), so a
+larger dataset is several files with different ``--seed`` values."""
+
 
 def play_hand_rows(profile: str, options: dict[str, Any], policy: str, seed: int, h: int,
                    all_decisions: bool = False) -> tuple[list[tuple[npt.NDArray[np.float32],
@@ -80,6 +85,9 @@ def generate(profile: str = "yuanhang", hands: int = 100, policy: str = "expert"
     """The dataset's arrays (see the module docstring); ``progress(done)`` after every hand."""
     if hands < 1:
         raise DatasetError("--hands must be at least 1")
+    if hands > MAX_HANDS:
+        raise DatasetError(f"--hands must be at most {MAX_HANDS:,} per file (it is built in "
+                           "memory); write several files with different --seed values")
     if profile not in PROFILES:
         raise DatasetError(f"unknown profile '{profile}' (choose from {', '.join(sorted(PROFILES))})")
     try:
@@ -88,7 +96,7 @@ def generate(profile: str = "yuanhang", hands: int = 100, policy: str = "expert"
     except (RulesError, ValueError) as e:
         raise DatasetError(str(e)) from None
     opts = dict(options or {})
-    obs: list[npt.NDArray[np.float32]] = []
+    obs: list[npt.NDArray[np.float16]] = []  # one block of rows per hand
     masks: list[npt.NDArray[np.int8]] = []
     actions: list[int] = []
     seats: list[int] = []
@@ -100,8 +108,9 @@ def generate(profile: str = "yuanhang", hands: int = 100, policy: str = "expert"
         rows, d, dealer = play_hand_rows(profile, opts, policy, seed, h, all_decisions)
         deltas[h] = d
         dealers[h] = dealer
-        for o, m, a, s in rows:
-            obs.append(o)
+        if rows:  # float16 now: the float32 planes of every row would take twice the memory
+            obs.append(np.stack([o for o, _, _, _ in rows]).astype(np.float16))
+        for _, m, a, s in rows:
             masks.append(m)
             actions.append(a)
             seats.append(s)
@@ -114,7 +123,7 @@ def generate(profile: str = "yuanhang", hands: int = 100, policy: str = "expert"
             "all_decisions": all_decisions, "num_actions": NUM_ACTIONS}
     n = len(actions)
     return {
-        "obs": (np.stack(obs) if n else np.zeros((0, *OBS_SHAPE), dtype=np.float32)).astype(np.float16),
+        "obs": np.concatenate(obs) if n else np.zeros((0, *OBS_SHAPE), dtype=np.float16),
         "mask": (np.stack(masks) if n else np.zeros((0, NUM_ACTIONS), dtype=np.int8)).astype(np.bool_),
         "action": np.asarray(actions, dtype=np.int16),
         "seat": np.asarray(seats, dtype=np.int8),
