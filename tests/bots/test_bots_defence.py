@@ -157,3 +157,26 @@ def test_in_laizishanzhuang_the_layer_only_makes_free_swaps(wall: int) -> None:
     assert ExpertBot(1).choose(yuanhang) == safe
     # the sampled reading rates every tile off the pin suit alike, and throws 2s
     assert ExpertBot(1, waits="sampled").choose(yuanhang) == Discard(parse_tile("2s"))
+
+
+#: ready but closed (4p leaves the 6-8p kanchan): no win is possible before a claim opens it
+CLOSED_READY = "234m567m789s22s468p"
+
+
+@pytest.mark.parametrize("wall", [12, 20])
+def test_a_closed_ready_hand_folds_where_an_opened_one_pushes(wall: int) -> None:
+    """Against three melds of pins, late: the ready discard 4p is a live pin.  An opened
+    hand pushes (its wait can win at once); a closed one must first open by a claim (no
+    concealed win), so its chance is a step further and the safe tile goes.  The layer
+    once rated both hands' chances alike and pushed with the closed one too."""
+    closed = make_view(CLOSED_READY, wall=wall, melds={1: PINS}, discards=DISCARDS, dealer=2)
+    four_p = Discard(parse_tile("4p"))
+    assert get_bot("greedy", 1).choose(closed) == four_p
+    assert ExpertBot(1, closed_step=0).choose(closed) == four_p
+    bot = ExpertBot(1)
+    choice = bot.choose(closed)
+    assert isinstance(choice, Discard) and not 9 <= choice.tile < 18  # not a pin
+    assert bot.defended == 1
+    opened = make_view(CLOSED_READY[4:], wall=wall, melds={0: [meld("chi", "123m", 3)], 1: PINS},
+                       discards=DISCARDS, dealer=2)
+    assert ExpertBot(1).choose(opened) == four_p

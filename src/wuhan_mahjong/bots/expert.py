@@ -152,7 +152,7 @@ class ExpertBot(GreedyBot):
                  laizi_short_step: float = 1.0, laizi_loss: float = 1.0,
                  laizi_ev_shanten: int = 99, win_fit: bool = False,
                  swap_slack: float = -1.0, swap_gain: float = 1.0,
-                 swap_value: float = 0.9, waits: str = "shapes") -> None:
+                 swap_value: float = 0.9, waits: str = "shapes", closed_step: int = 1) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -196,6 +196,11 @@ class ExpertBot(GreedyBot):
         self.swap_gain = swap_gain
         self.swap_value = swap_value
         self.swapped = 0  # discards the safe swap changed
+        self.closed_step = int(closed_step)
+        """Steps of shanten the push-or-fold layer adds to a hand that has not opened: it
+        cannot win before a claim opens it (no concealed win, RULES §9), so its chance is
+        that of a hand ``closed_step`` steps further (0: the chance ignores it, as before
+        2 December 2026; the arena measured no difference, docs/bots.md)."""
         self.win_fit = win_fit
         """P(win) from the logistic fit to the arena (:meth:`win_chance_fit`) instead of the
         gamma model (:meth:`win_chance`), wherever the expert weighs one: the
@@ -371,9 +376,11 @@ class ExpertBot(GreedyBot):
             # the core kept (one suit, all pungs...) gives up its big-hand value
             return self.my_win_value(t, ev, d if self.defence_targets else -1)
 
+        steps = 0 if t.opened else self.closed_step
+
         def chance(d: int, sh: int) -> float:
             acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh)
-            return self._win_chance(sh, acc, unseen, turns)
+            return self._win_chance(sh + steps, acc, unseen, turns)
 
         c0 = chance(d0, sh0)
         best = (1.0 - p0) * c0 * value(d0) - cost0
