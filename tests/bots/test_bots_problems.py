@@ -61,6 +61,14 @@ PROBLEMS: dict[str, tuple[SeatView, dict[str, Any]]] = {
         make_view("11m55p88s99m33p2s7m1z", claim=("5p", 2), indicator="9s",
                   actions=[{"type": "peng", "tile": "5p", "tiles": "555p"}, PASS]),
         {"type": "peng", "tile": "5p", "tiles": "555p"}),
+    # 口口翻 and the minimum score (远航: one loser owes 20): ready on 2s/5s with one
+    # opening, no win can reach 20 (at most 16, from the dealer); the chi of 5p (4p6p)
+    # keeps the wait and a second opening doubles every win past it.  (The search bot
+    # once passed: its play-outs kept the hand unable to win after the chi.)
+    "chi_that_reaches_the_minimum_score": (
+        make_view("456p789s55m34s", claim=("5p", 3), melds=OPEN_CHI,
+                  actions=[{"type": "chi", "tile": "4p"}, PASS]),
+        {"type": "chi", "tile": "4p"}),
     # 红中 blocks every win while held: played out as its kong at once
     "red_dragon_is_konged": (
         make_view("123m456p789s55m34s7z", profile=LZSZ, indicator="9s",

@@ -427,7 +427,9 @@ class SearchBot(ExpertBot):
             assert res is not None
             hand, melds = res
             c, w = hand_counts(hand, t.laizi)
-            seats[me] = _Seat(c, w, tuple(melds), True, seats[me].small_ok)
+            # the claim is an opening: its factor may be what lets a small hand pass the
+            # minimum score (口口翻), so whether it may win is asked again, with it
+            seats[me] = _Seat(c, w, tuple(melds), True, t.small_win_possible(extra_openings=1))
             return ro.turn(me, None, kept=True)
         if move is PASS and t.on_table_from is not None:
             return ro.turn((t.on_table_from + 1) % 4, ro.draw())
