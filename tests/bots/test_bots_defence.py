@@ -180,3 +180,32 @@ def test_a_closed_ready_hand_folds_where_an_opened_one_pushes(wall: int) -> None
     opened = make_view(CLOSED_READY[4:], wall=wall, melds={0: [meld("chi", "123m", 3)], 1: PINS},
                        discards=DISCARDS, dealer=2)
     assert ExpertBot(1).choose(opened) == four_p
+
+
+#: three loose tiles beside two sets, a run and a pair: 6z (发), 1m and 9p
+LOOSE = "234m678m77s345s6z1m9p"
+
+
+@pytest.mark.parametrize("wall", [16, 24])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_honours_are_held_against_three_honour_pungs(wall: int, bot: str) -> None:
+    """Seat 1 shows pungs of 东, 西 and 北 (a 风一色 read; 南 is the laizi): greedy throws the
+    lone 发 first, as a lone honour goes; a reader keeps it and throws a suit tile."""
+    honours = [meld("peng", "111z", 0), meld("peng", "333z", 2), meld("peng", "444z", 0)]
+    view = make_view(LOOSE, wall=wall, melds={1: honours},
+                     discards={1: "1s9m7s3m9p1p", 2: "9s2m", 3: "3z4z1p"}, dealer=2)
+    assert get_bot("greedy", 1).choose(view) == Discard(parse_tile("6z"))
+    choice = get_bot(bot, 1).choose(view)
+    assert isinstance(choice, Discard) and choice.tile < 27  # a suit tile, not an honour
+
+
+@pytest.mark.parametrize("wall", [16, 24])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_the_dead_tile_goes_against_three_pungs(wall: int, bot: str) -> None:
+    """Seat 1 shows three pungs (a 碰碰胡 read), one of them 999p: with 4p, 8p and 9p loose,
+    9p is dead (all four seen), so nothing can win on it; greedy throws 4p."""
+    pungs = [meld("peng", "333m", 0), meld("peng", "666s", 2), meld("peng", "999p", 0)]
+    view = make_view("234m678m77s345s4p8p9p", wall=wall, melds={1: pungs},
+                     discards={1: "1s9m4z7s3z", 2: "1z9s", 3: "3z4z1p"}, dealer=2)
+    assert get_bot("greedy", 1).choose(view) == Discard(parse_tile("4p"))
+    assert get_bot(bot, 1).choose(view) == Discard(parse_tile("9p"))
