@@ -49,6 +49,7 @@ def make_view(hand: str, *, profile: str = "yuanhang", indicator: str = "1z", me
             "discards": [{"tile": tile_str(t), "laizi": False, "claimed_by": None}
                          for t in parse_tiles(discards.get(s, ""))],
         })
+    _check_copies(tiles, seats, indicator, claim)
     view: dict[str, Any] = {
         "schema": 1, "viewer": me, "hand_no": 0, "profile": profile, "options": {},
         "dealer": dealer, "phase": "claim" if claim else "turn",
@@ -59,3 +60,24 @@ def make_view(hand: str, *, profile: str = "yuanhang", indicator: str = "1z", me
         "hand": format_tiles(tiles), "drawn": None, "legal_actions": actions, "result": None,
     }
     return view  # type: ignore[return-value]
+
+
+def _check_copies(hand: list[int], seats: list[dict[str, Any]], indicator: str,
+                  claim: tuple[str, int] | None) -> None:
+    """A hand-made position must be one a deal can reach: no kind shows more than four
+    copies (the hand, every meld and discard, the face-up indicator, the tile on the table)."""
+    seen = [0] * 34
+    for t in hand:
+        seen[t] += 1
+    for seat in seats:
+        for m in seat["melds"]:
+            for t in parse_tiles(m["tiles"]):
+                seen[t] += 1
+        for d in seat["discards"]:
+            seen[parse_tile(d["tile"])] += 1
+    seen[parse_tile(indicator)] += 1
+    if claim:
+        seen[parse_tile(claim[0])] += 1
+    over = [tile_str(k) for k in range(34) if seen[k] > 4]
+    if over:
+        raise ValueError(f"more than four copies of {', '.join(over)} in a hand-made position")

@@ -22,7 +22,7 @@ from wuhan_mahjong.engine.actions import Discard
 from wuhan_mahjong.tiles import parse_tile
 
 PINS = [meld("chi", "123p", 0), meld("peng", "555p", 2), meld("chi", "789p", 0)]
-MIXED = [meld("chi", "123p", 0), meld("peng", "555s", 2), meld("chi", "789m", 0)]
+MIXED = [meld("chi", "123p", 0), meld("peng", "666s", 2), meld("chi", "789m", 0)]
 HAND = "234m456m55s23s78s9p1m"
 DISCARDS = {1: "1s9m4z7s2m3z8m", 2: "1z2z9s", 3: "3z4z1p"}
 
