@@ -152,7 +152,8 @@ class ExpertBot(GreedyBot):
                  laizi_short_step: float = 1.0, laizi_loss: float = 1.0,
                  laizi_ev_shanten: int = 99, win_fit: bool = False,
                  swap_slack: float = -1.0, swap_gain: float = 1.0,
-                 swap_value: float = 0.9, waits: str = "shapes", closed_step: int = 1) -> None:
+                 swap_value: float = 0.9, waits: str = "shapes", closed_step: int = 1,
+                 claim_ev: int = 0) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -201,6 +202,11 @@ class ExpertBot(GreedyBot):
         cannot win before a claim opens it (no concealed win, RULES §9), so its chance is
         that of a hand ``closed_step`` steps further (0: the chance ignores it, as before
         2 December 2026; the arena measured no difference, docs/bots.md)."""
+        self.claim_ev = int(claim_ev)
+        """Make a chi or peng only when it is worth its exposure (:meth:`claim_worth`): an
+        opening doubles what this seat pays when another wins, which a hand unlikely to
+        win does not earn back.  0: off (the default; docs/bots.md), 1: every claim, 2: the
+        claims of an opened hand only (each opening doubles in 口口翻)."""
         self.win_fit = win_fit
         """P(win) from the logistic fit to the arena (:meth:`win_chance_fit`) instead of the
         gamma model (:meth:`win_chance`), wherever the expert weighs one: the
@@ -871,6 +877,9 @@ class ExpertBot(GreedyBot):
             ev = evaluator(t.hand, t.melds, t)
             if ev.best()[0] > self.kong_max_shanten:
                 return PASS
+        if (self.claim_ev and (t.opened or self.claim_ev == 1) and isinstance(choice, (Chi, Peng))
+                and not self.claim_worth(t, choice)):
+            return PASS
         if choice is PASS or not self.claim_filter:
             return choice
         # a claim that gives speed only at equal shanten raises exposure; pass on it
@@ -887,6 +896,42 @@ class ExpertBot(GreedyBot):
         if after >= cur and t.opened and self.max_threat() >= 0.5 and isinstance(choice, (Chi, Peng)):
             return PASS
         return choice
+
+    def claim_worth(self, t: SeatReading, claim: Chi | Peng) -> bool:
+        """Whether ``claim`` is worth its exposure, by the hand's expected result
+        ``P(win) × win − (1 − P(win)) × loss`` before and after it.  Nearly every hand has
+        a winner, so a seat that does not win pays (a plain share of the profile's
+        typical win).  The claim's opening multiplies that loss by its factor, and the win
+        too unless the hand is closed (a closed hand's win already counts the opening it
+        needs, and its chance one more step: :attr:`closed_step`)."""
+        res = after_claim(t, claim)
+        if res is None:
+            return True
+        hand, melds = res
+        ev = evaluator(t.hand, t.melds, t)
+        ev2 = evaluator(hand, melds, t)
+        options = [d for d in set(hand) if d != t.laizi and d not in t.must]
+        if not options:
+            return True
+        unseen = max(1, t.unseen_total)
+        turns = max(0.5, t.wall / 4)
+        sh0 = ev.best()[0]
+        acc0, _ = ev.acceptance(t.unseen, t.laizi)
+        # the arena's fit: the gamma model rates a far hand's chance far too high here
+        p0 = self.win_chance_fit(sh0 + (0 if t.opened else self.closed_step), acc0, unseen, turns)
+        if t.opened and not t.small_win_possible() and t.small_win_possible(extra_openings=1):
+            p0 = 0.0  # the claim's factor is what lets a small hand pass the minimum score
+        sh1 = min(ev2.shanten_after(d, -1) for d in options)
+        acc1 = max(ev2.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh1)[0]
+                   for d in options if ev2.shanten_after(d, -1) == sh1)
+        p1 = self.win_chance_fit(sh1, acc1, unseen, turns)
+        factor = float(t.multiplier(t.me, big=False, extra_openings=1)
+                       / t.multiplier(t.me, big=False))
+        win = self.my_win_value(t, ev)
+        loss = PLAIN_SHARE * typical_win(t.rules)
+        before = p0 * win - (1.0 - p0) * loss
+        after = p1 * win * (factor if t.opened else 1.0) - (1.0 - p1) * loss * factor
+        return after >= before
 
     def claim_equal_acceptance(self, t: SeatReading) -> Action:
         """Greedy's claim rule, extended: a claim at equal shanten is also made when the
