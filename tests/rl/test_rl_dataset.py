@@ -30,6 +30,21 @@ def test_cli_writes_a_reproducible_dataset(tmp_path: Path, capsys: pytest.Captur
     assert da["meta"]["policy"] == "greedy" and da["meta"]["hands"] == 4
 
 
+def test_the_file_holds_what_generate_returns(tmp_path: Path) -> None:
+    """The command writes the planes to disk as the hands are played and compresses them
+    from there; the file is what :func:`dataset.generate` builds in memory, and nothing
+    is left beside it."""
+    out = tmp_path / "d.npz"
+    assert main(["dataset", "--profile", "yuanhang", "--hands", "3", "--policy", "greedy",
+                 "--seed", "4", "--out", str(out)]) == 0
+    built = dataset.generate("yuanhang", 3, "greedy", seed=4)
+    with np.load(out) as stored:
+        assert sorted(stored.files) == sorted(built)
+        for k in built:
+            assert stored[k].dtype == built[k].dtype and np.array_equal(stored[k], built[k]), k
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.npz"]
+
+
 def test_arrays_are_consistent() -> None:
     d = dataset.generate("laizishanzhuang", 3, "greedy", seed=2)
     n = len(d["action"])

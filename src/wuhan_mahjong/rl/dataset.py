@@ -28,6 +28,7 @@ seed (``--seed``, default 0) and any hand can be regenerated alone.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -48,9 +49,10 @@ from .spaces import NUM_ACTIONS, OBS_SHAPE, PLANES, action_index, action_mask, e
 FORMAT_VERSION = 1
 
 MAX_HANDS = 100_000
-"""The most hands one file may hold.  A file is built in memory before it is written
-(about 0.45 MB of observation planes per hand, twice that while they are joined), so a
-larger dataset is several files with different ``--seed`` values."""
+"""The most hands one file may hold.  The command writes the observation planes to disk as
+the hands are played (about 0.45 MB per hand beside the output until it is compressed;
+:func:`generate` holds them in memory), so a larger dataset is several files with
+different ``--seed`` values."""
 
 
 def play_hand_rows(profile: str, options: dict[str, Any], policy: str, seed: int, h: int,
@@ -83,11 +85,24 @@ def generate(profile: str = "yuanhang", hands: int = 100, policy: str = "expert"
              options: dict[str, Any] | None = None, all_decisions: bool = False,
              progress: Callable[[int], None] | None = None) -> dict[str, npt.NDArray[Any]]:
     """The dataset's arrays (see the module docstring); ``progress(done)`` after every hand."""
+    blocks: list[npt.NDArray[np.float16]] = []
+    arrays = _generate(profile, hands, policy, seed, options, all_decisions, progress,
+                       blocks.append)
+    obs = np.concatenate(blocks) if blocks else np.zeros((0, *OBS_SHAPE), dtype=np.float16)
+    return {"obs": obs, **arrays}
+
+
+def _generate(profile: str, hands: int, policy: str, seed: int, options: dict[str, Any] | None,
+              all_decisions: bool, progress: Callable[[int], None] | None,
+              obs_sink: Callable[[npt.NDArray[np.float16]], Any]) -> dict[str, npt.NDArray[Any]]:
+    """Every array but ``obs``, whose rows go to ``obs_sink`` a hand's block at a time
+    (``float16``, in row order): :func:`run` writes them to disk as they come, so a file
+    is not limited by memory."""
     if hands < 1:
         raise DatasetError("--hands must be at least 1")
     if hands > MAX_HANDS:
-        raise DatasetError(f"--hands must be at most {MAX_HANDS:,} per file (it is built in "
-                           "memory); write several files with different --seed values")
+        raise DatasetError(f"--hands must be at most {MAX_HANDS:,} per file; write several "
+                           "files with different --seed values")
     if profile not in PROFILES:
         raise DatasetError(f"unknown profile '{profile}' (choose from {', '.join(sorted(PROFILES))})")
     try:
@@ -96,8 +111,7 @@ def generate(profile: str = "yuanhang", hands: int = 100, policy: str = "expert"
     except (RulesError, ValueError) as e:
         raise DatasetError(str(e)) from None
     opts = dict(options or {})
-    obs: list[npt.NDArray[np.float16]] = []  # one block of rows per hand
-    masks: list[npt.NDArray[np.int8]] = []
+    masks: list[npt.NDArray[np.bool_]] = []  # one block of rows per hand
     actions: list[int] = []
     seats: list[int] = []
     hand_ids: list[int] = []
@@ -108,10 +122,10 @@ def generate(profile: str = "yuanhang", hands: int = 100, policy: str = "expert"
         rows, d, dealer = play_hand_rows(profile, opts, policy, seed, h, all_decisions)
         deltas[h] = d
         dealers[h] = dealer
-        if rows:  # float16 now: the float32 planes of every row would take twice the memory
-            obs.append(np.stack([o for o, _, _, _ in rows]).astype(np.float16))
-        for _, m, a, s in rows:
-            masks.append(m)
+        if rows:  # float16 now: the float32 planes of every row would take twice the space
+            obs_sink(np.stack([o for o, _, _, _ in rows]).astype(np.float16))
+            masks.append(np.stack([m for _, m, _, _ in rows]).astype(np.bool_))
+        for _, _, a, s in rows:
             actions.append(a)
             seats.append(s)
             hand_ids.append(h)
@@ -123,8 +137,7 @@ def generate(profile: str = "yuanhang", hands: int = 100, policy: str = "expert"
             "all_decisions": all_decisions, "num_actions": NUM_ACTIONS}
     n = len(actions)
     return {
-        "obs": np.concatenate(obs) if n else np.zeros((0, *OBS_SHAPE), dtype=np.float16),
-        "mask": (np.stack(masks) if n else np.zeros((0, NUM_ACTIONS), dtype=np.int8)).astype(np.bool_),
+        "mask": np.concatenate(masks) if n else np.zeros((0, NUM_ACTIONS), dtype=np.bool_),
         "action": np.asarray(actions, dtype=np.int16),
         "seat": np.asarray(seats, dtype=np.int8),
         "hand": np.asarray(hand_ids, dtype=np.int32),
@@ -178,15 +191,29 @@ def run(args: argparse.Namespace) -> int:
         raise DatasetError(f"cannot write {out}: no such directory {folder}")
     show = sys.stderr.isatty() if args.progress is None else args.progress
     bar = ProgressBar(args.hands, sys.stderr) if show and args.hands > 0 else None
-    arrays = generate(args.profile, args.hands, args.policy, args.seed, _options(args.option),
-                      args.all_decisions, bar)
+    options = _options(args.option)
     tmp = out + ".part.npz"  # written whole, then renamed: a killed run leaves no half file
+    planes = out + ".part.obs"  # the observation planes, raw, as the hands are played
     try:
-        np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
-        os.replace(tmp, out)
+        try:
+            with open(planes, "wb") as raw:
+                arrays = _generate(args.profile, args.hands, args.policy, args.seed, options,
+                                   args.all_decisions, bar, lambda block: raw.write(block.tobytes()))
+            rows = len(arrays["action"])
+            # read back from disk while it is compressed (NumPy writes it in 16 MiB chunks)
+            obs: npt.NDArray[np.float16] = (
+                np.memmap(planes, dtype=np.float16, mode="r", shape=(rows, *OBS_SHAPE)) if rows
+                else np.zeros((0, *OBS_SHAPE), dtype=np.float16))
+            np.savez_compressed(tmp, obs=obs, **arrays)  # type: ignore[arg-type]
+            del obs
+            os.replace(tmp, out)
+        finally:
+            for leftover in (planes, tmp):
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(leftover)
     except OSError as e:
         raise DatasetError(f"cannot write {out}: {e.strerror}") from None
-    print(f"{out}: {len(arrays['action'])} decisions from {args.hands} hands "
+    print(f"{out}: {rows} decisions from {args.hands} hands "
           f"({args.profile}, policy {args.policy}, seed {args.seed})")
     return 0
 
