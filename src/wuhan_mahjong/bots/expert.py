@@ -921,9 +921,10 @@ class ExpertBot(GreedyBot):
         p0 = self.win_chance_fit(sh0 + (0 if t.opened else self.closed_step), acc0, unseen, turns)
         if t.opened and not t.small_win_possible() and t.small_win_possible(extra_openings=1):
             p0 = 0.0  # the claim's factor is what lets a small hand pass the minimum score
-        sh1 = min(ev2.shanten_after(d, -1) for d in options)
+        shanten1 = {d: ev2.shanten_after(d, -1) for d in options}
+        sh1 = min(shanten1.values())
         acc1 = max(ev2.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh1)[0]
-                   for d in options if ev2.shanten_after(d, -1) == sh1)
+                   for d in options if shanten1[d] == sh1)
         p1 = self.win_chance_fit(sh1, acc1, unseen, turns)
         factor = float(t.multiplier(t.me, big=False, extra_openings=1)
                        / t.multiplier(t.me, big=False))
