@@ -19,7 +19,7 @@ from wuhan_mahjong.bots.greedy import evaluator
 from wuhan_mahjong.bots.opponents import OpponentModel
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine.actions import Discard
-from wuhan_mahjong.tiles import parse_tile
+from wuhan_mahjong.tiles import is_258, parse_tile
 
 PINS = [meld("chi", "123p", 0), meld("peng", "555p", 2), meld("chi", "789p", 0)]
 MIXED = [meld("chi", "123p", 0), meld("peng", "666s", 2), meld("chi", "789m", 0)]
@@ -209,3 +209,50 @@ def test_the_dead_tile_goes_against_three_pungs(wall: int, bot: str) -> None:
                      discards={1: "1s9m4z7s3z", 2: "1z9s", 3: "3z4z1p"}, dealer=2)
     assert get_bot("greedy", 1).choose(view) == Discard(parse_tile("4p"))
     assert get_bot(bot, 1).choose(view) == Discard(parse_tile("9p"))
+
+
+#: seat 2 holds one tile beside four claimed melds (two chis: no 碰碰胡; mixed suits: no
+#: one-suit hand): he wins on a discard only as 全求人, a big hand, whose pair must be 2/5/8
+QUANQIUREN = [meld("chi", "123m", 1), meld("peng", "777s", 3), meld("chi", "456m", 1),
+              meld("peng", "999p", 0)]
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+def test_a_lone_tile_beside_four_melds_waits_for_a_258_pair(profile: str) -> None:
+    """全求人 is a big hand, so it passes any minimum score: he is ready whatever his factors
+    (in 边锋 a small hand of his could not pass "every loser owes 8", and the model used to
+    read him as hardly ready, on any tile), and only a 2/5/8 pairs his lone tile."""
+    t = SeatReading(make_view("456999m27p235578s", profile=profile, indicator="9s", wall=30,
+                              melds={2: QUANQIUREN}))
+    model = OpponentModel(t, random.Random(1), waits="shapes")
+    read = model.reads[2]
+    assert read.p_ready >= 0.9
+    assert read.waits[parse_tile("7p")] == 0.0 and read.waits[parse_tile("1z")] == 0.0
+    assert read.waits[parse_tile("2p")] > 0.05
+    assert sum(read.waits) == pytest.approx(1.0)  # exactly one kind pairs his tile
+    assert model.risk(parse_tile("7p"), 1) == (0.0, 0.0, 0.0)
+    p, deal, contract = model.risk(parse_tile("2p"), 1)
+    assert p > 0.05 and deal > 0 and contract > 0  # not ready after it: he pays for all
+
+
+def test_a_lone_tile_beside_four_pungs_pairs_with_anything() -> None:
+    pungs = [meld("peng", "111m", 1), meld("peng", "777s", 3), meld("peng", "444m", 1),
+             meld("peng", "999p", 0)]
+    t = SeatReading(make_view("567m23p235578s1z", profile="bianfeng", indicator="9s", wall=30,
+                              melds={2: pungs}))
+    read = OpponentModel(t, random.Random(1), waits="shapes").reads[2]
+    assert read.waits[parse_tile("7p")] > 0.0 and read.waits[parse_tile("1z")] > 0.0
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+@pytest.mark.parametrize(("hand", "safe"), [("456999m27p235578s", "7p"),
+                                            ("235678m234556p24s", "6p")])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_no_258_tile_into_a_quanqiuren(profile: str, hand: str, safe: str, bot: str) -> None:
+    """Against a 全求人, a 2/5/8 deals in (and, not ready, this seat pays all three shares);
+    any other tile is safe.  Greedy throws the 2/5/8 (2p, 8m: its best acceptance); the
+    readers throw the equally fast safe tile.  In 边锋 they used to throw a 2/5/8."""
+    view = make_view(hand, profile=profile, indicator="9s", wall=30, melds={2: QUANQIUREN})
+    greedy = get_bot("greedy", 1).choose(view)
+    assert isinstance(greedy, Discard) and is_258(greedy.tile)
+    assert get_bot(bot, 1).choose(view) == Discard(parse_tile(safe))

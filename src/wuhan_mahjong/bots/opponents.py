@@ -6,6 +6,9 @@ Everything comes from the seat view (:class:`~wuhan_mahjong.bots.seat_reading.Se
 * **Can he win on a discard at all?**  Not before he has opened (开口), and a
   small hand (小胡) only if it could pass the minimum score with his factors and
   the discarder's (``scoring.minimum_failure``, the one place the rule lives).
+  One tile beside four claimed melds can only win as 全求人, a big hand that passes
+  any minimum score: he is ready, and only the kinds that may pair his tile (a 2/5/8,
+  unless his melds make 碰碰胡, 清一色 or 风一色) win (:meth:`OpponentModel.quanqiuren`).
 * **Suit focus**, read from his melds and his discards: all melds in one suit
   and few discards of it (清一色), all melds 2/5/8 (将一色), all melds pungs
   (碰碰胡), all honours (风一色).  The more melds and the fewer discards that
@@ -173,9 +176,13 @@ class OpponentModel:
         m = min(4, len(ps.melds) + ps.hidden_kongs)
         stage = 1.0 - t.wall / 84.0
         p_ready = min(0.95, _READY_BY_MELDS[m] * (0.5 + stage) * (1.0 + 0.5 * strength * stage))
-        if not small_ok and focus is None:
+        if self.quanqiuren(o):
+            p_ready = 0.95  # his lone tile waits for its pair, and that win is a big hand
+        elif not small_ok and focus is None:
             p_ready *= 0.3  # only a big hand he does not show could win
-        if self.wait_model == "shapes":
+        if self.quanqiuren(o):
+            waits = self._quanqiuren_waits(o)
+        elif self.wait_model == "shapes":
             waits = self._shape_waits(o, focus, strength, small_ok)
         else:
             waits = (self._sampled_waits(o, focus, strength, small_ok) if p_ready >= 0.05
@@ -183,6 +190,40 @@ class OpponentModel:
         feed = (focus is not None and focus != "pph" and ps.openings == 2
                 and _contract_name(focus) in t.rules.one_suit_contract_hands)
         return Read(o, True, small_ok, focus, strength, p_ready, waits, feed)
+
+    def quanqiuren(self, o: int) -> bool:
+        """Whether ``o`` holds one tile beside four claimed melds: a win on a discard can
+        only be 全求人, a big hand, which passes any minimum score (RULES §11: his pair is
+        2/5/8 unless the hand is also 碰碰胡, 清一色, 风一色 or 将一色)."""
+        ps = self.t.seats[o]
+        return ps.concealed == 1 and ps.hidden_kongs == 0 and len(ps.melds) == 4
+
+    def _quanqiuren_waits(self, o: int) -> list[float]:
+        """P(a kind pairs his lone tile | he is ready): the unseen copies of each kind he can
+        pair as 全求人 (a 2/5/8; any kind if his melds are all pungs; his suit if they are
+        all of one suit; an honour if all honours), those he threw counted less; exactly
+        one kind completes the hand (a held laizi pairs with any of them)."""
+        t = self.t
+        ps = t.seats[o]
+        meld_tiles = [x for m in ps.melds for x in m.tiles]
+        pungs = all(m.is_pung for m in ps.melds)
+        suits = {x // 9 for x in meld_tiles}
+        one_suit = next(iter(suits)) if len(suits) == 1 and meld_tiles[0] < 27 else None
+        honours = all(is_honour(x) for x in meld_tiles)
+        thrown = set(ps.discards)
+        must = set(t.must)
+        score = [0.0] * NUM_KINDS
+        for x in range(NUM_KINDS):
+            if x == t.laizi or x in must:
+                continue
+            if not (pungs or is_258(x) or (one_suit is not None and x < 27 and x // 9 == one_suit)
+                    or (honours and is_honour(x))):
+                continue
+            score[x] = t.unseen[x] * (_THROWN_WAIT if x in thrown else 1.0)
+        total = sum(score)
+        if total <= 0:
+            return score
+        return [min(1.0, w / total) for w in score]
 
     def _small_ok(self, o: int) -> bool:
         """Could a small hand of ``o`` pass the minimum score if this seat dealt in
@@ -355,7 +396,7 @@ class OpponentModel:
         usually reaches the cap)."""
         t = self.t
         r = self.reads[o]
-        big = r.fits(tile) and r.strength >= 0.5
+        big = (r.fits(tile) and r.strength >= 0.5) or self.quanqiuren(o)
         base = 10 if big else 1
         mine = float(t.multiplier(t.me, big=big))
         his = float(t.multiplier(o, big=big)) * (1.0 if big else 1.5)  # 硬胡 half the time
@@ -389,8 +430,7 @@ class OpponentModel:
             anyway = 0.35 + 0.4 * stage
             p_total += p
             cost += p * max(0.0, pay - anyway * pay * PLAIN_SHARE / DEAL_IN_SHARE)
-            ps = t.seats[o]
-            if len(ps.melds) + ps.hidden_kongs == 4 and ps.concealed == 1:
+            if self.quanqiuren(o):
                 liable = (is_258(tile) if rules.quanqiuren_contract == "jiang_discard"
                           else my_shanten > 0)
                 if liable:

@@ -23,10 +23,12 @@ candidate moves out instead:
   random numbers) by a fast policy: draw, win when the hand is complete and may
   win (opened; a small hand only where it passes the minimum score; laizi are
   wilds, 红中/发财 are konged and replaced), else discard to the lowest shanten
-  (lone honours and terminals first); a discard that completes an opened hand
-  is won on; a seat not yet opened pengs when the peng keeps its shanten.  The
-  outcome is priced for this seat with the opponent model's costs: its win
-  (:meth:`ExpertBot.my_win_value`), a deal-in (his deal-in cost), or a plain
+  (lone honours and terminals first; among equally fast tiles, one that no hand of
+  the sample wins on); a discard that completes an opened hand is won on (a 全求人's
+  lone tile only by the kinds that may pair it, in every profile); a seat not yet
+  opened pengs when the peng keeps its shanten.  The outcome is priced for this seat
+  with the opponent model's costs: its win (:meth:`ExpertBot.my_win_value`), a deal-in
+  (his deal-in cost; three shares where this seat contracts for a 全求人), or a plain
   share when someone else pays.
 * **Choice.**  The candidate with the best mean replaces the expert's move only
   when it beats it by more than ``z`` (1.64) standard errors of the paired
@@ -48,7 +50,7 @@ from dataclasses import dataclass
 
 from ..engine.actions import PASS, Action, Chi, Discard, Peng
 from ..meld import Meld
-from ..tiles import NUM_KINDS
+from ..tiles import NUM_KINDS, is_258
 from .expert import ExpertBot
 from .greedy import after_claim, discard_choices, evaluator, tile_shape_rank
 from .handeval import Evaluator, hand_counts
@@ -66,6 +68,9 @@ class _Seat:
     opened: bool
     small_ok: bool  # a small hand of his passes the minimum score
     ev: Evaluator | None = None  # cached evaluator of the concealed hand as it is
+    #: the kinds that pair his lone tile as 全求人 (one tile beside four claimed melds; a
+    #: big hand, so it passes any minimum score), as the opponent model reads them
+    quanqiuren: frozenset[int] = frozenset()
 
     def evaluator(self, must: tuple[int, ...]) -> Evaluator:
         if self.ev is None:
@@ -84,7 +89,8 @@ class _Seat:
         self.ev = None
 
     def copy(self) -> _Seat:
-        return _Seat(list(self.counts), self.wilds, self.melds, self.opened, self.small_ok, self.ev)
+        return _Seat(list(self.counts), self.wilds, self.melds, self.opened, self.small_ok, self.ev,
+                     self.quanqiuren)
 
 
 def _may_win(seat: _Seat, ev: Evaluator, tile: int, delta: int) -> bool:
@@ -120,7 +126,8 @@ class _Rollout:
         self.budget = budget  # [steps left], shared by every rollout of the decision
 
     # ---------------------------------------------------------------- outcome prices
-    def _win(self, winner: int, tile: int, frm: int | None, big: bool = False) -> float:
+    def _win(self, winner: int, tile: int, frm: int | None, big: bool = False, *,
+             liable: bool = False) -> float:
         bot = self.bot
         cap = bot.cap
         if winner == self.me:
@@ -128,8 +135,15 @@ class _Rollout:
             return min(value * self.scale, 3 * cap)
         cost = min(bot.cost_of(winner, tile) * self.scale, cap)
         if frm == self.me:
-            return -cost
+            return -3.0 * cost if liable else -cost  # 承包: the other two shares as well
         return -cost * PLAIN_SHARE / DEAL_IN_SHARE
+
+    def _liable(self, seat: _Seat, tile: int) -> bool:
+        """Whether this seat, having just thrown ``tile`` into a 全求人, contracts for it
+        (RULES §17.10: a 2/5/8, or not ready, as the profile says)."""
+        if self.bot.t.rules.quanqiuren_contract == "jiang_discard":
+            return is_258(tile)
+        return seat.evaluator(self.must).best()[0] > 0
 
     # ---------------------------------------------------------------- policy
     def _discard(self, s: int) -> int:
@@ -148,9 +162,27 @@ class _Rollout:
                     tied.append(k)
         if not tied:
             return -1
+        if len(tied) > 1:
+            # among equally fast tiles, one that no hand of this sample wins on: every
+            # seat's later discards would otherwise deal in at random, and that noise
+            # (not the root move) decided many a comparison
+            safe = [k for k in tied if not self._wins_on(s, k)]
+            tied = safe or tied
         if len(tied) == 1:
             return tied[0]
         return min(tied, key=lambda k: (tile_shape_rank(k, counts), k))
+
+    def _wins_on(self, s: int, d: int) -> bool:
+        """Whether another seat of this sample would win on ``d`` thrown by seat ``s``."""
+        if d == self.laizi:
+            return False
+        for i in (1, 2, 3):
+            so = self.seats[(s + i) % 4]
+            if so.opened:
+                ev = so.evaluator(self.must)
+                if ev.shanten_after(d, 1) < 0 and (d in so.quanqiuren or _may_win(so, ev, d, 1)):
+                    return True
+        return False
 
     def play_discard(self, s: int, d: int) -> float | None:
         """Seat ``s`` discards ``d``: a win on it, a peng, or the next seat's turn."""
@@ -162,8 +194,11 @@ class _Rollout:
             so = seats[o]
             if so.opened and d != self.laizi:
                 ev = so.evaluator(self.must)
-                if ev.shanten_after(d, 1) < 0 and _may_win(so, ev, d, 1):
-                    return self._win(o, d, s, o == self.me and self.bot.big_wins and _big(ev, d, 1))
+                if ev.shanten_after(d, 1) < 0:
+                    if d in so.quanqiuren:  # a big hand: the feeder may pay for everybody
+                        return self._win(o, d, s, liable=s == self.me and self._liable(seat, d))
+                    if _may_win(so, ev, d, 1):
+                        return self._win(o, d, s, o == self.me and self.bot.big_wins and _big(ev, d, 1))
         if d != self.laizi:
             for i in (1, 2, 3):
                 o = (s + i) % 4
@@ -394,6 +429,10 @@ class SearchBot(ExpertBot):
             for m in t.must:
                 weights[m] = 1e-9
             want_ready = rng.random() < r.p_ready
+            pairs = (frozenset(x for x in range(NUM_KINDS) if r.waits[x] > 0)
+                     if model.quanqiuren(o) else frozenset())
+            if pairs and want_ready:  # his lone tile is one that he can pair as 全求人
+                weights = [w if x in pairs else 1e-9 for x, w in enumerate(weights)]
             melds = (*ps.melds, *[Meld("kong", (0, 0, 0, 0), None, "concealed")] * ps.hidden_kongs)
             hand: list[int] = []
             for _ in range(self.ready_tries):
@@ -405,7 +444,8 @@ class SearchBot(ExpertBot):
             for x in hand:
                 pool.remove(x)
             c, w = hand_counts(hand, t.laizi)
-            seats[o] = _Seat(c, w, melds, ps.openings > 0, r.small_ok or not r.can_win)
+            seats[o] = _Seat(c, w, melds, ps.openings > 0, r.small_ok or not r.can_win,
+                             quanqiuren=pairs)
         rng.shuffle(pool)
         done = [s for s in seats if s is not None]
         assert len(done) == 4
