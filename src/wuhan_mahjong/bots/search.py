@@ -330,7 +330,9 @@ class SearchBot(ExpertBot):
         return self.search(t, moves)
 
     def _discard_candidates(self, t: SeatReading, ev: Evaluator, d0: int) -> list[int]:
-        """The expert's discard, the safest one, greedy's fastest (distinct, in that order)."""
+        """The expert's discard, the safest one, greedy's fastest (distinct, in that order),
+        leaving out a tile that is neither safer (by the opponent model) nor faster (shanten,
+        then acceptance) than the expert's."""
         choices = discard_choices(t)
         out = [d0]
         model = self.model()
@@ -344,8 +346,16 @@ class SearchBot(ExpertBot):
             return (-acc, tile_shape_rank(d, t.counts), d)
 
         fastest = min((d for d in choices if sh[d] == best), key=fast_key)
+
+        def speed(d: int) -> tuple[int, int]:
+            return (-sh[d], ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh[d])[0])
+
         for d in (safest, fastest):
-            if d not in out and len(out) < self.candidates:
+            # a tile neither safer nor faster than the expert's is not played out: it can
+            # only win the comparison by the rollouts' noise (a safe tile that broke a
+            # set did, against an equally safe one that kept it)
+            dominated = risk[d] >= risk[d0] and speed(d) <= speed(d0)
+            if d not in out and not dominated and len(out) < self.candidates:
                 out.append(d)
         return out
 
