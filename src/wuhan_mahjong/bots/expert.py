@@ -807,22 +807,32 @@ class ExpertBot(GreedyBot):
                 tied = [d for d in tied if aims[d]]
         if len(tied) == 1:
             return Discard(tied[0])
-        keyed = []
+        ranked: list[tuple[float, int, int, int]] = []
         for d in tied:
             ev13 = ev.with_tile(d, -1)
             aim = aims[d]
+            plain, _ = ev13.acceptance(t.unseen, t.laizi, current=best)
             if aim:
                 acc, _ = ev13.acceptance(t.unseen, t.laizi, target=aim, current=ev13.shanten(aim))
             else:
-                acc, _ = ev13.acceptance(t.unseen, t.laizi, current=best)
+                acc = plain
             bigb = 0.0 if self.big_target else self._big_bonus(ev, d, best)
             dang = self.danger(d, best)
-            keyed.append((-(acc * (1.0 + bigb)) + dang * 0.5, tile_shape_rank(d, t.counts), d))
-        keyed.sort()
+            # equal for the big target, the discard better for the small hand goes first
+            # (before, the tile order decided, so which suit a tile was in did)
+            ranked.append((-(acc * (1.0 + bigb)) + dang * 0.5, -plain,
+                           tile_shape_rank(d, t.counts), d))
+        ranked.sort()
+        keyed = [(k, r, d) for k, _, r, d in ranked]
         if self.lookahead and best >= 1 and len(keyed) > 1:
             # two-step acceptance among the best few: how many (draw, draw) paths
             # bring the hand two steps closer
-            top = [(k, r, d) for k, r, d in keyed[:4] if k <= keyed[0][0] * 0.8 or k == keyed[0][0]]
+            # the best four, and any tied with the fourth (which of equal tiles made the
+            # cut followed the tile order, so the suits' names)
+            n = 4
+            while n < len(keyed) and keyed[n][0] == keyed[3][0]:
+                n += 1
+            top = [(k, r, d) for k, r, d in keyed[:n] if k <= keyed[0][0] * 0.8 or k == keyed[0][0]]
             if len(top) > 1:
                 deep = []
                 for _k, r, d in top:
