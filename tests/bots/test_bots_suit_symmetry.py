@@ -1,6 +1,9 @@
-"""Which suit is which does not matter: the expert's discard in a position whose suits are
-renamed (万→筒→索→万, or 万↔索) is the renamed discard, or one exactly as good (the same
-shanten and the same number of improving tiles).
+"""Which suit is which, and which seat is which, does not matter.
+
+The expert's discard in a position whose suits are renamed (万→筒→索→万, or 万↔索) is the
+renamed discard, or one exactly as good (the same shanten and the same number of
+improving tiles); its every decision in a position whose seats are renumbered (each seat
+number turned by one, two or three) is the same decision.
 
 The rules treat the three suits alike, so a choice that moves with their names is a tie
 broken by the tile order where something better should decide.  Positions from greedy
@@ -83,3 +86,39 @@ def _worth(view: Any, action: dict[str, Any]) -> tuple[Any, ...]:
     tile = parse_tile(action["tile"])
     shanten = ev.shanten_after(tile, -1)
     return (shanten, ev.with_tile(tile, -1).acceptance(t.unseen, t.laizi, current=shanten)[0])
+
+
+#: the fields of a seat view that hold a seat number
+_SEAT_FIELDS = frozenset({"viewer", "dealer", "turn", "seat", "from_seat", "claimed_by"})
+
+
+def renumber(obj: Any, k: int) -> Any:
+    """``obj`` (a view, an action) with every seat number turned by ``k``."""
+    if isinstance(obj, dict):
+        out = {key: (v + k) % 4 if key in _SEAT_FIELDS and type(v) is int else renumber(v, k)
+               for key, v in obj.items()}
+        if isinstance(out.get("seats"), list):
+            out["seats"] = sorted(out["seats"], key=lambda s: s["seat"])
+        return out
+    if isinstance(obj, list):
+        return [renumber(v, k) for v in obj]
+    return obj
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+def test_the_expert_s_decisions_do_not_depend_on_the_seats_numbers(profile: str) -> None:
+    rules = get_rules(profile)
+    greedy = get_bot("greedy", 1)
+    wall, salt = deal(778, 2)
+    state = new_hand(rules, 0, wall=wall, salt=salt, hand_no=2, auto_pass=True)
+    checked = 0
+    while not state.ended:
+        seat = state.to_act()[0]
+        view = seat_view(state, seat)
+        mine = get_bot("expert", 5).choose(view).to_json()
+        for k in (1, 2, 3):
+            turned = get_bot("expert", 5).choose(renumber(copy.deepcopy(view), k))
+            assert renumber(turned.to_json(), 4 - k) == mine, (view["hand"], k)
+        checked += 1
+        state.apply(seat, greedy.choose(view))
+    assert checked >= 20
