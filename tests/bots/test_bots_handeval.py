@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from wuhan_mahjong.analysis import shanten
 from wuhan_mahjong.bots.handeval import Evaluator, hand_counts
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import get_rules
-from wuhan_mahjong.tiles import parse_tiles
+from wuhan_mahjong.tiles import parse_tile, parse_tiles
 
 
 def _random_case(rng: random.Random) -> tuple[list[int], list[Meld], int]:
@@ -61,3 +63,16 @@ def test_targets_and_acceptance() -> None:
         unseen[t] -= 1
     tiles, kinds = ev.acceptance(unseen, laizi=33, target="qys0")
     assert kinds == 9 and tiles == sum(unseen[:9])  # 九莲宝灯 waits on every 万
+
+
+def test_removing_a_tile_the_hand_does_not_hold_is_refused() -> None:
+    """The laizi is held as a wild, not as a count: asking to discard it (or any absent
+    tile) once recursed without end; it is a ValueError now."""
+    laizi = parse_tile("9m")
+    counts, wilds = hand_counts(parse_tiles("13355m799p33479s9m"), laizi)
+    ev = Evaluator(counts, wilds, [], ())
+    with pytest.raises(ValueError, match="holds no tile"):
+        ev.shanten_after(laizi, -1)
+    with pytest.raises(ValueError, match="holds no tile"):
+        ev.with_tile(parse_tile("2p"), -1)
+    assert ev.shanten_after(parse_tile("7p"), -1) >= 0

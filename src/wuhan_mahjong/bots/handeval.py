@@ -287,9 +287,14 @@ class Evaluator:
         return min((self.room - self.kept(t) - 1, t) for t in self.allowed)
 
     def shanten_after(self, tile: int, delta: int, target: str | None = None) -> int:
-        """Shanten after adding (+1) or removing (-1) one ``tile``; ``target`` None = best."""
+        """Shanten after adding (+1) or removing (-1) one ``tile``; ``target`` None = best.
+
+        ``ValueError`` for a tile the hand does not hold (the laizi is a wild, not a count):
+        a negative count would send the suit search into endless recursion."""
         if tile == -1:
             return self.best()[0] if target is None else self.shanten(target)
+        if delta < 0 and self.counts[tile] <= 0:
+            raise ValueError(f"the hand holds no tile {tile} to remove")
         if target is not None:
             if target not in self.allowed:
                 return 99
@@ -350,7 +355,10 @@ class Evaluator:
         return total, kinds
 
     def with_tile(self, tile: int, delta: int) -> Evaluator:
-        """A new evaluator with one tile added or removed."""
+        """A new evaluator with one tile added or removed (``ValueError`` for a tile the
+        hand does not hold)."""
+        if delta < 0 and self.counts[tile] <= 0:
+            raise ValueError(f"the hand holds no tile {tile} to remove")
         c = list(self.counts)
         c[tile] += delta
         return Evaluator(c, self.wilds, self.melds, self.must)
