@@ -442,6 +442,23 @@ class OpponentModel:
         return min(1.0, p_total), cost, contract
 
 
+    def rob_risk(self, tile: int) -> tuple[float, float]:
+        """(P(an added kong of ``tile`` is robbed), its expected cost in points).  A
+        robbed kong is a big hand (抢杠), so the minimum score never stops it, and the
+        konger pays all three shares (杠进杠出, or as the robbed contractor: RULES §17.11),
+        each at most the contract cap; a big hand usually comes near it.  The konger holds
+        all four copies, so only a run can wait on the tile: an honour is never robbed."""
+        if tile >= 27:
+            return 0.0, 0.0
+        miss = 1.0
+        for r in self.reads.values():
+            if r.can_win:
+                miss *= 1.0 - r.p_ready * r.waits[tile]
+        p = 1.0 - miss
+        contract_cap = float(self.t.rules.caps()[1])
+        return p, p * 3.0 * BIG_DEAL_IN_CAPS * contract_cap
+
+
 #: The winner's mean gain per win in greedy self-play (``bench``-style measurement:
 #: 100 wins per profile, seed 99), and what the discarder and each other loser paid
 #: of it on average (0.47-0.54 and 0.29): wins come with more factors than a seat
