@@ -153,7 +153,7 @@ class ExpertBot(GreedyBot):
                  laizi_ev_shanten: int = 99, win_fit: bool = False,
                  swap_slack: float = -1.0, swap_gain: float = 1.0,
                  swap_value: float = 0.9, waits: str = "shapes", closed_step: int = 1,
-                 claim_ev: int = 0, rob_max: float = 30.0) -> None:
+                 claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -207,6 +207,9 @@ class ExpertBot(GreedyBot):
         opening doubles what this seat pays when another wins, which a hand unlikely to
         win does not earn back.  0: off (the default; docs/bots.md), 1: every claim, 2: the
         claims of an opened hand only (each opening doubles in 口口翻)."""
+        self.ready_fit = bool(ready_fit)
+        """Read an opponent's chance of being ready from the fit to greedy self-play
+        (:func:`~wuhan_mahjong.bots.opponents.ready_chance`) instead of the hand-set prior."""
         self.rob_max = float(rob_max)
         """Skip an added kong (蓄杠) whose expected cost of being robbed (抢杠: the konger
         pays all three shares, :meth:`OpponentModel.rob_risk`) exceeds this many points;
@@ -276,7 +279,8 @@ class ExpertBot(GreedyBot):
         """This decision's reads of the opponents (:mod:`wuhan_mahjong.bots.opponents`),
         built once, on first use."""
         if self._model is None:
-            self._model = OpponentModel(self.t, self.rng, self.samples, waits=self.waits)
+            self._model = OpponentModel(self.t, self.rng, self.samples, waits=self.waits,
+                                        ready_fit=self.ready_fit)
         return self._model
 
     def _anyone_open(self) -> bool:
@@ -744,7 +748,7 @@ class ExpertBot(GreedyBot):
         if not isinstance(choice, Discard) or not self._anyone_open():
             return choice
         model = self.model() if self.waits == "shapes" else OpponentModel(
-            t, self.rng, self.samples, waits="shapes")
+            t, self.rng, self.samples, waits="shapes", ready_fit=self.ready_fit)
         d0 = choice.tile
         sh0 = ev.shanten_after(d0, -1)
         acc0 = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]
