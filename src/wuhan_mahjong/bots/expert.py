@@ -153,7 +153,8 @@ class ExpertBot(GreedyBot):
                  laizi_ev_shanten: int = 99, win_fit: bool = False,
                  swap_slack: float = -1.0, swap_gain: float = 1.0,
                  swap_value: float = 0.9, waits: str = "shapes", closed_step: int = 1,
-                 claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False) -> None:
+                 claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False,
+                 eager_peng: bool = False) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -173,6 +174,7 @@ class ExpertBot(GreedyBot):
         self.lookahead_work = lookahead_work
         self.big_target = big_target
         self.eager_below = eager_below
+        self.eager_peng = bool(eager_peng)
         self.work = 0
         self.cap_hits = 0
         self.defended = 0  # discards the defence layer changed (for the arena's curiosity)

@@ -103,6 +103,9 @@ class GreedyBot:
     #: an unopened hand makes claims that do not lower its shanten (it cannot win
     #: without an opening) only while its shanten is below this
     eager_below = 99
+    #: an unopened hand makes a peng that does not lower its shanten at any shanten (its
+    #: chis still follow ``eager_below``)
+    eager_peng = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -223,7 +226,9 @@ class GreedyBot:
                              else ev2.shanten_after(d, -1)
                              for d in set(hand) if d != t.laizi and d not in t.must), default=99)
                 pref = 1 if isinstance(a, Peng) else 2
-            ok = after < cur or (after == cur and (eager or isinstance(a, Kong)))
+            ok = after < cur or (after == cur and (
+                eager or isinstance(a, Kong)
+                or (self.eager_peng and isinstance(a, Peng) and not t.opened)))
             if ok and (best is None or (after, pref) < best[:2]):
                 best = (after, pref, a)
         return best[2] if best is not None else PASS
