@@ -79,7 +79,7 @@ def ready_chance(melds: int, stage: float, strength: float, may_win_small_or_rea
     (tuning seed 120: 21,548 opponent positions of the three profiles; shape ready, with a
     big-hand target or a small hand that passes the minimum score).  On other deals (seed
     121) it is calibrated within a few points in every tenth, where the hand-set prior
-    said about half the true chance (0.08 against 0.16 with one meld, 0.44 against 0.71
+    said about half the true chance (0.08 against 0.15 with one meld, 0.45 against 0.64
     with three).  ``stage`` is the share of the wall drawn (0 to 1).
 
     >>> round(ready_chance(1, 0.3, 0.0, True), 2), round(ready_chance(3, 0.7, 0.0, True), 2)
