@@ -13,6 +13,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from handmade import make_view
 
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
@@ -22,7 +23,7 @@ from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView, new_hand, seat_view
 from wuhan_mahjong.engine.actions import PASS, Action, Chi, Discard, Kong, Peng
 from wuhan_mahjong.rules import get_rules
-from wuhan_mahjong.tiles import parse_tiles
+from wuhan_mahjong.tiles import parse_tile, parse_tiles
 
 
 def test_shanten_key_puts_a_big_target_first_at_equal_shanten() -> None:
@@ -106,3 +107,16 @@ def test_closed_far_hands_pass_idle_claims() -> None:
             if greedy.choose(view) != PASS:
                 greedy_claimed += 1
     assert expert_passed > 5 and greedy_claimed > 0
+
+
+def test_eager_peng_makes_an_idle_peng_of_a_far_closed_hand() -> None:
+    """Three steps from ready and closed, the peng of 8m keeps the shanten: greedy makes
+    it, the expert passes (``eager_below``), and with ``eager_peng`` it pengs (measured
+    about even, so off: docs/bots.md)."""
+    view = make_view("57889m89p366s122z", profile="laizishanzhuang", indicator="9s", wall=60,
+                     claim=("8m", 2), actions=[{"type": "peng", "tile": "8m", "tiles": "888m"},
+                                               {"type": "pass"}])
+    peng = Peng(parse_tile("8m"))
+    assert get_bot("greedy", 1).choose(view) == peng
+    assert ExpertBot(1).choose(view) == PASS
+    assert ExpertBot(1, eager_peng=True).choose(view) == peng
