@@ -200,7 +200,8 @@ class OpponentModel:
             return Read(o, False, False, focus, strength, 0.0, [0.0] * NUM_KINDS, False)
         m = min(4, len(ps.melds) + ps.hidden_kongs)
         stage = 1.0 - t.wall / 84.0
-        if self.quanqiuren(o):
+        lone = self.quanqiuren(o)
+        if lone:
             p_ready = 0.95  # his lone tile waits for its pair, and that win is a big hand
         elif self.ready_fit:
             p_ready = ready_chance(m, stage, strength, small_ok or focus is not None)
@@ -208,7 +209,7 @@ class OpponentModel:
             p_ready = min(0.95, _READY_BY_MELDS[m] * (0.5 + stage) * (1.0 + 0.5 * strength * stage))
             if not small_ok and focus is None:
                 p_ready *= 0.3  # only a big hand he does not show could win
-        if self.quanqiuren(o):
+        if lone:
             waits = self._quanqiuren_waits(o)
         elif self.wait_model == "shapes":
             waits = self._shape_waits(o, focus, strength, small_ok)
@@ -468,7 +469,6 @@ class OpponentModel:
                 p_claim = min(1.0, 0.25 * t.unseen[tile] + (0.3 if can_chi else 0.0)) * r.strength
                 contract += p_claim * 0.4 * 3.0 * self.deal_in_cost(o, tile)
         return min(1.0, p_total), cost, contract
-
 
     def rob_risk(self, tile: int) -> tuple[float, float]:
         """(P(an added kong of ``tile`` is robbed), its expected cost in points).  A
