@@ -720,7 +720,9 @@ class ExpertBot(GreedyBot):
             if ev.best()[0] > 0 and discard_choices(t):
                 t.actions = [a for a in t.actions
                              if not (isinstance(a, SpecialKong) and a.kind == "laizi")]
-        if self.rob_max > 0 and discard_choices(t) and self._anyone_open():
+        if (self.rob_max > 0
+                and any(isinstance(a, Kong) and a.kind == "added" for a in t.actions)
+                and discard_choices(t) and self._anyone_open()):
             # an added kong (蓄杠) may be robbed (抢杠), and the konger then pays for all
             # three losers: not where that is expected to cost more than ``rob_max``
             model = self.model()

@@ -459,11 +459,8 @@ class OpponentModel:
             anyway = 0.35 + 0.4 * stage
             p_total += p
             cost += p * max(0.0, pay - anyway * pay * PLAIN_SHARE / DEAL_IN_SHARE)
-            if self.quanqiuren(o):
-                liable = (is_258(tile) if rules.quanqiuren_contract == "jiang_discard"
-                          else my_shanten > 0)
-                if liable:
-                    contract += p * 2.0 * pay  # the other two shares as well
+            if self.quanqiuren(o) and quanqiuren_liable(rules, tile, my_shanten):
+                contract += p * 2.0 * pay  # the other two shares as well
             if r.contract_suit_feed and r.fits(tile):
                 can_chi = r.focus is not None and r.focus.startswith("qys") and (t.me + 1) % 4 == o
                 p_claim = min(1.0, 0.25 * t.unseen[tile] + (0.3 if can_chi else 0.0)) * r.strength
@@ -485,6 +482,15 @@ class OpponentModel:
         p = 1.0 - miss
         contract_cap = float(self.t.rules.caps()[1])
         return p, p * 3.0 * BIG_DEAL_IN_CAPS * contract_cap
+
+
+def quanqiuren_liable(rules: Rules, tile: int, my_shanten: int) -> bool:
+    """Whether this seat, throwing ``tile`` into a 全求人 and ``my_shanten`` from ready
+    after it, contracts for the hand (RULES §17.10: a 2/5/8, or not ready, by the
+    profile).  The bots' reading of ``scoring``'s contract rule, where "ready" is a shape."""
+    if rules.quanqiuren_contract == "jiang_discard":
+        return is_258(tile)
+    return my_shanten > 0
 
 
 #: The winner's mean gain per win in greedy self-play (``bench``-style measurement:

@@ -50,11 +50,11 @@ from dataclasses import dataclass
 
 from ..engine.actions import PASS, Action, Chi, Discard, Peng
 from ..meld import Meld
-from ..tiles import NUM_KINDS, is_258
+from ..tiles import NUM_KINDS
 from .expert import ExpertBot
 from .greedy import after_claim, discard_choices, evaluator, tile_shape_rank
 from .handeval import Evaluator, hand_counts
-from .opponents import DEAL_IN_SHARE, PLAIN_SHARE
+from .opponents import DEAL_IN_SHARE, PLAIN_SHARE, quanqiuren_liable
 from .seat_reading import SeatReading
 
 
@@ -139,11 +139,8 @@ class _Rollout:
         return -cost * PLAIN_SHARE / DEAL_IN_SHARE
 
     def _liable(self, seat: _Seat, tile: int) -> bool:
-        """Whether this seat, having just thrown ``tile`` into a 全求人, contracts for it
-        (RULES §17.10: a 2/5/8, or not ready, as the profile says)."""
-        if self.bot.t.rules.quanqiuren_contract == "jiang_discard":
-            return is_258(tile)
-        return seat.evaluator(self.must).best()[0] > 0
+        """Whether this seat, having just thrown ``tile`` into a 全求人, contracts for it."""
+        return quanqiuren_liable(self.bot.t.rules, tile, seat.evaluator(self.must).best()[0])
 
     # ---------------------------------------------------------------- policy
     def _discard(self, s: int) -> int:
@@ -166,39 +163,37 @@ class _Rollout:
             # among equally fast tiles, one that no hand of this sample wins on: every
             # seat's later discards would otherwise deal in at random, and that noise
             # (not the root move) decided many a comparison
-            safe = [k for k in tied if not self._wins_on(s, k)]
+            safe = [k for k in tied if self._winner_on(s, k) is None]
             tied = safe or tied
         if len(tied) == 1:
             return tied[0]
         return min(tied, key=lambda k: (tile_shape_rank(k, counts), k))
 
-    def _wins_on(self, s: int, d: int) -> bool:
-        """Whether another seat of this sample would win on ``d`` thrown by seat ``s``."""
+    def _winner_on(self, s: int, d: int) -> tuple[int, Evaluator] | None:
+        """The seat of this sample that would win on ``d`` thrown by seat ``s`` (the first
+        in turn order), with his evaluator; None if nobody would."""
         if d == self.laizi:
-            return False
+            return None  # a discarded laizi is never won on
         for i in (1, 2, 3):
-            so = self.seats[(s + i) % 4]
+            o = (s + i) % 4
+            so = self.seats[o]
             if so.opened:
                 ev = so.evaluator(self.must)
                 if ev.shanten_after(d, 1) < 0 and (d in so.quanqiuren or _may_win(so, ev, d, 1)):
-                    return True
-        return False
+                    return o, ev
+        return None
 
     def play_discard(self, s: int, d: int) -> float | None:
         """Seat ``s`` discards ``d``: a win on it, a peng, or the next seat's turn."""
         seats = self.seats
         seat = seats[s]
         seat.remove(d)
-        for i in (1, 2, 3):
-            o = (s + i) % 4
-            so = seats[o]
-            if so.opened and d != self.laizi:
-                ev = so.evaluator(self.must)
-                if ev.shanten_after(d, 1) < 0:
-                    if d in so.quanqiuren:  # a big hand: the feeder may pay for everybody
-                        return self._win(o, d, s, liable=s == self.me and self._liable(seat, d))
-                    if _may_win(so, ev, d, 1):
-                        return self._win(o, d, s, o == self.me and self.bot.big_wins and _big(ev, d, 1))
+        won = self._winner_on(s, d)
+        if won is not None:
+            o, ev = won
+            if d in seats[o].quanqiuren:  # a big hand: the feeder may pay for everybody
+                return self._win(o, d, s, liable=s == self.me and self._liable(seat, d))
+            return self._win(o, d, s, o == self.me and self.bot.big_wins and _big(ev, d, 1))
         if d != self.laizi:
             for i in (1, 2, 3):
                 o = (s + i) % 4
@@ -347,8 +342,13 @@ class SearchBot(ExpertBot):
 
         fastest = min((d for d in choices if sh[d] == best), key=fast_key)
 
+        speeds: dict[int, tuple[int, int]] = {}
+
         def speed(d: int) -> tuple[int, int]:
-            return (-sh[d], ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh[d])[0])
+            if d not in speeds:
+                acc = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh[d])[0]
+                speeds[d] = (-sh[d], acc)
+            return speeds[d]
 
         for d in (safest, fastest):
             # a tile neither safer nor faster than the expert's is not played out: it can
