@@ -34,14 +34,16 @@ from wuhan_mahjong.engine.actions import Action, Discard
 from wuhan_mahjong.rules import Rules, get_rules
 
 
-def classify(view: SeatView, mine: Action, greedy: Action, expert: ExpertBot) -> str:
-    """What kind of decision the expert made differently."""
+def classify(view: SeatView, mine: Action, greedy: Action, expert: ExpertBot,
+             defended: bool) -> str:
+    """What kind of decision the expert made differently (``defended``: its push-or-fold
+    layer changed this decision)."""
     t = SeatReading(view)
     ev = evaluator(t.hand, t.melds, t)
     if isinstance(mine, Discard) and isinstance(greedy, Discard):
         sh_mine, sh_greedy = ev.shanten_after(mine.tile, -1), ev.shanten_after(greedy.tile, -1)
         target = expert.shanten_key(ev, mine.tile)[1]
-        if expert.defended:
+        if defended:
             why = "defence"
         elif sh_mine == 0:
             why = "ready: value of the waits"
@@ -68,11 +70,12 @@ def play(rules: Rules, seed: int, hand_no: int, dealer: int, with_expert: bool) 
     while not state.ended:
         seat = state.to_act()[0]
         view = seat_view(state, seat)
+        swaps = expert.defended if expert is not None else 0
         action = bots[seat].choose(view)
         if expert is not None and seat == 0 and first is None:
             greedy = GreedyBot(1000).choose(view)
             if greedy != action:
-                first = classify(view, action, greedy, expert)
+                first = classify(view, action, greedy, expert, expert.defended > swaps)
         state.apply(seat, action)
     assert state.result is not None
     return state.result.deltas[0], first
