@@ -41,7 +41,10 @@ from wuhan_mahjong.engine import HandState, new_hand, seat_view
 from wuhan_mahjong.engine.actions import Action, Discard, Win
 from wuhan_mahjong.rules import Rules, get_rules
 
-POLICIES = ("greedy", "greedy+oracle", "expert", "expert+oracle")
+POLICIES = ("greedy", "greedy+oracle", "expert", "expert+oracle", "expert+oracle0")
+"""Seat 0's policies: ``+oracle`` swaps to the fastest safe discard, ``+oracle0`` only to a
+safe discard that keeps the hand's shanten (a free swap, as ``bench/bots_dealin_study.py``
+counts them)."""
 
 
 def deals_in(state: HandState, seat: int, action: Discard) -> bool:
@@ -53,8 +56,10 @@ def deals_in(state: HandState, seat: int, action: Discard) -> bool:
     return any(isinstance(a, Win) for s in range(4) if s != seat for a in after.legal_actions(s))
 
 
-def oracle_defence(state: HandState, seat: int, action: Action) -> tuple[Action, bool]:
-    """``action``, or the fastest discard nobody may win on if ``action`` deals in."""
+def oracle_defence(state: HandState, seat: int, action: Action,
+                   free_only: bool = False) -> tuple[Action, bool]:
+    """``action``, or the fastest discard nobody may win on if ``action`` deals in (with
+    ``free_only``, only one that keeps the shanten of ``action``)."""
     if not isinstance(action, Discard) or not deals_in(state, seat, action):
         return action, False
     safe = [a for a in state.legal_actions(seat)
@@ -68,7 +73,10 @@ def oracle_defence(state: HandState, seat: int, action: Action) -> tuple[Action,
         after = ev.with_tile(a.tile, -1)
         return (ev.shanten_after(a.tile, -1), -after.acceptance(t.unseen, t.laizi)[0], a.tile)
 
-    return min(safe, key=speed), True
+    best = min(safe, key=speed)
+    if free_only and ev.shanten_after(best.tile, -1) > ev.shanten_after(action.tile, -1):
+        return action, False
+    return best, True
 
 
 def play(rules: Rules, seed: int, hand_no: int, dealer: int, policy: str) -> dict[str, Any]:
@@ -77,7 +85,7 @@ def play(rules: Rules, seed: int, hand_no: int, dealer: int, policy: str) -> dic
     bots: list[Bot] = [GreedyBot(1000 + i) for i in range(4)]
     if policy.startswith("expert"):
         bots[0] = ExpertBot(7)
-    oracle = policy.endswith("+oracle")
+    oracle = "+oracle" in policy
     state = new_hand(rules, dealer, wall=wall, salt=salt, hand_no=hand_no, auto_pass=True)
     swaps = 0
     cpu = 0.0
@@ -88,7 +96,7 @@ def play(rules: Rules, seed: int, hand_no: int, dealer: int, policy: str) -> dic
         if seat == 0:
             cpu += time.process_time() - start
             if oracle:
-                action, swapped = oracle_defence(state, 0, action)
+                action, swapped = oracle_defence(state, 0, action, policy.endswith("0"))
                 swaps += swapped
         state.apply(seat, action)
     r = state.result
@@ -115,18 +123,20 @@ def report(paths: list[Path]) -> None:
     for r in rows:
         by_deal[(r["profile"], r["deal"])][r["policy"]].append(r)
     for profile in sorted({p for p, _ in by_deal}):
+        present = [x for x in POLICIES if any(r["policy"] == x and r["profile"] == profile
+                                              for r in rows)]
         deals = [d for (p, _), d in by_deal.items() if p == profile
-                 and all(len(d[x]) == 4 for x in POLICIES)]
+                 and all(len(d[x]) == 4 for x in present)]
         print(f"\n{profile}: {len(deals)} deals, {4 * len(deals)} hands per policy")
         print("| seat 0 | points/hand | − greedy [95% CI] | oracle's gain [95% CI] | win | "
               "deal-in | oracle swaps/hand | CPU ms/hand |")
         print("|---|---|---|---|---|---|---|---|")
-        for policy in POLICIES:
+        for policy in present:
             hands = [h for d in deals for h in d[policy]]
             n = len(hands)
             mean = sum(float(h["delta"]) for h in hands) / n
-            gain = _paired(deals, policy, policy.removesuffix("+oracle")) if policy.endswith(
-                "+oracle") else ""
+            plain = policy.partition("+")[0]
+            gain = _paired(deals, policy, plain) if plain != policy and plain in present else ""
             win = sum(bool(h["win"]) for h in hands) / n
             dealin = sum(bool(h["deal_in"]) for h in hands) / n
             swaps = sum(int(h["swaps"]) for h in hands) / n
@@ -141,8 +151,13 @@ def main() -> int:
     ap.add_argument("--seed", type=int)
     ap.add_argument("--deals", default="0:100", help="FIRST:END, deals of the seed (4 hands each)")
     ap.add_argument("--out", type=Path, help="one JSON line per hand and policy (appended)")
+    ap.add_argument("--policies", default=",".join(POLICIES), help="seat 0's, comma-separated")
     ap.add_argument("--report", type=Path, nargs="+", help="print the table of saved runs")
     args = ap.parse_args()
+    policies = args.policies.split(",")
+    if not set(policies) <= set(POLICIES) or "greedy" not in policies:
+        print(f"error: --policies: greedy and any of {', '.join(POLICIES[1:])}", file=sys.stderr)
+        return 2
     if args.report:
         report(args.report)
         return 0
@@ -158,7 +173,7 @@ def main() -> int:
         for d in range(int(first_deal), int(end)):
             for rotation in range(4):
                 hand_no = d * 4 + rotation
-                for policy in POLICIES:
+                for policy in policies:
                     row = play(rules, args.seed, hand_no, rotation, policy)
                     row.update(profile=args.profile, seed=args.seed, deal=d, hand=hand_no,
                                policy=policy)
