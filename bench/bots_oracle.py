@@ -28,6 +28,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,15 +37,40 @@ from wuhan_mahjong.bots.arena import deal
 from wuhan_mahjong.bots.base import Bot
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.greedy import GreedyBot, evaluator
+from wuhan_mahjong.bots.opponents import OpponentModel
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import HandState, new_hand, seat_view
 from wuhan_mahjong.engine.actions import Action, Discard, Win
 from wuhan_mahjong.rules import Rules, get_rules
+from wuhan_mahjong.tiles import NUM_KINDS
 
-POLICIES = ("greedy", "greedy+oracle", "expert", "expert+oracle", "expert+oracle0")
+POLICIES = ("greedy", "greedy+oracle", "expert", "expert+oracle", "expert+oracle0",
+            "expert+reader")
 """Seat 0's policies: ``+oracle`` swaps to the fastest safe discard, ``+oracle0`` only to a
 safe discard that keeps the hand's shanten (a free swap, as ``bench/bots_dealin_study.py``
-counts them)."""
+counts them); ``+reader`` is the expert whose opponent model reads the truth (who is ready,
+on which tiles), its own push-or-fold layer and prices deciding."""
+
+
+class ReaderExpert(ExpertBot):
+    """The expert with a perfect opponent model: each opponent's readiness and waits are
+    the engine's (he is ready if some discard of this seat would let him win, and waits on
+    exactly those kinds); his focus, contract reads and deal-in prices stay the model's."""
+
+    state: HandState | None = None
+
+    def model(self) -> OpponentModel:
+        if self._model is None:
+            model = super().model()
+            assert self.state is not None
+            probe = self.state.copy()
+            for o, r in model.reads.items():
+                if not r.can_win:
+                    continue
+                waits = [1.0 if probe._discard_win(o, k, self.t.me, rob=False) else 0.0
+                         for k in range(NUM_KINDS)]
+                model.reads[o] = replace(r, p_ready=1.0 if any(waits) else 0.0, waits=waits)
+        return model  # super().model() kept it as self._model
 
 
 def deals_in(state: HandState, seat: int, action: Discard) -> bool:
@@ -83,14 +109,19 @@ def play(rules: Rules, seed: int, hand_no: int, dealer: int, policy: str) -> dic
     """Seat 0's result in one hand with ``policy`` at seat 0 and greedy elsewhere."""
     wall, salt = deal(seed, hand_no // 4)
     bots: list[Bot] = [GreedyBot(1000 + i) for i in range(4)]
-    if policy.startswith("expert"):
+    reader = ReaderExpert(7) if policy == "expert+reader" else None
+    if reader is not None:
+        bots[0] = reader
+    elif policy.startswith("expert"):
         bots[0] = ExpertBot(7)
-    oracle = "+oracle" in policy
+    oracle = "+oracle" in policy  # (the reader's own layer defends)
     state = new_hand(rules, dealer, wall=wall, salt=salt, hand_no=hand_no, auto_pass=True)
     swaps = 0
     cpu = 0.0
     while not state.ended:
         seat = state.to_act()[0]
+        if reader is not None:
+            reader.state = state
         start = time.process_time()
         action = bots[seat].choose(seat_view(state, seat))
         if seat == 0:
@@ -103,7 +134,8 @@ def play(rules: Rules, seed: int, hand_no: int, dealer: int, policy: str) -> dic
     assert r is not None
     return {"delta": r.deltas[0], "win": r.winner == 0,
             "deal_in": r.winner is not None and r.win_by == "discard" and r.from_seat == 0,
-            "swaps": swaps, "cpu": cpu}
+            "swaps": swaps, "cpu": cpu,
+            "defended": bots[0].defended if isinstance(bots[0], ExpertBot) else 0}
 
 
 def _paired(deals: list[dict[str, list[dict[str, Any]]]], a: str, b: str) -> str:
@@ -129,8 +161,8 @@ def report(paths: list[Path]) -> None:
                  and all(len(d[x]) == 4 for x in present)]
         print(f"\n{profile}: {len(deals)} deals, {4 * len(deals)} hands per policy")
         print("| seat 0 | points/hand | − greedy [95% CI] | oracle's gain [95% CI] | win | "
-              "deal-in | oracle swaps/hand | CPU ms/hand |")
-        print("|---|---|---|---|---|---|---|---|")
+              "deal-in | oracle swaps/hand | layer swaps/hand | CPU ms/hand |")
+        print("|---|---|---|---|---|---|---|---|---|")
         for policy in present:
             hands = [h for d in deals for h in d[policy]]
             n = len(hands)
@@ -140,9 +172,10 @@ def report(paths: list[Path]) -> None:
             win = sum(bool(h["win"]) for h in hands) / n
             dealin = sum(bool(h["deal_in"]) for h in hands) / n
             swaps = sum(int(h["swaps"]) for h in hands) / n
+            layer = sum(int(h.get("defended", 0)) for h in hands) / n
             cpu = 1000 * sum(float(h["cpu"]) for h in hands) / n
             print(f"| {policy} | {mean:+.1f} | {_paired(deals, policy, 'greedy')} | {gain} | "
-                  f"{win:.1%} | {dealin:.1%} | {swaps:.2f} | {cpu:.0f} |")
+                  f"{win:.1%} | {dealin:.1%} | {swaps:.2f} | {layer:.2f} | {cpu:.0f} |")
 
 
 def main() -> int:
