@@ -7,7 +7,6 @@ Each deal is played four times with the seats rotated, as the arena does: in rot
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -59,8 +58,10 @@ def expert_decisions(rules: Rules, seed: int, deals: int) -> Iterator[Decision]:
 def deals_in(state: HandState, seat: int, tile: int) -> bool:
     """Whether discarding ``tile`` from ``seat`` now gets some opponent a win offer (tried on
     a copy of the real state)."""
-    s2 = copy.deepcopy(state)
+    s2 = state.copy()
     s2.apply(seat, Discard(tile))
-    if s2.ended:
+    if s2.ended or s2.phase != "claim":
+        # no claim window: nobody may win on it (the next seat's own draw is no deal-in;
+        # until 2 December 2026 a self-draw win offer there was counted as one)
         return False
     return any(o != seat and WIN in s2.legal_actions(o) for o in range(4))

@@ -32,6 +32,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from _expert_deals import deals_in  # bench/_expert_deals.py
 from _seeds import PUBLICATION_SEEDS  # bench/_seeds.py
 from wuhan_mahjong.bots.arena import deal
 from wuhan_mahjong.bots.base import Bot
@@ -40,7 +41,7 @@ from wuhan_mahjong.bots.greedy import GreedyBot, evaluator
 from wuhan_mahjong.bots.opponents import OpponentModel
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import HandState, new_hand, seat_view
-from wuhan_mahjong.engine.actions import Action, Discard, Win
+from wuhan_mahjong.engine.actions import Action, Discard
 from wuhan_mahjong.rules import Rules, get_rules
 from wuhan_mahjong.tiles import NUM_KINDS
 
@@ -73,23 +74,14 @@ class ReaderExpert(ExpertBot):
         return model  # super().model() kept it as self._model
 
 
-def deals_in(state: HandState, seat: int, action: Discard) -> bool:
-    """Whether an opponent may win on ``action`` (the engine's own rules decide)."""
-    after = state.copy()
-    after.apply(seat, action)
-    if after.ended or after.phase != "claim":
-        return False
-    return any(isinstance(a, Win) for s in range(4) if s != seat for a in after.legal_actions(s))
-
-
 def oracle_defence(state: HandState, seat: int, action: Action,
                    free_only: bool = False) -> tuple[Action, bool]:
     """``action``, or the fastest discard nobody may win on if ``action`` deals in (with
     ``free_only``, only one that keeps the shanten of ``action``)."""
-    if not isinstance(action, Discard) or not deals_in(state, seat, action):
+    if not isinstance(action, Discard) or not deals_in(state, seat, action.tile):
         return action, False
     safe = [a for a in state.legal_actions(seat)
-            if isinstance(a, Discard) and not deals_in(state, seat, a)]
+            if isinstance(a, Discard) and not deals_in(state, seat, a.tile)]
     if not safe:
         return action, False
     t = SeatReading(seat_view(state, seat))

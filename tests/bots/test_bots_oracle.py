@@ -16,7 +16,8 @@ from wuhan_mahjong.engine.actions import Discard
 from wuhan_mahjong.rules import get_rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from bots_oracle import ReaderExpert, deals_in, oracle_defence
+from _expert_deals import deals_in
+from bots_oracle import ReaderExpert, oracle_defence
 
 
 @pytest.mark.parametrize("profile", ["yuanhang", "laizishanzhuang"])
@@ -34,11 +35,11 @@ def test_the_oracle_swaps_exactly_the_discards_an_opponent_wins_on(profile: str)
             if isinstance(action, Discard):
                 checked += 1
                 chosen, swap = oracle_defence(state, seat, action)
-                danger = deals_in(state, seat, action)
+                danger = deals_in(state, seat, action.tile)
                 assert swap <= danger and (chosen == action) == (not swap)
                 if swap:
                     swapped += 1
-                    assert isinstance(chosen, Discard) and not deals_in(state, seat, chosen)
+                    assert isinstance(chosen, Discard) and not deals_in(state, seat, chosen.tile)
                 # played as chosen: greedy wins whenever he may, so a dangerous discard ends
                 # the hand as this seat's deal-in, and a safe one is never won on
                 after = state.copy()
@@ -75,7 +76,7 @@ def test_the_reader_reads_the_truth() -> None:
                 for a in state.legal_actions(seat):
                     if isinstance(a, Discard):
                         p = max(r.p_ready * r.waits[a.tile] for r in model.reads.values())
-                        assert p == (1.0 if deals_in(state, seat, a) else 0.0)
+                        assert p == (1.0 if deals_in(state, seat, a.tile) else 0.0)
                         ready_seen += p == 1.0
             state.apply(seat, action)
     assert ready_seen >= 5
