@@ -73,6 +73,7 @@ def test_the_reader_reads_the_truth() -> None:
                 reader.state = state
                 reader._prepare(SeatReading(view))
                 model = reader.model()
+                assert reader.model() is model  # read once per decision
                 for a in state.legal_actions(seat):
                     if isinstance(a, Discard):
                         p = max(r.p_ready * r.waits[a.tile] for r in model.reads.values())
