@@ -71,7 +71,7 @@ class ReaderExpert(ExpertBot):
                 waits = [1.0 if probe._discard_win(o, k, self.t.me, rob=False) else 0.0
                          for k in range(NUM_KINDS)]
                 model.reads[o] = replace(r, p_ready=1.0 if any(waits) else 0.0, waits=waits)
-        return self._model
+        return super().model()  # the one built above
 
 
 def oracle_defence(state: HandState, seat: int, action: Action,
