@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -49,7 +50,7 @@ from ..tiles import NUM_KINDS, is_258, is_honour
 from .seat_reading import SeatReading
 
 _READY_BY_MELDS = (0.03, 0.10, 0.25, 0.50, 0.90)
-WAIT_READINGS = ("sampled", "shapes")
+WAIT_READINGS = ("sampled", "shapes", "fitted")
 """The ways :class:`OpponentModel` reads the waits (its ``waits``)."""
 # The weights of the shape reading (:meth:`OpponentModel._shape_waits`), per combination of
 # unseen tiles, a 两面 weighing 1.  Chosen on tuning seed 69 (``yuanhang`` and
@@ -90,6 +91,51 @@ def ready_chance(melds: int, stage: float, strength: float, may_win_small_or_rea
          + c_stage * stage + (c_open * stage if melds >= 2 else 0.0) + c_read * strength * stage
          + (0.0 if may_win_small_or_read else c_none))
     return min(0.95, 1.0 / (1.0 + math.exp(-z)))
+
+
+DANGER_FEATURES = ("bias", "readiness (logit of ready_chance)", "shape reading (log)",
+                   "he threw the kind", "copies unseen (quarters)", "honour", "his suit read",
+                   "2/5/8", "share of his discards in the kind's suit",
+                   "of his last four discards, in the kind's suit", "he threw a neighbour")
+"""The inputs of the fitted danger reading (:func:`danger_features`), in order."""
+
+#: The logistic fits of P(he may win on the kind) per profile, on :data:`DANGER_FEATURES`
+#: (``bench/bots_danger_fit.py``: greedy self-play of tuning seed 135, 150 deals, labels
+#: from the engine, checked on seed 136; docs/bots.md).  ``bianfeng`` (a minimum score
+#: as in ``yuanhang``) reads with ``yuanhang``'s fit.
+_DANGER_FIT: dict[str, tuple[float, ...]] = {
+    "yuanhang": (-0.610, 0.625, 0.980, -0.282, -0.226, -0.151, -0.326, 0.219, 0.115, 0.223,
+                 0.218),
+    "laizishanzhuang": (-0.645, 0.449, 1.006, 0.045, -0.198, -0.152, -0.287, 0.208, 0.258,
+                        0.252, 0.184),
+}
+
+
+def _suit(tile: int) -> int:
+    return tile // 9 if tile < 27 else 3
+
+
+def danger_features(ready_logit: float, shape_wait: float, discards: Sequence[int],
+                    unseen: int, tile: int, suit_read: float) -> tuple[float, ...]:
+    """The inputs (:data:`DANGER_FEATURES`) of the fitted danger reading for one opponent
+    and one tile kind: his readiness (:func:`ready_chance`, as a logit), the shape
+    reading's weight of the kind (its waits, each at most 1), his discards (in order),
+    the copies this seat has not seen, and the read of his suit if the kind fits it."""
+    suit = _suit(tile)
+    in_suit = sum(1 for x in discards if _suit(x) == suit)
+    recent = sum(1 for x in discards[-4:] if _suit(x) == suit)
+    neighbour = tile < 27 and any(x < 27 and x // 9 == suit and abs(x - tile) == 1
+                                  for x in discards)
+    return (1.0, ready_logit, math.log(shape_wait + 0.01), 1.0 if tile in discards else 0.0,
+            unseen / 4.0, 1.0 if is_honour(tile) else 0.0, suit_read,
+            1.0 if is_258(tile) else 0.0, in_suit / (len(discards) + 1), recent / 4.0,
+            1.0 if neighbour else 0.0)
+
+
+def danger_chance(fit: tuple[float, ...], x: tuple[float, ...]) -> float:
+    """The logistic ``fit`` at the inputs ``x``."""
+    z = sum(c * v for c, v in zip(fit, x, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 @dataclass
@@ -211,6 +257,13 @@ class OpponentModel:
                 p_ready *= 0.3  # only a big hand he does not show could win
         if lone:
             waits = self._quanqiuren_waits(o)
+        elif self.wait_model == "fitted":
+            # the fit gives P(he may win on the kind) itself; the readiness is the calibrated
+            # one, and a kind's wait is its chance over that readiness
+            p_ready = ready_chance(m, stage, strength, small_ok or focus is not None)
+            fit = _DANGER_FIT[t.rules.profile if t.rules.profile in _DANGER_FIT else "yuanhang"]
+            waits = [0.0 if x is None else min(1.0, danger_chance(fit, x) / p_ready)
+                     for x in self.danger_inputs(o, focus, strength, small_ok)]
         elif self.wait_model == "shapes":
             waits = self._shape_waits(o, focus, strength, small_ok)
         else:
@@ -219,6 +272,23 @@ class OpponentModel:
         feed = (focus is not None and focus != "pph" and ps.openings == 2
                 and _contract_name(focus) in t.rules.one_suit_contract_hands)
         return Read(o, True, small_ok, focus, strength, p_ready, waits, feed)
+
+    def danger_inputs(self, o: int, focus: str | None, strength: float,
+                      small_ok: bool) -> list[tuple[float, ...] | None]:
+        """The fitted reading's inputs (:func:`danger_features`) for each kind ``o`` could
+        win on (``None`` for the laizi and the must-kong kinds, which he cannot)."""
+        t = self.t
+        ps = t.seats[o]
+        m = min(4, len(ps.melds) + ps.hidden_kongs)
+        p = ready_chance(m, 1.0 - t.wall / 84.0, strength, small_ok or focus is not None)
+        z = math.log(p / (1.0 - p))
+        shape = self._shape_waits(o, focus, strength, small_ok)
+        probe = Read(o, True, small_ok, focus, strength, 0.0, [], False)
+        must = set(t.must)
+        return [None if x == t.laizi or x in must else
+                danger_features(z, shape[x], ps.discards, t.unseen[x], x,
+                                strength if probe.fits(x) else 0.0)
+                for x in range(NUM_KINDS)]
 
     def quanqiuren(self, o: int) -> bool:
         """Whether ``o`` holds one tile beside four claimed melds: a win on a discard can
