@@ -3,6 +3,7 @@ would send it, from a few strings (own hand, every seat's melds and discards).""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from wuhan_mahjong.engine import SeatView
@@ -46,8 +47,7 @@ def make_view(hand: str, *, profile: str = "yuanhang", indicator: str = "1z", me
             "special_kongs": {"red": (red_kongs or {}).get(s, 0), "green": 0, "laizi": 0,
                               "pi": 0},
             "laizi_discards": 0,
-            "discards": [{"tile": tile_str(t), "laizi": False, "claimed_by": None}
-                         for t in parse_tiles(discards.get(s, ""))],
+            "discards": _river(discards.get(s, "")),
         })
     _check_copies(tiles, seats, indicator, claim)
     view: dict[str, Any] = {
@@ -62,6 +62,18 @@ def make_view(hand: str, *, profile: str = "yuanhang", indicator: str = "1z", me
     return view  # type: ignore[return-value]
 
 
+def _river(text: str) -> list[dict[str, Any]]:
+    """A seat's discards in the tile notation, ``>N`` after a tile that seat N claimed:
+    ``"1s3p>19m"`` is 1s, 3p (claimed by seat 1), 9m."""
+    river: list[dict[str, Any]] = []
+    for digits, suit, by in re.findall(r"(\d+)([mpsz])(?:>(\d))?", text.replace(" ", "")):
+        tiles = parse_tiles(digits + suit)
+        for i, t in enumerate(tiles):
+            claimed = int(by) if by and i == len(tiles) - 1 else None
+            river.append({"tile": tile_str(t), "laizi": False, "claimed_by": claimed})
+    return river
+
+
 def _check_copies(hand: list[int], seats: list[dict[str, Any]], indicator: str,
                   claim: tuple[str, int] | None) -> None:
     """A hand-made position must be one a deal can reach: no kind shows more than four
@@ -74,6 +86,8 @@ def _check_copies(hand: list[int], seats: list[dict[str, Any]], indicator: str,
             for t in parse_tiles(m["tiles"]):
                 seen[t] += 1
         for d in seat["discards"]:
+            if d["claimed_by"] is not None:
+                continue  # the claimer's meld shows it
             seen[parse_tile(d["tile"])] += 1
     seen[parse_tile(indicator)] += 1
     if claim:

@@ -154,7 +154,8 @@ class ExpertBot(GreedyBot):
                  swap_slack: float = -1.0, swap_gain: float = 1.0,
                  swap_value: float = 0.9, waits: str = "shapes", closed_step: int = 1,
                  claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False,
-                 eager_peng: bool = False) -> None:
+                 eager_peng: bool = False, fold_floor: float = 0.0,
+                 let_go: bool = False) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -218,6 +219,13 @@ class ExpertBot(GreedyBot):
         0: off (every kong greedy's rule makes).  In the arena such a kong is rare (13 added
         kongs in 400 hands, none over 11 points): 30 changed no play in 3,200 hands
         (docs/bots.md); it answers the position a strong player would."""
+        self.let_go = bool(let_go)
+        """Read the kinds an opponent let go by since his last discard as ones he cannot
+        win on (:meth:`OpponentModel._without_let_go`)."""
+        self.fold_floor = float(fold_floor)
+        """Below this chance of winning (the core's discard, :meth:`win_chance`), the
+        push-or-fold layer ignores ``defence_speed``: a hand that will hardly win has no
+        speed to keep, so any safer discard is weighed (0: off)."""
         self.win_fit = win_fit
         """P(win) from the logistic fit to the arena (:meth:`win_chance_fit`) instead of the
         gamma model (:meth:`win_chance`), wherever the expert weighs one: the
@@ -282,7 +290,7 @@ class ExpertBot(GreedyBot):
         built once, on first use."""
         if self._model is None:
             self._model = OpponentModel(self.t, self.rng, self.samples, waits=self.waits,
-                                        ready_fit=self.ready_fit)
+                                        ready_fit=self.ready_fit, let_go=self.let_go)
         return self._model
 
     def _anyone_open(self) -> bool:
@@ -411,7 +419,7 @@ class ExpertBot(GreedyBot):
             if deal + contract > cost0 - self.min_saving:
                 continue
             c = min(chance(d, sh), c0 * self.fold_keep ** max(0, sh - sh0))
-            if c < c0 * self.defence_speed:
+            if c < c0 * self.defence_speed and c0 >= self.fold_floor:
                 continue  # gives up more speed than the profile allows
             w = (1.0 - p) * c * value(d) - deal - contract
             if w > best:
@@ -752,7 +760,8 @@ class ExpertBot(GreedyBot):
         if not isinstance(choice, Discard) or not self._anyone_open():
             return choice
         model = self.model() if self.waits == "shapes" else OpponentModel(
-            t, self.rng, self.samples, waits="shapes", ready_fit=self.ready_fit)
+            t, self.rng, self.samples, waits="shapes", ready_fit=self.ready_fit,
+            let_go=self.let_go)
         d0 = choice.tile
         sh0 = ev.shanten_after(d0, -1)
         acc0 = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]

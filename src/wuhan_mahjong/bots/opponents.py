@@ -175,8 +175,12 @@ class OpponentModel:
     """Reads of every opponent of ``t.me`` (see the module docstring)."""
 
     def __init__(self, t: SeatReading, rng: random.Random, samples: int = 48,
-                 waits: str = "sampled", ready_fit: bool = False) -> None:
+                 waits: str = "sampled", ready_fit: bool = False,
+                 let_go: bool = True) -> None:
         check_wait_reading(waits)
+        self.let_go = let_go
+        """Take out of an opponent's waits the kinds he let go by since his last discard
+        (:meth:`_without_let_go`)."""
         self.t = t
         self.rng = rng
         self.samples = samples
@@ -269,6 +273,8 @@ class OpponentModel:
         else:
             waits = (self._sampled_waits(o, focus, strength, small_ok) if p_ready >= 0.05
                      else self._prior_waits(o, focus, small_ok))
+        if self.let_go:
+            waits = self._without_let_go(o, waits, small_ok)
         feed = (focus is not None and focus != "pph" and ps.openings == 2
                 and _contract_name(focus) in t.rules.one_suit_contract_hands)
         return Read(o, True, small_ok, focus, strength, p_ready, waits, feed)
@@ -324,19 +330,34 @@ class OpponentModel:
             return score
         return [min(1.0, w / total) for w in score]
 
-    def _small_ok(self, o: int) -> bool:
-        """Could a small hand of ``o`` pass the minimum score if this seat dealt in
-        (hard win, his factors now, deal-in ×2 on my share)?"""
+    def _without_let_go(self, o: int, waits: list[float], small_ok: bool) -> list[float]:
+        """``waits`` with the kinds ``o`` let go by since his last discard taken out: his
+        hand has not changed since, so a kind he did not win on cannot win now (players
+        take their wins; RULES §15: no furiten).  A pass says so only where a win on that
+        discard was as open to him as on mine: with a minimum score, a small hand that
+        could pass it on my discard but not on the earlier discarder's tells nothing."""
+        passed = {k for s, k in self.t.offered_since_discard(o)
+                  if s == self.t.me or not small_ok or self._small_ok(o, s)}
+        if not passed:
+            return waits
+        return [0.0 if k in passed else w for k, w in enumerate(waits)]
+
+    def _small_ok(self, o: int, discarder: int | None = None) -> bool:
+        """Could a small hand of ``o`` pass the minimum score if ``discarder`` (this
+        seat unless given) dealt in (hard win, his factors now, deal-in ×2 on the
+        discarder's share)?"""
         t = self.t
         if not (t.rules.min_score_one_loser or t.rules.min_score_every_loser):
             return True
+        if discarder is None:
+            discarder = t.me
         mw = t.multiplier(o, big=False) * 2  # hard
         amounts = []
         for s in range(4):
             if s == o:
                 continue
             m = t.multiplier(s, big=False)
-            if s == t.me:
+            if s == discarder:
                 m *= 2
             amounts.append(Fraction(mw * m))
         return minimum_failure(amounts, t.rules) is None

@@ -211,6 +211,46 @@ class SeatReading:
             out.append(base * mw * m)
         return out
 
+    def discard_order(self) -> list[tuple[int, int]] | None:
+        """Every discard of the hand in the order it was made, as (seat, kind), rebuilt
+        from the rivers: the dealer discards first, and the turn passes to the next seat
+        unless the discard was claimed, when the claimer discards next (after a chi, a
+        peng, or a 冲杠's replacement draw; the other kongs keep the turn).  ``None`` if
+        the rivers do not fit that order (no view the engine makes).
+
+        >>> import random
+        >>> from wuhan_mahjong.engine import new_hand, seat_view
+        >>> from wuhan_mahjong.rules import get_rules
+        >>> state = new_hand(get_rules(), dealer=2, rng=random.Random(3))
+        >>> SeatReading(seat_view(state, 0)).discard_order()
+        []
+        """
+        rivers = [ps.discards for ps in self.iv.seats]
+        at = [0, 0, 0, 0]
+        order: list[tuple[int, int]] = []
+        seat = self.dealer
+        while at[seat] < len(rivers[seat]):
+            tile, claimed_by = rivers[seat][at[seat]]
+            at[seat] += 1
+            order.append((seat, tile))
+            seat = (seat + 1) % 4 if claimed_by is None else claimed_by
+        if any(at[s] != len(rivers[s]) for s in range(4)):
+            return None
+        return order
+
+    def offered_since_discard(self, seat: int) -> list[tuple[int, int]]:
+        """The discards of the other seats since ``seat``'s last discard, as (discarder,
+        kind): his concealed hand has not changed since, so each was a tile he let go by
+        (no furiten in these rules: a pass never bars a later win, RULES §15).  Empty
+        before his first discard, and when the order cannot be rebuilt."""
+        order = self.discard_order()
+        if not order:
+            return []
+        last = max((i for i, (s, _) in enumerate(order) if s == seat), default=None)
+        if last is None:
+            return []
+        return [(s, k) for s, k in order[last + 1:] if s != seat]
+
     def passes_minimum(self, amounts: list[Fraction]) -> bool:
         return minimum_failure(amounts, self.rules) is None
 
