@@ -267,3 +267,24 @@ def test_the_search_also_folds_the_closed_ready_hand(wall: int, seed: int) -> No
     closed = make_view(CLOSED_READY, wall=wall, melds={1: PINS}, discards=DISCARDS, dealer=2)
     choice = get_bot("search", seed).choose(closed)
     assert isinstance(choice, Discard) and not 9 <= choice.tile < 18  # not a pin
+
+
+#: far (two steps after 6p, closed, so a claim is needed before any win) and late
+FAR_CLOSED = "13m57m2s4s6s8s8s4z4z3z3z6p"
+
+
+@pytest.mark.parametrize("wall", [8, 14])
+def test_a_hand_that_will_hardly_win_folds_in_laizishanzhuang_too(wall: int) -> None:
+    """赖子山庄 keeps the layer to free swaps (above), but a hand with no real chance of
+    winning has no speed to keep: against three melds of 筒 it holds the isolated 6p and
+    throws a tile off the suit (``fold_floor``: its chance after 6p is 0.1% at wall 8 and
+    0.8% at wall 14, under the 2% floor; the one-step kanchan hand above, at 3%, still
+    makes only free swaps), where greedy throws the 6p."""
+    view = make_view(FAR_CLOSED, wall=wall, melds={1: PINS}, dealer=2, indicator="9m",
+                     profile="laizishanzhuang",
+                     discards={1: "1s9m1z7s2m3z8m", 2: "2z9s", 3: "1p"})
+    assert get_bot("greedy", 1).choose(view) == Discard(parse_tile("6p"))
+    bot = ExpertBot(1)
+    choice = bot.choose(view)
+    assert isinstance(choice, Discard) and choice.tile // 9 != 1 and bot.defended == 1
+    assert ExpertBot(1, fold_floor=0.0).choose(view) == Discard(parse_tile("6p"))

@@ -23,6 +23,10 @@ LZSZ = "laizishanzhuang"  # no minimum score: any legal small hand wins, so shap
 LAIZI_KONG = {"type": "special_kong", "kind": "laizi"}
 PASS = {"type": "pass"}
 OPEN_CHI = {0: [meld("chi", "123m", 3)]}
+FOUR_MIXED = {0: [meld("chi", "123m", 3), meld("peng", "777p", 2), meld("chi", "345s", 3),
+                  meld("peng", "999m", 1)]}
+FOUR_PUNGS = {0: [meld("peng", "111m", 3), meld("peng", "777p", 2), meld("peng", "333s", 3),
+                  meld("peng", "999m", 1)]}
 
 PROBLEMS: dict[str, tuple[SeatView, dict[str, Any]]] = {
     # efficiency: 123m 44567p 789s 55m is ready (4p/5m, or 47p around 456p); the lone 东 goes
@@ -37,6 +41,31 @@ PROBLEMS: dict[str, tuple[SeatView, dict[str, Any]]] = {
     "single_wait_on_5p_not_on_an_honour": (
         make_view("456m789s234s5p1z", profile=LZSZ, indicator="9s", melds=OPEN_CHI),
         {"type": "discard", "tile": "1z"}),
+    # 全求人 (four claimed melds, one tile held) needs a 2/5/8 pair: the lone 5p can pair
+    # into a win, a lone 9s never could (RULES §10.3, Project decision 9)
+    "quanqiuren_keeps_the_258_tile": (
+        make_view("5p9s", melds=FOUR_MIXED),
+        {"type": "discard", "tile": "9s"}),
+    # both 2/5/8, but two 8s are gone: the 2p has three live copies to pair with, 8s one
+    "quanqiuren_keeps_the_live_258_tile": (
+        make_view("2p8s", melds=FOUR_MIXED, discards={2: "8s8s", 3: "1z"}),
+        {"type": "discard", "tile": "8s"}),
+    # four pungs: the win is also 碰碰胡, which takes any pair, so the 9s with three live
+    # copies stays and the dead 5p (three already thrown) goes
+    "all_pungs_quanqiuren_pairs_anything": (
+        make_view("9s5p", melds=FOUR_PUNGS, discards={2: "5p5p", 3: "5p"}),
+        {"type": "discard", "tile": "5p"}),
+    # 将一色 needs no sets: without the 3p every tile is a 2/5/8 and any 2/5/8 wins a big
+    # hand, where the 8p would leave a small hand waiting on 1p/4p
+    "jiangyise_over_the_small_hand": (
+        make_view("222m888s55p23p8p", melds={0: [meld("peng", "555m", 3)]}),
+        {"type": "discard", "tile": "3p"}),
+    # ready but closed (5m/3s), so no win is possible: the peng of 3s opens it and the
+    # 123m-456p-789s-55m rest waits again after a discard
+    "a_closed_ready_hand_opens_by_peng": (
+        make_view("123m456p789s55m33s", claim=("3s", 2),
+                  actions=[{"type": "peng", "tile": "3s"}, PASS]),
+        {"type": "peng", "tile": "3s"}),
     # the opening: ready but closed, so no win is possible; the chi of 1m opens and keeps
     # the 2s/5s wait (1m goes after it)
     "a_closed_ready_hand_opens_by_chi": (
