@@ -241,15 +241,17 @@ class SeatReading:
     def offered_since_discard(self, seat: int) -> list[tuple[int, int]]:
         """The discards of the other seats since ``seat``'s last discard, as (discarder,
         kind): his concealed hand has not changed since, so each was a tile he let go by
-        (no furiten in these rules: a pass never bars a later win, RULES §15).  Empty
-        before his first discard, and when the order cannot be rebuilt."""
+        (no furiten in these rules: a pass never bars a later win, RULES §15).  Not the
+        discard on the table while its claim window is open (he answers it at the same
+        time).  Empty before his first discard, and when the order cannot be rebuilt."""
         order = self.discard_order()
         if not order:
             return []
         last = max((i for i, (s, _) in enumerate(order) if s == seat), default=None)
         if last is None:
             return []
-        return [(s, k) for s, k in order[last + 1:] if s != seat]
+        end = len(order) - 1 if self.phase == "claim" else len(order)  # he answers it now
+        return [(s, k) for s, k in order[last + 1:end] if s != seat]
 
     def passes_minimum(self, amounts: list[Fraction]) -> bool:
         return minimum_failure(amounts, self.rules) is None
