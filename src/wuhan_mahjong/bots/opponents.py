@@ -46,7 +46,7 @@ from fractions import Fraction
 from .. import shape
 from ..rules import Rules
 from ..scoring import minimum_failure
-from ..tiles import NUM_KINDS, is_258, is_honour
+from ..tiles import NUM_KINDS, is_258, is_honour, is_suited, suit_of
 from .seat_reading import SeatReading
 
 _READY_BY_MELDS = (0.03, 0.10, 0.25, 0.50, 0.90)
@@ -111,21 +111,17 @@ _DANGER_FIT: dict[str, tuple[float, ...]] = {
 }
 
 
-def _suit(tile: int) -> int:
-    return tile // 9 if tile < 27 else 3
-
-
 def danger_features(ready_logit: float, shape_wait: float, discards: Sequence[int],
                     unseen: int, tile: int, suit_read: float) -> tuple[float, ...]:
     """The inputs (:data:`DANGER_FEATURES`) of the fitted danger reading for one opponent
     and one tile kind: his readiness (:func:`ready_chance`, as a logit), the shape
     reading's weight of the kind (its waits, each at most 1), his discards (in order),
     the copies this seat has not seen, and the read of his suit if the kind fits it."""
-    suit = _suit(tile)
-    in_suit = sum(1 for x in discards if _suit(x) == suit)
-    recent = sum(1 for x in discards[-4:] if _suit(x) == suit)
-    neighbour = tile < 27 and any(x < 27 and x // 9 == suit and abs(x - tile) == 1
-                                  for x in discards)
+    suit = suit_of(tile)
+    in_suit = sum(1 for x in discards if suit_of(x) == suit)
+    recent = sum(1 for x in discards[-4:] if suit_of(x) == suit)
+    neighbour = is_suited(tile) and any(is_suited(x) and suit_of(x) == suit
+                                        and abs(x - tile) == 1 for x in discards)
     return (1.0, ready_logit, math.log(shape_wait + 0.01), 1.0 if tile in discards else 0.0,
             unseen / 4.0, 1.0 if is_honour(tile) else 0.0, suit_read,
             1.0 if is_258(tile) else 0.0, in_suit / (len(discards) + 1), recent / 4.0,
@@ -254,7 +250,7 @@ class OpponentModel:
         if lone:
             p_ready = 0.95  # his lone tile waits for its pair, and that win is a big hand
         elif self.ready_fit:
-            p_ready = ready_chance(m, stage, strength, small_ok or focus is not None)
+            p_ready = self._fitted_ready(o, focus, strength, small_ok)
         else:
             p_ready = min(0.95, _READY_BY_MELDS[m] * (0.5 + stage) * (1.0 + 0.5 * strength * stage))
             if not small_ok and focus is None:
@@ -264,7 +260,7 @@ class OpponentModel:
         elif self.wait_model == "fitted":
             # the fit gives P(he may win on the kind) itself; the readiness is the calibrated
             # one, and a kind's wait is its chance over that readiness
-            p_ready = ready_chance(m, stage, strength, small_ok or focus is not None)
+            p_ready = self._fitted_ready(o, focus, strength, small_ok)
             fit = _DANGER_FIT[t.rules.profile if t.rules.profile in _DANGER_FIT else "yuanhang"]
             waits = [0.0 if x is None else min(1.0, danger_chance(fit, x) / p_ready)
                      for x in self.danger_inputs(o, focus, strength, small_ok)]
@@ -279,14 +275,20 @@ class OpponentModel:
                 and _contract_name(focus) in t.rules.one_suit_contract_hands)
         return Read(o, True, small_ok, focus, strength, p_ready, waits, feed)
 
+    def _fitted_ready(self, o: int, focus: str | None, strength: float,
+                      small_ok: bool) -> float:
+        """His chance of being ready by the fit to self-play (:func:`ready_chance`)."""
+        ps = self.t.seats[o]
+        return ready_chance(min(4, len(ps.melds) + ps.hidden_kongs), 1.0 - self.t.wall / 84.0,
+                            strength, small_ok or focus is not None)
+
     def danger_inputs(self, o: int, focus: str | None, strength: float,
                       small_ok: bool) -> list[tuple[float, ...] | None]:
         """The fitted reading's inputs (:func:`danger_features`) for each kind ``o`` could
         win on (``None`` for the laizi and the must-kong kinds, which he cannot)."""
         t = self.t
         ps = t.seats[o]
-        m = min(4, len(ps.melds) + ps.hidden_kongs)
-        p = ready_chance(m, 1.0 - t.wall / 84.0, strength, small_ok or focus is not None)
+        p = self._fitted_ready(o, focus, strength, small_ok)
         z = math.log(p / (1.0 - p))
         shape = self._shape_waits(o, focus, strength, small_ok)
         probe = Read(o, True, small_ok, focus, strength, 0.0, [], False)

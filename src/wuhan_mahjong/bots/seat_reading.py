@@ -156,6 +156,8 @@ class SeatReading:
         self.unseen = [max(0, 4 - seen[t] - self.counts[t]) for t in range(NUM_KINDS)]
         self.my = self.seats[self.me]
         self.melds: list[Meld] = self.my.melds  # own concealed kongs are shown to their owner
+        self._order: list[tuple[int, int]] | None = None  # discard_order, once built
+        self._order_built = False
 
     def public_key(self) -> bytes:
         """Everything this seat knows, canonically encoded: the same bytes for the JSON
@@ -216,7 +218,8 @@ class SeatReading:
         from the rivers: the dealer discards first, and the turn passes to the next seat
         unless the discard was claimed, when the claimer discards next (after a chi, a
         peng, or a 冲杠's replacement draw; the other kongs keep the turn).  ``None`` if
-        the rivers do not fit that order (no view the engine makes).
+        the rivers do not fit that order (no view the engine makes).  Built once per
+        reading (every opponent's read asks for it).
 
         >>> import random
         >>> from wuhan_mahjong.engine import new_hand, seat_view
@@ -225,6 +228,8 @@ class SeatReading:
         >>> SeatReading(seat_view(state, 0)).discard_order()
         []
         """
+        if self._order_built:
+            return self._order
         rivers = [ps.discards for ps in self.iv.seats]
         at = [0, 0, 0, 0]
         order: list[tuple[int, int]] = []
@@ -234,9 +239,9 @@ class SeatReading:
             at[seat] += 1
             order.append((seat, tile))
             seat = (seat + 1) % 4 if claimed_by is None else claimed_by
-        if any(at[s] != len(rivers[s]) for s in range(4)):
-            return None
-        return order
+        self._order = None if any(at[s] != len(rivers[s]) for s in range(4)) else order
+        self._order_built = True
+        return self._order
 
     def offered_since_discard(self, seat: int) -> list[tuple[int, int]]:
         """The discards of the other seats since ``seat``'s last discard, as (discarder,
