@@ -222,3 +222,56 @@ def test_accounts(browser: Any, live_server: str) -> None:
     errors = [e for e in console.errors if "401" not in e]
     assert errors == [], console.errors
     context.close()
+
+
+HOLD_SOCKETS = """(() => {
+  // the page's WebSockets stay CONNECTING until the test calls window.__releaseSockets()
+  const Real = window.WebSocket;
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  window.__releaseSockets = () => release();
+  class Held {
+    constructor(url) {
+      this.readyState = 0;
+      this.onopen = this.onmessage = this.onclose = this.onerror = null;
+      gate.then(() => {
+        const ws = new Real(url);
+        this.real = ws;
+        ws.onopen = (e) => { this.readyState = 1; if (this.onopen) this.onopen(e); };
+        ws.onmessage = (e) => { if (this.onmessage) this.onmessage(e); };
+        ws.onclose = (e) => { this.readyState = 3; if (this.onclose) this.onclose(e); };
+        ws.onerror = (e) => { if (this.onerror) this.onerror(e); };
+      });
+    }
+    send(data) { if (this.readyState !== 1) throw new Error("not open"); this.real.send(data); }
+    close() { this.readyState = 3; if (this.real) this.real.close(); }
+  }
+  Object.assign(Held, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  window.WebSocket = Held;
+})();"""
+
+
+@pytest.mark.slow
+def test_quick_match_tapped_while_the_socket_connects_is_not_lost(browser: Any,
+                                                                   live_server: str) -> None:
+    """A player who taps "quick match" the moment the lobby appears, before the game socket
+    is open (a busy server, a slow phone network), gets his table, not a network error.  (A
+    browser test once timed out on exactly this on a busy machine: the tap was answered
+    "network" and nothing was sent.)  The page's sockets are held open-pending here, so the
+    tap always lands before the connection."""
+    context = browser.new_context()
+    context.add_init_script(HOLD_SOCKETS)
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{live_server}/")
+    page.click("[data-do='guest']")
+    page.wait_for_selector("#create-form")
+    page.click("[data-do='quick']")
+    state = page.evaluate("() => ({outbox: (window.__wm.outbox || []).map((m) => m.type),"
+                          " error: window.__wm.formErrors.quick || null})")
+    assert state == {"outbox": ["quick_match"], "error": None}
+    page.evaluate("() => window.__releaseSockets()")
+    page.wait_for_selector(".table", timeout=20_000)
+    assert page.evaluate("() => window.__wm.outbox.length") == 0
+    assert console.errors == []
+    context.close()

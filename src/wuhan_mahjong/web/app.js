@@ -26,6 +26,7 @@ const banner = $("#banner");
 
 const S = {
   token: null, account: null, ws: null, wsOpen: false, reconnectDelay: 500, wantSocket: false,
+  outbox: [], // lobby requests made while the socket was (re)connecting: sent once welcomed
   screen: "login", table: null, state: null, view: null, players: null, totals: null,
   selected: null, chooser: null, chooserTile: null, pending: false, deadline: null, timerKind: null,
   hint: null, hintFor: null, hintEndpoint: "/api/hint", queued: null, room: null, handEnds: [], matchEnd: null,
@@ -117,6 +118,30 @@ function send(msg) {
   return false;
 }
 
+/**
+ * A lobby request (quick match, create or join a room): sent now if the socket is open;
+ * while it is still connecting (just logged in, or reconnecting) it waits in the outbox
+ * and goes out once the server has welcomed this connection, so a tap on "quick match"
+ * the moment the lobby appears is not answered with a network error. False only when
+ * no connection is wanted (logged out).
+ */
+function sendWhenConnected(msg) {
+  if (send(msg)) return true;
+  if (!S.token || !S.wantSocket) return false;
+  S.outbox = S.outbox.filter((m) => m.ref !== msg.ref); // the latest request of each form
+  S.outbox.push(msg);
+  connect();
+  return true;
+}
+
+/** Once welcomed: send the lobby requests made while connecting, unless the player is
+ * already seated (a quick match or a room would only be refused then). */
+function flushOutbox(atTable) {
+  const waiting = S.outbox;
+  S.outbox = [];
+  if (!atTable) for (const m of waiting) send(m);
+}
+
 function showBanner(text) {
   banner.textContent = text;
   banner.hidden = !text;
@@ -165,6 +190,7 @@ function onMessage(msg) {
         if (S.screen === "table" || S.screen === "login") go("lobby", "", { replace: true });
         else render();
       }
+      flushOutbox(msg.at_table);
       break;
     case "error":
       if (msg.code === "auth_failed" || msg.code === "not_authenticated") {
@@ -938,7 +964,7 @@ async function login(mode, form) {
 }
 
 function logout() {
-  S.wantSocket = false;
+  S.wantSocket = false; S.outbox = [];
   if (S.ws) S.ws.close();
   api("POST", "/api/logout", {}).catch(() => {});
   saveToken(null); S.account = null;
@@ -1013,7 +1039,7 @@ document.addEventListener("click", (ev) => {
     case "guest": guest(); break;
     case "quick":
       S.error = ""; delete S.formErrors.quick;
-      if (send({ type: "quick_match", ref: "quick" })) S.queued = S.queued || { waiting: 1, bots_after: null };
+      if (sendWhenConnected({ type: "quick_match", ref: "quick" })) S.queued = S.queued || { waiting: 1, bots_after: null };
       else setFormError("quick", { code: "network" });
       if (S.screen !== "lobby") go("lobby"); else render();
       break;
@@ -1052,12 +1078,12 @@ document.addEventListener("submit", (ev) => {
     const code = form.code.value.trim();
     delete S.formErrors["join-form"];
     if (!/^[0-9]{6}$/.test(code)) { S.formErrors["join-form"] = { text: t("lobby.bad_code"), field: "code", fresh: true }; render(); return; }
-    if (!send({ type: "join_room", code, ref: "join-form" })) setFormError("join-form", { code: "network" });
+    if (!sendWhenConnected({ type: "join_room", code, ref: "join-form" })) setFormError("join-form", { code: "network" });
     render();
   } else if (form.id === "create-form") {
     delete S.formErrors["create-form"];
     try { localStorage.setItem("wm.form.create", JSON.stringify(S.forms["create-form"] || {})); } catch { /* ignore */ }
-    if (!send({ type: "create_room", options: createOptions(form.elements), ref: "create-form" })) setFormError("create-form", { code: "network" });
+    if (!sendWhenConnected({ type: "create_room", options: createOptions(form.elements), ref: "create-form" })) setFormError("create-form", { code: "network" });
     render();
   } else if (form.id === "upgrade-form") {
     delete S.formErrors["upgrade-form"];
