@@ -15,6 +15,10 @@ over the kinds the seat holds, any opponent).
     python3 bench/bots_danger_fit.py fit --train /tmp/danger_yh_135.npz \\
         --check /tmp/danger_yh_136.npz
 
+With ``--rich`` it also fits on :data:`RICH_FEATURES` (kind-relative reads of each
+opponent's river and melds) and rates the shape reading's level shared out by that fit's
+ranking (tuning seeds 146-147).
+
 Never run it on a publication seed (Evaluation protocol).
 """
 
@@ -38,14 +42,64 @@ from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import new_hand, seat_view
 from wuhan_mahjong.engine.actions import Discard
 from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.tiles import is_honour
+
+RICH_FEATURES = ("he threw k-1", "he threw k+1", "he threw k-2", "he threw k+2",
+                 "he threw k-3", "he threw k+3", "he threw k in his last four",
+                 "runs through k still possible (unseen neighbours)", "terminal",
+                 "let go one interval before his last discard",
+                 "let go two or more intervals before", "k in his melds",
+                 "his discards (tens)", "wall left (tens)")
+"""Extra inputs of the ranking study (tuning seeds 146-147): kind-relative reads a player
+makes of one opponent's river and melds, beside :data:`DANGER_FEATURES`."""
+
+
+def rich_features(t: SeatReading, o: int) -> list[tuple[float, ...]]:
+    """:data:`RICH_FEATURES` of every kind for opponent ``o``, from the seat's view."""
+    ps = t.seats[o]
+    river = ps.discards
+    thrown = set(river)
+    last4 = set(river[-4:])
+    meld_tiles = [x for m in ps.melds for x in m.tiles]
+    order = t.discard_order() or []
+    mine = [i for i, (s, _) in enumerate(order) if s == o]
+    interval: dict[int, int] = {}  # kind -> how many of his discards ago he let it go
+    for i, (s, k) in enumerate(order):
+        if s == o or not mine or i > mine[-1]:
+            continue
+        ago = sum(1 for j in mine if j > i)
+        interval[k] = min(interval.get(k, 99), ago)
+    out = []
+    for k in range(34):
+        def threw(d: int, k: int = k) -> float:
+            j = k + d
+            return 1.0 if (not is_honour(k) and 0 <= j < 27 and j // 9 == k // 9
+                           and j in thrown) else 0.0
+
+        if is_honour(k):
+            runs = 0.0
+        else:
+            r = k % 9
+            pairs = [(a, b) for a, b in ((-2, -1), (-1, 1), (1, 2))
+                     if 0 <= r + a <= 8 and 0 <= r + b <= 8]
+            runs = sum(min(t.unseen[k + a], t.unseen[k + b]) for a, b in pairs) / 4.0
+        ago = interval.get(k)
+        out.append((threw(-1), threw(1), threw(-2), threw(2), threw(-3), threw(3),
+                    1.0 if k in last4 else 0.0, runs,
+                    1.0 if not is_honour(k) and k % 9 in (0, 8) else 0.0,
+                    1.0 if ago == 1 else 0.0, 1.0 if ago is not None and ago >= 2 else 0.0,
+                    float(meld_tiles.count(k)), len(river) / 10.0, t.wall / 10.0))
+    return out
 
 
 def collect(profile: str, seed: int, deals: int, out: Path) -> None:
     rules = get_rules(profile)
     xs: list[tuple[float, ...]] = []
+    rich: list[tuple[float, ...]] = []
     ys: list[int] = []
     base: list[float] = []
     groups: list[int] = []  # one per (decision, kind): the rows of its opponents share it
+    opponents: list[int] = []
     group = 0
     for g in range(deals):
         wall, salt = deal(seed, g)
@@ -66,17 +120,21 @@ def collect(profile: str, seed: int, deals: int, out: Path) -> None:
                         if not read.can_win or model.quanqiuren(o):
                             continue
                         inputs = model.danger_inputs(o, read.focus, read.strength, read.small_ok)
+                        extra = rich_features(t, o)
                         for k in kinds:
                             x = inputs[k]
                             if x is None:
                                 continue
                             xs.append(x)
+                            rich.append(extra[k])
                             ys.append(int(probe._discard_win(o, k, seat, rob=False)))
                             base.append(read.p_ready * read.waits[k])
                             groups.append(group + k)
+                            opponents.append(o)
                     group += 64
                 state.apply(seat, action)
-    np.savez(out, x=np.array(xs), y=np.array(ys), base=np.array(base), group=np.array(groups))
+    np.savez(out, x=np.array(xs), rich=np.array(rich), y=np.array(ys), base=np.array(base),
+             group=np.array(groups), opponent=np.array(opponents))
     print(f"{len(ys)} rows, {sum(ys)} positive, {group // 64} decisions -> {out}")
 
 
@@ -120,6 +178,19 @@ def within_auc(p: np.ndarray, y: np.ndarray, group: np.ndarray) -> tuple[float, 
     return (right / pairs if pairs else math.nan), int(pairs)
 
 
+def relevel(level: np.ndarray, rank: np.ndarray, group: np.ndarray,
+            opponent: np.ndarray) -> np.ndarray:
+    """Per decision and opponent: the chances of ``level`` summed over the kinds, shared out
+    in proportion to ``rank`` (so the ranking is ``rank``'s, the level ``level``'s)."""
+    out = np.zeros_like(level)
+    key = (group // 64) * 4 + opponent
+    for k in np.unique(key):
+        m = key == k
+        total = rank[m].sum()
+        out[m] = np.clip(level[m].sum() * rank[m] / total, 0, 1) if total > 0 else level[m]
+    return out
+
+
 def calibration(p: np.ndarray, y: np.ndarray) -> str:
     edges = [0, 0.02, 0.05, 0.1, 0.2, 0.4, 1.01]
     out = []
@@ -142,6 +213,8 @@ def main() -> int:
     f = sub.add_parser("fit")
     f.add_argument("--train", type=Path, nargs="+", required=True)
     f.add_argument("--check", type=Path, nargs="+", required=True)
+    f.add_argument("--rich", action="store_true",
+                   help="also fit on the richer inputs (RICH_FEATURES) and rank with them")
     args = ap.parse_args()
     if args.cmd == "collect":
         if args.seed in PUBLICATION_SEEDS:
@@ -155,12 +228,25 @@ def main() -> int:
     w = fit_logistic(x, y)
     print("fit:", ", ".join(f"{n} {v:+.3f}" for n, v in zip(DANGER_FEATURES, w, strict=True)))
     print("as code: (" + ", ".join(f"{v:.3f}" for v in w) + ")")
+    wr = None
+    if args.rich:
+        xr = np.concatenate([np.hstack([d["x"], d["rich"]]) for d in train])
+        wr = fit_logistic(xr, y)
+        print("rich fit:", ", ".join(f"{n} {v:+.3f}" for n, v in
+                                     zip(DANGER_FEATURES + RICH_FEATURES, wr, strict=True)))
     for path in args.check:
         d = np.load(path)
         fitted = np.array([danger_chance(tuple(w), tuple(row)) for row in d["x"]])
         shapes = np.clip(d["base"], 0, 1)
         print(f"\n{path.name}: {len(d['y'])} rows, {d['y'].mean():.3f} positive")
-        for name, p in (("shapes", shapes), ("fitted", fitted)):
+        candidates = [("shapes", shapes), ("fitted", fitted)]
+        if wr is not None:
+            z = np.hstack([d["x"], d["rich"]]) @ wr
+            rich = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+            candidates += [("rich", rich),
+                           ("shapes' level, rich ranking",
+                            relevel(shapes, rich, d["group"], d["opponent"]))]
+        for name, p in candidates:
             auc, pairs = within_auc(p, d["y"], d["group"])
             print(f" {name}: log-loss {log_loss(p, d['y']):.4f}, within-decision AUC {auc:.3f} "
                   f"({pairs} pairs)\n  {calibration(p, d['y'])}")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from handmade import make_view, meld
 from test_bots_defence import PINS, _view
 
 from wuhan_mahjong.bots.expert import ExpertBot
@@ -82,6 +83,8 @@ def test_the_fitting_tool_collects_labels_and_fits_them(tmp_path: Path) -> None:
     d = np.load(out)
     x, y = d["x"], d["y"]
     assert x.shape[1] == len(DANGER_FEATURES) and len(y) == len(d["group"]) == len(d["base"])
+    assert d["rich"].shape == (len(y), len(bots_danger_fit.RICH_FEATURES))
+    assert set(d["opponent"]) <= {0, 1, 2, 3}
     assert 0 < y.sum() < len(y)  # someone dealt in, not every kind
     w = bots_danger_fit.fit_logistic(x, y)
     p = np.array([danger_chance(tuple(w), tuple(row)) for row in x])
@@ -99,3 +102,40 @@ def test_the_fitting_tool_refuses_a_publication_seed(tmp_path: Path,
                                       "--out", str(tmp_path / "x.npz")])
     assert bots_danger_fit.main() == 2
     assert not (tmp_path / "x.npz").exists()
+
+
+def test_the_richer_inputs_read_the_river_as_named() -> None:
+    """Seat 1 (the dealer) threw 4p, then 1z; between them 9s, 2z and 7m went by him (one
+    interval before his last discard), after it 8s and 3z (since his last discard: the
+    let_go reading's, not flagged here); he holds a peng of 5p."""
+    view = make_view("123m456p789s55m3s", melds={1: [meld("peng", "555p", 2)]}, dealer=1,
+                     discards={1: "4p1z", 2: "9s8s", 3: "2z3z", 0: "7m"}, wall=40)
+    t = SeatReading(view)
+    rich = bots_danger_fit.rich_features(t, 1)
+    names = bots_danger_fit.RICH_FEATURES
+    assert len(rich) == 34 and all(len(r) == len(names) for r in rich)
+
+    def feature(kind: str, name: str) -> float:
+        return rich[parse_tile(kind)][names.index(name)]
+
+    assert feature("7p", "he threw k-3") == 1.0 and feature("1p", "he threw k+3") == 1.0
+    assert feature("5p", "he threw k-1") == 1.0 and feature("3p", "he threw k+1") == 1.0
+    assert feature("7s", "he threw k-3") == 0.0  # 4p is not of the 索 suit
+    assert feature("1z", "he threw k+1") == 0.0  # honours have no neighbours
+    assert feature("1z", "he threw k in his last four") == 1.0
+    one, two = "let go one interval before his last discard", "let go two or more intervals before"
+    assert [feature(k, one) for k in ("9s", "2z", "7m", "8s", "3z", "4p")] == [1, 1, 1, 0, 0, 0]
+    assert feature("9s", two) == 0.0
+    assert feature("5p", "k in his melds") == 3.0
+    assert feature("1z", "runs through k still possible (unseen neighbours)") == 0.0
+    assert feature("1m", "terminal") == 1.0 and feature("5m", "terminal") == 0.0
+    assert feature("5m", "wall left (tens)") == 4.0
+
+
+def test_releveling_keeps_each_opponents_level_and_takes_the_ranking() -> None:
+    level = np.array([0.1, 0.1, 0.2, 0.3])
+    rank = np.array([0.3, 0.1, 0.5, 0.5])
+    group = np.array([64, 65, 64, 65])  # one decision, kinds 0 and 1
+    opponent = np.array([1, 1, 2, 2])
+    out = bots_danger_fit.relevel(level, rank, group, opponent)
+    assert out == pytest.approx([0.15, 0.05, 0.25, 0.25])
