@@ -14,8 +14,12 @@ import subprocess
 import sys
 
 import pytest
+from handmade import make_view
 
 from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.greedy import evaluator
+from wuhan_mahjong.bots.handeval import Evaluator
+from wuhan_mahjong.bots.seat_reading import SeatReading
 
 DRIVER = """
 import json, sys
@@ -90,3 +94,35 @@ def test_a_tie_between_big_targets_goes_the_same_way_under_every_hash_seed() -> 
                            timeout=120, check=True)
         out.add(r.stdout.strip())
     assert out == {"(2.5, 'fys')"}
+
+
+def test_the_two_step_cache_changes_no_value() -> None:
+    """The expert's two-step search keeps each 13-tile hand's acceptance for the rest of
+    the decision (discarding d1, drawing u, discarding d2 reaches the hand d2, u, d1
+    reaches); every discard's value is still the documented sum, computed here without
+    keeping anything, and the work budget counts every ask, kept or not."""
+    t = SeatReading(make_view("123m457p2399s55m1z8p", wall=50))
+    bot = ExpertBot(1)
+    bot._prepare(t)
+    ev = evaluator(t.hand, t.melds, t)
+    sh = min(ev.shanten_after(d, -1) for d in set(t.hand))
+    tops = sorted(d for d in set(t.hand) if ev.shanten_after(d, -1) == sh)
+    assert sh >= 1 and len(tops) > 1
+
+    def two_step(ev13: Evaluator) -> float:
+        """Σ over draws u that lower the shanten of unseen(u) × the best acceptance after
+        drawing u and discarding a tile that keeps the step."""
+        total = 0.0
+        for u in range(34):
+            if not t.unseen[u] or u in t.must or u == t.laizi or ev13.shanten_after(u, 1) >= sh:
+                continue
+            ev14 = ev13.with_tile(u, 1)
+            total += t.unseen[u] * max(
+                (ev14.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh - 1)[0]
+                 for d in range(34) if ev14.counts[d] and ev14.shanten_after(d, -1) == sh - 1),
+                default=0)
+        return total
+
+    searched = [bot._two_step(ev.with_tile(d, -1), sh, t) for d in tops]
+    assert searched == [two_step(ev.with_tile(d, -1)) for d in tops]
+    assert 0 < len(bot._acc_cache) < bot.work  # some hands were reached twice

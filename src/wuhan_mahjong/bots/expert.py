@@ -261,6 +261,10 @@ class ExpertBot(GreedyBot):
         self.work = 0
         self._model: OpponentModel | None = None
         self._value_cache: dict[tuple[tuple[int, ...], int], float] = {}
+        # the two-step search's acceptances by 13-tile hand: discarding d1, drawing u and
+        # discarding d2 reaches the hand that d2, u, d1 reaches (same melds, wilds and
+        # unseen tiles within one decision), so about half are asked more than once
+        self._acc_cache: dict[tuple[int, ...], int] = {}
 
     def _tune(self, profile: str | None) -> None:
         """Set the per-profile options: as given to ``__init__``, else the profile's
@@ -884,6 +888,7 @@ class ExpertBot(GreedyBot):
         total = 0.0
         unseen = t.unseen
         laizi = t.laizi
+        cache = self._acc_cache
         for u in range(NUM_KINDS):
             n = unseen[u]
             if not n or u in t.must or u == laizi:
@@ -891,11 +896,18 @@ class ExpertBot(GreedyBot):
             if ev13.shanten_after(u, 1) >= sh:
                 continue
             ev14 = ev13.with_tile(u, 1)
+            counts = ev14.counts
             best_acc = 0
             for d in range(NUM_KINDS):
-                if ev14.counts[d] and ev14.shanten_after(d, -1) == sh - 1:
-                    self.work += 1
-                    acc, _ = ev14.with_tile(d, -1).acceptance(unseen, laizi, current=sh - 1)
+                if counts[d] and ev14.shanten_after(d, -1) == sh - 1:
+                    self.work += 1  # counted as asked, cached or not: the same budget
+                    counts[d] -= 1
+                    key = tuple(counts)
+                    counts[d] += 1
+                    acc = cache.get(key)
+                    if acc is None:
+                        acc, _ = ev14.with_tile(d, -1).acceptance(unseen, laizi, current=sh - 1)
+                        cache[key] = acc
                     if acc > best_acc:
                         best_acc = acc
             total += n * best_acc
