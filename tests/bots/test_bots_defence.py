@@ -288,3 +288,22 @@ def test_a_hand_that_will_hardly_win_folds_in_laizishanzhuang_too(wall: int) -> 
     choice = bot.choose(view)
     assert isinstance(choice, Discard) and choice.tile // 9 != 1 and bot.defended == 1
     assert ExpertBot(1, fold_floor=0.0).choose(view) == Discard(parse_tile("6p"))
+
+
+JIANG_PENGS = [meld("peng", "222m", 2), meld("peng", "555p", 3), meld("peng", "888s", 2)]
+
+
+@pytest.mark.parametrize("wall", [12, 30])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_no_258_tile_against_three_258_pungs(wall: int, bot: str) -> None:
+    """Seat 1 shows pungs of 2m, 5p and 8s: 将一色 wins on any 2/5/8 he pairs or sets.  The
+    bot holds two loose man tiles, 8m and 3m, after 123p-456p-789p-55s-67s: with no threat
+    the expert keeps the 3m (8m goes); against the 将一色 read it keeps the 8m and throws
+    the 3m, which no 将一色 hand can use."""
+    def view(melds: dict[int, list[dict[str, object]]]):  # type: ignore[no-untyped-def]
+        return make_view("456p789p55s67s8m3m", wall=wall, dealer=2,
+                         melds={0: [meld("chi", "123p", 3)], **melds},
+                         discards={1: "1z9p4z3m", 2: "1z2z9s", 3: "3z4z1p"})
+
+    assert get_bot("expert", 1).choose(view({})) == Discard(parse_tile("8m"))
+    assert get_bot(bot, 1).choose(view({1: JIANG_PENGS})) == Discard(parse_tile("3m"))
