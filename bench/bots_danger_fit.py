@@ -42,7 +42,7 @@ from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import new_hand, seat_view
 from wuhan_mahjong.engine.actions import Discard
 from wuhan_mahjong.rules import get_rules
-from wuhan_mahjong.tiles import is_honour
+from wuhan_mahjong.tiles import is_suited, rank_of, suit_of
 
 RICH_FEATURES = ("he threw k-1", "he threw k+1", "he threw k-2", "he threw k+2",
                  "he threw k-3", "he threw k+3", "he threw k in his last four",
@@ -71,22 +71,20 @@ def rich_features(t: SeatReading, o: int) -> list[tuple[float, ...]]:
         interval[k] = min(interval.get(k, 99), ago)
     out = []
     for k in range(34):
-        def threw(d: int, k: int = k) -> float:
-            j = k + d
-            return 1.0 if (not is_honour(k) and 0 <= j < 27 and j // 9 == k // 9
-                           and j in thrown) else 0.0
-
-        if is_honour(k):
-            runs = 0.0
-        else:
-            r = k % 9
-            pairs = [(a, b) for a, b in ((-2, -1), (-1, 1), (1, 2))
-                     if 0 <= r + a <= 8 and 0 <= r + b <= 8]
-            runs = sum(min(t.unseen[k + a], t.unseen[k + b]) for a, b in pairs) / 4.0
+        suited = is_suited(k)
+        # he threw the kind d ranks away in its suit (honours have no neighbours)
+        threw = [1.0 if suited and k + d >= 0 and is_suited(k + d)
+                 and suit_of(k + d) == suit_of(k) and k + d in thrown else 0.0
+                 for d in (-1, 1, -2, 2, -3, 3)]
+        runs = 0.0
+        if suited:
+            r = rank_of(k)
+            runs = sum(min(t.unseen[k + a], t.unseen[k + b])
+                       for a, b in ((-2, -1), (-1, 1), (1, 2))
+                       if 1 <= r + a <= 9 and 1 <= r + b <= 9) / 4.0
         ago = interval.get(k)
-        out.append((threw(-1), threw(1), threw(-2), threw(2), threw(-3), threw(3),
-                    1.0 if k in last4 else 0.0, runs,
-                    1.0 if not is_honour(k) and k % 9 in (0, 8) else 0.0,
+        out.append((*threw, 1.0 if k in last4 else 0.0, runs,
+                    1.0 if suited and rank_of(k) in (1, 9) else 0.0,
                     1.0 if ago == 1 else 0.0, 1.0 if ago is not None and ago >= 2 else 0.0,
                     float(meld_tiles.count(k)), len(river) / 10.0, t.wall / 10.0))
     return out

@@ -75,6 +75,7 @@ async function api(method, path, body) {
 
 function saveToken(token) {
   S.token = token;
+  S.outbox = []; // a lobby request belongs to the session it was made in
   try { if (token) localStorage.setItem("wm.token", token); else localStorage.removeItem("wm.token"); } catch { /* ignore */ }
 }
 
@@ -964,7 +965,7 @@ async function login(mode, form) {
 }
 
 function logout() {
-  S.wantSocket = false; S.outbox = [];
+  S.wantSocket = false;
   if (S.ws) S.ws.close();
   api("POST", "/api/logout", {}).catch(() => {});
   saveToken(null); S.account = null;
