@@ -50,10 +50,18 @@ wait masks of :mod:`wuhan_mahjong.shape`), weighted by a readiness prior from hi
 exposed melds and the stage of the hand.  That prices the deal-ins of the push-or-fold
 layer and the liabilities: feeding the third meld of a hand that shows two melds
 of one suit (or 2/5/8 / honours where the profile contracts those), and dealing
-into a 全求人.  Plain deal-in danger and folding are options
-(``deal_in_weight``, ``fold``) that are off by default: in this game all three
-losers pay, dealing in only doubles one's own share, and the arena measured
-both as losing points against greedy.
+into a 全求人.
+
+*Push or fold* (:meth:`ExpertBot.defend`, on by default).  While some opened opponent
+reads as ready with a chance of at least ``threat_min``, the core's discard is weighed
+against every safer one by expected value: the win each keeps (its chance and value,
+never rated faster than the core's choice) against the expected deal-in and contract
+cost, for a saving of at least ``min_saving`` points.  In this game all three losers
+pay and dealing in only doubles one's own share, so folding for its own sake loses
+points (the older ``deal_in_weight`` and ``fold`` terms, off by default, measured
+that); the layer folds only where the saving is priced higher than the speed.  In
+``laizishanzhuang`` it keeps the core's speed (``defence_speed`` 1) unless the hand
+will hardly win (``fold_floor``).
 
 *Claims* follow greedy (a claim must not slow the hand); a claim that gives no
 speed is passed while an opponent looks ready (its only effect would be a
