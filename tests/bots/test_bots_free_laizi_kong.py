@@ -5,8 +5,10 @@ would cost a step keeps the wild."""
 
 from __future__ import annotations
 
+import pytest
 from handmade import make_view
 
+from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine.actions import Discard, SpecialKong
@@ -40,3 +42,18 @@ def test_a_laizi_kong_that_costs_a_step_keeps_the_wild() -> None:
         ("1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "6p", "9p")))
     assert not ExpertBot(1).laizi_kong_is_free(SeatReading(view))
     assert ExpertBot(1, free_laizi_kong=True).choose(view) == Discard(parse_tile("9p"))
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_the_shipped_bots_make_the_free_kong(profile: str, bot: str) -> None:
+    # the position of test_a_free_laizi_kong_is_made: a strong player kongs the wild that
+    # costs no step (×4, a hard hand and a replacement draw, for nothing); on by default
+    # in both profiles since tuning seeds 151 and 153 (docs/bots.md)
+    view = make_view("123m456m789s55m67p2z", profile=profile, red_kongs={0: 2},
+                     actions=_actions(("1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s",
+                                       "6p", "7p")))
+    reading = SeatReading(view)
+    assert not ExpertBot(1).lone_laizi_blocks(reading)  # the other laizi rule is silent
+    assert get_bot(bot, 1).choose(view) == SpecialKong("laizi")
+    assert get_bot("greedy", 1).choose(view) == Discard(parse_tile("6p"))

@@ -41,7 +41,9 @@ def test_a_ready_hand_whose_kong_keeps_it_ready_kongs() -> None:
     keep, kong = _lines(view)
     assert kong > 1.5 * keep
     assert ExpertBot(1, laizi_ev=True).choose(view) == LAIZI_KONG
-    assert ExpertBot(1).choose(view) == Discard(parse_tile("6p"))  # the shipped rule keeps
+    # the shipped expert kongs it too (its free-kong rule); without that rule it keeps
+    assert ExpertBot(1).choose(view) == LAIZI_KONG
+    assert ExpertBot(1, free_laizi_kong=False).choose(view) == Discard(parse_tile("6p"))
 
 
 def test_a_far_hand_short_of_the_minimum_kongs() -> None:

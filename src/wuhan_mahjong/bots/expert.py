@@ -19,7 +19,10 @@ the arena measured that it does not pay (in ``laizishanzhuang``, all of it).
 hand could not pass the minimum score with the factors held now (×4 in
 ``yuanhang`` / ``bianfeng``); measured in the arena, the wild's speed is worth
 more than the factor (docs/bots.md, ablations), and the minimum score is more
-often met through openings and 红中 kongs made anyway.  It also keeps a second
+often met through openings and 红中 kongs made anyway.  But where the kong costs
+no step (the thirteen tiles left are as close as the best discard keeping the
+wild, ``free_laizi_kong``), it kongs: the factor, a hard hand and the
+replacement draw then come for nothing.  It also keeps a second
 laizi while the hand is building (a small hand may not *win* holding two, but
 both build faster) and kongs one once the hand is ready, so the replacement
 draw may win as 杠上花; near the end of the wall it kongs extras at once.
@@ -122,7 +125,7 @@ def _loser_cap(rules: Rules) -> float:
 
 _DEFAULTS: dict[str, float | bool] = {
     "use_value": True, "contract_weight": 1.0, "claim_filter": True, "lookahead": True,
-    "keep_two_laizi": True, "defence": True, "defence_speed": 0.0}
+    "keep_two_laizi": True, "defence": True, "defence_speed": 0.0, "free_laizi_kong": True}
 
 #: Settings the arena measured per profile (docs/bots.md, ablations).  In
 #: ``laizishanzhuang`` (laizi kong ×2, no minimum score, caps reached by half the
@@ -137,7 +140,8 @@ _DEFAULTS: dict[str, float | bool] = {
 #: without lowering the deal-in rate (docs/bots.md, tuning after the search release).
 PROFILE_SETTINGS: dict[str, dict[str, float | bool]] = {
     "laizishanzhuang": {"keep_two_laizi": False, "lookahead": False, "use_value": False,
-                        "claim_filter": False, "contract_weight": 0.0, "defence_speed": 1.0},
+                        "claim_filter": False, "contract_weight": 0.0, "defence_speed": 1.0,
+                        "free_laizi_kong": False},
 }
 
 
@@ -156,7 +160,7 @@ class ExpertBot(GreedyBot):
                  eager_below: int = 2, defence: bool | None = None, min_saving: float = 2.0,
                  fold_keep: float = 0.5, threat_min: float = 0.25,
                  defence_targets: bool = True, defence_speed: float | None = None,
-                 free_laizi_kong: bool = False, laizi_ev: bool = False,
+                 free_laizi_kong: bool | None = None, laizi_ev: bool = False,
                  laizi_short_step: float = 1.0, laizi_loss: float = 1.0,
                  laizi_ev_shanten: int = 99, win_fit: bool = False,
                  swap_slack: float = -1.0, swap_gain: float = 1.0,
@@ -176,7 +180,7 @@ class ExpertBot(GreedyBot):
         self.chosen: dict[str, float | bool | None] = {
             "use_value": value, "contract_weight": contract_weight, "claim_filter": claim_filter,
             "lookahead": lookahead, "keep_two_laizi": keep_two_laizi, "defence": defence,
-            "defence_speed": defence_speed}
+            "defence_speed": defence_speed, "free_laizi_kong": free_laizi_kong}
         self._tune(None)
         self.hold_must = hold_must
         self.kong_max_shanten = kong_max_shanten
@@ -191,7 +195,6 @@ class ExpertBot(GreedyBot):
         self.fold_keep = fold_keep
         self.threat_min = threat_min
         self.defence_targets = defence_targets
-        self.free_laizi_kong = free_laizi_kong
         self.laizi_ev = laizi_ev
         self.laizi_short_step = laizi_short_step
         self.laizi_loss = laizi_loss
@@ -286,6 +289,7 @@ class ExpertBot(GreedyBot):
         self.keep_two_laizi = bool(self._setting("keep_two_laizi", tuned))
         self.defence = bool(self._setting("defence", tuned))
         self.defence_speed = float(self._setting("defence_speed", tuned))
+        self.free_laizi_kong = bool(self._setting("free_laizi_kong", tuned))
 
     def _setting(self, name: str, tuned: dict[str, float | bool]) -> float | bool:
         given = self.chosen[name]
