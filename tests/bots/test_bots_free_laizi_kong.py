@@ -44,15 +44,21 @@ def test_a_laizi_kong_that_costs_a_step_keeps_the_wild() -> None:
     assert ExpertBot(1, free_laizi_kong=True).choose(view) == Discard(parse_tile("9p"))
 
 
-@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+@pytest.mark.parametrize(("profile", "indicator", "laizi"),
+                         [("yuanhang", "1z", "2z"), ("bianfeng", "1z", "2z"),
+                          ("laizishanzhuang", "9s", "1s")])
 @pytest.mark.parametrize("bot", ["expert", "search"])
-def test_the_shipped_bots_make_the_free_kong(profile: str, bot: str) -> None:
-    # the position of test_a_free_laizi_kong_is_made: a strong player kongs the wild that
-    # costs no step (×4, a hard hand and a replacement draw, for nothing); on by default
-    # in both profiles since tuning seeds 151 and 153 (docs/bots.md)
-    view = make_view("123m456m789s55m67p2z", profile=profile, red_kongs={0: 2},
+def test_the_shipped_bots_make_the_free_kong(profile: str, indicator: str, laizi: str,
+                                             bot: str) -> None:
+    # the position of test_a_free_laizi_kong_is_made (in 赖子山庄 with 1s as the laizi and
+    # 1m-9m-7s-8s-9s beside it): a strong player kongs the wild that costs no step (its
+    # factor, a hard hand and a replacement draw, for nothing); on by default in every
+    # profile since tuning seeds 151, 153 and 154 (docs/bots.md)
+    view = make_view("123m456m789s55m67p" + laizi, profile=profile, indicator=indicator,
+                     red_kongs={0: 2},
                      actions=_actions(("1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s",
                                        "6p", "7p")))
+    assert view["laizi"] == laizi
     reading = SeatReading(view)
     assert not ExpertBot(1).lone_laizi_blocks(reading)  # the other laizi rule is silent
     assert get_bot(bot, 1).choose(view) == SpecialKong("laizi")
