@@ -1,7 +1,7 @@
-"""The expert's ``free_laizi_kong`` option: the single laizi is konged when the kong
-costs no shanten (the tiles left are as close as the best discard keeping the wild),
-so the kong's factor, a hard hand and the replacement draw come for free; a kong that
-would cost a step keeps the wild."""
+"""The expert's ``free_laizi_kong`` rule (on by default in every profile since 3 December
+2026, docs/bots.md): the single laizi is konged when the kong costs no shanten (the tiles
+left are as close as the best discard keeping the wild), so the kong's factor, a hard hand
+and the replacement draw come for free; a kong that would cost a step keeps the wild."""
 
 from __future__ import annotations
 
@@ -50,10 +50,10 @@ def test_a_laizi_kong_that_costs_a_step_keeps_the_wild() -> None:
 @pytest.mark.parametrize("bot", ["expert", "search"])
 def test_the_shipped_bots_make_the_free_kong(profile: str, indicator: str, laizi: str,
                                              bot: str) -> None:
-    # the position of test_a_free_laizi_kong_is_made (in 赖子山庄 with 1s as the laizi and
-    # 1m-9m-7s-8s-9s beside it): a strong player kongs the wild that costs no step (its
-    # factor, a hard hand and a replacement draw, for nothing); on by default in every
-    # profile since tuning seeds 151, 153 and 154 (docs/bots.md)
+    # the position of test_a_free_laizi_kong_is_made, in each profile (in 赖子山庄 a 9s
+    # indicator makes 1s the laizi): a strong player kongs the wild that costs no step
+    # (its factor, a hard hand and a replacement draw, for nothing); greedy, whose laizi
+    # rule looks only at the minimum score, keeps it
     view = make_view("123m456m789s55m67p" + laizi, profile=profile, indicator=indicator,
                      red_kongs={0: 2},
                      actions=_actions(("1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s",
