@@ -9,6 +9,7 @@ throws 9p (a terminal goes first); the expert throws the safe 1m.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from handmade import make_view, meld
@@ -18,6 +19,7 @@ from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.greedy import evaluator
 from wuhan_mahjong.bots.opponents import OpponentModel
 from wuhan_mahjong.bots.seat_reading import SeatReading
+from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import Discard
 from wuhan_mahjong.tiles import is_258, parse_tile
 
@@ -300,7 +302,7 @@ def test_no_258_tile_against_three_258_pungs(wall: int, bot: str) -> None:
     bot holds two loose man tiles, 8m and 3m, after 123p-456p-789p-55s-67s: with no threat
     the expert keeps the 3m (8m goes); against the 将一色 read it keeps the 8m and throws
     the 3m, which no 将一色 hand can use."""
-    def view(melds: dict[int, list[dict[str, object]]]):  # type: ignore[no-untyped-def]
+    def view(melds: dict[int, list[dict[str, Any]]]) -> SeatView:
         return make_view("456p789p55s67s8m3m", wall=wall, dealer=2,
                          melds={0: [meld("chi", "123p", 3)], **melds},
                          discards={1: "1z9p4z3m", 2: "1z2z9s", 3: "3z4z1p"})

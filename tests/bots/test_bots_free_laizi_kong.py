@@ -11,6 +11,7 @@ from handmade import make_view
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.seat_reading import SeatReading
+from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import Discard, SpecialKong
 from wuhan_mahjong.tiles import parse_tile
 
@@ -21,13 +22,21 @@ def _actions(tiles: tuple[str, ...]) -> list[dict[str, str]]:
     return [{"type": "discard", "tile": x} for x in tiles] + [LAIZI_KONG]
 
 
+def _free_kong_view(profile: str = "yuanhang", indicator: str = "1z",
+                    laizi: str = "2z") -> SeatView:
+    """Closed, 123m 456m 789s 55m 67p + the wild.  Kept, the best discards leave it ready;
+    konged, 123m 456m 789s 55m 67p is ready on 5p/8p too.  Two 红中 kongs: the soft waits
+    pass the minimum, so the lone-laizi rule is silent."""
+    view = make_view("123m456m789s55m67p" + laizi, profile=profile, indicator=indicator,
+                     red_kongs={0: 2},
+                     actions=_actions(("1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s",
+                                       "6p", "7p")))
+    assert view["laizi"] == laizi
+    return view
+
+
 def test_a_free_laizi_kong_is_made() -> None:
-    # yuanhang, closed, laizi 2z: 123m 456m 789s 55m 67p + the wild.  Kept, the best
-    # discards leave it ready; konged, 123m 456m 789s 55m 67p is ready on 5p/8p too.
-    # Two 红中 kongs: the soft waits pass the minimum, so the lone-laizi rule is silent.
-    view = make_view("123m456m789s55m67p2z", red_kongs={0: 2}, actions=_actions(
-        ("1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "6p", "7p")))
-    assert view["laizi"] == "2z"
+    view = _free_kong_view()
     reading = SeatReading(view)
     assert not ExpertBot(1).lone_laizi_blocks(reading)
     assert ExpertBot(1).laizi_kong_is_free(reading)
@@ -50,15 +59,11 @@ def test_a_laizi_kong_that_costs_a_step_keeps_the_wild() -> None:
 @pytest.mark.parametrize("bot", ["expert", "search"])
 def test_the_shipped_bots_make_the_free_kong(profile: str, indicator: str, laizi: str,
                                              bot: str) -> None:
-    # the position of test_a_free_laizi_kong_is_made, in each profile (in 赖子山庄 a 9s
-    # indicator makes 1s the laizi): a strong player kongs the wild that costs no step
-    # (its factor, a hard hand and a replacement draw, for nothing); greedy, whose laizi
-    # rule looks only at the minimum score, keeps it
-    view = make_view("123m456m789s55m67p" + laizi, profile=profile, indicator=indicator,
-                     red_kongs={0: 2},
-                     actions=_actions(("1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s",
-                                       "6p", "7p")))
-    assert view["laizi"] == laizi
+    # the free-kong position in each profile (in 赖子山庄 a 9s indicator makes 1s the
+    # laizi): a strong player kongs the wild that costs no step (its factor, a hard hand
+    # and a replacement draw, for nothing); greedy, whose laizi rule looks only at the
+    # minimum score, keeps it
+    view = _free_kong_view(profile, indicator, laizi)
     reading = SeatReading(view)
     assert not ExpertBot(1).lone_laizi_blocks(reading)  # the other laizi rule is silent
     assert get_bot(bot, 1).choose(view) == SpecialKong("laizi")
