@@ -85,6 +85,17 @@ PROBLEMS: dict[str, tuple[SeatView, dict[str, Any]]] = {
                            {"type": "kong", "kind": "direct", "tile": "5p", "tiles": "5555p"},
                            PASS]),
         {"type": "kong", "kind": "direct", "tile": "5p"}),
+    # two chis of the 5m, both ready after the 9p goes: 345m waits on 5m/8m, 567m on
+    # 2m/5m; three 8m are gone, so 567m (seven live tiles against four)
+    "chi_that_leaves_the_live_wait": (
+        make_view("34m67m123p456s88s9p", claim=("5m", 3), discards={1: "8m8m", 2: "8m"},
+                  actions=[{"type": "chi", "tile": "3m"}, {"type": "chi", "tile": "5m"}, PASS]),
+        {"type": "chi", "tile": "5m"}),
+    # the same with three 2m gone instead: 345m
+    "chi_that_leaves_the_live_wait_other_side": (
+        make_view("34m67m123p456s88s9p", claim=("5m", 3), discards={1: "2m2m", 2: "2m"},
+                  actions=[{"type": "chi", "tile": "3m"}, {"type": "chi", "tile": "5m"}, PASS]),
+        {"type": "chi", "tile": "3m"}),
     # five pairs, closed: the peng opens and heads for 碰碰胡 (a big hand)
     "peng_towards_all_pungs": (
         make_view("11m55p88s99m33p2s7m1z", claim=("5p", 2), indicator="9s",

@@ -13,7 +13,9 @@
 * Claims (chi, peng, 冲杠) are made when they lower shanten; at equal shanten
   when the hand has not opened yet (no win without an opening) or when more
   factors are needed for the minimum score (口口翻: every opening doubles).
-  Kongs that do not cost shanten are always made (×2 / ×4).
+  Of several such claims, the one that leaves the hand closest, then accepting
+  the most tiles after its best discard (of two chis of a 5m, the one whose wait
+  is still alive).  Kongs that do not cost shanten are always made (×2 / ×4).
 """
 
 from __future__ import annotations
@@ -210,7 +212,10 @@ class GreedyBot:
         cur, target = self.shanten_key(ev) if self.big_target else ev.best()
         eager = ((not t.opened and cur < self.eager_below)
                  or (target == "small" and not t.small_win_possible()))
-        best: tuple[float, int, Action] | None = None
+        # among the claims worth making: the closest hand, kongs first, then the most
+        # tiles accepted after the best discard (chi 345m or 567m on a 5m: the one whose
+        # wait is alive), then a peng before a chi
+        best: tuple[tuple[float, int, int, int], Action] | None = None
         for a in claims:
             res = after_claim(t, a)
             if res is None:
@@ -220,15 +225,22 @@ class GreedyBot:
             after: float
             if isinstance(a, Kong):
                 after = self.shanten_key(ev2)[0] if self.big_target else ev2.best()[0]
-                pref = 0
+                key = (after, 0, 0, 0)
             else:
-                after = min((self.shanten_key(ev2, d)[0] if self.big_target
-                             else ev2.shanten_after(d, -1)
-                             for d in set(hand) if d != t.laizi and d not in t.must), default=99)
-                pref = 1 if isinstance(a, Peng) else 2
+                keyed = [(self.shanten_key(ev2, d)[0] if self.big_target
+                          else float(ev2.shanten_after(d, -1)), d)
+                         for d in sorted(set(hand)) if d != t.laizi and d not in t.must]
+                after = min((k for k, _ in keyed), default=99.0)
+                key = (after, 1, 0, 1 if isinstance(a, Peng) else 2)
             ok = after < cur or (after == cur and (
                 eager or isinstance(a, Kong)
                 or (self.eager_peng and isinstance(a, Peng) and not t.opened)))
-            if ok and (best is None or (after, pref) < best[:2]):
-                best = (after, pref, a)
-        return best[2] if best is not None else PASS
+            if not ok:
+                continue
+            if not isinstance(a, Kong):
+                acc = max(ev2.with_tile(d, -1).acceptance(t.unseen, t.laizi)[0]
+                          for k, d in keyed if k == after)
+                key = (after, 1, -acc, key[3])
+            if best is None or key < best[0]:
+                best = (key, a)
+        return best[1] if best is not None else PASS
