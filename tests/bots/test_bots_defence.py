@@ -21,7 +21,7 @@ from wuhan_mahjong.bots.opponents import OpponentModel
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import Discard
-from wuhan_mahjong.tiles import is_258, parse_tile
+from wuhan_mahjong.tiles import is_258, parse_tile, parse_tiles, tile_str
 
 PINS = [meld("chi", "123p", 0), meld("peng", "555p", 2), meld("chi", "789p", 0)]
 MIXED = [meld("chi", "123p", 0), meld("peng", "666s", 2), meld("chi", "789m", 0)]
@@ -309,3 +309,50 @@ def test_no_258_tile_against_three_258_pungs(wall: int, bot: str) -> None:
 
     assert get_bot("expert", 1).choose(view({})) == Discard(parse_tile("8m"))
     assert get_bot(bot, 1).choose(view({1: JIANG_PENGS})) == Discard(parse_tile("3m"))
+
+
+HONOUR_PENGS = [meld("peng", "111z", 1), meld("peng", "333z", 3), meld("peng", "444z", 1)]
+
+
+def _family_view(profile: str, wall: int, pengs: list[dict[str, Any]], hand: str,
+                 discards: str) -> SeatView:
+    """Seat 2 shows three pungs of one family (风一色 or 将一色) and has thrown only other
+    tiles; this seat, opened, holds a lone family tile whose discard makes it ready."""
+    return make_view(hand, profile=profile, indicator="9s", wall=wall,
+                     melds={0: [meld("chi", "123m", 3)], 2: pengs},
+                     discards={2: discards, 1: "7m8m", 3: "1p2s"})
+
+
+def test_a_family_read_waits_on_every_kind_of_the_family() -> None:
+    """风一色 and 将一色 need no sets (乱风, 乱将; RULES §10): a ready 风一色 hand is nothing
+    but honours, so any honour completes it, not the two kinds or so a shape waits on.  So
+    every unseen honour carries at least the read's strength, and the suit tiles stay low."""
+    for pengs, hand, thrown, family in (
+            (HONOUR_PENGS, "456p789s55m67s2z", "1m5p9s2p", "2z5z6z"),
+            (JIANG_PENGS, "456p789s55m67s8p", "1m4p9s3p6m", "8p5m2p")):
+        t = SeatReading(_family_view("yuanhang", 20, pengs, hand, thrown))
+        read = OpponentModel(t, random.Random(1), waits="shapes").reads[2]
+        assert read.focus in ("fys", "jys") and read.strength >= 0.8
+        for kind in parse_tiles(family):
+            assert read.waits[kind] >= read.strength
+        assert read.waits[parse_tile("7s")] < 0.1 and read.waits[parse_tile("1m")] < 0.1
+
+
+@pytest.mark.parametrize(("profile", "wall"), [("yuanhang", 20), ("bianfeng", 40)])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+@pytest.mark.parametrize(("pengs", "hand", "thrown", "lone"), [
+    (HONOUR_PENGS, "456p789s55m67s2z", "1m5p9s2p", "2z"),
+    (JIANG_PENGS, "456p789s55m67s8p", "1m4p9s3p6m", "8p"),
+], ids=["fengyise", "jiangyise"])
+def test_the_family_tile_is_held_even_when_it_would_make_the_hand_ready(
+        profile: str, wall: int, bot: str, pengs: list[dict[str, Any]], hand: str,
+        thrown: str, lone: str) -> None:
+    """Throwing the lone 南 (or 8p) would leave 456p-789s-55m-67s waiting on 5s/8s, and
+    greedy throws it; but against three pungs of the family a strong player knows that
+    tile completes the family hand whatever else he holds, and breaks his own hand with
+    a tile of 789s or 67s, which no 风一色 or 将一色 can use.  (Before the family reading,
+    the expert pushed 南 and 8p here: the shapes gave each honour kind about a third.)"""
+    view = _family_view(profile, wall, pengs, hand, thrown)
+    assert get_bot("greedy", 1).choose(view) == Discard(parse_tile(lone))
+    choice = get_bot(bot, 1).choose(view)
+    assert isinstance(choice, Discard) and tile_str(choice.tile) in ("6s", "7s", "9s")

@@ -476,9 +476,24 @@ class OpponentModel:
             score = [w * (hi if probe.fits(x) else lo) for x, w in enumerate(score)]
         total = sum(score)
         if total <= 0:
-            return self._prior_waits(o, focus, small_ok)
+            return self._family_waits(o, focus, strength, self._prior_waits(o, focus, small_ok))
         # a ready hand usually waits on about two kinds: scale so that the kinds sum to 2
-        return [min(1.0, 2.0 * w / total) for w in score]
+        return self._family_waits(o, focus, strength,
+                                  [min(1.0, 2.0 * w / total) for w in score])
+
+    def _family_waits(self, o: int, focus: str | None, strength: float,
+                      waits: list[float]) -> list[float]:
+        """``waits`` raised for a 风一色 or 将一色 read.  These need no sets (乱风, 乱将;
+        RULES §10, Project decision 10): a ready family hand holds nothing but the
+        family, so every unseen kind of it completes the hand, not the two or so a shape
+        waits on.  The read's strength is the chance that his ready hand is that one."""
+        if focus not in ("fys", "jys"):
+            return waits
+        t = self.t
+        probe = Read(o, True, True, focus, strength, 0.0, [], False)
+        must = set(t.must)
+        return [max(w, strength) if probe.fits(x) and t.unseen[x] and x != t.laizi
+                and x not in must else w for x, w in enumerate(waits)]
 
     def _prior_waits(self, o: int, focus: str | None, small_ok: bool) -> list[float]:
         """Waits when too few samples were ready: middle tiles and 2/5/8 more likely,
