@@ -109,6 +109,18 @@ PROBLEMS: dict[str, tuple[SeatView, dict[str, Any]]] = {
         make_view("456p789s55m34s", claim=("5p", 3), melds=OPEN_CHI,
                   actions=[{"type": "chi", "tile": "4p"}, PASS]),
         {"type": "chi", "tile": "4p"}),
+    # the same question where the opening counts once (边锋, 开口翻: min 20 from one loser,
+    # 8 from each): opened and ready on 2s, no win can pass; an idle chi of 3p (45p) keeps
+    # the wait but adds no factor, so it would only give up the draw: pass.  In 远航 (口口翻)
+    # the same chi doubles every win and is made
+    "no_idle_chi_where_the_opening_counts_once": (
+        make_view("345p789s55m13s", profile="bianfeng", indicator="9s", claim=("3p", 3),
+                  melds=OPEN_CHI, actions=[{"type": "chi", "tile": "3p"}, PASS]),
+        PASS),
+    "the_idle_chi_that_doubles_in_kou_kou_fan": (
+        make_view("345p789s55m13s", indicator="9s", claim=("3p", 3), melds=OPEN_CHI,
+                  actions=[{"type": "chi", "tile": "3p"}, PASS]),
+        {"type": "chi", "tile": "3p"}),
     # 红中 blocks every win while held: played out as its kong at once
     "red_dragon_is_konged": (
         make_view("123m456p789s55m34s7z", profile=LZSZ, indicator="9s",

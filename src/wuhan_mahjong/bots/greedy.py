@@ -12,7 +12,8 @@
   2/5/8 small hand), then maximise the number of unseen tiles that would lower it.
 * Claims (chi, peng, 冲杠) are made when they lower shanten; at equal shanten
   when the hand has not opened yet (no win without an opening) or when more
-  factors are needed for the minimum score (口口翻: every opening doubles).
+  factors are needed for the minimum score and the opening gives one (口口翻:
+  every opening doubles; 开口翻 counts only the first).
   Of several such claims, the one that leaves the hand closest, then accepting
   the most tiles after its best discard (of two chis of a 5m, the one whose wait
   is still alive).  Kongs that do not cost shanten are always made (×2 / ×4).
@@ -84,6 +85,15 @@ def after_claim(t: SeatReading, action: Action) -> tuple[list[int], list[Meld]] 
     else:
         return None
     return hand, melds
+
+
+def opening_adds_factor(t: SeatReading) -> bool:
+    """Whether one more opening (开口) raises this seat's multiplier: always the first; a
+    later one only where every opening counts (口口翻, ``opening_scoring`` per_opening).
+    Where the opening counts once (开口翻), a claim that does not bring the hand closer
+    gives nothing towards the minimum score and costs the draw it replaces."""
+    now = t.my_multiplier(big=False, hard=True, self_drawn=True)
+    return t.my_multiplier(big=False, hard=True, self_drawn=True, extra_openings=1) > now
 
 
 def discard_choices(t: SeatReading) -> list[int]:
@@ -211,7 +221,8 @@ class GreedyBot:
         ev = evaluator(t.hand, t.melds, t)
         cur, target = self.shanten_key(ev) if self.big_target else ev.best()
         eager = ((not t.opened and cur < self.eager_below)
-                 or (target == "small" and not t.small_win_possible()))
+                 or (target == "small" and not t.small_win_possible()
+                     and opening_adds_factor(t)))
         # among the claims worth making: the closest hand, kongs first, then the most
         # tiles accepted after the best discard (chi 345m or 567m on a 5m: the one whose
         # wait is alive), then a peng before a chi
