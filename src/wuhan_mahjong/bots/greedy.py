@@ -234,24 +234,25 @@ class GreedyBot:
             hand, melds = res
             ev2 = evaluator(hand, melds, t)
             after: float
+            keyed: list[tuple[float, int]] = []  # (closeness after discarding d, d)
             if isinstance(a, Kong):
                 after = self.shanten_key(ev2)[0] if self.big_target else ev2.best()[0]
-                key = (after, 0, 0, 0)
             else:
                 keyed = [(self.shanten_key(ev2, d)[0] if self.big_target
                           else float(ev2.shanten_after(d, -1)), d)
                          for d in sorted(set(hand)) if d != t.laizi and d not in t.must]
                 after = min((k for k, _ in keyed), default=99.0)
-                key = (after, 1, 0, 1 if isinstance(a, Peng) else 2)
             ok = after < cur or (after == cur and (
                 eager or isinstance(a, Kong)
                 or (self.eager_peng and isinstance(a, Peng) and not t.opened)))
             if not ok:
                 continue
-            if not isinstance(a, Kong):
+            if isinstance(a, Kong):
+                key = (after, 0, 0, 0)
+            else:
                 acc = max(ev2.with_tile(d, -1).acceptance(t.unseen, t.laizi)[0]
                           for k, d in keyed if k == after)
-                key = (after, 1, -acc, key[3])
+                key = (after, 1, -acc, 1 if isinstance(a, Peng) else 2)
             if best is None or key < best[0]:
                 best = (key, a)
         return best[1] if best is not None else PASS
