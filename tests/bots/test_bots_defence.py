@@ -338,6 +338,16 @@ def test_a_family_read_waits_on_every_kind_of_the_family() -> None:
         assert read.waits[parse_tile("7s")] < 0.1 and read.waits[parse_tile("1m")] < 0.1
 
 
+def test_one_honour_pung_is_no_family_read() -> None:
+    """Beside one 东 pung his ready hand would need ten concealed honours: the honours keep
+    their shape reading (a pair or a single of each), far below a 风一色 read's."""
+    t = SeatReading(_family_view("yuanhang", 20, HONOUR_PENGS[:1], "456p789s55m67s2z",
+                                 "1m5p9s2p"))
+    read = OpponentModel(t, random.Random(1), waits="shapes").reads[2]
+    assert read.focus == "fys" and read.strength < 0.5
+    assert all(read.waits[kind] < 0.2 for kind in parse_tiles("2z5z6z"))
+
+
 @pytest.mark.parametrize(("profile", "wall"), [("yuanhang", 20), ("bianfeng", 40)])
 @pytest.mark.parametrize("bot", ["expert", "search"])
 @pytest.mark.parametrize(("pengs", "hand", "thrown", "lone"), [

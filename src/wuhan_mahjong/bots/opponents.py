@@ -486,8 +486,11 @@ class OpponentModel:
         """``waits`` raised for a 风一色 or 将一色 read.  These need no sets (乱风, 乱将;
         RULES §10, Project decision 10): a ready family hand holds nothing but the
         family, so every unseen kind of it completes the hand, not the two or so a shape
-        waits on.  The read's strength is the chance that his ready hand is that one."""
-        if focus not in ("fys", "jys"):
+        waits on.  The read's strength is the chance that his ready hand is that one.
+        Only a read of two melds or more (strength 0.5 and up, as for the deal-in cost of
+        a big hand): beside one honour pung, his ready hand would need ten concealed
+        honours, and one 东 pung is no 风一色."""
+        if focus not in ("fys", "jys") or strength < 0.5:
             return waits
         t = self.t
         probe = Read(o, True, True, focus, strength, 0.0, [], False)
