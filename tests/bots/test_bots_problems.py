@@ -121,6 +121,15 @@ PROBLEMS: dict[str, tuple[SeatView, dict[str, Any]]] = {
         make_view("345p789s55m13s", indicator="9s", claim=("3p", 3), melds=OPEN_CHI,
                   actions=[{"type": "chi", "tile": "3p"}, PASS]),
         {"type": "chi", "tile": "3p"}),
+    # 远航, opened once, not the dealer: after 7s goes the hand is ready on 3p (111p-12p),
+    # but a small win reaches at most 16 from a loser (opening, hard, self-draw, ×2 from
+    # the dealer), short of the 20 the minimum asks; the concealed kong of 1p (×4) makes
+    # every later win pass, so it is made though it costs a step (the hand rebuilds
+    # around 2p with the replacement draw)
+    "concealed_kong_the_minimum_score_needs": (
+        make_view("1111p2p456s55m7s", indicator="9s", melds=OPEN_CHI,
+                  extra_actions=[{"type": "kong", "kind": "concealed", "tile": "1p"}]),
+        {"type": "kong", "kind": "concealed", "tile": "1p"}),
     # 红中 blocks every win while held: played out as its kong at once
     "red_dragon_is_konged": (
         make_view("123m456p789s55m34s7z", profile=LZSZ, indicator="9s",
@@ -158,3 +167,19 @@ def test_the_strong_players_answer(name: str, bot: str) -> None:
     expected = action_from_json(answer)
     assert expected in [action_from_json(a) for a in view["legal_actions"]]
     assert get_bot(bot, 1).choose(view) == expected
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "red"), [("laizishanzhuang", 0), ("yuanhang", 1),
+                                              ("bianfeng", 1)])
+def test_no_costly_kong_where_the_minimum_score_is_passed(bot: str, profile: str,
+                                                          red: int) -> None:
+    """The position of ``concealed_kong_the_minimum_score_needs`` where a small win passes
+    already (赖子山庄 has no minimum score; elsewhere a 红中 kong has doubled the hand): the
+    kong would only cost a step, so a discard keeps the 3p wait (7s or 4s)."""
+    view = make_view("1111p2p456s55m7s", profile=profile, indicator="9s", melds=OPEN_CHI,
+                     red_kongs={0: red},
+                     extra_actions=[{"type": "kong", "kind": "concealed", "tile": "1p"}])
+    choice = get_bot(bot, 1).choose(view)
+    assert choice in (action_from_json({"type": "discard", "tile": "7s"}),
+                      action_from_json({"type": "discard", "tile": "4s"}))

@@ -16,7 +16,10 @@
   every opening doubles; 开口翻 counts only the first).
   Of several such claims, the one that leaves the hand closest, then accepting
   the most tiles after its best discard (of two chis of a 5m, the one whose wait
-  is still alive).  Kongs that do not cost shanten are always made (×2 / ×4).
+  is still alive).
+* Kongs that do not cost shanten are always made (×2 / ×4); one that costs a
+  step too when its factor is what lets a small hand pass the minimum score
+  (暗杠 ×4, 蓄杠 ×2), as the single laizi is konged.
 """
 
 from __future__ import annotations
@@ -165,7 +168,8 @@ class GreedyBot:
                 # a kong leaves a 3n+1 hand that draws a replacement: compare with the
                 # best discard's shanten
                 after = evaluator(hand, melds, t).best()[0]
-                if after <= self.best_discard_shanten(ev, t):
+                if (after <= self.best_discard_shanten(ev, t)
+                        or self.kong_for_minimum(t, target, melds)):
                     return a
             if isinstance(a, SpecialKong) and a.kind == "pi" and t.indicator in t.hand:
                 after = ev.shanten_after(t.indicator, -1)
@@ -179,6 +183,18 @@ class GreedyBot:
             if isinstance(a, LaiziDiscard):
                 return a
         return acts[0]
+
+    def kong_for_minimum(self, t: SeatReading, target: str, melds: Sequence[Meld]) -> bool:
+        """Whether a kong that costs a step is still made: the hand heads for a small win
+        that could not pass the minimum score with the factors held now (and the opening
+        a closed hand still needs), while with the kong's factor (暗杠 ×4, 蓄杠 ×2) it
+        could.  Without it every win of the hand would be refused, as with the single
+        laizi (:attr:`laizi_for_minimum`); the replacement draw pays part of the step."""
+        if target != "small":
+            return False
+        need = 0 if t.opened else 1
+        return (not t.small_win_possible(extra_openings=need)
+                and t.small_win_possible(extra_openings=need, melds=melds))
 
     def shanten_key(self, ev: Evaluator, tile: int = -1) -> tuple[float, str]:
         """(key, target) of the hand after discarding ``tile`` (-1: as it is): the

@@ -15,7 +15,7 @@ receives), never from the engine state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -186,9 +186,14 @@ class SeatReading:
         return m
 
     def my_multiplier(self, *, big: bool, hard: bool, self_drawn: bool,
-                      extra: Fraction = Fraction(1), extra_openings: int = 0) -> Fraction:
-        """My factors as the winner of a hand of that kind, times ``extra``."""
+                      extra: Fraction = Fraction(1), extra_openings: int = 0,
+                      melds: Sequence[Meld] | None = None) -> Fraction:
+        """My factors as the winner of a hand of that kind, times ``extra``; with
+        ``melds``, as if those were my melds (a kong I may make)."""
         st = self.my.state()
+        if melds is not None:
+            st = SeatState(st.hand, tuple(melds), st.red_kongs, st.green_kongs,
+                           st.laizi_kongs, st.pi_kongs, st.laizi_discards)
         if extra_openings:
             st = SeatState(st.hand, st.melds + (Meld("peng", (0, 0, 0), 0),) * extra_openings,
                            st.red_kongs, st.green_kongs, st.laizi_kongs, st.pi_kongs,
@@ -261,17 +266,18 @@ class SeatReading:
     def passes_minimum(self, amounts: list[Fraction]) -> bool:
         return minimum_failure(amounts, self.rules) is None
 
-    def small_win_possible(self, extra: Fraction = Fraction(1), extra_openings: int = 0) -> bool:
+    def small_win_possible(self, extra: Fraction = Fraction(1), extra_openings: int = 0,
+                           melds: Sequence[Meld] | None = None) -> bool:
         """Whether a small hand (小胡) could pass the minimum score with my factors now
-        (times ``extra``), at best: hard, and self-drawn or dealt in by the seat that
-        pays most."""
+        (times ``extra``; with ``melds`` as my melds), at best: hard, and self-drawn or
+        dealt in by the seat that pays most."""
         if not (self.rules.min_score_one_loser or self.rules.min_score_every_loser):
             return True
         mw = self.my_multiplier(big=False, hard=True, self_drawn=True, extra=extra,
-                                extra_openings=extra_openings)
+                                extra_openings=extra_openings, melds=melds)
         if self.passes_minimum(self.win_amounts(1, mw, None)):
             return True
         mw = self.my_multiplier(big=False, hard=True, self_drawn=False, extra=extra,
-                                extra_openings=extra_openings)
+                                extra_openings=extra_openings, melds=melds)
         return any(self.passes_minimum(self.win_amounts(1, mw, d))
                    for d in range(4) if d != self.me)
