@@ -43,7 +43,7 @@ _REGISTRY["search"] = _search
 #: yuanhang and bianfeng (+17.7 / +15.2 against +23.6 / +20.0 points per hand, other
 #: seeds) and more only in laizishanzhuang (+7.6 against +0.4): docs/bots.md.
 STRENGTH: tuple[tuple[str, float], ...] = (
-    ("expert", 60.0),
+    ("expert", 64.0),
     ("greedy", 2.0),
     ("random", 0.1),
 )
