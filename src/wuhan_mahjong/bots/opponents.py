@@ -149,16 +149,21 @@ class Read:
 
     def fits(self, tile: int) -> bool:
         """Whether ``tile`` belongs to his focus (the tiles he collects)."""
-        f = self.focus
-        if f is None:
-            return False
-        if f.startswith("qys"):
-            return tile < 27 and tile // 9 == int(f[3])
-        if f == "jys":
-            return is_258(tile)
-        if f == "fys":
-            return is_honour(tile)
+        return focus_fits(self.focus, tile)
+
+
+def focus_fits(focus: str | None, tile: int) -> bool:
+    """Whether ``tile`` belongs to a big-hand read ``focus`` ("qys0".."qys2": that suit;
+    "jys": a 2/5/8; "fys": an honour; "pph" or None: nothing in particular)."""
+    if focus is None:
         return False
+    if focus.startswith("qys"):
+        return tile < 27 and tile // 9 == int(focus[3])
+    if focus == "jys":
+        return is_258(tile)
+    if focus == "fys":
+        return is_honour(tile)
+    return False
 
 
 def check_wait_reading(waits: str) -> None:
@@ -219,12 +224,11 @@ class OpponentModel:
         t = self.t
         disc = set(self.t.seats[o].discards)
         w = [1.0] * NUM_KINDS
-        probe = Read(o, True, True, focus, strength, 0.0, [], False)
         hi = 1.0 + 7.0 * strength
         lo = 1.0 - 0.9 * strength
         for x in range(NUM_KINDS):
             if focus is not None and focus != "pph" and x != t.laizi:
-                w[x] = hi if probe.fits(x) else lo
+                w[x] = hi if focus_fits(focus, x) else lo
             if x in disc:
                 w[x] *= 0.35
         return w
@@ -291,11 +295,10 @@ class OpponentModel:
         p = self._fitted_ready(o, focus, strength, small_ok)
         z = math.log(p / (1.0 - p))
         shape = self._shape_waits(o, focus, strength, small_ok)
-        probe = Read(o, True, small_ok, focus, strength, 0.0, [], False)
         must = set(t.must)
         return [None if x == t.laizi or x in must else
                 danger_features(z, shape[x], ps.discards, t.unseen[x], x,
-                                strength if probe.fits(x) else 0.0)
+                                strength if focus_fits(focus, x) else 0.0)
                 for x in range(NUM_KINDS)]
 
     def quanqiuren(self, o: int) -> bool:
@@ -471,9 +474,8 @@ class OpponentModel:
                 w *= _THROWN_WAIT
             score[x] = w
         if focus is not None and focus != "pph":
-            probe = Read(o, True, small_ok, focus, strength, 0.0, [], False)
             hi, lo = 1.0 + 4.0 * strength, 1.0 - 0.9 * strength
-            score = [w * (hi if probe.fits(x) else lo) for x, w in enumerate(score)]
+            score = [w * (hi if focus_fits(focus, x) else lo) for x, w in enumerate(score)]
         total = sum(score)
         if total <= 0:
             return self._family_waits(o, focus, strength, self._prior_waits(o, focus, small_ok))
@@ -493,9 +495,8 @@ class OpponentModel:
         if focus not in ("fys", "jys") or strength < 0.5:
             return waits
         t = self.t
-        probe = Read(o, True, True, focus, strength, 0.0, [], False)
         must = set(t.must)
-        return [max(w, strength) if probe.fits(x) and t.unseen[x] and x != t.laizi
+        return [max(w, strength) if focus_fits(focus, x) and t.unseen[x] and x != t.laizi
                 and x not in must else w for x, w in enumerate(waits)]
 
     def _prior_waits(self, o: int, focus: str | None, small_ok: bool) -> list[float]:
@@ -503,7 +504,6 @@ class OpponentModel:
         his own discards less, his focus more."""
         t = self.t
         disc = set(t.seats[o].discards)
-        probe = Read(o, True, small_ok, focus, 1.0, 0.0, [], False)
         res = []
         for x in range(NUM_KINDS):
             if x == t.laizi:
@@ -517,7 +517,7 @@ class OpponentModel:
                 if is_258(x):
                     p *= 1.2
             if focus is not None and focus != "pph":
-                p = p * 2.5 if probe.fits(x) else (p * 0.3 if small_ok else 0.0)
+                p = p * 2.5 if focus_fits(focus, x) else (p * 0.3 if small_ok else 0.0)
             if x in disc:
                 p *= 0.4
             res.append(min(1.0, p))

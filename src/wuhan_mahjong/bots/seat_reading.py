@@ -16,7 +16,7 @@ receives), never from the engine state.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -66,6 +66,20 @@ class PublicSeatInfo:
         melds = self.melds + [Meld("kong", _UNKNOWN_KONG, None, "concealed")] * self.hidden_kongs
         return SeatState((), tuple(melds), self.red, self.green, self.laizi_kongs, self.pi,
                          self.laizi_discards)
+
+
+#: a stand-in for an opening not made yet: only its count reaches the factors
+_OPENING = Meld("peng", (0, 0, 0), 0)
+
+
+def _as_if(st: SeatState, melds: Sequence[Meld] | None, extra_openings: int) -> SeatState:
+    """``st`` with ``melds`` in place of its melds (a kong the seat may make), and
+    ``extra_openings`` more openings."""
+    if melds is not None:
+        st = replace(st, melds=tuple(melds))
+    if extra_openings:
+        st = replace(st, melds=st.melds + (_OPENING,) * extra_openings)
+    return st
 
 
 def parse_view(view: SeatView) -> IntView:
@@ -175,11 +189,7 @@ class SeatReading:
 
     def multiplier(self, seat: int, *, big: bool, extra_openings: int = 0) -> Fraction:
         """The seat's own factors as a loser would have them now (no deal-in)."""
-        st = self.seats[seat].state()
-        if extra_openings:
-            st = SeatState(st.hand, st.melds + (Meld("peng", (0, 0, 0), 0),) * extra_openings,
-                           st.red_kongs, st.green_kongs, st.laizi_kongs, st.pi_kongs,
-                           st.laizi_discards)
+        st = _as_if(self.seats[seat].state(), None, extra_openings)
         m = Fraction(1)
         for f in seat_factors(seat, st, self.rules, self.dealer, big=big):
             m *= f.total
@@ -190,14 +200,7 @@ class SeatReading:
                       melds: Sequence[Meld] | None = None) -> Fraction:
         """My factors as the winner of a hand of that kind, times ``extra``; with
         ``melds``, as if those were my melds (a kong I may make)."""
-        st = self.my.state()
-        if melds is not None:
-            st = SeatState(st.hand, tuple(melds), st.red_kongs, st.green_kongs,
-                           st.laizi_kongs, st.pi_kongs, st.laizi_discards)
-        if extra_openings:
-            st = SeatState(st.hand, st.melds + (Meld("peng", (0, 0, 0), 0),) * extra_openings,
-                           st.red_kongs, st.green_kongs, st.laizi_kongs, st.pi_kongs,
-                           st.laizi_discards)
+        st = _as_if(self.my.state(), melds, extra_openings)
         m = extra
         for f in seat_factors(self.me, st, self.rules, self.dealer, big=big, hard=hard,
                               self_drawn=self_drawn):
