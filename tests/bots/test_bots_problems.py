@@ -130,6 +130,14 @@ PROBLEMS: dict[str, tuple[SeatView, dict[str, Any]]] = {
         make_view("1111p2p456s55m7s", indicator="9s", melds=OPEN_CHI,
                   extra_actions=[{"type": "kong", "kind": "concealed", "tile": "1p"}]),
         {"type": "kong", "kind": "concealed", "tile": "1p"}),
+    # the same with an added kong in 边锋 (开口翻: chi and peng count once): after 9m goes the
+    # hand waits on 5m alone and can reach only 16 from a loser; the fourth 5p added to
+    # the peng (蓄杠 ×2) takes it from 456p but makes every later win pass
+    "added_kong_the_minimum_score_needs": (
+        make_view("46p5p789s5m9m", profile="bianfeng", indicator="9s",
+                  melds={0: [meld("chi", "123m", 3), meld("peng", "555p", 2)]},
+                  extra_actions=[{"type": "kong", "kind": "added", "tile": "5p"}]),
+        {"type": "kong", "kind": "added", "tile": "5p"}),
     # 红中 blocks every win while held: played out as its kong at once
     "red_dragon_is_konged": (
         make_view("123m456p789s55m34s7z", profile=LZSZ, indicator="9s",

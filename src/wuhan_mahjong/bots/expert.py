@@ -102,7 +102,14 @@ from ..scoring import settle
 from ..tiles import NUM_KINDS
 from ..win_record import SeatState, WinRecord
 from .base import NoLegalAction
-from .greedy import GreedyBot, after_claim, discard_choices, evaluator, tile_shape_rank
+from .greedy import (
+    GreedyBot,
+    after_claim,
+    best_acceptance,
+    discard_choices,
+    evaluator,
+    tile_shape_rank,
+)
 from .handeval import Evaluator
 from .opponents import PLAIN_SHARE, OpponentModel, check_wait_reading, typical_win
 from .seat_reading import SeatReading
@@ -993,8 +1000,7 @@ class ExpertBot(GreedyBot):
             p0 = 0.0  # the claim's factor is what lets a small hand pass the minimum score
         shanten1 = {d: ev2.shanten_after(d, -1) for d in options}
         sh1 = min(shanten1.values())
-        acc1 = max(ev2.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh1)[0]
-                   for d in options if shanten1[d] == sh1)
+        acc1 = best_acceptance(ev2, t, (d for d in options if shanten1[d] == sh1), sh1)
         p1 = self.win_chance_fit(sh1, acc1, unseen, turns)
         factor = float(t.multiplier(t.me, big=False, extra_openings=1)
                        / t.multiplier(t.me, big=False))
@@ -1029,8 +1035,7 @@ class ExpertBot(GreedyBot):
                 if not opts:
                     continue
                 after = min(s for s, _ in opts)
-                acc = max(ev2.with_tile(d, -1).acceptance(t.unseen, t.laizi)[0]
-                          for s, d in opts if s == after)
+                acc = best_acceptance(ev2, t, (d for s, d in opts if s == after))
             ok = after < cur or (after == cur and (
                 eager or isinstance(a, Kong) or acc >= acc0 * self.claim_equal))
             key = (after, -acc)

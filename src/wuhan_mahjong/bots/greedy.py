@@ -25,7 +25,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..engine.actions import (
     PASS,
@@ -97,6 +97,14 @@ def opening_adds_factor(t: SeatReading) -> bool:
     gives nothing towards the minimum score and costs the draw it replaces."""
     now = t.my_multiplier(big=False, hard=True, self_drawn=True)
     return t.my_multiplier(big=False, hard=True, self_drawn=True, extra_openings=1) > now
+
+
+def best_acceptance(ev: Evaluator, t: SeatReading, discards: Iterable[int],
+                    current: int | None = None) -> int:
+    """The most unseen tiles that would bring the hand closer after any one of
+    ``discards`` (``current``: their shanten, when the caller knows it)."""
+    return max(ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=current)[0]
+               for d in discards)
 
 
 def discard_choices(t: SeatReading) -> list[int]:
@@ -266,8 +274,7 @@ class GreedyBot:
             if isinstance(a, Kong):
                 key = (after, 0, 0, 0)
             else:
-                acc = max(ev2.with_tile(d, -1).acceptance(t.unseen, t.laizi)[0]
-                          for k, d in keyed if k == after)
+                acc = best_acceptance(ev2, t, (d for k, d in keyed if k == after))
                 key = (after, 1, -acc, 1 if isinstance(a, Peng) else 2)
             if best is None or key < best[0]:
                 best = (key, a)
