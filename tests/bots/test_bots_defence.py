@@ -260,6 +260,62 @@ def test_no_258_tile_into_a_quanqiuren(profile: str, hand: str, safe: str, bot: 
     assert get_bot(bot, 1).choose(view) == Discard(parse_tile(safe))
 
 
+#: closed, and ready in shape once 5p goes (234m 678m 345s 22s, 79s waiting on 8s)
+CLOSED_SHAPE_READY = "234m678m22s345s79s5p"
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+@pytest.mark.parametrize("wall", [16, 50])
+def test_a_closed_hand_ready_in_shape_pays_for_a_quanqiuren(profile: str, bot: str,
+                                                             wall: int) -> None:
+    """Throwing 5p makes the hand ready in shape, but a closed hand has no legal win, so it
+    is not ready as contracting reads it (Project decision 16): dealing into the 全求人
+    makes this seat pay all three shares in every profile (a 2/5/8 in 远航, not ready in
+    边锋 and 赖子山庄).  The bots once read "ready" as a shape and threw 5p in
+    赖子山庄; elsewhere they held it but broke the hand at 3m, the first of the
+    equally safe tiles, where 9s keeps the most tiles (the fold now keeps the fastest)."""
+    view = make_view(CLOSED_SHAPE_READY, profile=profile, indicator="9s", wall=wall,
+                     melds={2: QUANQIUREN})
+    t = SeatReading(view)
+    five_p = parse_tile("5p")
+    assert evaluator(t.hand, t.melds, t).shanten_after(five_p, -1) == 0
+    assert not t.ready_after(five_p)
+    assert get_bot("greedy", 1).choose(view) == Discard(five_p)
+    assert get_bot(bot, 1).choose(view) == Discard(parse_tile("9s"))
+
+
+def test_an_opened_ready_hand_is_not_liable_for_a_quanqiuren() -> None:
+    """The same hand opened (678m claimed) and ready on 8s with its 2/5/8 pair: ready as
+    contracting reads it, so in 赖子山庄 5p costs only this seat's share, and its
+    push-or-fold layer (free swaps only there) keeps the ready discard."""
+    view = make_view("234m22s345s79s5p", profile="laizishanzhuang", indicator="9s", wall=30,
+                     melds={2: QUANQIUREN, 0: [meld("chi", "678m", 3)]})
+    t = SeatReading(view)
+    five_p = parse_tile("5p")
+    assert t.ready_after(five_p)
+    assert OpponentModel(t, random.Random(1), waits="shapes").risk(five_p, 0)[2] == 0.0
+    assert ExpertBot(1).choose(view) == Discard(five_p)
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+@pytest.mark.parametrize("wall", [16, 50])
+def test_no_third_meld_for_a_one_suit_hand_even_at_a_step(profile: str, wall: int) -> None:
+    """Two melds of pins shown by the next seat, who may chi or peng a pin as his third
+    meld, making this seat contract for his 清一色 in every profile.  The loose 5p makes
+    the hand ready in shape (closed); the bots hold it and throw 9s, a step slower.  In
+    赖子山庄 the push-or-fold layer made only free swaps (a deal-in there costs what a
+    self-draw would), and so fed the pin; a contract costs all three shares, so a swap
+    that avoids one may give up speed there too (``contract_swaps``)."""
+    view = make_view("234m678m11s345s79s5p", profile=profile, indicator="9s", wall=wall,
+                     melds={1: PINS[:2]}, discards=DISCARDS, dealer=2)
+    assert get_bot("greedy", 1).choose(view) == Discard(parse_tile("5p"))
+    assert ExpertBot(1).choose(view) == Discard(parse_tile("9s"))
+    assert get_bot("search", 1).choose(view) == Discard(parse_tile("9s"))
+    if profile == "laizishanzhuang":
+        assert ExpertBot(1, contract_swaps=False).choose(view) == Discard(parse_tile("5p"))
+
+
 @pytest.mark.parametrize("wall", [20, 24])
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_the_search_also_folds_the_closed_ready_hand(wall: int, seed: int) -> None:

@@ -65,7 +65,8 @@ pay and dealing in only doubles one's own share, so folding for its own sake los
 points (the older ``deal_in_weight`` and ``fold`` terms, off by default, measured
 that); the layer folds only where the saving is priced higher than the speed.  In
 ``laizishanzhuang`` it keeps the core's speed (``defence_speed`` 1) unless the hand
-will hardly win (``fold_floor``).
+will hardly win (``fold_floor``) or the safer tile avoids a contract
+(``contract_swaps``).
 
 *Claims* follow greedy (a claim must not slow the hand); a claim that gives no
 speed is passed while an opponent looks ready (its only effect would be a
@@ -176,7 +177,7 @@ class ExpertBot(GreedyBot):
                  swap_value: float = 0.9, waits: str = "shapes", closed_step: int = 1,
                  claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False,
                  eager_peng: bool = False, fold_floor: float = 0.02,
-                 let_go: bool = True) -> None:
+                 let_go: bool = True, contract_swaps: bool = True) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -249,6 +250,13 @@ class ExpertBot(GreedyBot):
         ``defence_speed`` is above 0 (``laizishanzhuang``): a far, closed hand late against
         a three-meld flush folds there (tests/bots/test_bots_defence.py); in 2,644 hands
         of tuning seed 140 it changed no game (docs/bots.md)."""
+        self.contract_swaps = bool(contract_swaps)
+        """Let the push-or-fold layer give up speed, whatever ``defence_speed`` says, for a
+        discard that saves at least ``min_saving`` points of contract (承包): feeding the
+        third meld of a one-suit hand, or dealing into a 全求人 while not ready.  The
+        reason for ``defence_speed`` in ``laizishanzhuang`` (a deal-in costs this seat
+        what the winner's self-draw would) does not hold for a contract, where this seat
+        pays all three shares."""
         self.win_fit = win_fit
         """P(win) from the logistic fit to the arena (:meth:`win_chance_fit`) instead of the
         gamma model (:meth:`win_chance`), wherever the expert weighs one: the
@@ -438,7 +446,9 @@ class ExpertBot(GreedyBot):
             return self._win_chance(sh + steps, acc, unseen, turns)
 
         c0 = chance(d0, sh0)
-        best = (1.0 - p0) * c0 * value(d0) - cost0
+        # the expected value, then the chance itself: alternatives a step slower than the
+        # core's choice all have their chance capped alike, and the faster of them is kept
+        best = ((1.0 - p0) * c0 * value(d0) - cost0, c0)
         pick = d0
         for d in discard_choices(t):
             if d == d0:
@@ -447,10 +457,12 @@ class ExpertBot(GreedyBot):
             p, deal, contract = model.risk(d, sh)
             if deal + contract > cost0 - self.min_saving:
                 continue
-            c = min(chance(d, sh), c0 * self.fold_keep ** max(0, sh - sh0))
-            if c < c0 * self.defence_speed and c0 >= self.fold_floor:
-                continue  # gives up more speed than the profile allows
-            w = (1.0 - p) * c * value(d) - deal - contract
+            raw = chance(d, sh)
+            c = min(raw, c0 * self.fold_keep ** max(0, sh - sh0))
+            if (c < c0 * self.defence_speed and c0 >= self.fold_floor
+                    and not (self.contract_swaps and contract0 - contract >= self.min_saving)):
+                continue  # gives up more speed than the profile allows, for no contract
+            w = ((1.0 - p) * c * value(d) - deal - contract, raw)
             if w > best:
                 best, pick = w, d
         if pick != d0:

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -570,7 +570,8 @@ class OpponentModel:
             anyway = 0.35 + 0.4 * stage
             p_total += p
             cost += p * max(0.0, pay - anyway * pay * PLAIN_SHARE / DEAL_IN_SHARE)
-            if self.quanqiuren(o) and quanqiuren_liable(rules, tile, my_shanten):
+            if self.quanqiuren(o) and quanqiuren_liable(
+                    rules, tile, lambda: my_shanten == 0 and t.ready_after(tile)):
                 contract += p * 2.0 * pay  # the other two shares as well
             if r.contract_suit_feed and r.fits(tile):
                 can_chi = r.focus is not None and r.focus.startswith("qys") and (t.me + 1) % 4 == o
@@ -595,13 +596,15 @@ class OpponentModel:
         return p, p * 3.0 * BIG_DEAL_IN_CAPS * contract_cap
 
 
-def quanqiuren_liable(rules: Rules, tile: int, my_shanten: int) -> bool:
-    """Whether this seat, throwing ``tile`` into a 全求人 and ``my_shanten`` from ready
-    after it, contracts for the hand (RULES §17.10: a 2/5/8, or not ready, by the
-    profile).  The bots' reading of ``scoring``'s contract rule, where "ready" is a shape."""
+def quanqiuren_liable(rules: Rules, tile: int, ready: Callable[[], bool]) -> bool:
+    """Whether this seat, throwing ``tile`` into a 全求人, contracts for the hand (RULES
+    §17.10: a 2/5/8, or not ready, by the profile).  ``ready`` says whether the seat is
+    ready after the discard as the settlement reads it (Project decision 16: some tile
+    gives a legal win, the minimum score aside; so a closed hand ready in shape is not
+    ready); it is asked only where the profile needs it."""
     if rules.quanqiuren_contract == "jiang_discard":
         return is_258(tile)
-    return my_shanten > 0
+    return not ready()
 
 
 #: The winner's mean gain per win in greedy self-play (``bench``-style measurement:

@@ -48,6 +48,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..analysis import is_ready
 from ..engine.actions import PASS, Action, Chi, Discard, Peng
 from ..meld import Meld
 from ..tiles import NUM_KINDS
@@ -140,7 +141,15 @@ class _Rollout:
 
     def _liable(self, seat: _Seat, tile: int) -> bool:
         """Whether this seat, having just thrown ``tile`` into a 全求人, contracts for it."""
-        return quanqiuren_liable(self.bot.t.rules, tile, seat.evaluator(self.must).best()[0])
+        rules = self.bot.t.rules
+
+        def ready() -> bool:
+            if not seat.opened or seat.evaluator(self.must).best()[0] > 0:
+                return False
+            hand = [k for k in range(NUM_KINDS) for _ in range(seat.counts[k])]
+            return is_ready(hand + [self.laizi] * seat.wilds, seat.melds, self.laizi, rules)
+
+        return quanqiuren_liable(rules, tile, ready)
 
     # ---------------------------------------------------------------- policy
     def _discard(self, s: int) -> int:

@@ -21,6 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from ..analysis import is_ready
 from ..engine.actions import Action, action_from_json
 from ..engine.views import SeatView
 from ..meld import Meld, opening_count
@@ -265,6 +266,17 @@ class SeatReading:
             return []
         end = len(order) - 1 if self.phase == "claim" else len(order)  # he answers it now
         return [(s, k) for s, k in order[last + 1:end] if s != seat]
+
+    def ready_after(self, tile: int) -> bool:
+        """Whether my hand, once ``tile`` is discarded from it, is ready as contracting
+        reads it (:func:`wuhan_mahjong.analysis.is_ready`, Project decision 16): some tile
+        gives a legal win (opened, the 2/5/8 pair, the laizi limit), the minimum score
+        aside."""
+        rest = list(self.hand)
+        if tile not in rest:
+            return False
+        rest.remove(tile)
+        return is_ready(rest, self.melds, self.laizi, self.rules)
 
     def passes_minimum(self, amounts: list[Fraction]) -> bool:
         return minimum_failure(amounts, self.rules) is None
