@@ -7,7 +7,8 @@ deal, and the same deals for every variant).
         base=expert 'def0=expert:defence=0'
 
 A variant is ``NAME=POLICY[:OPT=VALUE,...]`` with ``POLICY`` ``expert`` or ``search``
-and options passed to its constructor (numbers, 0/1 for booleans, or words).  For each variant:
+and options passed to its constructor (numbers, 0/1 for booleans, or words), or
+``greedy`` and its class attributes (``'g=greedy:haidi=0'``).  For each variant:
 points per hand against greedy (variant − greedy per deal, with its 95% interval), win
 and deal-in rates, p99 decision CPU ms, and variant − base per deal with its interval.
 Never run it on a publication seed (docs/bots.md, Evaluation protocol).
@@ -39,6 +40,14 @@ from wuhan_mahjong.rules import get_rules
 
 def _factory(policy: str, opts: dict[str, float | str]) -> Callable[[int | None], Bot]:
     def make(seed: int | None) -> Bot:
+        if policy == "greedy":  # its options are class attributes: set on the instance
+            from wuhan_mahjong.bots.greedy import GreedyBot
+            bot = GreedyBot(seed)
+            for k, v in opts.items():
+                if not hasattr(bot, k):
+                    sys.exit(f"greedy has no option {k!r}")
+                setattr(bot, k, type(getattr(bot, k))(v))
+            return bot
         if policy == "search":
             from wuhan_mahjong.bots.search import SearchBot
             return SearchBot(seed, **opts)  # type: ignore[arg-type]

@@ -127,6 +127,11 @@ on 7,643 of the shipped expert's discards against three greedy seats (tuning see
 the gamma model's 0.637."""
 
 
+#: In the end phase, the chance that an opponent not won on by this seat's last discard
+#: wins anyway: one final draw (about a tenth of the unseen tiles win for a ready hand)
+END_PHASE_ANYWAY = 0.1
+
+
 def _loser_cap(rules: Rules) -> float:
     """What one loser pays at most (封顶, by the profile's opening mode; none: infinity)."""
     return float(rules.caps()[0]) or math.inf
@@ -177,7 +182,7 @@ class ExpertBot(GreedyBot):
                  swap_value: float = 0.9, waits: str = "shapes", closed_step: int = 1,
                  claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False,
                  eager_peng: bool = False, fold_floor: float = 0.02,
-                 let_go: bool = True, contract_swaps: bool = True) -> None:
+                 let_go: bool = True, contract_swaps: bool = True, haidi: bool = True) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -250,6 +255,7 @@ class ExpertBot(GreedyBot):
         ``defence_speed`` is above 0 (``laizishanzhuang``): a far, closed hand late against
         a three-meld flush folds there (tests/bots/test_bots_defence.py); in 2,644 hands
         of tuning seed 140 it changed no game (docs/bots.md)."""
+        self.haidi = bool(haidi)  # the end phase played for 海底捞 (GreedyBot.haidi)
         self.contract_swaps = bool(contract_swaps)
         """Let the push-or-fold layer give up speed, whatever ``defence_speed`` says, for a
         discard that saves at least ``min_saving`` points of contract (承包): feeding the
@@ -468,6 +474,31 @@ class ExpertBot(GreedyBot):
         if pick != d0:
             self.defended += 1
         return Discard(pick)
+
+    def end_phase_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
+        """The end-phase discard weighed against the deal-in: its chance of winning a
+        海底捞 (its live winning tiles over the unseen ones, per final draw of this seat)
+        times the value of that big hand, less its expected deal-in and contract cost;
+        with no win left, that is the safest tile.  An opponent who is not won on now
+        has only his own final draw left, so the payment this seat would make anyway
+        is small (``anyway`` :data:`END_PHASE_ANYWAY`).  Greedy's choice while nobody has
+        opened, or with the push-or-fold layer off."""
+        if not self.defence or not self._anyone_open():
+            return super().end_phase_discard(t, ev)
+        live = self.haidi_chances(t)
+        if not live:
+            return None
+        model = self.model()
+        draws = self.my_final_draws(t)
+        unseen = max(1, t.unseen_total)
+        value = self.my_win_value(t, ev, -1, big=True)
+
+        def key(d: int) -> tuple[float, int, int]:
+            _, deal, contract = model.risk(d, ev.shanten_after(d, -1), END_PHASE_ANYWAY)
+            win = min(1.0, draws * live[d] / unseen) * value
+            return (deal + contract - win, tile_shape_rank(d, t.counts), d)
+
+        return Discard(min(live, key=key))
 
     # ------------------------------------------------------------------ value of waits
     def win_value(self, hand13: Sequence[int], tile: int, melds: Sequence[Meld]) -> float:

@@ -20,6 +20,12 @@
 * Kongs that do not cost shanten are always made (×2 / ×4); one that costs a
   step too when its factor is what lets a small hand pass the minimum score
   (暗杠 ×4, 蓄杠 ×2), as the single laizi is konged.
+* The end phase (海底, RULES §16): the discard made then is the last before the
+  final draws, where each seat draws once and may only win by that draw, a 海底捞
+  (a big hand: no minimum score to pass, and in 远航 and 边锋 any pair).  So the
+  discard keeps the most unseen tiles that would win it, and a chi or peng is made
+  only when it adds such tiles (:meth:`GreedyBot.end_phase_discard`,
+  :meth:`GreedyBot.haidi_live`).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
+from ..analysis import waits
 from ..engine.actions import (
     PASS,
     WIN,
@@ -129,6 +136,9 @@ class GreedyBot:
     #: an unopened hand makes a peng that does not lower its shanten at any shanten (its
     #: chis still follow ``eager_below``)
     eager_peng = False
+    #: play the end phase for 海底捞 (:meth:`end_phase_discard`, :meth:`end_phase_claim`);
+    #: off, it is played as any other turn (an ablation, docs/bots.md)
+    haidi = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -183,7 +193,9 @@ class GreedyBot:
                 after = ev.shanten_after(t.indicator, -1)
                 if after <= self.best_discard_shanten(ev, t):
                     return a
-        choice = self.pick_discard(t, ev)
+        choice = self.end_phase_discard(t, ev) if t.end_phase and self.haidi else None
+        if choice is None:
+            choice = self.pick_discard(t, ev)
         if choice is not None:
             return choice
         # only laizi (and must-kong tiles in the end phase) left to play
@@ -216,6 +228,68 @@ class GreedyBot:
                 if k < best[0]:
                     best = (k, target)
         return best
+
+    # ------------------------------------------------------------------ 海底
+    @staticmethod
+    def haidi_live(t: SeatReading, hand13: Sequence[int], melds: Sequence[Meld]) -> int:
+        """The unseen tiles that would win a 海底捞 (a win on one of the final draws) for
+        ``hand13``: every legal self-drawn win by the analysis's own rules (opened, no
+        must-kong tile held; a big hand, so the pair is free where the profile frees it
+        and any number of laizi may stand in), the minimum score aside, which a big hand
+        always passes."""
+        return sum(t.unseen[w.tile] for w in waits(hand13, melds, t.laizi, t.rules, "last_tile"))
+
+    @staticmethod
+    def my_final_draws(t: SeatReading) -> int:
+        """The final draws this seat makes after its end-phase discard: they begin with
+        the next seat, one each in turn, ``final_draws`` of them (at most the live wall)."""
+        return min(t.rules.final_draws, t.wall) // 4
+
+    def haidi_chances(self, t: SeatReading) -> dict[int, int]:
+        """For each discard of this end-phase turn, :meth:`haidi_live` after it (0 for
+        every discard when this seat makes no final draw)."""
+        out: dict[int, int] = {}
+        for d in discard_choices(t):
+            rest = list(t.hand)
+            rest.remove(d)
+            out[d] = self.haidi_live(t, rest, t.melds) if self.my_final_draws(t) else 0
+        return out
+
+    def end_phase_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
+        """The end-phase discard (海底, RULES §16): the one that keeps the most unseen
+        tiles winning a 海底捞 (the shape-speed order among equals); ``None`` when no
+        discard keeps any, and the turn's usual discard goes (a shanten of the usual
+        kind means nothing now: one draw is left)."""
+        live = self.haidi_chances(t)
+        best = max(live.values(), default=0)
+        if best == 0:
+            return None
+        tied = [d for d, n in live.items() if n == best]
+        return Discard(min(tied, key=lambda d: (tile_shape_rank(d, t.counts), d)))
+
+    def end_phase_claim(self, t: SeatReading, choice: Action) -> Action:
+        """In the end phase a chi or peng is worth making only if, after its best
+        discard, the hand wins a 海底捞 on more unseen tiles than it does now: there is
+        no later draw to build with, and an opening raises what this seat pays when
+        another wins.  Of several claims, the one that adds most."""
+        if not isinstance(choice, (Chi, Peng)):
+            return choice
+        now = self.haidi_live(t, t.hand, t.melds)
+        best: tuple[int, Action] = (now, PASS)
+        for a in t.actions:
+            res = after_claim(t, a) if isinstance(a, (Chi, Peng)) else None
+            if res is None:
+                continue
+            hand, melds = res
+            for d in sorted(set(hand)):
+                if d == t.laizi or d in t.must:
+                    continue
+                rest = list(hand)
+                rest.remove(d)
+                n = self.haidi_live(t, rest, melds)
+                if n > best[0]:
+                    best = (n, a)
+        return best[1]
 
     def best_discard_shanten(self, ev: Evaluator, t: SeatReading) -> int:
         return min((ev.shanten_after(d, -1) for d in discard_choices(t)), default=99)
@@ -278,4 +352,5 @@ class GreedyBot:
                 key = (after, 1, -acc, 1 if isinstance(a, Peng) else 2)
             if best is None or key < best[0]:
                 best = (key, a)
-        return best[1] if best is not None else PASS
+        choice = best[1] if best is not None else PASS
+        return self.end_phase_claim(t, choice) if t.end_phase and self.haidi else choice

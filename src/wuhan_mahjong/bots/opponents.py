@@ -547,11 +547,13 @@ class OpponentModel:
         pay = max(pay, float(rules.min_score_one_loser or 0), floor)
         return min(pay, cap) if cap > 0 else pay
 
-    def risk(self, tile: int, my_shanten: int) -> tuple[float, float, float]:
+    def risk(self, tile: int, my_shanten: int,
+             anyway: float | None = None) -> tuple[float, float, float]:
         """(P(discarding ``tile`` deals in), expected deal-in cost, expected contract
         cost) in points for this seat.  The deal-in cost is the payment less the share
-        this seat would pay anyway if he won later; the contract (承包) cost is what
-        it pays for the other losers where the profile makes the feeder pay for all."""
+        this seat would pay anyway if he won later (with chance ``anyway``; by default
+        one rising with the stage of the hand); the contract (承包) cost is what it pays
+        for the other losers where the profile makes the feeder pay for all."""
         t = self.t
         rules = t.rules
         p_total = 0.0
@@ -567,9 +569,9 @@ class OpponentModel:
             pay = self.deal_in_cost(o, tile)
             # had he not won on this tile he would often win later anyway, and this
             # seat would pay its plain share (no deal-in factor)
-            anyway = 0.35 + 0.4 * stage
+            later = 0.35 + 0.4 * stage if anyway is None else anyway
             p_total += p
-            cost += p * max(0.0, pay - anyway * pay * PLAIN_SHARE / DEAL_IN_SHARE)
+            cost += p * max(0.0, pay - later * pay * PLAIN_SHARE / DEAL_IN_SHARE)
             if self.quanqiuren(o) and quanqiuren_liable(
                     rules, tile, lambda: my_shanten == 0 and t.ready_after(tile)):
                 contract += p * 2.0 * pay  # the other two shares as well

@@ -372,8 +372,9 @@ class SearchBot(ExpertBot):
         choice = super().claim(t)
         # only an opened hand: a closed one would weigh its opening against rollouts in
         # which it can hardly open (the fast policy makes no chi), which favours claiming
-        if not self._late(t) or not t.opened or not isinstance(choice, (Peng, Chi)):
-            return choice
+        if (not self._late(t) or not t.opened or t.end_phase
+                or not isinstance(choice, (Peng, Chi))):
+            return choice  # (the play-outs know no 海底: the end phase is greedy's rule)
         return self.search(t, [("claim", choice), ("pass", PASS)])
 
     # ---------------------------------------------------------------- the search
