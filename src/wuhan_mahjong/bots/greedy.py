@@ -6,7 +6,9 @@
   at once: it can never be discarded, it blocks every win while held, and the
   kong doubles the multiplier and draws a replacement.
 * Laizi: one is kept as a wild (a small hand may win with at most one); a second
-  one is konged (×4 / ×2 and a replacement draw).  The single wild is konged too
+  one is konged (×4 / ×2 and a replacement draw).  Where an option lets a small
+  hand hold more (``small_hand_max_laizi``), that many are kept; where it allows
+  none, the single one is konged while the hand heads for a small hand.  The single wild is konged too
   when a small hand could not pass the minimum score with the factors held now.
 * Discards minimise shanten (with laizi, over every big-hand shape as well as the
   2/5/8 small hand), then maximise the number of unseen tiles that would lower it.
@@ -56,7 +58,7 @@ from .view import IntView
 
 def evaluator(tiles: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> Evaluator:
     counts, wilds = hand_counts(tiles, t.laizi)
-    return Evaluator(counts, wilds, melds, t.must)
+    return Evaluator(counts, wilds, melds, t.must, t.rules.pengpenghu)
 
 
 def tile_shape_rank(tile: int, counts: Sequence[int]) -> int:
@@ -166,8 +168,9 @@ class GreedyBot:
         _, target = ev.best()
         wilds = t.counts[t.laizi]
         laizi_kong = next((a for a in acts if isinstance(a, SpecialKong) and a.kind == "laizi"), None)
+        keep = t.rules.small_hand_max_laizi  # the wilds a small hand may win with
         if laizi_kong is not None and (
-            wilds >= 2
+            (wilds > keep and (wilds >= 2 or target == "small"))
             or (self.laizi_for_minimum and target == "small" and not t.small_win_possible())
         ):
             return laizi_kong

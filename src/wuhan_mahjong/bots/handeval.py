@@ -13,7 +13,8 @@ Targets (the shapes of :func:`wuhan_mahjong.analysis.is_winning_shape`):
 
 ``small``  standard shape with a 2/5/8 pair (小胡; also the shape of 全求人)
 ``qys``    one suit, any pair (清一色), only when every meld is of that suit
-``pph``    all triplets and a pair (碰碰胡), only when every meld is a pung
+``pph``    all triplets and a pair (碰碰胡), only when every meld is a pung (and the
+           rules have the hand: option ``pengpenghu``)
 ``fys``    all honours (风一色, no structure), only when every meld is honours
 ``jys``    all suited 2/5/8 (将一色, no structure), only when every meld is 2/5/8
 
@@ -183,14 +184,18 @@ class Evaluator:
     tiles), with fast what-if queries that add or remove one tile.
 
     ``wilds`` is the number of laizi held.  ``melds`` the seat's melds (their
-    shape decides which targets are still open).
+    shape decides which targets are still open).  ``pengpenghu`` is the rule option of
+    that name: where 碰碰胡 is no hand (``pengpenghu=False``), all triplets with any
+    pair is no target either.
     """
 
     __slots__ = ("allowed", "counts", "fys_count", "fys_tiles", "jys", "jys_count", "melds",
-                 "must", "others_pph", "others_small", "room", "sets", "vecs", "wilds")
+                 "must", "others_pph", "others_small", "pengpenghu", "room", "sets", "vecs",
+                 "wilds")
 
     def __init__(self, counts: Sequence[int], wilds: int, melds: Iterable[Meld],
-                 must: Iterable[int]) -> None:
+                 must: Iterable[int], pengpenghu: bool = True) -> None:
+        self.pengpenghu = pengpenghu
         self.counts = list(counts)
         self.must = tuple(must)
         for t in self.must:
@@ -202,7 +207,7 @@ class Evaluator:
         meld_tiles = [t for m in self.melds for t in m.tiles]
         suits = {t // 9 for t in meld_tiles}
         allowed = {"small"}
-        if all(m.is_pung for m in self.melds):
+        if pengpenghu and all(m.is_pung for m in self.melds):
             allowed.add("pph")
         if all(is_honour(t) for t in meld_tiles) and not set(meld_tiles) & set(self.must):
             allowed.add("fys")
@@ -361,7 +366,7 @@ class Evaluator:
             raise ValueError(f"the hand holds no tile {tile} to remove")
         c = list(self.counts)
         c[tile] += delta
-        return Evaluator(c, self.wilds, self.melds, self.must)
+        return Evaluator(c, self.wilds, self.melds, self.must, self.pengpenghu)
 
 
 def hand_counts(tiles: Iterable[int], laizi: int) -> tuple[list[int], int]:

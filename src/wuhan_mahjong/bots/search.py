@@ -73,9 +73,9 @@ class _Seat:
     #: big hand, so it passes any minimum score), as the opponent model reads them
     quanqiuren: frozenset[int] = frozenset()
 
-    def evaluator(self, must: tuple[int, ...]) -> Evaluator:
+    def evaluator(self, must: tuple[int, ...], pengpenghu: bool = True) -> Evaluator:
         if self.ev is None:
-            self.ev = Evaluator(self.counts, self.wilds, self.melds, must)
+            self.ev = Evaluator(self.counts, self.wilds, self.melds, must, pengpenghu)
         return self.ev
 
     def add(self, tile: int, laizi: int) -> None:
@@ -121,6 +121,7 @@ class _Rollout:
         self.me = t.me
         self.laizi = t.laizi
         self.must = t.must
+        self.pph = t.rules.pengpenghu
         self.seats = seats
         self.wall = wall
         self.pos = 0
@@ -144,7 +145,7 @@ class _Rollout:
         rules = self.bot.t.rules
 
         def ready() -> bool:
-            if not seat.opened or seat.evaluator(self.must).best()[0] > 0:
+            if not seat.opened or seat.evaluator(self.must, self.pph).best()[0] > 0:
                 return False
             hand = [k for k in range(NUM_KINDS) for _ in range(seat.counts[k])]
             return is_ready(hand + [self.laizi] * seat.wilds, seat.melds, self.laizi, rules)
@@ -155,7 +156,7 @@ class _Rollout:
     def _discard(self, s: int) -> int:
         """The fast policy's discard for seat ``s`` (14 tiles)."""
         seat = self.seats[s]
-        ev = seat.evaluator(self.must)
+        ev = seat.evaluator(self.must, self.pph)
         counts = seat.counts
         best = 99
         tied: list[int] = []
@@ -187,7 +188,7 @@ class _Rollout:
             o = (s + i) % 4
             so = self.seats[o]
             if so.opened:
-                ev = so.evaluator(self.must)
+                ev = so.evaluator(self.must, self.pph)
                 if ev.shanten_after(d, 1) < 0 and (d in so.quanqiuren or _may_win(so, ev, d, 1)):
                     return o, ev
         return None
@@ -216,7 +217,7 @@ class _Rollout:
         win without an opening.  Applies the claim and says whether it was made."""
         so = self.seats[o]
         counts = so.counts
-        ev = so.evaluator(self.must)
+        ev = so.evaluator(self.must, self.pph)
         cur = ev.best()[0]
         if cur > 2:
             return False
@@ -236,7 +237,7 @@ class _Rollout:
             for x in used:
                 c[x] -= 1
             melds = (*so.melds, m)
-            ev2 = Evaluator(c, so.wilds, melds, self.must)
+            ev2 = Evaluator(c, so.wilds, melds, self.must, self.pph)
             after = min(
                 (ev2.shanten_after(k, -1) for k in range(NUM_KINDS) if c[k] and k not in self.must),
                 default=99,
@@ -267,7 +268,7 @@ class _Rollout:
         seat = self.seats[s]
         if tile is not None:
             seat.add(tile, self.laizi)
-            ev = seat.evaluator(self.must)
+            ev = seat.evaluator(self.must, self.pph)
             if ev.best()[0] < 0 and _may_win(seat, ev, -1, 0):
                 return self._win(s, tile, None, s == self.me and self.bot.big_wins and _big(ev, -1, 0))
         elif not kept:
@@ -458,7 +459,8 @@ class SearchBot(ExpertBot):
             for _ in range(self.ready_tries):
                 hand = model._sample(pool, weights, n)
                 c, w = hand_counts(hand, t.laizi)
-                sh = Evaluator(c, w, melds, t.must).best()[0] if n % 3 == 1 else 9
+                sh = (Evaluator(c, w, melds, t.must, t.rules.pengpenghu).best()[0]
+                      if n % 3 == 1 else 9)
                 if (sh <= 0) == want_ready:
                     break
             for x in hand:
