@@ -8,8 +8,9 @@
 * Laizi: one is kept as a wild (a small hand may win with at most one); a second
   one is konged (×4 / ×2 and a replacement draw).  Where an option lets a small
   hand hold more (``small_hand_max_laizi``), that many are kept; where it allows
-  none, the single one is konged while the hand heads for a small hand.  The single wild is konged too
-  when a small hand could not pass the minimum score with the factors held now.
+  none, the single one is konged while the hand heads for a small hand.  The
+  single wild is konged too when a small hand could not pass the minimum score
+  with the factors held now.
 * Discards minimise shanten (with laizi, over every big-hand shape as well as the
   2/5/8 small hand), then maximise the number of unseen tiles that would lower it.
 * Claims (chi, peng, 冲杠) are made when they lower shanten; at equal shanten
@@ -251,11 +252,12 @@ class GreedyBot:
     def haidi_chances(self, t: SeatReading) -> dict[int, int]:
         """For each discard of this end-phase turn, :meth:`haidi_live` after it (0 for
         every discard when this seat makes no final draw)."""
+        draws = self.my_final_draws(t)
         out: dict[int, int] = {}
         for d in discard_choices(t):
             rest = list(t.hand)
             rest.remove(d)
-            out[d] = self.haidi_live(t, rest, t.melds) if self.my_final_draws(t) else 0
+            out[d] = self.haidi_live(t, rest, t.melds) if draws else 0
         return out
 
     def end_phase_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
