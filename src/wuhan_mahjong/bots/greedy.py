@@ -249,16 +249,21 @@ class GreedyBot:
         the next seat, one each in turn, ``final_draws`` of them (at most the live wall)."""
         return min(t.rules.final_draws, t.wall) // 4
 
-    def haidi_chances(self, t: SeatReading) -> dict[int, int]:
-        """For each discard of this end-phase turn, :meth:`haidi_live` after it (0 for
-        every discard when this seat makes no final draw)."""
+    def haidi_after(self, t: SeatReading, hand: Sequence[int], melds: Sequence[Meld],
+                    discards: Iterable[int]) -> dict[int, int]:
+        """For each of ``discards``, :meth:`haidi_live` of ``hand`` without it (0 for
+        every one when this seat makes no final draw)."""
         draws = self.my_final_draws(t)
         out: dict[int, int] = {}
-        for d in discard_choices(t):
-            rest = list(t.hand)
+        for d in discards:
+            rest = list(hand)
             rest.remove(d)
-            out[d] = self.haidi_live(t, rest, t.melds) if draws else 0
+            out[d] = self.haidi_live(t, rest, melds) if draws else 0
         return out
+
+    def haidi_chances(self, t: SeatReading) -> dict[int, int]:
+        """:meth:`haidi_after` each discard of this end-phase turn."""
+        return self.haidi_after(t, t.hand, t.melds, discard_choices(t))
 
     def end_phase_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
         """The end-phase discard (海底, RULES §16): the one that keeps the most unseen
@@ -286,14 +291,11 @@ class GreedyBot:
             if res is None:
                 continue
             hand, melds = res
-            for d in sorted(set(hand)):
-                if d == t.laizi or d in t.must:
-                    continue
-                rest = list(hand)
-                rest.remove(d)
-                n = self.haidi_live(t, rest, melds)
-                if n > best[0]:
-                    best = (n, a)
+            live = self.haidi_after(t, hand, melds, (d for d in sorted(set(hand))
+                                                     if d != t.laizi and d not in t.must))
+            n = max(live.values(), default=0)
+            if n > best[0]:
+                best = (n, a)
         return best[1]
 
     def best_discard_shanten(self, ev: Evaluator, t: SeatReading) -> int:

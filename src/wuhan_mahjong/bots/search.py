@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from ..analysis import is_ready
 from ..engine.actions import PASS, Action, Chi, Discard, Peng
 from ..meld import Meld
-from ..tiles import NUM_KINDS
+from ..tiles import NUM_KINDS, tiles_of
 from .expert import ExpertBot
 from .greedy import after_claim, discard_choices, evaluator, tile_shape_rank
 from .handeval import Evaluator, hand_counts
@@ -127,6 +127,10 @@ class _Rollout:
         self.pos = 0
         self.budget = budget  # [steps left], shared by every rollout of the decision
 
+    def _ev(self, seat: _Seat) -> Evaluator:
+        """``seat``'s evaluator under this table's rules (its must-kong tiles, 碰碰胡)."""
+        return seat.evaluator(self.must, self.pph)
+
     # ---------------------------------------------------------------- outcome prices
     def _win(self, winner: int, tile: int, frm: int | None, big: bool = False, *,
              liable: bool = False) -> float:
@@ -145,10 +149,10 @@ class _Rollout:
         rules = self.bot.t.rules
 
         def ready() -> bool:
-            if not seat.opened or seat.evaluator(self.must, self.pph).best()[0] > 0:
+            if not seat.opened or self._ev(seat).best()[0] > 0:
                 return False
-            hand = [k for k in range(NUM_KINDS) for _ in range(seat.counts[k])]
-            return is_ready(hand + [self.laizi] * seat.wilds, seat.melds, self.laizi, rules)
+            hand = tiles_of(seat.counts) + [self.laizi] * seat.wilds
+            return is_ready(hand, seat.melds, self.laizi, rules)
 
         return quanqiuren_liable(rules, tile, ready)
 
@@ -156,7 +160,7 @@ class _Rollout:
     def _discard(self, s: int) -> int:
         """The fast policy's discard for seat ``s`` (14 tiles)."""
         seat = self.seats[s]
-        ev = seat.evaluator(self.must, self.pph)
+        ev = self._ev(seat)
         counts = seat.counts
         best = 99
         tied: list[int] = []
@@ -188,7 +192,7 @@ class _Rollout:
             o = (s + i) % 4
             so = self.seats[o]
             if so.opened:
-                ev = so.evaluator(self.must, self.pph)
+                ev = self._ev(so)
                 if ev.shanten_after(d, 1) < 0 and (d in so.quanqiuren or _may_win(so, ev, d, 1)):
                     return o, ev
         return None
@@ -217,7 +221,7 @@ class _Rollout:
         win without an opening.  Applies the claim and says whether it was made."""
         so = self.seats[o]
         counts = so.counts
-        ev = so.evaluator(self.must, self.pph)
+        ev = self._ev(so)
         cur = ev.best()[0]
         if cur > 2:
             return False
@@ -268,7 +272,7 @@ class _Rollout:
         seat = self.seats[s]
         if tile is not None:
             seat.add(tile, self.laizi)
-            ev = seat.evaluator(self.must, self.pph)
+            ev = self._ev(seat)
             if ev.best()[0] < 0 and _may_win(seat, ev, -1, 0):
                 return self._win(s, tile, None, s == self.me and self.bot.big_wins and _big(ev, -1, 0))
         elif not kept:
