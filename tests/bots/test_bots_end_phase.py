@@ -105,3 +105,14 @@ def test_the_end_phase_chi_that_makes_a_haidi_win_is_made(bot: str) -> None:
     and, 1m thrown, it wins 海底捞 on 2s or 5s."""
     view = _claim("123m456p789s55m34s", "1m", 3, "1m", True)
     assert get_bot(bot, 1).choose(view) == Chi(parse_tile("1m"))
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_no_end_phase_claim_without_a_final_draw(bot: str) -> None:
+    """With ``final_draws`` 3 the final draws end with the seat before this one: the chi
+    of 1m would open the hand for a 海底捞 it never draws, so it is passed."""
+    view: dict[str, Any] = dict(_claim("123m456p789s55m34s", "1m", 3, "1m", True))
+    view["options"] = {"final_draws": 3}
+    t = SeatReading(view)  # type: ignore[arg-type]
+    assert GreedyBot.my_final_draws(t) == 0
+    assert get_bot(bot, 1).choose(view) == PASS  # type: ignore[arg-type]

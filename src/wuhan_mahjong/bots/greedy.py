@@ -281,10 +281,11 @@ class GreedyBot:
         """In the end phase a chi or peng is worth making only if, after its best
         discard, the hand wins a 海底捞 on more unseen tiles than it does now: there is
         no later draw to build with, and an opening raises what this seat pays when
-        another wins.  Of several claims, the one that adds most."""
+        another wins.  Of several claims, the one that adds most; none where this seat
+        makes no final draw (``final_draws`` below four: the draws end before its turn)."""
         if not isinstance(choice, (Chi, Peng)):
             return choice
-        now = self.haidi_live(t, t.hand, t.melds)
+        now = self.haidi_live(t, t.hand, t.melds) if self.my_final_draws(t) else 0
         best: tuple[int, Action] = (now, PASS)
         for a in t.actions:
             res = after_claim(t, a) if isinstance(a, (Chi, Peng)) else None
