@@ -109,6 +109,7 @@ from .greedy import (
     best_acceptance,
     discard_choices,
     evaluator,
+    opening_adds_factor,
     tile_shape_rank,
 )
 from .handeval import Evaluator
@@ -182,7 +183,8 @@ class ExpertBot(GreedyBot):
                  swap_value: float = 0.9, waits: str = "shapes", closed_step: int = 1,
                  claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False,
                  eager_peng: bool = False, fold_floor: float = 0.02,
-                 let_go: bool = True, contract_swaps: bool = True, haidi: bool = True) -> None:
+                 let_go: bool = True, contract_swaps: bool = True, haidi: bool = True,
+                 ready_claims: bool = True) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -256,6 +258,9 @@ class ExpertBot(GreedyBot):
         a three-meld flush folds there (tests/bots/test_bots_defence.py); in 2,644 hands
         of tuning seed 140 it changed no game (docs/bots.md)."""
         self.haidi = bool(haidi)  # the end phase played for 海底捞 (GreedyBot.haidi)
+        self.ready_claims = bool(ready_claims)
+        """Decide an opened, ready hand's chi and peng by the value of its waits
+        (:meth:`ready_claim`), where ``use_value`` is on."""
         self.contract_swaps = bool(contract_swaps)
         """Let the push-or-fold layer give up speed, whatever ``defence_speed`` says, for a
         discard that saves at least ``min_saving`` points of contract (承包): feeding the
@@ -581,6 +586,12 @@ class ExpertBot(GreedyBot):
     def _waits_of(self, hand13: list[int], melds: Sequence[Meld]) -> tuple[float, int]:
         """(Σ unseen × value over the waits, number of unseen tiles that complete the
         shape, whatever their value)."""
+        total, shaped, _ = self._wait_counts(hand13, melds)
+        return total, shaped
+
+    def _wait_counts(self, hand13: list[int], melds: Sequence[Meld]) -> tuple[float, int, int]:
+        """:meth:`_waits_of`, and the number of unseen tiles that win legally (value above
+        0: the minimum score passed, the pair and laizi rules kept)."""
         t = self.t
         counts = [0] * NUM_KINDS
         wilds = 0
@@ -595,7 +606,7 @@ class ExpertBot(GreedyBot):
             cand |= shape.wait_mask(h, wilds, shape.PPAIR)
         cand |= candidate_mask(hand13, melds, t.laizi, t.rules)  # 乱风 / 乱将 families too
         total = 0.0
-        shaped = 0
+        shaped = legal = 0
         for x in range(NUM_KINDS):
             if not (cand >> x & 1) or not t.unseen[x] or x in t.must:
                 continue
@@ -604,7 +615,8 @@ class ExpertBot(GreedyBot):
             v = self.win_value(hand13, x, melds)
             if v > 0:
                 total += t.unseen[x] * v
-        return total, shaped
+                legal += t.unseen[x]
+        return total, shaped, legal
 
     def lone_laizi_blocks(self, t: SeatReading) -> bool:
         """Whether the single laizi must be konged: the hand is ready (the laizi as a
@@ -992,6 +1004,10 @@ class ExpertBot(GreedyBot):
 
     # ------------------------------------------------------------------ claims
     def claim(self, t: SeatReading) -> Action:
+        if self.ready_claims and self.use_value and t.opened:
+            ready = self.ready_claim(t)
+            if ready is not None:
+                return ready
         choice = self.claim_equal_acceptance(t) if self.claim_equal else super().claim(t)
         if isinstance(choice, Kong) and self.kong_max_shanten < 99:
             ev = evaluator(t.hand, t.melds, t)
@@ -1015,6 +1031,58 @@ class ExpertBot(GreedyBot):
                      if d != t.laizi and d not in t.must), default=99)
         if after >= cur and t.opened and self.max_threat() >= 0.5 and isinstance(choice, (Chi, Peng)):
             return PASS
+        return choice
+
+    def ready_claim(self, t: SeatReading) -> Action | None:
+        """An opened, ready hand's chi or peng where the opening adds no factor (开口翻,
+        already opened), by what its waits are worth: a claim that keeps the hand ready
+        is made when the hand after it (and its best discard) has the better outlook,
+        ``P(win) × the mean value of a winning tile − P(no win) × the plain loss``, less
+        the discard's expected deal-in and contract cost.  Shanten alone calls such
+        claims idle, but the waits' value can change entirely: in 边锋 a ready small
+        hand whose every win falls short of the minimum score becomes, by a fourth
+        claim, a 全求人 whose 2/5/8 wins on a discard.  None when the hand is not ready,
+        a kong is on offer (the greedy rule makes it), or the claim would double what
+        this seat pays (口口翻: the exposure rule of :meth:`claim_worth`, measured even,
+        is not asked here; greedy's rules stand)."""
+        claims = [a for a in t.actions if isinstance(a, (Chi, Peng, Kong))]
+        if not claims or any(isinstance(a, Kong) for a in claims):
+            return None
+        if opening_adds_factor(t):
+            return None
+        ev = evaluator(t.hand, t.melds, t)
+        if ev.best()[0] != 0:
+            return None
+        unseen = max(1, t.unseen_total)
+        turns = max(0.5, t.wall / 4)
+        loss = PLAIN_SHARE * typical_win(t.rules)
+
+        def outlook(hand13: list[int], melds: Sequence[Meld]) -> float:
+            value, _, legal = self._wait_counts(hand13, melds)
+            p = self.win_chance_fit(0, legal, unseen, turns) if legal else 0.0
+            return p * value / max(1, legal) - (1.0 - p) * loss
+
+        best = outlook(list(t.hand), t.melds)  # passing
+        choice: Action = PASS
+        model = self.model() if self._anyone_open() else None
+        for a in claims:
+            res = after_claim(t, a)
+            if res is None:
+                continue
+            hand, melds = res
+            ev2 = evaluator(hand, melds, t)
+            for d in sorted(set(hand)):
+                if d == t.laizi or d in t.must or ev2.shanten_after(d, -1) != 0:
+                    continue
+                h13 = list(hand)
+                h13.remove(d)
+                cost = 0.0
+                if model is not None:
+                    _, deal, contract = model.risk(d, 0)
+                    cost = deal + contract
+                rated = outlook(h13, melds) - cost
+                if rated > best:  # ties: pass, then the first claim in the legal order
+                    best, choice = rated, a
         return choice
 
     def claim_worth(self, t: SeatReading, claim: Chi | Peng) -> bool:
