@@ -109,7 +109,6 @@ from .greedy import (
     best_acceptance,
     discard_choices,
     evaluator,
-    opening_adds_factor,
     tile_shape_rank,
 )
 from .handeval import Evaluator
@@ -260,7 +259,7 @@ class ExpertBot(GreedyBot):
         self.haidi = bool(haidi)  # the end phase played for 海底捞 (GreedyBot.haidi)
         self.ready_claims = bool(ready_claims)
         """Decide an opened, ready hand's chi and peng by the value of its waits
-        (:meth:`ready_claim`), where ``use_value`` is on."""
+        (:meth:`ready_claim`), in every profile (``use_value`` rates the discards)."""
         self.contract_swaps = bool(contract_swaps)
         """Let the push-or-fold layer give up speed, whatever ``defence_speed`` says, for a
         discard that saves at least ``min_saving`` points of contract (承包): feeding the
@@ -1004,7 +1003,7 @@ class ExpertBot(GreedyBot):
 
     # ------------------------------------------------------------------ claims
     def claim(self, t: SeatReading) -> Action:
-        if self.ready_claims and self.use_value and t.opened:
+        if self.ready_claims and t.opened:
             ready = self.ready_claim(t)
             if ready is not None:
                 return ready
@@ -1034,21 +1033,22 @@ class ExpertBot(GreedyBot):
         return choice
 
     def ready_claim(self, t: SeatReading) -> Action | None:
-        """An opened, ready hand's chi or peng where the opening adds no factor (开口翻,
-        already opened), by what its waits are worth: a claim that keeps the hand ready
-        is made when the hand after it (and its best discard) has the better outlook,
-        ``P(win) × the mean value of a winning tile − P(no win) × the plain loss``, less
-        the discard's expected deal-in and contract cost.  Shanten alone calls such
-        claims idle, but the waits' value can change entirely: in 边锋 a ready small
-        hand whose every win falls short of the minimum score becomes, by a fourth
-        claim, a 全求人 whose 2/5/8 wins on a discard.  None when the hand is not ready,
-        a kong is on offer (the greedy rule makes it), or the claim would double what
-        this seat pays (口口翻: the exposure rule of :meth:`claim_worth`, measured even,
-        is not asked here; greedy's rules stand)."""
+        """An opened, ready hand's chi or peng by what its waits are worth: a claim that
+        keeps the hand ready is made when the hand after it (and its best discard) has
+        the better outlook, ``P(win) × the mean value of a winning tile − P(no win) ×
+        the plain loss``, less the discard's expected deal-in and contract cost.
+        Shanten alone calls such claims idle, but the waits' value can change entirely:
+        a ready small hand becomes, by a fourth claim, a 全求人 (a big hand) waiting on
+        the same 2/5/8, and in 边锋 a small hand whose every win falls short of the
+        minimum score becomes one whose wins pass it.
+
+        Where the claim adds a factor (口口翻), the loss after it counts that factor too,
+        and the answer is only ever a claim: a claim greedy's rules make stands, as
+        the exposure rule (:meth:`claim_worth`) measured even in the arena.  None when
+        the hand is not ready, a kong is on offer (greedy's rule makes it), or (口口翻)
+        no claim is worth more than passing."""
         claims = [a for a in t.actions if isinstance(a, (Chi, Peng, Kong))]
         if not claims or any(isinstance(a, Kong) for a in claims):
-            return None
-        if opening_adds_factor(t):
             return None
         ev = evaluator(t.hand, t.melds, t)
         if ev.best()[0] != 0:
@@ -1056,13 +1056,15 @@ class ExpertBot(GreedyBot):
         unseen = max(1, t.unseen_total)
         turns = max(0.5, t.wall / 4)
         loss = PLAIN_SHARE * typical_win(t.rules)
+        factor = float(t.multiplier(t.me, big=False, extra_openings=1)
+                       / t.multiplier(t.me, big=False))
 
-        def outlook(hand13: list[int], melds: Sequence[Meld]) -> float:
+        def outlook(hand13: list[int], melds: Sequence[Meld], exposure: float) -> float:
             value, _, legal = self._wait_counts(hand13, melds)
             p = self.win_chance_fit(0, legal, unseen, turns) if legal else 0.0
-            return p * value / max(1, legal) - (1.0 - p) * loss
+            return p * value / max(1, legal) - (1.0 - p) * loss * exposure
 
-        best = outlook(list(t.hand), t.melds)  # passing
+        best = outlook(list(t.hand), t.melds, 1.0)  # passing
         choice: Action = PASS
         model = self.model() if self._anyone_open() else None
         for a in claims:
@@ -1080,9 +1082,11 @@ class ExpertBot(GreedyBot):
                 if model is not None:
                     _, deal, contract = model.risk(d, 0)
                     cost = deal + contract
-                rated = outlook(h13, melds) - cost
+                rated = outlook(h13, melds, factor) - cost
                 if rated > best:  # ties: pass, then the first claim in the legal order
                     best, choice = rated, a
+        if choice is PASS and factor > 1.0:
+            return None
         return choice
 
     def claim_worth(self, t: SeatReading, claim: Chi | Peng) -> bool:
