@@ -72,3 +72,16 @@ def test_no_claim_where_it_changes_nothing() -> None:
                  meld("chi", "345s", 3)]}
     view = _claim("5p678s", "9s", 3, {"type": "chi", "tile": "7s"}, "bianfeng", melds)
     assert ExpertBot(1).choose(view) == PASS
+
+
+def test_no_such_claim_in_the_end_phase() -> None:
+    # at the end-phase discard only a 海底捞 (a self-drawn big hand) can still win: the
+    # 全求人 wins on a discard, which the final draws never bring, and 5p wins the 海底捞
+    # with or without the chi, so the chi adds nothing
+    chi = {"type": "chi", "tile": "7s"}
+    view = _claim("5p678s", "9s", 3, chi, "bianfeng")
+    view["end_phase"] = True
+    view["wall"] = 14
+    assert ExpertBot(1).choose(view) == PASS
+    view["end_phase"] = False
+    assert ExpertBot(1).choose(view) == action_from_json(chi)

@@ -1045,10 +1045,11 @@ class ExpertBot(GreedyBot):
         Where the claim adds a factor (口口翻), the loss after it counts that factor too,
         and the answer is only ever a claim: a claim greedy's rules make stands, as
         the exposure rule (:meth:`claim_worth`) measured even in the arena.  None when
-        the hand is not ready, a kong is on offer (greedy's rule makes it), or (口口翻)
-        no claim is worth more than passing."""
+        the hand is not ready, a kong is on offer (greedy's rule makes it), in the end
+        phase (only a 海底捞 can win there: :meth:`GreedyBot.end_phase_claim`), or
+        (口口翻) no claim is worth more than passing."""
         claims = [a for a in t.actions if isinstance(a, (Chi, Peng, Kong))]
-        if not claims or any(isinstance(a, Kong) for a in claims):
+        if not claims or any(isinstance(a, Kong) for a in claims) or t.end_phase:
             return None
         ev = evaluator(t.hand, t.melds, t)
         if ev.best()[0] != 0:
