@@ -183,7 +183,7 @@ class ExpertBot(GreedyBot):
                  claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False,
                  eager_peng: bool = False, fold_floor: float = 0.02,
                  let_go: bool = True, contract_swaps: bool = True, haidi: bool = True,
-                 ready_claims: bool = True) -> None:
+                 ready_claims: bool = True, ready_value_ratio: float = 2.0) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -260,6 +260,11 @@ class ExpertBot(GreedyBot):
         self.ready_claims = bool(ready_claims)
         """Decide an opened, ready hand's chi and peng by the value of its waits
         (:meth:`ready_claim`), in every profile (``use_value`` rates the discards)."""
+        self.ready_value_ratio = float(ready_value_ratio)
+        """A ready claim must raise the mean value of a winning tile at least this many
+        times (or give the hand its first legal win): one that mostly widens the wait is
+        the equal-shanten claim by acceptance (``claim_equal``), which the arena measured
+        as not paying."""
         self.contract_swaps = bool(contract_swaps)
         """Let the push-or-fold layer give up speed, whatever ``defence_speed`` says, for a
         discard that saves at least ``min_saving`` points of contract (承包): feeding the
@@ -1060,12 +1065,15 @@ class ExpertBot(GreedyBot):
         factor = float(t.multiplier(t.me, big=False, extra_openings=1)
                        / t.multiplier(t.me, big=False))
 
-        def outlook(hand13: list[int], melds: Sequence[Meld], exposure: float) -> float:
+        def outlook(hand13: list[int], melds: Sequence[Meld],
+                    exposure: float) -> tuple[float, float]:
+            """(the outlook, the mean value of a legally winning tile; 0 with none)"""
             value, _, legal = self._wait_counts(hand13, melds)
             p = self.win_chance_fit(0, legal, unseen, turns) if legal else 0.0
-            return p * value / max(1, legal) - (1.0 - p) * loss * exposure
+            per_tile = value / max(1, legal)
+            return p * per_tile - (1.0 - p) * loss * exposure, per_tile
 
-        best = outlook(list(t.hand), t.melds, 1.0)  # passing
+        best, per_tile_now = outlook(list(t.hand), t.melds, 1.0)  # passing
         choice: Action = PASS
         model = self.model() if self._anyone_open() else None
         for a in claims:
@@ -1079,11 +1087,12 @@ class ExpertBot(GreedyBot):
                     continue
                 h13 = list(hand)
                 h13.remove(d)
-                cost = 0.0
+                rated, per_tile = outlook(h13, melds, factor)
+                if per_tile_now and per_tile < per_tile_now * self.ready_value_ratio:
+                    continue  # the waits' worth hardly changes: acceptance alone decides
                 if model is not None:
                     _, deal, contract = model.risk(d, 0)
-                    cost = deal + contract
-                rated = outlook(h13, melds, factor) - cost
+                    rated -= deal + contract
                 if rated > best:  # ties: pass, then the first claim in the legal order
                     best, choice = rated, a
         if choice is PASS and factor > 1.0:
