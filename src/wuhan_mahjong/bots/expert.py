@@ -1047,12 +1047,12 @@ class ExpertBot(GreedyBot):
         the same 2/5/8, and in 边锋 a small hand whose every win falls short of the
         minimum score becomes one whose wins pass it.
 
-        Where the claim adds a factor (口口翻), the loss after it counts that factor too,
-        and the answer is only ever a claim: a claim greedy's rules make stands, as
-        the exposure rule (:meth:`claim_worth`) measured even in the arena.  None when
-        the hand is not ready, a kong is on offer (greedy's rule makes it), in the end
-        phase (only a 海底捞 can win there: :meth:`GreedyBot.end_phase_claim`), or
-        (口口翻) no claim is worth more than passing."""
+        Where the claim adds a factor (口口翻), the loss after it counts that factor too.
+        The rule only adds claims: a claim greedy's rules make stands (the exposure rule,
+        :meth:`claim_worth`, measured even in the arena).  None, so that those rules
+        decide, when the hand is not ready, a kong is on offer (greedy's rule makes it),
+        in the end phase (only a 海底捞 can win there: :meth:`GreedyBot.end_phase_claim`),
+        or when no claim is worth more than passing."""
         claims = [a for a in t.actions if isinstance(a, (Chi, Peng, Kong))]
         if not claims or any(isinstance(a, Kong) for a in claims) or t.end_phase:
             return None
@@ -1095,9 +1095,7 @@ class ExpertBot(GreedyBot):
                     rated -= deal + contract
                 if rated > best:  # ties: pass, then the first claim in the legal order
                     best, choice = rated, a
-        if choice is PASS and factor > 1.0:
-            return None
-        return choice
+        return None if choice is PASS else choice
 
     def claim_worth(self, t: SeatReading, claim: Chi | Peng) -> bool:
         """Whether ``claim`` is worth its exposure, by the hand's expected result
