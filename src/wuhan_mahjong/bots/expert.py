@@ -585,17 +585,12 @@ class ExpertBot(GreedyBot):
 
     def wait_value(self, hand13: list[int], melds: Sequence[Meld]) -> float:
         """Σ over drawable tiles of unseen copies × the value of the win they make."""
-        return self._waits_of(hand13, melds)[0]
-
-    def _waits_of(self, hand13: list[int], melds: Sequence[Meld]) -> tuple[float, int]:
-        """(Σ unseen × value over the waits, number of unseen tiles that complete the
-        shape, whatever their value)."""
-        total, shaped, _ = self._wait_counts(hand13, melds)
-        return total, shaped
+        return self._wait_counts(hand13, melds)[0]
 
     def _wait_counts(self, hand13: list[int], melds: Sequence[Meld]) -> tuple[float, int, int]:
-        """:meth:`_waits_of`, and the number of unseen tiles that win legally (value above
-        0: the minimum score passed, the pair and laizi rules kept)."""
+        """(Σ unseen × value over the waits, the number of unseen tiles that complete the
+        shape whatever their value, the number that win legally: value above 0, the
+        minimum score passed, the pair and laizi rules kept)."""
         t = self.t
         counts = [0] * NUM_KINDS
         wilds = 0
@@ -641,7 +636,7 @@ class ExpertBot(GreedyBot):
         for d in ready:
             h13 = list(t.hand)
             h13.remove(d)
-            value, shaped = self._waits_of(h13, t.melds)
+            value, shaped, _ = self._wait_counts(h13, t.melds)
             if value > 0 or not shaped:
                 return False
         need = 0 if t.opened else 1
@@ -901,7 +896,7 @@ class ExpertBot(GreedyBot):
             for d in tied:
                 h13 = list(hand)
                 h13.remove(d)
-                value, shaped = self._waits_of(h13, t.melds)
+                value, shaped, _ = self._wait_counts(h13, t.melds)
                 rated.append((value / max(1, t.unseen_total) * 4, shaped, d))
                 if self._over():
                     break
