@@ -107,6 +107,7 @@ from .greedy import (
     GreedyBot,
     after_claim,
     best_acceptance,
+    claim_discards,
     discard_choices,
     evaluator,
     tile_shape_rank,
@@ -1026,8 +1027,7 @@ class ExpertBot(GreedyBot):
             return choice
         hand, melds = res
         ev2 = evaluator(hand, melds, t)
-        after = min((ev2.shanten_after(d, -1) for d in set(hand)
-                     if d != t.laizi and d not in t.must), default=99)
+        after = min((ev2.shanten_after(d, -1) for d in claim_discards(t, hand)), default=99)
         if after >= cur and t.opened and self.max_threat() >= 0.5 and isinstance(choice, (Chi, Peng)):
             return PASS
         return choice
@@ -1077,8 +1077,8 @@ class ExpertBot(GreedyBot):
                 continue
             hand, melds = res
             ev2 = evaluator(hand, melds, t)
-            for d in sorted(set(hand)):
-                if d == t.laizi or d in t.must or ev2.shanten_after(d, -1) != 0:
+            for d in claim_discards(t, hand):
+                if ev2.shanten_after(d, -1) != 0:
                     continue
                 h13 = list(hand)
                 h13.remove(d)
@@ -1105,7 +1105,7 @@ class ExpertBot(GreedyBot):
         hand, melds = res
         ev = evaluator(t.hand, t.melds, t)
         ev2 = evaluator(hand, melds, t)
-        options = [d for d in set(hand) if d != t.laizi and d not in t.must]
+        options = claim_discards(t, hand)
         if not options:
             return True
         unseen = max(1, t.unseen_total)
@@ -1148,8 +1148,7 @@ class ExpertBot(GreedyBot):
             if isinstance(a, Kong):
                 after, acc = ev2.best()[0], acc0
             else:
-                opts = [(ev2.shanten_after(d, -1), d) for d in set(hand)
-                        if d != t.laizi and d not in t.must]
+                opts = [(ev2.shanten_after(d, -1), d) for d in claim_discards(t, hand)]
                 if not opts:
                     continue
                 after = min(s for s, _ in opts)

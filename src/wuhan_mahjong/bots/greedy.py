@@ -121,6 +121,12 @@ def discard_choices(t: SeatReading) -> list[int]:
     return [a.tile for a in t.actions if isinstance(a, Discard)]
 
 
+def claim_discards(t: SeatReading, hand: Sequence[int]) -> list[int]:
+    """The kinds this seat may throw from ``hand`` after a claim (:func:`after_claim`), in
+    tile order: never the laizi, never a must-kong tile (红中, 发财 in 赖子山庄)."""
+    return sorted({d for d in hand if d != t.laizi and d not in t.must})
+
+
 class GreedyBot:
     """See the module docstring.  Deterministic: ``seed`` is accepted for the registry."""
 
@@ -292,8 +298,7 @@ class GreedyBot:
             if res is None:
                 continue
             hand, melds = res
-            live = self.haidi_after(t, hand, melds, (d for d in sorted(set(hand))
-                                                     if d != t.laizi and d not in t.must))
+            live = self.haidi_after(t, hand, melds, claim_discards(t, hand))
             n = max(live.values(), default=0)
             if n > best[0]:
                 best = (n, a)
@@ -346,7 +351,7 @@ class GreedyBot:
             else:
                 keyed = [(self.shanten_key(ev2, d)[0] if self.big_target
                           else float(ev2.shanten_after(d, -1)), d)
-                         for d in sorted(set(hand)) if d != t.laizi and d not in t.must]
+                         for d in claim_discards(t, hand)]
                 after = min((k for k, _ in keyed), default=99.0)
             ok = after < cur or (after == cur and (
                 eager or isinstance(a, Kong)
