@@ -184,7 +184,8 @@ class ExpertBot(GreedyBot):
                  claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False,
                  eager_peng: bool = False, fold_floor: float = 0.02,
                  let_go: bool = True, contract_swaps: bool = True, haidi: bool = True,
-                 ready_claims: bool = True, ready_value_ratio: float = 2.0) -> None:
+                 ready_claims: bool = True, ready_value_ratio: float = 2.0,
+                 aim_union: bool = True) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -266,6 +267,11 @@ class ExpertBot(GreedyBot):
         times (or give the hand its first legal win): one that mostly widens the wait is
         the equal-shanten claim by acceptance (``claim_equal``), which the arena measured
         as not paying."""
+        self.aim_union = bool(aim_union)
+        """Rank a discard that keeps several big-hand targets equally close (风一色 and
+        碰碰胡, say) by the tiles that bring any of them closer
+        (:meth:`Evaluator.acceptance_any`), not by one target's tiles chosen by name:
+        a lone 白 beside four honour pairs stays, an isolated suited tile goes."""
         self.contract_swaps = bool(contract_swaps)
         """Let the push-or-fold layer give up speed, whatever ``defence_speed`` says, for a
         discard that saves at least ``min_saving`` points of contract (承包): feeding the
@@ -912,32 +918,44 @@ class ExpertBot(GreedyBot):
         # a big hand first at equal shanten: a discard that keeps a big-hand target
         # (one suit, all pungs, 2/5/8, honours) as close as the best is preferred,
         # and its acceptance is counted for that target
-        aims: dict[int, str | None] = dict.fromkeys(tied)
+        aims: dict[int, tuple[str, ...]] = {d: () for d in tied}
         if self.big_target and best >= 1:
             for d in tied:
                 key, target = self.shanten_key(ev, d)
-                aims[d] = target if target != "small" and key < best else None
+                if target == "small" or key >= best:
+                    continue
+                if self.aim_union:
+                    # every big target as close as the best one: keeping 风一色 open beside
+                    # 碰碰胡 takes the honours too (which one came first was the name order)
+                    aims[d] = tuple(tg for tg in ev.allowed if tg != "small" and
+                                    ev.shanten_after(d, -1, tg) - self.big_target == key)
+                else:
+                    aims[d] = (target,)
             if any(aims.values()):
                 tied = [d for d in tied if aims[d]]
         if len(tied) == 1:
             return Discard(tied[0])
-        ranked: list[tuple[float, int, int, int]] = []
+        ranked: list[tuple[float, int, int, int, int]] = []
         for d in tied:
             ev13 = ev.with_tile(d, -1)
             aim = aims[d]
             plain, _ = ev13.acceptance(t.unseen, t.laizi, current=best)
-            if aim:
-                acc, _ = ev13.acceptance(t.unseen, t.laizi, target=aim, current=ev13.shanten(aim))
+            if len(aim) == 1:
+                acc, _ = ev13.acceptance(t.unseen, t.laizi, target=aim[0],
+                                         current=ev13.shanten(aim[0]))
+            elif aim:
+                acc, _ = ev13.acceptance_any(t.unseen, t.laizi, aim)
             else:
                 acc = plain
             bigb = 0.0 if self.big_target else self._big_bonus(ev, d, best)
             dang = self.danger(d, best)
             # equal for the big target, the discard better for the small hand goes first
             # (before, the tile order decided, so which suit a tile was in did)
-            ranked.append((-(acc * (1.0 + bigb)) + dang * 0.5, -plain,
+            # then the more big targets kept open, then the small hand's acceptance
+            ranked.append((-(acc * (1.0 + bigb)) + dang * 0.5, -len(aim), -plain,
                            tile_shape_rank(d, t.counts), d))
         ranked.sort()
-        keyed = [(k, r, d) for k, _, r, d in ranked]
+        keyed = [(k, r, d) for k, _, _, r, d in ranked]
         if self.lookahead and best >= 1 and len(keyed) > 1:
             # two-step acceptance among the best few: how many (draw, draw) paths
             # bring the hand two steps closer

@@ -359,6 +359,25 @@ class Evaluator:
                 kinds += 1
         return total, kinds
 
+    def acceptance_any(self, unseen: Sequence[int], laizi: int,
+                       targets: Sequence[str]) -> tuple[int, int]:
+        """(tiles, kinds) that bring at least one of ``targets`` closer (each from its own
+        shanten), counting unseen copies; a kind that helps two targets counts once.
+
+        A hand that keeps two big hands open at the same distance (风一色 and 碰碰胡, say)
+        takes more tiles than either alone, which the acceptance of one target misses."""
+        current = [(tg, self.shanten(tg)) for tg in targets]
+        total = 0
+        kinds = 0
+        for t in range(NUM_KINDS):
+            n = unseen[t]
+            if not n or t in self.must:
+                continue
+            if t == laizi or any(self.shanten_after(t, 1, tg) < sh for tg, sh in current):
+                total += n
+                kinds += 1
+        return total, kinds
+
     def with_tile(self, tile: int, delta: int) -> Evaluator:
         """A new evaluator with one tile added or removed (``ValueError`` for a tile the
         hand does not hold)."""
