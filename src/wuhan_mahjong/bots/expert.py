@@ -185,7 +185,8 @@ class ExpertBot(GreedyBot):
                  eager_peng: bool = False, fold_floor: float = 0.02,
                  let_go: bool = True, contract_swaps: bool = True, haidi: bool = True,
                  ready_claims: bool = True, ready_value_ratio: float = 2.0,
-                 aim_union: bool = True) -> None:
+                 aim_union: bool = True, aim_small: bool = False,
+                 near_targets: bool = True) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -268,6 +269,14 @@ class ExpertBot(GreedyBot):
         the equal-shanten claim by acceptance (``claim_equal``), which the arena measured
         as not paying."""
         self.aim_union = bool(aim_union)
+        self.aim_small = bool(aim_small)
+        self.near_targets = bool(near_targets)
+        """Of discards equal in every other respect, play the one that keeps more big-hand
+        targets within a step of the best shanten, before the tiles' shapes decide: with
+        two honour pengs, 44z 55z 22m and single 2z and 5p, the 5p goes and 风一色 stays
+        two steps away (the 2z went first as a lone honour)."""
+        """With ``aim_union``, count the small hand's tiles too when it is as close as the
+        big targets a discard keeps: the flexibility of every route at that distance."""
         """Rank a discard that keeps several big-hand targets equally close (风一色 and
         碰碰胡, say) by the tiles that bring any of them closer
         (:meth:`Evaluator.acceptance_any`), not by one target's tiles chosen by name:
@@ -935,12 +944,14 @@ class ExpertBot(GreedyBot):
                 tied = [d for d in tied if aims[d]]
         if len(tied) == 1:
             return Discard(tied[0])
-        ranked: list[tuple[float, int, int, int, int]] = []
+        ranked: list[tuple[float, int, int, tuple[int, int], int]] = []
         for d in tied:
             ev13 = ev.with_tile(d, -1)
             aim = aims[d]
             plain, _ = ev13.acceptance(t.unseen, t.laizi, current=best)
-            if len(aim) == 1:
+            if aim and self.aim_small and ev13.shanten("small") == best:
+                acc, _ = ev13.acceptance_any(t.unseen, t.laizi, (*aim, "small"))
+            elif len(aim) == 1:
                 acc, _ = ev13.acceptance(t.unseen, t.laizi, target=aim[0],
                                          current=ev13.shanten(aim[0]))
             elif aim:
@@ -951,9 +962,13 @@ class ExpertBot(GreedyBot):
             dang = self.danger(d, best)
             # equal for the big target, the discard better for the small hand goes first
             # (before, the tile order decided, so which suit a tile was in did)
-            # then the more big targets kept open, then the small hand's acceptance
+            # then the more big targets kept open, then the small hand's acceptance; of
+            # discards equal in all that, the one that keeps more big targets within a
+            # step of the best (``near_targets``) before the tile's shape
+            near = sum(1 for tg in ev.allowed if tg != "small"
+                       and ev.shanten_after(d, -1, tg) <= best + 1) if self.near_targets else 0
             ranked.append((-(acc * (1.0 + bigb)) + dang * 0.5, -len(aim), -plain,
-                           tile_shape_rank(d, t.counts), d))
+                           (-near, tile_shape_rank(d, t.counts)), d))
         ranked.sort()
         keyed = [(k, r, d) for k, _, _, r, d in ranked]
         if self.lookahead and best >= 1 and len(keyed) > 1:

@@ -1,0 +1,91 @@
+"""A discard that keeps several big hands open at once.
+
+Four honour pairs, a lone 白 (5z) and five isolated suited tiles are as far from 碰碰胡
+as from 风一色 (both need no runs, RULES §10.2, §11) and from a small hand.  Throwing a
+suited tile keeps all three at that distance; throwing the 白 gives up 风一色 (worth two
+big hands in ``yuanhang`` and ``bianfeng``, Project decision 10) and gains nothing.  The
+expert once ranked each discard by the tiles of one big target, the first in name order
+(风一色's honours for a suited discard, 碰碰胡's pairs for the 白's), so it threw the 白.
+"""
+
+from __future__ import annotations
+
+import pytest
+from handmade import make_view, meld
+
+from wuhan_mahjong.bots import get_bot
+from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.greedy import evaluator
+from wuhan_mahjong.bots.handeval import Evaluator, hand_counts
+from wuhan_mahjong.bots.seat_reading import SeatReading
+from wuhan_mahjong.engine.actions import Discard
+from wuhan_mahjong.tiles import NUM_KINDS, is_honour, parse_tile, parse_tiles
+
+FOUR_PAIRS = "1z1z2z2z3z3z4z4z5z9p9s1m8s2m"  # 东南西北 pairs, a lone 白, five suited tiles
+WHITE = parse_tile("5z")
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_the_lone_honour_stays_beside_four_honour_pairs(profile: str, bot: str) -> None:
+    view = make_view(FOUR_PAIRS, profile=profile, indicator="9s")  # laizi 1s: none held
+    action = get_bot(bot, 1).choose(view)
+    assert isinstance(action, Discard) and not is_honour(action.tile), action
+    t = SeatReading(view)
+    ev = evaluator(t.hand, t.melds, t)
+    kept = ev.shanten_after(action.tile, -1)
+    assert ev.shanten_after(action.tile, -1, "fys") == ev.shanten_after(action.tile, -1, "pph") == kept
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+def test_the_name_order_aim_threw_the_white(profile: str) -> None:
+    """The fault itself: one target per discard, chosen by name, throws the 白."""
+    view = make_view(FOUR_PAIRS, profile=profile, indicator="9s")
+    assert ExpertBot(1, aim_union=False).choose(view) == Discard(WHITE)
+    assert ExpertBot(1).choose(view) != Discard(WHITE)
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+def test_with_a_laizi_held_the_suited_tile_goes_too(profile: str) -> None:
+    """东东 南(laizi) 西西 北北 发发 白 and four suited tiles: the same choice with a wild."""
+    view = make_view("1z1z2z3z3z4z4z6z6z5z9p9s1m8s", profile=profile, indicator="1z")
+    assert ExpertBot(1, aim_union=False).choose(view) == Discard(WHITE)
+    action = ExpertBot(1).choose(view)
+    assert isinstance(action, Discard) and not is_honour(action.tile), action
+
+
+HANDS = ["1z1z2z2z3z3z4z4z5z9p9s1m8s", "2m2m5p5p8s8s2s5m8p9p3s4m7m", "1112345678999m",
+         "1z1z1z2z2z3z4z6z9p9p9p5s5s"]
+
+
+@pytest.mark.parametrize("hand", HANDS)
+def test_acceptance_any_is_the_union_of_each_targets_tiles(hand: str) -> None:
+    laizi = parse_tile("1s")
+    counts, wilds = hand_counts(parse_tiles(hand), laizi)
+    ev = Evaluator(counts, wilds, [], [parse_tile("7z")])
+    unseen = [4 - counts[k] for k in range(NUM_KINDS)]
+    targets = [tg for tg in ev.allowed if tg != "small"]
+    for tg in targets:
+        assert ev.acceptance_any(unseen, laizi, [tg]) == ev.acceptance(unseen, laizi, target=tg)
+    helped = {k for k in range(NUM_KINDS) if unseen[k] and k != parse_tile("7z") and (
+        k == laizi or any(ev.shanten_after(k, 1, tg) < ev.shanten(tg) for tg in targets))}
+    total, kinds = ev.acceptance_any(unseen, laizi, targets)
+    assert kinds == len(helped)
+    assert total == sum(unseen[k] for k in helped)
+    assert total >= max(ev.acceptance(unseen, laizi, target=tg)[0] for tg in targets)
+
+
+TWO_HONOUR_PENGS = {0: [meld("peng", "111z", 2), meld("peng", "333z", 1)]}
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_a_suited_single_goes_before_the_honour_single(profile: str, bot: str) -> None:
+    """东 and 西 punged, 北北 白白 2m2m, single 南, 5p and 8s: 碰碰胡 is a step away
+    whichever single goes, and so is the small hand, with the same tiles.  Only 风一色
+    tells them apart: throwing a suited single keeps it two steps away, the 南 three."""
+    view = make_view("4z4z5z5z2z2m2m5p8s", profile=profile, indicator="9s",
+                     melds=TWO_HONOUR_PENGS)
+    action = get_bot(bot, 1).choose(view)
+    assert isinstance(action, Discard) and action.tile in parse_tiles("5p8s"), action
+    assert ExpertBot(1, near_targets=False).choose(view) == Discard(parse_tile("2z"))
