@@ -41,7 +41,7 @@ def test_the_lone_honour_stays_beside_four_honour_pairs(profile: str, bot: str) 
 def test_the_name_order_aim_threw_the_white(profile: str) -> None:
     """The fault itself: one target per discard, chosen by name, throws the 白."""
     view = make_view(FOUR_PAIRS, profile=profile, indicator="9s")
-    assert ExpertBot(1, aim_union=False).choose(view) == Discard(WHITE)
+    assert ExpertBot(1, aim_union=False, aim_small=False).choose(view) == Discard(WHITE)
     assert ExpertBot(1).choose(view) != Discard(WHITE)
 
 
@@ -49,7 +49,7 @@ def test_the_name_order_aim_threw_the_white(profile: str) -> None:
 def test_with_a_laizi_held_the_suited_tile_goes_too(profile: str) -> None:
     """东东 南(laizi) 西西 北北 发发 白 and four suited tiles: the same choice with a wild."""
     view = make_view("1z1z2z3z3z4z4z6z6z5z9p9s1m8s", profile=profile, indicator="1z")
-    assert ExpertBot(1, aim_union=False).choose(view) == Discard(WHITE)
+    assert ExpertBot(1, aim_union=False, aim_small=False).choose(view) == Discard(WHITE)
     action = ExpertBot(1).choose(view)
     assert isinstance(action, Discard) and not is_honour(action.tile), action
 
@@ -89,3 +89,16 @@ def test_a_suited_single_goes_before_the_honour_single(profile: str, bot: str) -
     action = get_bot(bot, 1).choose(view)
     assert isinstance(action, Discard) and action.tile in parse_tiles("5p8s"), action
     assert ExpertBot(1, near_targets=False).choose(view) == Discard(parse_tile("2z"))
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_a_far_big_target_does_not_outweigh_the_small_hands_tiles(profile: str,
+                                                                    bot: str) -> None:
+    """Six steps from a small hand and from 碰碰胡 (one pair, 77s, and a wild): throwing
+    the 9s gives 碰碰胡 one more tile (34 against 33) and the small hand three fewer
+    (95 against 98).  A lone honour goes, keeping both routes' tiles (``aim_small``)."""
+    view = make_view("16m269p57779s1256z", profile=profile, indicator="9s")  # laizi 1s
+    action = get_bot(bot, 1).choose(view)
+    assert isinstance(action, Discard) and is_honour(action.tile), action
+    assert ExpertBot(1, aim_small=False).choose(view) == Discard(parse_tile("9s"))

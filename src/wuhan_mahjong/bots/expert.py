@@ -185,7 +185,7 @@ class ExpertBot(GreedyBot):
                  eager_peng: bool = False, fold_floor: float = 0.02,
                  let_go: bool = True, contract_swaps: bool = True, haidi: bool = True,
                  ready_claims: bool = True, ready_value_ratio: float = 2.0,
-                 aim_union: bool = True, aim_small: bool = False,
+                 aim_union: bool = True, aim_small: bool = True,
                  near_targets: bool = True) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
