@@ -102,3 +102,16 @@ def test_a_far_big_target_does_not_outweigh_the_small_hands_tiles(profile: str,
     action = get_bot(bot, 1).choose(view)
     assert isinstance(action, Discard) and is_honour(action.tile), action
     assert ExpertBot(1, aim_small=False).choose(view) == Discard(parse_tile("9s"))
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+def test_the_discard_that_keeps_every_route_closest(profile: str) -> None:
+    """66m 4p 8p, a wild (1s), 东东 西 北 白白 发发发: 碰碰胡 is two steps away after the
+    4p, the 8p, the 西 or the 北, with the same tiles.  The 4p also keeps the small hand
+    two steps away (the 8p pairs with the wild as its 2/5/8) and 风一色 three; the 8p
+    costs the small hand a step, the 西 or 北 costs 风一色 one."""
+    view = make_view("66m48p1s113455666z", profile=profile, indicator="9s")
+    assert get_bot("expert", 1).choose(view) == Discard(parse_tile("4p"))
+    assert get_bot("search", 1).choose(view) == Discard(parse_tile("4p"))
+    off = ExpertBot(1, near_targets=False).choose(view)
+    assert off != Discard(parse_tile("4p")), off

@@ -269,18 +269,23 @@ class ExpertBot(GreedyBot):
         the equal-shanten claim by acceptance (``claim_equal``), which the arena measured
         as not paying."""
         self.aim_union = bool(aim_union)
-        self.aim_small = bool(aim_small)
-        self.near_targets = bool(near_targets)
-        """Of discards equal in every other respect, play the one that keeps more big-hand
-        targets within a step of the best shanten, before the tiles' shapes decide: with
-        two honour pengs, 44z 55z 22m and single 2z and 5p, the 5p goes and 风一色 stays
-        two steps away (the 2z went first as a lone honour)."""
-        """With ``aim_union``, count the small hand's tiles too when it is as close as the
-        big targets a discard keeps: the flexibility of every route at that distance."""
         """Rank a discard that keeps several big-hand targets equally close (风一色 and
         碰碰胡, say) by the tiles that bring any of them closer
         (:meth:`Evaluator.acceptance_any`), not by one target's tiles chosen by name:
         a lone 白 beside four honour pairs stays, an isolated suited tile goes."""
+        self.aim_small = bool(aim_small)
+        """Count the small hand's tiles with the big targets' when it is as close: the
+        tiles of every route at that distance.  Six steps from both, a pair of 7s no longer
+        makes the expert throw a 9s for one more 碰碰胡 tile and three fewer small-hand
+        tiles."""
+        self.near_targets = bool(near_targets)
+        """Of discards equal in every other respect, play the one whose targets (the small
+        hand and each big hand) within a step of the best shanten stay closer, the nearest
+        compared first, before the tiles' shapes decide: with two honour pengs, 44z 55z
+        22m and single 2z and 5p, the 5p goes and 风一色 stays two steps away (the 2z went
+        first as a lone honour); building 碰碰胡 with a wild, the 4p goes, keeping the
+        small hand two steps away (the 8p pairs with the wild as its 2/5/8) and 风一色
+        three, where the 3z that went first cost 风一色 a step."""
         self.contract_swaps = bool(contract_swaps)
         """Let the push-or-fold layer give up speed, whatever ``defence_speed`` says, for a
         discard that saves at least ``min_saving`` points of contract (承包): feeding the
@@ -944,7 +949,7 @@ class ExpertBot(GreedyBot):
                 tied = [d for d in tied if aims[d]]
         if len(tied) == 1:
             return Discard(tied[0])
-        ranked: list[tuple[float, int, int, tuple[int, int], int]] = []
+        ranked: list[tuple[float, int, int, tuple[tuple[int, ...], int], int]] = []
         for d in tied:
             ev13 = ev.with_tile(d, -1)
             aim = aims[d]
@@ -963,12 +968,12 @@ class ExpertBot(GreedyBot):
             # equal for the big target, the discard better for the small hand goes first
             # (before, the tile order decided, so which suit a tile was in did)
             # then the more big targets kept open, then the small hand's acceptance; of
-            # discards equal in all that, the one that keeps more big targets within a
-            # step of the best (``near_targets``) before the tile's shape
-            near = sum(1 for tg in ev.allowed if tg != "small"
-                       and ev.shanten_after(d, -1, tg) <= best + 1) if self.near_targets else 0
+            # discards equal in all that, the one whose targets within a step of the best
+            # are closer, nearest first (``near_targets``), before the tile's shape
+            spread = tuple(sorted(min(ev.shanten_after(d, -1, tg), best + 2)
+                                  for tg in ev.allowed)) if self.near_targets else ()
             ranked.append((-(acc * (1.0 + bigb)) + dang * 0.5, -len(aim), -plain,
-                           (-near, tile_shape_rank(d, t.counts)), d))
+                           (spread, tile_shape_rank(d, t.counts)), d))
         ranked.sort()
         keyed = [(k, r, d) for k, _, _, r, d in ranked]
         if self.lookahead and best >= 1 and len(keyed) > 1:
