@@ -99,9 +99,11 @@ def test_sounds_names_avatars_and_table_rules(browser: Any, live_server: str, ar
     names = {s["name"] for s in sounds}
     assert {"draw", "discard"} <= names, names
     assert all(s["audible"] for s in sounds)
-    # muted: still recorded, not audible
+    # muted: still recorded, not audible.  Count the sounds after the click: one played
+    # between the read above and the click was rightly audible (the count was once taken
+    # before the click, which failed whenever a bot's move sounded in that gap)
     page.click("#mute")
-    before = len(sounds)
+    before = page.evaluate("() => (window.__sounds || []).length")
     wait_js(page, f"(window.__sounds || []).length > {before}", timeout=30)
     assert not any(s["audible"] for s in page.evaluate("() => window.__sounds")[before:])
     page.click("#mute")
