@@ -12,7 +12,8 @@ or small (``aim_union``, ``aim_small``), the last tie going to the discard whose
 routes within a step stay closest (``near_targets``).  No idle claims while far
 and closed: an unopened hand makes claims that do not bring it closer only
 below shanten 2 (``eager_below``); far from ready the opening would come
-anyway, and it doubles what the seat pays when it loses.  Both were found on the greedy chassis and measured in the arena.
+anyway, and it doubles what the seat pays when it loses.  Both were found on
+the greedy chassis and measured in the arena.
 
 *Per profile* (:data:`PROFILE_SETTINGS`): what follows is switched off where
 the arena measured that it does not pay (in ``laizishanzhuang``, all of it but
