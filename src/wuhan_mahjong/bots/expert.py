@@ -935,6 +935,8 @@ class ExpertBot(GreedyBot):
         # a big hand first at equal shanten: a discard that keeps a big-hand target
         # (one suit, all pungs, 2/5/8, honours) as close as the best is preferred,
         # and its acceptance is counted for that target
+        # each target's shanten after each discard, asked once for the ranking below
+        after = {d: {tg: ev.shanten_after(d, -1, tg) for tg in ev.allowed} for d in tied}
         aims: dict[int, tuple[str, ...]] = {d: () for d in tied}
         if self.big_target and best >= 1:
             for d in tied:
@@ -944,8 +946,8 @@ class ExpertBot(GreedyBot):
                 if self.aim_union:
                     # every big target as close as the best one: keeping 风一色 open beside
                     # 碰碰胡 takes the honours too (which one came first was the name order)
-                    aims[d] = tuple(tg for tg in ev.allowed if tg != "small" and
-                                    ev.shanten_after(d, -1, tg) - self.big_target == key)
+                    aims[d] = tuple(tg for tg, sh in after[d].items()
+                                    if tg != "small" and sh - self.big_target == key)
                 else:
                     aims[d] = (target,)
             if any(aims.values()):
@@ -957,7 +959,7 @@ class ExpertBot(GreedyBot):
             ev13 = ev.with_tile(d, -1)
             aim = aims[d]
             plain, _ = ev13.acceptance(t.unseen, t.laizi, current=best)
-            if aim and self.aim_small and ev13.shanten("small") == best:
+            if aim and self.aim_small and after[d]["small"] == best:
                 acc, _ = ev13.acceptance_any(t.unseen, t.laizi, (*aim, "small"))
             elif len(aim) == 1:
                 acc, _ = ev13.acceptance(t.unseen, t.laizi, target=aim[0],
@@ -973,8 +975,8 @@ class ExpertBot(GreedyBot):
             # then the more big targets kept open, then the small hand's acceptance; of
             # discards equal in all that, the one whose targets within a step of the best
             # are closer, nearest first (``near_targets``), before the tile's shape
-            spread = tuple(sorted(min(ev.shanten_after(d, -1, tg), best + 2)
-                                  for tg in ev.allowed)) if self.near_targets else ()
+            spread = tuple(sorted(min(sh, best + 2) for sh in after[d].values())
+                           ) if self.near_targets else ()
             ranked.append((-(acc * (1.0 + bigb)) + dang * 0.5, -len(aim), -plain,
                            (spread, tile_shape_rank(d, t.counts)), d))
         ranked.sort()

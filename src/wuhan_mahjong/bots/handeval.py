@@ -29,7 +29,7 @@ A vector ``v`` has 10 entries: ``v[s + 5 * p]`` is the most tiles kept in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from ..meld import Meld
@@ -344,20 +344,8 @@ class Evaluator:
         """
         if current is None:
             current = self.shanten_after(-1, 0, target)
-        total = 0
-        kinds = 0
-        for t in range(NUM_KINDS):
-            n = unseen[t]
-            if not n or t in self.must:
-                continue
-            if t == laizi:
-                total += n
-                kinds += 1
-                continue
-            if self.shanten_after(t, 1, target) < current:
-                total += n
-                kinds += 1
-        return total, kinds
+        now = current
+        return self._count(unseen, laizi, lambda t: self.shanten_after(t, 1, target) < now)
 
     def acceptance_any(self, unseen: Sequence[int], laizi: int,
                        targets: Sequence[str]) -> tuple[int, int]:
@@ -367,13 +355,20 @@ class Evaluator:
         A hand that keeps two big hands open at the same distance (风一色 and 碰碰胡, say)
         takes more tiles than either alone, which the acceptance of one target misses."""
         current = [(tg, self.shanten(tg)) for tg in targets]
+        return self._count(unseen, laizi, lambda t: any(
+            self.shanten_after(t, 1, tg) < sh for tg, sh in current))
+
+    def _count(self, unseen: Sequence[int], laizi: int,
+               improves: Callable[[int], bool]) -> tuple[int, int]:
+        """(tiles, kinds) of the unseen kinds that ``improves`` accepts, the laizi always
+        (one more wild) and the must-kong tiles never (they cannot stay in the hand)."""
         total = 0
         kinds = 0
         for t in range(NUM_KINDS):
             n = unseen[t]
             if not n or t in self.must:
                 continue
-            if t == laizi or any(self.shanten_after(t, 1, tg) < sh for tg, sh in current):
+            if t == laizi or improves(t):
                 total += n
                 kinds += 1
         return total, kinds
