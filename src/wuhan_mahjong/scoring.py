@@ -22,7 +22,7 @@ Arithmetic is exact (:class:`fractions.Fraction`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -350,34 +350,75 @@ def _contract(rec: WinRecord, cand: _Candidate) -> tuple[int | None, str | None]
     return None, None
 
 
+def loser_caps(rules: Rules, base: int) -> tuple[int, int, int, int]:
+    """(封顶, contract cap, 金顶, 光明顶): what one loser pays at most in a hand of ``base``
+    (1 for a small hand, the big-hand base otherwise), in the opening mode in force and
+    in table stakes or hand bases as ``cap_unit`` says; 0 is "no such cap" (RULES.md
+    §17.9).
+
+    >>> from wuhan_mahjong.rules import get_rules
+    >>> loser_caps(get_rules("yuanhang"), 10)
+    (300, 400, 400, 0)
+    >>> loser_caps(get_rules("yuanhang", {"cap_unit": "hand_base"}), 10)
+    (3000, 4000, 4000, 0)
+    """
+    unit = 1 if rules.cap_unit == "stake" else base
+    cap, contract_cap, golden, bright = rules.caps()
+    return cap * unit, contract_cap * unit, golden * unit, bright * unit
+
+
+def cap_amounts(raws: Mapping[int, Fraction], never_opened: Mapping[int, bool], rules: Rules,
+                base: int, contracted: bool = False) -> dict[int, tuple[Fraction, str]]:
+    """The caps step of the settlement (RULES.md §17.9, §17.13): each loser's raw amount
+    to (what he owes, the limit that set it: ``none``, ``cap``, ``contract_cap``,
+    ``golden`` or ``bright``).  金顶 when every raw amount reaches (or exceeds, by
+    ``golden_trigger``) the cap: each loser then owes the golden cap, and one who
+    ``never_opened`` the 光明顶 where the profile has it.  With a contractor
+    (``contracted``) the contract cap replaces the cap per share.
+
+    >>> from wuhan_mahjong.rules import get_rules
+    >>> r = get_rules("yuanhang")
+    >>> cap_amounts({1: Fraction(512), 2: Fraction(64), 3: Fraction(300)},
+    ...             {1: False, 2: True, 3: False}, r, 1)[1]
+    (Fraction(300, 1), 'cap')
+    >>> sorted(a for a, _ in cap_amounts({1: Fraction(512), 2: Fraction(300), 3: Fraction(999)},
+    ...                                  {1: False, 2: True, 3: False}, r, 1).values())
+    [Fraction(400, 1), Fraction(400, 1), Fraction(400, 1)]
+    """
+    cap, contract_cap, gold, bright = loser_caps(rules, base)
+    golden = bool(cap and gold) and all(
+        (r >= cap if rules.golden_trigger == "reach" else r > cap) for r in raws.values())
+    out: dict[int, tuple[Fraction, str]] = {}
+    for loser, raw in raws.items():
+        if golden:
+            if bright and never_opened[loser]:
+                out[loser] = (Fraction(bright), "bright")
+            else:
+                out[loser] = (Fraction(gold), "golden")
+            continue
+        lim = contract_cap if contracted else cap
+        if lim and raw > lim:
+            out[loser] = (Fraction(lim), "contract_cap" if contracted else "cap")
+        else:
+            out[loser] = (raw, "none")
+    return out
+
+
 def _finish(rec: WinRecord, cand: _Candidate) -> Settlement:
     rules = rec.rules
     w = rec.winner
     contractor, reason = _contract(rec, cand)
-    unit = 1 if rules.cap_unit == "stake" else cand.base
-    cap, ccap, gold, bright = (x * unit for x in rules.caps())
-    raws = cand.raws
-    golden = bool(cap and gold) and all(
-        (r >= cap if rules.golden_trigger == "reach" else r > cap) for r in raws.values())
+    never_opened = {loser: opening_count(rec.seats[loser].melds, rules.direct_kong_opens) == 0
+                    for loser in cand.raws}
+    capped = cap_amounts(cand.raws, never_opened, rules, cand.base, contractor is not None)
+    golden = any(limit in ("golden", "bright") for _, limit in capped.values())
     payments = []
     scorer = cand.scorer
     base_factor = Factor("base", "大胡" if cand.hands else "小胡",
                          "big-hand base" if cand.hands else "small-hand base",
                          scorer, Fraction(cand.base))
-    for loser, raw in raws.items():
-        st = rec.seats[loser]
-        limit = "none"
-        if golden:
-            never_opened = opening_count(st.melds, rules.direct_kong_opens) == 0
-            if bright and never_opened:
-                amount, limit = Fraction(bright), "bright"
-            else:
-                amount, limit = Fraction(gold), "golden"
-        else:
-            lim = ccap if contractor is not None else cap
-            amount = raw
-            if lim and raw > lim:
-                amount, limit = Fraction(lim), "contract_cap" if contractor is not None else "cap"
+    for loser, raw in cand.raws.items():
+        amount, limit = capped[loser]
         fs = (base_factor, *cand.factors[scorer], *cand.factors[loser])
         payer = contractor if contractor is not None else loser
         payments.append(Payment(loser, payer, raw, amount, limit, fs))

@@ -143,9 +143,9 @@ def test_a_rollout_prices_this_seat_s_win_by_the_hand_it_wins_with(big_wins: boo
     flush = ro._win(t.me, parse_tile("5s"), None, big_wins and _big(ev, parse_tile("5s"), 1))
     if big_wins:
         assert bot.value_big > bot.value_me
-        assert flush == min(bot.value_big, 3 * bot.cap)
+        assert flush == min(bot.value_big, bot.most_collected[True])
     else:
-        assert flush == min(bot.value_me, 3 * bot.cap)
+        assert flush == min(bot.value_me, bot.most_collected[False])
     assert _big(ev, parse_tile("5s"), 1) and not _big(ev, parse_tile("5m"), 1)
 
 

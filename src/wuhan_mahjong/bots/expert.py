@@ -102,7 +102,7 @@ from ..engine.actions import PASS, WIN, Action, Chi, Discard, Kong, Peng, Specia
 from ..engine.views import SeatView
 from ..meld import Meld, opening_count
 from ..rules import Rules
-from ..scoring import settle
+from ..scoring import loser_caps, settle
 from ..tiles import NUM_KINDS
 from ..win_record import SeatState, WinRecord
 from .base import NoLegalAction
@@ -137,8 +137,9 @@ END_PHASE_ANYWAY = 0.1
 
 
 def _loser_cap(rules: Rules) -> float:
-    """What one loser pays at most (封顶, by the profile's opening mode; none: infinity)."""
-    return float(rules.caps()[0]) or math.inf
+    """What one loser pays at most for a small hand (封顶 by the profile's opening mode and
+    ``cap_unit``, :func:`wuhan_mahjong.scoring.loser_caps`; none: infinity)."""
+    return float(loser_caps(rules, 1)[0]) or math.inf
 
 
 _DEFAULTS: dict[str, float | bool] = {
@@ -398,11 +399,8 @@ class ExpertBot(GreedyBot):
             big = self.shanten_key(ev, tile)[1] != "small"
         mw = t.my_multiplier(big=big, hard=False, self_drawn=False,
                              extra_openings=0 if t.opened else 1)
-        amounts = t.win_amounts(10 if big else 1, mw, None)
-        rules = t.rules
-        cap = _loser_cap(rules)
-        now = sum(min(float(a), cap) for a in amounts)
-        return max(now, typical_win(rules) * (1.5 if big else 1.0))
+        now = t.collected(10 if big else 1, mw, None)
+        return max(now, typical_win(t.rules) * (1.5 if big else 1.0))
 
     @staticmethod
     def win_chance(shanten: int, acceptance: int, unseen: int, turns: float) -> float:
@@ -712,7 +710,6 @@ class ExpertBot(GreedyBot):
         so that the kong's factor is compared at the same stage), each loser's share
         capped: 0.4 self-drawn, 0.6 dealt in by the next seat."""
         rules = t.rules
-        cap = _loser_cap(rules)
         need = 0 if t.opened else 1
         base = 10 if big else 1
 
@@ -721,7 +718,7 @@ class ExpertBot(GreedyBot):
             for self_drawn, dealer_in, w in ((True, None, 0.4), (False, (t.me + 1) % 4, 0.6)):
                 mw = t.my_multiplier(big=big, hard=hard_win, self_drawn=self_drawn, extra=x,
                                      extra_openings=need)
-                total += w * sum(min(float(a), cap) for a in t.win_amounts(base, mw, dealer_in))
+                total += w * t.collected(base, mw, dealer_in)
             return total
 
         now = value(Fraction(1), False)

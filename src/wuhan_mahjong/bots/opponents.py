@@ -45,7 +45,7 @@ from fractions import Fraction
 
 from .. import shape
 from ..rules import Rules
-from ..scoring import minimum_failure
+from ..scoring import loser_caps, minimum_failure
 from ..tiles import NUM_KINDS, is_258, is_honour, is_suited, suit_of
 from .seat_reading import SeatReading
 
@@ -528,6 +528,12 @@ class OpponentModel:
         """The largest readiness among opponents who can win."""
         return max((r.p_ready for r in self.reads.values() if r.can_win), default=0.0)
 
+    def big_win_on(self, o: int, tile: int) -> bool:
+        """Whether ``o``'s win on ``tile`` is read as a big hand: the tile fits a strong
+        family or one-suit read of his, or he holds one tile beside four melds (全求人)."""
+        r = self.reads[o]
+        return (r.fits(tile) and r.strength >= 0.5) or self.quanqiuren(o)
+
     def deal_in_cost(self, o: int, tile: int) -> float:
         """What this seat pays if ``o`` wins on its discard ``tile``: the payment his
         visible factors and mine give (a hard win half the time, the deal-in factor,
@@ -535,14 +541,13 @@ class OpponentModel:
         profile (wins usually come with more factors than are visible yet; a big hand
         usually reaches the cap)."""
         t = self.t
-        r = self.reads[o]
-        big = (r.fits(tile) and r.strength >= 0.5) or self.quanqiuren(o)
+        big = self.big_win_on(o, tile)
         base = 10 if big else 1
         mine = float(t.multiplier(t.me, big=big))
         his = float(t.multiplier(o, big=big)) * (1.0 if big else 1.5)  # 硬胡 half the time
         pay = base * mine * his * (1.5 if big else 2.0)
         rules = t.rules
-        cap = _cap(rules)
+        cap = _cap(rules, base)
         floor = BIG_DEAL_IN_CAPS * cap if big else DEAL_IN_SHARE * typical_win(rules)
         pay = max(pay, float(rules.min_score_one_loser or 0), floor)
         return min(pay, cap) if cap > 0 else pay
@@ -594,7 +599,7 @@ class OpponentModel:
             if r.can_win:
                 miss *= 1.0 - r.p_ready * r.waits[tile]
         p = 1.0 - miss
-        contract_cap = float(self.t.rules.caps()[1])
+        contract_cap = float(loser_caps(self.t.rules, 10)[1])
         return p, p * 3.0 * BIG_DEAL_IN_CAPS * contract_cap
 
 
@@ -620,9 +625,10 @@ BIG_DEAL_IN_CAPS = 0.9
 PLAIN_SHARE = 0.29
 
 
-def _cap(rules: Rules) -> float:
-    """What one loser pays at most (封顶, by the opening mode; 0: no cap)."""
-    return float(rules.caps()[0])
+def _cap(rules: Rules, base: int = 1) -> float:
+    """What one loser pays at most for a hand of ``base`` (封顶, by the opening mode and
+    ``cap_unit``: :func:`wuhan_mahjong.scoring.loser_caps`; 0: no cap)."""
+    return float(loser_caps(rules, base)[0])
 
 
 def typical_win(rules: Rules) -> float:

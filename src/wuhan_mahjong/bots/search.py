@@ -51,6 +51,8 @@ from dataclasses import dataclass
 from ..analysis import is_ready
 from ..engine.actions import PASS, Action, Chi, Discard, Peng
 from ..meld import Meld
+from ..rules import Rules
+from ..scoring import loser_caps
 from ..tiles import NUM_KINDS, tiles_of
 from .expert import ExpertBot
 from .greedy import after_claim, discard_choices, evaluator, tile_shape_rank
@@ -103,6 +105,14 @@ def _may_win(seat: _Seat, ev: Evaluator, tile: int, delta: int) -> bool:
     return _big(ev, tile, delta)
 
 
+def _most_collected(rules: Rules, base: int) -> float:
+    """The most one win of ``base`` collects from the three losers: each pays at most the
+    cap, or at 金顶 the golden cap, or a never-opened loser the 光明顶 (RULES §17.9, by
+    :func:`wuhan_mahjong.scoring.loser_caps`); infinity without a cap."""
+    cap, _, golden, bright = loser_caps(rules, base)
+    return 3.0 * max(cap, golden, bright) if cap else math.inf
+
+
 def _big(ev: Evaluator, tile: int, delta: int) -> bool:
     """Whether the hand (with ``tile`` added when ``delta``) completes a big hand."""
     return any(ev.shanten_after(tile, delta, tg) < 0 for tg in ev.allowed if tg != "small")
@@ -135,11 +145,12 @@ class _Rollout:
     def _win(self, winner: int, tile: int, frm: int | None, big: bool = False, *,
              liable: bool = False) -> float:
         bot = self.bot
-        cap = bot.cap
         if winner == self.me:
-            value = bot.value_big if big and bot.big_wins else bot.value_me
-            return min(value * self.scale, 3 * cap)
-        cost = min(bot.cost_of(winner, tile) * self.scale, cap)
+            big = big and bot.big_wins
+            value = bot.value_big if big else bot.value_me
+            return min(value * self.scale, bot.most_collected[big])
+        cost, cap = bot.cost_of(winner, tile)
+        cost = min(cost * self.scale, cap)
         if frm == self.me:
             return -3.0 * cost if liable else -cost  # 承包: the other two shares as well
         return -cost * PLAIN_SHARE / DEAL_IN_SHARE
@@ -307,7 +318,7 @@ class SearchBot(ExpertBot):
         self.rollout_work = rollout_work
         self.search_wall = search_wall
         self.z = z
-        self.cap = 0.0
+        self.most_collected = {False: 0.0, True: 0.0}
         self.candidates = candidates
         self.min_gain = min_gain
         self.ready_tries = ready_tries
@@ -317,7 +328,7 @@ class SearchBot(ExpertBot):
         self.searches = 0  # decisions searched
         self.value_me = 0.0
         self.last: dict[str, float] = {}  # the last search's mean per candidate (tests, tools)
-        self._costs: dict[tuple[int, int], float] = {}
+        self._costs: dict[tuple[int, int], tuple[float, float]] = {}
 
     # ---------------------------------------------------------------- where it pays
     def _late(self, t: SeatReading) -> bool:
@@ -383,11 +394,16 @@ class SearchBot(ExpertBot):
         return self.search(t, [("claim", choice), ("pass", PASS)])
 
     # ---------------------------------------------------------------- the search
-    def cost_of(self, o: int, tile: int) -> float:
+    def cost_of(self, o: int, tile: int) -> tuple[float, float]:
+        """(what this seat pays if ``o`` wins on its ``tile``, the cap on that payment for
+        the hand the model reads: a big hand's where the caps count in hand bases)."""
         key = (o, tile)
         hit = self._costs.get(key)
         if hit is None:
-            hit = self._costs[key] = self.model().deal_in_cost(o, tile)
+            model = self.model()
+            base = 10 if model.big_win_on(o, tile) else 1
+            cap = float(loser_caps(self.t.rules, base)[0]) or math.inf
+            hit = self._costs[key] = (model.deal_in_cost(o, tile), cap)
         return hit
 
     def search(self, t: SeatReading, moves: Sequence[tuple[str, Action]]) -> Action:
@@ -403,8 +419,8 @@ class SearchBot(ExpertBot):
             self.value_big = self.my_win_value(t, ev, big=True)
         else:
             self.value_me = self.my_win_value(t, ev)
-        rules = t.rules
-        self.cap = float(rules.caps()[0]) or math.inf
+        self.most_collected = {big: _most_collected(t.rules, 10 if big else 1)
+                               for big in (False, True)}
         budget = [self.rollout_work]
         totals = [[0.0] * len(moves) for _ in range(self.determinisations)]
         done = 0

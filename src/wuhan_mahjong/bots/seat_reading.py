@@ -26,7 +26,7 @@ from ..engine.actions import Action, action_from_json
 from ..engine.views import SeatView
 from ..meld import Meld, opening_count
 from ..rules import Rules, get_rules
-from ..scoring import minimum_failure, seat_factors
+from ..scoring import cap_amounts, minimum_failure, seat_factors
 from ..tiles import GREEN, NUM_KINDS, RED, parse_tile, parse_tiles
 from ..win_record import SeatState
 from .view import IntView, SeatInts
@@ -277,6 +277,16 @@ class SeatReading:
             return False
         rest.remove(tile)
         return is_ready(rest, self.melds, self.laizi, self.rules)
+
+    def collected(self, base: int, mw: Fraction, dealer_in: int | None) -> float:
+        """What I collect for a win of ``base`` with my multiplier ``mw`` (``dealer_in``
+        as in :meth:`win_amounts`), after the caps as the settlement applies them: 封顶
+        per loser, 金顶 when every loser reaches it, 光明顶 for one who never opened, in
+        stakes or hand bases (:func:`wuhan_mahjong.scoring.cap_amounts`; no contract)."""
+        losers = [s for s in range(4) if s != self.me]
+        raws = dict(zip(losers, self.win_amounts(base, mw, dealer_in), strict=True))
+        never_opened = {s: self.seats[s].openings == 0 for s in losers}
+        return float(sum(a for a, _ in cap_amounts(raws, never_opened, self.rules, base).values()))
 
     def passes_minimum(self, amounts: list[Fraction]) -> bool:
         return minimum_failure(amounts, self.rules) is None

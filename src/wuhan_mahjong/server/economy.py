@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from ..rules import BIG_HAND_IDS, Rules
-from ..scoring import big_hand_base
+from ..scoring import big_hand_base, loser_caps
 
 __all__ = ["highest_per_loser", "min_to_sit"]
 
@@ -35,12 +35,10 @@ def highest_per_loser(rules: Rules) -> int | None:
     figure, and is then floored at his balance like any payment (docs/RULES.md
     Ambiguity 36) -- the minimum to sit covers one share, as [001]'s 100 silver does.
     """
-    cap, contract_cap, golden, bright = rules.caps()
+    cap, contract_cap, golden, bright = loser_caps(rules, big_hand_base(BIG_HAND_IDS, rules))
     if not cap or not contract_cap:
         return None
-    unit = 1 if rules.cap_unit == "stake" else big_hand_base(BIG_HAND_IDS, rules)
-    most = max(cap, contract_cap, golden if golden else 0, bright) * unit
-    return max(most, rules.escape)
+    return max(cap, contract_cap, golden, bright, rules.escape)
 
 
 def min_to_sit(rules: Rules, stake: int) -> int | None:
