@@ -543,9 +543,9 @@ class OpponentModel:
         t = self.t
         big = self.big_win_on(o, tile)
         base = 10 if big else 1
-        mine = float(t.multiplier(t.me, big=big))
+        mine = float(t.multiplier(t.me, big=big, dealt_in=True))  # 放冲 included
         his = float(t.multiplier(o, big=big)) * (1.0 if big else 1.5)  # 硬胡 half the time
-        pay = base * mine * his * (1.5 if big else 2.0)
+        pay = base * mine * his
         rules = t.rules
         cap = _cap(rules, base)
         floor = BIG_DEAL_IN_CAPS * cap if big else DEAL_IN_SHARE * typical_win(rules)

@@ -188,11 +188,13 @@ class SeatReading:
     def unseen_total(self) -> int:
         return sum(self.unseen)
 
-    def multiplier(self, seat: int, *, big: bool, extra_openings: int = 0) -> Fraction:
-        """The seat's own factors as a loser would have them now (no deal-in)."""
+    def multiplier(self, seat: int, *, big: bool, extra_openings: int = 0,
+                   dealt_in: bool = False) -> Fraction:
+        """The seat's own factors as a loser would have them now (with ``dealt_in``, the
+        discarder's 放冲 as well)."""
         st = _as_if(self.seats[seat].state(), None, extra_openings)
         m = Fraction(1)
-        for f in seat_factors(seat, st, self.rules, self.dealer, big=big):
+        for f in seat_factors(seat, st, self.rules, self.dealer, big=big, dealt_in=dealt_in):
             m *= f.total
         return m
 
@@ -212,15 +214,8 @@ class SeatReading:
         """Raw amounts each loser would owe for a hand of ``base`` with my multiplier
         ``mw``; ``dealer_in`` is the discarder (deal-in factor) or None (self-draw)."""
         big = base > 1
-        out = []
-        for s in range(4):
-            if s == self.me:
-                continue
-            m = self.multiplier(s, big=big)
-            if s == dealer_in:
-                m *= Fraction(3, 2) if big else 2
-            out.append(base * mw * m)
-        return out
+        return [base * mw * self.multiplier(s, big=big, dealt_in=s == dealer_in)
+                for s in range(4) if s != self.me]
 
     def discard_order(self) -> list[tuple[int, int]] | None:
         """Every discard of the hand in the order it was made, as (seat, kind), rebuilt
