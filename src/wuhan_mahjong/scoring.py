@@ -22,7 +22,7 @@ Arithmetic is exact (:class:`fractions.Fraction`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -338,16 +338,35 @@ def _contract(rec: WinRecord, cand: _Candidate) -> tuple[int | None, str | None]
                 return feeder, "third_feeder"
     if "quanqiuren" in hands and rec.win_by == "discard" and rec.from_seat is not None:
         d = rec.from_seat
-        if rules.quanqiuren_contract == "jiang_discard":
-            if is_258(rec.winning_tile):
-                return d, "quanqiuren_jiang"
-        else:
-            st = rec.seats[d]
-            ready = st.ready if st.ready is not None else is_ready(
+        st = rec.seats[d]
+
+        def ready() -> bool:
+            return st.ready if st.ready is not None else is_ready(
                 st.hand, st.melds, rec.laizi, rules)
-            if not ready:
-                return d, "quanqiuren_not_ready"
+
+        if quanqiuren_liable(rules, rec.winning_tile, ready):
+            jiang = rules.quanqiuren_contract == "jiang_discard"
+            return d, "quanqiuren_jiang" if jiang else "quanqiuren_not_ready"
     return None, None
+
+
+def quanqiuren_liable(rules: Rules, tile: int, ready: Callable[[], bool]) -> bool:
+    """Whether the discarder of ``tile`` that a 全求人 wins on contracts for the hand
+    (RULES.md §17.10, ``quanqiuren_contract``): for throwing a 将 (a 2/5/8), or for not
+    being ready (Project decision 16: some tile gives him a legal win, the minimum score
+    aside).  ``ready`` is asked only where the profile needs it: a bot weighing a discard
+    passes its own reading of its hand after it.
+
+    >>> from wuhan_mahjong.rules import get_rules
+    >>> from wuhan_mahjong.tiles import parse_tile
+    >>> quanqiuren_liable(get_rules("yuanhang"), parse_tile("5p"), lambda: True)
+    True
+    >>> quanqiuren_liable(get_rules("bianfeng"), parse_tile("5p"), lambda: True)
+    False
+    """
+    if rules.quanqiuren_contract == "jiang_discard":
+        return is_258(tile)
+    return not ready()
 
 
 def loser_caps(rules: Rules, base: int) -> tuple[int, int, int, int]:

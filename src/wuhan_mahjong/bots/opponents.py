@@ -39,13 +39,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from .. import shape
 from ..rules import Rules
-from ..scoring import loser_caps, minimum_failure
+from ..scoring import loser_caps, minimum_failure, quanqiuren_liable
 from ..tiles import NUM_KINDS, is_258, is_honour, is_suited, suit_of
 from .seat_reading import SeatReading
 
@@ -601,17 +601,6 @@ class OpponentModel:
         p = 1.0 - miss
         contract_cap = float(loser_caps(self.t.rules, 10)[1])
         return p, p * 3.0 * BIG_DEAL_IN_CAPS * contract_cap
-
-
-def quanqiuren_liable(rules: Rules, tile: int, ready: Callable[[], bool]) -> bool:
-    """Whether this seat, throwing ``tile`` into a 全求人, contracts for the hand (RULES
-    §17.10: a 2/5/8, or not ready, by the profile).  ``ready`` says whether the seat is
-    ready after the discard as the settlement reads it (Project decision 16: some tile
-    gives a legal win, the minimum score aside; so a closed hand ready in shape is not
-    ready); it is asked only where the profile needs it."""
-    if rules.quanqiuren_contract == "jiang_discard":
-        return is_258(tile)
-    return not ready()
 
 
 #: The winner's mean gain per win in greedy self-play (``bench``-style measurement:

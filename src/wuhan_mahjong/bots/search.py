@@ -52,12 +52,12 @@ from ..analysis import is_ready
 from ..engine.actions import PASS, Action, Chi, Discard, Peng
 from ..meld import Meld
 from ..rules import Rules
-from ..scoring import loser_caps
+from ..scoring import loser_caps, quanqiuren_liable
 from ..tiles import NUM_KINDS, tiles_of
 from .expert import ExpertBot
 from .greedy import after_claim, discard_choices, evaluator, tile_shape_rank
 from .handeval import Evaluator, hand_counts
-from .opponents import DEAL_IN_SHARE, PLAIN_SHARE, quanqiuren_liable
+from .opponents import DEAL_IN_SHARE, PLAIN_SHARE
 from .seat_reading import SeatReading
 
 
