@@ -159,3 +159,40 @@ def test_help_everywhere() -> None:
     for args in ((), ("score",), ("hand",), ("rules",)):
         p = cli(*args, "--help")
         assert p.returncode == 0 and "usage" in p.stdout
+
+
+DEEP = "[" * 100_000
+#: a 136-tile wall in order, for ``simulate --wall``
+WALL = "".join(f"{r}{r}{r}{r}{suit}" for suit in "mps" for r in range(1, 10)) + "".join(
+    f"{r}{r}{r}{r}z" for r in range(1, 8))
+
+
+@pytest.mark.parametrize(("args", "stdin", "file"), [
+    (("score",), DEEP, None),                                 # a settlement record
+    (("replay",), None, DEEP),                                # a hand record
+    (("verify",), None, DEEP),
+    (("bot", "--policy", "greedy"), DEEP, None),              # a seat view
+    (("bot", "--policy", "greedy", "--jsonl"), DEEP, None),   # a seat view per line
+    (("hand", "123m456m789m22m5s", "--indicator", "9p", "--option", "cap=" + DEEP), None,
+     None),                                                   # an option's value
+    (("simulate", "--wall", "@wall", "--script"), None, '{"seat": 0, "action": ' + DEEP),
+    (("simulate", "--wall", "@wall", "--script"), None, "0 {\"type\": " + DEEP),  # an action
+], ids=["score", "replay", "verify", "bot", "bot-jsonl", "option", "script-json", "script-action"])
+def test_json_nested_too_deeply_exits_2_with_one_line(tmp_path: Path, args: tuple[str, ...],
+                                                      stdin: str | None, file: str | None) -> None:
+    """Every command that reads JSON from outside: text nested deeper than the parser can go
+    (``json.loads`` recurses, and its RecursionError is no ValueError) is malformed input
+    like any other, one line and exit status 2, never a traceback."""
+    argv = list(args)
+    if "@wall" in argv:
+        wall = tmp_path / "wall.txt"
+        wall.write_text(WALL)
+        argv[argv.index("@wall")] = str(wall)
+    if file is not None:
+        f = tmp_path / "input.jsonl"
+        f.write_text(file + "\n")
+        argv.append(str(f))
+    p = cli(*argv, stdin=stdin or "")
+    assert p.returncode == 2, p.stderr
+    assert "Traceback" not in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr

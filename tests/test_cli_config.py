@@ -131,6 +131,10 @@ def test_a_new_field_is_configurable_with_no_other_change(
     assert s.motd == "hi"  # type: ignore[attr-defined]
     monkeypatch.setenv("WUHAN_MAHJONG_TRUSTED_PROXIES", '["192.168.0.1"]')
     assert load_settings().server.trusted_proxies == ("192.168.0.1",)  # type: ignore[attr-defined]
+    # the variable takes the flag's comma-separated form too
+    monkeypatch.setenv("WUHAN_MAHJONG_TRUSTED_PROXIES", "192.168.0.1, 192.168.0.2")
+    assert load_settings().server.trusted_proxies == (  # type: ignore[attr-defined]
+        "192.168.0.1", "192.168.0.2")
     with pytest.raises(SettingsError, match=r"^\$WUHAN_MAHJONG_ABANDON_TIMEOUT: abandon_timeout: "):
         monkeypatch.setenv("WUHAN_MAHJONG_ABANDON_TIMEOUT", "soon")
         load_settings()
@@ -151,6 +155,14 @@ def test_a_new_field_is_configurable_with_no_other_change(
     ({}, {"WUHAN_MAHJONG_CLAIM_HOLD": "inf"}, None, r"^\$WUHAN_MAHJONG_CLAIM_HOLD: claim_hold: .*finite"),
     ({}, {}, "turn_seconds = nan\n", r"server\.toml: turn_seconds: .*finite"),
     ({}, {}, "msg_rate = inf\n", r"server\.toml: msg_rate: .*finite"),
+    # a list from the environment is read as the flag reads it; text it cannot decode is
+    # named (pydantic-settings' own error and its RecursionError were tracebacks)
+    ({}, {"WUHAN_MAHJONG_FORWARDED_ALLOW_IPS": "[oops"}, None,
+     r"^\$WUHAN_MAHJONG_FORWARDED_ALLOW_IPS: not JSON: Expecting value"),
+    ({}, {"WUHAN_MAHJONG_FORWARDED_ALLOW_IPS": "[" * 100_000}, None,
+     r"^\$WUHAN_MAHJONG_FORWARDED_ALLOW_IPS: not JSON: nested too deeply"),
+    ({"forwarded_allow_ips": "[" * 100_000}, {}, None,
+     r"^--forwarded-allow-ips: not JSON: nested too deeply"),
 ])
 def test_bad_values_name_their_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: dict[str, str],
                                       env: dict[str, str], file: str | None, message: str) -> None:
@@ -224,6 +236,7 @@ def test_print_config_shows_each_setting_and_its_source(tmp_path: Path) -> None:
     (["--config", "missing.toml"], {}, "cannot read the settings file missing.toml"),
     (["--bot", "nobody"], {}, "unknown bot 'nobody'"),
     (["--log-level", "loud"], {}, "--log-level: log_level: "),
+    ([], {"WUHAN_MAHJONG_FORWARDED_ALLOW_IPS": "[oops"}, "$WUHAN_MAHJONG_FORWARDED_ALLOW_IPS: not JSON"),
 ])
 def test_bad_settings_exit_2_with_one_line(tmp_path: Path, args: list[str], env: dict[str, str],
                                            needle: str) -> None:

@@ -6,7 +6,7 @@ from a layer above its own.
 The layers, bottom to top (README, "Layers"):
 
 ====  =========================================================================
-0     the pure core: tiles, rules, meld, shape, analysis, scoring, win_record,
+0     the pure core: tiles, rules, meld, shape, analysis, scoring, win_record, jsontext,
       handinfo, calculator (and the package's own ``__init__``)
 1     engine/
 2     bots/
@@ -31,7 +31,8 @@ from pathlib import Path
 import wuhan_mahjong
 
 PACKAGE = Path(wuhan_mahjong.__file__).parent
-CORE = {"tiles", "rules", "meld", "shape", "analysis", "scoring", "win_record", "handinfo", "calculator"}
+CORE = {"tiles", "rules", "meld", "shape", "analysis", "scoring", "win_record", "handinfo", "calculator",
+        "jsontext"}
 LAYERS = {"engine": 1, "bots": 2, "rl": 3, "store": 4, "server": 5, "cli": 6}
 
 #: Known upward imports, to shrink to nothing (each with its reason); empty now.

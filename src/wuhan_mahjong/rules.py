@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_type_hints
 
+from . import jsontext
 from .tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, TileError, parse_tile, tile_str
 
 OpeningScoring = Literal["once", "per_opening"]
@@ -355,7 +356,7 @@ def parse_overrides(items: Iterable[str]) -> dict[str, Any]:
             raise ValueError(f"--option needs NAME=VALUE, got '{item}'")
         name, value = item.split("=", 1)
         try:
-            out[name] = json.loads(value)
+            out[name] = jsontext.loads(value)
         except json.JSONDecodeError:
             out[name] = value
     return out

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import jsontext
 from .analysis import WIN_BY
 from .meld import Meld
 from .rules import Rules, RulesError, SpecialKongKind, get_rules
@@ -279,14 +280,12 @@ def parse_json(text: str) -> Any:
     >>> parse_json("[" * 100_000)
     Traceback (most recent call last):
     ...
-    wuhan_mahjong.win_record.RecordError: bad JSON: nested too deeply
+    wuhan_mahjong.win_record.RecordError: bad JSON: nested too deeply at line 1 column 1
     """
     try:
-        return json.loads(text)
+        return jsontext.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"bad JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    except RecursionError:
-        raise RecordError("bad JSON: nested too deeply") from None
 
 
 def load_win_record(text: str) -> WinRecord:

@@ -19,6 +19,7 @@ import shlex
 import subprocess
 from typing import IO, Any
 
+from .. import jsontext
 from ..engine.actions import Action, ActionFormatError, action_from_json
 from ..engine.views import SeatView
 from .base import Bot
@@ -38,7 +39,7 @@ def serve(bot: Bot, inp: IO[str], out: IO[str]) -> int:
         if not line:
             continue
         try:
-            view = json.loads(line)
+            view = jsontext.loads(line)
         except json.JSONDecodeError as e:
             raise BotProtocolError(f"line {no}: not JSON: {e.msg}") from None
         if not isinstance(view, dict) or "legal_actions" not in view or "viewer" not in view:
@@ -80,7 +81,7 @@ class SubprocessBot:
         if not line:
             raise BotProtocolError(f"bot '{self.command}' closed its output (status {proc.poll()})")
         try:
-            obj: Any = json.loads(line)
+            obj: Any = jsontext.loads(line)
             return action_from_json(obj)
         except (json.JSONDecodeError, ActionFormatError) as e:
             raise BotProtocolError(f"bot '{self.command}' answered {line.strip()!r}: {e}") from None

@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 
+from .. import jsontext
 from .common import ArgumentParser, UsageError, add_rules_options, rules_from_args
 
 MAX_ARENA_HANDS = 10_000_000
@@ -39,7 +40,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
         return 0
     text = sys.stdin.read()
     try:
-        view = json.loads(text)
+        view = jsontext.loads(text)
     except json.JSONDecodeError as e:
         raise UsageError(f"the view is not JSON: {e.msg}") from None
     if not isinstance(view, dict) or "legal_actions" not in view or "viewer" not in view:

@@ -13,6 +13,7 @@ import sys
 from collections import Counter
 from typing import Any
 
+from .. import jsontext
 from ..analysis import BIG_HAND_NAMES
 from ..engine.actions import ActionFormatError, IllegalAction, action_from_json, parse_action
 from ..engine.dealing import WallError, check_wall
@@ -50,7 +51,7 @@ def run_script(state: HandState, text: str) -> int:
         where = f"script line {no}"
         try:
             if line.startswith("{"):
-                obj = json.loads(line)
+                obj = jsontext.loads(line)
                 if isinstance(obj, dict) and obj.get("e") not in (None, "act"):
                     continue  # the other lines of a record
                 if not isinstance(obj, dict) or "seat" not in obj or "action" not in obj:

@@ -237,8 +237,10 @@ def parse_action(text: str, pending: int | None = None) -> Action:
     if text.startswith("{"):
         import json
 
+        from .. import jsontext
+
         try:
-            return action_from_json(json.loads(text))
+            return action_from_json(jsontext.loads(text))
         except json.JSONDecodeError as e:
             raise ActionFormatError(f"bad JSON action: {e.msg}") from None
     words = text.split()

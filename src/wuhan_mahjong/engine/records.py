@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from .. import jsontext
 from ..rules import RulesError, get_rules
 from ..tiles import TileError, format_tiles, parse_tiles, tile_str
 from .actions import ACTION_TYPES, Action, ActionFormatError, IllegalAction, action_from_json
@@ -110,7 +111,7 @@ def load_records(text: str) -> list[list[dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = jsontext.loads(line)
         except json.JSONDecodeError as e:
             raise HandRecordError(f"line {no}: bad JSON: {e.msg}") from None
         if not isinstance(obj, dict) or obj.get("e") not in EVENT_TYPES:

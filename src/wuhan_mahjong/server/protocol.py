@@ -33,6 +33,7 @@ from typing import (
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model, model_validator
 
+from .. import jsontext
 from ..engine.views import SeatView
 from ..rules import PROFILES, get_rules
 
@@ -282,10 +283,9 @@ def parse_client_message(text: str) -> Any:
     wuhan_mahjong.server.protocol.ProtocolError: a string holds a lone surrogate: send valid Unicode
     """
     try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
-        msg = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
-        raise ProtocolError("bad_json", f"malformed JSON: {msg}") from None
+        obj = jsontext.loads(text)
+    except json.JSONDecodeError as e:
+        raise ProtocolError("bad_json", f"malformed JSON: {e.msg}") from None
     if "\\u" in text and _has_lone_surrogate(obj):
         raise ProtocolError("invalid_message", "a string holds a lone surrogate: send valid Unicode")
     if not isinstance(obj, dict):

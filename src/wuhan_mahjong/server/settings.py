@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from .. import jsontext
 from .config import ServerConfig
 
 __all__ = ["CONFIG_ENV", "ENV_PREFIX", "ProcessConfig", "Setting", "Settings", "SettingsError",
@@ -172,7 +173,7 @@ def _from_text(setting: Setting, text: str) -> Any:
         stripped = text.strip()
         if stripped.startswith(("[", "{")):
             try:
-                return json.loads(stripped)
+                return jsontext.loads(stripped)
             except json.JSONDecodeError as e:
                 raise SettingsError(f"not JSON: {e.msg}") from None
         return [w.strip() for w in stripped.split(",") if w.strip()]
@@ -208,12 +209,15 @@ def load_settings(flags: Mapping[str, Any] | None = None,
     import tomllib
 
     from pydantic import ValidationError, create_model
+    from pydantic.fields import FieldInfo
     from pydantic_settings import (
         BaseSettings,
+        EnvSettingsSource,
         PydanticBaseSettingsSource,
         SettingsConfigDict,
         TomlConfigSettingsSource,
     )
+    from pydantic_settings import SettingsError as SourceError
 
     fields = {s.name: s for s in settings_fields()}
     unknown = sorted(set(flags or {}) - set(fields))
@@ -239,6 +243,17 @@ def load_settings(flags: Mapping[str, Any] | None = None,
         except tomllib.TOMLDecodeError as e:
             raise SettingsError(f"{path}: not valid TOML: {e}") from None
 
+    class _Env(EnvSettingsSource):
+        """The environment read as the flags are: a list is JSON or comma-separated
+        (:func:`_from_text`), and text that cannot be decoded is an error naming the variable."""
+
+        def decode_complex_value(self, field_name: str, field: FieldInfo, value: Any) -> Any:
+            setting = fields[field_name]
+            try:
+                return _from_text(setting, value)
+            except SettingsError as e:
+                raise SettingsError(f"${setting.env}: {e}") from None
+
     class _Base(BaseSettings):
         model_config = SettingsConfigDict(
             env_prefix=ENV_PREFIX, env_parse_none_str=NONE_WORD, extra="forbid",
@@ -251,7 +266,7 @@ def load_settings(flags: Mapping[str, Any] | None = None,
             file_secret_settings: PydanticBaseSettingsSource,
         ) -> tuple[PydanticBaseSettingsSource, ...]:
             # the first source that has a value wins: flags, the environment, the TOML file
-            sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+            sources: list[PydanticBaseSettingsSource] = [init_settings, _Env(settings_cls)]
             if path is not None:
                 sources.append(TomlConfigSettingsSource(settings_cls))
             return tuple(sources)
@@ -261,6 +276,9 @@ def load_settings(flags: Mapping[str, Any] | None = None,
     env_names = {k.upper() for k in os.environ}
     try:
         values = model(**given).model_dump()
+    except SourceError as e:  # a variable the environment source could not decode
+        cause = e.__cause__
+        raise SettingsError(str(cause) if isinstance(cause, SettingsError) else str(e)) from None
     except ValidationError as e:
         err = e.errors()[0]
         name = str(err["loc"][0]) if err.get("loc") else "?"
