@@ -81,13 +81,12 @@ TWO_HONOUR_PENGS = {0: [meld("peng", "111z", 2), meld("peng", "333z", 1)]}
 @pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
 @pytest.mark.parametrize("bot", ["expert", "search"])
 def test_a_suited_single_goes_before_the_honour_single(profile: str, bot: str) -> None:
-    """东 and 西 punged, 北北 白白 2m2m, single 南, 5p and 8s: 碰碰胡 is a step away
-    whichever single goes, and so is the small hand, with the same tiles.  Only 风一色
-    tells them apart: throwing a suited single keeps it two steps away, the 南 three."""
-    view = make_view("4z4z5z5z2z2m2m5p8s", profile=profile, indicator="9s",
+    """东 and 西 punged, 北北 白白 2m2m, single 南 and 5p: 碰碰胡 is as close whichever
+    single goes, and so is the small hand, with the same tiles.  Only 风一色 tells them
+    apart: throwing the suited single keeps it a step closer than throwing the 南."""
+    view = make_view("4z4z5z5z2z2m2m5p", profile=profile, indicator="9s",
                      melds=TWO_HONOUR_PENGS)
-    action = get_bot(bot, 1).choose(view)
-    assert isinstance(action, Discard) and action.tile in parse_tiles("5p8s"), action
+    assert get_bot(bot, 1).choose(view) == Discard(parse_tile("5p"))
     assert ExpertBot(1, near_targets=False).choose(view) == Discard(parse_tile("2z"))
 
 

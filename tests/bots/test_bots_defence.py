@@ -240,7 +240,7 @@ def test_a_lone_tile_beside_four_melds_waits_for_a_258_pair(profile: str) -> Non
 def test_a_lone_tile_beside_four_pungs_pairs_with_anything() -> None:
     pungs = [meld("peng", "111m", 1), meld("peng", "777s", 3), meld("peng", "444m", 1),
              meld("peng", "999p", 0)]
-    t = SeatReading(make_view("567m23p235578s1z", profile="bianfeng", indicator="9s", wall=30,
+    t = SeatReading(make_view("4567m23p235578s1z", profile="bianfeng", indicator="9s", wall=30,
                               melds={2: pungs}))
     read = OpponentModel(t, random.Random(1), waits="shapes").reads[2]
     assert read.waits[parse_tile("7p")] > 0.0 and read.waits[parse_tile("1z")] > 0.0
@@ -355,11 +355,11 @@ JIANG_PENGS = [meld("peng", "222m", 2), meld("peng", "555p", 3), meld("peng", "8
 @pytest.mark.parametrize("bot", ["expert", "search"])
 def test_no_258_tile_against_three_258_pungs(wall: int, bot: str) -> None:
     """Seat 1 shows pungs of 2m, 5p and 8s: 将一色 wins on any 2/5/8 he pairs or sets.  The
-    bot holds two loose man tiles, 8m and 3m, after 123p-456p-789p-55s-67s: with no threat
-    the expert keeps the 3m (8m goes); against the 将一色 read it keeps the 8m and throws
-    the 3m, which no 将一色 hand can use."""
+    bot holds two loose man tiles, 8m and 3m, beside 123p (claimed), 456p, 78p, 55s and 68s,
+    a step from ready either way: with no threat the expert keeps the 3m (8m goes); against
+    the 将一色 read it keeps the 8m and throws the 3m, which no 将一色 hand can use."""
     def view(melds: dict[int, list[dict[str, Any]]]) -> SeatView:
-        return make_view("456p789p55s67s8m3m", wall=wall, dealer=2,
+        return make_view("456p78p55s68s3m8m", wall=wall, dealer=2,
                          melds={0: [meld("chi", "123p", 3)], **melds},
                          discards={1: "1z9p4z3m", 2: "1z2z9s", 3: "3z4z1p"})
 

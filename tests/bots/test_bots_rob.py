@@ -22,7 +22,7 @@ ADDED = {"type": "kong", "kind": "added", "tile": "5p"}
 
 
 def _view(profile: str, pins: bool = True):  # type: ignore[no-untyped-def]
-    return make_view("234m678m11s35s9s5p", profile=profile, wall=16, indicator="3z", dealer=2,
+    return make_view("234m68m11s35s9s5p", profile=profile, wall=16, indicator="3z", dealer=2,
                      melds={0: [meld("peng", "555p", 2)], **({1: PINS} if pins else {})},
                      discards={1: "1s9m4z7s2m3z8m", 2: "1z2z9s", 3: "3z4z1m"},
                      extra_actions=[ADDED])

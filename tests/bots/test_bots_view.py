@@ -3,13 +3,19 @@ decides the same on either form."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
+import subprocess
+import sys
+from typing import Any
 
 import pytest
+from handmade import make_view, meld
 
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
-from wuhan_mahjong.bots.seat_reading import SeatReading, parse_view
+from wuhan_mahjong.bots.seat_reading import SeatReading, ViewError, parse_view
 from wuhan_mahjong.bots.view import int_view
 from wuhan_mahjong.engine import new_hand, seat_view
 from wuhan_mahjong.rules import PROFILES, get_rules
@@ -75,3 +81,61 @@ def test_bots_decide_the_same_on_either_form() -> None:
             state.apply(seat, a)
             n += 1
     assert n > 80
+
+
+def _turn_view() -> dict[str, Any]:
+    return make_view("123m456p789s55m34s1z", indicator="9s", melds={1: [meld("peng", "555p", 2)]},
+                     discards={2: "1z9m"})  # type: ignore[return-value]
+
+
+#: (where in the view, what is put there, what the error names)
+MALFORMED = [
+    (("laizi",), None, "view.laizi: not a tile"),
+    (("indicator",), 7, "view.indicator: not a tile"),
+    (("hand",), 5, "view.hand: not tiles"),
+    (("hand",), "123m", "view.hand: 3 tiles beside 0 melds"),
+    (("hand",), "5p5p5p5p5p5p5p5p5p5p5p5p5p5p", "copies of 5p in sight"),
+    (("viewer",), 10**30, "view.viewer: 1000000000000000000000000000000 is not 0 to 3"),
+    (("viewer",), True, "view.viewer: bool where int belongs"),
+    (("seats",), [], "view.seats: 0 seats, not 4"),
+    (("seats", 1, "melds", 0, "tiles"), "55p", "view.seats[1].melds[0].tiles: 2 tiles in a peng"),
+    (("seats", 1, "melds", 0, "from_seat"), 9, "view.seats[1].melds[0].from_seat: not a seat"),
+    (("seats", 2, "discards", 0, "tile"), "0z", "view.seats[2].discards[0].tile"),
+    (("seats", 2, "special_kongs", "red"), -1, "view.seats[2].special_kongs.red: -1 is not 0 to 4"),
+    (("options",), "x", "view.options: str where dict belongs"),
+    (("phase",), "dance", "view.phase: not one of"),
+    (("on_table",), {"seat": 9, "tile": "1m"}, "view.on_table.seat: 9 is not 0 to 3"),
+    (("wall",), 1e308, "view.wall: float where int belongs"),
+    (("legal_actions", 0), {"type": "dance"}, "view.legal_actions[0]"),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "message"), MALFORMED,
+                         ids=[".".join(map(str, p)) + f"={v!r}"[:24] for p, v, _ in MALFORMED])
+def test_a_malformed_view_is_refused_naming_the_field(path: tuple[Any, ...], value: Any,
+                                                      message: str) -> None:
+    """A view no engine could send (from a program on the JSON-lines protocol) is a
+    ``ViewError`` (a ValueError: ``wuhan-mahjong bot`` prints it as one line, exit 2) that
+    names the field, not an AttributeError or IndexError deep in a bot."""
+    view = _turn_view()
+    obj: Any = view
+    for key in path[:-1]:
+        obj = obj[key]
+    obj[path[-1]] = value
+    with pytest.raises(ViewError, match=re.escape(message)):
+        parse_view(view)  # type: ignore[arg-type]
+    for name in ("greedy", "expert", "search"):
+        with pytest.raises(ViewError):
+            get_bot(name, 1).choose(view)  # type: ignore[arg-type]
+
+
+def test_the_bot_command_refuses_a_malformed_view_in_one_line() -> None:
+    view = _turn_view()
+    view["laizi"] = None
+    for args in ([], ["--jsonl"]):
+        p = subprocess.run([sys.executable, "-m", "wuhan_mahjong", "bot", "--policy", "expert",
+                            *args], input=json.dumps(view) + "\n", capture_output=True,
+                           text=True, timeout=60)
+        assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+        [line] = p.stderr.strip().splitlines()
+        assert "view.laizi: not a tile" in line

@@ -27,7 +27,7 @@ from ..engine.views import SeatView
 from ..meld import Meld, opening_count
 from ..rules import Rules, get_rules
 from ..scoring import cap_amounts, minimum_failure, seat_factors
-from ..tiles import GREEN, NUM_KINDS, RED, parse_tile, parse_tiles
+from ..tiles import GREEN, NUM_KINDS, RED, TileError, format_tiles, parse_tile, parse_tiles
 from ..win_record import SeatState
 from .view import IntView, SeatInts
 
@@ -83,37 +83,153 @@ def _as_if(st: SeatState, melds: Sequence[Meld] | None, extra_openings: int) -> 
     return st
 
 
+class ViewError(ValueError):
+    """A JSON seat view a bot cannot read: a field missing or of the wrong type, a seat,
+    tile or count out of range, or a hand whose size fits no turn.  The message names the
+    field.  (The server never sends one; a program speaking the JSON-lines protocol may.)"""
+
+
+_PHASES = ("turn", "claim", "rob", "final", "ended")
+_MELD_TYPES = ("chi", "peng", "kong")
+
+
+def _field(obj: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if not isinstance(obj, dict) or key not in obj:
+        raise ViewError(f"{where}: no '{key}'")
+    value = obj[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise ViewError(f"{where}.{key}: {type(value).__name__} where "
+                        f"{kind.__name__ if isinstance(kind, type) else 'another type'} belongs")
+    return value
+
+
+def _count(obj: Any, key: str, where: str, high: int) -> int:
+    value: int = _field(obj, key, int, where)
+    if not 0 <= value <= high:
+        raise ViewError(f"{where}.{key}: {value} is not 0 to {high}")
+    return value
+
+
+def _seat(value: Any, where: str, optional: bool = False) -> int | None:
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 4:
+        raise ViewError(f"{where}: not a seat (0 to 3)")
+    return value
+
+
+def _tile(value: Any, where: str) -> int:
+    if not isinstance(value, str):
+        raise ViewError(f"{where}: not a tile")
+    try:
+        return parse_tile(value)
+    except TileError as e:
+        raise ViewError(f"{where}: {e}") from None
+
+
+def _tiles(value: Any, where: str) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, str) or len(value) > 200:
+        raise ViewError(f"{where}: not tiles")
+    try:
+        return tuple(parse_tiles(value))
+    except TileError as e:
+        raise ViewError(f"{where}: {e}") from None
+
+
 def parse_view(view: SeatView) -> IntView:
     """The JSON seat view in integers (the same :class:`IntView` that
-    :func:`wuhan_mahjong.bots.view.int_view` builds in process)."""
-    me = view["viewer"]
-    if me is None:
-        raise ValueError("a bot needs a seat view, not a spectator view")
+    :func:`wuhan_mahjong.bots.view.int_view` builds in process).  A view that is not
+    one the engine could have sent raises :class:`ViewError` naming the field.
+
+    >>> parse_view({"viewer": 0, "seats": []})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wuhan_mahjong.bots.seat_reading.ViewError: view.seats: 0 seats, not 4
+    """
+    if not isinstance(view, dict):
+        raise ViewError("a seat view is a JSON object")
+    if view.get("viewer") is None:
+        raise ViewError("a bot needs a seat view, not a spectator view")
+    me = _count(view, "viewer", "view", 3)
+    raw_seats = _field(view, "seats", list, "view")
+    if len(raw_seats) != 4:
+        raise ViewError(f"view.seats: {len(raw_seats)} seats, not 4")
     seats = []
-    for ps in view["seats"]:
+    for n, ps in enumerate(raw_seats):
+        where = f"view.seats[{n}]"
+        if _field(ps, "seat", int, where) != n:
+            raise ViewError(f"{where}.seat: not {n}")
         melds: list[Meld] = []
         hidden = 0
-        for mv in ps["melds"]:
-            if mv["tiles"] is None:
+        for k, mv in enumerate(_field(ps, "melds", list, where)):
+            mw = f"{where}.melds[{k}]"
+            if _field(mv, "type", str, mw) not in _MELD_TYPES:
+                raise ViewError(f"{mw}.type: not chi, peng or kong")
+            if mv.get("tiles") is None:
                 hidden += 1
                 continue
-            tiles = tuple(sorted(parse_tiles(mv["tiles"])))
-            melds.append(Meld(mv["type"], tiles, mv["from_seat"], mv["kind"]))  # type: ignore[arg-type]
-        sk = ps["special_kongs"]
+            tiles = tuple(sorted(_tiles(mv["tiles"], f"{mw}.tiles")))
+            if len(tiles) != (4 if mv["type"] == "kong" else 3):
+                raise ViewError(f"{mw}.tiles: {len(tiles)} tiles in a {mv['type']}")
+            melds.append(Meld(mv["type"], tiles, _seat(mv.get("from_seat"), f"{mw}.from_seat", True),
+                              mv.get("kind")))
+        sk = _field(ps, "special_kongs", dict, where)
+        discards = []
+        for k, d in enumerate(_field(ps, "discards", list, where)):
+            dw = f"{where}.discards[{k}]"
+            discards.append((_tile(_field(d, "tile", str, dw), f"{dw}.tile"),
+                             _seat(d.get("claimed_by") if isinstance(d, dict) else None,
+                                   f"{dw}.claimed_by", True)))
         seats.append(SeatInts(
-            ps["seat"], ps["concealed"], tuple(melds), hidden, sk["red"], sk["green"],
-            sk["laizi"], sk["pi"], ps["laizi_discards"],
-            tuple((parse_tile(d["tile"]), d["claimed_by"]) for d in ps["discards"])))
-    table = view["on_table"]
-    options = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
-                           for k, v in (view.get("options") or {}).items()))
+            n, _count(ps, "concealed", where, 14), tuple(melds), hidden,
+            _count(sk, "red", f"{where}.special_kongs", 4),
+            _count(sk, "green", f"{where}.special_kongs", 4),
+            _count(sk, "laizi", f"{where}.special_kongs", 4),
+            _count(sk, "pi", f"{where}.special_kongs", 4),
+            _count(ps, "laizi_discards", where, 4), tuple(discards)))
+    table = view.get("on_table")
+    on_table: tuple[int, int] | None = None
+    if table is not None:
+        on_table = (_count(table, "seat", "view.on_table", 3),
+                    _tile(table.get("tile"), "view.on_table.tile"))
+    options = _field(view, "options", dict, "view") if view.get("options") is not None else {}
+    phase = _field(view, "phase", str, "view")
+    if phase not in _PHASES:
+        raise ViewError(f"view.phase: not one of {', '.join(_PHASES)}")
+    hand = _tiles(view.get("hand"), "view.hand")
+    if phase != "ended" and len(hand) + 3 * (len(seats[me].melds) + seats[me].hidden_kongs) not in (13, 14):
+        raise ViewError(f"view.hand: {len(hand)} tiles beside {len(seats[me].melds)} melds "
+                        "fit no turn (13 or 14 with three a meld)")
+    indicator = _tile(view.get("indicator"), "view.indicator")
+    seen = [0] * NUM_KINDS
+    seen[indicator] += 1
+    for x in hand:
+        seen[x] += 1
+    for si in seats:
+        for m in si.melds:
+            for x in m.tiles:
+                seen[x] += 1
+        for x, claimed_by in si.discards:
+            seen[x] += claimed_by is None  # a claimed discard shows in its claimer's meld
+    over = [k for k in range(NUM_KINDS) if seen[k] > 4]
+    if over:
+        raise ViewError(f"view: {seen[over[0]]} copies of {format_tiles([over[0]])} in sight")
+    drawn = view.get("drawn")
+    actions = []
+    for k, a in enumerate(_field(view, "legal_actions", list, "view")):
+        try:
+            actions.append(action_from_json(a))
+        except ValueError as e:
+            raise ViewError(f"view.legal_actions[{k}]: {e}") from None
     return IntView(
-        me, view["hand_no"], view["profile"], options, view["dealer"], view["phase"],
-        parse_tile(view["indicator"]), parse_tile(view["laizi"]), view["wall"], view["end_phase"],
-        (table["seat"], parse_tile(table["tile"])) if table else None, tuple(seats),
-        tuple(parse_tiles(view["hand"] or "")),
-        parse_tile(view["drawn"]) if view["drawn"] else None,
-        tuple(action_from_json(a) for a in view["legal_actions"]))
+        me, _count(view, "hand_no", "view", 10**9), _field(view, "profile", str, "view"),
+        tuple(sorted((str(k), tuple(v) if isinstance(v, list) else v) for k, v in options.items())),
+        _count(view, "dealer", "view", 3), phase,
+        indicator, _tile(view.get("laizi"), "view.laizi"),
+        _count(view, "wall", "view", 136), bool(view.get("end_phase")), on_table, tuple(seats),
+        hand, _tile(drawn, "view.drawn") if drawn else None, tuple(actions))
 
 
 class SeatReading:
