@@ -6,6 +6,7 @@ import hashlib
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from engine_helpers import SALT, fingerprint, keen_policy, play, scenario
@@ -206,7 +207,10 @@ def test_actions_json_and_text() -> None:
     assert parse_action("kong concealed 1z") == Kong("concealed", 27)
     assert parse_action('{"type": "chi", "tile": "7p"}') == Chi(15)
     for bad in ({"type": "chi", "tile": "8m"}, {"type": "kong", "tile": "1m"}, {"type": "x"},
-                {"type": "discard"}, [], {"type": "special_kong", "kind": "blue"}):
+                {"type": "discard"}, [], {"type": "special_kong", "kind": "blue"},
+                # a kind of another JSON type (a dict was a TypeError: unhashable)
+                {"type": "kong", "kind": {"a": 1}, "tile": "1m"},
+                {"type": "special_kong", "kind": ["laizi"]}):
         with pytest.raises(ActionFormatError):
             action_from_json(bad)
     for text in ("", "fly", "discard", "kong", "peng"):
@@ -241,3 +245,76 @@ def test_arrange_wall_rejects_impossible_walls() -> None:
         arrange_wall(0, [[0] * 5])
     with pytest.raises(ValueError, match="dealt 13 tiles"):
         arrange_wall(0, [[], [0] * 14])
+
+
+#: values of every JSON type, and out-of-range ones, put in place of a record's fields
+_ODD_VALUES = [None, "x", -1, 10**30, 1e308, [], {}, "🀄", True, "1m1m1m1m1m", 0.5, [1, 2],
+               {"a": 1}, "9z"]
+
+
+def _field_paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
+    if isinstance(obj, dict):
+        items: list[tuple[Any, Any]] = list(obj.items())
+    elif isinstance(obj, list):
+        items = list(enumerate(obj[:3]))
+    else:
+        return out
+    for k, v in items:
+        out.append((*prefix, k))
+        out += _field_paths(v, (*prefix, k))
+    return out
+
+
+@pytest.mark.parametrize(("event", "path", "value"), [
+    ("deal", ("hands",), -1),                       # replay: 'int' object is not iterable
+    ("deal", ("hands",), 1e308),
+    ("act", ("action", "kind"), {"a": 1}),          # verify: unhashable type: 'dict'
+])
+def test_a_field_of_another_type_is_refused_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], event: str, path: tuple[str, ...],
+        value: Any) -> None:
+    events = [json.loads(x) for x in _won_hand_lines()]
+    if event == "act":  # a kong's kind: an action that has one
+        i = next(i for i, e in enumerate(events)
+                 if e["e"] == "act" and "kind" in e.get("action", {}))
+    else:
+        i = next(i for i, e in enumerate(events) if e["e"] == event)
+    obj = events[i]
+    for key in path[:-1]:
+        obj = obj[key]
+    obj[path[-1]] = value
+    record = _write(tmp_path, [json.dumps(e) for e in events])
+    for command in ("replay", "verify"):
+        status = main([command, record])
+        err = capsys.readouterr().err
+        assert status in (1, 2) and len(err.strip().splitlines()) == 1, (command, err)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_record_with_any_field_changed_is_read_or_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int) -> None:
+    """Any field of a real record replaced by a value of another type or out of range:
+    ``replay`` prints it or refuses it, ``verify`` accepts it, reports a mismatch or refuses
+    it, each refusal one line with exit status 2, never a traceback (a deal's ``hands`` as a
+    number, or an action's ``kind`` as an object, were TypeErrors)."""
+    events = [json.loads(x) for x in _won_hand_lines()]
+    rng = random.Random(seed)
+    for _ in range(40):
+        i = rng.randrange(len(events))
+        paths = _field_paths(events[i])
+        if not paths:
+            continue
+        path, value = rng.choice(paths), rng.choice(_ODD_VALUES)
+        changed = json.loads(json.dumps(events))
+        obj = changed[i]
+        for key in path[:-1]:
+            obj = obj[key]
+        obj[path[-1]] = value
+        record = _write(tmp_path, [json.dumps(e) for e in changed])
+        for command, allowed in (("replay", (0, 2)), ("verify", (0, 1, 2))):
+            status = main([command, record])
+            err = capsys.readouterr().err
+            assert status in allowed, (command, i, path, value, err)
+            if status:
+                assert len(err.strip().splitlines()) == 1, (command, i, path, value, err)

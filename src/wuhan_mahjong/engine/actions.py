@@ -197,12 +197,12 @@ def action_from_json(obj: Any) -> Action:
     if kind == "kong":
         k = obj.get("kind")
         table = {"direct": DIRECT_KONGS, "added": ADDED_KONGS, "concealed": CONCEALED_KONGS}
-        if k not in table:
+        if not isinstance(k, str) or k not in table:
             raise ActionFormatError("kong: 'kind' must be direct, added or concealed")
         return table[k][_tile_field(obj, "kong")]
     if kind == "special_kong":
         k = obj.get("kind")
-        if k not in SPECIAL_KONGS:
+        if not isinstance(k, str) or k not in SPECIAL_KONGS:
             raise ActionFormatError("special_kong: 'kind' must be red, green, laizi or pi")
         return SPECIAL_KONGS[k]
     if kind == "laizi_discard":

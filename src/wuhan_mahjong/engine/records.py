@@ -256,51 +256,59 @@ def _act_text(ev: dict[str, Any]) -> str:
 
 
 def describe(events: Iterable[dict[str, Any]]) -> list[str]:
-    """A hand move by move in readable text (for ``wuhan-mahjong replay``)."""
+    """A hand move by move in readable text (for ``wuhan-mahjong replay``); an event whose
+    fields cannot be read raises :class:`HandRecordError` naming its line."""
     out: list[str] = []
     passes: list[str] = []
     for ev in events:
-        e = ev["e"]
-        if e == "act" and isinstance(ev.get("action"), dict) and ev["action"].get("type") == "pass":
-            passes.append(_who(ev.get("seat")))
-            continue
-        if passes:
-            out.append(f"  ({', '.join(passes)} pass)")
-            passes = []
-        if e == "header":
-            out.append(f"Hand {ev.get('hand_no')} · profile {ev.get('profile')} · "
-                       f"dealer {_who(ev.get('dealer'))} · commitment {str(ev.get('commitment'))[:16]}…")
-        elif e == "deal":
-            hands = ev.get("hands") or []
-            for s, h in enumerate(hands):
-                out.append(f"  deal {_who(s)}: {h}")
-            out.append(f"  indicator {ev.get('indicator')} → laizi {ev.get('laizi')}; "
-                       f"live wall {ev.get('wall')}")
-        elif e == "act":
-            out.append(f"  {_who(ev.get('seat'))}: {_act_text(ev)}")
-        elif e == "draw":
-            src = {"wall": "draws", "replacement": "draws a replacement", "final": "final draw (海底)"}
-            out.append(f"  {_who(ev.get('seat'))} {src.get(str(ev.get('from')), 'draws')} {ev.get('tile')}"
-                       f"  [wall {ev.get('wall')}]")
-        elif e == "claim":
-            out.append(f"  → {_who(ev.get('seat'))} takes it: {_act_text(ev)} from {_who(ev.get('from'))}")
-        elif e == "kong":
-            out.append(f"  → nobody robs: {_who(ev.get('seat'))} completes the added kong of "
-                       f"{ev.get('tile')}")
-        elif e == "end_phase":
-            out.append(f"  -- end phase (海底): {ev.get('wall')} tiles left, no more kongs --")
-        elif e == "win":
-            st = ev.get("settlement") or {}
-            hands = ", ".join(st.get("hands_zh") or []) or "小胡"
-            frm = f" from {_who(ev.get('from'))}" if ev.get("from") is not None else ""
-            out.append(f"  ** {_who(ev.get('seat'))} wins ({ev.get('win_by')}) on {ev.get('tile')}{frm}:"
-                       f" {hands}; deltas {ev.get('deltas')}")
-        elif e == "exhausted":
-            out.append("  ** 荒庄: the wall is exhausted, nobody wins, nobody pays")
-        elif e == "escape":
-            out.append(f"  !! {_who(ev.get('seat'))} escapes: pays {ev.get('penalty')} "
-                       f"(deltas {ev.get('deltas')}); a bot plays the seat from now on")
-        elif e == "reveal":
-            out.append(f"  reveal: salt {ev.get('salt')}")
-            out.append(f"  wall {ev.get('wall')}")
+        try:
+            e = ev["e"]
+            if e == "act" and isinstance(ev.get("action"), dict) and ev["action"].get("type") == "pass":
+                passes.append(_who(ev.get("seat")))
+                continue
+            if passes:
+                out.append(f"  ({', '.join(passes)} pass)")
+                passes = []
+            if e == "header":
+                out.append(f"Hand {ev.get('hand_no')} · profile {ev.get('profile')} · "
+                           f"dealer {_who(ev.get('dealer'))} · commitment {str(ev.get('commitment'))[:16]}…")
+            elif e == "deal":
+                hands = ev.get("hands") or []
+                for s, h in enumerate(hands):
+                    out.append(f"  deal {_who(s)}: {h}")
+                out.append(f"  indicator {ev.get('indicator')} → laizi {ev.get('laizi')}; "
+                           f"live wall {ev.get('wall')}")
+            elif e == "act":
+                out.append(f"  {_who(ev.get('seat'))}: {_act_text(ev)}")
+            elif e == "draw":
+                src = {"wall": "draws", "replacement": "draws a replacement", "final": "final draw (海底)"}
+                how = src.get(str(ev.get("from")), "draws")
+                out.append(f"  {_who(ev.get('seat'))} {how} {ev.get('tile')}  [wall {ev.get('wall')}]")
+            elif e == "claim":
+                out.append(f"  → {_who(ev.get('seat'))} takes it: {_act_text(ev)} "
+                           f"from {_who(ev.get('from'))}")
+            elif e == "kong":
+                out.append(f"  → nobody robs: {_who(ev.get('seat'))} completes the added kong of "
+                           f"{ev.get('tile')}")
+            elif e == "end_phase":
+                out.append(f"  -- end phase (海底): {ev.get('wall')} tiles left, no more kongs --")
+            elif e == "win":
+                st = ev.get("settlement") or {}
+                hands = ", ".join(st.get("hands_zh") or []) or "小胡"
+                frm = f" from {_who(ev.get('from'))}" if ev.get("from") is not None else ""
+                out.append(f"  ** {_who(ev.get('seat'))} wins ({ev.get('win_by')}) on {ev.get('tile')}{frm}:"
+                           f" {hands}; deltas {ev.get('deltas')}")
+            elif e == "exhausted":
+                out.append("  ** 荒庄: the wall is exhausted, nobody wins, nobody pays")
+            elif e == "escape":
+                out.append(f"  !! {_who(ev.get('seat'))} escapes: pays {ev.get('penalty')} "
+                           f"(deltas {ev.get('deltas')}); a bot plays the seat from now on")
+            elif e == "reveal":
+                out.append(f"  reveal: salt {ev.get('salt')}")
+                out.append(f"  wall {ev.get('wall')}")
+        except (TypeError, AttributeError, KeyError, ValueError) as err:
+            # load_records checked only that each line is an event; a field of the wrong
+            # type is found here, where the text is built
+            raise HandRecordError(f"line {ev.get('_line', '?')}: a malformed '{ev.get('e')}' "
+                                  f"event ({type(err).__name__}: {err})") from None
     return out
