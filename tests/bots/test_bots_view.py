@@ -101,6 +101,8 @@ MALFORMED = [
     (("seats", 1, "melds", 0, "tiles"), "55p", "view.seats[1].melds[0].tiles: 2 tiles in a peng"),
     (("seats", 1, "melds", 0, "from_seat"), 9, "view.seats[1].melds[0].from_seat: not a seat"),
     (("seats", 2, "discards", 0, "tile"), "0z", "view.seats[2].discards[0].tile"),
+    (("seats", 2, "discards", 0, "tile"), {"a": 1}, "view.seats[2].discards[0].tile: dict"),
+    (("seats", 2, "discards", 0, "claimed_by"), 7, "view.seats[2].discards[0].claimed_by"),
     (("seats", 2, "special_kongs", "red"), -1, "view.seats[2].special_kongs.red: -1 is not 0 to 4"),
     (("options",), "x", "view.options: str where dict belongs"),
     (("phase",), "dance", "view.phase: not one of"),

@@ -27,7 +27,16 @@ from ..engine.views import SeatView
 from ..meld import Meld, opening_count
 from ..rules import Rules, get_rules
 from ..scoring import cap_amounts, minimum_failure, seat_factors
-from ..tiles import GREEN, NUM_KINDS, RED, TileError, format_tiles, parse_tile, parse_tiles
+from ..tiles import (
+    GREEN,
+    NUM_KINDS,
+    RED,
+    TileError,
+    format_tiles,
+    parse_tile,
+    parse_tiles,
+    tile_str,
+)
 from ..win_record import SeatState
 from .view import IntView, SeatInts
 
@@ -118,7 +127,15 @@ def _seat(value: Any, where: str, optional: bool = False) -> int | None:
     return value
 
 
+#: the engine's notation of each kind (a view spells every tile so): a lookup, where
+#: :func:`parse_tile` reads any notation with a regular expression
+_KIND_OF = {tile_str(k): k for k in range(NUM_KINDS)}
+
+
 def _tile(value: Any, where: str) -> int:
+    kind = _KIND_OF.get(value) if isinstance(value, str) else None
+    if kind is not None:
+        return kind
     if not isinstance(value, str):
         raise ViewError(f"{where}: not a tile")
     try:
@@ -178,10 +195,14 @@ def parse_view(view: SeatView) -> IntView:
         sk = _field(ps, "special_kongs", dict, where)
         discards = []
         for k, d in enumerate(_field(ps, "discards", list, where)):
-            dw = f"{where}.discards[{k}]"
-            discards.append((_tile(_field(d, "tile", str, dw), f"{dw}.tile"),
-                             _seat(d.get("claimed_by") if isinstance(d, dict) else None,
-                                   f"{dw}.claimed_by", True)))
+            face = d.get("tile") if isinstance(d, dict) else None
+            kind = _KIND_OF.get(face) if isinstance(face, str) else None
+            by = d.get("claimed_by") if isinstance(d, dict) else None
+            if kind is None or not (by is None or (by in (0, 1, 2, 3) and type(by) is int)):
+                dw = f"{where}.discards[{k}]"  # the slow path, for the message
+                kind = _tile(_field(d, "tile", str, dw), f"{dw}.tile")
+                by = _seat(by, f"{dw}.claimed_by", True)
+            discards.append((kind, by))
         seats.append(SeatInts(
             n, _count(ps, "concealed", where, 14), tuple(melds), hidden,
             _count(sk, "red", f"{where}.special_kongs", 4),
