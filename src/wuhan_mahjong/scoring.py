@@ -352,7 +352,7 @@ def _contract(rec: WinRecord, cand: _Candidate) -> tuple[int | None, str | None]
 
 def quanqiuren_liable(rules: Rules, tile: int, ready: Callable[[], bool]) -> bool:
     """Whether the discarder of ``tile`` that a 全求人 wins on contracts for the hand
-    (RULES.md §17.10, ``quanqiuren_contract``): for throwing a 将 (a 2/5/8), or for not
+    (docs/RULES.md §17.10, ``quanqiuren_contract``): for throwing a 将 (a 2/5/8), or for not
     being ready (Project decision 16: some tile gives him a legal win, the minimum score
     aside).  ``ready`` is asked only where the profile needs it: a bot weighing a discard
     passes its own reading of its hand after it.
@@ -372,7 +372,7 @@ def quanqiuren_liable(rules: Rules, tile: int, ready: Callable[[], bool]) -> boo
 def loser_caps(rules: Rules, base: int) -> tuple[int, int, int, int]:
     """(封顶, contract cap, 金顶, 光明顶): what one loser pays at most in a hand of ``base``
     (1 for a small hand, the big-hand base otherwise), in the opening mode in force and
-    in table stakes or hand bases as ``cap_unit`` says; 0 is "no such cap" (RULES.md
+    in table stakes or hand bases as ``cap_unit`` says; 0 is "no such cap" (docs/RULES.md
     §17.9).
 
     >>> from wuhan_mahjong.rules import get_rules
@@ -388,7 +388,7 @@ def loser_caps(rules: Rules, base: int) -> tuple[int, int, int, int]:
 
 def cap_amounts(raws: Mapping[int, Fraction], never_opened: Mapping[int, bool], rules: Rules,
                 base: int, contracted: bool = False) -> dict[int, tuple[Fraction, str]]:
-    """The caps step of the settlement (RULES.md §17.9, §17.13): each loser's raw amount
+    """The caps step of the settlement (docs/RULES.md §17.9, §17.13): each loser's raw amount
     to (what he owes, the limit that set it: ``none``, ``cap``, ``contract_cap``,
     ``golden`` or ``bright``).  金顶 when every raw amount reaches (or exceeds, by
     ``golden_trigger``) the cap: each loser then owes the golden cap, and one who
