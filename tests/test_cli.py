@@ -161,6 +161,20 @@ def test_help_everywhere() -> None:
         assert p.returncode == 0 and "usage" in p.stdout
 
 
+@pytest.mark.parametrize("args", [
+    ("hand", "456p678s5m", "--indicator", "9p", "--meld", "peng:" + "5p" * 10_000),
+    ("hand", "456p678s5m", "--indicator", "9p", "--meld", "x" * 20_000 + ":123m"),
+    ("hand", "456p678s5m", "--indicator", "9" * 20_000 + "x"),
+])
+def test_a_huge_bad_input_is_quoted_short(args: tuple[str, ...]) -> None:
+    """An error quotes the bad input, at most 40 characters of it (it used to echo all
+    20,000)."""
+    p = cli(*args)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    [line] = p.stderr.strip().splitlines()
+    assert len(line) < 200 and "..." in line, line
+
+
 DEEP = "[" * 100_000
 #: a 136-tile wall in order, for ``simulate --wall``
 WALL = "".join(f"{r}{r}{r}{r}{suit}" for suit in "mps" for r in range(1, 10)) + "".join(

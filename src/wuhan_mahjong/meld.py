@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .tiles import format_tiles, suit_of
+from .tiles import echo, format_tiles, suit_of
 
 MeldType = Literal["chi", "peng", "kong"]
 KongKind = Literal["direct", "added", "concealed"]
@@ -83,12 +83,12 @@ def parse_meld_spec(spec: str, seat: int = 0) -> Meld:
         "ankong": ("kong", "concealed", None, 4),
     }
     if kind_name not in table:
-        raise TileError(f"unknown meld type '{kind_name}' (chi, peng, kong, addkong, ankong)")
+        raise TileError(f"unknown meld type '{echo(kind_name)}' (chi, peng, kong, addkong, ankong)")
     mtype, kind, frm, size = table[kind_name]
     ok = len(tiles) == size and (
         len(set(tiles)) == 1 if mtype != "chi"
         else tiles[0] < 27 and tiles[2] == tiles[0] + 2 and tiles[1] == tiles[0] + 1
         and tiles[0] // 9 == tiles[2] // 9)
     if not ok:
-        raise TileError(f"not a {kind_name}: '{tiles_text}'")
+        raise TileError(f"not a {kind_name}: '{echo(tiles_text)}'")
     return Meld(mtype, tiles, frm, kind)

@@ -108,6 +108,16 @@ _CHINESE_RE = re.compile("|".join(sorted(map(re.escape, _CHINESE), key=len, reve
 _GROUP_RE = re.compile(r"([0-9]+)([mpsz])")
 
 
+def echo(text: str, limit: int = 40) -> str:
+    """``text`` as an error message quotes it: at most ``limit`` characters, so that a
+    bad input of any size gives a one-line error of a readable length.
+
+    >>> echo("5p" * 100)
+    '5p5p5p5p5p5p5p5p5p5p5p5p5p5p5p5p5p5p5...'
+    """
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def parse_tiles(text: str) -> list[int]:
     """Parse a hand string into a list of tile kinds, in written order.
 
@@ -149,14 +159,14 @@ def _parse_chunk(chunk: str, out: list[int]) -> None:
             continue
         bad = re.match(r"[0-9]*\S?[^0-9\s]*", chunk[pos:])
         token = bad.group() if bad and bad.group() else chunk[pos:]
-        raise TileError(f"not a tile: '{token}'")
+        raise TileError(f"not a tile: '{echo(token)}'")
 
 
 def parse_tile(text: str) -> int:
     """Parse exactly one tile (``5m``, ``五万``, ``红中``)."""
     tiles = parse_tiles(text)
     if len(tiles) != 1:
-        raise TileError(f"expected one tile, got '{text}'")
+        raise TileError(f"expected one tile, got '{echo(text)}'")
     return tiles[0]
 
 
