@@ -323,6 +323,11 @@ def minimum_failure(amounts: Sequence[Fraction], rules: Rules) -> str | None:
     return None
 
 
+#: The one-suit contract (docs/RULES.md §17.10): the seat that fed a 清一色 (or, by the
+#: profile, 将一色 / 风一色) winner his third opening pays for all three losers.
+CONTRACT_OPENING = 3
+
+
 def _contract(rec: WinRecord, cand: _Candidate) -> tuple[int | None, str | None]:
     """Who contracts (承包), if anyone, and why (docs/RULES.md §17.10, decision 15/16)."""
     rules = rec.rules
@@ -332,8 +337,8 @@ def _contract(rec: WinRecord, cand: _Candidate) -> tuple[int | None, str | None]
     hands = cand.hands
     if any(h in rules.one_suit_contract_hands for h in hands):
         openings = [m for m in rec.seats[w].melds if m.is_opening(rules.direct_kong_opens)]
-        if len(openings) >= 3:
-            feeder = openings[2].from_seat
+        if len(openings) >= CONTRACT_OPENING:
+            feeder = openings[CONTRACT_OPENING - 1].from_seat
             if feeder is not None and feeder != w:
                 return feeder, "third_feeder"
     if "quanqiuren" in hands and rec.win_by == "discard" and rec.from_seat is not None:

@@ -45,7 +45,7 @@ from fractions import Fraction
 
 from .. import shape
 from ..rules import Rules
-from ..scoring import loser_caps, minimum_failure, quanqiuren_liable
+from ..scoring import CONTRACT_OPENING, loser_caps, minimum_failure, quanqiuren_liable
 from ..tiles import NUM_KINDS, is_258, is_honour, is_suited, suit_of
 from .seat_reading import SeatReading
 
@@ -275,7 +275,7 @@ class OpponentModel:
                      else self._prior_waits(o, focus, small_ok))
         if self.let_go:
             waits = self._without_let_go(o, waits, small_ok)
-        feed = (focus is not None and focus != "pph" and ps.openings == 2
+        feed = (focus is not None and focus != "pph" and ps.openings == CONTRACT_OPENING - 1
                 and _contract_name(focus) in t.rules.one_suit_contract_hands)
         return Read(o, True, small_ok, focus, strength, p_ready, waits, feed)
 
