@@ -156,6 +156,10 @@ def test_arena_command_errors() -> None:
     assert r.returncode == 2
     r = cli("arena", "--seats", "cmd:false,greedy,greedy,greedy", "--hands", "4")
     assert r.returncode == 2 and "bot 'false'" in r.stderr
+    # a bot that echoes its view: the error quotes the start of the answer, not all of it
+    r = cli("arena", "--seats", "cmd:cat,greedy,greedy,greedy", "--hands", "4")
+    [line] = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and "bot 'cat' answered" in line and len(line) < 200, line
 
 
 def test_arena_progress_and_text() -> None:

@@ -22,6 +22,7 @@ from typing import IO, Any
 from .. import jsontext
 from ..engine.actions import Action, ActionFormatError, action_from_json
 from ..engine.views import SeatView
+from ..tiles import echo
 from .base import Bot
 
 
@@ -84,7 +85,7 @@ class SubprocessBot:
             obj: Any = jsontext.loads(line)
             return action_from_json(obj)
         except (json.JSONDecodeError, ActionFormatError) as e:
-            raise BotProtocolError(f"bot '{self.command}' answered {line.strip()!r}: {e}") from None
+            raise BotProtocolError(f"bot '{self.command}' answered {echo(line.strip(), 80)!r}: {e}") from None
 
     def close(self) -> None:
         proc = self.proc
