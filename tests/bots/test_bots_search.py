@@ -16,10 +16,12 @@ import pytest
 from handmade import make_view, meld
 
 from wuhan_mahjong.bots import get_bot
-from wuhan_mahjong.bots.search import SearchBot, _big, _Rollout
+from wuhan_mahjong.bots.handeval import hand_counts
+from wuhan_mahjong.bots.search import SearchBot, _big, _may_win, _Rollout, _Seat
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine.actions import PASS, Chi, Discard
-from wuhan_mahjong.tiles import parse_tile
+from wuhan_mahjong.meld import Meld
+from wuhan_mahjong.tiles import RED, parse_tile, parse_tiles
 
 PINS = [meld("chi", "123p", 0), meld("peng", "555p", 2), meld("chi", "789p", 0)]
 DISCARDS = {1: "1s9m4z7s2m3z8m", 2: "1z2z9s", 3: "3z4z1p"}
@@ -174,3 +176,18 @@ def test_search_decisions_agree_across_hash_seeds() -> None:
         runs.append(json.loads(r.stdout))
     assert runs[0] == runs[1]
     assert runs[0][1][1], "the late position was searched"
+
+
+@pytest.mark.parametrize("max_laizi", [0, 1, 2])
+def test_a_rollout_holds_a_small_win_to_the_table_s_laizi_limit(max_laizi: int) -> None:
+    """A rollout seat's small win is taken only with at most the table's
+    ``small_hand_max_laizi`` laizi in hand (the play-outs used to hard-code one): opened by
+    a chi of 123s, 123m 456p 78s 5m and two wilds (as 9s and 5m) wins where two are allowed,
+    123m 456p 789s 5m and one wild where one is."""
+    melds = (Meld("chi", tuple(parse_tiles("123s")), 3),)
+    for hand, wilds in (("123m456p78s5m", 2), ("123m456p789s5m", 1)):
+        counts, _ = hand_counts(parse_tiles(hand), -1)
+        seat = _Seat(counts, wilds, melds, True, True)
+        ev = seat.evaluator((RED,))
+        assert ev.shanten_after(-1, 0, "small") < 0
+        assert _may_win(seat, ev, -1, 0, max_laizi) is (wilds <= max_laizi)

@@ -96,11 +96,13 @@ class _Seat:
                      self.quanqiuren)
 
 
-def _may_win(seat: _Seat, ev: Evaluator, tile: int, delta: int) -> bool:
-    """Whether the hand (with ``tile`` added when ``delta``) is a win it may take."""
+def _may_win(seat: _Seat, ev: Evaluator, tile: int, delta: int, max_laizi: int) -> bool:
+    """Whether the hand (with ``tile`` added when ``delta``) is a win it may take: opened,
+    and a big hand, or a small one within the minimum score and holding at most
+    ``max_laizi`` laizi (the table's ``small_hand_max_laizi``)."""
     if not seat.opened:
         return False
-    if seat.small_ok and seat.wilds <= 1 and ev.shanten_after(tile, delta, "small") < 0:
+    if seat.small_ok and seat.wilds <= max_laizi and ev.shanten_after(tile, delta, "small") < 0:
         return True
     return _big(ev, tile, delta)
 
@@ -132,6 +134,7 @@ class _Rollout:
         self.laizi = t.laizi
         self.must = t.must
         self.pph = t.rules.pengpenghu
+        self.max_laizi = t.rules.small_hand_max_laizi
         self.seats = seats
         self.wall = wall
         self.pos = 0
@@ -204,7 +207,8 @@ class _Rollout:
             so = self.seats[o]
             if so.opened:
                 ev = self._ev(so)
-                if ev.shanten_after(d, 1) < 0 and (d in so.quanqiuren or _may_win(so, ev, d, 1)):
+                if ev.shanten_after(d, 1) < 0 and (
+                        d in so.quanqiuren or _may_win(so, ev, d, 1, self.max_laizi)):
                     return o, ev
         return None
 
@@ -284,7 +288,7 @@ class _Rollout:
         if tile is not None:
             seat.add(tile, self.laizi)
             ev = self._ev(seat)
-            if ev.best()[0] < 0 and _may_win(seat, ev, -1, 0):
+            if ev.best()[0] < 0 and _may_win(seat, ev, -1, 0, self.max_laizi):
                 return self._win(s, tile, None, s == self.me and self.bot.big_wins and _big(ev, -1, 0))
         elif not kept:
             return 0.0  # the wall is empty: nobody wins
