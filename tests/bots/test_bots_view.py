@@ -100,6 +100,8 @@ MALFORMED = [
     (("seats",), [], "view.seats: 0 seats, not 4"),
     (("seats", 1, "melds", 0, "tiles"), "55p", "view.seats[1].melds[0].tiles: 2 tiles in a peng"),
     (("seats", 1, "melds", 0, "from_seat"), 9, "view.seats[1].melds[0].from_seat: not a seat"),
+    (("seats", 1, "melds", 0, "kind"), "direct", "view.seats[1].melds[0].kind: a kong is"),
+    (("seats", 1, "melds", 0, "kind"), [], "view.seats[1].melds[0].kind: a kong is"),
     (("seats", 2, "discards", 0, "tile"), "0z", "view.seats[2].discards[0].tile"),
     (("seats", 2, "discards", 0, "tile"), {"a": 1}, "view.seats[2].discards[0].tile: dict"),
     (("seats", 2, "discards", 0, "claimed_by"), 7, "view.seats[2].discards[0].claimed_by"),

@@ -542,15 +542,23 @@ class OpponentModel:
         usually reaches the cap)."""
         t = self.t
         big = self.big_win_on(o, tile)
-        base = 10 if big else 1
         mine = float(t.multiplier(t.me, big=big, dealt_in=True))  # 放冲 included
         his = float(t.multiplier(o, big=big)) * (1.0 if big else 1.5)  # 硬胡 half the time
-        pay = base * mine * his
+        pay = (10 if big else 1) * mine * his
         rules = t.rules
-        cap = _cap(rules, base)
-        floor = BIG_DEAL_IN_CAPS * cap if big else DEAL_IN_SHARE * typical_win(rules)
+        cap = self.deal_in_cap(o, tile)
+        if big:  # a big hand usually comes near the cap (none without one)
+            floor = BIG_DEAL_IN_CAPS * cap if cap < math.inf else 0.0
+        else:
+            floor = DEAL_IN_SHARE * typical_win(rules)
         pay = max(pay, float(rules.min_score_one_loser or 0), floor)
-        return min(pay, cap) if cap > 0 else pay
+        return min(pay, cap)
+
+    def deal_in_cap(self, o: int, tile: int) -> float:
+        """The most this seat pays if ``o`` wins on its ``tile``: the cap (封顶) of the hand
+        he is read to win with, a big hand's where the caps count in hand bases; infinity
+        without a cap."""
+        return _cap(self.t.rules, 10 if self.big_win_on(o, tile) else 1) or math.inf
 
     def risk(self, tile: int, my_shanten: int,
              anyway: float | None = None) -> tuple[float, float, float]:

@@ -405,9 +405,7 @@ class SearchBot(ExpertBot):
         hit = self._costs.get(key)
         if hit is None:
             model = self.model()
-            base = 10 if model.big_win_on(o, tile) else 1
-            cap = float(loser_caps(self.t.rules, base)[0]) or math.inf
-            hit = self._costs[key] = (model.deal_in_cost(o, tile), cap)
+            hit = self._costs[key] = (model.deal_in_cost(o, tile), model.deal_in_cap(o, tile))
         return hit
 
     def search(self, t: SeatReading, moves: Sequence[tuple[str, Action]]) -> Action:

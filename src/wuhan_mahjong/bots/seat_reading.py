@@ -19,12 +19,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, get_args
 
 from ..analysis import is_ready
 from ..engine.actions import Action, action_from_json
 from ..engine.views import SeatView
-from ..meld import Meld, opening_count
+from ..meld import KongKind, Meld, opening_count
 from ..rules import Rules, get_rules
 from ..scoring import cap_amounts, minimum_failure, seat_factors
 from ..tiles import (
@@ -100,6 +100,7 @@ class ViewError(ValueError):
 
 _PHASES = ("turn", "claim", "rob", "final", "ended")
 _MELD_TYPES = ("chi", "peng", "kong")
+_KONG_KINDS: tuple[KongKind, ...] = get_args(KongKind)
 
 
 def _field(obj: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -188,10 +189,15 @@ def parse_view(view: SeatView) -> IntView:
                 hidden += 1
                 continue
             tiles = tuple(sorted(_tiles(mv["tiles"], f"{mw}.tiles")))
-            if len(tiles) != (4 if mv["type"] == "kong" else 3):
+            is_kong = mv["type"] == "kong"
+            if len(tiles) != (4 if is_kong else 3):
                 raise ViewError(f"{mw}.tiles: {len(tiles)} tiles in a {mv['type']}")
+            kind = mv.get("kind")
+            if (kind not in _KONG_KINDS if is_kong else kind is not None):
+                raise ViewError(f"{mw}.kind: a kong is {', '.join(_KONG_KINDS)}; "
+                                "a chi or peng has none")
             melds.append(Meld(mv["type"], tiles, _seat(mv.get("from_seat"), f"{mw}.from_seat", True),
-                              mv.get("kind")))
+                              kind))
         sk = _field(ps, "special_kongs", dict, where)
         discards = []
         for k, d in enumerate(_field(ps, "discards", list, where)):
