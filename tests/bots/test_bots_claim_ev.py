@@ -15,7 +15,7 @@ CHI_3M = [{"type": "chi", "tile": "2m"}, {"type": "pass"}]
 #: three steps from ready, closed; the chi of 3m (with 2m 4m) is one step closer
 FAR_CLOSED = "24m57p19s3z4z66s8p9m1p"
 #: the same, opened by a peng of 北
-FAR_OPENED = "24m57p19s66s8p9m1p"
+FAR_OPENED = "24m57p19s66s8p1p"
 OPENED = {0: [meld("peng", "444z", 2)]}
 
 

@@ -108,7 +108,7 @@ def test_the_richer_inputs_read_the_river_as_named() -> None:
     """Seat 1 (the dealer) threw 4p, then 1z; between them 9s, 2z and 7m went by him (one
     interval before his last discard), after it 8s and 3z (since his last discard: the
     let_go reading's, not flagged here); he holds a peng of 5p."""
-    view = make_view("123m456p789s55m34s", melds={1: [meld("peng", "555p", 2)]}, dealer=1,
+    view = make_view("123m456p789s55m34s9m", melds={1: [meld("peng", "555p", 2)]}, dealer=1,
                      discards={1: "4p1z", 2: "9s8s", 3: "2z3z", 0: "7m"}, wall=40)
     t = SeatReading(view)
     rich = bots_danger_fit.rich_features(t, 1)

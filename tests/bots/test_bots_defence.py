@@ -240,7 +240,7 @@ def test_a_lone_tile_beside_four_melds_waits_for_a_258_pair(profile: str) -> Non
 def test_a_lone_tile_beside_four_pungs_pairs_with_anything() -> None:
     pungs = [meld("peng", "111m", 1), meld("peng", "777s", 3), meld("peng", "444m", 1),
              meld("peng", "999p", 0)]
-    t = SeatReading(make_view("4567m23p235578s1z", profile="bianfeng", indicator="9s", wall=30,
+    t = SeatReading(make_view("4567m23p235578s1z2z", profile="bianfeng", indicator="9s", wall=30,
                               melds={2: pungs}))
     read = OpponentModel(t, random.Random(1), waits="shapes").reads[2]
     assert read.waits[parse_tile("7p")] > 0.0 and read.waits[parse_tile("1z")] > 0.0

@@ -93,7 +93,7 @@ def test_no_end_phase_chi_that_wins_nothing(profile: str, bot: str) -> None:
     from ready, and one draw cannot win it, while the opening raises what this seat pays
     when another wins.  Earlier in the hand the same chi is made (it opens, at equal
     shanten)."""
-    hand = "234m456m55s23s78s4p6p"
+    hand = "234m456m5s23s78s4p6p"
     assert get_bot(bot, 1).choose(_claim(hand, "5p", 3, "4p", True, profile)) == PASS
     assert get_bot(bot, 1).choose(_claim(hand, "5p", 3, "4p", False, profile)) == Chi(
         parse_tile("4p"))

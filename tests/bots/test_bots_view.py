@@ -93,7 +93,13 @@ MALFORMED = [
     (("laizi",), None, "view.laizi: not a tile"),
     (("indicator",), 7, "view.indicator: not a tile"),
     (("hand",), 5, "view.hand: not tiles"),
-    (("hand",), "123m", "view.hand: 3 tiles beside 0 melds"),
+    (("hand",), "123m", "view.hand: 3 tiles, three a meld, where the seat to play holds 14"),
+    # a tile short of a turn, or a tile too many for a claim window: no deal reaches either
+    (("hand",), "123m456p789s55m34s", "view.hand: 13 tiles, three a meld, where the seat to "
+                                      "play holds 14 in the turn phase"),
+    (("phase",), "claim", "view.hand: 14 tiles, three a meld, where this seat holds 13 in "
+                          "the claim phase"),
+    (("turn",), 9, "view.turn: 9 is not 0 to 3"),
     (("hand",), "5p5p5p5p5p5p5p5p5p5p5p5p5p5p", "copies of 5p in sight"),
     (("viewer",), 10**30, "view.viewer: 1000000000000000000000000000000 is not 0 to 3"),
     (("viewer",), True, "view.viewer: bool where int belongs"),

@@ -226,9 +226,9 @@ def parse_view(view: SeatView) -> IntView:
     if phase not in _PHASES:
         raise ViewError(f"view.phase: not one of {', '.join(_PHASES)}")
     hand = _tiles(view.get("hand"), "view.hand")
-    if phase != "ended" and len(hand) + 3 * (len(seats[me].melds) + seats[me].hidden_kongs) not in (13, 14):
-        raise ViewError(f"view.hand: {len(hand)} tiles beside {len(seats[me].melds)} melds "
-                        "fit no turn (13 or 14 with three a meld)")
+    if phase != "ended":
+        _check_hand_size(len(hand) + 3 * (len(seats[me].melds) + seats[me].hidden_kongs),
+                         phase, me == _count(view, "turn", "view", 3))
     indicator = _tile(view.get("indicator"), "view.indicator")
     seen = [0] * NUM_KINDS
     seen[indicator] += 1
@@ -444,3 +444,19 @@ class SeatReading:
                                 extra_openings=extra_openings, melds=melds)
         return any(self.passes_minimum(self.win_amounts(1, mw, d))
                    for d in range(4) if d != self.me)
+
+
+def _check_hand_size(size: int, phase: str, my_turn: bool) -> None:
+    """The viewer's tiles, three a meld, as the engine deals them: 14 for the seat that has
+    drawn (its turn, or its final draw), 13 for every other seat and in a claim window.  In
+    the final draws a seat that has drawn already still holds 14, so there either fits."""
+    if phase in ("turn", "final") and my_turn:
+        fits: tuple[int, ...] = (14,)
+    elif phase == "final":
+        fits = (13, 14)
+    else:
+        fits = (13,)
+    if size not in fits:
+        seat = "the seat to play" if fits == (14,) else "this seat"
+        raise ViewError(f"view.hand: {size} tiles, three a meld, where {seat} holds "
+                        f"{' or '.join(map(str, fits))} in the {phase} phase")
