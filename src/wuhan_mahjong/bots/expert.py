@@ -190,8 +190,7 @@ class ExpertBot(GreedyBot):
                  let_go: bool = True, contract_swaps: bool = True, haidi: bool = True,
                  ready_claims: bool = True, ready_value_ratio: float = 2.0,
                  aim_union: bool = True, aim_small: bool = True,
-                 near_targets: bool = True, hold_late: int = 0,
-                 hold_late_shanten: int = 2) -> None:
+                 near_targets: bool = True) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
         self.samples = samples
@@ -207,8 +206,6 @@ class ExpertBot(GreedyBot):
             "defence_speed": defence_speed, "free_laizi_kong": free_laizi_kong}
         self._tune(None)
         self.hold_must = hold_must
-        self.hold_late = hold_late
-        self.hold_late_shanten = hold_late_shanten
         self.kong_max_shanten = kong_max_shanten
         self.lookahead_work = lookahead_work
         self.big_target = big_target
@@ -826,14 +823,6 @@ class ExpertBot(GreedyBot):
             # a far hand keeps its 红中 / 发财: it cannot win with it, but it pays half
             ev = evaluator(t.hand, t.melds, t)
             if ev.best()[0] >= 3:
-                t.actions = [a for a in t.actions
-                             if not (isinstance(a, SpecialKong) and a.kind in ("red", "green"))]
-        if self.hold_late and t.wall <= self.hold_late and discard_choices(t):
-            # late and far: the 红中 / 发财 kong would double what this seat pays when
-            # another wins, for a replacement draw a far hand hardly uses; it is held
-            # (and konged later if the hand comes close)
-            ev = evaluator(t.hand, t.melds, t)
-            if ev.best()[0] >= self.hold_late_shanten:
                 t.actions = [a for a in t.actions
                              if not (isinstance(a, SpecialKong) and a.kind in ("red", "green"))]
         if self.keep_two_laizi and t.counts[t.laizi] >= 2 and t.wall > 22:
