@@ -13,11 +13,13 @@ from typing import Any
 import pytest
 from handmade import make_view, meld
 
+from wuhan_mahjong.analysis import waits
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.greedy import GreedyBot
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import PASS, Chi, Discard
+from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.tiles import parse_tile, parse_tiles
 
 BOTS = ("greedy", "expert", "search")
@@ -116,3 +118,21 @@ def test_no_end_phase_claim_without_a_final_draw(bot: str) -> None:
     t = SeatReading(view)  # type: ignore[arg-type]
     assert GreedyBot.my_final_draws(t) == 0
     assert get_bot(bot, 1).choose(view) == PASS  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_both_laizi_are_kept_for_the_last_draw(profile: str, bot: str) -> None:
+    """Opened, holding two laizi (1s under a 9s indicator) beside 456p 789s 55m and a 3s, at
+    the last discard (no kong is legal now).  A small hand may not win holding two laizi,
+    so earlier one would go; but a win on the final draw is 海底捞, a big hand, which may
+    hold any number (RULES §12): with 3s thrown the two wilds make a set of almost any
+    tile drawn (32 or more kinds), where 丢癞子 would leave a wait of five or six kinds."""
+    view = _end(make_view("456p789s55m3s1s1s", profile=profile, indicator="9s", wall=14,
+                          melds={0: [meld("chi", "123m", 3)]},
+                          extra_actions=[{"type": "laizi_discard"}]))
+    rules, chi = SeatReading(view).rules, [Meld("chi", tuple(parse_tiles("123m")), 3)]
+    kept, thrown = (waits(parse_tiles(h), chi, parse_tile("1s"), rules, "last_tile")
+                    for h in ("456p789s55m1s1s", "456p789s55m3s1s"))
+    assert len(kept) >= 32 and len(thrown) <= 6
+    assert get_bot(bot, 1).choose(view) == Discard(parse_tile("3s"))
