@@ -198,7 +198,7 @@ def test_no_costly_kong_where_the_minimum_score_is_passed(bot: str, profile: str
 def test_the_wait_whose_pair_is_a_258(profile: str, bot: str) -> None:
     """Opened, 456p 789s 22m 66s 7s: throwing 7s leaves the 2m/6s shanpon, where only 6s
     wins (a 2m would leave 66s as the pair, and a small hand's pair is 2, 5 or 8); throwing
-    9s or 6s leaves 5s/8s around 678s or 789s with the 22m pair, eight tiles against two."""
+    9s or 6s leaves 5s/8s around 678s or 789s with the 22m pair, seven tiles against two."""
     view = make_view("456p789s22m66s7s", profile=profile, indicator="9p", melds=OPEN_CHI)
     assert get_bot(bot, 1).choose(view) in (action_from_json({"type": "discard", "tile": "9s"}),
                                             action_from_json({"type": "discard", "tile": "6s"}))
