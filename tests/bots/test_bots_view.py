@@ -14,11 +14,14 @@ import pytest
 from handmade import make_view, meld
 
 from wuhan_mahjong.bots import get_bot
+from wuhan_mahjong.bots.base import NoLegalAction
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.seat_reading import SeatReading, ViewError, parse_view
 from wuhan_mahjong.bots.view import int_view
 from wuhan_mahjong.engine import new_hand, seat_view
+from wuhan_mahjong.engine.actions import action_from_json
 from wuhan_mahjong.rules import PROFILES, get_rules
+from wuhan_mahjong.tiles import format_tiles, parse_tiles
 
 
 @pytest.mark.parametrize("profile", [p if p == "yuanhang" else pytest.param(p, marks=pytest.mark.slow)
@@ -32,6 +35,7 @@ def test_int_view_equals_the_parsed_json_view_at_every_decision(profile: str) ->
         while not state.ended:
             for s in range(4):  # every seat's view, not only the one to act
                 assert int_view(state, s) == parse_view(seat_view(state, s))
+                SeatReading(seat_view(state, s))  # and it agrees with its rules
             seat = state.to_act()[0]
             state.apply(seat, bots[seat].choose(seat_view(state, seat)))
             checked += 1
@@ -117,6 +121,22 @@ MALFORMED = [
     (("on_table",), {"seat": 9, "tile": "1m"}, "view.on_table.seat: 9 is not 0 to 3"),
     (("wall",), 1e308, "view.wall: float where int belongs"),
     (("legal_actions", 0), {"type": "dance"}, "view.legal_actions[0]"),
+    # a legal action takes from the hand tiles it holds, and a claim the tile on the table
+    (("legal_actions", 0), {"type": "discard", "tile": "9p"},
+     "view.legal_actions[0]: discard 9p needs 9p in the hand"),
+    (("legal_actions", 0), {"type": "chi", "tile": "1m"},
+     "view.legal_actions[0]: chi 123m is no move of the turn phase"),
+    (("legal_actions", 0), {"type": "kong", "kind": "added", "tile": "5m"},
+     "view.legal_actions[0]: kong added 5m has no peng to add to"),
+    (("legal_actions", 0), {"type": "kong", "kind": "concealed", "tile": "5m"},
+     "view.legal_actions[0]: kong concealed 5m needs 5555m in the hand"),
+    (("legal_actions", 0), {"type": "special_kong", "kind": "red"},
+     "view.legal_actions[0]: red kong (红中杠) needs 7z in the hand"),
+    (("legal_actions", 0), {"type": "laizi_discard"},
+     "view.legal_actions[0]: laizi discard (丢癞子) needs 1s in the hand"),
+    (("drawn",), "9p", "view.drawn: 9p is not in the hand"),
+    (("legal_actions", 0), {"type": "pass"}, "view.legal_actions[0]: pass is no move of the "
+                                              "turn phase"),
 ]
 
 
@@ -139,6 +159,43 @@ def test_a_malformed_view_is_refused_naming_the_field(path: tuple[Any, ...], val
             get_bot(name, 1).choose(view)  # type: ignore[arg-type]
 
 
+def test_a_claim_takes_the_tile_on_the_table() -> None:
+    """In a claim window on 5p, a chi of 123m or a peng of 4m claims nothing."""
+    for action, message in (({"type": "chi", "tile": "1m"}, "chi 123m takes no tile"),
+                            ({"type": "peng", "tile": "4m"}, "peng 4m takes no tile")):
+        view = make_view("23m44m456p789s55s9s", claim=("5p", 3), actions=[action])
+        with pytest.raises(ViewError, match=re.escape(message)):
+            parse_view(view)
+    view = make_view("23m44m456p789s55s9s", claim=("1m", 3),
+                     actions=[{"type": "chi", "tile": "1m"}, {"type": "pass"}])
+    assert get_bot("expert", 1).choose(view) in parse_view(view).legal_actions
+
+
+#: views that parse but contradict their own profile's rules: (a change, what the error names)
+DISAGREE: list[tuple[dict[str, Any], str]] = [
+    ({"laizi": "2s"}, "view.laizi: 2s, where the indicator 9s makes 1s the laizi"),
+    ({"hand": "123m456p789s55m34s7z", "legal_actions": [{"type": "discard", "tile": "7z"}]},
+     "view.legal_actions[0]: discard 7z, a tile that only leaves the hand as a kong or 丢癞子"),
+    ({"hand": "123m456p789s55m34s1s", "legal_actions": [{"type": "discard", "tile": "1s"}]},
+     "view.legal_actions[0]: discard 1s, a tile that only leaves the hand as a kong or 丢癞子"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), DISAGREE)
+def test_a_view_that_contradicts_its_rules_is_refused(change: dict[str, Any],
+                                                      message: str) -> None:
+    """The laizi and the plain discards a view shows must be what its profile makes them;
+    otherwise a bot would count a wild that is none, or throw a tile it holds as a wild."""
+    view = _turn_view()
+    view.update(change)
+    parse_view(view)  # type: ignore[arg-type]  # it reads: the fault is in what it says
+    with pytest.raises(ViewError, match=re.escape(message)):
+        SeatReading(view)  # type: ignore[arg-type]
+    for name in ("greedy", "expert", "search"):
+        with pytest.raises(ViewError):
+            get_bot(name, 1).choose(view)  # type: ignore[arg-type]
+
+
 def test_the_bot_command_refuses_a_malformed_view_in_one_line() -> None:
     view = _turn_view()
     view["laizi"] = None
@@ -149,3 +206,91 @@ def test_the_bot_command_refuses_a_malformed_view_in_one_line() -> None:
         assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
         [line] = p.stderr.strip().splitlines()
         assert "view.laizi: not a tile" in line
+
+
+def _engine_views(rng: random.Random) -> list[dict[str, Any]]:
+    """Views of real decisions, every profile and phase kind, greedy self-play."""
+    views: list[dict[str, Any]] = []
+    for h in range(9):
+        rules = get_rules(sorted(PROFILES)[h % 3])
+        state = new_hand(rules, h % 4, rng=random.Random(f"fuzz{h}"), auto_pass=False)
+        bots = [get_bot("greedy", s) for s in range(4)]
+        while not state.ended:
+            seat = state.to_act()[0]
+            view = seat_view(state, seat)
+            if rng.random() < 0.2:
+                views.append(json.loads(json.dumps(view)))
+            state.apply(seat, bots[seat].choose(view))
+    return views
+
+
+def _mutated(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """``view`` with one to three fields changed to values of the right type that may
+    contradict the rest: the phase, whose turn, the tile on the table, the drawn tile, the
+    legal actions, one tile of the hand, the laizi or indicator, the profile, the wall."""
+    v = json.loads(json.dumps(view))
+    kinds = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)]
+
+    def action() -> dict[str, Any]:
+        t = rng.choice(["discard", "chi", "peng", "kong", "special_kong", "laizi_discard",
+                        "win", "pass"])
+        a: dict[str, Any] = {"type": t}
+        if t in ("discard", "chi", "peng", "kong"):
+            a["tile"] = rng.choice([k for k in kinds if t != "chi" or (k[1] != "z" and k[0] < "8")])
+        if t == "kong":
+            a["kind"] = rng.choice(["direct", "added", "concealed"])
+        if t == "special_kong":
+            a["kind"] = rng.choice(["red", "green", "laizi", "pi"])
+        return a
+
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        change = rng.randrange(10)
+        if change == 0:
+            v["phase"] = rng.choice(["turn", "claim", "rob", "final", "ended"])
+        elif change == 1:
+            v["turn"] = rng.randrange(4)
+        elif change == 2:
+            v["on_table"] = rng.choice([None, {"seat": rng.randrange(4), "tile": rng.choice(kinds)}])
+        elif change == 3:
+            v["drawn"] = rng.choice([None, rng.choice(kinds)])
+        elif change == 4:
+            v["legal_actions"] = [action() for _ in range(rng.randrange(5))]
+        elif change == 5:
+            v["legal_actions"] = v["legal_actions"] + [action()]
+        elif change == 6:
+            tiles = parse_tiles(v["hand"])
+            tiles[rng.randrange(len(tiles))] = rng.randrange(34)
+            v["hand"] = format_tiles(sorted(tiles))
+        elif change == 7:
+            v[rng.choice(["laizi", "indicator"])] = rng.choice(kinds)
+        elif change == 8:
+            v["profile"] = rng.choice(sorted(PROFILES))
+        else:
+            v["wall"] = rng.choice([0, 1, 14, 136])
+    return v
+
+
+@pytest.mark.parametrize(("bot", "count"), [("greedy", 400), ("expert", 400), ("search", 60)])
+def test_a_view_that_contradicts_itself_is_refused_or_answered_legally(bot: str,
+                                                                        count: int) -> None:
+    """Real views with fields changed to values that may contradict the rest (a chi in a
+    turn, a discard of a tile not held, a 14-tile claim, a laizi its indicator does not
+    make): every bot either answers with one of the view's legal actions or refuses the
+    view with a ``ViewError`` (``NoLegalAction`` where it lists none), never another
+    exception from deep inside a bot."""
+    rng = random.Random(f"mutate-{bot}")
+    views = _engine_views(rng)
+    answered = refused = 0
+    for _ in range(count):
+        view = _mutated(rng.choice(views), rng)
+        try:
+            choice = get_bot(bot, 1).choose(view)  # type: ignore[arg-type]
+        except ViewError:
+            refused += 1
+            continue
+        except NoLegalAction:
+            assert not view["legal_actions"]
+            continue
+        assert choice in [action_from_json(a) for a in view["legal_actions"]], view
+        answered += 1
+    assert answered > count // 5 and refused > count // 5  # both kinds were exercised

@@ -15,14 +15,25 @@ receives), never from the engine state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, get_args
 
 from ..analysis import is_ready
-from ..engine.actions import Action, action_from_json
+from ..engine.actions import (
+    Action,
+    Chi,
+    Discard,
+    Kong,
+    LaiziDiscard,
+    Pass,
+    Peng,
+    SpecialKong,
+    Win,
+    action_from_json,
+)
 from ..engine.views import SeatView
 from ..meld import KongKind, Meld, opening_count
 from ..rules import Rules, get_rules
@@ -99,6 +110,18 @@ class ViewError(ValueError):
 
 
 _PHASES = ("turn", "claim", "rob", "final", "ended")
+#: the moves each phase offers at all (which of them are legal now is the engine's to say):
+#: a turn plays from the hand, a claim window answers the discard, a robbed kong and a
+#: final draw are won or passed
+_PHASE_OFFERS: dict[str, Callable[[Action], bool]] = {
+    "turn": lambda a: isinstance(a, (Discard, SpecialKong, LaiziDiscard, Win))
+    or (isinstance(a, Kong) and a.kind != "direct"),
+    "claim": lambda a: isinstance(a, (Chi, Peng, Win, Pass))
+    or (isinstance(a, Kong) and a.kind == "direct"),
+    "rob": lambda a: isinstance(a, (Win, Pass)),
+    "final": lambda a: isinstance(a, (Win, Pass)),
+    "ended": lambda a: False,
+}
 _MELD_TYPES = ("chi", "peng", "kong")
 _KONG_KINDS: tuple[KongKind, ...] = get_args(KongKind)
 
@@ -244,19 +267,28 @@ def parse_view(view: SeatView) -> IntView:
     if over:
         raise ViewError(f"view: {seen[over[0]]} copies of {format_tiles([over[0]])} in sight")
     drawn = view.get("drawn")
+    drawn_tile = _tile(drawn, "view.drawn") if drawn else None
+    if drawn_tile is not None and drawn_tile not in hand:
+        raise ViewError(f"view.drawn: {format_tiles([drawn_tile])} is not in the hand")
+    laizi = _tile(view.get("laizi"), "view.laizi")
     actions = []
     for k, a in enumerate(_field(view, "legal_actions", list, "view")):
         try:
-            actions.append(action_from_json(a))
+            action = action_from_json(a)
         except ValueError as e:
             raise ViewError(f"view.legal_actions[{k}]: {e}") from None
+        if not _PHASE_OFFERS[phase](action):
+            raise ViewError(f"view.legal_actions[{k}]: {action} is no move of the {phase} phase")
+        _check_action_fits(action, hand, seats[me].melds, on_table, indicator, laizi,
+                           f"view.legal_actions[{k}]")
+        actions.append(action)
     return IntView(
         me, _count(view, "hand_no", "view", 10**9), _field(view, "profile", str, "view"),
         tuple(sorted((str(k), tuple(v) if isinstance(v, list) else v) for k, v in options.items())),
         _count(view, "dealer", "view", 3), phase,
-        indicator, _tile(view.get("laizi"), "view.laizi"),
+        indicator, laizi,
         _count(view, "wall", "view", 136), bool(view.get("end_phase")), on_table, tuple(seats),
-        hand, _tile(drawn, "view.drawn") if drawn else None, tuple(actions))
+        hand, drawn_tile, tuple(actions))
 
 
 class SeatReading:
@@ -277,6 +309,8 @@ class SeatReading:
         self.laizi = iv.laizi
         self.indicator = iv.indicator
         self.must: tuple[int, ...] = tuple(sorted(self.rules.must_kong_tiles))
+        if iv is not view:
+            _check_rules_agree(iv, self.rules)
         self.hand: list[int] = list(iv.hand)
         self.drawn: int | None = iv.drawn
         self.wall: int = iv.wall
@@ -444,6 +478,55 @@ class SeatReading:
                                 extra_openings=extra_openings, melds=melds)
         return any(self.passes_minimum(self.win_amounts(1, mw, d))
                    for d in range(4) if d != self.me)
+
+
+def _check_action_fits(action: Action, hand: Sequence[int], melds: Sequence[Meld],
+                       on_table: tuple[int, int] | None, indicator: int, laizi: int,
+                       where: str) -> None:
+    """A legal action uses tiles the view shows this seat holding (and a claim, the tile on
+    the table): not a rule of the game, only that the view agrees with itself, so that a
+    bot never has to take from its hand a tile that is not there."""
+    claimed = on_table[1] if on_table is not None else None
+    need: list[int] = []
+    if isinstance(action, Discard):
+        need = [action.tile]
+    elif isinstance(action, Chi):
+        if claimed not in action.tiles:
+            raise ViewError(f"{where}: {action} takes no tile on the table")
+        need = list(action.tiles)
+        need.remove(claimed)
+    elif isinstance(action, Peng) or (isinstance(action, Kong) and action.kind == "direct"):
+        if claimed != action.tile:
+            raise ViewError(f"{where}: {action} takes no tile on the table")
+        need = [action.tile] * (2 if isinstance(action, Peng) else 3)
+    elif isinstance(action, Kong):
+        need = [action.tile] * (4 if action.kind == "concealed" else 1)
+        if action.kind == "added" and not any(m.type == "peng" and m.tile == action.tile
+                                               for m in melds):
+            raise ViewError(f"{where}: {action} has no peng to add to")
+    elif isinstance(action, SpecialKong):
+        need = [laizi if action.kind == "laizi"
+                else get_rules().special_kong_tile(action.kind, indicator)]
+    elif isinstance(action, LaiziDiscard):
+        need = [laizi]
+    for x in set(need):
+        if hand.count(x) < need.count(x):
+            raise ViewError(f"{where}: {action} needs {format_tiles(sorted(need))} "
+                            "in the hand")
+
+
+def _check_rules_agree(iv: IntView, rules: Rules) -> None:
+    """What a JSON view says of the laizi and of the plain discards agrees with its own
+    profile: the laizi is the one its indicator makes, and neither the laizi nor a
+    must-kong tile (红中, 发财 in 赖子山庄) is offered as a plain discard."""
+    laizi = rules.laizi_of(iv.indicator)
+    if iv.laizi != laizi:
+        raise ViewError(f"view.laizi: {format_tiles([iv.laizi])}, where the indicator "
+                        f"{format_tiles([iv.indicator])} makes {format_tiles([laizi])} the laizi")
+    for k, a in enumerate(iv.legal_actions):
+        if isinstance(a, Discard) and (a.tile == laizi or a.tile in rules.must_kong_tiles):
+            raise ViewError(f"view.legal_actions[{k}]: {a}, a tile that only leaves the hand "
+                            "as a kong or 丢癞子")
 
 
 def _check_hand_size(size: int, phase: str, my_turn: bool) -> None:
