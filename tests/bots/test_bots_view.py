@@ -125,7 +125,7 @@ MALFORMED = [
     (("legal_actions", 0), {"type": "discard", "tile": "9p"},
      "view.legal_actions[0]: discard 9p needs 9p in the hand"),
     (("legal_actions", 0), {"type": "chi", "tile": "1m"},
-     "view.legal_actions[0]: chi 123m is no move of the turn phase"),
+     "view.legal_actions[0]: chi 123m in the turn phase: chi claims a discard"),
     (("legal_actions", 0), {"type": "kong", "kind": "added", "tile": "5m"},
      "view.legal_actions[0]: kong added 5m has no peng to add to"),
     (("legal_actions", 0), {"type": "kong", "kind": "concealed", "tile": "5m"},
@@ -135,8 +135,8 @@ MALFORMED = [
     (("legal_actions", 0), {"type": "laizi_discard"},
      "view.legal_actions[0]: laizi discard (丢癞子) needs 1s in the hand"),
     (("drawn",), "9p", "view.drawn: 9p is not in the hand"),
-    (("legal_actions", 0), {"type": "pass"}, "view.legal_actions[0]: pass is no move of the "
-                                              "turn phase"),
+    (("legal_actions", 0), {"type": "pass"}, "view.legal_actions[0]: pass in the turn phase: a "
+                                              "player cannot pass his own turn"),
 ]
 
 

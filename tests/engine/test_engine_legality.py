@@ -45,6 +45,7 @@ from wuhan_mahjong.engine.legality import (
     claim_actions,
     claim_candidates,
     explain,
+    phase_violation,
     seat_violation,
     turn_actions,
     turn_candidates,
@@ -72,6 +73,9 @@ def check_state(state: HandState, seen: Counter[str], actions: tuple[Action, ...
         legal = set(state.legal_actions(seat))
         for action in actions:
             v = explain(state, seat, action)
+            # what the phase alone refuses (a reader of a view asks it) is never legal
+            by_phase = phase_violation(state.phase, action)
+            assert by_phase is None or v is not None, (seat, action, by_phase)
             if action in legal:
                 assert v is None, (seat, action, v, state.phase)
                 continue
@@ -173,6 +177,23 @@ def test_every_requirement_explains_something(hands: int) -> None:
     # a robbing window (抢杠)
     check_state(_added_kong_declared(), seen)
     assert set(seen) == RULE_NAMES, sorted(RULE_NAMES - set(seen))
+
+
+def test_the_phase_alone_refuses_what_no_state_makes_legal() -> None:
+    """``phase_violation`` asks only the requirements marked ``phase_only``, without a
+    state (reading one would fail here); in a claim window every claim type and the pass
+    pass it, on a turn every move from the hand."""
+    phases = ("turn", "claim", "rob", "final", "ended")
+    offered = {p: {type(a).__name__ for a in EVERY_ACTION if phase_violation(p, a) is None}
+               for p in phases}
+    assert offered == {
+        "turn": {"Discard", "Kong", "SpecialKong", "LaiziDiscard", "Win"},
+        "claim": {"Chi", "Peng", "Kong", "Win", "Pass"},
+        "rob": {"Win", "Pass"}, "final": {"Win", "Pass"}, "ended": set()}
+    assert all(phase_violation("turn", k) is None for k in (*ADDED_KONGS, *CONCEALED_KONGS))
+    assert all(phase_violation("turn", k) is not None for k in DIRECT_KONGS)
+    assert all(phase_violation("claim", k) is None for k in DIRECT_KONGS)
+    assert all(phase_violation("claim", k) is not None for k in (*ADDED_KONGS, *CONCEALED_KONGS))
 
 
 def test_an_explanation_names_the_requirement() -> None:

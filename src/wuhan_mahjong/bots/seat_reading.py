@@ -15,7 +15,7 @@ receives), never from the engine state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -28,12 +28,11 @@ from ..engine.actions import (
     Discard,
     Kong,
     LaiziDiscard,
-    Pass,
     Peng,
     SpecialKong,
-    Win,
     action_from_json,
 )
+from ..engine.legality import phase_violation
 from ..engine.views import SeatView
 from ..meld import KongKind, Meld, opening_count
 from ..rules import Rules, get_rules
@@ -110,18 +109,6 @@ class ViewError(ValueError):
 
 
 _PHASES = ("turn", "claim", "rob", "final", "ended")
-#: the moves each phase offers at all (which of them are legal now is the engine's to say):
-#: a turn plays from the hand, a claim window answers the discard, a robbed kong and a
-#: final draw are won or passed
-_PHASE_OFFERS: dict[str, Callable[[Action], bool]] = {
-    "turn": lambda a: isinstance(a, (Discard, SpecialKong, LaiziDiscard, Win))
-    or (isinstance(a, Kong) and a.kind != "direct"),
-    "claim": lambda a: isinstance(a, (Chi, Peng, Win, Pass))
-    or (isinstance(a, Kong) and a.kind == "direct"),
-    "rob": lambda a: isinstance(a, (Win, Pass)),
-    "final": lambda a: isinstance(a, (Win, Pass)),
-    "ended": lambda a: False,
-}
 _MELD_TYPES = ("chi", "peng", "kong")
 _KONG_KINDS: tuple[KongKind, ...] = get_args(KongKind)
 
@@ -277,8 +264,9 @@ def parse_view(view: SeatView) -> IntView:
             action = action_from_json(a)
         except ValueError as e:
             raise ViewError(f"view.legal_actions[{k}]: {e}") from None
-        if not _PHASE_OFFERS[phase](action):
-            raise ViewError(f"view.legal_actions[{k}]: {action} is no move of the {phase} phase")
+        wrong = phase_violation(phase, action)
+        if wrong is not None:
+            raise ViewError(f"view.legal_actions[{k}]: {action} in the {phase} phase: {wrong}")
         _check_action_fits(action, hand, seats[me].melds, on_table, indicator, laizi,
                            f"view.legal_actions[{k}]")
         actions.append(action)

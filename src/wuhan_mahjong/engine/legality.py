@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from ..tiles import NUM_KINDS, tile_str
 from .actions import (
@@ -82,6 +82,9 @@ class Requirement:
     form: bool = False
     """A requirement on the action's form alone (its tiles exist, a chi is a run): the
     candidates meet it by construction, so :func:`allowed` skips it."""
+    phase_only: bool = False
+    """A requirement on the phase and the action alone, which never reads the state (a
+    turn is not passed): :func:`phase_violation` asks it without one."""
 
 
 @dataclass(frozen=True)
@@ -99,17 +102,20 @@ SEAT_REQUIREMENTS: list[Requirement] = []
 ACTION_REQUIREMENTS: list[Requirement] = []
 
 
-def _seat_rule(name: str, phases: Iterable[str], doc: str) -> Callable[[SeatCheck], SeatCheck]:
+def _seat_rule(name: str, phases: Iterable[str], doc: str, *, phase_only: bool = False
+               ) -> Callable[[SeatCheck], SeatCheck]:
     def add(check: SeatCheck) -> SeatCheck:
-        SEAT_REQUIREMENTS.append(Requirement(name, tuple(phases), ACTION_TYPES, check, doc))
+        SEAT_REQUIREMENTS.append(Requirement(name, tuple(phases), ACTION_TYPES, check, doc,
+                                             phase_only=phase_only))
         return check
     return add
 
 
-def _rule(name: str, phases: Iterable[str], types: Iterable[type], doc: str, *, form: bool = False
-          ) -> Callable[[ActionCheck], ActionCheck]:
+def _rule(name: str, phases: Iterable[str], types: Iterable[type], doc: str, *, form: bool = False,
+          phase_only: bool = False) -> Callable[[ActionCheck], ActionCheck]:
     def add(check: ActionCheck) -> ActionCheck:
-        ACTION_REQUIREMENTS.append(Requirement(name, tuple(phases), tuple(types), check, doc, form))
+        ACTION_REQUIREMENTS.append(Requirement(name, tuple(phases), tuple(types), check, doc, form,
+                                               phase_only))
         return check
     return add
 
@@ -129,7 +135,7 @@ def _seat_exists(st: HandState, seat: int) -> str | None:
     return None if 0 <= seat < 4 else f"no seat {seat}: seats are 0-3"
 
 
-@_seat_rule("hand.goes_on", ("ended",), "nobody acts once the hand is over")
+@_seat_rule("hand.goes_on", ("ended",), "nobody acts once the hand is over", phase_only=True)
 def _hand_goes_on(st: HandState, seat: int) -> str | None:
     return "the hand is over"
 
@@ -175,30 +181,31 @@ def _is_a_run(st: HandState, seat: int, a: Action) -> str | None:
     return f"no run starts at {tile_str(a.low)}: a chi is three consecutive tiles of one suit"
 
 
-@_rule("turn.no_pass", ("turn",), (Pass,), "a turn is played, never passed")
+@_rule("turn.no_pass", ("turn",), (Pass,), "a turn is played, never passed", phase_only=True)
 def _turn_no_pass(st: HandState, seat: int, a: Action) -> str | None:
     return "a player cannot pass his own turn: he must discard (or kong, or win)"
 
 
-@_rule("turn.nothing_to_claim", ("turn",), (Chi, Peng), "chi and peng take a discard")
+@_rule("turn.nothing_to_claim", ("turn",), (Chi, Peng), "chi and peng take a discard",
+       phase_only=True)
 def _turn_no_claim(st: HandState, seat: int, a: Action) -> str | None:
     return f"{a.__class__.__name__.lower()} claims a discard; there is none to claim"
 
 
 @_rule("claim.answers", ("claim",), (Discard, SpecialKong, LaiziDiscard),
-       "a discard is answered by win, peng, 冲杠, chi or pass")
+       "a discard is answered by win, peng, 冲杠, chi or pass", phase_only=True)
 def _claim_answers(st: HandState, seat: int, a: Action) -> str | None:
     return f"{a} is not an answer to a discard: claim (win, peng, kong direct, chi) or pass"
 
 
 @_rule("rob.answers", ("rob",), (Discard, Chi, Peng, Kong, SpecialKong, LaiziDiscard),
-       "an added kong (蓄杠) is robbed (win) or let pass")
+       "an added kong (蓄杠) is robbed (win) or let pass", phase_only=True)
 def _rob_answers(st: HandState, seat: int, a: Action) -> str | None:
     return "an added kong (蓄杠) can only be robbed (win) or let pass"
 
 
 @_rule("final.answers", ("final",), (Discard, Chi, Peng, Kong, SpecialKong, LaiziDiscard),
-       "a final draw (海底) is won or passed")
+       "a final draw (海底) is won or passed", phase_only=True)
 def _final_answers(st: HandState, seat: int, a: Action) -> str | None:
     return "in the final draws (海底) a player may only win or pass: no discard, no kong"
 
@@ -320,7 +327,7 @@ def _kong_not_must(st: HandState, seat: int, a: Action) -> str | None:
     return f"{tile_str(a.tile)} is only ever konged singly (special_kong)" if a.tile in st.must else None
 
 
-@_rule("kong.direct_claims", ("turn",), (Kong,), "a 冲杠 takes a discard")
+@_rule("kong.direct_claims", ("turn",), (Kong,), "a 冲杠 takes a discard", phase_only=True)
 def _kong_direct_in_turn(st: HandState, seat: int, a: Action) -> str | None:
     assert isinstance(a, Kong)
     if a.kind != "direct":
@@ -355,7 +362,8 @@ def _added_fourth(st: HandState, seat: int, a: Action) -> str | None:
 
 
 # ====================================================================== claims on a discard
-@_rule("claim.direct_kong_only", ("claim",), (Kong,), "the kong on a discard is the 冲杠")
+@_rule("claim.direct_kong_only", ("claim",), (Kong,), "the kong on a discard is the 冲杠",
+       phase_only=True)
 def _claim_direct_only(st: HandState, seat: int, a: Action) -> str | None:
     assert isinstance(a, Kong)
     if a.kind == "direct":
@@ -440,6 +448,36 @@ def _build_index() -> None:
 
 
 _build_index()
+
+
+#: what a phase-only requirement is given for the state it never reads
+_NO_STATE = cast("HandState", None)
+
+
+def phase_violation(phase: str, action: Action) -> Violation | None:
+    """Why ``action`` is no move of ``phase`` whatever the state, else None: a pass on a
+    turn, a chi outside a claim window, a discard answering a discard, anything but a win
+    or a pass in a final draw, anything once the hand is over.  For a reader of a view,
+    such as a bot checking the legal actions it was sent; it asks only the requirements
+    marked ``phase_only``.
+
+    >>> from wuhan_mahjong.engine.actions import PASS
+    >>> str(phase_violation("turn", PASS))
+    'a player cannot pass his own turn: he must discard (or kong, or win)'
+    >>> phase_violation("claim", PASS) is None
+    True
+    """
+    for req in SEAT_REQUIREMENTS:
+        if req.phase_only and phase in req.phases:
+            reason = req.check(_NO_STATE, -1)
+            if reason is not None:
+                return Violation(req.name, reason)
+    for req in ACTION_REQUIREMENTS:
+        if req.phase_only and phase in req.phases and isinstance(action, req.types):
+            reason = req.check(_NO_STATE, -1, action)
+            if reason is not None:
+                return Violation(req.name, reason)
+    return None
 
 
 def seat_violation(st: HandState, seat: int) -> Violation | None:
