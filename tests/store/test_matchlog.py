@@ -121,6 +121,13 @@ def test_an_ended_match_is_not_resumed_or_written(store: Store) -> None:
     assert store.load_match("nope") is None
 
 
+def test_a_match_id_no_database_can_hold_is_refused(store: Store) -> None:
+    """A NUL is refused by PostgreSQL's text columns at the first statement; the log
+    refuses it before that, on every database alike."""
+    with pytest.raises(MatchLogError, match="no NUL"):
+        store.open_match("m\x00", "t6", "00", {})
+
+
 def _act(seq: int, tile: str = "1m") -> MatchEvent:
     return MatchEvent(seq, 0, "act", seat=seq % 4, data=f'{{"type":"discard","tile":"{tile}"}}',
                       source="player")

@@ -57,7 +57,7 @@ from ..store import (
     points_to_next_level,
 )
 from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
-from ..store.models import GAME_ID_MAX
+from ..store.models import storable_game_id
 from .admin import watch_admin
 from .bot_worker import shared_worker
 from .calculator import AddressLimiter, AddressLimits, calculator_routes
@@ -401,7 +401,7 @@ async def hands(request: Request) -> Response:
                  "replay requests")  # each is a database read: the replays' allowance
     account = await _account(request)
     match_id = request.path_params["match_id"]
-    numbers = [] if len(match_id) > GAME_ID_MAX else await asyncio.to_thread(
+    numbers = [] if not storable_game_id(match_id) else await asyncio.to_thread(
         _hub(request).store.hand_numbers, match_id, viewer=account.id)
     if not numbers:
         raise HttpError(404, "not_found", "no finished hand of that match that you sat at")
@@ -415,7 +415,7 @@ async def record(request: Request) -> Response:
     account = await _account(request)
     match_id = request.path_params["match_id"]
     hand_no = request.path_params["hand_no"]
-    if not 0 <= hand_no <= HAND_NO_MAX or len(match_id) > GAME_ID_MAX:  # no such hand, whatever size
+    if not 0 <= hand_no <= HAND_NO_MAX or not storable_game_id(match_id):  # no such hand
         raise HttpError(404, "not_found", "no finished hand of that match that you sat at")
     rec = await asyncio.to_thread(_hub(request).store.hand_record, match_id, hand_no,
                                   viewer=account.id)
@@ -521,7 +521,9 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         *observability_routes(),
         WebSocketRoute("/ws", serve_websocket),
         Route("/", _index(folder), methods=["GET"]),
-        Mount("/", StaticFiles(directory=folder, check_dir=False), name="web"),
+        # without the client's folder (a server built without it) the index is the
+        # placeholder page and any other path a plain 404, not StaticFiles' 500
+        *([Mount("/", StaticFiles(directory=folder), name="web")] if folder.is_dir() else []),
     ]
     app = HardenedStarlette(routes=routes, lifespan=lifespan)
     app.state.login_guard = login_guard

@@ -46,7 +46,7 @@ from starlette.routing import Route
 
 from ..engine.records import load_records
 from ..store import HandRecord, Store, UnknownAccount
-from ..store.models import GAME_ID_MAX
+from ..store.models import storable_game_id
 from .calculator import AddressLimiter, AddressLimits
 from .replay_frames import hand_frames
 from .security import ResponseCache
@@ -75,7 +75,7 @@ def _hand(request: Request) -> tuple[str, int] | None:
     """The hand the path names, or ``None`` for one that cannot exist."""
     match_id = str(request.path_params["match_id"])
     hand_no = int(request.path_params["hand_no"])
-    if len(match_id) > GAME_ID_MAX or not 0 <= hand_no <= HAND_NO_MAX:
+    if not storable_game_id(match_id) or not 0 <= hand_no <= HAND_NO_MAX:
         return None
     return match_id, hand_no
 

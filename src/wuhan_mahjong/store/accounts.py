@@ -177,8 +177,8 @@ def lookup_keys(username: str) -> tuple[str, ...]:
     ('aiice', 'alice')
     """
     if not isinstance(username, str) or not 1 <= len(username) <= 4 * USERNAME_MAX or any(
-        "\ud800" <= char <= "\udfff" for char in username
-    ):
+        "\ud800" <= char <= "\udfff" or char == "\x00" for char in username
+    ):  # (PostgreSQL refuses a NUL in a query outright: an error there, not a miss)
         return ()
     keys = {unicodedata.normalize("NFKC", username).casefold()}
     with contextlib.suppress(InvalidUsername):

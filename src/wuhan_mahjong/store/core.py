@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from .database import READ_ONLY
 from .errors import InvalidSettlement, UnknownAccount
-from .models import GAME_ID_MAX, AccountRow
+from .models import GAME_ID_MAX, AccountRow, storable_game_id
 
 __all__ = ["MAX_AMOUNT", "StoreCore", "StoreSettings", "check_id", "check_int", "check_profile"]
 
@@ -53,8 +53,9 @@ def check_int(name: str, value: int, *, low: int = 0, high: int = MAX_AMOUNT) ->
 
 
 def check_id(name: str, value: str) -> None:
-    if not isinstance(value, str) or not 1 <= len(value) <= GAME_ID_MAX:
-        raise InvalidSettlement(f"{name} must be a string of 1 to {GAME_ID_MAX} characters")
+    if not isinstance(value, str) or not value or not storable_game_id(value):
+        raise InvalidSettlement(f"{name} must be a string of 1 to {GAME_ID_MAX} characters "
+                                "and no NUL")
 
 
 def check_profile(profile: str) -> None:

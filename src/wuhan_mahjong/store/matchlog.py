@@ -36,7 +36,7 @@ from sqlalchemy import Connection, bindparam, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from .errors import StoreError
-from .models import GAME_ID_MAX, MatchEventRow, MatchRow, utcnow
+from .models import GAME_ID_MAX, MatchEventRow, MatchRow, storable_game_id, utcnow
 
 __all__ = [
     "EVENT_KINDS",
@@ -180,8 +180,9 @@ def fee_game_id(match_id: str) -> str:
 
 def _check_match_id(match_id: str) -> None:
     # Leave room for "/<hand no>" and "#escape<seat>" in the settlement ids.
-    if not isinstance(match_id, str) or not 1 <= len(match_id) <= GAME_ID_MAX - 16:
-        raise MatchLogError(f"a match id has 1 to {GAME_ID_MAX - 16} characters")
+    if (not isinstance(match_id, str) or not 1 <= len(match_id) <= GAME_ID_MAX - 16
+            or not storable_game_id(match_id)):
+        raise MatchLogError(f"a match id has 1 to {GAME_ID_MAX - 16} characters and no NUL")
 
 
 def _logged(row: MatchRow, events: Sequence[MatchEventRow] = ()) -> LoggedMatch:

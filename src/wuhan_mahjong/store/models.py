@@ -61,6 +61,17 @@ USERNAME_MAX = 32
 GAME_ID_MAX = 128
 
 
+def storable_game_id(text: str) -> bool:
+    """Whether ``text`` could name a stored match: at most :data:`GAME_ID_MAX` characters
+    and no NUL, which PostgreSQL's text columns refuse outright (a lookup with one is an
+    error there, not a miss).
+
+    >>> storable_game_id("20261203-0a1b2c3d4e5f"), storable_game_id("a" + chr(0) + "b")
+    (True, False)
+    """
+    return len(text) <= GAME_ID_MAX and "\x00" not in text
+
+
 def utcnow() -> datetime:
     """The current time, timezone-aware in UTC."""
     return datetime.now(UTC)

@@ -1,0 +1,83 @@
+"""Random HTTP requests to every route (any method, odd path parameters, query strings,
+bodies that are not JSON or not UTF-8, good and bad tokens): the server answers each with
+a 2xx or 4xx, never a 500 or a dropped connection, and goes on serving."""
+
+from __future__ import annotations
+
+import collections
+import json
+import random
+from typing import Any
+
+import httpx
+
+from .harness import StartServer, register
+
+PATHS = ["/api/register", "/api/login", "/api/guest", "/api/upgrade", "/api/logout",
+         "/api/password", "/api/profile", "/api/matches/{m}/hands", "/api/matches/{m}/hands/{h}",
+         "/api/health", "/api/hint", "/api/score", "/api/hand", "/api/leaderboard", "/healthz",
+         "/readyz", "/metrics", "/api/hands/{m}/{h}/publish", "/api/public/hands/{m}/{h}",
+         "/api/public/hands/{m}/{h}/record.jsonl", "/api/public/hands/{m}/{h}/frames",
+         "/api/matches/{m}/hands/{h}/frames", "/api/rules", "/api/tables/live", "/",
+         "/index.html", "/../../etc/passwd", "/api/nothing", "/x%00y"]
+MATCH_IDS = ["abc", "0" * 32, "%00", "a%00b", "..", "x" * 500, "🀄", "a%20b", "%ff"]
+HAND_NOS = ["0", "1", "-1", str(2**40), str(10**30)]
+VALUES: list[Any] = [None, True, 0, -1, 2**63, 10**40, 1.5, "", "x" * 3000, "🀄", "\ud800", [],
+                     {}, [1], {"a": 1}, "fuzzer", "secret-123", "yuanhang", "all", "week", "a\x00b",
+                     "fuzzer\x00", "\x00" * 9]
+FIELDS = ["username", "password", "old", "new", "hand", "indicator", "melds", "profile",
+          "options", "token", "public"]
+QUERY = ["profile", "period", "limit", "offset", "q", "since"]
+RAW_BODIES = [b"{", b"\xff\xfe", b"[]" * 5000, b"null", b'{"a": ' * 200]
+
+
+def test_random_requests_get_answers_not_errors(start_server: StartServer) -> None:
+    server = start_server(calc_rate=1e6, calc_burst=10**6)
+    token = register(server, "fuzzer")
+    rng = random.Random(20261203)
+    codes: collections.Counter[int] = collections.Counter()
+    with httpx.Client(base_url=server.http, timeout=30) as client:
+        for _ in range(1500):
+            path = (rng.choice(PATHS).replace("{m}", rng.choice(MATCH_IDS))
+                    .replace("{h}", rng.choice(HAND_NOS)))
+            headers = {}
+            if rng.random() < 0.6:
+                headers["Authorization"] = "Bearer " + rng.choice([token, "nope", token + "x"])
+            params = {rng.choice(QUERY): str(rng.choice(VALUES)) for _ in range(rng.randrange(3))}
+            roll = rng.random()
+            body = (json.dumps({rng.choice(FIELDS): rng.choice(VALUES)
+                                for _ in range(rng.randrange(4))}).encode() if roll < 0.6
+                    else rng.choice(RAW_BODIES) if roll < 0.7 else None)
+            try:
+                request = client.build_request(rng.choice(["GET", "POST", "DELETE", "PUT"]), path,
+                                               headers=headers, params=params, content=body)
+            except UnicodeEncodeError:  # a lone surrogate in the query: no client sends that
+                continue
+            response = client.send(request)
+            codes[response.status_code] += 1
+            assert response.status_code < 500, (request.method, path, params, body, response.text)
+        assert client.get("/api/health").status_code == 200
+    assert codes[200] and codes[400] and codes[401] and codes[404] and codes[405], codes
+
+
+def test_a_nul_in_typed_text_is_a_miss_not_an_error(start_server: StartServer) -> None:
+    """PostgreSQL refuses a NUL in any query text (an error, not an empty answer), so a
+    name or a match id with one must be answered before the database is asked: a login
+    fails as a wrong password does, a hand is not found.  (Both were 500s on PostgreSQL.)"""
+    server = start_server()
+    register(server, "someone")
+    with httpx.Client(base_url=server.http, timeout=30) as client:
+        for name in ("some\x00one", "\x00"):
+            r = client.post("/api/login", json={"username": name, "password": "secret-123"})
+            assert r.status_code == 401 and r.json()["error"]["code"] == "authentication_failed"
+        r = client.post("/api/register", json={"username": "a\x00b", "password": "secret-123"})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_credentials"
+        for path in ("/api/public/hands/a%00b/1", "/api/public/hands/a%00b/1/record.jsonl",
+                     "/api/public/hands/a%00b/1/frames"):
+            r = client.get(path)
+            assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", path
+        auth = {"Authorization": f"Bearer {register(server, 'another')}"}
+        for path in ("/api/matches/a%00b/hands", "/api/matches/a%00b/hands/1",
+                     "/api/matches/a%00b/hands/1/frames", "/api/hands/a%00b/1/publish"):
+            r = client.get(path, headers=auth)
+            assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", path
