@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import re
 import types
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -221,3 +223,25 @@ def test_an_idle_agent_only_waits() -> None:
         agent = e.agent_selection
     e.step(rl.spaces.PASS_INDEX)
     assert e.infos[agent] == {}
+
+
+@pytest.mark.parametrize(("make", "kwargs", "message"), [
+    (rl.GymEnv, {"seat": True}, "seat must be 0-3 or None, got True"),
+    (rl.GymEnv, {"seat": 1.5}, "seat must be 0-3 or None, got 1.5"),
+    (rl.GymEnv, {"opponents": [1, 2, 3]}, "opponents: 1 is neither a bot name nor a bot"),
+    (rl.GymEnv, {"reward_scale": float("nan")}, "reward_scale must be a finite number"),
+    (rl.GymEnv, {"illegal_penalty": float("inf")},
+     "illegal_penalty must be a finite number"),
+    (rl.GymEnv, {"match": True, "hands": 2.5}, "hands must be a whole number of at least 1"),
+    (rl.raw_env, {"max_cycles": True}, "max_cycles must be a whole number of at least 1"),
+    (rl.parallel_env, {"match": True, "hands": 0},
+     "hands must be a whole number of at least 1, got 0"),
+    (functools.partial(rl.SelfPlayVector, 2.0), {}, "num_envs must be a whole number of at least 1"),
+])
+def test_a_bad_setting_is_refused_when_the_environment_is_made(make: Any, kwargs: dict[str, Any],
+                                                              message: str) -> None:
+    """A seat of True, a float hand count, three opponents that are not bots, a NaN reward
+    scale: each is a ValueError naming it at construction, not a crash at the first reset
+    or a NaN in every return."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make(**kwargs)

@@ -30,7 +30,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from ..engine.state import seat_name
 from ..engine.views import seat_view
-from .game import IndexedGame
+from .game import IndexedGame, finite_number, whole_number
 from .spaces import NUM_ACTIONS, OBS_SHAPE, PASS_INDEX
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
@@ -67,11 +67,11 @@ class _Base:
                options: dict[str, Any]) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        if max_cycles is not None and max_cycles < 1:
-            raise ValueError("max_cycles must be at least 1")
+        if max_cycles is not None:
+            max_cycles = whole_number("max_cycles", max_cycles, 1)
         self.game = IndexedGame(profile, match=match, hands=hands, auto_pass=auto_pass,
                            reward_scale=reward_scale, options=options)
-        self.illegal_penalty = float(illegal_penalty)
+        self.illegal_penalty = finite_number("illegal_penalty", illegal_penalty)
         self.max_cycles = max_cycles
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)

@@ -10,6 +10,7 @@ environments put it in ``info`` and add the optional ``illegal_penalty``).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -31,6 +32,23 @@ def make_rules(profile: str, options: Mapping[str, Any]) -> Rules:
     return get_rules(profile, dict(options))
 
 
+def whole_number(name: str, value: Any, low: int) -> int:
+    """``value`` if it is an integer (not a bool) of at least ``low``, else a ValueError
+    naming ``name``: an environment's sizes and counts."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+        raise ValueError(f"{name} must be a whole number of at least {low}, got {value!r}")
+    return int(value)
+
+
+def finite_number(name: str, value: Any) -> float:
+    """``value`` as a float if it is a finite number (not a bool), else a ValueError naming
+    ``name``: a reward scale or penalty that is NaN or infinite poisons every return."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating) \
+            or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return float(value)
+
+
 def default_action(state: HandState, seat: int) -> Action:
     """What a seat plays for an illegal index (see the module docstring)."""
     acts = state.legal_actions(seat)
@@ -50,14 +68,13 @@ class IndexedGame:
     def __init__(self, profile: str = "yuanhang", *, match: bool = False, hands: int = 4,
                  auto_pass: bool = False, reward_scale: float = 1.0,
                  options: Mapping[str, Any] | None = None) -> None:
-        if hands < 1:
-            raise ValueError("a match needs at least one hand")
+        hands = whole_number("hands", hands, 1)  # a match needs at least one hand
         self.rules = make_rules(profile, options or {})
         self.profile = profile
         self.match_mode = match
         self.hands = hands
         self.auto_pass = auto_pass
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = finite_number("reward_scale", reward_scale)
         self.rng: random.Random = random.Random()
         self.match: Match | None = None
         self.state: HandState = new_hand(self.rules, 0, rng=self.rng, auto_pass=auto_pass)

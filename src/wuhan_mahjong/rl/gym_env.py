@@ -19,7 +19,7 @@ import numpy as np
 from ..bots import Bot, get_bot
 from ..engine.views import seat_view
 from .aec import observation_space
-from .game import IndexedGame
+from .game import IndexedGame, finite_number
 from .spaces import NUM_ACTIONS
 
 
@@ -33,8 +33,10 @@ class GymEnv(gym.Env):
                  seat: int | None = None, match: bool = False, hands: int = 4,
                  reward_scale: float = 1.0, illegal_penalty: float = 0.0,
                  render_mode: str | None = None, **options: Any) -> None:
-        if seat is not None and not 0 <= seat < 4:
-            raise ValueError(f"seat must be 0-3 or None, got {seat}")
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < 4:
+                raise ValueError(f"seat must be 0-3 or None, got {seat!r}")
+            seat = int(seat)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError("render_mode must be None or 'ansi'")
         specs = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
@@ -43,12 +45,14 @@ class GymEnv(gym.Env):
         for spec in specs:
             if isinstance(spec, str):
                 get_bot(spec, 0)  # unknown names fail now, with the list of bots
+            elif not callable(getattr(spec, "choose", None)):
+                raise ValueError(f"opponents: {spec!r} is neither a bot name nor a bot")
         self._specs = specs
         self.game = IndexedGame(profile, match=match, hands=hands, auto_pass=True,
                            reward_scale=reward_scale, options=options)
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
-        self.illegal_penalty = float(illegal_penalty)
+        self.illegal_penalty = finite_number("illegal_penalty", illegal_penalty)
         self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)

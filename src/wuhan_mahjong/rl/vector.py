@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .game import IndexedGame
+from .game import IndexedGame, whole_number
 from .spaces import NUM_ACTIONS, OBS_SHAPE
 
 
@@ -36,8 +36,7 @@ class SelfPlayVector:
     def __init__(self, num_envs: int, profile: str = "yuanhang", *, seed: int | None = None,
                  match: bool = False, hands: int = 4, reward_scale: float = 1.0,
                  **options: Any) -> None:
-        if num_envs < 1:
-            raise ValueError("num_envs must be at least 1")
+        num_envs = whole_number("num_envs", num_envs, 1)
         self.num_envs = num_envs
         master = random.Random(seed)
         self.games = [IndexedGame(profile, match=match, hands=hands, auto_pass=True,
