@@ -34,6 +34,7 @@ from wuhan_mahjong.store import Store
 from .harness import Client, free_port, play, seat_four
 from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted
 from .test_durable_crash import Player, ServeProcess, _accounts
+from .test_protocol_fuzz import check_fuzzed, play_while_fuzzing
 
 REDIS_ENV = "WUHAN_MAHJONG_TEST_REDIS"
 
@@ -257,6 +258,44 @@ def test_one_connection_per_account_and_logout_across_nodes(
             assert new.close_code == 4401
 
         asyncio.run(scenario())
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_random_messages_relayed_between_nodes_never_disturb_the_table(
+        nodes: list[ServeProcess], db_url: str) -> None:
+    """``test_protocol_fuzz`` across two nodes: the room and its table on node 1, the
+    fuzzing player's socket on node 2, so that every message he sends (malformed, stale,
+    illegal, lone surrogates, huge numbers) goes through node 2's parser and the relay over
+    Redis.  Each is answered, he keeps his connection, nobody else sees an error, and the
+    match settles alike for all four."""
+    store, tokens, _ = _accounts(db_url, 4)
+    first, second = nodes[0], nodes[1]
+    first.start()
+    second.start()
+    try:
+        async def scenario() -> tuple[list[Client], list[dict[str, Any]], int]:
+            clients = [Client(n, t) for n, t in  # type: ignore[arg-type]
+                       zip((first, first, first, second), tokens, strict=True)]
+            for c in clients:
+                await c.connect()
+            await clients[0].send({"type": "create_room", "options": {"hands": 2}})
+            code = (await clients[0].expect("room"))["code"]
+            for c in clients[1:]:
+                await c.send({"type": "join_room", "code": code})
+                await c.expect("room")
+            for c in clients:
+                await c.send({"type": "ready"})
+            for c in clients:
+                await c.expect("table")
+            ends, sent = await play_while_fuzzing(clients, clients[3], 20261204)
+            for c in clients:
+                await c.close()
+            return clients, ends, sent
+
+        clients, ends, sent = asyncio.run(scenario())
+        check_fuzzed(clients, clients[3], ends, sent)
     finally:
         store.close()
 
