@@ -181,6 +181,26 @@ WALL = "".join(f"{r}{r}{r}{r}{suit}" for suit in "mps" for r in range(1, 10)) + 
     f"{r}{r}{r}{r}z" for r in range(1, 8))
 
 
+@pytest.mark.parametrize(("args", "where"), [(("replay",), "file"), (("verify",), "file"),
+                                             (("score",), "stdin"),
+                                             (("bot", "--policy", "greedy", "--jsonl"), "stdin")])
+def test_a_lone_surrogate_in_json_exits_2_with_one_line(tmp_path: Path, args: tuple[str, ...],
+                                                        where: str) -> None:
+    """``"\\ud800"`` (half a surrogate pair) parses as JSON but is no Unicode text: a
+    record holding it made ``replay`` print it and die of UnicodeEncodeError.  Every JSON
+    from outside is refused at the parser instead (``jsontext.LoneSurrogateError``)."""
+    text = '{"e": "header", "schema": "wuhan-mahjong/hand", "seat": "\\ud800"}'
+    argv = list(args)
+    if where == "file":
+        f = tmp_path / "record.jsonl"
+        f.write_text(text + "\n")
+        argv.append(str(f))
+    p = cli(*argv, stdin=text + "\n" if where == "stdin" else "")
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    [line] = p.stderr.strip().splitlines()
+    assert "lone surrogate" in line, line
+
+
 @pytest.mark.parametrize(("args", "stdin", "file"), [
     (("score",), DEEP, None),                                 # a settlement record
     (("replay",), None, DEEP),                                # a hand record

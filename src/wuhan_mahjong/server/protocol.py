@@ -258,16 +258,6 @@ def validation_params(error: ValidationError, skip: int = 1) -> ErrorParams:
     return params
 
 
-def _has_lone_surrogate(obj: Any) -> bool:
-    """Whether a parsed JSON value holds a string that is not valid Unicode (a ``\\udXXX``
-    escape without its pair): such a string cannot be encoded, echoed or stored."""
-    try:
-        json.dumps(obj, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
 def parse_client_message(text: str) -> Any:
     """Parse and validate one client frame; raises :class:`ProtocolError`.
 
@@ -284,10 +274,11 @@ def parse_client_message(text: str) -> Any:
     """
     try:
         obj = jsontext.loads(text)
+    except jsontext.LoneSurrogateError:
+        raise ProtocolError("invalid_message",
+                            "a string holds a lone surrogate: send valid Unicode") from None
     except json.JSONDecodeError as e:
         raise ProtocolError("bad_json", f"malformed JSON: {e.msg}") from None
-    if "\\u" in text and _has_lone_surrogate(obj):
-        raise ProtocolError("invalid_message", "a string holds a lone surrogate: send valid Unicode")
     if not isinstance(obj, dict):
         raise ProtocolError("invalid_message", "a message must be a JSON object")
     ref = obj.get("ref") if isinstance(obj.get("ref"), str) and len(obj["ref"]) <= 64 else None
