@@ -474,6 +474,8 @@ def _check_action_fits(action: Action, hand: Sequence[int], melds: Sequence[Meld
     """A legal action uses tiles the view shows this seat holding (and a claim, the tile on
     the table): not a rule of the game, only that the view agrees with itself, so that a
     bot never has to take from its hand a tile that is not there."""
+    if type(action) is Discard and action.tile in hand:  # most actions: at once
+        return
     claimed = on_table[1] if on_table is not None else None
     need: list[int] = []
     if isinstance(action, Discard):
@@ -492,7 +494,7 @@ def _check_action_fits(action: Action, hand: Sequence[int], melds: Sequence[Meld
         if action.kind == "added" and not any(m.type == "peng" and m.tile == action.tile
                                                for m in melds):
             raise ViewError(f"{where}: {action} has no peng to add to")
-    elif isinstance(action, SpecialKong):
+    elif isinstance(action, SpecialKong):  # (红中, 发财 and 皮 are the same in every profile)
         need = [laizi if action.kind == "laizi"
                 else get_rules().special_kong_tile(action.kind, indicator)]
     elif isinstance(action, LaiziDiscard):

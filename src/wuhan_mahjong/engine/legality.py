@@ -435,6 +435,8 @@ _INDEX: dict[tuple[str, type], tuple[ActionCheck, ...]] = {}
 _NAMES: dict[tuple[str, type], tuple[str, ...]] = {}
 _CANDIDATE_INDEX: dict[tuple[str, type], tuple[ActionCheck, ...]] = {}
 _SEAT_INDEX: dict[str, tuple[Requirement, ...]] = {}
+_PHASE_ONLY_INDEX: dict[tuple[str, type], tuple[tuple[Requirement, bool], ...]] = {}
+"""The phase-only requirements of (phase, action type), each with whether it is a seat's."""
 
 
 def _build_index() -> None:
@@ -445,6 +447,9 @@ def _build_index() -> None:
             _INDEX[(phase, kind)] = tuple(r.check for r in reqs)
             _NAMES[(phase, kind)] = tuple(r.name for r in reqs)
             _CANDIDATE_INDEX[(phase, kind)] = tuple(r.check for r in reqs if not r.form)
+            _PHASE_ONLY_INDEX[(phase, kind)] = (
+                *((r, True) for r in _SEAT_INDEX[phase] if r.phase_only),
+                *((r, False) for r in reqs if r.phase_only))
 
 
 _build_index()
@@ -467,16 +472,10 @@ def phase_violation(phase: str, action: Action) -> Violation | None:
     >>> phase_violation("claim", PASS) is None
     True
     """
-    for req in SEAT_REQUIREMENTS:
-        if req.phase_only and phase in req.phases:
-            reason = req.check(_NO_STATE, -1)
-            if reason is not None:
-                return Violation(req.name, reason)
-    for req in ACTION_REQUIREMENTS:
-        if req.phase_only and phase in req.phases and isinstance(action, req.types):
-            reason = req.check(_NO_STATE, -1, action)
-            if reason is not None:
-                return Violation(req.name, reason)
+    for req, of_seat in _PHASE_ONLY_INDEX.get((phase, type(action)), ()):
+        reason = req.check(_NO_STATE, -1) if of_seat else req.check(_NO_STATE, -1, action)
+        if reason is not None:
+            return Violation(req.name, reason)
     return None
 
 
