@@ -18,6 +18,10 @@ json.decoder.JSONDecodeError: nested too deeply: line 1 column 1 (char 0)
 Traceback (most recent call last):
 ...
 wuhan_mahjong.jsontext.LoneSurrogateError: a string holds a lone surrogate: line 1 column 1 (char 0)
+>>> loads(b'["\\xed\\xa0\\x80"]')  # the same half pair, in UTF-8
+Traceback (most recent call last):
+...
+wuhan_mahjong.jsontext.LoneSurrogateError: a string holds a lone surrogate: line 1 column 1 (char 0)
 """
 
 from __future__ import annotations
@@ -29,8 +33,9 @@ from typing import Any
 __all__ = ["LoneSurrogateError", "has_lone_surrogate", "loads"]
 
 #: where a surrogate can come from: a ``\\uD800``-``\\uDFFF`` escape, or the code point itself
+#: (bytes are decoded with ``surrogatepass``, so its UTF-8 form gets through too)
 _MAY_HOLD = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
-_MAY_HOLD_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+_MAY_HOLD_BYTES = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")  # (the UTF-8 of one)
 
 
 class LoneSurrogateError(json.JSONDecodeError):
