@@ -130,6 +130,8 @@ def test_invalid_settlements_change_nothing(store: Store) -> None:
         store.settle_game("m1", -1, {a: 10, b: -10}, 0)
     with pytest.raises(InvalidSettlement):
         store.settle_game("", 1, {a: 10, b: -10}, 0)
+    with pytest.raises(InvalidSettlement, match="no NUL"):  # PostgreSQL would refuse it later
+        store.settle_game("m" + chr(0), 1, {a: 10, b: -10}, 0)
     with pytest.raises(UnknownAccount):
         store.settle_game("m1", 1, {a: 10, 999_999: -10}, 0)
     with pytest.raises(UnknownAccount):
