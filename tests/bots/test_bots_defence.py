@@ -422,3 +422,78 @@ def test_the_family_tile_is_held_even_when_it_would_make_the_hand_ready(
     assert get_bot("greedy", 1).choose(view) == Discard(parse_tile(lone))
     choice = get_bot(bot, 1).choose(view)
     assert isinstance(choice, Discard) and tile_str(choice.tile) in ("6s", "7s", "9s")
+
+
+#: three honour pungs (东, 西, 北) and three 2/5/8 pungs: the family reads of seat 1
+THREE_HONOUR_PENGS = [meld("peng", "111z", 3), meld("peng", "333z", 2), meld("peng", "444z", 3)]
+THREE_JIANG_PENGS = [meld("peng", "222m", 3), meld("peng", "888s", 2), meld("peng", "555s", 3)]
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_a_dead_honour_still_completes_a_fengyise(profile: str, bot: str) -> None:
+    """Every other copy of this seat's lone 发 (中 in 赖子山庄, where 发 must be konged) is
+    in the discards, so no shape can wait on it: but a ready 风一色 needs no shape (乱风,
+    RULES §10) and wins on any honour, the last copy included.  The reader used to count
+    only kinds with an unseen copy as family waits, and threw the dead honour; the safe
+    tiles are the lone 1m and 9p, which no 风一色 can use."""
+    honour = "5z" if profile == "laizishanzhuang" else "6z"
+    view = make_view(f"234m678m77s345s{honour}1m9p", profile=profile, indicator="9s", wall=16,
+                     dealer=2, melds={1: THREE_HONOUR_PENGS},
+                     discards={0: "9m1s7m3p", 1: "1s9m7s3m9p1p7p2s",
+                               2: f"9s2m{honour}{honour}1m7s", 3: f"{honour}4z1p3m9s"})
+    t = SeatReading(view)
+    assert t.unseen[parse_tile(honour)] == 0
+    read = OpponentModel(t, random.Random(1), waits="shapes").reads[1]
+    assert read.focus == "fys" and read.waits[parse_tile(honour)] >= read.strength >= 0.8
+    assert get_bot("greedy", 1).choose(view) == Discard(parse_tile(honour))
+    assert get_bot(bot, 1).choose(view) in (Discard(parse_tile("1m")), Discard(parse_tile("9p")))
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_a_dead_258_still_completes_a_jiangyise(profile: str, bot: str) -> None:
+    """As above with three 2/5/8 pungs and this seat's 8p the last copy: a ready 将一色
+    (乱将) wins on it.  (In 赖子山庄 the core's speed is kept: tests above.)"""
+    view = make_view("456s789s55m1m9m8p", profile=profile, indicator="9s", wall=16, dealer=2,
+                     melds={0: [meld("chi", "123p", 3)], 1: THREE_JIANG_PENGS},
+                     discards={0: "1z4z3s", 1: "1z9p4z3p6p7m3m", 2: "1z8p9s8p6p9p7p",
+                               3: "8p4z7p7p9p6p"})
+    assert SeatReading(view).unseen[parse_tile("8p")] == 0
+    assert get_bot("greedy", 1).choose(view) == Discard(parse_tile("8p"))
+    assert get_bot(bot, 1).choose(view) in (Discard(parse_tile("1m")), Discard(parse_tile("9m")))
+
+
+#: seat 2 holds one tile beside four pungs of one family
+FOUR_HONOUR_PENGS = [meld("peng", "111z", 1), meld("peng", "222z", 3), meld("peng", "333z", 1),
+                     meld("peng", "444z", 0)]
+FOUR_JIANG_PENGS = [meld("peng", "222m", 1), meld("peng", "555p", 3), meld("peng", "888s", 1),
+                    meld("peng", "555m", 0)]
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+@pytest.mark.parametrize(("pengs", "hand", "discards", "family_tile"), [
+    (FOUR_HONOUR_PENGS, "678m55s79s34p5z9m", {0: "1m9m", 1: "5z9m", 2: "7m3m", 3: "5z9m5z"}, "5z"),
+    (FOUR_JIANG_PENGS, "789s23m34p55s8p9m", {0: "1m9m", 1: "8p9m", 2: "7m3m", 3: "8p9m8p"}, "8p"),
+], ids=["fengyise", "jiangyise"])
+def test_a_quanqiuren_of_one_family_wins_on_any_tile_of_it(
+        profile: str, bot: str, pengs: list[dict[str, Any]], hand: str,
+        discards: dict[int, str], family_tile: str) -> None:
+    """Beside four honour pungs (or four 2/5/8 pungs) a lone honour (2/5/8) is ready for
+    风一色 (将一色) on any tile of the family, no pair needed, so this seat's last 白 (8p) is
+    the most dangerous tile it holds although nobody can pair it; the 9m is as dead, and
+    only a lone 9m could pair it.  The model used to give each kind only
+    its chance of pairing the lone tile, and the readers threw the dead family tile."""
+    view = make_view(hand, profile=profile, indicator="9s", wall=30, dealer=1,
+                     melds={0: [meld("chi", "234p", 3)], 2: pengs}, discards=discards)
+    t = SeatReading(view)
+    kind = parse_tile(family_tile)
+    assert t.unseen[kind] == 0 and t.unseen[parse_tile("9m")] == 0
+    read = OpponentModel(t, random.Random(1), waits="shapes").reads[2]
+    family = [x for x in range(34) if (x >= 27 if family_tile == "5z" else is_258(x))
+              and x != t.laizi and x not in t.must]
+    assert len({read.waits[x] for x in family}) == 1  # every family kind alike
+    # the family tile is the likeliest win of all (his lone tile is likelier kept of it)
+    assert read.waits[kind] > max(w for x, w in enumerate(read.waits) if x not in family)
+    assert get_bot(bot, 1).choose(view) == Discard(parse_tile("9m"))

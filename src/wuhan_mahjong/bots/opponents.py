@@ -63,6 +63,9 @@ _KANCHAN = 1.0
 _PAIR = 4.0
 _SINGLE = 20.0
 _THROWN_WAIT = 0.2
+#: How much likelier a 全求人's lone tile is of his family (风一色, 将一色) than of another
+#: kind, per unseen copy: he kept it over everything else he drew.
+_FAMILY_KEPT = 4.0
 _NON258 = sum(7 << (3 * t) for t in range(NUM_KINDS) if not is_258(t))
 _SUITED = (1 << 81) - 1
 _HONOUR_MASK = sum(1 << x for x in range(27, NUM_KINDS))
@@ -309,31 +312,46 @@ class OpponentModel:
         return ps.concealed == 1 and ps.hidden_kongs == 0 and len(ps.melds) == 4
 
     def _quanqiuren_waits(self, o: int) -> list[float]:
-        """P(a kind pairs his lone tile | he is ready): the unseen copies of each kind he can
-        pair as 全求人 (a 2/5/8; any kind if his melds are all pungs; his suit if they are
-        all of one suit; an honour if all honours), those he threw counted less; exactly
-        one kind completes the hand (a held laizi pairs with any of them)."""
+        """P(a kind completes his hand | he is ready) when he holds one tile beside four
+        claimed melds.  He wins as 全求人 by pairing his lone tile: with a 2/5/8 (any kind
+        if his melds are all pungs; his suit if they are all of one suit).  If his melds
+        are all honours or all 2/5/8 and his lone tile is of that family too, any tile of
+        the family completes 风一色 / 将一色 (乱风, 乱将: no pair needed; RULES §10), dead
+        kinds included: he needs no copy of it in hand.  His lone tile is one of the unseen
+        copies, those of kinds he threw counted less, those of his family more (he kept
+        it); a held laizi pairs with any kind, so it is not counted apart."""
         t = self.t
         ps = t.seats[o]
         meld_tiles = [x for m in ps.melds for x in m.tiles]
         pungs = all(m.is_pung for m in ps.melds)
         suits = {x // 9 for x in meld_tiles}
         one_suit = next(iter(suits)) if len(suits) == 1 and meld_tiles[0] < 27 else None
-        honours = all(is_honour(x) for x in meld_tiles)
+        family: str | None = None
+        if all(is_honour(x) for x in meld_tiles):
+            family = "fys"
+        elif all(is_258(x) for x in meld_tiles):
+            family = "jys"
         thrown = set(ps.discards)
         must = set(t.must)
-        score = [0.0] * NUM_KINDS
+        lone = [0.0] * NUM_KINDS  # relative chance that his lone tile is of each kind
         for x in range(NUM_KINDS):
             if x == t.laizi or x in must:
                 continue
-            if not (pungs or is_258(x) or (one_suit is not None and x < 27 and x // 9 == one_suit)
-                    or (honours and is_honour(x))):
+            in_family = focus_fits(family, x)
+            if not (pungs or is_258(x) or in_family
+                    or (one_suit is not None and x < 27 and x // 9 == one_suit)):
                 continue
-            score[x] = t.unseen[x] * (_THROWN_WAIT if x in thrown else 1.0)
-        total = sum(score)
+            lone[x] = (t.unseen[x] * (_THROWN_WAIT if x in thrown else 1.0)
+                       * (_FAMILY_KEPT if in_family else 1.0))
+        total = sum(lone)
         if total <= 0:
-            return score
-        return [min(1.0, w / total) for w in score]
+            return lone
+        waits = [w / total for w in lone]
+        if family is not None:
+            p_family = sum(w for x, w in enumerate(waits) if focus_fits(family, x))
+            waits = [p_family if focus_fits(family, x) and x != t.laizi and x not in must
+                     else w for x, w in enumerate(waits)]
+        return [min(1.0, w) for w in waits]
 
     def _without_let_go(self, o: int, waits: list[float], small_ok: bool) -> list[float]:
         """``waits`` with the kinds ``o`` let go by since his last discard taken out: his
@@ -496,7 +514,8 @@ class OpponentModel:
             return waits
         t = self.t
         must = set(t.must)
-        return [max(w, strength) if focus_fits(focus, x) and t.unseen[x] and x != t.laizi
+        # every kind of the family, dead ones too: he needs no copy of it in hand
+        return [max(w, strength) if focus_fits(focus, x) and x != t.laizi
                 and x not in must else w for x, w in enumerate(waits)]
 
     def _prior_waits(self, o: int, focus: str | None, small_ok: bool) -> list[float]:
@@ -599,12 +618,12 @@ class OpponentModel:
         robbed kong is a big hand (抢杠), so the minimum score never stops it, and the
         konger pays all three shares (杠进杠出, or as the robbed contractor: RULES §17.11),
         each at most the contract cap; a big hand usually comes near it.  The konger holds
-        all four copies, so only a run can wait on the tile: an honour is never robbed."""
-        if tile >= 27:
-            return 0.0, 0.0
+        all four copies, so no pair waits on the tile: a run may, and a ready 风一色 or
+        将一色 wins on any tile of its family (乱风, 乱将), so an honour is robbed only by
+        a 风一色 read."""
         miss = 1.0
         for r in self.reads.values():
-            if r.can_win:
+            if r.can_win and (tile < 27 or r.focus == "fys"):
                 miss *= 1.0 - r.p_ready * r.waits[tile]
         p = 1.0 - miss
         contract_cap = float(loser_caps(self.t.rules, 10)[1])
