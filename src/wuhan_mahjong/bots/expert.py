@@ -113,6 +113,8 @@ from .greedy import (
     claim_discards,
     discard_choices,
     evaluator,
+    live_shanten,
+    revive_acceptance,
     tile_shape_rank,
 )
 from .handeval import Evaluator
@@ -190,8 +192,9 @@ class ExpertBot(GreedyBot):
                  let_go: bool = True, contract_swaps: bool = True, haidi: bool = True,
                  ready_claims: bool = True, ready_value_ratio: float = 2.0,
                  aim_union: bool = True, aim_small: bool = True,
-                 near_targets: bool = True) -> None:
+                 near_targets: bool = True, live_waits: bool = True) -> None:
         super().__init__(seed)
+        self.live_waits = bool(live_waits)  # GreedyBot.live_waits, per instance
         self.seed = 0 if seed is None else seed
         self.samples = samples
         self.time_cap_ms = time_cap_ms
@@ -901,8 +904,11 @@ class ExpertBot(GreedyBot):
         choices = discard_choices(t)
         if not choices:
             return None
-        scored = [(ev.shanten_after(d, -1), d) for d in choices]
+        scored = [(live_shanten(ev, t, d, self.live_waits), d) for d in choices]
         best = min(s for s, _ in scored)
+        # ready after the discard but every winning tile in sight: a step away, and ranked
+        # by the tiles that make it ready on live ones (greedy.revive_acceptance)
+        dead = {d for s, d in scored if s == 1 and ev.shanten_after(d, -1) == 0}
         # fold: someone looks ready and this hand is far away
         if self.fold and best >= 2 and self.max_threat() >= 0.35:
             safest = min(choices, key=lambda d: (self.danger(d, best), -tile_shape_rank(d, t.counts)))
@@ -937,8 +943,8 @@ class ExpertBot(GreedyBot):
         aims: dict[int, tuple[str, ...]] = {d: () for d in tied}
         if self.big_target and best >= 1:
             for d in tied:
-                key, target = self.shanten_key(ev, d)
-                if target == "small" or key >= best:
+                key, target = self.shanten_key(ev, d, t)
+                if target == "small" or key >= best or d in dead:
                     continue
                 if self.aim_union:
                     # every big target as close as the best one: keeping 风一色 open beside
@@ -955,7 +961,10 @@ class ExpertBot(GreedyBot):
         for d in tied:
             ev13 = ev.with_tile(d, -1)
             aim = aims[d]
-            plain, _ = ev13.acceptance(t.unseen, t.laizi, current=best)
+            if d in dead:
+                plain = revive_acceptance(ev13, t)
+            else:
+                plain, _ = ev13.acceptance(t.unseen, t.laizi, current=best)
             if aim and self.aim_small and after[d]["small"] == best:
                 acc, _ = ev13.acceptance_any(t.unseen, t.laizi, (*aim, "small"))
             elif len(aim) == 1:
@@ -978,7 +987,7 @@ class ExpertBot(GreedyBot):
                            (spread, tile_shape_rank(d, t.counts)), d))
         ranked.sort()
         keyed = [(k, r, d) for k, _, _, r, d in ranked]
-        if self.lookahead and best >= 1 and len(keyed) > 1:
+        if self.lookahead and best >= 1 and len(keyed) > 1 and keyed[0][2] not in dead:
             # two-step acceptance among the best few: how many (draw, draw) paths
             # bring the hand two steps closer
             # the best four, and any tied with the fourth (which of equal tiles made the
@@ -986,7 +995,9 @@ class ExpertBot(GreedyBot):
             n = 4
             while n < len(keyed) and keyed[n][0] == keyed[3][0]:
                 n += 1
-            top = [(k, r, d) for k, r, d in keyed[:n] if k <= keyed[0][0] * 0.8 or k == keyed[0][0]]
+            # (a dead ready hand's two steps are not counted: its every draw "improves" it)
+            top = [(k, r, d) for k, r, d in keyed[:n]
+                   if (k <= keyed[0][0] * 0.8 or k == keyed[0][0]) and d not in dead]
             if len(top) > 1:
                 deep = []
                 for _k, r, d in top:
@@ -1192,7 +1203,8 @@ class ExpertBot(GreedyBot):
                 if not opts:
                     continue
                 after = min(s for s, _ in opts)
-                acc = best_acceptance(ev2, t, (d for s, d in opts if s == after))
+                acc = best_acceptance(ev2, t, (d for s, d in opts if s == after),
+                                      live=self.live_waits)
             ok = after < cur or (after == cur and (
                 eager or isinstance(a, Kong) or acc >= acc0 * self.claim_equal))
             key = (after, -acc)

@@ -13,6 +13,9 @@
   with the factors held now.
 * Discards minimise shanten (with laizi, over every big-hand shape as well as the
   2/5/8 small hand), then maximise the number of unseen tiles that would lower it.
+  A ready hand none of whose winning tiles is left (every copy in sight; the laizi
+  aside) counts a step from ready, as it is (:func:`live_shanten`): it must change
+  a tile before it can win.
 * Claims (chi, peng, 冲杠) are made when they lower shanten; at equal shanten
   when the hand has not opened yet (no win without an opening) or when more
   factors are needed for the minimum score and the opening gives one (口口翻:
@@ -20,7 +23,8 @@
   Of several such claims, the one that leaves the hand closest, then accepting
   the most tiles after its best discard (of two chis of a 5m, the one whose wait
   is still alive).
-* Kongs that do not cost shanten are always made (×2 / ×4); one that costs a
+* Kongs that do not cost shanten are always made (×2 / ×4), a kong that leaves a
+  ready hand waiting on dead tiles costing a step; one that costs a
   step too when its factor is what lets a small hand pass the minimum score
   (暗杠 ×4, 蓄杠 ×2), as the single laizi is konged.
 * The end phase (海底, RULES §16): the discard made then is the last before the
@@ -50,7 +54,7 @@ from ..engine.actions import (
 )
 from ..engine.views import SeatView
 from ..meld import Meld
-from ..tiles import is_honour
+from ..tiles import NUM_KINDS, is_honour
 from .base import NoLegalAction
 from .handeval import Evaluator, hand_counts
 from .seat_reading import SeatReading
@@ -60,6 +64,50 @@ from .view import IntView
 def evaluator(tiles: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> Evaluator:
     counts, wilds = hand_counts(tiles, t.laizi)
     return Evaluator(counts, wilds, melds, t.must, t.rules.pengpenghu)
+
+
+def has_live_win(ev13: Evaluator, t: SeatReading) -> bool:
+    """Whether some unseen kind other than the laizi completes the 3n+1 hand of ``ev13``.
+    A ready hand whose every winning tile is in sight (discarded, melded, held) can win
+    only on a drawn laizi: a self-draw, in most profiles a soft win that may fail the
+    minimum score, and no better than changing a tile first."""
+    unseen = t.unseen
+    laizi = t.laizi
+    must = t.must
+    return any(unseen[x] and x != laizi and x not in must and ev13.shanten_after(x, 1) < 0
+               for x in range(NUM_KINDS))
+
+
+def live_shanten(ev: Evaluator, t: SeatReading, tile: int = -1, live: bool = True) -> int:
+    """Shanten of ``ev``'s hand after discarding ``tile`` (-1: a 3n+1 hand as it is), a
+    ready hand with no live winning tile (:func:`has_live_win`) counted a step away:
+    the bots used to keep such a hand, and kong into one, as if it were ready.
+    ``live`` False: the plain shanten (the bots' ``live_waits`` off, an ablation)."""
+    sh = ev.shanten_after(tile, -1)
+    if live and sh == 0 and not has_live_win(ev if tile == -1 else ev.with_tile(tile, -1), t):
+        return 1
+    return sh
+
+
+def revive_acceptance(ev13: Evaluator, t: SeatReading) -> int:
+    """The unseen tiles that let a ready 3n+1 hand with no live winning tile become ready
+    on live ones: drawn, some discard leaves a hand with a winning tile left (the laizi
+    always counts, one more wild).  The acceptance of such a hand, which the plain count
+    (every tile "lowers" a ready hand's shanten) would put above every real step."""
+    total = 0
+    for u in range(NUM_KINDS):
+        n = t.unseen[u]
+        if not n or u in t.must:
+            continue
+        if u == t.laizi:
+            total += n
+            continue
+        ev14 = ev13.with_tile(u, 1)
+        held = [d for d in range(NUM_KINDS) if ev14.counts[d] and d not in t.must]
+        if any(ev14.shanten_after(d, -1) == 0 and has_live_win(ev14.with_tile(d, -1), t)
+               for d in held):
+            total += n
+    return total
 
 
 def tile_shape_rank(tile: int, counts: Sequence[int]) -> int:
@@ -110,11 +158,24 @@ def opening_adds_factor(t: SeatReading) -> bool:
 
 
 def best_acceptance(ev: Evaluator, t: SeatReading, discards: Iterable[int],
-                    current: int | None = None) -> int:
+                    current: int | None = None, live: bool = True) -> int:
     """The most unseen tiles that would bring the hand closer after any one of
-    ``discards`` (``current``: their shanten, when the caller knows it)."""
-    return max(ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=current)[0]
-               for d in discards)
+    ``discards`` (``current``: their shanten, when the caller knows it; ``live``: as
+    :func:`live_shanten` counts it)."""
+    return max(step_acceptance(ev.with_tile(d, -1), t, current, live) for d in discards)
+
+
+def step_acceptance(ev13: Evaluator, t: SeatReading, current: int | None = None,
+                    live: bool = True) -> int:
+    """The unseen tiles that bring the 3n+1 hand of ``ev13`` a step closer, from its
+    :func:`live_shanten` (``current``, when the caller knows it): for a ready hand
+    with no live winning tile, those that make it ready on live ones
+    (:func:`revive_acceptance`).  ``live`` False: the plain shanten and acceptance."""
+    if current is None:
+        current = live_shanten(ev13, t, live=live)
+    if current == 1 and ev13.shanten_after(-1, 0) == 0:
+        return revive_acceptance(ev13, t)
+    return ev13.acceptance(t.unseen, t.laizi, current=current)[0]
 
 
 def discard_choices(t: SeatReading) -> list[int]:
@@ -148,6 +209,9 @@ class GreedyBot:
     #: play the end phase for 海底捞 (:meth:`end_phase_discard`, :meth:`end_phase_claim`);
     #: off, it is played as any other turn (an ablation, docs/bots.md)
     haidi = True
+    #: count a ready hand with no live winning tile a step away (:func:`live_shanten`), in
+    #: its discards, kongs and claims; off, as before 4 December 2026 (an ablation)
+    live_waits = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -194,8 +258,8 @@ class GreedyBot:
                     melds = [Meld("kong", (a.tile,) * 4, m.from_seat, "added")
                              if m.type == "peng" and m.tiles[0] == a.tile else m for m in melds]
                 # a kong leaves a 3n+1 hand that draws a replacement: compare with the
-                # best discard's shanten
-                after = evaluator(hand, melds, t).best()[0]
+                # best discard's shanten (a wait the kong leaves dead is no wait)
+                after = live_shanten(evaluator(hand, melds, t), t, live=self.live_waits)
                 if (after <= self.best_discard_shanten(ev, t)
                         or self.kong_for_minimum(t, target, melds)):
                     return a
@@ -226,17 +290,23 @@ class GreedyBot:
         return (not t.small_win_possible(extra_openings=need)
                 and t.small_win_possible(extra_openings=need, melds=melds))
 
-    def shanten_key(self, ev: Evaluator, tile: int = -1) -> tuple[float, str]:
+    def shanten_key(self, ev: Evaluator, tile: int = -1,
+                    t: SeatReading | None = None) -> tuple[float, str]:
         """(key, target) of the hand after discarding ``tile`` (-1: as it is): the
         shanten of each target, big-hand targets less ``big_target``; the lowest.  Ties
         go to the first target in name order (``ev.allowed`` is a set of strings, whose
-        iteration order changes with the process's hash seed)."""
+        iteration order changes with the process's hash seed).  Given the seat's
+        reading ``t``, a ready hand with no live winning tile counts a step further
+        (:func:`live_shanten`)."""
         best = (float(ev.shanten_after(tile, -1, "small")), "small")
         for target in sorted(ev.allowed):
             if target != "small":
                 k = ev.shanten_after(tile, -1, target) - self.big_target
                 if k < best[0]:
                     best = (k, target)
+        if (t is not None and self.live_waits and best[0] <= 0
+                and live_shanten(ev, t, tile) > 0):
+            best = (best[0] + 1, best[1])  # ready on dead tiles only: a step away
         return best
 
     # ------------------------------------------------------------------ 海底
@@ -305,20 +375,21 @@ class GreedyBot:
         return best[1]
 
     def best_discard_shanten(self, ev: Evaluator, t: SeatReading) -> int:
-        return min((ev.shanten_after(d, -1) for d in discard_choices(t)), default=99)
+        return min((live_shanten(ev, t, d, self.live_waits) for d in discard_choices(t)),
+                   default=99)
 
     def pick_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
         choices = discard_choices(t)
         if not choices:
             return None
-        scored = [(ev.shanten_after(d, -1), d) for d in choices]
+        scored = [(live_shanten(ev, t, d, self.live_waits), d) for d in choices]
         best = min(s for s, _ in scored)
         tied = [d for s, d in scored if s == best]
         if len(tied) == 1:
             return Discard(tied[0])
         keyed = []
         for d in tied:
-            acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=best)
+            acc = step_acceptance(ev.with_tile(d, -1), t, best, self.live_waits)
             keyed.append((-acc, tile_shape_rank(d, t.counts), d))
         keyed.sort()
         return Discard(keyed[0][2])
@@ -330,7 +401,8 @@ class GreedyBot:
         if not claims:
             return PASS
         ev = evaluator(t.hand, t.melds, t)
-        cur, target = self.shanten_key(ev) if self.big_target else ev.best()
+        cur, target = (self.shanten_key(ev, t=t) if self.big_target
+                       else (float(live_shanten(ev, t, live=self.live_waits)), ev.best()[1]))
         eager = ((not t.opened and cur < self.eager_below)
                  or (target == "small" and not t.small_win_possible()
                      and opening_adds_factor(t)))
@@ -347,10 +419,11 @@ class GreedyBot:
             after: float
             keyed: list[tuple[float, int]] = []  # (closeness after discarding d, d)
             if isinstance(a, Kong):
-                after = self.shanten_key(ev2)[0] if self.big_target else ev2.best()[0]
+                after = (self.shanten_key(ev2, t=t)[0] if self.big_target
+                         else live_shanten(ev2, t, live=self.live_waits))
             else:
-                keyed = [(self.shanten_key(ev2, d)[0] if self.big_target
-                          else float(ev2.shanten_after(d, -1)), d)
+                keyed = [(self.shanten_key(ev2, d, t)[0] if self.big_target
+                          else float(live_shanten(ev2, t, d, self.live_waits)), d)
                          for d in claim_discards(t, hand)]
                 after = min((k for k, _ in keyed), default=99.0)
             ok = after < cur or (after == cur and (
@@ -361,7 +434,8 @@ class GreedyBot:
             if isinstance(a, Kong):
                 key = (after, 0, 0, 0)
             else:
-                acc = best_acceptance(ev2, t, (d for k, d in keyed if k == after))
+                acc = best_acceptance(ev2, t, (d for k, d in keyed if k == after),
+                                      live=self.live_waits)
                 key = (after, 1, -acc, 1 if isinstance(a, Peng) else 2)
             if best is None or key < best[0]:
                 best = (key, a)

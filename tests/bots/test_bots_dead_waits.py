@@ -1,0 +1,107 @@
+"""A ready hand whose every winning tile is in sight is no ready hand.
+
+Shanten counts shapes, not tiles: 456p 789s 55m 13s beside a chi is ready on 2s, and with
+all four 2s discarded it can win only on a drawn laizi (a soft win, which in 远航 fails the
+minimum score here).  The bots used to keep such a hand (throwing the 9p that makes it)
+and to kong into one (a concealed 6p kong leaving 345p and a single 7p whose other copies
+are melded and discarded).  :func:`~wuhan_mahjong.bots.greedy.live_shanten` counts it a
+step away, and :func:`~wuhan_mahjong.bots.greedy.revive_acceptance` ranks it among the
+hands a step away by the tiles that make it ready on live ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from handmade import make_view, meld
+
+from wuhan_mahjong.bots import get_bot
+from wuhan_mahjong.bots.greedy import evaluator, has_live_win, live_shanten, revive_acceptance
+from wuhan_mahjong.bots.seat_reading import SeatReading
+from wuhan_mahjong.engine.actions import PASS, Discard
+from wuhan_mahjong.tiles import parse_tile
+
+BOTS = ["greedy", "expert", "search"]
+OPENED = {0: [meld("chi", "123m", 3)]}
+ALL_2S_GONE = {1: "2s2s", 2: "2s", 3: "2s"}
+
+
+def _dead_kanchan(profile: str = "yuanhang") -> Any:
+    return make_view("456p789s55m13s9p", profile=profile, indicator="9p", melds=OPENED,
+                     discards=ALL_2S_GONE)
+
+
+def test_live_shanten_counts_a_dead_ready_hand_a_step_away() -> None:
+    t = SeatReading(_dead_kanchan())
+    ev = evaluator(t.hand, t.melds, t)
+    nine_p, one_s = parse_tile("9p"), parse_tile("1s")
+    assert t.unseen[parse_tile("2s")] == 0
+    assert ev.shanten_after(nine_p, -1) == 0  # ready in shape, on 2s
+    assert not has_live_win(ev.with_tile(nine_p, -1), t)
+    assert live_shanten(ev, t, nine_p) == 1 == live_shanten(ev, t, one_s)
+    # its acceptance counts the tiles that make it ready on live ones: 1s/3s (a pair: 5m
+    # 1s shanpon), 4s and 5s (3s-4s, 3s-5s), and the unseen laizi; never every tile
+    revived = revive_acceptance(ev.with_tile(nine_p, -1), t)
+    plain, _ = ev.with_tile(nine_p, -1).acceptance(t.unseen, t.laizi, current=1)
+    assert 0 < revived < plain
+    # a live wait is left alone
+    live = SeatReading(make_view("456p789s55m13s9p", indicator="9p", melds=OPENED))
+    ev_live = evaluator(live.hand, live.melds, live)
+    assert live_shanten(ev_live, live, nine_p) == 0
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+@pytest.mark.parametrize("bot", BOTS)
+def test_the_dead_kanchan_is_broken(profile: str, bot: str) -> None:
+    """Throw 1s or 3s (keep 9p and 55m, a step from a live ready hand), not the 9p that
+    leaves the dead 13s kanchan."""
+    choice = get_bot(bot, 1).choose(_dead_kanchan(profile))
+    assert choice in (Discard(parse_tile("1s")), Discard(parse_tile("3s")))
+
+
+#: every loser's payments near the cap in 远航 (as in tests/bots/test_bots_caps.py)
+OPP = {1: [meld("chi", "789m", 0), meld("peng", "444s", 3)],
+       2: [meld("chi", "234m", 1), meld("peng", "666s", 1)],
+       3: [meld("peng", "111z", 2), meld("peng", "333z", 1)]}
+RIVERS = {0: "8m>1 1m2m9m", 1: "9p>0 3m>2 6s>2 3z>3 9m 2z 5z 1m", 2: "7p>0 1z>3 5z 2s 3s 7z",
+          3: "2p>0 4s>1 4z 5z 7s 8s"}
+PIN_MELDS = [meld("chi", "123p", 3), meld("peng", "777p", 2)]
+CONCEALED_6P = {"type": "kong", "kind": "concealed", "tile": "6p"}
+
+
+@pytest.mark.parametrize("crowded", [True, False], ids=["capped", "uncapped"])
+@pytest.mark.parametrize("bot", BOTS)
+def test_no_concealed_kong_into_a_dead_wait(crowded: bool, bot: str) -> None:
+    """34566667p beside 123p and 777p (清一色): the 6p kong leaves 345p and a single 7p,
+    the last 7p being the discarded one, so the kong kills the hand's wait; throwing 3p
+    (456p 666p 67p: 5p/8p) or 6p keeps it ready on live tiles."""
+    view = make_view("34566667p", indicator="9s", wall=40,
+                     melds={**(OPP if crowded else {}), 0: PIN_MELDS},
+                     discards=RIVERS if crowded else {3: "2p>0", 2: "7p>0"},
+                     extra_actions=[CONCEALED_6P])
+    assert SeatReading(view).unseen[parse_tile("7p")] == 0
+    assert get_bot(bot, 1).choose(view) in (Discard(parse_tile("3p")), Discard(parse_tile("6p")))
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_no_direct_kong_into_a_dead_wait(bot: str) -> None:
+    """The same with the fourth 6p discarded: the kong (冲杠) would leave the dead 7p
+    single; the peng a hand no closer.  Pass."""
+    view = make_view("3456667p", indicator="9s", wall=40, melds={**OPP, 0: PIN_MELDS},
+                     discards=RIVERS, claim=("6p", 2),
+                     actions=[{"type": "peng", "tile": "6p"},
+                              {"type": "kong", "kind": "direct", "tile": "6p"}, {"type": "pass"}])
+    assert get_bot(bot, 1).choose(view) == PASS
+
+
+def test_the_option_off_plays_as_before() -> None:
+    """``live_waits`` off (greedy's class attribute, the expert's option): the plain shanten,
+    and the 9p that leaves the dead kanchan goes, as it did (the ablation of docs/bots.md)."""
+    from wuhan_mahjong.bots.expert import ExpertBot
+    from wuhan_mahjong.bots.greedy import GreedyBot
+
+    greedy = GreedyBot(1)
+    greedy.live_waits = False
+    assert greedy.choose(_dead_kanchan()) == Discard(parse_tile("9p"))
+    assert ExpertBot(1, live_waits=False).choose(_dead_kanchan()) == Discard(parse_tile("9p"))
