@@ -105,3 +105,43 @@ def test_the_option_off_plays_as_before() -> None:
     greedy.live_waits = False
     assert greedy.choose(_dead_kanchan()) == Discard(parse_tile("9p"))
     assert ExpertBot(1, live_waits=False).choose(_dead_kanchan()) == Discard(parse_tile("9p"))
+
+
+#: 23345666p beside 123p and 555p, the fourth 5p in hand: the added kong of 5p leaves
+#: 2334666p, waiting on the one unseen 3p; throwing 3p leaves 2345666p on 4p and 7p
+NARROWING_KONG = {"hand": "23345666p",
+                  "melds": {0: [meld("chi", "123p", 3), meld("peng", "555p", 2)]},
+                  "discards": {3: "2p>0 1z", 2: "5p>0 2z", 1: "9m"},
+                  "extra_actions": [{"type": "kong", "kind": "added", "tile": "5p"}]}
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_no_kong_that_narrows_a_ready_hand_to_one_tile(profile: str, bot: str) -> None:
+    """Greedy makes every kong that costs no step; the expert weighs a ready hand's waits
+    (the kong's factor in the value of each win, the replacement draw as one more draw):
+    one 3p against seven 4p and 7p of the same 清一色 is not worth the kong."""
+    from wuhan_mahjong.bots.expert import ExpertBot
+    from wuhan_mahjong.engine.actions import Kong
+
+    view = make_view(NARROWING_KONG["hand"], profile=profile, indicator="9s",
+                     melds=NARROWING_KONG["melds"], discards=NARROWING_KONG["discards"],
+                     extra_actions=NARROWING_KONG["extra_actions"])
+    t = SeatReading(view)
+    assert t.unseen[parse_tile("3p")] == 1 and t.unseen[parse_tile("7p")] == 4
+    kong = Kong("added", parse_tile("5p"))
+    assert get_bot("greedy", 1).choose(view) == kong
+    assert ExpertBot(1, kong_value=False).choose(view) == kong  # the option off
+    assert get_bot(bot, 1).choose(view) == Discard(parse_tile("3p"))
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+def test_a_kong_that_keeps_the_waits_is_made(profile: str) -> None:
+    """456p 9999s 55m 78s beside 123m: the concealed 9s kong keeps the 6s wait (the 9s side
+    is dead either way, this seat holding all four) and adds its ×4: made."""
+    from wuhan_mahjong.engine.actions import Kong
+
+    view = make_view("456p9999s55m78s", profile=profile, indicator="1z", melds=OPENED,
+                     extra_actions=[{"type": "kong", "kind": "concealed", "tile": "9s"}])
+    for bot in ("greedy", "expert"):
+        assert get_bot(bot, 1).choose(view) == Kong("concealed", parse_tile("9s"))

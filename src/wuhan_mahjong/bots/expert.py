@@ -192,9 +192,13 @@ class ExpertBot(GreedyBot):
                  let_go: bool = True, contract_swaps: bool = True, haidi: bool = True,
                  ready_claims: bool = True, ready_value_ratio: float = 2.0,
                  aim_union: bool = True, aim_small: bool = True,
-                 near_targets: bool = True, live_waits: bool = True) -> None:
+                 near_targets: bool = True, live_waits: bool = True,
+                 kong_value: bool = True) -> None:
         super().__init__(seed)
         self.live_waits = bool(live_waits)  # GreedyBot.live_waits, per instance
+        self.kong_value = bool(kong_value)
+        """Weigh a kong that leaves the hand ready by its waits' value
+        (:meth:`kong_keeps_value`)."""
         self.seed = 0 if seed is None else seed
         self.samples = samples
         self.time_cap_ms = time_cap_ms
@@ -851,6 +855,32 @@ class ExpertBot(GreedyBot):
             if ev.best()[0] > self.kong_max_shanten and discard_choices(t):
                 t.actions = [a for a in t.actions if not isinstance(a, Kong)]
         return super().turn(t)
+
+    def kong_keeps_value(self, t: SeatReading, hand: Sequence[int], melds: Sequence[Meld],
+                         after: int) -> bool:
+        """A kong that leaves the hand ready is made only if its waits are worth as much
+        as those of the best ready discard (:meth:`wait_value`: the unseen tiles that
+        win, each by what its win pays, the kong's factor included), the replacement
+        draw counted as one more of this seat's draws.  Greedy's rule (every kong that
+        costs no step) konged 6p out of 23345666p beside 123p and 555p: one 3p left to
+        win on, where throwing the 3p waits on seven 4p and 7p of a 清一色 at the same
+        cap.  Only with the waits' value on (``use_value``), like the ready discards, and
+        ``kong_value`` (an option: its ablation)."""
+        if after != 0 or not self.use_value or not self.kong_value:
+            return True
+        if getattr(self, "t", None) is not t:
+            self._prepare(t)
+        ev = evaluator(t.hand, t.melds, t)
+        best = 0.0
+        if t.phase in ("claim", "rob") and live_shanten(ev, t) == 0:
+            best = self.wait_value(list(t.hand), t.melds)  # a 冲杠: the hand as it stands
+        for d in discard_choices(t):
+            if live_shanten(ev, t, d) == 0:
+                h13 = list(t.hand)
+                h13.remove(d)
+                best = max(best, self.wait_value(h13, t.melds))
+        draws = max(1.0, t.wall / 4)
+        return self.wait_value(list(hand), melds) * (1.0 + 1.0 / draws) >= best
 
     def pick_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
         choice = self.defend(t, ev, self._core_discard(t, ev))

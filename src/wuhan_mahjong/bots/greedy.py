@@ -260,7 +260,8 @@ class GreedyBot:
                 # a kong leaves a 3n+1 hand that draws a replacement: compare with the
                 # best discard's shanten (a wait the kong leaves dead is no wait)
                 after = live_shanten(evaluator(hand, melds, t), t, live=self.live_waits)
-                if (after <= self.best_discard_shanten(ev, t)
+                if ((after <= self.best_discard_shanten(ev, t)
+                     and self.kong_keeps_value(t, hand, melds, after))
                         or self.kong_for_minimum(t, target, melds)):
                     return a
             if isinstance(a, SpecialKong) and a.kind == "pi" and t.indicator in t.hand:
@@ -277,6 +278,13 @@ class GreedyBot:
             if isinstance(a, LaiziDiscard):
                 return a
         return acts[0]
+
+    def kong_keeps_value(self, t: SeatReading, hand: Sequence[int], melds: Sequence[Meld],
+                         after: int) -> bool:
+        """Whether a kong that costs no step is worth its waits (``hand``: the 3n+1 tiles
+        left beside ``melds``, ``after`` their shanten).  Greedy: always (×2 / ×4 and a
+        replacement draw); the expert weighs a ready hand's waits."""
+        return True
 
     def kong_for_minimum(self, t: SeatReading, target: str, melds: Sequence[Meld]) -> bool:
         """Whether a kong that costs a step is still made: the hand heads for a small win
@@ -427,7 +435,8 @@ class GreedyBot:
                          for d in claim_discards(t, hand)]
                 after = min((k for k, _ in keyed), default=99.0)
             ok = after < cur or (after == cur and (
-                eager or isinstance(a, Kong)
+                eager
+                or (isinstance(a, Kong) and self.kong_keeps_value(t, hand, melds, int(after)))
                 or (self.eager_peng and isinstance(a, Peng) and not t.opened)))
             if not ok:
                 continue
