@@ -193,9 +193,14 @@ class ExpertBot(GreedyBot):
                  ready_claims: bool = True, ready_value_ratio: float = 2.0,
                  aim_union: bool = True, aim_small: bool = True,
                  near_targets: bool = True, live_waits: bool = True,
-                 kong_value: bool = True) -> None:
+                 kong_value: bool = True, ready_big: bool = False) -> None:
         super().__init__(seed)
         self.live_waits = bool(live_waits)  # GreedyBot.live_waits, per instance
+        self.ready_big = bool(ready_big)
+        """Where the waits' value is off (``use_value``: ``laizishanzhuang``), rank the
+        discards that leave the hand ready by their winning tiles times the win each
+        keeps (:meth:`my_win_value`: a big target's counts 1.5 typical wins): a 碰碰胡
+        single on three tiles over a small hand's kanchan on four."""
         self.kong_value = bool(kong_value)
         """Weigh a kong that leaves the hand ready by its waits' value
         (:meth:`kong_keeps_value`)."""
@@ -1013,7 +1018,13 @@ class ExpertBot(GreedyBot):
             # are closer, nearest first (``near_targets``), before the tile's shape
             spread = tuple(sorted(min(sh, best + 2) for sh in after[d].values())
                            ) if self.near_targets else ()
-            ranked.append((-(acc * (1.0 + bigb)) + dang * 0.5, -len(aim), -plain,
+            if best == 0 and self.ready_big and not self.use_value:
+                # ready either way, the waits' value off: a wait counts by the win it
+                # keeps, so a big hand's three tiles beat a small hand's four
+                worth = acc * self.my_win_value(t, ev, d) / typical_win(t.rules)
+            else:
+                worth = float(acc)
+            ranked.append((-(worth * (1.0 + bigb)) + dang * 0.5, -len(aim), -plain,
                            (spread, tile_shape_rank(d, t.counts)), d))
         ranked.sort()
         keyed = [(k, r, d) for k, _, _, r, d in ranked]
