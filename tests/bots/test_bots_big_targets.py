@@ -114,3 +114,22 @@ def test_the_discard_that_keeps_every_route_closest(profile: str) -> None:
     assert get_bot("search", 1).choose(view) == Discard(parse_tile("4p"))
     off = ExpertBot(1, near_targets=False).choose(view)
     assert off != Discard(parse_tile("4p")), off
+
+
+@pytest.mark.parametrize(("hand", "melds", "small", "big"), [
+    # 333m 555m 444z beside 444p: throw 5m for a small kanchan on 6s (four), or 5s / 7s
+    # for a 碰碰胡 single on 7s / 5s (three)
+    ("333m555m5s7s444z", [meld("peng", "444p", 2)], "5m", ("5s", "7s")),
+    # 222m 444m 55m 3p 44p beside 222p: throw 4p for 2p/5p (a small hand), or 3p for the
+    # 碰碰胡 shanpon on 5m and 4p
+    ("2m2m2m4m4m4m5m5m3p4p4p", [meld("peng", "222p", 2)], "4p", ("3p",)),
+], ids=["pph-single", "pph-shanpon"])
+def test_a_ready_big_hand_over_a_slightly_wider_small_one(
+        hand: str, melds: list[dict[str, object]], small: str, big: tuple[str, ...]) -> None:
+    """赖子山庄 ranks the discards without the settlement's value of waits (off there): by
+    tiles, a small hand's wait on one tile more won.  ``ready_big`` counts each winning
+    tile by the win it keeps (a big target's 1.5 typical wins), as a strong player would."""
+    view = make_view(hand, profile="laizishanzhuang", indicator="1z", melds={0: melds})
+    assert ExpertBot(1).choose(view) == Discard(parse_tile(small))  # the option off
+    choice = ExpertBot(1, ready_big=True).choose(view)
+    assert choice in [Discard(parse_tile(x)) for x in big]
