@@ -7,11 +7,16 @@ from __future__ import annotations
 import collections
 import json
 import random
+import typing
 from typing import Any
 
 import httpx
 
+from wuhan_mahjong.server.app import HttpErrorCode
+
 from .harness import StartServer, register
+
+ERROR_CODES = set(typing.get_args(HttpErrorCode))
 
 PATHS = ["/api/register", "/api/login", "/api/guest", "/api/upgrade", "/api/logout",
          "/api/password", "/api/profile", "/api/matches/{m}/hands", "/api/matches/{m}/hands/{h}",
@@ -56,6 +61,10 @@ def test_random_requests_get_answers_not_errors(start_server: StartServer) -> No
             response = client.send(request)
             codes[response.status_code] += 1
             assert response.status_code < 500, (request.method, path, params, body, response.text)
+            if response.status_code >= 400 and path.startswith("/api/"):
+                # every API answer has the API's error shape, routing's own 404 and 405 too
+                assert response.json()["error"]["code"] in ERROR_CODES, (request.method, path,
+                                                                         response.text)
         assert client.get("/api/health").status_code == 200
     assert codes[200] and codes[400] and codes[401] and codes[404] and codes[405], codes
 
@@ -81,3 +90,18 @@ def test_a_nul_in_typed_text_is_a_miss_not_an_error(start_server: StartServer) -
                      "/api/matches/a%00b/hands/1/frames", "/api/hands/a%00b/1/publish"):
             r = client.get(path, headers=auth)
             assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", path
+
+
+def test_routing_errors_under_api_are_json(start_server: StartServer) -> None:
+    """A path no route matches and a route asked with another method answer, under
+    ``/api/``, in the API's error shape (Starlette's plain text before); the client's
+    files keep the plain 404."""
+    server = start_server()
+    with httpx.Client(base_url=server.http, timeout=30) as client:
+        r = client.get("/api/nothing/here")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+        r = client.get("/api/login")
+        assert r.status_code == 405 and r.json()["error"]["code"] == "method_not_allowed"
+        assert "POST" in r.headers["allow"]
+        r = client.get("/no-such-file.js")
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/plain")

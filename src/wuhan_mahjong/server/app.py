@@ -36,8 +36,15 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -168,6 +175,7 @@ class HealthOut(_Out):
 HttpErrorCode = Literal[
     "too_large", "invalid_request", "not_authenticated", "rate_limited", "not_a_guest", "not_found",
     "username_taken", "invalid_credentials", "authentication_failed", "server_error",
+    "method_not_allowed",
 ]
 """Every ``error.code`` of the HTTP API (the client translates each one, with ``params``)."""
 
@@ -182,6 +190,26 @@ def _error(status: int, code: HttpErrorCode, message: str,
            headers: dict[str, str] | None = None, params: ErrorParams | None = None) -> JSONResponse:
     out = ErrorOut(code=code, message=message, params=params or {})
     return JSONResponse({"error": out.model_dump()}, status_code=status, headers=headers)
+
+
+_ROUTING_CODES: dict[int, tuple[HttpErrorCode, str]] = {
+    404: ("not_found", "no such API route"),
+    405: ("method_not_allowed", "this API route does not take that method"),
+}
+
+
+async def _routing_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own 404 and 405 (no route matched, a route's other method): under
+    ``/api/`` the API's error shape, so that a program reads every API answer the same
+    way; elsewhere (the client's files) Starlette's plain text, as before."""
+    assert isinstance(exc, HTTPException)
+    headers = dict(exc.headers) if exc.headers else None
+    if exc.status_code in {204, 304}:
+        return Response(status_code=exc.status_code, headers=headers)
+    if request.url.path.startswith("/api/"):
+        code, message = _ROUTING_CODES.get(exc.status_code, ("invalid_request", str(exc.detail)))
+        return _error(exc.status_code, code, message, headers)
+    return PlainTextResponse(str(exc.detail), status_code=exc.status_code, headers=headers)
 
 
 def _ok(model: BaseModel, status: int = 200) -> Response:
@@ -525,7 +553,8 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         # placeholder page and any other path a plain 404, not StaticFiles' 500
         *([Mount("/", StaticFiles(directory=folder), name="web")] if folder.is_dir() else []),
     ]
-    app = HardenedStarlette(routes=routes, lifespan=lifespan)
+    app = HardenedStarlette(routes=routes, lifespan=lifespan,
+                            exception_handlers={HTTPException: _routing_error})
     app.state.login_guard = login_guard
     app.state.register_limit = _per_hour(cfg.register_per_hour)
     app.state.guest_limit = _per_hour(cfg.guests_per_hour)
