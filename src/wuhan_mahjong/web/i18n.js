@@ -264,7 +264,7 @@ const zh = {
   "err.busy": "你已经在排队、房间或牌桌中了",
   "err.busy.overloaded": "服务器已满，请稍后再试",
   "err.not_found": "没有找到",
-  "err.method_not_allowed": "这个接口不接受这种请求",
+  "err.method_not_allowed": "这个接口不能这样请求",
   "err.not_found.room": "没有房间号 {room} 的房间",
   "err.room_full": "房间 {room} 已满",
   "err.not_host": "只有房主可以开始",
