@@ -8,15 +8,19 @@ import collections
 import json
 import random
 import typing
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
+import wuhan_mahjong
 from wuhan_mahjong.server.app import HttpErrorCode
 
 from .harness import StartServer, register
 
 ERROR_CODES = set(typing.get_args(HttpErrorCode))
+WEB = Path(wuhan_mahjong.__file__).resolve().parent / "web"  # the client's files, as served
 
 PATHS = ["/api/register", "/api/login", "/api/guest", "/api/upgrade", "/api/logout",
          "/api/password", "/api/profile", "/api/matches/{m}/hands", "/api/matches/{m}/hands/{h}",
@@ -36,8 +40,10 @@ QUERY = ["profile", "period", "limit", "offset", "q", "since"]
 RAW_BODIES = [b"{", b"\xff\xfe", b"[]" * 5000, b"null", b'{"a": ' * 200]
 
 
-def test_random_requests_get_answers_not_errors(start_server: StartServer) -> None:
-    server = start_server(calc_rate=1e6, calc_burst=10**6)
+@pytest.mark.parametrize("web", [False, True])
+def test_random_requests_get_answers_not_errors(start_server: StartServer, web: bool) -> None:
+    """``web``: with the client's files mounted at "/", as served."""
+    server = start_server(calc_rate=1e6, calc_burst=10**6, **({"web_dir": WEB} if web else {}))
     token = register(server, "fuzzer")
     rng = random.Random(20261203)
     codes: collections.Counter[int] = collections.Counter()
@@ -92,16 +98,23 @@ def test_a_nul_in_typed_text_is_a_miss_not_an_error(start_server: StartServer) -
             assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", path
 
 
-def test_routing_errors_under_api_are_json(start_server: StartServer) -> None:
+@pytest.mark.parametrize("web", [False, True])
+def test_routing_errors_under_api_are_json(start_server: StartServer, web: bool) -> None:
     """A path no route matches and a route asked with another method answer, under
     ``/api/``, in the API's error shape (Starlette's plain text before); the client's
-    files keep the plain 404."""
-    server = start_server()
+    files keep the plain 404.  With the client's files mounted at "/" (``web``, as
+    served), the mount matched ``GET /api/login`` too and answered 404."""
+    server = start_server(**({"web_dir": WEB} if web else {}))
     with httpx.Client(base_url=server.http, timeout=30) as client:
         r = client.get("/api/nothing/here")
         assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
         r = client.get("/api/login")
         assert r.status_code == 405 and r.json()["error"]["code"] == "method_not_allowed"
-        assert "POST" in r.headers["allow"]
+        assert r.headers["allow"] == "POST"
+        r = client.post("/api/nothing/here", json={})
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+        assert "allow" not in r.headers
+        r = client.get("/api/leaderboard", params={"profile": "yuanhang"})
+        assert r.status_code == 200  # a right method still reaches its route
         r = client.get("/no-such-file.js")
         assert r.status_code == 404 and r.headers["content-type"].startswith("text/plain")

@@ -45,7 +45,7 @@ from starlette.responses import (
     PlainTextResponse,
     Response,
 )
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ..bots.hints import hint
@@ -198,6 +198,17 @@ _ROUTING_CODES: dict[int, tuple[HttpErrorCode, str]] = {
 }
 
 
+def _methods_of_path(request: Request) -> set[str]:
+    """The methods of the app's routes whose path matches the request's (its method not)."""
+    allowed: set[str] = set()
+    for route in request.app.router.routes:
+        if isinstance(route, Route) and route.methods:
+            match, _ = route.matches(request.scope)
+            if match is Match.PARTIAL:
+                allowed |= route.methods
+    return allowed
+
+
 async def _routing_error(request: Request, exc: Exception) -> Response:
     """Starlette's own 404 and 405 (no route matched, a route's other method): under
     ``/api/`` the API's error shape, so that a program reads every API answer the same
@@ -207,8 +218,17 @@ async def _routing_error(request: Request, exc: Exception) -> Response:
     if exc.status_code in {204, 304}:
         return Response(status_code=exc.status_code, headers=headers)
     if request.url.path.startswith("/api/"):
-        code, message = _ROUTING_CODES.get(exc.status_code, ("invalid_request", str(exc.detail)))
-        return _error(exc.status_code, code, message, headers)
+        status = exc.status_code
+        if status in (404, 405):
+            # the routes decide, not the client's files mounted at "/": that mount matches
+            # every path, and wins over a route matching the path with another method
+            # (404 for GET /api/login) or answers 405 on a path no route has
+            allowed = _methods_of_path(request)
+            status = 405 if allowed else 404
+            headers = ({**(headers or {}), "Allow": ", ".join(sorted(allowed))} if allowed
+                       else None)
+        code, message = _ROUTING_CODES.get(status, ("invalid_request", str(exc.detail)))
+        return _error(status, code, message, headers)
     return PlainTextResponse(str(exc.detail), status_code=exc.status_code, headers=headers)
 
 
