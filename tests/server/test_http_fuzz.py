@@ -118,3 +118,21 @@ def test_routing_errors_under_api_are_json(start_server: StartServer, web: bool)
         assert r.status_code == 200  # a right method still reaches its route
         r = client.get("/no-such-file.js")
         assert r.status_code == 404 and r.headers["content-type"].startswith("text/plain")
+
+
+def test_an_unexpected_fault_under_api_is_a_json_500(start_server: StartServer,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fault no handler expects (here the health answer's model breaks) is a 500 in the
+    API's error shape, not Starlette's plain text, and the server goes on serving."""
+    server = start_server()
+
+    def broken(**_: Any) -> None:
+        raise RuntimeError("a fault")
+
+    with httpx.Client(base_url=server.http, timeout=30) as client:
+        monkeypatch.setattr("wuhan_mahjong.server.app.HealthOut", broken)
+        r = client.get("/api/health")
+        assert r.status_code == 500 and r.json()["error"]["code"] == "server_error"
+    monkeypatch.undo()
+    with httpx.Client(base_url=server.http, timeout=30) as client:  # uvicorn closed that one
+        assert client.get("/api/health").json()["ok"] is True

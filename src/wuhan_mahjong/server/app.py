@@ -232,6 +232,15 @@ async def _routing_error(request: Request, exc: Exception) -> Response:
     return PlainTextResponse(str(exc.detail), status_code=exc.status_code, headers=headers)
 
 
+async def _unexpected_error(request: Request, exc: Exception) -> Response:
+    """A fault no handler caught (a bug): under ``/api/`` the API's 500 shape, elsewhere
+    Starlette's plain text.  Starlette raises the exception again after this answer, so
+    the server's log still has its traceback."""
+    if request.url.path.startswith("/api/"):
+        return _error(500, "server_error", "an internal error (the server's log has it)")
+    return PlainTextResponse("Internal Server Error", status_code=500)
+
+
 def _ok(model: BaseModel, status: int = 200) -> Response:
     return Response(model.model_dump_json(), status_code=status, media_type="application/json")
 
@@ -574,7 +583,8 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         *([Mount("/", StaticFiles(directory=folder), name="web")] if folder.is_dir() else []),
     ]
     app = HardenedStarlette(routes=routes, lifespan=lifespan,
-                            exception_handlers={HTTPException: _routing_error})
+                            exception_handlers={HTTPException: _routing_error,
+                                                Exception: _unexpected_error})
     app.state.login_guard = login_guard
     app.state.register_limit = _per_hour(cfg.register_per_hour)
     app.state.guest_limit = _per_hour(cfg.guests_per_hour)
