@@ -294,3 +294,55 @@ def test_a_view_that_contradicts_itself_is_refused_or_answered_legally(bot: str,
         assert choice in [action_from_json(a) for a in view["legal_actions"]], view
         answered += 1
     assert answered > count // 5 and refused > count // 5  # both kinds were exercised
+
+
+FINAL_8 = {"final_draws": 8}
+
+
+def _to_the_final_draws(rules: Any, h: int) -> Any:
+    """Views of a hand played by greedy seats that never take a win, so that it reaches
+    its final draws: (state, seat, view) at every decision."""
+    from wuhan_mahjong.engine.actions import Win
+    state = new_hand(rules, h % 4, rng=random.Random(f"final8-{h}"), auto_pass=False)
+    while not state.ended:
+        seat = state.to_act()[0]
+        view = seat_view(state, seat)
+        yield state, seat, view
+        choice = get_bot("greedy", seat).choose(view)
+        if isinstance(choice, Win):
+            choice = next(a for a in map(action_from_json, view["legal_actions"])
+                          if not isinstance(a, Win))
+        state.apply(seat, choice)
+
+
+def _size(view: dict[str, Any], seat: int) -> int:
+    return len(parse_tiles(view["hand"])) + 3 * len(view["seats"][seat]["melds"])
+
+
+@pytest.mark.parametrize("bot", ["greedy", "expert", "search"])
+def test_a_second_final_draw_is_a_view_the_bots_play(bot: str) -> None:
+    """With more than four final draws (the table option ``final_draws``, up to 8) a seat
+    draws twice in 海底 and keeps both tiles: 15 tiles, three a meld.  The view check
+    refused that hand as malformed, so every bot failed at such a table."""
+    rules = get_rules("yuanhang", FINAL_8)
+    second_draws = 0
+    for state, seat, view in _to_the_final_draws(rules, 0):
+        if view["phase"] != "final":
+            continue
+        second_draws += _size(view, seat) == 15
+        for form in (view, int_view(state, seat)):
+            choice = get_bot(bot, seat).choose(form)  # type: ignore[arg-type]
+            assert choice in [action_from_json(a) for a in view["legal_actions"]]
+    assert second_draws  # the case was played
+
+
+def test_a_second_final_draw_at_a_table_of_four_is_refused() -> None:
+    rules = get_rules("yuanhang", FINAL_8)
+    for _state, seat, view in _to_the_final_draws(rules, 0):
+        if view["phase"] == "final" and _size(view, seat) == 15:
+            SeatReading(view)  # type: ignore[arg-type]  # at its own table: read
+            view["options"] = {**view["options"], "final_draws": 4}  # a table of four
+            with pytest.raises(ViewError, match="second final draw"):
+                SeatReading(view)  # type: ignore[arg-type]
+            return
+    pytest.fail("no second final draw")

@@ -507,8 +507,15 @@ def _check_action_fits(action: Action, hand: Sequence[int], melds: Sequence[Meld
 
 def _check_rules_agree(iv: IntView, rules: Rules) -> None:
     """What a JSON view says of the laizi and of the plain discards agrees with its own
-    profile: the laizi is the one its indicator makes, and neither the laizi nor a
-    must-kong tile (红中, 发财 in 赖子山庄) is offered as a plain discard."""
+    profile: the laizi is the one its indicator makes, neither the laizi nor a must-kong
+    tile (红中, 发财 in 赖子山庄) is offered as a plain discard, and a second final draw
+    (15 tiles) comes only where the table has more than four final draws."""
+    me = iv.seats[iv.viewer]
+    if (iv.phase == "final" and rules.final_draws <= 4
+            and len(iv.hand) + 3 * (len(me.melds) + me.hidden_kongs) > 14):
+        raise ViewError(f"view.hand: {len(iv.hand)} tiles beside {len(me.melds)} melds: a "
+                        f"second final draw, where the table has {rules.final_draws} final "
+                        "draws (a seat draws once)")
     laizi = rules.laizi_of(iv.indicator)
     if iv.laizi != laizi:
         raise ViewError(f"view.laizi: {format_tiles([iv.laizi])}, where the indicator "
@@ -522,14 +529,16 @@ def _check_rules_agree(iv: IntView, rules: Rules) -> None:
 def _check_hand_size(size: int, phase: str, my_turn: bool) -> None:
     """The viewer's tiles, three a meld, as the engine deals them: 14 for the seat that has
     drawn (its turn, or its final draw), 13 for every other seat and in a claim window.  In
-    the final draws a seat that has drawn already still holds 14, so there either fits."""
-    if phase in ("turn", "final") and my_turn:
-        fits: tuple[int, ...] = (14,)
-    elif phase == "final":
-        fits = (13, 14)
+    the final draws a seat keeps each tile it draws, so there it holds 13 to 15: with more
+    than four final draws (the table option ``final_draws``, at most 8) a seat draws twice
+    (:func:`_check_rules_agree` refuses 15 at a table of four or fewer)."""
+    if phase == "final":
+        fits: tuple[int, ...] = (14, 15) if my_turn else (13, 14, 15)
+    elif phase == "turn" and my_turn:
+        fits = (14,)
     else:
         fits = (13,)
     if size not in fits:
-        seat = "the seat to play" if fits == (14,) else "this seat"
+        seat = "the seat to play" if my_turn and phase in ("turn", "final") else "this seat"
         raise ViewError(f"view.hand: {size} tiles, three a meld, where {seat} holds "
                         f"{' or '.join(map(str, fits))} in the {phase} phase")
