@@ -58,6 +58,23 @@ def test_needs_an_opening() -> None:
         run(rec)
 
 
+@pytest.mark.parametrize(("hand", "win", "melds"), [
+    # the hand of a second final draw (final_draws > 4) that stopped the engine: 15 tiles
+    ("5m678p4466s", "6s", ["chi:234s", "chi:678p"]),
+    # 乱风 reads any number of honours: 15 of them are still no hand
+    ("1z2z2z3z3z4z4z5z5z6z6z", "2z", ["peng:111z"]),
+])
+def test_a_hand_of_another_size_is_no_win(hand: str, win: str, melds: list[str]) -> None:
+    """A winning hand has 14 tiles, three a meld.  15 of them (a table with more than four
+    final draws, where a seat draws twice and keeps both) failed an assertion deep in the
+    arrangement instead of being refused."""
+    ms = [parse_meld_spec(m, 2) for m in melds]
+    tiles = parse_tiles(hand) + [parse_tile(win)]
+    assert len(tiles) + 3 * len(ms) == 15
+    with pytest.raises(NotAWin, match="a winning hand has 14"):
+        readings(tiles, ms, parse_tile("5m"), get_rules(), "last_tile", parse_tile(win))
+
+
 def test_holding_red_dragon_blocks_a_win() -> None:
     with pytest.raises(NotAWin, match="7z"):
         run(record("456p678s7z", "5m", ["chi:234m", "peng:777s"]))

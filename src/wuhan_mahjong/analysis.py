@@ -122,6 +122,12 @@ def readings(
     Raises :class:`NotAWin` naming the rule that stops the win when there is
     none.  The minimum score is not checked here (it needs the other seats).
     """
+    if len(concealed) + 3 * len(melds) != 14:
+        # only a table with more than four final draws (海底) deals such a hand: a seat
+        # drawing twice there keeps both tiles, and 15 make no hand (the fast shape tests
+        # below assume 14, and 乱风 / 乱将 read any count)
+        raise NotAWin(f"{len(concealed)} tiles beside {len(melds)} melds: a winning hand "
+                      "has 14, three a meld")
     if winning_tile is None:
         winning_tile = concealed[-1]
     err = eligibility_error(concealed, melds, laizi, rules, win_by, winning_tile)

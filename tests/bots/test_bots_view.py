@@ -346,3 +346,39 @@ def test_a_second_final_draw_at_a_table_of_four_is_refused() -> None:
                 SeatReading(view)  # type: ignore[arg-type]
             return
     pytest.fail("no second final draw")
+
+
+def test_hands_with_eight_final_draws_play_to_their_end() -> None:
+    """Hand 18 stopped the engine: a seat's second final draw made 15 tiles, which the
+    win check read as a complete hand and could not arrange (an AssertionError).  15 tiles
+    are no win: only a pass is offered there."""
+    rules = get_rules("yuanhang", FINAL_8)
+    second_draws = 0
+    for h in range(20):
+        state = None
+        for state, seat, view in _to_the_final_draws(rules, h):
+            if view["phase"] == "final" and _size(view, seat) == 15:
+                second_draws += 1
+                assert [a["type"] for a in view["legal_actions"]] == ["pass"]
+        assert state is not None and state.result is not None
+        assert state.result.outcome == "exhausted"  # nobody took a win: the wall ran out
+    assert second_draws
+
+
+def test_another_seats_fifteen_concealed_tiles_are_read() -> None:
+    """A seat that never opened holds 15 concealed tiles after its second final draw, and
+    every other seat's view shows that count: the view check allowed at most 14.  (A long
+    end phase, ``end_phase_wall`` 40, keeps hands closed; hand 5 is such a hand.)"""
+    rules = get_rules("yuanhang", {"final_draws": 8, "end_phase_wall": 40})
+    shown = 0
+    for state, seat, view in _to_the_final_draws(rules, 5):
+        if view["phase"] != "final":
+            continue
+        for s in range(4):
+            other = seat_view(state, s)
+            shown += any(p["concealed"] == 15 for p in other["seats"] if p["seat"] != s)
+            SeatReading(other)  # type: ignore[arg-type]
+        for name in ("greedy", "expert"):
+            choice = get_bot(name, seat).choose(view)
+            assert choice in [action_from_json(a) for a in view["legal_actions"]]
+    assert shown

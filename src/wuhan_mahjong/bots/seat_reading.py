@@ -220,7 +220,7 @@ def parse_view(view: SeatView) -> IntView:
                 by = _seat(by, f"{dw}.claimed_by", True)
             discards.append((kind, by))
         seats.append(SeatInts(
-            n, _count(ps, "concealed", where, 14), tuple(melds), hidden,
+            n, _count(ps, "concealed", where, 15), tuple(melds), hidden,
             _count(sk, "red", f"{where}.special_kongs", 4),
             _count(sk, "green", f"{where}.special_kongs", 4),
             _count(sk, "laizi", f"{where}.special_kongs", 4),
