@@ -69,7 +69,7 @@ def test_a_hand_of_another_size_is_no_win(hand: str, win: str, melds: list[str])
     final draws, where a seat draws twice and keeps both) failed an assertion deep in the
     arrangement instead of being refused."""
     ms = [parse_meld_spec(m, 2) for m in melds]
-    tiles = parse_tiles(hand) + [parse_tile(win)]
+    tiles = [*parse_tiles(hand), parse_tile(win)]
     assert len(tiles) + 3 * len(ms) == 15
     with pytest.raises(NotAWin, match="a winning hand has 14"):
         readings(tiles, ms, parse_tile("5m"), get_rules(), "last_tile", parse_tile(win))

@@ -355,13 +355,14 @@ def test_hands_with_eight_final_draws_play_to_their_end() -> None:
     rules = get_rules("yuanhang", FINAL_8)
     second_draws = 0
     for h in range(20):
-        state = None
+        played = None
         for state, seat, view in _to_the_final_draws(rules, h):
+            played = state
             if view["phase"] == "final" and _size(view, seat) == 15:
                 second_draws += 1
                 assert [a["type"] for a in view["legal_actions"]] == ["pass"]
-        assert state is not None and state.result is not None
-        assert state.result.outcome == "exhausted"  # nobody took a win: the wall ran out
+        assert played is not None and played.result is not None
+        assert played.result.outcome == "exhausted"  # nobody took a win: the wall ran out
     assert second_draws
 
 
