@@ -8,6 +8,7 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,9 +19,10 @@ from wuhan_mahjong.bots.base import NoLegalAction
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.seat_reading import SeatReading, ViewError, parse_view
 from wuhan_mahjong.bots.view import int_view
-from wuhan_mahjong.engine import new_hand, seat_view
-from wuhan_mahjong.engine.actions import action_from_json
-from wuhan_mahjong.rules import PROFILES, get_rules
+from wuhan_mahjong.engine import SeatView, new_hand, seat_view
+from wuhan_mahjong.engine.actions import Win, action_from_json
+from wuhan_mahjong.engine.state import HandState
+from wuhan_mahjong.rules import PROFILES, Rules, get_rules
 from wuhan_mahjong.tiles import format_tiles, parse_tiles
 
 
@@ -299,10 +301,9 @@ def test_a_view_that_contradicts_itself_is_refused_or_answered_legally(bot: str,
 FINAL_8 = {"final_draws": 8}
 
 
-def _to_the_final_draws(rules: Any, h: int) -> Any:
+def _to_the_final_draws(rules: Rules, h: int) -> Iterator[tuple[HandState, int, SeatView]]:
     """Views of a hand played by greedy seats that never take a win, so that it reaches
     its final draws: (state, seat, view) at every decision."""
-    from wuhan_mahjong.engine.actions import Win
     state = new_hand(rules, h % 4, rng=random.Random(f"final8-{h}"), auto_pass=False)
     while not state.ended:
         seat = state.to_act()[0]
@@ -315,7 +316,7 @@ def _to_the_final_draws(rules: Any, h: int) -> Any:
         state.apply(seat, choice)
 
 
-def _size(view: dict[str, Any], seat: int) -> int:
+def _size(view: SeatView, seat: int) -> int:
     return len(parse_tiles(view["hand"])) + 3 * len(view["seats"][seat]["melds"])
 
 
