@@ -48,6 +48,39 @@ def test_score_from_a_file(tmp_path: Path) -> None:
     assert cli("score", str(f)).returncode == 0
 
 
+def test_a_file_with_a_byte_order_mark_reads_as_without(tmp_path: Path) -> None:
+    """Windows editors save UTF-8 with a byte-order mark; ``json`` refuses it, so the CLI
+    drops it, from a file and from standard input alike."""
+    f = tmp_path / "r.json"
+    f.write_bytes(b"\xef\xbb\xbf" + json.dumps(SAMPLE).encode())
+    plain = cli("score", stdin=json.dumps(SAMPLE))
+    from_file = cli("score", str(f))
+    from_stdin = subprocess.run([sys.executable, "-m", "wuhan_mahjong", "score"],
+                                input=f.read_bytes(), capture_output=True, timeout=60)
+    assert from_file.returncode == 0 and from_file.stdout == plain.stdout
+    assert from_stdin.returncode == 0 and from_stdin.stdout.decode() == plain.stdout
+
+
+@pytest.mark.parametrize("args", [("score", "@f"), ("replay", "@f"), ("verify", "@f"),
+                                  ("simulate", "--wall", "@f", "--script", "@f"),
+                                  ("score",), ("replay", "-")])
+def test_bytes_that_are_not_utf8_exit_2_with_one_line(tmp_path: Path,
+                                                       args: tuple[str, ...]) -> None:
+    """A binary or Latin-1 file (or standard input) is bad input like any other: the
+    commands that read a file used to die of UnicodeDecodeError with a traceback."""
+    data = b'{"e": "header", "seat": "\xe9"}\n'  # a Latin-1 e-acute
+    f = tmp_path / "record.jsonl"
+    f.write_bytes(data)
+    argv = [str(f) if a == "@f" else a for a in args]
+    stdin = b"" if "@f" in args else data
+    p = subprocess.run([sys.executable, "-m", "wuhan_mahjong", *argv], input=stdin,
+                       capture_output=True, timeout=60)
+    err = p.stderr.decode()
+    assert p.returncode == 2 and "Traceback" not in err, err
+    [line] = err.strip().splitlines()
+    assert f"not UTF-8 text (byte 0xe9 at offset {data.index(0xe9)})" in line, line
+
+
 def test_score_not_a_legal_win_exits_1() -> None:
     rec = json.loads(json.dumps(SAMPLE))
     rec["seats"][1]["hand"] = "456p678s3m"

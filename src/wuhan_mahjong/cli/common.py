@@ -56,11 +56,24 @@ def rules_from_args(args: argparse.Namespace) -> Any:
 
 
 def read_input(path: str | None) -> str:
-    """The text of ``path``, or of standard input for ``None`` or ``-``."""
+    """The text of ``path``, or of standard input for ``None`` or ``-``.
+
+    Either must be UTF-8 (a leading byte-order mark, as some Windows editors write, is
+    dropped); anything else is a :class:`UsageError` naming the first bad byte."""
+    name = "standard input" if path is None or path == "-" else path
     if path is None or path == "-":
-        return sys.stdin.read()
+        raw = getattr(sys.stdin, "buffer", None)
+        if raw is None:  # a text stream put in place of stdin (tests, embedding)
+            return sys.stdin.read().removeprefix("\ufeff")
+        data = raw.read()
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise UsageError(f"cannot read {name}: {e.strerror}") from None
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror}") from None
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise UsageError(f"cannot read {name}: not UTF-8 text (byte {data[e.start]:#04x} "
+                         f"at offset {e.start})") from None
