@@ -187,6 +187,19 @@ def test_missing_settings_file(tmp_path: Path) -> None:
         load_settings({}, tmp_path / "nowhere.toml")
 
 
+def test_a_settings_file_that_is_not_utf8(tmp_path: Path) -> None:
+    """TOML is UTF-8; a Latin-1 file made tomllib raise UnicodeDecodeError, a traceback
+    from ``serve --config`` and every ``admin`` action."""
+    path = tmp_path / "server.toml"
+    path.write_bytes(b'motd = "caf\xe9"\n')
+    with pytest.raises(SettingsError, match=r"server\.toml: not valid TOML: not UTF-8 text "
+                                            r"\(byte 0xe9 at offset 12\)$"):
+        load_settings({}, path)
+    p = serve(tmp_path, "--config", str(path), "--print-config")
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and "not UTF-8 text" in p.stderr
+
+
 def test_other_wuhan_mahjong_variables_are_not_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WUHAN_MAHJONG_TEST_PG", "postgresql://x/y")
     monkeypatch.setenv("WUHAN_MAHJONG_CHROMIUM", "/usr/bin/chromium")

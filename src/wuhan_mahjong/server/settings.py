@@ -242,6 +242,9 @@ def load_settings(flags: Mapping[str, Any] | None = None,
             raise SettingsError(f"cannot read the settings file {path}: {e.strerror}") from None
         except tomllib.TOMLDecodeError as e:
             raise SettingsError(f"{path}: not valid TOML: {e}") from None
+        except UnicodeDecodeError as e:  # tomllib decodes the whole file first
+            raise SettingsError(f"{path}: not valid TOML: not UTF-8 text (byte "
+                                f"{e.object[e.start]:#04x} at offset {e.start})") from None
 
     class _Env(EnvSettingsSource):
         """The environment read as the flags are: a list is JSON or comma-separated
