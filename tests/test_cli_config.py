@@ -193,7 +193,7 @@ def test_a_settings_file_that_is_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "server.toml"
     path.write_bytes(b'motd = "caf\xe9"\n')
     with pytest.raises(SettingsError, match=r"server\.toml: not valid TOML: not UTF-8 text "
-                                            r"\(byte 0xe9 at offset 12\)$"):
+                                            r"\(byte 0xe9 at offset 11\)$"):
         load_settings({}, path)
     p = serve(tmp_path, "--config", str(path), "--print-config")
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
