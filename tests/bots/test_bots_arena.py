@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -160,6 +161,27 @@ def test_arena_command_errors() -> None:
     r = cli("arena", "--seats", "cmd:cat,greedy,greedy,greedy", "--hands", "4")
     [line] = r.stderr.strip().splitlines()
     assert r.returncode == 2 and "bot 'cat' answered" in line and len(line) < 200, line
+
+
+@pytest.mark.parametrize(("script", "message"), [
+    # reads its view, then leaves: the error gives the exit status (it said "status None")
+    ("import sys; sys.stdin.readline(); sys.exit(3)",
+     "closed its output and exited with status 3"),
+    ("import os, signal, sys; sys.stdin.readline(); os.kill(os.getpid(), signal.SIGKILL)",
+     "closed its output and was killed by signal 9"),
+    # an answer that is no UTF-8: it was a UnicodeDecodeError without the bot's name
+    ("import sys; sys.stdin.readline(); sys.stdout.buffer.write(b'\\xff\\xfe\\n'); "
+     "sys.stdout.flush(); sys.stdin.readline()",
+     "answered bytes that are not UTF-8 (byte 0xff)"),
+])
+def test_an_external_bot_that_fails_is_named_with_how(tmp_path: Path, script: str,
+                                                      message: str) -> None:
+    path = tmp_path / "bot.py"
+    path.write_text(script + "\n")
+    command = f"{sys.executable} {path}"
+    r = cli("arena", "--seats", f"cmd:{command},greedy,greedy,greedy", "--hands", "4")
+    [line] = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and line == f"wuhan-mahjong: error: bot '{command}' {message}", line
 
 
 def test_arena_progress_and_text() -> None:

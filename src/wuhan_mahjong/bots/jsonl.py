@@ -66,7 +66,8 @@ class SubprocessBot:
         self.name = name or f"cmd:{command}"
         try:
             self.proc: subprocess.Popen[str] = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, encoding="utf-8",
+                bufsize=1)
         except OSError as e:
             raise ValueError(f"cannot start bot command '{command}': {e.strerror}") from None
 
@@ -77,15 +78,31 @@ class SubprocessBot:
             proc.stdin.write(json.dumps(view, ensure_ascii=False) + "\n")
             proc.stdin.flush()
         except BrokenPipeError:
-            raise BotProtocolError(f"bot '{self.command}' exited (status {proc.poll()})") from None
-        line = proc.stdout.readline()
+            raise BotProtocolError(f"bot '{self.command}' {self._ended()}") from None
+        try:
+            line = proc.stdout.readline()
+        except UnicodeDecodeError as e:
+            raise BotProtocolError(f"bot '{self.command}' answered bytes that are not UTF-8 "
+                                   f"(byte {e.object[e.start]:#04x})") from None
         if not line:
-            raise BotProtocolError(f"bot '{self.command}' closed its output (status {proc.poll()})")
+            raise BotProtocolError(f"bot '{self.command}' closed its output and "
+                                   f"{self._ended()}")
         try:
             obj: Any = jsontext.loads(line)
             return action_from_json(obj)
         except (json.JSONDecodeError, ActionFormatError) as e:
             raise BotProtocolError(f"bot '{self.command}' answered {echo(line.strip(), 80)!r}: {e}") from None
+
+    def _ended(self) -> str:
+        """How the bot's process ended, for an error: its exit status once it has exited (a
+        process that has just closed its output is given a moment to do so)."""
+        try:
+            status = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return "is still running"
+        if status < 0:
+            return f"was killed by signal {-status}"
+        return f"exited with status {status}"
 
     def close(self) -> None:
         proc = self.proc
