@@ -65,7 +65,7 @@ def read_input(path: str | None) -> str:
         raw = getattr(sys.stdin, "buffer", None)
         if raw is None:  # a text stream put in place of stdin (tests, embedding)
             return sys.stdin.read().removeprefix("\ufeff")
-        data = raw.read()
+        data: bytes = raw.read()
     else:
         try:
             with open(path, "rb") as f:
