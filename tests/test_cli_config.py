@@ -11,6 +11,8 @@ import dataclasses
 import json
 import os
 import re
+import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -257,6 +259,39 @@ def test_bad_settings_exit_2_with_one_line(tmp_path: Path, args: list[str], env:
     assert p.returncode == 2 and "Traceback" not in p.stderr
     [line] = p.stderr.strip().splitlines()
     assert line.startswith("wuhan-mahjong: error: ") and needle in line, line
+
+
+def test_a_port_in_use_is_a_one_line_error(tmp_path: Path) -> None:
+    """uvicorn logged "address already in use" among its start-up lines and exited with
+    status 3; ``serve`` binds the port itself first and says so in one line."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        p = serve(tmp_path, "--port", str(port), "--data-dir", str(tmp_path))
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    [line] = p.stderr.strip().splitlines()
+    assert line == f"wuhan-mahjong: error: cannot listen on 127.0.0.1:{port}: Address already in use"
+    assert "serving" not in p.stdout
+
+
+@pytest.mark.parametrize("command", ["serve", "admin"])
+def test_another_program_s_database_is_refused_in_one_line(tmp_path: Path, command: str) -> None:
+    """``--db`` naming another program's SQLite file: it used to be migrated, our tables
+    added beside its own; now exit 2, one line, and the file is as it was."""
+    path = tmp_path / "photos.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY)")
+    before = path.read_bytes()
+    base = {k: v for k, v in os.environ.items() if not k.upper().startswith("WUHAN_MAHJONG_")}
+    argv = (["serve", "--port", "0", "--db", f"sqlite:///{path}"] if command == "serve"
+            else ["admin", "--db", f"sqlite:///{path}", "tables"])
+    p = subprocess.run([sys.executable, "-m", "wuhan_mahjong", *argv], capture_output=True,
+                       text=True, env=base, cwd=tmp_path, timeout=120)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    [line] = p.stderr.strip().splitlines()
+    assert "no wuhan-mahjong database (it holds 1 other table: photos)" in line, line
+    assert path.read_bytes() == before
 
 
 def test_old_spellings_still_work(tmp_path: Path) -> None:

@@ -9,10 +9,11 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine, func, inspect, select
+from sqlalchemy import Engine, func, inspect, select, text
 
 from wuhan_mahjong.store import Store, open_store
 from wuhan_mahjong.store.database import create_store_engine
+from wuhan_mahjong.store.errors import ForeignDatabase
 from wuhan_mahjong.store.migrate import alembic_config, current_revision, head_revision, upgrade
 from wuhan_mahjong.store.models import AccountRow, Base
 
@@ -117,3 +118,42 @@ def test_sqlite_folder_is_created(tmp_path: Path) -> None:
 def test_unsupported_urls(url: str) -> None:
     with pytest.raises(ValueError):
         open_store(url)
+
+
+def _table_names(url: str) -> set[str]:
+    engine = create_store_engine(url)
+    try:
+        return set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def test_another_program_s_database_is_refused_and_left_alone(db_url: str) -> None:
+    """A mistyped ``--db`` naming another program's database: the store used to migrate
+    it, adding its tables beside the other program's.  It refuses and changes nothing."""
+    engine = create_store_engine(db_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("CREATE TABLE photos (id INTEGER PRIMARY KEY, title TEXT)"))
+            connection.execute(text("INSERT INTO photos VALUES (1, 'the lake')"))
+    finally:
+        engine.dispose()
+    with pytest.raises(ForeignDatabase, match=r"no wuhan-mahjong database \(it holds 1 other "
+                                              r"table: photos\)"):
+        open_store(db_url)
+    assert _table_names(db_url) == {"photos"}
+
+
+def test_a_revision_this_version_does_not_ship_is_refused(db_url: str) -> None:
+    """A newer version's database (or another Alembic program's): alembic's own error named
+    no database; the store names the revision and migrates nothing."""
+    with open_store(db_url):
+        pass
+    engine = create_store_engine(db_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("UPDATE alembic_version SET version_num = 'f00dfeed0099'"))
+    finally:
+        engine.dispose()
+    with pytest.raises(ForeignDatabase, match="schema revision 'f00dfeed0099'"):
+        open_store(db_url)

@@ -27,10 +27,19 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from .common import PROG, ArgumentParser, UsageError, add_rules_options, fail, read_input, rules_from_args
+from .common import (
+    PROG,
+    ArgumentParser,
+    UsageError,
+    add_rules_options,
+    fail,
+    one_line,
+    read_input,
+    rules_from_args,
+)
 
 __all__ = ["COMMANDS", "ArgumentParser", "Command", "UsageError", "add_rules_options", "build_parser",
-           "fail", "main", "read_input", "rules_from_args", "version"]
+           "fail", "main", "one_line", "read_input", "rules_from_args", "version"]
 
 Handler = Callable[[argparse.Namespace], int]
 

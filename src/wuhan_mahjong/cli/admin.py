@@ -20,7 +20,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from .common import ArgumentParser, UsageError
+from .common import ArgumentParser, UsageError, one_line
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -178,7 +178,7 @@ def _open(args: argparse.Namespace) -> Store:
     except ModuleNotFoundError as e:
         raise _missing_extra(e) from None
     except Exception as e:  # a bad URL, an unreachable server, a locked file ...
-        raise UsageError(f"cannot open the database {_shown(url)}: {_one_line(e)}") from None
+        raise UsageError(f"cannot open the database {_shown(url)}: {one_line(e)}") from None
 
 
 def _must_exist(url: str) -> None:
@@ -193,10 +193,6 @@ def _must_exist(url: str) -> None:
         raise UsageError(f"no database at {parsed.database} (see --db, --data-dir)")
 
 
-def _one_line(e: BaseException) -> str:
-    text = str(e).strip().splitlines()
-    return text[0] if text else type(e).__name__
-
 
 def _with_admin(args: argparse.Namespace, work: Any) -> int:
     """Run ``work(admin)`` on an opened store; the store's refusals are one-line errors."""
@@ -208,7 +204,7 @@ def _with_admin(args: argparse.Namespace, work: Any) -> int:
         result: int = work(Admin(store, _actor(args)))
         return result
     except (StoreError, ValueError) as e:
-        raise UsageError(_one_line(e)) from None
+        raise UsageError(one_line(e)) from None
     finally:
         store.close()
 
@@ -358,9 +354,9 @@ def _backup(args: argparse.Namespace) -> int:
     try:
         path = backup(url, args.file, force=args.force, actor=_actor(args))
     except AdminError as e:
-        raise UsageError(_one_line(e)) from None
+        raise UsageError(one_line(e)) from None
     except Exception as e:  # the database cannot be reached ...
-        raise UsageError(f"backup of {_shown(url)} failed: {_one_line(e)}") from None
+        raise UsageError(f"backup of {_shown(url)} failed: {one_line(e)}") from None
     print(f"backed up {_shown(url)} to {path}")
     return 0
 
@@ -374,9 +370,9 @@ def _restore(args: argparse.Namespace) -> int:
     try:
         restore(url, args.file, force=args.force, actor=_actor(args))
     except AdminError as e:
-        raise UsageError(_one_line(e)) from None
+        raise UsageError(one_line(e)) from None
     except Exception as e:
-        raise UsageError(f"restore into {_shown(url)} failed: {_one_line(e)}") from None
+        raise UsageError(f"restore into {_shown(url)} failed: {one_line(e)}") from None
     print(f"restored {args.file} into {_shown(url)}")
     return 0
 

@@ -10,8 +10,8 @@ import argparse
 import sys
 from typing import Any, NoReturn
 
-__all__ = ["PROG", "ArgumentParser", "UsageError", "add_rules_options", "fail", "read_input",
-           "rules_from_args"]
+__all__ = ["PROG", "ArgumentParser", "UsageError", "add_rules_options", "fail", "one_line",
+           "read_input", "rules_from_args"]
 
 PROG = "wuhan-mahjong"
 
@@ -24,6 +24,13 @@ def fail(message: str) -> int:
     """Print ``wuhan-mahjong: error: MESSAGE`` on standard error and return the exit status 2."""
     print(f"{PROG}: error: {message}", file=sys.stderr)
     return 2
+
+
+def one_line(e: BaseException) -> str:
+    """The first line of an exception's message, for a one-line error: a driver's message
+    can run to several (SQLAlchemy adds "Background on this error at: ..." on its own)."""
+    text = str(e).strip().splitlines()
+    return text[0] if text else type(e).__name__
 
 
 class ArgumentParser(argparse.ArgumentParser):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import signal
+import socket
 from typing import TYPE_CHECKING
 
-from .common import ArgumentParser, UsageError
+from .common import ArgumentParser, UsageError, one_line
 
 if TYPE_CHECKING:
     from ..server.settings import Settings
@@ -180,7 +181,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         store = open_store(url, starting_silver=config.starting_silver)
     except Exception as e:  # a bad URL, an unreachable server, a locked file ...
-        raise UsageError(f"cannot open the database {_shown(url)}: {e}") from None
+        raise UsageError(f"cannot open the database {_shown(url)}: {one_line(e)}") from None
     cluster = _check_redis(config)
     if cluster is not None:  # --redis or $WUHAN_MAHJONG_REDIS: the probes see it too
         import dataclasses
@@ -188,10 +189,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
         config = dataclasses.replace(config, redis_url=cluster)
     if settings.process.gc_tuning:
         tune_gc()
+    try:
+        listener = _listen(config.host, config.port)
+    except UsageError:
+        store.close()
+        raise
+    port = listener.getsockname()[1]  # --port 0: the port the system chose
     print(f"wuhan-mahjong: database {_shown(url)}", flush=True)
     if cluster is not None:
         print(f"wuhan-mahjong: cluster node on Redis {_shown_redis(cluster)}", flush=True)
-    print(f"wuhan-mahjong: serving http://{config.host}:{config.port}/ (WebSocket /ws)", flush=True)
+    host = f"[{config.host}]" if ":" in config.host else config.host
+    print(f"wuhan-mahjong: serving http://{host}:{port}/ (WebSocket /ws)", flush=True)
     configure_logging(settings)
     try:
         server = uvicorn.Server(uvicorn.Config(
@@ -204,14 +212,33 @@ def cmd_serve(args: argparse.Namespace) -> int:
         uvicorn_logging(settings)  # after uvicorn.Config, which sets up its own loggers
         previous = signal.signal(signal.SIGTERM, _drained)
         try:
-            server.run()
+            server.run(sockets=[listener])
         finally:
             signal.signal(signal.SIGTERM, previous)
     finally:
+        listener.close()
         store.close()
     if not server.started:
         raise UsageError(f"the server could not start on {config.host}:{config.port}")
     return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The server's listening socket, bound here as uvicorn would bind it, so that a port in
+    use or an address this machine does not have is a one-line error and exit status 2
+    (uvicorn logs it among its start-up lines and exits with status 3)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family=family, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        reason = e.strerror or str(e)
+        shown = f"[{host}]" if family == socket.AF_INET6 else host
+        raise UsageError(f"cannot listen on {shown}:{port}: {reason}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def _check_redis(config: object) -> str | None:

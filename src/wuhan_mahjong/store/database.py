@@ -128,6 +128,10 @@ def _enable_wal(cursor: Any) -> None:
     Changing the journal mode does not wait on the busy handler: while another
     connection (another process starting at the same time) holds a lock it
     fails at once with "database is locked", so retry until the busy timeout.
+
+    A file that holds tables but no ``alembic_version`` is another program's database,
+    which the migration refuses (``migrate.upgrade``): its journal mode is left as it is,
+    so that the refusal changes nothing in the file.
     """
     deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_S
     delay = 0.005
@@ -135,6 +139,11 @@ def _enable_wal(cursor: Any) -> None:
         try:
             cursor.execute("PRAGMA journal_mode")
             if str(cursor.fetchone()[0]).lower() == "wal":
+                return
+            cursor.execute("SELECT group_concat(name) FROM sqlite_master WHERE type = 'table' "
+                           "AND name NOT LIKE 'sqlite_%'")
+            tables = str(cursor.fetchone()[0] or "").split(",")
+            if tables != [""] and "alembic_version" not in tables:
                 return
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.fetchall()

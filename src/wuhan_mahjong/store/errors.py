@@ -9,6 +9,7 @@ from __future__ import annotations
 __all__ = [
     "AlreadySettled",
     "AuthenticationFailed",
+    "ForeignDatabase",
     "InsufficientSilver",
     "InvalidPassword",
     "InvalidSettlement",
@@ -22,6 +23,11 @@ __all__ = [
 
 class StoreError(Exception):
     """Base class of every error of the store."""
+
+
+class ForeignDatabase(StoreError):
+    """The database is not one this version may migrate: it holds another program's tables,
+    or it is at a schema revision this version does not ship (a newer version's)."""
 
 
 class InvalidUsername(StoreError, ValueError):

@@ -21,8 +21,11 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, text
+from alembic.util.exc import CommandError
+from sqlalchemy import Engine, inspect, text
 from sqlalchemy.engine import Connection
+
+from .errors import ForeignDatabase
 
 __all__ = ["MIGRATIONS_DIR", "alembic_config", "current_revision", "head_revision", "upgrade"]
 
@@ -60,10 +63,37 @@ def current_revision(engine: Engine) -> str | None:
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Bring the database to ``revision`` (default: the newest) in one transaction."""
+    """Bring the database to ``revision`` (default: the newest) in one transaction.
+
+    Raises :class:`~.errors.ForeignDatabase`, changing nothing, for a database that is not
+    empty and not ours (a mistyped ``--db`` must not add our tables to another program's
+    database) or that is at a revision this version does not ship."""
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(
                 text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK}
             )
+        _check_ours(connection)
         command.upgrade(alembic_config(connection), revision)
+
+
+def _check_ours(connection: Connection) -> None:
+    """Refuse a database with tables but no revision of ours (see :func:`upgrade`)."""
+    current = MigrationContext.configure(connection).get_current_revision()
+    if current is None:
+        tables = sorted(t for t in inspect(connection).get_table_names()
+                        if t != "alembic_version" and not t.startswith("sqlite_"))
+        if tables:
+            shown = ", ".join(tables[:4]) + (", ..." if len(tables) > 4 else "")
+            raise ForeignDatabase(
+                f"the database is not empty and is no wuhan-mahjong database (it holds "
+                f"{len(tables)} other table{'s' if len(tables) > 1 else ''}: {shown}); "
+                "give an empty database")
+        return
+    try:
+        ScriptDirectory.from_config(alembic_config()).get_revision(current)
+    except CommandError:
+        raise ForeignDatabase(
+            f"the database is at schema revision {current!r}, which this version of "
+            "wuhan-mahjong does not know (a newer version's database, or another "
+            "program's)") from None
