@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from sqlalchemy.engine import make_url
 from wuhan_mahjong.cli import main
 from wuhan_mahjong.store import AccountBanned, Store, open_store
 from wuhan_mahjong.store.admin import Admin
+from wuhan_mahjong.store.admin import backup as admin_backup
 
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
@@ -201,6 +203,76 @@ def test_backup_and_restore_round_trip(store: Store, db_url: str, backend: str, 
     with open_store(empty, password_hasher=FAST_HASHER) as copy:
         assert copy.account(alice.id).silver == 1077
         assert copy.audit().ok
+
+
+def _foreign_backup(db_url: str, backend: str, tmp_path: Path) -> Path:
+    """A backup of another program's database (one ``photos`` table), in ``backend``'s
+    format: an SQLite file, or a pg_dump of a schema beside the test's own."""
+    if backend == "sqlite":
+        path = tmp_path / "photos.db"
+        with sqlite3.connect(path) as db:
+            db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY)")
+        return path
+    parsed = make_url(db_url)
+    schema = str(parsed.query["options"]).split("=", 1)[1] + "_photos"
+    url = parsed.update_query_dict({"options": f"-csearch_path={schema}"})
+    engine = create_engine(parsed.set(query={}), isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as c:
+            c.execute(text(f'CREATE SCHEMA "{schema}"'))
+            c.execute(text(f'CREATE TABLE "{schema}".photos (id INTEGER PRIMARY KEY)'))
+        dump = tmp_path / "photos.dump"
+        admin_backup(url, dump)
+        return dump
+    finally:
+        _drop_pg_schema(url.render_as_string(hide_password=False))
+        engine.dispose()
+
+
+def test_a_backup_of_another_program_is_refused_before_anything_changes(
+        store: Store, db_url: str, backend: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``restore --force`` of a wrong file: the database used to be replaced by it first
+    and only then found wanting (everything the operator had, gone).  The backup's schema
+    revision is read first; nothing is touched."""
+    alice = store.register("alice", PW)
+    Admin(store, "ops").grant("alice", 77, "before")
+    foreign = _foreign_backup(db_url, backend, tmp_path)
+    code, _, err = run(capsys, db_url, "restore", str(foreign), "--force")
+    assert code == 2 and "is no wuhan-mahjong backup" in one_line_error(err)
+    assert store.account(alice.id).silver == 1077 and store.audit().ok
+
+
+def test_a_backup_from_a_newer_version_is_refused(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A backup at a schema revision this version does not ship: refused, named."""
+    url = f"sqlite:///{tmp_path / 'source.db'}"
+    open_store(url, password_hasher=FAST_HASHER).close()
+    dump = tmp_path / "newer.db"
+    assert run(capsys, url, "backup", str(dump))[0] == 0
+    with sqlite3.connect(dump) as db:
+        db.execute("UPDATE alembic_version SET version_num = 'f00dfeed0099'")
+    code, _, err = run(capsys, f"sqlite:///{tmp_path / 'new.db'}", "restore", str(dump))
+    assert code == 2 and "schema revision 'f00dfeed0099'" in one_line_error(err)
+    assert not (tmp_path / "new.db").exists()
+
+
+def test_an_sqlite_backup_is_one_self_contained_file(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The copy was left in WAL mode, which SQLite cannot read from a read-only folder
+    (it must create the ``-shm`` file beside it); restoring it left ``-wal`` and ``-shm``
+    files beside the backup.  It is written in the rollback-journal mode."""
+    url = f"sqlite:///{tmp_path / 'source.db'}"
+    open_store(url, password_hasher=FAST_HASHER).close()
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    dump = folder / "b.db"
+    assert run(capsys, url, "backup", str(dump))[0] == 0
+    assert dump.read_bytes()[18:20] == b"\x01\x01"  # file format: rollback journal
+    code, _, err = run(capsys, f"sqlite:///{tmp_path / 'r' / 'restored.db'}", "restore",
+                       str(dump))
+    assert code == 0, err
+    assert [p.name for p in folder.iterdir()] == ["b.db"]
 
 
 def test_database_found_as_serve_finds_it(store: Store, db_url: str, tmp_path: Path,

@@ -377,7 +377,12 @@ def backup(url: str | URL, dest: str | Path, *, force: bool = False,
 
 def _sqlite_copy(source: Path, target: Path, what: str) -> None:
     """Copy a whole SQLite database page by page with the online backup API (the source
-    may be in use: the copy is one consistent snapshot, its WAL included)."""
+    may be in use: the copy is one consistent snapshot, its WAL included).
+
+    A backup is left in the rollback-journal mode, one self-contained file: a copy in WAL
+    mode cannot even be read from a read-only folder (SQLite must create its ``-shm``
+    file beside it), as backups on a read-only volume are.  The store switches a restored
+    database back to WAL when it opens it."""
     try:
         src = sqlite3.connect(source.resolve().as_uri() + "?mode=ro", uri=True)
         try:
@@ -385,12 +390,45 @@ def _sqlite_copy(source: Path, target: Path, what: str) -> None:
             dst = sqlite3.connect(target, timeout=30)
             try:
                 src.backup(dst)
+                if what == "backup":
+                    dst.execute("PRAGMA journal_mode=DELETE").fetchall()
             finally:
                 dst.close()
         finally:
             src.close()
     except sqlite3.Error as e:
         raise AdminError(f"{what} failed: {e}") from None
+
+
+def _backup_revision(path: Path, backend: str) -> str | None:
+    """The schema revision in a backup (``alembic_version``), read without restoring it:
+    ``None`` for a backup of some other program's database.  Checked before the target is
+    touched, so a wrong file replaces nothing."""
+    if backend == "sqlite":
+        try:
+            src = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+            try:
+                found = src.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                    "name = 'alembic_version'").fetchone()
+                row = src.execute("SELECT version_num FROM alembic_version").fetchone() \
+                    if found else None
+            finally:
+                src.close()
+        except sqlite3.Error as e:
+            raise AdminError(f"restore failed: {e}") from None
+        return str(row[0]) if row else None
+    # pg_restore writes the table's rows as SQL (COPY ... FROM stdin; a row per line; \.)
+    done = subprocess.run([_tool("pg_restore"), "--data-only", "--table=alembic_version",
+                           "--file=-", str(path)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        lines = [ln for ln in done.stderr.strip().splitlines() if ln.strip()]
+        raise AdminError(f"pg_restore failed: {lines[-1] if lines else done.returncode}")
+    rows = iter(done.stdout.splitlines())
+    for line in rows:
+        if line.startswith("COPY ") and "alembic_version" in line:
+            first = next(rows, "\\.")
+            return None if first == "\\." else first.strip()
+    return None
 
 
 def _log_to(url: URL, actor: str, action: str, detail: Mapping[str, Any]) -> None:
@@ -419,7 +457,7 @@ def restore(url: str | URL, source: str | Path, *, force: bool = False,
     """Replace the database at ``url`` by the backup ``source``, then migrate it to the
     newest schema.  Refuses a database that has tables unless ``force``.  Stop the server
     first: a server running on the database would keep its own idea of it."""
-    from .migrate import upgrade
+    from .migrate import known_revision, upgrade
 
     url = make_url(url)
     path = Path(source).expanduser()
@@ -436,6 +474,13 @@ def restore(url: str | URL, source: str | Path, *, force: bool = False,
         raise AdminError(f"{path} is not a pg_dump backup (--format=custom)")
     if backend not in ("sqlite", "postgresql"):
         raise AdminError(f"cannot restore into a {backend} database")
+    revision = _backup_revision(path, backend)
+    if revision is None:
+        raise AdminError(f"{path} is no wuhan-mahjong backup (it holds no schema revision "
+                         "of ours)")
+    if not known_revision(revision):
+        raise AdminError(f"{path} is at schema revision {revision!r}, which this version of "
+                         "wuhan-mahjong does not know (a newer version's backup?)")
     if _has_tables(url) and not force:
         raise AdminError("the database is not empty (use --force to replace its contents)")
     if backend == "sqlite":

@@ -27,7 +27,8 @@ from sqlalchemy.engine import Connection
 
 from .errors import ForeignDatabase
 
-__all__ = ["MIGRATIONS_DIR", "alembic_config", "current_revision", "head_revision", "upgrade"]
+__all__ = ["MIGRATIONS_DIR", "alembic_config", "current_revision", "head_revision", "known_revision",
+           "upgrade"]
 
 MIGRATIONS_DIR = Path(__file__).resolve().with_name("migrations")
 
@@ -54,6 +55,15 @@ def head_revision() -> str:
     if head is None:  # pragma: no cover - the package always ships revisions
         raise RuntimeError("no migrations found")
     return head
+
+
+def known_revision(revision: str) -> bool:
+    """Whether ``revision`` is one this version ships (a newer version's is not)."""
+    try:
+        ScriptDirectory.from_config(alembic_config()).get_revision(revision)
+    except CommandError:
+        return False
+    return True
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -90,10 +100,8 @@ def _check_ours(connection: Connection) -> None:
                 f"{len(tables)} other table{'s' if len(tables) > 1 else ''}: {shown}); "
                 "give an empty database")
         return
-    try:
-        ScriptDirectory.from_config(alembic_config()).get_revision(current)
-    except CommandError:
+    if not known_revision(current):
         raise ForeignDatabase(
             f"the database is at schema revision {current!r}, which this version of "
             "wuhan-mahjong does not know (a newer version's database, or another "
-            "program's)") from None
+            "program's)")
