@@ -13,7 +13,8 @@ leak another seat's tiles.  Format (see ``docs/client.md``)::
   the other seats' future play and is not), with how many copies this seat has
   not seen.
 * ``discards``: on a turn (3n+2 tiles), the discards that leave the best
-  shanten, each with the waits it would leave.
+  shanten, each with the waits it would leave.  None in the final draws (海底, RULES
+  §16), where nobody discards: a seat holding its final draw may only win or pass.
 * ``shanten``: of the hand as it is, or the best after a discard.
 
 >>> import random
@@ -70,6 +71,8 @@ def hint(view: SeatView) -> Hint:
         rest = list(playable)
         rest.remove(x)
         options.append({"tile": tile_str(x), "shanten": shanten(rest, melds, laizi, rules),
-                        "waits": wait_list(rest)})
+                        "waits": wait_list(rest) if view["phase"] != "final" else []})
     best = min(o["shanten"] for o in options)
+    if view["phase"] == "final":  # no discard to suggest
+        return {"shanten": best, "waits": [], "discards": []}
     return {"shanten": best, "waits": [], "discards": [o for o in options if o["shanten"] == best]}
