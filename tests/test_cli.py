@@ -169,6 +169,22 @@ def test_hand_calls_fourteen_tiles_complete_only_in_a_winning_shape() -> None:
     assert "complete" not in text and "shanten 2" in text
 
 
+def test_hand_says_hard_even_below_the_minimum_score() -> None:
+    """Opened once in 远航, ready on 2s/5s with no laizi: either win is 硬胡 (the ×2 is in
+    the amounts the minimum score refuses), and 3s/4s use the laizi 1s as a wild.  The
+    report said ``"hard": false`` for every wait no amount could pass."""
+    p = cli("hand", "456p678s55m13s", "--meld", "chi:123m", "--indicator", "9s", "--json")
+    assert p.returncode == 0, p.stderr
+    hard = {w["tile"]: w["hard"] for w in json.loads(p.stdout)["waits"]}
+    assert hard == {"2s": True, "3s": False, "4s": False, "5s": False}
+    assert all("minimum score not reached" in v for w in json.loads(p.stdout)["waits"]
+               for v in w["values"].values())
+    # where the minimum is passed the flag was right already, and stays so
+    p = cli("hand", "456p678s55m13s", "--meld", "chi:123m", "--indicator", "9s", "--json",
+            "--profile", "laizishanzhuang")
+    assert {w["tile"]: w["hard"] for w in json.loads(p.stdout)["waits"]} == hard
+
+
 @pytest.mark.parametrize("args", [
     ("hand", "12x", "--indicator", "1m"),
     ("hand", "123m", "--indicator", "1m"),

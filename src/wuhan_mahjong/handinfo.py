@@ -7,6 +7,7 @@ the least a win would pay.  A discard win is assumed to come from seat 2.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from .analysis import BIG_HAND_NAMES, NotAWin, shanten, shape_waits, waits
@@ -90,8 +91,21 @@ def _value(hand: list[int], melds: list[Meld], tile: int, indicator: int, rules:
     try:
         s = settle(rec)
     except NotAWin as e:
-        return str(e), [], False
+        return str(e), [], _hard_below_minimum(rec)
     return s.total, list(s.hands), s.reading.hard
+
+
+def _hard_below_minimum(rec: WinRecord) -> bool:
+    """Whether a win the minimum score refuses would be 硬胡: hardness is the hand's, not the
+    amount's, and the player should see it (it already counts in the amounts shown)."""
+    rules = rec.rules
+    if not (rules.min_score_one_loser or rules.min_score_every_loser):
+        return False
+    free = dataclasses.replace(rules, min_score_one_loser=0, min_score_every_loser=0)
+    try:
+        return settle(dataclasses.replace(rec, rules=free)).reading.hard
+    except NotAWin:  # no legal win at all
+        return False
 
 
 def hand_report(hand_text: str, indicator_text: str, meld_specs: list[str], rules: Rules,
@@ -138,8 +152,8 @@ def hand_report(hand_text: str, indicator_text: str, meld_specs: list[str], rule
             info.values[how] = v
             if hands and not info.hands:
                 info.hands, info.hard = hands, hard
-            elif isinstance(v, int) and not info.hands:
-                info.hard = hard
+            elif not info.hands:
+                info.hard = info.hard or hard
         infos.append(info)
     return HandReport(hand, melds, indicator, laizi, current, infos,
                       shape_waits(hand, melds, laizi, rules), [], None)
