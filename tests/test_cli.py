@@ -185,6 +185,19 @@ def test_hand_says_hard_even_below_the_minimum_score() -> None:
     assert {w["tile"]: w["hard"] for w in json.loads(p.stdout)["waits"]} == hard
 
 
+def test_hand_names_the_move_that_takes_a_special_tile_out() -> None:
+    """14 tiles with 红中: the report listed "7z" among the discards like any tile, but 红中
+    never goes to the discards; it leaves as its kong (a replacement draw follows)."""
+    p = cli("hand", "456p678s55m34s7z", "--meld", "chi:123m", "--indicator", "9s", "--json")
+    assert p.returncode == 0, p.stderr
+    moves = {d["tile"]: d["move"] for d in json.loads(p.stdout)["discards"]}
+    assert moves["7z"] == "special_kong" and moves["3s"] == "discard"
+    p = cli("hand", "456p678s55m34s1s", "--meld", "chi:123m", "--indicator", "9s", "--json")
+    assert {d["tile"]: d["move"] for d in json.loads(p.stdout)["discards"]}["1s"] == "laizi"
+    text = cli("hand", "456p678s55m34s7z", "--meld", "chi:123m", "--indicator", "9s").stdout
+    assert "7z (红中杠, the only way it leaves): shanten 0" in text
+
+
 @pytest.mark.parametrize("args", [
     ("hand", "12x", "--indicator", "1m"),
     ("hand", "123m", "--indicator", "1m"),

@@ -42,6 +42,14 @@ class HandReport:
     shape_waits: list[int]
     discards: list[tuple[int, int, int]]  # (tile, shanten after, number of waits)
     complete: dict[str, int | str] | None
+    rules: Rules | None = None
+
+    def move(self, tile: int) -> str:
+        """How ``tile`` leaves the hand: a plain discard, or the move the rules make of it
+        (红中 / 发财 only ever leave as their special kong, the laizi as a kong or 丢癞子)."""
+        if self.rules is not None and tile in self.rules.must_kong_tiles:
+            return "special_kong"
+        return "laizi" if tile == self.laizi else "discard"
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -53,7 +61,7 @@ class HandReport:
             "waits": [{"tile": tile_str(w.tile), "left": w.left, "hands": w.hands,
                        "hard": w.hard, "values": w.values} for w in self.waits],
             "shape_waits": [tile_str(t) for t in self.shape_waits],
-            "discards": [{"tile": tile_str(t), "shanten": s, "waits": n}
+            "discards": [{"tile": tile_str(t), "shanten": s, "waits": n, "move": self.move(t)}
                          for t, s, n in self.discards],
             "complete": self.complete,
         }
@@ -79,7 +87,9 @@ class HandReport:
         if self.discards:
             lines.append("discards:")
             for t, s, n in self.discards[:6]:
-                lines.append(f"  {tile_str(t)}: shanten {s}, {n} waits")
+                how = {"special_kong": f" ({tile_name(t)}杠, the only way it leaves)",
+                       "laizi": " (癞子杠 or 丢癞子)", "discard": ""}[self.move(t)]
+                lines.append(f"  {tile_str(t)}{how}: shanten {s}, {n} waits")
         return "\n".join(lines)
 
 
@@ -141,7 +151,8 @@ def hand_report(hand_text: str, indicator_text: str, meld_specs: list[str], rule
             discards.append((t, shanten(rest, melds, laizi, rules),
                              len(shape_waits(rest, melds, laizi, rules))))
         discards.sort(key=lambda x: (x[1], -x[2]))
-        return HandReport(hand, melds, indicator, laizi, current, [], [], discards, complete)
+        return HandReport(hand, melds, indicator, laizi, current, [], [], discards, complete,
+                          rules)
     infos = []
     for w in waits(hand, melds, laizi, rules, "self_draw"):
         info = WaitInfo(w.tile, max(0, 4 - visible.count(w.tile)))
@@ -156,4 +167,4 @@ def hand_report(hand_text: str, indicator_text: str, meld_specs: list[str], rule
                 info.hard = info.hard or hard
         infos.append(info)
     return HandReport(hand, melds, indicator, laizi, current, infos,
-                      shape_waits(hand, melds, laizi, rules), [], None)
+                      shape_waits(hand, melds, laizi, rules), [], None, rules)

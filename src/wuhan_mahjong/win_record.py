@@ -276,6 +276,8 @@ def _check_copies(rec: WinRecord) -> None:
 
 def parse_json(text: str) -> Any:
     """Decode JSON text; anything undecodable, nesting too deep included, is a RecordError.
+    A leading byte-order mark, which some Windows editors write, is ignored (RFC 8259
+    allows it), so a record reads the same from a file, standard input or the HTTP API.
 
     >>> parse_json("[" * 100_000)
     Traceback (most recent call last):
@@ -283,7 +285,7 @@ def parse_json(text: str) -> Any:
     wuhan_mahjong.win_record.RecordError: bad JSON: nested too deeply at line 1 column 1
     """
     try:
-        return jsontext.loads(text)
+        return jsontext.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as e:
         raise RecordError(f"bad JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
 
