@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..store import StoreError
 from ..store.admin import account_banned, last_action_id, poll_server_state
+from ..store.database import error_line, is_transient
 from .observability import emit
 from .protocol import ProtocolError
 
@@ -75,8 +76,12 @@ async def watch_admin(hub: Hub, poll: float | None = None) -> None:
             state = await asyncio.to_thread(poll_server_state, hub.store, last)
         except StoreError as e:
             log.warning("admin poll failed: %s", e)
-        except Exception:  # the database is away: try again at the next poll
-            log.exception("admin poll failed")
+        except Exception as e:  # the database is away: try again at the next poll
+            if is_transient(e):
+                log.warning("admin poll failed: the database is unavailable (%s)",
+                            error_line(e))
+            else:
+                log.exception("admin poll failed")
         else:
             last = state.last_id
             change = None if state.draining == seen else state.draining

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -64,6 +65,7 @@ from ..store import (
     points_to_next_level,
 )
 from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
+from ..store.database import error_line, is_transient
 from ..store.models import storable_game_id
 from .admin import watch_admin
 from .bot_worker import shared_worker
@@ -237,8 +239,21 @@ async def _unexpected_error(request: Request, exc: Exception) -> Response:
     Starlette's plain text.  Starlette raises the exception again after this answer, so
     the server's log still has its traceback."""
     if request.url.path.startswith("/api/"):
+        if is_transient(exc):
+            return _database_away()
         return _error(500, "server_error", "an internal error (the server's log has it)")
     return PlainTextResponse("Internal Server Error", status_code=500)
+
+
+DATABASE_RETRY_AFTER = 2
+"""Seconds a client is asked to wait (``Retry-After``) while the database is away."""
+
+
+def _database_away() -> JSONResponse:
+    """503 while the database cannot be reached (a restart, a failover): the request may
+    simply be sent again, and ``Retry-After`` says when."""
+    return _error(503, "server_error", "the server cannot reach its database: try again in "
+                  "a moment", {"Retry-After": str(DATABASE_RETRY_AFTER)})
 
 
 def _ok(model: BaseModel, status: int = 200) -> Response:
@@ -315,6 +330,12 @@ def _api(handler: Endpoint) -> Endpoint:
         except StoreError:
             log.exception("store error")
             return _error(500, "server_error", "the database refused the request")
+        except SQLAlchemyError as e:
+            if not is_transient(e):
+                raise
+            log.warning("%s %s: the database is unavailable (%s)", request.method,
+                        request.url.path, error_line(e))
+            return _database_away()
 
     return wrapped
 

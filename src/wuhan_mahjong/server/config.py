@@ -136,6 +136,10 @@ class ServerConfig:
     metrics_audit_seconds: float = 30.0
     """``/metrics`` reuses the ledger audit (a scan of the whole ledger) for this long: a
     scrape costs at most one audit per period, however often it comes; 0: every scrape."""
+    db_outage_seconds: float = 60.0
+    """A table that cannot reach the database (a restart, a failover, a dropped connection)
+    waits for it this long, trying again with growing pauses, before it stops its match
+    (``server/outage.py``); its players see the table pause meanwhile.  0: no waiting."""
     max_message_bytes: int = 4096
     auth_timeout: float = 10.0
     send_queue: int = 512
@@ -150,7 +154,8 @@ class ServerConfig:
             value = getattr(self, f.name)
             if isinstance(value, float) and not math.isfinite(value):
                 raise ValueError(f"{f.name} must be a finite number, not {value}")
-        for name in ("bot_wait", "quick_affinity", "bot_delay", "claim_hold", "hand_pause"):
+        for name in ("bot_wait", "quick_affinity", "bot_delay", "claim_hold", "hand_pause",
+                     "db_outage_seconds"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
         for name in ("claim_seconds", "turn_seconds"):

@@ -47,11 +47,12 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..bots import Bot, get_bot
 from ..engine import (
@@ -84,6 +85,7 @@ from .bot_worker import BotWorker, shared_worker
 from .frames import MoveViews
 from .match_writer import match_writer
 from .observability import BOT_CAP_HITS, BOT_DECISION_SECONDS, BOT_DECISIONS, emit
+from .outage import ride_out
 from .protocol import (
     ErrorCode,
     ErrorMsg,
@@ -103,6 +105,8 @@ if TYPE_CHECKING:
 __all__ = ["Decision", "ResumeError", "SeatInfo", "Table", "replay_log", "timeout_action"]
 
 log = logging.getLogger("wuhan_mahjong.server.table")
+
+T = TypeVar("T")
 
 DecisionKind = Literal["turn", "claim", "rob", "final"]
 Source = Literal["player", "timeout", "auto", "bot"]
@@ -365,6 +369,17 @@ class Table:
     def _send_text(self, seat: int, text: str) -> None:
         self._send(seat, text)
 
+    # ------------------------------------------------------------------ the store
+    async def _ride_out(self, call: Callable[[], Awaitable[T]], what: str) -> T:
+        """``call()``, tried again through a short database outage (``server/outage.py``)."""
+        return await ride_out(call, seconds=self.config.db_outage_seconds,
+                              what=f"match {self.match_id}: {what}")
+
+    async def _store_call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """A store method run in a worker thread, through a short database outage."""
+        return await self._ride_out(lambda: asyncio.to_thread(fn, *args, **kwargs),
+                                    getattr(fn, "__name__", "store call"))
+
     # ------------------------------------------------------------------ the match log
     def _log(self, kind: str, seat: int | None = None, data: str | None = None,
              source: Source | None = None) -> None:
@@ -379,7 +394,9 @@ class Table:
         ``server/match_writer.py``), then release the held frames."""
         if self.pending:
             events = list(self.pending)
-            await match_writer(self.hub.store).append(self.match_id, self.epoch, events)
+            writer = match_writer(self.hub.store)
+            await self._ride_out(lambda: writer.append(self.match_id, self.epoch, events),
+                                 "match-log append")
             del self.pending[:len(events)]
         if self.pending:
             return
@@ -877,7 +894,7 @@ class Table:
         others = [self.seats[(seat + k) % 4].account_id for k in (1, 2, 3)]
         penalty = self.rules.escape
         try:
-            result = await asyncio.to_thread(
+            result = await self._store_call(
                 self.hub.store.settle_escape, f"{self.match_id}#escape{seat}", info.account_id,
                 penalty * self.stake, others, 0, penalty_points=penalty, profile=self.rules.profile)
         except AlreadySettled:
@@ -956,7 +973,7 @@ class Table:
     async def run(self) -> None:
         try:
             if self.epoch == 0:
-                self.epoch = await asyncio.to_thread(
+                self.epoch = await self._store_call(
                     self.hub.store.open_match, self.match_id, self.table_id, self.seed.hex(),
                     self.config_json(), owner=self.hub.node_id)
                 emit("match_start", match_id=self.match_id, table_id=self.table_id,
@@ -1039,7 +1056,7 @@ class Table:
         # The service fee is charged once per match: with the last hand of a match played to
         # its end; a match that ended early pays it on its own at the end (_early_end_fee).
         fee = self.fee if self.stake > 0 and last else 0
-        await asyncio.to_thread(
+        await self._store_call(
             self.hub.store.finish_hand, self.match_id, self.epoch, record,
             {s.account_id: result.deltas[s.seat] for s in self.seats}, stake=self.stake,
             fee=fee, profile=self.rules.profile, totals=list(self.match.totals))
@@ -1062,7 +1079,7 @@ class Table:
             await asyncio.gather(*self.escape_tasks, return_exceptions=True)
         silver: dict[int, tuple[int, int]] = {}
         try:
-            silver = await asyncio.to_thread(self.hub.store.match_silver, self.match_id)
+            silver = await self._store_call(self.hub.store.match_silver, self.match_id)
         except StoreError:
             log.exception("could not read the settlements of match %s", self.match_id)
         return [MatchResultLine(seat=s.seat, name=s.name, points=self.match.totals[s.seat],
@@ -1076,8 +1093,8 @@ class Table:
             if info.is_bot or info.escaped:
                 continue
             account = None
-            with contextlib.suppress(StoreError):
-                acct = await asyncio.to_thread(store.account, info.account_id)
+            with contextlib.suppress(StoreError, SQLAlchemyError):  # account info only
+                acct = await self._store_call(store.account, info.account_id)
                 account = self.hub.account_info(acct)
             self._send(info.seat, MatchEndMsg(match_id=self.match_id, totals=list(self.match.totals),
                                               stake=self.stake, results=results, account=account,
@@ -1092,7 +1109,7 @@ class Table:
         played = self.match.hands  # every one of them is settled by now
         if self.stake <= 0 or self.fee <= 0 or played == 0 or played >= self.hands:
             return
-        settled = await asyncio.to_thread(
+        settled = await self._store_call(
             self.hub.store.settle_match_fee, self.match_id, self.epoch,
             [s.account_id for s in self.seats], stake=self.stake, fee=self.fee,
             profile=self.rules.profile)
@@ -1103,7 +1120,7 @@ class Table:
     async def _match_over(self) -> None:
         await self._early_end_fee()
         results = await self._results()
-        await asyncio.to_thread(self.hub.store.end_match, self.match_id, self.epoch, "finished")
+        await self._store_call(self.hub.store.end_match, self.match_id, self.epoch, "finished")
         emit("match_end", how="finished", match_id=self.match_id, table_id=self.table_id,
              totals=list(self.match.totals))
         await self._tell_match_end(results, None)

@@ -28,8 +28,10 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-__all__ = ["READ_ONLY", "create_store_engine", "is_sqlite", "setup_postgresql"]
+__all__ = ["READ_ONLY", "create_store_engine", "error_line", "is_sqlite", "is_transient",
+           "setup_postgresql"]
 
 READ_ONLY = "wuhan_mahjong_read_only"
 """Execution option: the transaction only reads (SQLite: deferred ``BEGIN``)."""
@@ -44,6 +46,25 @@ process that stopped mid-transaction (frozen, swapped out, cut off) is ever idle
 without the limit its row locks would stay until it ran again, and a cluster node taking its
 matches over (``claim_match`` locks the match row) would wait for it for ever.  Its own
 commit then fails, and the match's new epoch fences it out."""
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether a database error may pass if the same work is tried again: a connection lost
+    or refused (PostgreSQL restarting, failing over, ending a session), a deadlock or a
+    serialization failure, SQLite's lock still held after its busy timeout.  Errors of the
+    statements themselves (a constraint, a bad value) and the store's own refusals are not.
+    Only idempotent work may be retried on it: the store's writes of a running match are
+    (a commit whose answer was lost is found done on the next try)."""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(exc, (OperationalError, InterfaceError))
+
+
+def error_line(exc: BaseException) -> str:
+    """The first line of a database error, for a one-line log entry (SQLAlchemy's messages
+    run to several: the driver's, then "Background on this error at: ...")."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def is_sqlite(url: URL) -> bool:
