@@ -157,3 +157,36 @@ def test_room_options_and_silver_checks(start_server: StartServer) -> None:
             await c.close()
 
     asyncio.run(scenario())
+
+
+def test_a_table_that_fails_to_start_frees_its_players(start_server: StartServer) -> None:
+    """A table that could not start (its players' balances unreadable, the database away):
+    its players were told ``server_error`` but stayed "being seated", so every later
+    quick match or room of theirs was answered ``busy`` until they reconnected."""
+    server = start_server(bot_wait=0.2)
+    hub = server.app.state.hub
+    real = hub.start_table
+    calls = 0
+
+    async def fails_once(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise RuntimeError("the database is away")
+        return await real(*args, **kwargs)
+
+    hub.start_table = fails_once
+
+    async def scenario() -> None:
+        c = await _connect(server, guest_token(server))
+        await c.send({"type": "quick_match"})
+        await c.expect("queued")
+        assert (await c.expect("error", timeout=10))["code"] == "server_error"
+        await c.send({"type": "quick_match"})
+        assert (await c.expect("queued"))["waiting"] == 1
+        await c.expect("table", timeout=10)
+        await play(c)
+        await c.close()
+
+    asyncio.run(scenario())
+    assert calls == 2

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from ..rules import OPTION_BOUNDS, Rules, RulesError, get_rules
 from .economy import min_to_sit
 from .limits import tables_at_address, tables_elsewhere
-from .placement import QueuePlace, RoomPlace
+from .placement import QueuePlace, RoomPlace, StartingPlace
 from .protocol import ProtocolError, QueuedMsg, QuickMatchMsg, RoomMember, RoomMsg, RoomOptions
 
 if TYPE_CHECKING:
@@ -264,10 +264,22 @@ class Lobby:
                 return
             await self.hub.start_table(humans, rules, hands=hands, stake=stake,
                                        watchable=watchable)
+        except ProtocolError as e:  # the server began to drain meanwhile (busy)
+            self._not_started(humans)
+            for a, _ in humans:
+                self.hub.send_to(a, ErrorMsg(code=e.code, message=str(e), params=e.params))
         except Exception:
             log.exception("could not start a table")
+            self._not_started(humans)
             for a, _ in humans:
                 self.hub.send_to(a, ErrorMsg(code="server_error", message="could not start the table"))
+
+    def _not_started(self, humans: list[tuple[int, str]]) -> None:
+        """Players whose table did not start are nowhere again, free to queue or join a room
+        (they stayed "being seated", and every later request of theirs was answered busy)."""
+        for a, _ in humans:
+            if isinstance(self.hub.where.get(a), StartingPlace):
+                self.hub.where.leave(a)
 
     def _announce(self, queue: QuickQueue) -> None:
         profile, stake = queue.key
