@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import socket
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import websockets
 from sqlalchemy.engine import make_url
 
 from .harness import seat_four
@@ -147,9 +149,26 @@ def test_a_database_outage_mid_match_loses_nothing(db_url: str, tmp_path: Path) 
         finally:
             proxy.restore()
         assert r.status_code == 503 and r.headers["retry-after"] == "2", r.text
+        # and a WebSocket's log-in: an error frame, then 1013 (try again later)
+        proxy.cut()
+        try:
+            closed = asyncio.run(_log_in_over_websocket(server.ws, tokens[0]))
+        finally:
+            proxy.restore()
+        assert closed == ("server_error", 1013), closed
         assert r.json()["error"]["code"] == "server_error"
         assert httpx.post(f"{server.http}/api/login", json=login, timeout=30).status_code == 200
     finally:
         server.close()
         proxy.close()
         store.close()
+
+
+async def _log_in_over_websocket(url: str, token: str) -> tuple[str, int | None]:
+    """The code of the first frame after a ``hello``, and the close code that follows."""
+    async with websockets.connect(url) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "protocol": 1}))
+        first = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 30)
+        return first.get("code", first["type"]), ws.close_code

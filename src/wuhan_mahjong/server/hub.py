@@ -19,12 +19,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine import ActionFormatError, action_from_json
 from ..rules import Rules
 from ..store import Account, Store, StoreError
 from ..store.accounts import hash_token
+from ..store.database import error_line, is_transient
 from .admin import refuse_seat
 from .admission import OVERLOADED_CLOSE_CODE, Admission
 from .chat import ChatRelay, bot_names
@@ -543,6 +545,17 @@ async def serve_websocket(ws: WebSocket) -> None:
         if found is not None:
             found = (await hub.daily_allowance(found[0]), found[1])
     except (WebSocketDisconnect, RuntimeError):
+        return
+    except SQLAlchemyError as e:  # the database is away (a restart): the client retries
+        if not is_transient(e):
+            raise
+        log.warning("a connection could not log in: the database is unavailable (%s)",
+                    error_line(e))
+        with contextlib.suppress(Exception):
+            await ws.send_text(encode(ErrorMsg(
+                code="server_error", message="the server cannot reach its database: "
+                "try again in a moment")))
+            await ws.close(1013, "database unavailable")
         return
     if found is None:
         with contextlib.suppress(Exception):
