@@ -13,13 +13,19 @@ import json
 import os
 import random
 import socket
+import sqlite3
 import threading
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 import websockets
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from wuhan_mahjong.store import MatchFenced
+from wuhan_mahjong.store.database import is_transient
 
 from .harness import seat_four
 from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted
@@ -84,6 +90,23 @@ class CuttableProxy:
     def close(self) -> None:
         self.cut()
         self.listener.close()
+
+
+@pytest.mark.parametrize(("error", "transient"), [
+    (OperationalError("COMMIT", {}, psycopg.OperationalError("server closed the connection")),
+     True),
+    (OperationalError("x", {}, psycopg.errors.AdminShutdown("terminating connection")), True),
+    (OperationalError("x", {}, psycopg.errors.DeadlockDetected("deadlock detected")), True),
+    (OperationalError("x", {}, sqlite3.OperationalError("database is locked")), True),
+    (OperationalError("x", {}, sqlite3.OperationalError("database or disk is full")), True),
+    # a statement's own fault: trying again cannot help, and a table must not wait a minute
+    (OperationalError("x", {}, sqlite3.OperationalError("no such table: matches")), False),
+    (IntegrityError("x", {}, psycopg.errors.UniqueViolation("duplicate key")), False),
+    (MatchFenced("m", 1), False),
+    (ValueError("not a database error"), False),
+])
+def test_which_database_errors_may_pass(error: Exception, transient: bool) -> None:
+    assert is_transient(error) is transient
 
 
 @pytest.mark.slow

@@ -57,7 +57,12 @@ def is_transient(exc: BaseException) -> bool:
     (a commit whose answer was lost is found done on the next try)."""
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
         return True
-    return isinstance(exc, (OperationalError, InterfaceError))
+    if not isinstance(exc, (OperationalError, InterfaceError)):
+        return False
+    if isinstance(exc.orig, sqlite3.Error):  # SQLite's OperationalError also means "no such
+        text = str(exc.orig).lower()         # table": only a lock or the disk may pass
+        return any(word in text for word in ("locked", "busy", "disk", "unable to open"))
+    return True
 
 
 def error_line(exc: BaseException) -> str:
