@@ -182,16 +182,31 @@ def cmd_serve(args: argparse.Namespace) -> int:
         store = open_store(url, starting_silver=config.starting_silver)
     except Exception as e:  # a bad URL, an unreachable server, a locked file ...
         raise UsageError(f"cannot open the database {_shown(url)}: {one_line(e)}") from None
-    cluster = _check_redis(config)
+    try:
+        cluster = _check_redis(config)
+    except UsageError:
+        store.close()
+        raise
+    lock = None
     if cluster is not None:  # --redis or $WUHAN_MAHJONG_REDIS: the probes see it too
         import dataclasses
 
         config = dataclasses.replace(config, redis_url=cluster)
+    else:  # a server alone: no second one on its database (store/serve_lock.py)
+        from ..store.serve_lock import DatabaseInUse, hold_serve_lock
+
+        try:
+            lock = hold_serve_lock(store.engine)
+        except DatabaseInUse as e:
+            store.close()
+            raise UsageError(str(e)) from None
     if settings.process.gc_tuning:
         tune_gc()
     try:
         listener = _listen(config.host, config.port)
     except UsageError:
+        if lock is not None:
+            lock.release()
         store.close()
         raise
     port = listener.getsockname()[1]  # --port 0: the port the system chose
@@ -217,6 +232,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             signal.signal(signal.SIGTERM, previous)
     finally:
         listener.close()
+        if lock is not None:
+            lock.release()
         store.close()
     if not server.started:
         raise UsageError(f"the server could not start on {config.host}:{config.port}")
