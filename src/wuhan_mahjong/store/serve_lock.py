@@ -17,7 +17,9 @@ included):
   the database file, which ``flock`` does not touch.
 * PostgreSQL: a session-level advisory lock on a connection of its own, keyed by the
   database and the schema (``search_path``), so servers on other schemas of one database
-  are independent.  PostgreSQL releases it when the connection ends.  If that connection
+  are independent.  PostgreSQL releases it when the connection ends; the session probes its
+  client with TCP keepalives every few seconds, so a machine that lost power lets go of it
+  within about half a minute (not the two hours of the default).  If that connection
   is lost while the server runs (PostgreSQL restarted), the lock is gone until the next
   start; the matches' epochs still fence a second server's writes.
 
@@ -112,6 +114,11 @@ def _postgresql_lock(engine: Engine) -> ServeLock:
     own = create_engine(engine.url, poolclass=NullPool)
     connection = own.connect()
     try:
+        # PostgreSQL learns of a dead client (a machine that lost power) only by TCP
+        # keepalives, two hours apart by default: probe this session's peer every few
+        # seconds, so a replacement server can start within about half a minute
+        for name, seconds in (("idle", 10), ("interval", 5), ("count", 3)):
+            connection.execute(text(f"SET tcp_keepalives_{name} = {seconds}"))
         schema = connection.scalar(text("SELECT current_schema()")) or ""
         database = connection.scalar(text("SELECT current_database()")) or ""
         key = zlib.crc32(f"{_PG_NAMESPACE}:{database}:{schema}".encode())
@@ -132,8 +139,10 @@ def _postgresql_lock(engine: Engine) -> ServeLock:
         connection.close()
         own.dispose()
         where = f" from {holder[1]}" if holder is not None and holder[1] else ""
-        raise DatabaseInUse(_in_use(f"its PostgreSQL session {holder[0]}{where}"
-                                    if holder is not None else "another process"))
+        raise DatabaseInUse(_in_use(
+            f"its PostgreSQL session {holder[0]}{where}; if that server is gone for good, "
+            f"SELECT pg_terminate_backend({holder[0]}) ends it" if holder is not None
+            else "another process"))
     return ServeLock(_Closing(connection, own), "postgresql")
 
 
