@@ -32,3 +32,22 @@ def test_a_second_server_on_the_same_database_refuses_to_start(db_url: str,
     finally:
         for p in (first, second, third):
             p.close()
+
+
+@pytest.mark.slow
+def test_the_same_sqlite_file_by_another_path_is_the_same_database(tmp_path: Path) -> None:
+    """A symbolic link to the database file, under another name: still one lock."""
+    (tmp_path / "data").mkdir()
+    real = tmp_path / "data" / "wuhan_mahjong.db"
+    first = ServeProcess(f"sqlite:///{real}", tmp_path / "first.log")
+    link = tmp_path / "elsewhere.db"
+    second = ServeProcess(f"sqlite:///{link}", tmp_path / "second.log")
+    try:
+        first.start()
+        link.symlink_to(real)
+        with pytest.raises(RuntimeError, match="exited with 2"):
+            second.start()
+        assert "another wuhan-mahjong server" in (tmp_path / "second.log").read_text()
+    finally:
+        first.close()
+        second.close()

@@ -92,8 +92,8 @@ def hold_serve_lock(engine: Engine, *, wait: float = 10.0) -> ServeLock:
 def _sqlite_lock(engine: Engine) -> ServeLock:
     database = engine.url.database
     assert database, "the store only opens file-backed SQLite databases"
-    path = Path(database).expanduser().resolve().with_name(
-        Path(database).name + ".serve-lock")
+    real = Path(database).expanduser().resolve()  # one lock file however the path is spelt
+    path = real.with_name(real.name + ".serve-lock")
     handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the process's life
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
