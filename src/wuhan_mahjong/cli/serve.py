@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import socket
 from typing import TYPE_CHECKING
@@ -178,45 +179,34 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     config = settings.server
     url = database_url(config)
-    try:
-        store = open_store(url, starting_silver=config.starting_silver)
-    except Exception as e:  # a bad URL, an unreachable server, a locked file ...
-        raise UsageError(f"cannot open the database {_shown(url)}: {one_line(e)}") from None
-    try:
-        cluster = _check_redis(config)
-    except UsageError:
-        store.close()
-        raise
-    lock = None
-    if cluster is not None:  # --redis or $WUHAN_MAHJONG_REDIS: the probes see it too
-        import dataclasses
-
-        config = dataclasses.replace(config, redis_url=cluster)
-    else:  # a server alone: no second one on its database (store/serve_lock.py)
-        from ..store.serve_lock import DatabaseInUse, hold_serve_lock
-
+    with contextlib.ExitStack() as held:  # the store, the lock, the socket: closed in turn
         try:
-            lock = hold_serve_lock(store.engine)
-        except DatabaseInUse as e:
-            store.close()
-            raise UsageError(str(e)) from None
-    if settings.process.gc_tuning:
-        tune_gc()
-    try:
-        listener = _listen(config.host, config.port)
-    except UsageError:
-        if lock is not None:
-            lock.release()
-        store.close()
-        raise
-    port = listener.getsockname()[1]  # --port 0: the port the system chose
-    print(f"wuhan-mahjong: database {_shown(url)}", flush=True)
-    if cluster is not None:
-        print(f"wuhan-mahjong: cluster node on Redis {_shown_redis(cluster)}", flush=True)
-    host = f"[{config.host}]" if ":" in config.host else config.host
-    print(f"wuhan-mahjong: serving http://{host}:{port}/ (WebSocket /ws)", flush=True)
-    configure_logging(settings)
-    try:
+            store = open_store(url, starting_silver=config.starting_silver)
+        except Exception as e:  # a bad URL, an unreachable server, a locked file ...
+            raise UsageError(f"cannot open the database {_shown(url)}: {one_line(e)}") from None
+        held.callback(store.close)
+        cluster = _check_redis(config)
+        if cluster is not None:  # --redis or $WUHAN_MAHJONG_REDIS: the probes see it too
+            import dataclasses
+
+            config = dataclasses.replace(config, redis_url=cluster)
+        else:  # a server alone: no second one on its database (store/serve_lock.py)
+            from ..store.serve_lock import DatabaseInUse, hold_serve_lock
+
+            try:
+                held.callback(hold_serve_lock(store.engine).release)
+            except DatabaseInUse as e:
+                raise UsageError(str(e)) from None
+        if settings.process.gc_tuning:
+            tune_gc()
+        listener = held.enter_context(_listen(config.host, config.port))
+        port = listener.getsockname()[1]  # --port 0: the port the system chose
+        print(f"wuhan-mahjong: database {_shown(url)}", flush=True)
+        if cluster is not None:
+            print(f"wuhan-mahjong: cluster node on Redis {_shown_redis(cluster)}", flush=True)
+        host = f"[{config.host}]" if ":" in config.host else config.host
+        print(f"wuhan-mahjong: serving http://{host}:{port}/ (WebSocket /ws)", flush=True)
+        configure_logging(settings)
         server = uvicorn.Server(uvicorn.Config(
             create_app(config, store=store), host=config.host, port=config.port,
             log_level=settings.process.log_level, ws_max_size=64 * 1024, lifespan="on",
@@ -230,11 +220,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
             server.run(sockets=[listener])
         finally:
             signal.signal(signal.SIGTERM, previous)
-    finally:
-        listener.close()
-        if lock is not None:
-            lock.release()
-        store.close()
     if not server.started:
         raise UsageError(f"the server could not start on {config.host}:{config.port}")
     return 0

@@ -36,11 +36,10 @@ import os
 import socket
 import time
 import zlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import Engine, create_engine, text
-from sqlalchemy.engine import Connection
 from sqlalchemy.pool import NullPool
 
 from .errors import StoreError
@@ -58,15 +57,14 @@ class DatabaseInUse(StoreError):
 class ServeLock:
     """A held lock; :meth:`release` (or process exit) lets it go."""
 
-    def __init__(self, handle: Any, kind: str) -> None:
-        self._handle = handle
-        self.kind = kind
+    def __init__(self, *closers: Callable[[], object]) -> None:
+        self._closers = closers
 
     def release(self) -> None:
-        handle, self._handle = self._handle, None
-        if handle is not None:
-            with contextlib.suppress(Exception):
-                handle.close()
+        closers, self._closers = self._closers, ()
+        for close in closers:
+            with contextlib.suppress(Exception):  # a connection PostgreSQL dropped already
+                close()
 
 
 def _owner() -> str:
@@ -106,13 +104,14 @@ def _sqlite_lock(engine: Engine) -> ServeLock:
     handle.truncate()
     handle.write(_owner() + "\n")
     handle.flush()
-    return ServeLock(handle, "sqlite")
+    return ServeLock(handle.close)
 
 
 def _postgresql_lock(engine: Engine) -> ServeLock:
     # a connection of its own, outside the store's pool, for the process's whole life
     own = create_engine(engine.url, poolclass=NullPool)
     connection = own.connect()
+    lock = ServeLock(connection.close, own.dispose)
     try:
         # PostgreSQL learns of a dead client (a machine that lost power) only by TCP
         # keepalives, two hours apart by default: probe this session's peer every few
@@ -132,30 +131,16 @@ def _postgresql_lock(engine: Engine) -> ServeLock:
             "LIMIT 1"), {"ns": _PG_CLASS, "key": key}).first()
         connection.commit()  # idle outside a transaction: the lock is the session's
     except BaseException:
-        connection.close()
-        own.dispose()
+        lock.release()
         raise
-    if not got:
-        connection.close()
-        own.dispose()
-        where = f" from {holder[1]}" if holder is not None and holder[1] else ""
-        raise DatabaseInUse(_in_use(
-            f"its PostgreSQL session {holder[0]}{where}; if that server is gone for good, "
-            f"SELECT pg_terminate_backend({holder[0]}) ends it" if holder is not None
-            else "another process"))
-    return ServeLock(_Closing(connection, own), "postgresql")
-
-
-class _Closing:
-    """The lock's connection and its engine, closed together."""
-
-    def __init__(self, connection: Connection, engine: Engine) -> None:
-        self.connection = connection
-        self.engine = engine
-
-    def close(self) -> None:
-        self.connection.close()
-        self.engine.dispose()
+    if got:
+        return lock
+    lock.release()
+    where = f" from {holder[1]}" if holder is not None and holder[1] else ""
+    raise DatabaseInUse(_in_use(
+        f"its PostgreSQL session {holder[0]}{where}; if that server is gone for good, "
+        f"SELECT pg_terminate_backend({holder[0]}) ends it" if holder is not None
+        else "another process"))
 
 
 def _in_use(holder: str) -> str:
