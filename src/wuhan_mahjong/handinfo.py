@@ -42,12 +42,12 @@ class HandReport:
     shape_waits: list[int]
     discards: list[tuple[int, int, int]]  # (tile, shanten after, number of waits)
     complete: dict[str, int | str] | None
-    rules: Rules | None = None
+    rules: Rules
 
     def move(self, tile: int) -> str:
         """How ``tile`` leaves the hand: a plain discard, or the move the rules make of it
         (红中 / 发财 only ever leave as their special kong, the laizi as a kong or 丢癞子)."""
-        if self.rules is not None and tile in self.rules.must_kong_tiles:
+        if tile in self.rules.must_kong_tiles:
             return "special_kong"
         return "laizi" if tile == self.laizi else "discard"
 
