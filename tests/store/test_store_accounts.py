@@ -132,6 +132,51 @@ def test_change_password(store: Store) -> None:
     store.login("Alice", "secret-2")
 
 
+CAFE_NFD = "cafe\u0301-au-lait-9"
+CAFE_NFC = "caf\u00e9-au-lait-9"
+
+
+@pytest.mark.parametrize(("registered", "typed"), [
+    (CAFE_NFD, CAFE_NFC), (CAFE_NFC, CAFE_NFD),  # a combining accent (macOS) or not
+    ("mahjong\u3000rules-9", "mahjong rules-9"),  # a full-width space (Chinese IME)
+])
+def test_one_password_however_the_keyboard_spells_it(store: Store, registered: str,
+                                                     typed: str) -> None:
+    """Passwords are prepared as RFC 8265 OpaqueString: NFC, non-ASCII spaces as spaces."""
+    account = store.register("Alice", registered)
+    store.login("Alice", typed)
+    store.login("Alice", registered)
+    store.change_password(account.id, typed, "second-password-9")
+    store.login("Alice", "second-password-9")
+
+
+@pytest.mark.parametrize("password", ["tab\tinside-9", "zero\u200bwidth-9", "bidi\u202eover-9"])
+def test_control_and_invisible_characters_are_refused(store: Store, password: str) -> None:
+    with pytest.raises(InvalidPassword, match=r"U\+[0-9A-F]{4}"):
+        store.register("Alice", password)
+
+
+def test_a_hash_of_the_typed_text_still_logs_in_and_is_prepared(store: Store) -> None:
+    """Hashes set before passwords were prepared are of the typed (NFD) text: the login
+    matches it, and stores the prepared form's hash, so the NFC spelling works after."""
+    account = store.register("Alice", "placeholder-pw-9")
+    hasher = store.settings.password_hasher
+    with store._write() as session:
+        row = session.get(AccountRow, account.id)
+        assert row is not None
+        row.password_hash = hasher.hash(CAFE_NFD)
+    with pytest.raises(AuthenticationFailed):
+        store.login("Alice", CAFE_NFC)  # the old hash is of the other spelling
+    store.login("Alice", CAFE_NFD)
+    with store._read() as session:
+        row = session.get(AccountRow, account.id)
+        assert row is not None and row.password_hash is not None
+        hasher.verify(row.password_hash, CAFE_NFC)
+    store.login("Alice", CAFE_NFC)
+    with pytest.raises(AuthenticationFailed):
+        store.login("Alice", "cafe-au-lait-9")
+
+
 def test_tokens_are_opaque_and_stored_hashed(store: Store) -> None:
     store.register("Alice", "secret-1")
     first = store.login("Alice", "secret-1")

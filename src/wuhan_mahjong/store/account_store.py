@@ -23,6 +23,7 @@ from .accounts import (
     new_guest_name,
     new_token,
     normalize_username,
+    password_forms,
 )
 from .admin import AccountBanned, is_banned
 from .core import StoreCore
@@ -113,11 +114,11 @@ class AccountStore(StoreCore):
         :class:`UsernameTaken` (also when two registrations race).
         """
         name, key = normalize_username(username)
-        check_password_rules(password)
+        prepared = check_password_rules(password)
         with self._read() as session:
             if session.scalar(select(AccountRow.id).where(AccountRow.username_key == key)):
                 raise UsernameTaken(name)
-        password_hash = self._hash_password(password)  # slow: outside any transaction
+        password_hash = self._hash_password(prepared)  # slow: outside any transaction
         try:
             with self._write() as session:
                 row = self._new_account(
@@ -158,14 +159,13 @@ class AccountStore(StoreCore):
         if row_id is None or stored is None:  # unknown user, or a guest: no password
             if self._dummy_hash is None:
                 self._dummy_hash = hasher.hash(secrets.token_hex(16))
-            with suppress(VerificationError, InvalidHashError):
-                hasher.verify(self._dummy_hash, password)
+            with suppress(AuthenticationFailed):
+                self._matching_form(self._dummy_hash, password)
             raise AuthenticationFailed()
-        try:
-            hasher.verify(stored, password)
-        except (VerificationError, InvalidHashError) as exc:
-            raise AuthenticationFailed() from exc
-        new_hash = self._hash_password(password) if hasher.check_needs_rehash(stored) else None
+        form = self._matching_form(stored, password)
+        prepared = password_forms(password)[0]
+        new_hash = (self._hash_password(prepared)
+                    if form != prepared or hasher.check_needs_rehash(stored) else None)
         with self._write() as session:
             row = session.get(AccountRow, row_id)
             if row is None:  # deleted meanwhile
@@ -176,6 +176,22 @@ class AccountStore(StoreCore):
                 row.password_hash = new_hash
             token, expires = self._open_session(session, row.id)
             return Login(token=token, account=_account(row), expires_at=expires)
+
+    def _matching_form(self, stored: str, password: str) -> str:
+        """The form of ``password`` (:func:`password_forms`) that ``stored`` is the hash
+        of; :class:`AuthenticationFailed` if none.  Every form is tried, so a wrong
+        password takes the same time for a known user as the dummy hash takes."""
+        hasher = self.settings.password_hasher
+        matched = None
+        for form in password_forms(password):
+            try:
+                hasher.verify(stored, form)
+            except (VerificationError, InvalidHashError):
+                continue
+            matched = matched or form
+        if matched is None:
+            raise AuthenticationFailed()
+        return matched
 
     def create_guest(self) -> Login:
         """Create a guest account (no password, guest starting silver) and log it in.
@@ -199,8 +215,7 @@ class AccountStore(StoreCore):
     def upgrade_guest(self, account_id: int, username: str, password: str) -> Account:
         """Give a guest account a username and password; it keeps its silver and points."""
         name, key = normalize_username(username)
-        check_password_rules(password)
-        password_hash = self._hash_password(password)
+        password_hash = self._hash_password(check_password_rules(password))
         try:
             with self._write() as session:
                 row = self._lock_accounts(session, [account_id])[account_id]
@@ -216,17 +231,14 @@ class AccountStore(StoreCore):
 
     def change_password(self, account_id: int, old_password: str, new_password: str) -> None:
         """Set a new password after checking the old one (:class:`AuthenticationFailed`)."""
-        check_password_rules(new_password)
+        prepared = check_password_rules(new_password)
         with self._read() as session:
             row = session.get(AccountRow, account_id)
             stored = None if row is None else row.password_hash
         if stored is None:
             raise AuthenticationFailed()
-        try:
-            self.settings.password_hasher.verify(stored, old_password)
-        except (VerificationError, InvalidHashError) as exc:
-            raise AuthenticationFailed() from exc
-        new_hash = self._hash_password(new_password)
+        self._matching_form(stored, old_password)
+        new_hash = self._hash_password(prepared)
         with self._write() as session:
             write_row = session.get(AccountRow, account_id)
             if write_row is None:

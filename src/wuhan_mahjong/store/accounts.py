@@ -10,6 +10,12 @@ Usernames
     (Cyrillic А) are one name.  Names whose skeleton starts with ``guest`` or
     is one of :data:`RESERVED_USERNAMES` are reserved.
 Passwords
+    Prepared as RFC 8265's OpaqueString profile before they are checked, hashed
+    or compared (:func:`prepare_password`, with ``precis-i18n``): Unicode NFC,
+    and every non-ASCII space becomes an ASCII space, so ``café`` typed with a
+    combining accent (macOS, some phone keyboards) and with the precomposed ``é``
+    (Windows) is one password, as is a space typed in a Chinese input method's
+    full-width mode (U+3000); control and invisible characters are refused.
     8 to 128 characters, and not guessable: zxcvbn (the ``zxcvbn`` package,
     Dropbox's estimator) must rate it above 0, which refuses every password of
     its common-password lists (``123456``, ``password1``, ``p@ssw0rd`` ...),
@@ -30,6 +36,7 @@ import hashlib
 import secrets
 import unicodedata
 
+import precis_i18n
 import zxcvbn  # type: ignore[import-untyped]
 from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
@@ -48,6 +55,8 @@ __all__ = [
     "new_guest_name",
     "new_token",
     "normalize_username",
+    "password_forms",
+    "prepare_password",
     "username_skeleton",
 ]
 
@@ -186,12 +195,13 @@ def lookup_keys(username: str) -> tuple[str, ...]:
     return tuple(sorted(keys))
 
 
-def check_password_rules(password: str) -> None:
-    """Raise :class:`InvalidPassword` unless ``password`` may be set.
+def check_password_rules(password: str) -> str:
+    """The form of ``password`` to hash (:func:`prepare_password`); raise
+    :class:`InvalidPassword` unless it may be set.
 
     >>> for p in ("123456789", "password1", "mahjong-4-ever"):
     ...     try:
-    ...         check_password_rules(p)
+    ...         _ = check_password_rules(p)
     ...         print(p, "ok")
     ...     except InvalidPassword:
     ...         print(p, "refused")
@@ -199,19 +209,78 @@ def check_password_rules(password: str) -> None:
     password1 refused
     mahjong-4-ever ok
     """
-    if not isinstance(password, str):
-        raise InvalidPassword("the password must be text")
-    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+    prepared = prepare_password(password)
+    if not PASSWORD_MIN <= len(prepared) <= PASSWORD_MAX:
         raise InvalidPassword(
             f"the password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters long"
         )
-    if any("\ud800" <= char <= "\udfff" for char in password):
-        raise InvalidPassword("the password must be valid Unicode text")
-    if zxcvbn.zxcvbn(password[:_ZXCVBN_MAX])["score"] == 0:
+    if zxcvbn.zxcvbn(prepared[:_ZXCVBN_MAX])["score"] == 0:
         raise InvalidPassword(
             "this password is too common or too easy to guess; "
             "add a few uncommon words or characters"
         )
+    return prepared
+
+
+_OPAQUE_STRING = precis_i18n.get_profile("OpaqueString")
+
+
+def prepare_password(password: str) -> str:
+    """The form of a password that is hashed and compared: RFC 8265's OpaqueString.
+
+    One password, however the keyboard spelled it: NFC, and non-ASCII spaces as
+    ASCII spaces.  Raises :class:`InvalidPassword` for what that profile refuses
+    (control characters, invisible format characters, unassigned code points).
+
+    >>> prepare_password("cafe\u0301 au lait") == prepare_password("caf\u00e9 au lait")
+    True
+    >>> prepare_password("mah\u3000jong!")
+    'mah jong!'
+    >>> try:
+    ...     prepare_password("tab\\there")
+    ... except InvalidPassword as refused:
+    ...     print(refused)
+    the password may not contain U+0009 (a control or invisible character)
+    """
+    if not isinstance(password, str):
+        raise InvalidPassword("the password must be text")
+    if any("\ud800" <= char <= "\udfff" for char in password):
+        raise InvalidPassword("the password must be valid Unicode text")
+    try:
+        return str(_OPAQUE_STRING.enforce(password))
+    except UnicodeError as exc:
+        refused = _refused_character(exc, password)
+        if refused is None:
+            raise InvalidPassword("the password must not be empty") from exc
+        raise InvalidPassword(f"the password may not contain U+{ord(refused):04X} "
+                              "(a control or invisible character)") from exc
+
+
+def _refused_character(exc: UnicodeError, password: str) -> str | None:
+    """The character OpaqueString refused, if it names one (empty input names none)."""
+    start = getattr(exc, "start", None)
+    if isinstance(start, int) and 0 <= start < len(password):
+        return password[start]
+    return None
+
+
+def password_forms(password: str) -> tuple[str, ...]:
+    """The forms in which a typed password is compared with a stored hash, in order.
+
+    The prepared form (:func:`prepare_password`), then the text as typed if that
+    differs: hashes set before passwords were prepared (December 2026) are of the
+    typed text, and a login that matches one is re-hashed in the prepared form.
+
+    >>> password_forms("mahjong-4-ever")
+    ('mahjong-4-ever',)
+    >>> [len(form) for form in password_forms("cafe\u0301-au-lait")]
+    [12, 13]
+    """
+    try:
+        prepared = prepare_password(password)
+    except InvalidPassword:
+        return (password,)
+    return (prepared,) if prepared == password else (prepared, password)
 
 
 _RESERVED_KEYS = frozenset(username_skeleton(name) for name in RESERVED_USERNAMES)

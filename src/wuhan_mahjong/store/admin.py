@@ -240,8 +240,7 @@ class Admin:
         if account.is_guest:
             raise AdminError(f"'{account.username}' is a guest account: it has no password")
         new = password if password is not None else secrets.token_urlsafe(12)
-        check_password_rules(new)
-        new_hash = self.store.settings.password_hasher.hash(new)
+        new_hash = self.store.settings.password_hasher.hash(check_password_rules(new))
         with self._write() as session, session.begin():
             row = session.get(AccountRow, account.id, with_for_update=True)
             if row is None:
