@@ -24,10 +24,10 @@ import websockets
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from wuhan_mahjong.store import MatchFenced
+from wuhan_mahjong.store import MatchFenced, hand_game_id
 from wuhan_mahjong.store.database import is_transient
 
-from .harness import seat_four
+from .harness import StartServer, play, register, seat_four
 from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted
 from .test_durable_crash import Player, ServeProcess, _accounts
 
@@ -195,3 +195,44 @@ async def _log_in_over_websocket(url: str, token: str) -> tuple[str, int | None]
         with contextlib.suppress(websockets.ConnectionClosed):
             await asyncio.wait_for(ws.recv(), 30)
         return first.get("code", first["type"]), ws.close_code
+
+
+def test_an_open_and_an_end_whose_commit_answers_were_lost(start_server: StartServer,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's first and last writes commit, then the connection drops before the
+    answer arrives: the table tries each again (``server/outage.py``), finds it done and
+    plays on.  The retried open used to meet its own row, and the retried end a match no
+    longer running, and end the table as an error at its start or its very end."""
+    server = start_server()
+    store = server.store
+    lost: list[str] = []
+
+    def answer_lost(name: str) -> None:
+        real = getattr(store, name)
+
+        def committed_then_dropped(*args: object, **kwargs: object) -> object:
+            result = real(*args, **kwargs)
+            if name not in lost:
+                lost.append(name)
+                raise OperationalError("COMMIT", {}, Exception("server closed the connection"))
+            return result
+        monkeypatch.setattr(store, name, committed_then_dropped)
+
+    answer_lost("open_match")
+    answer_lost("end_match")
+    tokens = [register(server, f"lost{i}") for i in range(4)]
+
+    async def scenario() -> tuple[str, list[str]]:
+        clients = await seat_four(server, tokens, hands=1)
+        ends = await asyncio.gather(*(play(c, bot="greedy", seed=i) for i, c in enumerate(clients)))
+        for c in clients:
+            await c.close()
+        return str(clients[0].of_type("table")[0]["match_id"]), [e["type"] for e in ends]
+
+    match_id, ends = asyncio.run(scenario())
+    assert ends == ["match_end"] * 4
+    assert lost == ["open_match", "end_match"]
+    logged = store.load_match(match_id)
+    assert logged is not None and logged.status == "finished", logged
+    assert store.is_settled(hand_game_id(match_id, 0))
+    assert store.audit().ok

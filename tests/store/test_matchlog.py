@@ -225,6 +225,35 @@ def test_a_frozen_runner_cannot_hold_a_take_over_back(pg_url: str) -> None:
         store.close()
 
 
+def test_a_retry_of_an_open_or_an_end_is_answered_as_the_first(store: Store) -> None:
+    """An open or an end whose ``COMMIT`` answer was lost is tried again by the table
+    (``server/outage.py``): it finds its own row and gets the first answer, where it used
+    to meet "exists" or "has ended" and end the table as an error at its start or end.
+    Another open of the id, another end, or an end by a fenced runner stays refused."""
+    assert store.open_match("o", "t", "00", {"hands": 8}, owner="node-a") == 1
+    assert store.open_match("o", "t", "00", {"hands": 8}, owner="node-a") == 1  # the retry
+    for other in (("t", "01", {"hands": 8}, "node-a"), ("t2", "00", {"hands": 8}, "node-a"),
+                  ("t", "00", {"hands": 4}, "node-a"), ("t", "00", {"hands": 8}, "node-b")):
+        table, seed, config, owner = other
+        with pytest.raises(MatchLogError):
+            store.open_match("o", table, seed, config, owner=owner)
+    store.append_match_events("o", 1, [MatchEvent(0, 0, "deal")])
+    with pytest.raises(MatchLogError):  # the log has begun: not a retry of the open
+        store.open_match("o", "t", "00", {"hands": 8}, owner="node-a")
+    store.end_match("o", 1, "aborted", "the table stopped on a server error")
+    store.end_match("o", 1, "aborted", "the table stopped on a server error")  # the retry
+    for status, reason in (("finished", None), ("aborted", "another reason")):
+        with pytest.raises(MatchLogError):
+            store.end_match("o", 1, status, reason)
+    logged = store.load_match("o")
+    assert logged is not None and logged.status == "aborted"
+    epoch = store.open_match("p", "t", "00", {})
+    newer = store.claim_match("p", owner="node-b")
+    store.end_match("p", newer, "finished")
+    with pytest.raises(MatchFenced):
+        store.end_match("p", epoch, "finished")
+
+
 def test_a_retry_of_a_written_append_is_answered_as_the_first_write(store: Store) -> None:
     """A committed append whose answer was lost (the connection dropped during ``COMMIT``)
     is written again by the node's writer: the same events at the same ``seq`` are this

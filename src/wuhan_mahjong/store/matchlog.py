@@ -197,11 +197,23 @@ def _logged(row: MatchRow, events: Sequence[MatchEventRow] = ()) -> LoggedMatch:
 
 def open_match(session: Session, match_id: str, table_id: str, seed: str,
                config: Mapping[str, Any], owner: str | None) -> int:
-    """Create the row of a new match (status ``running``, epoch 1); returns the epoch."""
+    """Create the row of a new match (status ``running``, epoch 1); returns the epoch.
+
+    A retry of an open whose ``COMMIT`` answer was lost finds its own row (the same
+    table, seed, configuration and owner, epoch 1, nothing logged yet) and gets the first
+    answer; any other row of that id is refused (:class:`MatchLogError`)."""
     _check_match_id(match_id)
     now = utcnow()
+    config_text = json.dumps(dict(config), separators=(",", ":"))
+    found = session.scalar(select(MatchRow).where(MatchRow.match_id == match_id)
+                           .with_for_update().execution_options(populate_existing=True))
+    if found is not None:
+        if (found.table_id, found.seed, found.config, found.owner, found.status, found.epoch,
+                found.next_seq) == (table_id, seed, config_text, owner, "running", 1, 0):
+            return 1
+        raise MatchLogError(f"match {match_id} exists already")
     session.add(MatchRow(match_id=match_id, table_id=table_id, status="running", seed=seed,
-                         config=json.dumps(dict(config), separators=(",", ":")), hands_done=0,
+                         config=config_text, hands_done=0,
                          totals="[0,0,0,0]", next_seq=0, epoch=1, owner=owner, reason=None,
                          created_at=now, updated_at=now))
     session.flush()
@@ -410,9 +422,16 @@ def set_progress(row: MatchRow, hands_done: int, totals: Sequence[int]) -> None:
 
 def end_match(session: Session, match_id: str, epoch: int, status: str,
               reason: str | None) -> None:
-    """Mark a running match ``finished`` or ``aborted`` (with the reason players were told)."""
+    """Mark a running match ``finished`` or ``aborted`` (with the reason players were told).
+
+    A retry of an end whose ``COMMIT`` answer was lost (the same epoch, status and reason)
+    is answered as done; a match ended otherwise stays refused."""
     if status not in ("finished", "aborted"):
         raise MatchLogError(f"a match ends finished or aborted, not {status!r}")
+    found = session.scalar(select(MatchRow).where(MatchRow.match_id == match_id)
+                           .with_for_update().execution_options(populate_existing=True))
+    if found is not None and (found.epoch, found.status, found.reason) == (epoch, status, reason):
+        return
     row = lock_running(session, match_id, epoch)
     row.status = status
     row.reason = reason
