@@ -149,7 +149,13 @@ def test_a_new_field_is_configurable_with_no_other_change(
     ({}, {}, "prot = 8000\n", r"server\.toml: unknown setting 'prot'$"),
     ({}, {}, "port = \n", r"server\.toml: not valid TOML"),
     ({}, {}, "log_level = 'loud'\n", r"server\.toml: log_level: "),
-    ({"quick_hands": "0"}, {}, None, r"^invalid settings: quick_hands must be >= 1$"),
+    ({"quick_hands": "0"}, {}, None, r"^invalid settings: quick_hands must be in 1\.\.64$"),
+    # a quick-match stake, match length or fee no room may have: a big hand's settlement
+    # past the ledger's exact range failed (the hand voided, the table ended as an error)
+    ({"quick_hands": "65"}, {}, None, r"^invalid settings: quick_hands must be in 1\.\.64$"),
+    ({}, {"WUHAN_MAHJONG_QUICK_STAKE": "10000000000000"}, None,
+     r"^invalid settings: quick_stake must be in 0\.\.1000000$"),
+    ({}, {}, "fee = 100000000000000\n", r"^invalid settings: fee must be in 0\.\.10000$"),
     ({"quick_profile": "tokyo"}, {}, None, r"^invalid settings: unknown profile 'tokyo'$"),
     # no nan or infinity in a time or a rate: nan passed every "must be >= 0" check
     ({"bot_wait": "nan"}, {}, None, r"^--bot-wait: bot_wait: Input should be a finite number"),

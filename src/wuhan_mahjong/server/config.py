@@ -9,10 +9,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ..rules import PROFILES
+from ..rules import OPTION_BOUNDS, PROFILES
 
-__all__ = ["DB_ENV", "REDIS_ENV", "ServerConfig", "database_url", "default_bot", "normalize_db_url",
-           "redis_url"]
+__all__ = ["DB_ENV", "HANDS_MAX", "REDIS_ENV", "STAKE_MAX", "ServerConfig", "database_url",
+           "default_bot", "normalize_db_url", "redis_url"]
+
+HANDS_MAX = 64
+"""The most hands a match may have: a room's ``hands`` and the server's ``quick_hands``."""
+STAKE_MAX = 1_000_000
+"""The largest stake (silver per point): a room's ``stake`` and the server's ``quick_stake``.
+A capped hand moves at most three times the largest cap an option allows (10,000 points),
+so at this stake at most 3 × 10¹⁰ silver, far inside the ledger's exact range (2⁵³ − 1);
+a stake past it made the settlement of a big hand fail (the hand voided, the table ended
+as an error)."""
 
 DB_ENV = "WUHAN_MAHJONG_DB"
 """Environment variable naming the database when ``--db`` is not given."""
@@ -184,10 +193,13 @@ class ServerConfig:
             raise ValueError("watch_rate must be > 0 and watch_burst >= 1")
         if self.bot_workers < 1 or not 0 < self.bot_cap < float("inf"):
             raise ValueError("bot_workers must be >= 1 and bot_cap > 0")
-        if self.quick_hands < 1:
-            raise ValueError("quick_hands must be >= 1")
-        if self.quick_stake < 0 or (self.fee is not None and self.fee < 0):
-            raise ValueError("stake and fee must be >= 0")
+        if not 1 <= self.quick_hands <= HANDS_MAX:
+            raise ValueError(f"quick_hands must be in 1..{HANDS_MAX}")
+        if not 0 <= self.quick_stake <= STAKE_MAX:
+            raise ValueError(f"quick_stake must be in 0..{STAKE_MAX}")
+        fee_low, fee_high = OPTION_BOUNDS["service_fee"]
+        if self.fee is not None and not fee_low <= self.fee <= fee_high:
+            raise ValueError(f"fee must be in {fee_low:g}..{fee_high:g}")
 
 
 def normalize_db_url(url: str) -> str:

@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from .. import jsontext
 from ..engine.views import SeatView
 from ..rules import PROFILES, get_rules
+from .config import HANDS_MAX, STAKE_MAX
 
 __all__ = [
     "CLIENT_TYPES",
@@ -126,8 +127,8 @@ class RoomOptions(_Msg):
     ``hands`` and ``stake`` are the room's own and have their ranges here."""
 
     profile: Profile = "yuanhang"
-    hands: int = Field(default=4, ge=1, le=64)
-    stake: int = Field(default=0, ge=0, le=1_000_000)
+    hands: int = Field(default=4, ge=1, le=HANDS_MAX)
+    stake: int = Field(default=0, ge=0, le=STAKE_MAX)
     opening_scoring: Literal["once", "per_opening"] | None = None
     """开口翻 ``once`` or 口口翻 ``per_opening``."""
     claim_window_seconds: float | None = None
