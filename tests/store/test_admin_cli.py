@@ -293,3 +293,27 @@ def test_database_found_as_serve_finds_it(store: Store, db_url: str, tmp_path: P
     code = main(["admin", "grant", "alice", "8"])  # the variable names a missing file
     assert code == 2 and "no database at" in one_line_error(capsys.readouterr().err)
     assert store.account_by_username("alice").silver == 1007  # type: ignore[union-attr]
+
+
+def test_a_failed_backup_leaves_the_last_good_one(store: Store, db_url: str, backend: str,
+                                                  tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``backup --force`` over last night's file, and the database cannot be read: pg_dump
+    wrote into the file itself and left it empty (the last good backup, gone).  Every
+    backup is now written beside it and renamed over it when whole."""
+    store.register("alice", PW)
+    dump = tmp_path / "nightly.dump"
+    assert run(capsys, db_url, "backup", str(dump))[0] == 0
+    good = dump.read_bytes()
+    if backend == "sqlite":
+        broken = tmp_path / "broken.db"
+        broken.write_text("not a database\n" * 100)
+        unreadable = f"sqlite:///{broken}"
+    else:
+        unreadable = make_url(db_url).set(database="no_such_database").render_as_string(
+            hide_password=False)
+    code, _, err = run(capsys, unreadable, "backup", str(dump), "--force")
+    assert code == 2 and "failed" in one_line_error(err)
+    assert dump.read_bytes() == good
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("nightly")) == [
+        "nightly.dump"]

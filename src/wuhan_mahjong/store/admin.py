@@ -25,7 +25,7 @@ import secrets
 import shutil
 import sqlite3
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -352,26 +352,39 @@ def backup(url: str | URL, dest: str | Path, *, force: bool = False,
         source = _sqlite_path(url)
         if not source.is_file():
             raise AdminError(f"no database file {source}")
-        partial = target.with_name(target.name + ".partial")
-        partial.unlink(missing_ok=True)
-        try:
-            _sqlite_copy(source, partial, "backup")
-        except AdminError:
-            partial.unlink(missing_ok=True)
-            raise
-        os.replace(partial, target)  # a backup file is whole or absent
+        _write_whole(target, lambda partial: _sqlite_copy(source, partial, "backup"))
     elif backend == "postgresql":
         conninfo, env, schema = _libpq(url)
-        argv = [_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges",
-                f"--file={target}"]
-        if schema:
-            argv.append(f"--schema={schema}")
-        _run([*argv, f"--dbname={conninfo}"], env)
+
+        def dump(partial: Path) -> None:
+            argv = [_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges",
+                    f"--file={partial}"]
+            if schema:
+                argv.append(f"--schema={schema}")
+            _run([*argv, f"--dbname={conninfo}"], env)
+        _write_whole(target, dump)
     else:
         raise AdminError(f"cannot back up a {backend} database")
     if actor is not None:
         _log_to(url, actor, "backup", {"file": str(target.resolve())})
     return target
+
+
+def _write_whole(target: Path, write: Callable[[Path], None]) -> None:
+    """Write a backup file whole or not at all: into ``<target>.partial``, synced to disk,
+    then renamed over ``target``.  A backup that fails or is killed leaves the file it
+    would have replaced as it was (pg_dump writing into ``target`` itself truncated the
+    last good backup when it could not reach the database)."""
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        write(partial)
+        with partial.open("rb") as f:
+            os.fsync(f.fileno())
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    os.replace(partial, target)
 
 
 def _sqlite_copy(source: Path, target: Path, what: str) -> None:
