@@ -71,8 +71,12 @@ async def _until_no_tables(server: Server, timeout: float = 60) -> None:
 
 def test_every_player_leaving_mid_match_pays_the_fee_once(start_server: StartServer) -> None:
     """Four players of an eight-hand silver match all leave in the first hand: the hand is
-    played out by the engine's player and settled, the match ends, and each pays F once."""
-    server = start_server(fee=FEE)
+    played out by the engine's player and settled, the match ends, and each pays F once.
+
+    Rich players: a seat of the 1,000 starting silver can lose it all in one hand (a
+    contract costs three shares, up to 1,200 at stake 1), and then pays a fee of 0, the
+    floor at his balance (one run in about thirty did)."""
+    server = start_server(fee=FEE, starting_silver=RICH)
     tokens = [register(server, f"leaver{i}") for i in range(4)]
 
     async def scenario() -> str:
@@ -98,8 +102,9 @@ def test_every_player_leaving_mid_match_pays_the_fee_once(start_server: StartSer
 
 
 def test_a_match_played_to_its_end_pays_the_fee_with_its_last_hand(start_server: StartServer) -> None:
-    """Unchanged: no ``end`` event, the fee goes with the last hand, no fee settlement."""
-    server = start_server(fee=FEE)
+    """Unchanged: no ``end`` event, the fee goes with the last hand, no fee settlement
+    (rich players, as above: none can be left unable to pay it)."""
+    server = start_server(fee=FEE, starting_silver=RICH)
     tokens = [register(server, f"player{i}") for i in range(4)]
 
     async def scenario() -> str:
