@@ -303,6 +303,18 @@ def test_tile_parsing() -> None:
         parse_tiles("18z")
 
 
+@pytest.mark.parametrize("typed", [
+    "１２３ｍ４５６ｐ７７ｚ",  # full-width digits and letters (a Chinese input method's mode)
+    "123m，456p；77z",  # full-width comma and semicolon
+    "123m、456p、77z",  # the ideographic comma
+    "一万 二万 三万\u3000456p 中 中",  # the ideographic space
+])
+def test_tiles_typed_in_a_chinese_input_method(typed: str) -> None:
+    """People at a real table type hands on phones: a Chinese input method in full-width
+    mode gives ``１２３ｍ`` and ``，``, which were "not a tile"."""
+    assert parse_tiles(typed) == parse_tiles("123m456p77z")
+
+
 @pytest.mark.parametrize(("mutate", "message"), [
     (lambda r: r.update(winner=4), "out of range"),
     (lambda r: r.update(winning_tile="5x"), "not a tile"),

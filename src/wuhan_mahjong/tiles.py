@@ -23,6 +23,7 @@ Chinese names accepted on input (``五万``, ``三筒``, ``七条``, ``东风``,
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -106,6 +107,9 @@ del _i, _n, _suit_idx, _letter, _zh
 
 _CHINESE_RE = re.compile("|".join(sorted(map(re.escape, _CHINESE), key=len, reverse=True)))
 _GROUP_RE = re.compile(r"([0-9]+)([mpsz])")
+_SEPARATORS = re.compile(r"[\s,;、]+")
+"""Between tiles: spaces, commas, semicolons and the ideographic comma 、 (after NFKC,
+the full-width ，and ；are , and ;)."""
 
 
 def echo(text: str, limit: int = 40) -> str:
@@ -122,18 +126,23 @@ def parse_tiles(text: str) -> list[int]:
     """Parse a hand string into a list of tile kinds, in written order.
 
     Accepts grouped notation (``123m456p77z``), single tiles separated or not by
-    spaces or commas, and Chinese tile names.  Raises :class:`TileError` naming
-    the first token that is not a tile.
+    spaces or commas, and Chinese tile names.  Text typed in a Chinese input
+    method's full-width mode reads the same (``１２３ｍ``, ``，``, ``、``: NFKC).
+    Raises :class:`TileError` naming the first token that is not a tile.
 
     >>> parse_tiles("五万 5m 红中")
     [4, 4, 33]
+    >>> parse_tiles("１２３ｍ，五万、红中") == parse_tiles("123m, 五万, 红中")
+    True
     >>> parse_tiles("12x")
     Traceback (most recent call last):
     ...
     wuhan_mahjong.tiles.TileError: not a tile: '12x'
     """
     out: list[int] = []
-    for chunk in re.split(r"[\s,;]+", text.strip()):
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    for chunk in _SEPARATORS.split(text.strip()):
         if chunk:
             _parse_chunk(chunk, out)
     return out

@@ -161,8 +161,9 @@ def test_room_forms_keep_choices_and_show_errors(browser: Any, live_server: str,
     assert page.locator(f"{f} select[name='profile']").input_value() == "bianfeng"
     assert page.locator(f"{f} input[name='hands']").input_value() == "2"
     page.click("#lang")
-    # joining a room that does not exist
-    page.fill("#join-form input[name='code']", "999999")
+    # joining a room that does not exist, its code typed in a Chinese input method's
+    # full-width mode (the client said "bad code" to ９９９９９９)
+    page.fill("#join-form input[name='code']", "９９９９９９")
     page.click("#join-form button[type='submit']")
     wait_js(page, "document.querySelector(\"[data-error-for='join-form']\").textContent.length > 0")
     text = page.locator("[data-error-for='join-form']").inner_text()
