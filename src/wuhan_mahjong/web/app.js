@@ -1076,7 +1076,7 @@ document.addEventListener("submit", (ev) => {
   if (form.id === "login-form") {
     login(ev.submitter && ev.submitter.dataset.mode === "register" ? "register" : "login", form);
   } else if (form.id === "join-form") {
-    const code = form.code.value.normalize("NFKC").trim(); // １２３４５６ from a full-width input method
+    const code = form.code.value.normalize("NFKC").trim(); // full-width digits from an input method
     delete S.formErrors["join-form"];
     if (!/^[0-9]{6}$/.test(code)) { S.formErrors["join-form"] = { text: t("lobby.bad_code"), field: "code", fresh: true }; render(); return; }
     if (!sendWhenConnected({ type: "join_room", code, ref: "join-form" })) setFormError("join-form", { code: "network" });
