@@ -15,6 +15,7 @@ import random
 import socket
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import httpx
@@ -24,10 +25,11 @@ import websockets
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from wuhan_mahjong.store import MatchFenced, hand_game_id
-from wuhan_mahjong.store.database import is_transient
+from wuhan_mahjong.server.match_writer import close_match_writer, match_writer
+from wuhan_mahjong.store import MatchFenced, hand_game_id, open_store
+from wuhan_mahjong.store.database import PG_CLIENT_TIMEOUTS, create_store_engine, is_transient
 
-from .harness import StartServer, play, register, seat_four
+from .harness import FAST_HASHER, StartServer, play, register, seat_four
 from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted
 from .test_durable_crash import Player, ServeProcess, _accounts
 
@@ -236,3 +238,122 @@ def test_an_open_and_an_end_whose_commit_answers_were_lost(start_server: StartSe
     assert logged is not None and logged.status == "finished", logged
     assert store.is_settled(hand_game_id(match_id, 0))
     assert store.audit().ok
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_metrics_and_readiness_answer_while_the_database_is_away(db_url: str,
+                                                                 tmp_path: Path) -> None:
+    """An operator looks at ``/metrics`` when something is wrong, as when the database has
+    gone away: the scrape failed as a whole (503), so the node's own figures (connections,
+    tables, bot decisions) went dark with it.  Now it answers with them, says the database
+    is down (``wuhan_mahjong_database_up 0``), and shows the last ledger audit with its age;
+    ``/readyz`` says not ready.  Back to normal once the database is."""
+    url = make_url(db_url)
+    proxy = CuttableProxy(url.host or "127.0.0.1", url.port or 5432)
+    server = ServeProcess(url.set(host="127.0.0.1", port=proxy.port)
+                          .render_as_string(hide_password=False), tmp_path / "server.log",
+                          options=("--metrics-audit-seconds", "0"))
+
+    def scrape() -> dict[str, float]:
+        r = httpx.get(f"{server.http}/metrics", timeout=30)
+        assert r.status_code == 200, r.text
+        return {line.split(" ")[0]: float(line.split(" ")[1]) for line in r.text.splitlines()
+                if line.startswith("wuhan_mahjong_") and " " in line}
+
+    try:
+        server.start()
+        up = scrape()
+        assert up["wuhan_mahjong_database_up"] == 1
+        assert up["wuhan_mahjong_ledger_consistent"] == 1
+        proxy.cut()
+        try:
+            down = scrape()
+            ready = httpx.get(f"{server.http}/readyz", timeout=30)
+        finally:
+            proxy.restore()
+        assert down["wuhan_mahjong_database_up"] == 0
+        assert down["wuhan_mahjong_connections"] == 0 and down["wuhan_mahjong_tables"] == 0
+        assert down["wuhan_mahjong_ledger_consistent"] == 1  # the last audit's verdict ...
+        assert down["wuhan_mahjong_ledger_audit_age_seconds"] > 0  # ... and how old it is
+        assert ready.status_code == 503 and ready.json()["checks"]["database"].startswith("error")
+        again = scrape()
+        assert again["wuhan_mahjong_database_up"] == 1
+        assert again["wuhan_mahjong_ledger_audit_age_seconds"] < down[
+            "wuhan_mahjong_ledger_audit_age_seconds"]
+    finally:
+        server.close()
+        proxy.close()
+
+
+def _silent_port() -> tuple[socket.socket, list[socket.socket]]:
+    """A port whose host answers nothing, as a vanished database host does: a listener
+    whose accept queue is full, so the kernel drops every new SYN (the caller closes)."""
+    listener = socket.create_server(("127.0.0.1", 0), backlog=0)
+    fillers = []
+    for _ in range(3):
+        s = socket.socket()
+        s.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            s.connect(listener.getsockname())
+        fillers.append(s)
+    return listener, fillers
+
+
+def test_a_silent_database_host_is_given_up_on_in_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database host that vanishes without a word held a new connection for the kernel's
+    SYN retries (about two minutes), so a table's store call neither finished nor failed
+    and its wait for the database never began.  The store's connections now give up after
+    ``connect_timeout`` (10 s; 2 here) with an error the table rides out."""
+    monkeypatch.setitem(PG_CLIENT_TIMEOUTS, "connect_timeout", "2")
+    listener, fillers = _silent_port()
+    port = listener.getsockname()[1]
+    engine = create_store_engine(f"postgresql+psycopg://u:p@127.0.0.1:{port}/db")
+    outcome: list[BaseException | float] = []
+
+    def connect() -> None:
+        start = time.monotonic()
+        try:
+            engine.connect().close()
+        except OperationalError as e:
+            outcome.extend([e, time.monotonic() - start])
+
+    try:
+        worker = threading.Thread(target=connect, daemon=True)
+        worker.start()
+        worker.join(30)
+        assert not worker.is_alive(), "the connection attempt hung"
+        error, seconds = outcome
+        assert isinstance(error, OperationalError) and is_transient(error)
+        assert isinstance(seconds, float) and seconds < 10
+    finally:
+        engine.dispose()
+        for s in [listener, *fillers]:
+            s.close()
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_every_database_connection_of_a_node_is_probed(db_url: str) -> None:
+    """The store's connections and the match writer's own carry the timeouts (a query on a
+    connection whose host went silent used to wait out about fifteen minutes of TCP
+    retransmissions); a parameter the URL sets stays as it says."""
+    url = make_url(db_url).update_query_dict({"keepalives_idle": "7"})
+    store = open_store(url.render_as_string(hide_password=False), password_hasher=FAST_HASHER)
+    want = {**PG_CLIENT_TIMEOUTS, "keepalives_idle": "7"}
+
+    async def writer_parameters() -> dict[str, str]:
+        writer = match_writer(store)
+        assert writer.engine is not None
+        async with writer.engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            parameters: dict[str, str] = raw.driver_connection.info.get_parameters()
+        await close_match_writer(store)
+        return parameters
+
+    try:
+        with store.engine.connect() as connection:
+            info = connection.connection.dbapi_connection.info  # type: ignore[union-attr]
+            parameters = info.get_parameters()
+        for got in (parameters, asyncio.run(writer_parameters())):
+            assert {k: got.get(k) for k in want} == want
+    finally:
+        store.close()

@@ -45,7 +45,7 @@ import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..store.database import setup_postgresql
+from ..store.database import pg_connect_args, setup_postgresql
 from ..store.matchlog import MatchAppend, MatchEvent, MatchLogError, append_many
 
 if TYPE_CHECKING:
@@ -80,8 +80,9 @@ class MatchWriter:
             # extra installs (a SQLite server has neither).
             from sqlalchemy.ext.asyncio import create_async_engine
 
+            url = store.engine.url.set(drivername="postgresql+psycopg")
             self.engine = create_async_engine(
-                store.engine.url.set(drivername="postgresql+psycopg"),
+                url, connect_args=pg_connect_args(url, {}),
                 pool_size=1, max_overflow=0)  # no ping: a batch on a dropped connection
             setup_postgresql(self.engine.sync_engine)  # fails, and is written again alone
 

@@ -48,9 +48,12 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+
+from ..store.database import error_line
 
 if TYPE_CHECKING:
     from prometheus_client.metrics_core import Metric
@@ -63,6 +66,7 @@ __all__ = ["EVENTS", "REGISTRY", "AppCollector", "JsonFormatter", "emit", "frame
 
 PREFIX = "wuhan_mahjong_"
 EVENTS = logging.getLogger("wuhan_mahjong.events")
+log = logging.getLogger(__name__)
 """The event log: one record per match start and end, settlement, login failure, admin
 action and table error; ``record.event`` names it and ``record.fields`` holds its ids."""
 
@@ -137,7 +141,7 @@ def emit(event: str, level: int = logging.INFO, **fields: Any) -> None:
         shown = " ".join(f"{k}={v}" for k, v in fields.items())
         EVENTS.log(level, "%s %s", event, shown, extra={"event": event, "fields": fields})
     except Exception:  # pragma: no cover - a broken log handler
-        logging.getLogger(__name__).exception("could not record the event %s", event)
+        log.exception("could not record the event %s", event)
 
 
 def frame_sent(queued_at: float) -> None:
@@ -175,6 +179,10 @@ class AuditCache:
     asked.  Now a scrape runs it only when the last one is older than ``max_age``
     (``metrics_audit_seconds``, 0: every scrape); concurrent scrapes share one run.  The
     metrics say how old the audit they show is, how many ran and how long the last took.
+
+    While the database cannot be read, the last audit is shown, older at every scrape,
+    and ``reachable`` is False: a scrape used to fail as a whole (500), so the node's own
+    figures went dark exactly when an operator looked at them.
     """
 
     def __init__(self, store: Store, max_age: float,
@@ -188,16 +196,27 @@ class AuditCache:
         self.runs = 0
         self.seconds = 0.0
         """Wall seconds the last audit took."""
+        self.reachable = True
+        """Whether the last try to run the audit could read the database."""
 
-    def get(self) -> tuple[Audit, float]:
-        """The audit and its age in seconds (run now if there is none or it is too old)."""
+    def get(self) -> tuple[Audit | None, float]:
+        """The audit and its age in seconds (run now if there is none or it is too old);
+        while the database cannot be read, the last one (``None`` if there is none)."""
         with self.lock:
             if self.audit is None or self.clock() - self.at >= self.max_age:
                 start = time.perf_counter()
-                self.audit = self.store.audit()
-                self.seconds = time.perf_counter() - start
-                self.at = self.clock()
-                self.runs += 1
+                try:
+                    audit = self.store.audit()
+                except SQLAlchemyError as e:
+                    self.reachable = False
+                    log.warning("/metrics: no ledger audit, the database cannot be read (%s)",
+                                error_line(e))
+                else:
+                    self.reachable = True
+                    self.audit = audit
+                    self.seconds = time.perf_counter() - start
+                    self.at = self.clock()
+                    self.runs += 1
             return self.audit, max(0.0, self.clock() - self.at)
 
 
@@ -229,6 +248,16 @@ class AppCollector(Collector):
                                 value=len(hub.tables))
         audits = audit_cache(hub)
         audit, age = audits.get()
+        try:
+            admin_counts = _admin_counts(hub) if audits.reachable else None
+        except SQLAlchemyError:
+            admin_counts = None
+        yield GaugeMetricFamily(PREFIX + "database_up", "1 when this scrape could read the "
+                                "database, else 0 (the ledger metrics are then the last "
+                                "audit's, as old as ledger_audit_age_seconds says).",
+                                value=0 if admin_counts is None else 1)
+        if audit is None:
+            return
         yield GaugeMetricFamily(PREFIX + "ledger_audit_age_seconds", "Age of the ledger audit "
                                 "the ledger metrics show (reused for metrics_audit_seconds).",
                                 value=age)
@@ -252,9 +281,10 @@ class AppCollector(Collector):
         admin = CounterMetricFamily(PREFIX + "admin_actions", "Administrator actions in the "
                                     "store's admin log (wuhan-mahjong admin), by action.",
                                     labels=["action"])
-        for action, count in _admin_counts(hub):
+        for action, count in admin_counts or ():
             admin.add_metric([action], count)
-        yield admin
+        if admin_counts is not None:
+            yield admin
         yield GaugeMetricFamily(PREFIX + "ledger_consistent", "1 when every ledger invariant holds "
                                 "(the audit of docs/store.md), else 0.", value=1 if audit.ok else 0)
 

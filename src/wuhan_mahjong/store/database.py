@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +31,29 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-__all__ = ["READ_ONLY", "create_store_engine", "error_line", "is_sqlite", "is_transient",
-           "setup_postgresql"]
+__all__ = ["PG_CLIENT_TIMEOUTS", "READ_ONLY", "create_store_engine", "error_line", "is_sqlite",
+           "is_transient", "pg_connect_args", "setup_postgresql"]
 
 READ_ONLY = "wuhan_mahjong_read_only"
 """Execution option: the transaction only reads (SQLite: deferred ``BEGIN``)."""
 
 SQLITE_BUSY_TIMEOUT_S = 30.0
+
+PG_CLIENT_TIMEOUTS = {"connect_timeout": "10", "keepalives": "1", "keepalives_idle": "10",
+                      "keepalives_interval": "5", "keepalives_count": "3",
+                      "tcp_user_timeout": "30000"}
+"""libpq's parameters for how long a connection to PostgreSQL may stay silent.
+
+Without them a database host that vanishes without a word (a failover that takes its
+address away, a cable, a firewall dropping packets) held every call on it for minutes: a
+new connection waited out the kernel's SYN retries (about two minutes), a statement on a
+live connection its retransmissions (about fifteen).  A table's store call then neither
+finished nor failed, so the wait of ``server/outage.py`` never began.  Now a connection
+attempt gives up after 10 s, an idle connection is probed every 5 s after 10 s of quiet
+(dead after three missed answers), and data unacknowledged for 30 s fails the statement:
+each is an error ``is_transient`` counts, which the table rides out.  A long query is not
+cut short: the server acknowledges the probes while it works.  A parameter the database
+URL sets itself is left as it says."""
 
 PG_IDLE_IN_TRANSACTION_MS = 5000
 """PostgreSQL ends a session that sits in an open transaction this long without a word.
@@ -105,10 +122,21 @@ def create_store_engine(url: str | URL, **kwargs: Any) -> Engine:
         return engine
     if backend == "postgresql":
         kwargs.setdefault("pool_pre_ping", True)
+        kwargs["connect_args"] = pg_connect_args(url, kwargs.get("connect_args", {}))
         engine = create_engine(url, **kwargs)
         setup_postgresql(engine)
         return engine
     raise ValueError(f"unsupported database {backend!r}: use sqlite or postgresql+psycopg")
+
+
+def pg_connect_args(url: URL, connect_args: Mapping[str, Any]) -> dict[str, Any]:
+    """``connect_args`` with :data:`PG_CLIENT_TIMEOUTS` for each parameter that neither
+    they nor the URL's query set."""
+    out = dict(connect_args)
+    for name, value in PG_CLIENT_TIMEOUTS.items():
+        if name not in url.query:
+            out.setdefault(name, value)
+    return out
 
 
 def _setup_sqlite(engine: Engine) -> None:
