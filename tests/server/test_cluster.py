@@ -1016,3 +1016,60 @@ def test_windows_are_logged_only_while_every_live_node_reads_them(start_server: 
     finally:
         old_node.close()
         shared.close()
+
+
+def test_a_silent_redis_host_is_given_up_on_in_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Redis host that answers nothing (its address moved in a failover, packets dropped)
+    held a node's connection attempt for the kernel's SYN retries, about two minutes; it
+    now fails after ``REDIS_CONNECT_TIMEOUT`` (10 s; 1 here, and redis-py tries 3 times)."""
+    from wuhan_mahjong.server import cluster
+    from wuhan_mahjong.server.cluster import connect_redis
+
+    from .test_db_outage import _silent_port
+
+    monkeypatch.setattr(cluster, "REDIS_CONNECT_TIMEOUT", 1.0)
+    listener, fillers = _silent_port()
+
+    async def ping() -> tuple[BaseException | None, float]:
+        client = connect_redis(f"redis://127.0.0.1:{listener.getsockname()[1]}/0")
+        start = time.monotonic()
+        try:
+            await asyncio.wait_for(client.ping(), 60)
+        except Exception as e:
+            return e, time.monotonic() - start
+        finally:
+            await client.aclose()
+        return None, time.monotonic() - start
+
+    try:
+        error, seconds = asyncio.run(ping())
+    finally:
+        for s in [listener, *fillers]:
+            s.close()
+    assert isinstance(error, redis.exceptions.RedisError), error  # what the cluster handles
+    assert seconds < 15
+
+
+def test_every_redis_connection_of_a_node_is_probed(redis_url: str) -> None:
+    """A subscriber on a silent Redis host waited for messages that could not come (relayed
+    frames stopped without a word): every connection now probes its peer with TCP
+    keepalives and fails data unacknowledged for 30 s, so the subscriber subscribes again."""
+    from wuhan_mahjong.server.cluster import connect_redis, redis_socket_options
+
+    async def options() -> tuple[int, dict[int, int]]:
+        client = connect_redis(redis_url)
+        try:
+            await client.ping()
+            connection = await client.connection_pool.get_connection()
+            try:
+                sock = connection._writer.get_extra_info("socket")
+                return (sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE),
+                        {k: sock.getsockopt(socket.IPPROTO_TCP, k) for k in redis_socket_options()})
+            finally:
+                await client.connection_pool.release(connection)
+        finally:
+            await client.aclose()
+
+    keepalive, tcp = asyncio.run(options())
+    assert keepalive == 1
+    assert tcp == redis_socket_options() and tcp[socket.TCP_USER_TIMEOUT] == 30_000

@@ -146,6 +146,27 @@ other than ``ARGV[1]``; a dead node's count goes (its tables are counted by thei
 REDIS_POOL_SIZE = 256
 """Connections one node keeps to Redis at most (the URL's ``max_connections`` overrides it)."""
 
+REDIS_CONNECT_TIMEOUT = 10.0
+"""Seconds a new connection to Redis may take."""
+
+
+def redis_socket_options() -> dict[int, int]:
+    """TCP options of every Redis connection: keepalive probes every 5 s after 10 s of
+    quiet (dead after three missed), and data unacknowledged for 30 s fails the command.
+
+    A Redis host that went silent (a failover that moved its address, packets dropped)
+    left the subscriber of the cluster channel waiting for messages that could not come,
+    so relayed frames stopped without a word, and a command waited out the kernel's
+    retransmissions (about fifteen minutes).  Now the subscriber's connection fails
+    within about half a minute and it subscribes again.  The same figures as the
+    database's (``store.database.PG_CLIENT_TIMEOUTS``); options this system lacks are
+    left out."""
+    import socket
+
+    wanted = (("TCP_KEEPIDLE", 10), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 3),
+              ("TCP_USER_TIMEOUT", 30_000))
+    return {getattr(socket, name): value for name, value in wanted if hasattr(socket, name)}
+
 
 def connect_redis(url: str) -> Redis:
     """An asyncio Redis client for ``url`` (``redis://HOST:PORT/N``), answers decoded.
@@ -168,8 +189,10 @@ def connect_redis(url: str) -> Redis:
     # its welcome); a retry reconnects.  While Redis is down, the retries are refused at
     # once (a few milliseconds).
     retry = Retry(ExponentialBackoff(cap=0.2, base=0.01), 2)
-    pool = BlockingConnectionPool.from_url(url, decode_responses=True, timeout=30, retry=retry,
-                                           max_connections=REDIS_POOL_SIZE)
+    pool = BlockingConnectionPool.from_url(
+        url, decode_responses=True, timeout=30, retry=retry, max_connections=REDIS_POOL_SIZE,
+        socket_connect_timeout=REDIS_CONNECT_TIMEOUT, socket_keepalive=True,
+        socket_keepalive_options=redis_socket_options())
     return Redis(connection_pool=pool)
 
 
