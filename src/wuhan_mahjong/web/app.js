@@ -26,6 +26,7 @@ const banner = $("#banner");
 
 const S = {
   token: null, account: null, ws: null, wsOpen: false, reconnectDelay: 500, wantSocket: false,
+  lastFrameAt: 0, // when the socket last delivered a frame (liveness, below)
   outbox: [], // lobby requests made while the socket was (re)connecting: sent once welcomed
   screen: "login", table: null, state: null, view: null, players: null, totals: null,
   selected: null, chooser: null, chooserTile: null, pending: false, deadline: null, timerKind: null,
@@ -95,13 +96,14 @@ function connect() {
     ws.send(JSON.stringify({ type: "hello", token: S.token }));
   };
   ws.onmessage = (ev) => {
+    if (S.ws === ws) S.lastFrameAt = Date.now();
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
     onMessage(msg);
   };
   ws.onclose = () => {
+    if (S.ws !== ws) return; // a socket given up on (dropSocket): its successor is in S.ws
     S.wsOpen = false;
-    if (S.ws !== ws) return;
     S.ws = null;
     if (!S.wantSocket) return;
     showBanner(t("app.offline"));
@@ -110,6 +112,54 @@ function connect() {
   };
   ws.onerror = () => { /* onclose follows */ };
 }
+
+// ============================================================ liveness
+// A socket can die without closing: a phone that moves from Wi-Fi to mobile data, a
+// laptop that wakes up elsewhere. The browser then keeps it "open" for minutes while
+// nothing arrives, and the player looks at a frozen table as his turn runs out. So, once
+// welcomed: after PING_EVERY of quiet the client pings (the server answers "pong"), and
+// with no frame at all for DEAD_AFTER it drops the socket and connects again (the server
+// resumes the seat). Timers of a hidden tab are slowed down: when one comes back late, or
+// the page becomes visible or the network comes back, the socket gets a ping and
+// SUSPECT_GRACE to answer it instead of being dropped for the quiet it did not see.
+const LIVENESS = Object.assign({ pingEvery: 10000, deadAfter: 25000, suspectGrace: 5000, check: 2500 },
+  window.__wmLiveness || {}); // tests shorten them
+let livenessCheckedAt = Date.now();
+
+function checkLiveness() {
+  const now = Date.now();
+  const late = now - livenessCheckedAt > 4 * LIVENESS.check;
+  livenessCheckedAt = now;
+  const ws = S.ws;
+  if (!ws || !S.wsOpen || ws.readyState !== WebSocket.OPEN) return;
+  if (late) { suspectSocket(); return; }
+  const quiet = now - S.lastFrameAt;
+  if (quiet >= LIVENESS.deadAfter) dropSocket(ws);
+  else if (quiet >= LIVENESS.pingEvery) send({ type: "ping" });
+}
+
+/** Ask the socket for a sign of life now: a pong within SUSPECT_GRACE, or it is dropped. */
+function suspectSocket() {
+  if (!S.ws || !S.wsOpen) return;
+  S.lastFrameAt = Math.min(S.lastFrameAt, Date.now() - LIVENESS.deadAfter + LIVENESS.suspectGrace);
+  send({ type: "ping" });
+}
+
+/** Give up on a socket that no longer delivers: forget it and connect again at once (its
+ * close handshake could take minutes on a dead path; its onclose then finds it forgotten). */
+function dropSocket(ws) {
+  S.ws = null;
+  S.wsOpen = false;
+  ws.onmessage = null;
+  try { ws.close(4000, "no frame from the server"); } catch { /* already closing */ }
+  if (!S.wantSocket) return;
+  showBanner(t("app.offline"));
+  connect();
+}
+
+setInterval(checkLiveness, LIVENESS.check);
+window.addEventListener("online", suspectSocket);
+document.addEventListener("visibilitychange", () => { if (!document.hidden) suspectSocket(); });
 
 function send(msg) {
   if (S.ws && S.ws.readyState === WebSocket.OPEN) {
@@ -179,7 +229,7 @@ function onMessage(msg) {
   if (onWatchMessage(msg)) return; // spectating (spectate.js)
   switch (msg.type) {
     case "welcome":
-      S.wsOpen = true; S.reconnectDelay = 500; showBanner("");
+      S.wsOpen = true; S.reconnectDelay = 500; S.lastFrameAt = Date.now(); showBanner("");
       S.account = msg.account;
       S.atTable = msg.at_table;
       if (S.screen === "watch") openWatch(S.watch.id); // watching again after a reconnection

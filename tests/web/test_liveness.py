@@ -1,0 +1,75 @@
+"""A socket that dies without closing: the client notices and connects again.
+
+A phone moving from Wi-Fi to mobile data, a laptop waking up elsewhere: the browser keeps
+such a WebSocket "open" for minutes while nothing arrives, and the player looked at a
+frozen table as his turn ran out.  The client now pings after a quiet spell and drops a
+socket that delivers nothing (``app.js``, "liveness").  Playwright routes the page's
+WebSocket through the test, which forwards every frame until it plays dead.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from .conftest import Console
+
+LIVENESS = {"pingEvery": 1000, "deadAfter": 8000, "suspectGrace": 4000, "check": 250}
+"""Shorter than the client's own (10 s, 25 s), with a pong seven seconds to arrive, so a
+busy machine does not make a healthy socket look dead."""
+
+
+@pytest.mark.slow
+def test_a_socket_that_goes_silent_is_replaced(browser: Any, live_server: str) -> None:
+    context = browser.new_context()
+    context.add_init_script(f"window.__wmLiveness = {LIVENESS!r};".replace("'", '"'))
+    page = context.new_page()
+    console = Console(page)
+    sockets: list[dict[str, Any]] = []
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        state = {"silent": False, "pings": 0, "welcomed": False}
+        sockets.append(state)
+
+        def to_server(message: str | bytes) -> None:
+            if state["silent"]:
+                return
+            if isinstance(message, str) and '"ping"' in message:
+                state["pings"] += 1
+            server.send(message)
+
+        def to_page(message: str | bytes) -> None:
+            if state["silent"]:
+                return
+            if isinstance(message, str) and '"welcome"' in message:
+                state["welcomed"] = True
+            ws.send(message)
+
+        ws.on_message(to_server)
+        server.on_message(to_page)
+
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.goto(f"{live_server}/")
+    page.click("[data-do='guest']")
+    page.wait_for_selector("#create-form")
+    page.wait_for_function("() => window.__wm.wsOpen === true", timeout=30_000)
+    assert len(sockets) == 1 and sockets[0]["welcomed"]
+
+    # quiet but alive: pinged, answered, kept (longer than deadAfter)
+    page.wait_for_timeout(LIVENESS["deadAfter"] + 2000)
+    assert len(sockets) == 1, "a socket that answers its pings was dropped"
+    assert sockets[0]["pings"] >= 2
+
+    # dead without a close: dropped, and a new socket is welcomed (the lobby stays usable)
+    sockets[0]["silent"] = True
+    page.wait_for_function("() => window.__wm.wsOpen === false", timeout=30_000)
+    page.wait_for_function("() => window.__wm.wsOpen === true", timeout=30_000)
+    assert len(sockets) == 2 and sockets[1]["welcomed"]
+    assert page.locator("#banner").is_hidden()
+    page.click("[data-do='quick']")
+    page.wait_for_selector(".table", timeout=20_000)
+    assert console.errors == [], console.errors
+    context.close()
