@@ -30,7 +30,8 @@ from .protocol import ProtocolError
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["BANNED_CLOSE_CODE", "POLL_SECONDS", "refuse_seat", "watch_admin"]
+__all__ = ["BANNED_CLOSE_CODE", "HOUSEKEEPING_SECONDS", "POLL_SECONDS", "keep_house", "refuse_seat",
+           "watch_admin"]
 
 log = logging.getLogger("wuhan_mahjong.server")
 
@@ -38,6 +39,9 @@ POLL_SECONDS = 2.0
 """Seconds between two polls of the admin log and flags (a ban takes effect within this)."""
 
 BANNED_CLOSE_CODE = 4403
+
+HOUSEKEEPING_SECONDS = 3600.0
+"""Seconds between two rounds of :func:`keep_house` (the first runs at start)."""
 
 
 async def refuse_seat(hub: Hub, account_id: int) -> None:
@@ -92,4 +96,21 @@ async def watch_admin(hub: Hub, poll: float | None = None) -> None:
                 emit("admin_action", action=action.action, actor=action.actor,
                      account_id=action.account_id, admin_action_id=action.id)
             _apply(hub, state.banned, change)
+        await asyncio.sleep(seconds)
+
+
+async def keep_house(hub: Hub, every: float | None = None) -> None:
+    """For the server's lifetime: delete the login sessions that have expired, at start and
+    every :data:`HOUSEKEEPING_SECONDS`.  An expired session already logs nobody in, but its
+    row stayed for good: one per login, for ever (``store.purge_expired_sessions`` existed,
+    and nothing called it).  Every node of a cluster does it; a second delete finds none."""
+    seconds = HOUSEKEEPING_SECONDS if every is None else every
+    while True:
+        try:
+            purged = await asyncio.to_thread(hub.store.purge_expired_sessions)
+        except Exception as e:  # the database is away: the next round will do
+            log.warning("housekeeping failed: %s", error_line(e))
+        else:
+            if purged:
+                emit("sessions_purged", count=purged)
         await asyncio.sleep(seconds)

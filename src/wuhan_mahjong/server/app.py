@@ -67,7 +67,7 @@ from ..store import (
 from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
 from ..store.database import error_line, is_transient
 from ..store.models import storable_game_id
-from .admin import watch_admin
+from .admin import keep_house, watch_admin
 from .bot_worker import shared_worker
 from .calculator import AddressLimiter, AddressLimits, calculator_routes
 from .cluster import join_cluster
@@ -563,6 +563,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         app.state.hub = hub
         hub.spectate.limiter = app.state.watch_limit  # this process's, or the cluster's
         hub.background(asyncio.get_running_loop().create_task(watch_admin(hub)))
+        hub.background(asyncio.get_running_loop().create_task(keep_house(hub)))
         hub.background(asyncio.get_running_loop().create_task(hub.admission.watch()))
         hub.background(asyncio.get_running_loop().create_task(watch_abandoned(hub)))
         cluster = await join_cluster(hub)
