@@ -184,6 +184,22 @@ def test_an_external_bot_that_fails_is_named_with_how(tmp_path: Path, script: st
     assert r.returncode == 2 and line == f"wuhan-mahjong: error: bot '{command}' {message}", line
 
 
+def test_an_external_bot_that_hangs_ends_the_run(tmp_path: Path) -> None:
+    """A bot that reads its view and never answers stalled the arena for good, without a
+    word; past ``--bot-timeout`` the run stops and names it.  0 switches the net off."""
+    path = tmp_path / "bot.py"
+    path.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(600)\n")
+    command = f"{sys.executable} {path}"
+    r = cli("arena", "--seats", f"cmd:{command},greedy,greedy,greedy", "--hands", "4",
+            "--bot-timeout", "1")
+    [line] = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and line == f"wuhan-mahjong: error: bot '{command}' gave no answer in 1 s"
+    for bad in ("-1", "nan", "inf"):
+        r = cli("arena", "--seats", "greedy,greedy,greedy,greedy", "--hands", "4",
+                "--bot-timeout", bad)
+        assert r.returncode == 2 and "--bot-timeout must be" in r.stderr, r.stderr
+
+
 def test_arena_progress_and_text() -> None:
     r = cli("arena", "--seats", "greedy,random,random,random", "--hands", "4", "--progress",
             "--profile", "laizishanzhuang")

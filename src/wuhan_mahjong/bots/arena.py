@@ -52,7 +52,7 @@ from ..engine.views import seat_view
 from ..rules import Rules
 from . import get_bot
 from .base import Bot
-from .jsonl import SubprocessBot
+from .jsonl import ANSWER_SECONDS, SubprocessBot
 from .view import int_view
 
 
@@ -115,14 +115,16 @@ class BotPool:
     """Makes bots for seats: a fresh registered bot per hand (seeded), one shared
     process per external command."""
 
-    def __init__(self) -> None:
+    def __init__(self, answer_seconds: float | None = ANSWER_SECONDS) -> None:
         self.procs: dict[str, SubprocessBot] = {}
+        self.answer_seconds = answer_seconds
+        """How long an external bot may take to answer (:data:`.jsonl.ANSWER_SECONDS`)."""
 
     def get(self, spec: str, seed: int) -> Bot:
         if spec.startswith("cmd:"):
             bot = self.procs.get(spec)
             if bot is None:
-                bot = SubprocessBot(spec[4:], name=spec)
+                bot = SubprocessBot(spec[4:], name=spec, answer_seconds=self.answer_seconds)
                 self.procs[spec] = bot
             return bot
         return get_bot(spec, seed)
@@ -179,10 +181,10 @@ def play_group(rules: Rules, seats: Sequence[str], seed: int, group: int,
     return out
 
 
-def _worker(args: tuple[Rules, tuple[str, ...], int, list[int], bool]
+def _worker(args: tuple[Rules, tuple[str, ...], int, list[int], bool, float | None]
             ) -> tuple[list[HandOutcome], float]:
-    rules, seats, seed, groups, permute = args
-    pool = BotPool()
+    rules, seats, seed, groups, permute, answer_seconds = args
+    pool = BotPool(answer_seconds)
     cpu = time.process_time()
     try:
         hands = [h for g in groups for h in play_group(rules, seats, seed, g, pool, permute)]
@@ -193,12 +195,13 @@ def _worker(args: tuple[Rules, tuple[str, ...], int, list[int], bool]
 
 def run_groups(rules: Rules, seats: Sequence[str], seed: int, groups: int, jobs: int = 1,
                progress: Callable[[int], None] | None = None, permute: bool = False,
-               cpu: list[float] | None = None) -> Iterator[HandOutcome]:
+               cpu: list[float] | None = None,
+               answer_seconds: float | None = ANSWER_SECONDS) -> Iterator[HandOutcome]:
     """Every hand of ``groups`` duplicate groups, in group order.  The CPU seconds of
     the play (the workers' with ``jobs``) are added to ``cpu[0]``."""
     seats_t = tuple(seats)
     if jobs <= 1:
-        pool = BotPool()
+        pool = BotPool(answer_seconds)
         try:
             for g in range(groups):
                 c0 = time.process_time()
@@ -214,8 +217,8 @@ def run_groups(rules: Rules, seats: Sequence[str], seed: int, groups: int, jobs:
     import multiprocessing as mp
 
     chunk = 5
-    tasks = [(rules, seats_t, seed, list(range(i, min(i + chunk, groups))), permute)
-             for i in range(0, groups, chunk)]
+    tasks = [(rules, seats_t, seed, list(range(i, min(i + chunk, groups))), permute,
+              answer_seconds) for i in range(0, groups, chunk)]
     with mp.get_context("spawn").Pool(jobs) as p:
         done = 0
         for hands, used in p.imap(_worker, tasks):
@@ -316,9 +319,11 @@ class ArenaReport:
 
 
 def run_arena(rules: Rules, seats: Sequence[str], hands: int, seed: int, *, jobs: int = 1,
-              progress: IO[str] | None = None, permute: bool = False) -> ArenaReport:
+              progress: IO[str] | None = None, permute: bool = False,
+              answer_seconds: float | None = ANSWER_SECONDS) -> ArenaReport:
     """Play ``hands`` hands, rounded up to whole duplicate groups (of four rotations, or
-    of every distinct seat permutation with ``permute``)."""
+    of every distinct seat permutation with ``permute``); an external bot that takes longer
+    than ``answer_seconds`` to answer ends the run (:class:`.jsonl.BotProtocolError`)."""
     if hands < 1:
         raise ValueError("--hands must be at least 1")
     per = len(arrangements(seats, permute))
@@ -337,7 +342,8 @@ def run_arena(rules: Rules, seats: Sequence[str], hands: int, seed: int, *, jobs
 
     cpu = [0.0]
     report = report_from_hands(rules, seats, seed,
-                               run_groups(rules, seats, seed, groups, jobs, show, permute, cpu),
+                               run_groups(rules, seats, seed, groups, jobs, show, permute, cpu,
+                                          answer_seconds),
                                permute=permute)
     if progress is not None:
         progress.write("\n")

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import queue
 import shlex
 import subprocess
+import threading
 from typing import IO, Any
 
 from .. import jsontext
@@ -55,21 +57,50 @@ def serve(bot: Bot, inp: IO[str], out: IO[str]) -> int:
     return n
 
 
+ANSWER_SECONDS = 60.0
+"""Wall-clock seconds an external bot may take to answer one view (``arena --bot-timeout``).
+
+A safety net, not a budget: it only ends a run whose bot hangs (a deadlock, a read of more
+input than was sent), which used to stall the arena for good without a word.  Decisions
+themselves are never cut short by it, so results do not depend on the machine's speed."""
+
+
 class SubprocessBot:
     """A bot played by an external command speaking JSON lines (one process, reused)."""
 
-    def __init__(self, command: str, name: str | None = None) -> None:
+    def __init__(self, command: str, name: str | None = None,
+                 answer_seconds: float | None = ANSWER_SECONDS) -> None:
         argv = shlex.split(command)
         if not argv:
             raise ValueError("empty bot command")
         self.command = command
         self.name = name or f"cmd:{command}"
+        self.answer_seconds = answer_seconds
+        """``None``: wait for an answer for ever."""
         try:
             self.proc: subprocess.Popen[str] = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, encoding="utf-8",
                 bufsize=1)
         except OSError as e:
             raise ValueError(f"cannot start bot command '{command}': {e.strerror}") from None
+        self.hung = False
+        """It gave no answer in time: :meth:`close` kills it without waiting."""
+        self._answers: queue.Queue[str | UnicodeDecodeError | None] = queue.Queue()
+        """The bot's output lines, read by a thread of their own (so a wait can time out);
+        a decoding error; ``None`` at the end of its output."""
+        threading.Thread(target=self._read, name=f"bot output {command}", daemon=True).start()
+
+    def _read(self) -> None:
+        stdout = self.proc.stdout
+        assert stdout is not None
+        try:
+            for line in stdout:
+                self._answers.put(line)
+        except UnicodeDecodeError as e:
+            self._answers.put(e)
+        except (OSError, ValueError):  # closed under the reader (close())
+            pass
+        self._answers.put(None)
 
     def choose(self, view: SeatView) -> Action:
         proc = self.proc
@@ -80,11 +111,17 @@ class SubprocessBot:
         except BrokenPipeError:
             raise BotProtocolError(f"bot '{self.command}' {self._ended()}") from None
         try:
-            line = proc.stdout.readline()
-        except UnicodeDecodeError as e:
+            line = self._answers.get(timeout=self.answer_seconds)
+        except queue.Empty:
+            self.hung = True
+            raise BotProtocolError(f"bot '{self.command}' gave no answer in "
+                                   f"{self.answer_seconds:g} s") from None
+        if isinstance(line, UnicodeDecodeError):
+            self._answers.put(line)  # the stream is broken: so is every later answer
             raise BotProtocolError(f"bot '{self.command}' answered bytes that are not UTF-8 "
-                                   f"(byte {e.object[e.start]:#04x})") from None
-        if not line:
+                                   f"(byte {line.object[line.start]:#04x})")
+        if line is None:
+            self._answers.put(None)
             raise BotProtocolError(f"bot '{self.command}' closed its output and "
                                    f"{self._ended()}")
         try:
@@ -110,8 +147,8 @@ class SubprocessBot:
             with contextlib.suppress(BrokenPipeError):
                 proc.stdin.close()
         try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a stuck bot
+            proc.wait(timeout=0 if self.hung else 5)
+        except subprocess.TimeoutExpired:  # a stuck bot
             proc.kill()
             proc.wait()
         if proc.stdout is not None:

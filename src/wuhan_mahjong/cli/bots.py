@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from .. import jsontext
@@ -70,10 +71,13 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise UsageError(f"--hands must be between 1 and {MAX_ARENA_HANDS:,}")
     if not 1 <= args.jobs <= MAX_JOBS:
         raise UsageError(f"--jobs must be between 1 and {MAX_JOBS} (worker processes)")
+    if not (args.bot_timeout >= 0 and math.isfinite(args.bot_timeout)):
+        raise UsageError("--bot-timeout must be a number of seconds >= 0 (0: no limit)")
     rules = rules_from_args(args)
     try:
         report = run_arena(rules, seats, args.hands, args.seed, jobs=args.jobs,
-                           progress=main_progress(args.progress), permute=args.permute)
+                           progress=main_progress(args.progress), permute=args.permute,
+                           answer_seconds=args.bot_timeout or None)
     except (ArenaError, BotProtocolError, ValueError) as e:
         raise UsageError(str(e)) from None
     if args.json:
@@ -108,6 +112,10 @@ def add_arena_command(a: ArgumentParser) -> None:
     a.add_argument("--json", action="store_true", help="print the report as JSON")
     a.add_argument("--progress", action="store_true",
                    help="progress bar on stderr even when it is not a terminal")
+    a.add_argument("--bot-timeout", type=float, default=60.0, metavar="SECONDS",
+                   help="wall-clock seconds an external cmd: bot may take to answer one view "
+                   "before the run stops with an error (default 60; 0: no limit); a safety "
+                   "net for a hung bot, never a limit on how it decides")
     a.set_defaults(func=cmd_arena)
 
 
