@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from wuhan_mahjong.server.match_writer import close_match_writer, match_writer
 from wuhan_mahjong.store import MatchFenced, hand_game_id, open_store
+from wuhan_mahjong.store.admin import AdminError, backup
 from wuhan_mahjong.store.database import PG_CLIENT_TIMEOUTS, create_store_engine, is_transient
 
 from .harness import FAST_HASHER, StartServer, play, register, seat_four
@@ -299,7 +300,8 @@ def _silent_port() -> tuple[socket.socket, list[socket.socket]]:
     return listener, fillers
 
 
-def test_a_silent_database_host_is_given_up_on_in_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_silent_database_host_is_given_up_on_in_seconds(monkeypatch: pytest.MonkeyPatch,
+                                                          tmp_path: Path) -> None:
     """A database host that vanishes without a word held a new connection for the kernel's
     SYN retries (about two minutes), so a table's store call neither finished nor failed
     and its wait for the database never began.  The store's connections now give up after
@@ -325,6 +327,11 @@ def test_a_silent_database_host_is_given_up_on_in_seconds(monkeypatch: pytest.Mo
         error, seconds = outcome
         assert isinstance(error, OperationalError) and is_transient(error)
         assert isinstance(seconds, float) and seconds < 10
+        # and the operator's backup (pg_dump, through libpq's own parameters)
+        start = time.monotonic()
+        with pytest.raises(AdminError, match=r"pg_dump failed: .*timeout"):
+            backup(f"postgresql://u:p@127.0.0.1:{port}/db", tmp_path / "b.dump")
+        assert time.monotonic() - start < 20
     finally:
         engine.dispose()
         for s in [listener, *fillers]:

@@ -36,7 +36,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session
 
 from .accounts import check_password_rules
-from .database import READ_ONLY, create_store_engine
+from .database import PG_CLIENT_TIMEOUTS, READ_ONLY, create_store_engine
 from .errors import AuthenticationFailed, StoreError
 from .models import (
     AccountRow,
@@ -312,7 +312,8 @@ def _libpq(url: URL) -> tuple[str, dict[str, str], str | None]:
     options = url.query.get("options")
     if isinstance(options, str) and options.startswith("-csearch_path="):
         schema = options.split("=", 1)[1].split(",")[0].strip() or None
-    plain = url.set(drivername="postgresql", password=None)
+    plain = url.set(drivername="postgresql", password=None).update_query_dict(
+        {k: v for k, v in PG_CLIENT_TIMEOUTS.items() if k not in url.query})  # a silent host
     return plain.render_as_string(hide_password=False), env, schema
 
 

@@ -42,6 +42,7 @@ from pathlib import Path
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.pool import NullPool
 
+from .database import pg_connect_args
 from .errors import StoreError
 
 __all__ = ["DatabaseInUse", "ServeLock", "hold_serve_lock"]
@@ -109,7 +110,8 @@ def _sqlite_lock(engine: Engine) -> ServeLock:
 
 def _postgresql_lock(engine: Engine) -> ServeLock:
     # a connection of its own, outside the store's pool, for the process's whole life
-    own = create_engine(engine.url, poolclass=NullPool)
+    own = create_engine(engine.url, poolclass=NullPool,
+                        connect_args=pg_connect_args(engine.url, {}))
     connection = own.connect()
     lock = ServeLock(connection.close, own.dispose)
     try:
