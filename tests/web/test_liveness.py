@@ -73,3 +73,39 @@ def test_a_socket_that_goes_silent_is_replaced(browser: Any, live_server: str) -
     page.wait_for_selector(".table", timeout=20_000)
     assert console.errors == [], console.errors
     context.close()
+
+
+@pytest.mark.slow
+def test_a_second_tab_takes_the_connection_and_the_first_may_take_it_back(
+        browser: Any, live_server: str) -> None:
+    """One live connection per account: a second tab takes it.  The first showed the
+    server's English sentence in the Chinese interface and offered nothing but a reload;
+    it now says so in the player's language, does not reconnect on its own (two tabs
+    would take the connection from each other for ever), and a button takes it back."""
+    page = browser.new_context().new_page()
+    console = Console(page)
+    page.goto(f"{live_server}/")
+    page.click("[data-do='guest']")
+    page.wait_for_function("() => window.__wm.wsOpen === true", timeout=30_000)
+    token = page.evaluate("localStorage.getItem('wm.token')")
+    other = browser.new_context()
+    other.add_init_script(f"localStorage.setItem('wm.token', {token!r});".replace("'", '"'))
+    second = other.new_page()
+    second.goto(f"{live_server}/")
+    second.wait_for_function("() => window.__wm.wsOpen === true", timeout=30_000)
+
+    banner = page.locator("#banner")
+    banner.locator("[data-do='reconnect']").wait_for(timeout=30_000)
+    assert banner.inner_text().startswith("这个账号已在其他页面或设备连接了。"), banner.inner_text()
+    page.wait_for_timeout(3000)  # no reconnecting on its own: the second tab keeps it
+    assert page.evaluate("window.__wm.wsOpen") is False
+    assert second.evaluate("window.__wm.wsOpen") is True
+    assert second.locator("#banner").is_hidden()
+
+    banner.locator("[data-do='reconnect']").click()
+    page.wait_for_function("() => window.__wm.wsOpen === true", timeout=30_000)
+    assert banner.is_hidden()
+    second.locator("#banner [data-do='reconnect']").wait_for(timeout=30_000)
+    assert console.errors == [], console.errors
+    other.close()
+    page.context.close()

@@ -198,6 +198,15 @@ function showBanner(text) {
   banner.hidden = !text;
 }
 
+function showReplaced() {
+  banner.textContent = t("app.replaced") + " ";
+  const again = document.createElement("button");
+  again.dataset.do = "reconnect";
+  again.textContent = t("app.reconnect_here");
+  banner.append(again);
+  banner.hidden = false;
+}
+
 // Errors: a message sent with a `ref` (the form's id, or "quick", "room", "table") gets
 // its error back with the same ref, shown next to that form's control.
 const FORM_OF_REF = { "create-form": "create-form", "join-form": "join-form" };
@@ -287,7 +296,9 @@ function onMessage(msg) {
       if (!S.settlementOpen) go("summary"); else renderOverlay();
       break;
     case "notice":
-      if (msg.code === "replaced") { S.wantSocket = false; showBanner(msg.message); }
+      // another tab or device took this account's connection: no reconnecting on our own
+      // (two tabs would take it from each other for ever); the player may take it back
+      if (msg.code === "replaced") { S.wantSocket = false; showReplaced(); }
       // the session ended (a logout or a password change elsewhere): sign in again
       if (msg.code === "logged_out") { S.wantSocket = false; saveToken(null); S.account = null; go("login", "", { replace: true }); }
       break;
@@ -1088,6 +1099,7 @@ document.addEventListener("click", (ev) => {
   }
   switch (el.dataset.do) {
     case "guest": guest(); break;
+    case "reconnect": showBanner(""); connect(); break; // take the account's connection back
     case "quick":
       S.error = ""; delete S.formErrors.quick;
       if (sendWhenConnected({ type: "quick_match", ref: "quick" })) S.queued = S.queued || { waiting: 1, bots_after: null };
