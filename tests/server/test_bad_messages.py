@@ -93,6 +93,8 @@ def test_authentication(server: Server) -> None:
             await ws.send(json.dumps({"type": "hello", "token": "x", "protocol": 2}))
             err = json.loads(await ws.recv())
             assert err["code"] == "invalid_message" and "protocol 1" in err["message"]
+            # what a client needs to see that it is of another version (and reload)
+            assert err["params"] == {"field": "protocol", "problem": "version", "expected": 1}
 
     asyncio.run(scenario())
 

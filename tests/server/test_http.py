@@ -69,6 +69,13 @@ def test_static_client_and_placeholder(start_server: StartServer, tmp_path: Path
     assert httpx.get(f"{web.http}/").text == "<html>the client</html>"
     assert httpx.get(f"{web.http}/app.js").text == "console.log(1)"
     assert httpx.get(f"{web.http}/missing.js").status_code == 404
+    # after an upgrade no browser may run a cached client without asking: every file is
+    # "no-cache" (revalidated each time, a 304 while unchanged)
+    for server, path in ((bare, "/"), (web, "/"), (web, "/app.js")):
+        assert httpx.get(f"{server.http}{path}").headers["cache-control"] == "no-cache", path
+    etag = httpx.get(f"{web.http}/app.js").headers["etag"]
+    again = httpx.get(f"{web.http}/app.js", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.headers["cache-control"] == "no-cache"
 
 
 @pytest.mark.slow

@@ -9,6 +9,7 @@ WebSocket through the test, which forwards every frame until it plays dead.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -109,3 +110,67 @@ def test_a_second_tab_takes_the_connection_and_the_first_may_take_it_back(
     assert console.errors == [], console.errors
     other.close()
     page.context.close()
+
+
+@pytest.mark.slow
+def test_a_page_of_another_protocol_reloads_once(browser: Any, live_server: str) -> None:
+    """After an upgrade a tab may still run the old client: its hello now says which
+    protocol it speaks (it said nothing, so the server took every client for current),
+    and the server's answer that it speaks another makes the page reload, once, to fetch
+    the client that goes with it.  Here the test answers the first hello as a newer
+    server would; the reloaded page reaches the real one."""
+    context = browser.new_context()
+    page = context.new_page()
+    console = Console(page)
+    hellos: list[dict[str, Any]] = []
+
+    def route(ws: Any) -> None:
+        if hellos:  # after the reload: the real server
+            server = ws.connect_to_server()
+            ws.on_message(lambda m: server.send(m))
+            server.on_message(lambda m: ws.send(m))
+            return
+
+        def answer(message: str | bytes) -> None:
+            hello = json.loads(message)
+            hellos.append(hello)
+            ws.send(json.dumps({"type": "error", "code": "invalid_message", "ref": None,
+                                "params": {"field": "protocol", "problem": "version",
+                                           "expected": 2},
+                                "message": "this server speaks protocol 2, not 1"}))
+            ws.close(code=1000)
+        ws.on_message(answer)
+
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.goto(f"{live_server}/")
+    page.click("[data-do='guest']")
+    page.wait_for_function("() => window.__wm.wsOpen === true", timeout=30_000)
+    assert [h.get("protocol") for h in hellos] == [1]
+    assert page.evaluate("performance.getEntriesByType('navigation')[0].type") == "reload"
+    assert page.evaluate("sessionStorage.getItem('wm.protocol-reload')") is None
+    assert console.errors == [], console.errors
+    context.close()
+
+    # a reload that does not help (a cache in the way): said once, no reloading for ever
+    context = browser.new_context()
+    page = context.new_page()
+    hellos.clear()
+
+    def always_other(ws: Any) -> None:
+        def answer(message: str | bytes) -> None:
+            hellos.append(json.loads(message))
+            ws.send(json.dumps({"type": "error", "code": "invalid_message", "ref": None,
+                                "params": {"field": "protocol", "problem": "version",
+                                           "expected": 2}, "message": "protocol 2"}))
+            ws.close(code=1000)
+        ws.on_message(answer)
+
+    page.route_web_socket(re.compile(r"/ws$"), always_other)
+    page.goto(f"{live_server}/")
+    page.click("[data-do='guest']")
+    page.wait_for_function("() => document.querySelector('#banner').textContent.length > 0",
+                           timeout=30_000)
+    assert page.locator("#banner").inner_text() == "服务器已更新，请重新加载页面。"
+    page.wait_for_timeout(2000)
+    assert len(hellos) == 2  # the first page, and the one reload
+    context.close()

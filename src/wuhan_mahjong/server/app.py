@@ -534,12 +534,29 @@ async def health(request: Request) -> Response:
                          connections=len(hub.clients)))
 
 
+CLIENT_CACHE = {"Cache-Control": "no-cache"}
+"""How browsers may keep the client's files: only as long as the server says they are
+unchanged (each use is a conditional request, answered ``304`` by their ETag).  Without it
+a browser reused a file for a tenth of its age without asking, so after an upgrade a page
+could run yesterday's ``app.js`` against today's server for days."""
+
+
+class ClientFiles(StaticFiles):
+    """The browser client's folder, with :data:`CLIENT_CACHE`."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers.update(CLIENT_CACHE)
+        return response
+
+
 def _index(folder: Path) -> Endpoint:
     async def index(request: Request) -> Response:
         page = folder / "index.html"
         if page.is_file():
-            return FileResponse(page)
-        return HTMLResponse(PLACEHOLDER.replace("{version}", str(PROTOCOL_VERSION)))
+            return FileResponse(page, headers=CLIENT_CACHE)
+        return HTMLResponse(PLACEHOLDER.replace("{version}", str(PROTOCOL_VERSION)),
+                            headers=CLIENT_CACHE)
 
     return index
 
@@ -602,7 +619,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/", _index(folder), methods=["GET"]),
         # without the client's folder (a server built without it) the index is the
         # placeholder page and any other path a plain 404, not StaticFiles' 500
-        *([Mount("/", StaticFiles(directory=folder), name="web")] if folder.is_dir() else []),
+        *([Mount("/", ClientFiles(directory=folder), name="web")] if folder.is_dir() else []),
     ]
     app = HardenedStarlette(routes=routes, lifespan=lifespan,
                             exception_handlers={HTTPException: _routing_error,

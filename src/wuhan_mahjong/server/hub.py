@@ -521,9 +521,10 @@ async def _authenticate(hub: Hub, ws: WebSocket, limiter: RateLimiter) -> tuple[
                 code="not_authenticated", message="send a 'hello' message with your token first",
                 ref=None if msg is None else msg.ref)))
             continue
-        if msg.protocol != PROTOCOL_VERSION:
-            await ws.send_text(encode(ErrorMsg(
+        if msg.protocol != PROTOCOL_VERSION:  # a client of another version (a cached page
+            await ws.send_text(encode(ErrorMsg(   # after an upgrade reloads on this)
                 code="invalid_message", ref=msg.ref,
+                params={"field": "protocol", "problem": "version", "expected": PROTOCOL_VERSION},
                 message=f"this server speaks protocol {PROTOCOL_VERSION}, not {msg.protocol}")))
             return None
         account = await hub.authenticate(msg.token)

@@ -81,6 +81,24 @@ function saveToken(token) {
 }
 
 // ============================================================ WebSocket
+const PROTOCOL = 1; // the protocol this client speaks (docs/protocol.md): the server says if it speaks another
+
+/** The server speaks another protocol: this page is older (or newer) than the server, as
+ * after an upgrade. Reload once to fetch the client that goes with it; if the reload did
+ * not help (a cache in the way), say so instead of reloading for ever. */
+function otherProtocol() {
+  let reloaded = null;
+  try { reloaded = sessionStorage.getItem("wm.protocol-reload"); } catch { /* ignore */ }
+  if (reloaded !== String(PROTOCOL)) {
+    try { sessionStorage.setItem("wm.protocol-reload", String(PROTOCOL)); } catch { /* ignore */ }
+    S.wantSocket = false;
+    location.reload();
+    return;
+  }
+  S.wantSocket = false;
+  showBanner(t("app.outdated"));
+}
+
 function wsURL() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   return `${proto}//${location.host}/ws`;
@@ -93,7 +111,7 @@ function connect() {
   const ws = new WebSocket(wsURL());
   S.ws = ws;
   ws.onopen = () => {
-    ws.send(JSON.stringify({ type: "hello", token: S.token }));
+    ws.send(JSON.stringify({ type: "hello", token: S.token, protocol: PROTOCOL }));
   };
   ws.onmessage = (ev) => {
     if (S.ws === ws) S.lastFrameAt = Date.now();
@@ -238,6 +256,7 @@ function onMessage(msg) {
   if (onWatchMessage(msg)) return; // spectating (spectate.js)
   switch (msg.type) {
     case "welcome":
+      try { sessionStorage.removeItem("wm.protocol-reload"); } catch { /* ignore */ }
       S.wsOpen = true; S.reconnectDelay = 500; S.lastFrameAt = Date.now(); showBanner("");
       S.account = msg.account;
       S.atTable = msg.at_table;
@@ -253,6 +272,7 @@ function onMessage(msg) {
       flushOutbox(msg.at_table);
       break;
     case "error":
+      if (msg.params && msg.params.field === "protocol" && msg.params.problem === "version") { otherProtocol(); break; }
       if (msg.code === "auth_failed" || msg.code === "not_authenticated") {
         S.wantSocket = false; saveToken(null); S.account = null;
         if (S.ws) S.ws.close();
