@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..rules import OPTION_BOUNDS, Rules, RulesError, get_rules
+from ..store.database import error_line, is_transient
 from .economy import min_to_sit
 from .limits import tables_at_address, tables_elsewhere
 from .placement import QueuePlace, RoomPlace, StartingPlace
@@ -268,8 +269,12 @@ class Lobby:
             self._not_started(humans)
             for a, _ in humans:
                 self.hub.send_to(a, ErrorMsg(code=e.code, message=str(e), params=e.params))
-        except Exception:
-            log.exception("could not start a table")
+        except Exception as e:
+            if is_transient(e):  # the database away (a restart, a full disk): one line
+                log.warning("could not start a table: the database is unavailable (%s)",
+                            error_line(e))
+            else:
+                log.exception("could not start a table")
             self._not_started(humans)
             for a, _ in humans:
                 self.hub.send_to(a, ErrorMsg(code="server_error", message="could not start the table"))
