@@ -310,3 +310,38 @@ def test_python_m_server_is_serve(tmp_path: Path) -> None:
     p = subprocess.run([sys.executable, "-m", "wuhan_mahjong.server", "--port", "7777", "--print-config"],
                        capture_output=True, text=True, env=base, cwd=tmp_path, timeout=120)
     assert p.returncode == 0 and "port = 7777  # --port" in p.stdout.splitlines()
+
+
+def test_serve_raises_its_open_files_limit(tmp_path: Path) -> None:
+    """Each player's socket is an open file, and a service gets a soft limit of 1,024 by
+    default: a node stopped accepting players at about a thousand sockets.  ``serve``
+    raises its soft limit to the hard one (here 256 → the test's own hard limit)."""
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard <= 256:
+        pytest.skip(f"the hard limit of open files is {hard}: nothing to raise")
+
+    def low_soft_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
+
+    base = {k: v for k, v in os.environ.items() if not k.upper().startswith("WUHAN_MAHJONG_")}
+    p = subprocess.Popen([sys.executable, "-m", "wuhan_mahjong", "serve", "--port", "0",
+                          "--data-dir", str(tmp_path), "--log-level", "warning"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=base,
+                         cwd=tmp_path, preexec_fn=low_soft_limit)
+    try:
+        assert p.stdout is not None
+        lines = []
+        while not any("serving" in line for line in lines):
+            line = p.stdout.readline()
+            assert line, f"serve ended: {lines} {p.stderr.read() if p.stderr else ''}"
+            lines.append(line)
+        limits = Path(f"/proc/{p.pid}/limits").read_text()
+    finally:
+        p.terminate()
+        p.communicate(timeout=60)
+    [raised] = [line for line in lines if "open files" in line]
+    assert raised.startswith("wuhan-mahjong: open files limit raised from 256 to "), raised
+    [row] = [line for line in limits.splitlines() if line.startswith("Max open files")]
+    assert row.split()[3] == (str(hard) if hard != resource.RLIM_INFINITY else str(1 << 20)), row

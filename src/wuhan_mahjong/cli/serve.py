@@ -124,6 +124,31 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def raise_open_files_limit() -> tuple[int, int] | None:
+    """Raise this process's soft limit of open files to its hard limit, as the Go runtime
+    and nginx's ``worker_rlimit_nofile`` do; ``(old, new)`` when it rose, else ``None``.
+
+    Every player's socket is an open file.  A service started by systemd gets a soft
+    limit of 1,024 unless its unit says otherwise, so a node stopped accepting players
+    (``accept`` failing with "Too many open files") at about a thousand sockets, below
+    the capacity docs/cluster.md gives a core.  The hard limit is what the system allows
+    this process; the soft one is only a default for programs that never asked.
+    """
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft == resource.RLIM_INFINITY or soft >= target:
+        return None
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ValueError, OSError):  # a kernel cap below the hard limit (macOS): leave it
+        return None
+    return soft, target
+
+
 def _shown(url: str) -> str:
     from sqlalchemy.engine import make_url
 
@@ -202,6 +227,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         listener = held.enter_context(_listen(config.host, config.port))
         port = listener.getsockname()[1]  # --port 0: the port the system chose
         print(f"wuhan-mahjong: database {_shown(url)}", flush=True)
+        raised = raise_open_files_limit()
+        if raised is not None:
+            print(f"wuhan-mahjong: open files limit raised from {raised[0]:,} to {raised[1]:,}",
+                  flush=True)
         if cluster is not None:
             print(f"wuhan-mahjong: cluster node on Redis {_shown_redis(cluster)}", flush=True)
         host = f"[{config.host}]" if ":" in config.host else config.host
