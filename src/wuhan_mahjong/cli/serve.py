@@ -128,11 +128,11 @@ def raise_open_files_limit() -> tuple[int, int] | None:
     """Raise this process's soft limit of open files to its hard limit, as the Go runtime
     and nginx's ``worker_rlimit_nofile`` do; ``(old, new)`` when it rose, else ``None``.
 
-    Every player's socket is an open file.  A service started by systemd gets a soft
-    limit of 1,024 unless its unit says otherwise, so a node stopped accepting players
-    (``accept`` failing with "Too many open files") at about a thousand sockets, below
-    the capacity docs/cluster.md gives a core.  The hard limit is what the system allows
-    this process; the soft one is only a default for programs that never asked.
+    Every player's socket is an open file (at a table, in the lobby, watching).  A service
+    started by systemd gets a soft limit of 1,024 unless its unit says otherwise, so a
+    node stopped accepting players (``accept`` failing with "Too many open files") at
+    about a thousand sockets.  The hard limit is what the system allows this process;
+    the soft one is only a default for programs that never asked.
     """
     try:
         import resource
