@@ -125,7 +125,9 @@ function connect() {
     S.ws = null;
     if (!S.wantSocket) return;
     showBanner(t("app.offline"));
-    setTimeout(connect, S.reconnectDelay);
+    // jittered (half to one and a half times the delay): after a server restart every
+    // client lost its socket at the same instant, and would come back in the same waves
+    setTimeout(connect, S.reconnectDelay * (0.5 + Math.random()));
     S.reconnectDelay = Math.min(S.reconnectDelay * 2, 8000);
   };
   ws.onerror = () => { /* onclose follows */ };
