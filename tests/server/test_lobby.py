@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import sqlite3
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.economy import min_to_sit
@@ -190,3 +193,31 @@ def test_a_table_that_fails_to_start_frees_its_players(start_server: StartServer
 
     asyncio.run(scenario())
     assert calls == 2
+
+
+def test_a_table_the_database_cannot_start_is_one_log_line(start_server: StartServer,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    """The database away (a full disk, a restart) when a table starts: its players get
+    ``server_error``, and the log says so in one line, where it printed a whole traceback
+    (found by filling the disk under a running server)."""
+    server = start_server(bot_wait=0.2)
+    hub = server.app.state.hub
+
+    async def database_away(*_args: Any, **_kwargs: Any) -> Any:
+        raise OperationalError("INSERT", {}, sqlite3.OperationalError("database or disk is full"))
+
+    hub.start_table = database_away
+
+    async def scenario() -> None:
+        c = await _connect(server, guest_token(server))
+        await c.send({"type": "quick_match"})
+        await c.expect("queued")
+        assert (await c.expect("error", timeout=10))["code"] == "server_error"
+        await c.close()
+
+    with caplog.at_level(logging.WARNING, logger="wuhan_mahjong.server.lobby"):
+        asyncio.run(scenario())
+    [record] = [r for r in caplog.records if r.name == "wuhan_mahjong.server.lobby"]
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert record.getMessage() == ("could not start a table: the database is unavailable "
+                                   "((sqlite3.OperationalError) database or disk is full)")
