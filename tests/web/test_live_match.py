@@ -26,7 +26,7 @@ def view_summary(page: Any) -> dict[str, Any] | None:
     result: dict[str, Any] | None = page.evaluate(
         """() => { const S = window.__wm; if (!S || !S.view) return null;
         return {phase: S.view.phase, legal: S.view.legal_actions, hand_no: S.view.hand_no,
-                drawn: S.view.drawn, pending: S.pending, screen: S.screen,
+                drawn: S.view.drawn, pending: S.pending, screen: S.screen, title: document.title,
                 settlement: !document.getElementById('overlay').hidden}; }""")
     return result
 
@@ -92,6 +92,8 @@ def test_quick_match_hand_by_clicking(browser: Any, live_server: str, artifacts:
             v = view_summary(page)
             if v and v["settlement"]:
                 break
+            if v and not v["settlement"]:  # the tab says when the table waits for this player
+                assert v["title"].startswith("轮到你 · ") == bool(v["legal"] and not v["pending"]), v
             if v and v["legal"] and not v["pending"]:
                 if not shot and v["phase"] == "turn":
                     page.screenshot(path=str(artifacts / "live-table.png"))

@@ -472,7 +472,10 @@ function renderNav() {
   $("#lang").textContent = t("app.lang");
   $("#title").textContent = t("app.title");
   $("#subtitle").textContent = ` · ${t("app.subtitle")}`;
-  document.title = `${t("app.title")} · ${t("app.subtitle")}`;
+  // the tab's title says when the table waits for this player, as lichess's does: a player
+  // who went to another tab while others think sees it in the tab bar
+  const waiting = S.screen === "table" && S.view && (S.view.legal_actions || []).length > 0 && !S.pending;
+  document.title = `${waiting ? `${t("app.your_turn")} · ` : ""}${t("app.title")} · ${t("app.subtitle")}`;
 }
 
 /** What the player chose in every form, restored after a re-render (selects and defaults included). */
