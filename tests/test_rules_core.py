@@ -375,3 +375,88 @@ def test_overrides_round_trip_and_reach_the_seat_view() -> None:
     assert get_rules("yuanhang").overrides() == {}
     view = seat_view(new_hand(r, dealer=0, rng=random.Random(1)), 0)
     assert view["profile"] == "bianfeng" and view["options"] == r.overrides()
+
+
+def _refused_record(hand: str, winning: str, *, melds: tuple[str, ...] = ("chi:234m",),
+                    win_by: str = "discard", profile: str = "yuanhang",
+                    indicator: str = "9p") -> str:
+    """The code of why seat 1's win on ``winning`` (from seat 2) is refused."""
+    rec = {"profile": profile, "dealer": 0, "indicator": indicator, "winner": 1,
+           "win_by": win_by, "winning_tile": winning,
+           "seats": [{}, {"hand": hand, "melds": [meld(m) for m in melds]}, {}, {}]}
+    if win_by == "discard":
+        rec["from"] = 2
+    with pytest.raises(NotAWin) as refused:
+        settle(parse_win_record(rec))
+    assert str(refused.value) == refused.value.refusal  # the sentence is the refusal
+    return refused.value.refusal.code
+
+
+def _direct_refusals() -> dict[str, str]:
+    """The refusals a valid record cannot reach (its validation refuses first)."""
+    from dataclasses import replace
+
+    from wuhan_mahjong.analysis import eligibility_error
+    from wuhan_mahjong.meld import Meld
+    from wuhan_mahjong.win_record import SeatState, WinRecord
+
+    r = get_rules("yuanhang")
+    out = {}
+    with pytest.raises(NotAWin) as count:
+        readings(parse_tiles("456p678s55m99s"), [], parse_tile("1p"), r)
+    out["tile_count"] = count.value.refusal.code
+    chi = Meld("chi", tuple(parse_tiles("234m")), 0)
+    robbed = eligibility_error(parse_tiles("456p678s55m99s"), [chi], parse_tile("1p"), r,
+                               "rob_kong", 33)
+    assert robbed is not None
+    out["robbed_must_kong"] = robbed.code
+    seats = [SeatState(), SeatState(tuple(parse_tiles("456p678s55m99s")), (chi,)),
+             SeatState(), SeatState()]
+    rec = WinRecord(r, 0, parse_tile("9p"), 1, "rob_kong", 2, parse_tile("9s"), tuple(seats))
+    with pytest.raises(NotAWin) as no_peng:  # seat 2 holds no peng of 9s to add a kong to
+        settle(replace(rec, rules=r))
+    out["no_peng_to_rob"] = no_peng.value.refusal.code
+    return out
+
+
+REFUSALS = {  # code: a refused win of seat 1 (opened by a chi of 234m unless it says)
+    "not_opened": lambda: _refused_record("456p678s5m123m99s9s", "5m", melds=()),
+    "holds_must_kong": lambda: _refused_record("456p678s999s7z", "5m"),
+    "discarded_laizi": lambda: _refused_record("456p678s55m9s9s", "1p"),
+    "pair_258": lambda: _refused_record("456p678s111m9s", "9s"),
+    "no_shape": lambda: _refused_record("13579p2468s1z", "5m"),
+    # two laizi (1p under the 9p indicator) as wilds in a small hand; 远航 allows one
+    "laizi_limit": lambda: _refused_record("456p678s5m7s1p1p", "5m"),
+    # 远航: one loser must owe 20; a small hand opened once, from a discard, owes less
+    "minimum_one_loser": lambda: _refused_record("456p789s55m34s", "2s", melds=("chi:123m",)),
+    # 边锋: every loser must owe 8 (docs/score.md's record: seat 3 owes 4)
+    "minimum_every_loser": lambda: _refused_every_loser(),
+}
+
+
+def _refused_every_loser() -> str:
+    rec = {"profile": "bianfeng", "dealer": 0, "indicator": "9p", "winner": 1,
+           "win_by": "discard", "from": 2, "winning_tile": "5m",
+           "seats": [{}, {"hand": "456p678s5m",
+                          "melds": [{"type": "chi", "tiles": "234m", "from": 0},
+                                    {"type": "peng", "tiles": "777s", "from": 3}]},
+                     {"melds": [{"type": "kong", "kind": "direct", "tiles": "8888p", "from": 0}],
+                      "kongs": {"red": 1}, "laizi_discards": 1}, {"ready": False}]}
+    with pytest.raises(NotAWin) as refused:
+        settle(parse_win_record(rec))
+    return refused.value.refusal.code
+
+
+@pytest.mark.parametrize("code", sorted(REFUSALS))
+def test_every_refusal_has_its_code(code: str) -> None:
+    """Why a hand may not win carries a code and its parameters, which the browser's
+    calculator translates: it showed the core's English sentence in the Chinese page."""
+    assert REFUSALS[code]() == code
+
+
+def test_the_refusal_codes_are_all_reached() -> None:
+    from wuhan_mahjong.analysis import REFUSAL_CODES
+
+    direct = _direct_refusals()
+    assert {k: v for k, v in direct.items() if k != v} == {}
+    assert sorted(REFUSAL_CODES) == sorted([*REFUSALS, *direct])

@@ -48,17 +48,60 @@ BIG_HAND_NAMES: dict[str, tuple[str, str]] = {
 }
 
 
-NO_SHAPE = "not a winning shape"
-NOT_OPENED = "has not opened (开口): a win needs a chi, peng or 冲杠 first"
+REFUSAL_CODES = ("no_shape", "not_opened", "pair_258", "discarded_laizi", "robbed_must_kong",
+                 "holds_must_kong", "tile_count", "laizi_limit", "minimum_one_loser",
+                 "minimum_every_loser", "no_peng_to_rob")
+"""Every reason a hand may not win, by code (``refusal.<code>`` in the client's strings)."""
 
 
-def holds_must_kong(tile: int) -> str:
+class Refusal(str):
+    """Why a hand may not win: the sentence (it *is* the string, in English) with a
+    ``code`` and ``params`` a client translates, as the server's errors have.
+
+    >>> r = holds_must_kong(33)
+    >>> r, r.code, r.params
+    ('holds 7z (红中), which must be konged before a win', 'holds_must_kong', {'tile': '7z'})
+    """
+
+    code: str
+    params: dict[str, str | int | float]
+
+    def __new__(cls, text: str, code: str, **params: str | int | float) -> Refusal:
+        if code not in REFUSAL_CODES and code != "other":
+            raise ValueError(f"unknown refusal code {code!r}")
+        self = super().__new__(cls, text)
+        self.code = code
+        self.params = params
+        return self
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str], dict[str, str | int | float]]:
+        return (str(self), self.code), dict(self.params)  # pickle and copy (engine states)
+
+    def to_json(self) -> dict[str, object]:
+        return {"code": self.code, "params": dict(self.params)}
+
+
+NO_SHAPE = Refusal("not a winning shape", "no_shape")
+NOT_OPENED = Refusal("has not opened (开口): a win needs a chi, peng or 冲杠 first", "not_opened")
+PAIR_258 = Refusal("a small hand (小胡) needs a 2/5/8 pair (将)", "pair_258")
+DISCARDED_LAIZI = Refusal("a discarded laizi can never be won on", "discarded_laizi")
+ROBBED_MUST_KONG = Refusal("a must-kong tile cannot be robbed", "robbed_must_kong")
+
+
+def holds_must_kong(tile: int) -> Refusal:
     """Why a hand holding the must-kong tile ``tile`` (红中, 发财) cannot win."""
-    return f"holds {tile_str(tile)} ({'红中' if tile == 33 else '发财'}), which must be konged before a win"
+    return Refusal(f"holds {tile_str(tile)} ({'红中' if tile == 33 else '发财'}), which must be "
+                   "konged before a win", "holds_must_kong", tile=tile_str(tile))
 
 
 class NotAWin(Exception):
-    """The hand cannot legally win; ``str(e)`` says which rule stops it."""
+    """The hand cannot legally win; ``str(e)`` says which rule stops it, :attr:`refusal`
+    the same with a code."""
+
+    @property
+    def refusal(self) -> Refusal:
+        why = self.args[0] if self.args else ""
+        return why if isinstance(why, Refusal) else Refusal(str(why), "other")
 
 
 @dataclass(frozen=True)
@@ -95,7 +138,7 @@ def _opened(melds: Sequence[Meld], rules: Rules) -> bool:
 def eligibility_error(
     concealed: Sequence[int], melds: Sequence[Meld], laizi: int, rules: Rules,
     win_by: str, winning_tile: int,
-) -> str | None:
+) -> Refusal | None:
     """The first eligibility rule (docs/RULES.md §13) that a win breaks, or ``None``.
 
     Shape, big hands, the laizi limit and the minimum score are checked later.
@@ -107,9 +150,9 @@ def eligibility_error(
         if t in held:
             return holds_must_kong(t)
     if win_by in ("discard", "rob_kong") and winning_tile == laizi:
-        return "a discarded laizi can never be won on"
+        return DISCARDED_LAIZI
     if win_by == "rob_kong" and winning_tile in rules.must_kong_tiles:
-        return "a must-kong tile cannot be robbed"
+        return ROBBED_MUST_KONG
     return None
 
 
@@ -126,8 +169,9 @@ def readings(
         # only a table with more than four final draws (海底) deals such a hand: a seat
         # drawing twice there keeps both tiles, and 15 make no hand (the fast shape tests
         # below assume 14, and 乱风 / 乱将 read any count)
-        raise NotAWin(f"{len(concealed)} tiles beside {len(melds)} melds: a winning hand "
-                      "has 14, three a meld")
+        raise NotAWin(Refusal(f"{len(concealed)} tiles beside {len(melds)} melds: a winning "
+                              "hand has 14, three a meld", "tile_count",
+                              concealed=len(concealed), melds=len(melds)))
     if winning_tile is None:
         winning_tile = concealed[-1]
     err = eligibility_error(concealed, melds, laizi, rules, win_by, winning_tile)
@@ -143,7 +187,7 @@ def readings(
     legal = [r for r in out if isinstance(r, Reading)]
     if not legal:
         # report the most specific reason: a bare shape failure says the least
-        reasons = [r for r in out if isinstance(r, str)]
+        reasons = [r for r in out if isinstance(r, Refusal)]
         raise NotAWin(next((r for r in reasons if r != NO_SHAPE), reasons[0]))
     return legal
 
@@ -151,7 +195,7 @@ def readings(
 def _read(
     counts: list[int], wilds: int, melds: Sequence[Meld], laizi: int, rules: Rules,
     win_by: str, hard: bool,
-) -> Reading | str:
+) -> Reading | Refusal:
     h = shape.pack(counts)
     need_any = shape.need(h, shape.PAIR)
     need_258 = shape.need(h, shape.PAIR258)
@@ -187,11 +231,12 @@ def _read(
     if not big:
         if not std_258:
             if std_any:
-                return "a small hand (小胡) needs a 2/5/8 pair (将)"
+                return PAIR_258
             return NO_SHAPE
         if held_laizi > rules.small_hand_max_laizi:
-            return (f"a small hand may hold at most {rules.small_hand_max_laizi} laizi "
-                    f"when it wins; this one holds {held_laizi}")
+            return Refusal(f"a small hand may hold at most {rules.small_hand_max_laizi} laizi "
+                           f"when it wins; this one holds {held_laizi}", "laizi_limit",
+                           most=rules.small_hand_max_laizi, held=held_laizi)
     if "pengpenghu" in big:
         mode = shape.PPAIR
     elif not big:

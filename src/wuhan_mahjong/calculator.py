@@ -40,7 +40,8 @@ HAND_QUERY_FIELDS = ("hand", "indicator", "melds", "dealer", "profile", "options
 @dataclass(frozen=True)
 class ScoreAnswer:
     """What a settlement record comes to: ``settled`` and the settlement JSON, or not a
-    legal win and ``{"valid": false, "reason": ...}`` naming the rule that stops it."""
+    legal win and ``{"valid": false, "reason": ..., "refusal": {"code": ..., "params": ...}}``
+    naming the rule that stops it (in English, and as a code a client translates)."""
 
     settled: bool
     body: dict[str, object]
@@ -61,7 +62,8 @@ def score_record(text: str) -> ScoreAnswer:
     try:
         result = settle(rec)
     except NotAWin as e:
-        return ScoreAnswer(False, {"valid": False, "reason": str(e)})
+        return ScoreAnswer(False, {"valid": False, "reason": str(e),
+                                   "refusal": e.refusal.to_json()})
     return ScoreAnswer(True, result.to_json())
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from .analysis import BIG_HAND_NAMES, NotAWin, shanten, shape_waits, waits
+from .analysis import BIG_HAND_NAMES, NotAWin, Refusal, shanten, shape_waits, waits
 from .meld import Meld, parse_meld_spec
 from .rules import Rules
 from .scoring import settle
@@ -26,7 +26,8 @@ class HandInputError(ValueError):
 class WaitInfo:
     tile: int
     left: int
-    values: dict[str, int | str] = field(default_factory=dict)
+    values: dict[str, int | Refusal] = field(default_factory=dict)
+    """By way of winning: what the win pays, or why it may not be made."""
     hands: list[str] = field(default_factory=list)
     hard: bool = False
 
@@ -41,7 +42,7 @@ class HandReport:
     waits: list[WaitInfo]
     shape_waits: list[int]
     discards: list[tuple[int, int, int]]  # (tile, shanten after, number of waits)
-    complete: dict[str, int | str] | None
+    complete: dict[str, int | str | Refusal] | None
     rules: Rules
 
     def move(self, tile: int) -> str:
@@ -59,12 +60,24 @@ class HandReport:
             "laizi": tile_str(self.laizi),
             "shanten": self.shanten,
             "waits": [{"tile": tile_str(w.tile), "left": w.left, "hands": w.hands,
-                       "hard": w.hard, "values": w.values} for w in self.waits],
+                       "hard": w.hard, "values": w.values,
+                       # why each refused value is refused, as a code a client translates
+                       "refusals": {how: v.to_json() for how, v in w.values.items()
+                                    if isinstance(v, Refusal)}} for w in self.waits],
             "shape_waits": [tile_str(t) for t in self.shape_waits],
             "discards": [{"tile": tile_str(t), "shanten": s, "waits": n, "move": self.move(t)}
                          for t, s, n in self.discards],
-            "complete": self.complete,
+            "complete": self._complete_json(),
         }
+
+    def _complete_json(self) -> dict[str, object] | None:
+        if self.complete is None:
+            return None
+        out: dict[str, object] = dict(self.complete)
+        why = self.complete.get("self_draw")
+        if isinstance(why, Refusal):
+            out["refusal"] = why.to_json()
+        return out
 
     def text(self) -> str:
         lines = [f"hand {format_tiles(self.hand)}"
@@ -94,14 +107,14 @@ class HandReport:
 
 
 def _value(hand: list[int], melds: list[Meld], tile: int, indicator: int, rules: Rules,
-           dealer: bool, win_by: str) -> tuple[int | str, list[str], bool]:
+           dealer: bool, win_by: str) -> tuple[int | Refusal, list[str], bool]:
     seats = [SeatState(tuple(hand), tuple(melds)), SeatState(), SeatState(), SeatState()]
     rec = WinRecord(rules, 0 if dealer else 1, indicator, 0, win_by,
                     2 if win_by == "discard" else None, tile, tuple(seats))
     try:
         s = settle(rec)
     except NotAWin as e:
-        return str(e), [], _hard_below_minimum(rec)
+        return e.refusal, [], _hard_below_minimum(rec)
     return s.total, list(s.hands), s.reading.hard
 
 
@@ -137,7 +150,7 @@ def hand_report(hand_text: str, indicator_text: str, meld_specs: list[str], rule
     if size == 14:
         # What the 14 tiles pay self-drawn, only when they make a winning shape (shanten -1):
         # the value, or why the shape may not win (not opened, the minimum score...)
-        complete: dict[str, int | str] | None = None
+        complete: dict[str, int | str | Refusal] | None = None
         if current < 0:
             v, hands, hard = _value(hand[:-1], melds, hand[-1], indicator, rules, dealer,
                                     "self_draw")

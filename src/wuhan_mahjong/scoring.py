@@ -31,6 +31,7 @@ from .analysis import (
     SELF_DRAWN,
     NotAWin,
     Reading,
+    Refusal,
     is_ready,
     readings,
     winning_readings,
@@ -280,7 +281,8 @@ def _konger_bloom(rec: WinRecord, robber_reading: Reading) -> _Candidate:
             melds[i] = Meld("kong", (rec.winning_tile,) * 4, m.from_seat, "added")
             break
     else:  # validated when the record is read
-        raise NotAWin("the robbed player has no peng of the robbed tile")
+        raise NotAWin(Refusal("the robbed player has no peng of the robbed tile",
+                              "no_peng_to_rob"))
     kong_state = replace(kstate, melds=tuple(melds))
     best: tuple[int, Reading] | None = None
     own = [*kstate.hand, *(t for m in melds for t in m.tiles)]
@@ -309,17 +311,20 @@ def _konger_bloom(rec: WinRecord, robber_reading: Reading) -> _Candidate:
     return _Candidate(robber_reading, robber_reading.big_hands, base, tuple(factors), raws, k, hyp)
 
 
-def minimum_failure(amounts: Sequence[Fraction], rules: Rules) -> str | None:
+def minimum_failure(amounts: Sequence[Fraction], rules: Rules) -> Refusal | None:
     """Why raw per-loser amounts fail the minimum score (docs/RULES.md §17.8), or ``None``.
 
     The one place the rule lives: the settlement refuses such a win and bots
     ask it before chasing one."""
     if rules.min_score_one_loser and max(amounts) < rules.min_score_one_loser:
-        return (f"minimum score not reached: no loser owes {rules.min_score_one_loser} "
-                f"(highest {_num(max(amounts))})")
+        return Refusal(f"minimum score not reached: no loser owes {rules.min_score_one_loser} "
+                       f"(highest {_num(max(amounts))})", "minimum_one_loser",
+                       minimum=rules.min_score_one_loser, highest=_num(max(amounts)))
     if rules.min_score_every_loser and min(amounts) < rules.min_score_every_loser:
-        return (f"minimum score not reached: every loser must owe {rules.min_score_every_loser} "
-                f"(lowest {_num(min(amounts))})")
+        return Refusal(f"minimum score not reached: every loser must owe "
+                       f"{rules.min_score_every_loser} (lowest {_num(min(amounts))})",
+                       "minimum_every_loser", minimum=rules.min_score_every_loser,
+                       lowest=_num(min(amounts)))
     return None
 
 

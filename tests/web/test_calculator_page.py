@@ -261,7 +261,19 @@ def test_refused_win_names_the_rule(browser: Any, live_server: str) -> None:
     context, page, console = entered(browser, live_server, REFUSED, "refused")
     answer = score_record(json.dumps(REFUSED))
     assert not answer.settled
+    # why, in the player's language (it was the core's English sentence in the Chinese page)
+    assert answer.body["refusal"] == {"code": "minimum_every_loser",
+                                      "params": {"minimum": 8, "lowest": 4}}
+    shown = page.inner_text("#calc-result .calc-refused")
+    assert "不够起胡分：每家都要输到 8 分（现在最少 4 分）" in shown, shown
+    # and so are the waits' refusals (the 5m would owe at most 16 self-drawn)
+    waits = page.inner_text("#calc-waits tr[data-wait='5m']")
+    assert "不够起胡分：要有一家输到 20 分（现在最多 16 分）" in waits, waits
+    assert "minimum score" not in page.inner_text("#calc-waits")
+    page.click("#lang")
+    page.wait_for_selector("#calc-result .calc-refused")
     assert str(answer.body["reason"]) in page.inner_text("#calc-result .calc-refused")
+    page.click("#lang")
     # the same hand under 远航 wins: one change of profile, and the server settles it
     page.select_option("#calc-profile", "yuanhang")
     assert settle_page(page) == "settled"

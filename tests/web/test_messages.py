@@ -38,6 +38,23 @@ def test_every_server_error_code_is_translated() -> None:
         assert not missing, (lang, missing)
 
 
+def test_every_refusal_is_translated_with_its_parameters() -> None:
+    """Why a hand may not win (the rules core's refusal codes, which the calculator shows):
+    a string in each language, whose placeholders are the parameters the core sends."""
+    from wuhan_mahjong.analysis import REFUSAL_CODES
+
+    params = {"holds_must_kong": {"tile"}, "tile_count": {"concealed", "melds"},
+              "laizi_limit": {"most", "held"}, "minimum_one_loser": {"minimum", "highest"},
+              "minimum_every_loser": {"minimum", "lowest"}}
+    for lang in ("zh", "en"):
+        body = I18N.split(f"const {lang} = {{", 1)[1].split("\n};", 1)[0]
+        strings = dict(re.findall(r'^\s*"(refusal\.\w+)": "([^"]*)",', body, re.M))
+        for code in REFUSAL_CODES:
+            text = strings.get(f"refusal.{code}")
+            assert text, (lang, code)
+            assert set(re.findall(r"\{(\w+)\}", text)) == params.get(code, set()), (lang, code)
+
+
 def test_every_problem_and_placeholder_is_known() -> None:
     """The placeholders of err.* strings are parameters the server sends (or filled by the client)."""
     sent = {"room", "need", "have", "option", "field", "problem", "seconds", "max", "min", "username",

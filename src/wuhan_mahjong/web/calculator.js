@@ -12,7 +12,7 @@
 // The address carries the record (compact URL-safe base64 JSON, share.js), so a settlement
 // can be shared and re-opened as is.
 
-import { errorText, getLang, t } from "./i18n.js";
+import { errorText, getLang, refusalText, t } from "./i18n.js";
 import { decodeState, encodeState } from "./share.js";
 import { esc, renderSettlement, tileHTML } from "./table.js";
 import { ALL_TILES, parseTiles, sortTiles } from "./tiles.js";
@@ -31,7 +31,7 @@ export const C = {
   target: "hand", // where a palette tile goes: hand, win, indicator, meld
   draft: { kind: "peng", from: 2, tiles: [] },
   rules: null, rulesError: "",
-  score: null, // {status: "settled" | "refused" | "error", body | reason | message}
+  score: null, // {status: "settled" | "refused" | "error", body | reason and refusal | message}
   waits: null, // the /api/hand answer, or {error}
   seq: 0, timer: null,
 };
@@ -196,7 +196,7 @@ async function send() {
     jobs.push(post("/api/score", recordJSON()).then((r) => {
       if (seq !== C.seq) return;
       if (r.status === 200) C.score = { status: "settled", body: r.data };
-      else if (r.status === 422) C.score = { status: "refused", reason: (r.data && r.data.reason) || "" };
+      else if (r.status === 422) C.score = { status: "refused", reason: (r.data && r.data.reason) || "", refusal: r.data && r.data.refusal };
       else C.score = { status: "error", message: errorOf(r) };
     }).catch(() => { if (seq === C.seq) C.score = { status: "error", message: errorText({ code: "network" }) }; }));
   } else C.score = null;
@@ -343,16 +343,17 @@ function waitsHTML() {
   const w = C.waits;
   if (!w) return `<div id="calc-waits" hidden></div>`; // a place kept for the answer (redrawAnswer)
   if (w.error) return `<div class="calc-waits card" id="calc-waits"><h3>${t("calc.waits")}</h3><p class="error">${esc(w.error)}</p></div>`;
-  const value = (v) => (typeof v === "number" ? `<b>${v}</b>` : v === undefined ? "—" : `<span class="calc-reason">${esc(v)}</span>`);
+  // a value, or why the win may not be made (in the player's language: refusalText)
+  const value = (v, why) => (typeof v === "number" ? `<b>${v}</b>` : v === undefined ? "—" : `<span class="calc-reason">${esc(refusalText(why, v))}</span>`);
   const hands = (list) => (list && list.length ? list.map((h) => t(`bighand.${h}`)).join(" · ") : t("settle.small"));
   const rows = (w.waits || []).map((x) => `<tr data-wait="${esc(x.tile)}"><td>${tileHTML(x.tile, { laizi: w.laizi })}</td><td>${x.left}</td>` +
-    `<td>${esc(hands(x.hands))} · ${x.hard ? t("settle.hard") : t("settle.soft")}</td><td>${value(x.values.self_draw)}</td><td>${value(x.values.discard)}</td></tr>`).join("");
+    `<td>${esc(hands(x.hands))} · ${x.hard ? t("settle.hard") : t("settle.soft")}</td><td>${value(x.values.self_draw, (x.refusals || {}).self_draw)}</td><td>${value(x.values.discard, (x.refusals || {}).discard)}</td></tr>`).join("");
   // 14 tiles in a winning shape: what they pay self-drawn, or why they may not win yet
   const won = !!w.complete && typeof w.complete.self_draw === "number";
   const shanten = w.complete ? t(won ? "calc.complete" : "calc.complete_shape") : w.shanten <= 0 ? t("help.ready") : t("help.shanten", { n: w.shanten });
   const table = rows ? `<div class="scroll-x"><table class="calc-waits-table"><thead><tr><th>${t("calc.wait_tile")}</th><th>${t("calc.left")}</th><th>${t("calc.hands")}</th><th>${t("settle.by.self_draw")}</th><th>${t("calc.on_discard")}</th></tr></thead><tbody>${rows}</tbody></table></div>` : "";
   const complete = !w.complete ? "" : won ? `<p class="calc-complete">${t("calc.complete_pays", { n: w.complete.self_draw })}</p>`
-    : `<p class="calc-complete calc-reason">${esc(w.complete.self_draw)}</p>`;
+    : `<p class="calc-complete calc-reason">${esc(refusalText(w.complete.refusal, w.complete.self_draw))}</p>`;
   return `<div class="calc-waits card" id="calc-waits" data-shanten="${w.shanten}"><h3>${t("calc.waits")}</h3><p>${shanten}</p>${complete}${table}<p class="muted">${t("calc.waits_note")}</p></div>`;
 }
 
@@ -361,7 +362,7 @@ function resultHTML() {
   const r = C.rec;
   if (!r.indicator || !r.winning_tile) return `<div class="calc-result card" id="calc-result" data-state="incomplete"><p class="muted">${t("calc.incomplete")}</p></div>`;
   if (!s) return `<div class="calc-result card" id="calc-result" data-state="pending"><p>${t("app.loading")}</p></div>`;
-  if (s.status === "refused") return `<div class="calc-result card" id="calc-result" data-state="refused"><p class="calc-refused" role="status"><b>${t("calc.refused")}</b> ${esc(s.reason)}</p></div>`;
+  if (s.status === "refused") return `<div class="calc-result card" id="calc-result" data-state="refused"><p class="calc-refused" role="status"><b>${t("calc.refused")}</b> ${esc(refusalText(s.refusal, s.reason))}</p></div>`;
   if (s.status === "error") return `<div class="calc-result card" id="calc-result" data-state="error"><p class="error" role="alert">${esc(t("calc.malformed", { msg: s.message }))}</p></div>`;
   const b = s.body;
   const view = {

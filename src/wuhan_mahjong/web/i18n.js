@@ -439,6 +439,17 @@ const zh = {
   "calc.incomplete": "选好翻牌和胡的牌，就能看到结算。",
   "calc.refused": "不能胡：",
   "calc.malformed": "这副牌不成立：{msg}",
+  "refusal.no_shape": "不是胡牌的牌型",
+  "refusal.not_opened": "还没开口：要先吃、碰或冲杠才能胡",
+  "refusal.pair_258": "小胡要用 2、5、8 作将",
+  "refusal.discarded_laizi": "打出来的癞子不能胡",
+  "refusal.robbed_must_kong": "必杠的牌不能抢杠",
+  "refusal.holds_must_kong": "手里有{tile}，要先杠掉才能胡",
+  "refusal.tile_count": "{concealed} 张手牌加 {melds} 口牌：胡牌要 14 张，一口算 3 张",
+  "refusal.laizi_limit": "小胡胡牌时最多只能有 {most} 个癞子，这手有 {held} 个",
+  "refusal.minimum_one_loser": "不够起胡分：要有一家输到 {minimum} 分（现在最多 {highest} 分）",
+  "refusal.minimum_every_loser": "不够起胡分：每家都要输到 {minimum} 分（现在最少 {lowest} 分）",
+  "refusal.no_peng_to_rob": "被抢杠的人没有这张牌的碰",
   "calc.http": "服务器出错（HTTP {status}）",
   "calc.share": "分享这次结算的链接",
   "calc.new": "重新开始",
@@ -907,6 +918,17 @@ const en = {
   "calc.incomplete": "Choose the indicator and the winning tile to see the settlement.",
   "calc.refused": "Not a legal win:",
   "calc.malformed": "This hand cannot be: {msg}",
+  "refusal.no_shape": "not a winning shape",
+  "refusal.not_opened": "has not opened (开口): a win needs a chi, peng or 冲杠 first",
+  "refusal.pair_258": "a small hand (小胡) needs a 2/5/8 pair (将)",
+  "refusal.discarded_laizi": "a discarded laizi can never be won on",
+  "refusal.robbed_must_kong": "a must-kong tile cannot be robbed",
+  "refusal.holds_must_kong": "holds {tile}, which must be konged before a win",
+  "refusal.tile_count": "{concealed} tiles beside {melds} melds: a winning hand has 14, three a meld",
+  "refusal.laizi_limit": "a small hand may hold at most {most} laizi when it wins; this one holds {held}",
+  "refusal.minimum_one_loser": "minimum score not reached: no loser owes {minimum} (highest {highest})",
+  "refusal.minimum_every_loser": "minimum score not reached: every loser must owe {minimum} (lowest {lowest})",
+  "refusal.no_peng_to_rob": "the robbed player has no peng of the robbed tile",
   "calc.http": "Server error (HTTP {status})",
   "calc.share": "Link to this settlement",
   "calc.new": "Start again",
@@ -1002,6 +1024,17 @@ export function errorText(err) {
   candidates.push(`err.${code}`);
   const key = candidates.find((k) => zh[k] !== undefined);
   return key ? t(key, params) : t("err.unknown", { code });
+}
+
+/** Why a hand may not win ({code, params}: the rules core's refusal, as the calculator's
+ *  answers carry it) in the player's language; `fallback` (the core's English sentence)
+ *  for a code this client does not know. */
+export function refusalText(refusal, fallback = "") {
+  const key = refusal && `refusal.${refusal.code}`;
+  if (!key || zh[key] === undefined) return fallback;
+  const params = { ...(refusal.params || {}) };
+  if (params.tile !== undefined) params.tile = tileName(params.tile);
+  return t(key, params);
 }
 
 /** The name of a tile ("5m" -> 五万 / "5 characters"). */
