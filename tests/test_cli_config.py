@@ -11,6 +11,7 @@ import dataclasses
 import json
 import os
 import re
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -345,3 +346,27 @@ def test_serve_raises_its_open_files_limit(tmp_path: Path) -> None:
     assert raised.startswith("wuhan-mahjong: open files limit raised from 256 to "), raised
     [row] = [line for line in limits.splitlines() if line.startswith("Max open files")]
     assert row.split()[3] == (str(hard) if hard != resource.RLIM_INFINITY else str(1 << 20)), row
+
+
+def test_a_sigterm_as_the_server_starts_stops_it(tmp_path: Path) -> None:
+    """systemd stopping a server that is still starting: the SIGTERM reached the handler
+    ``serve`` keeps for after uvicorn's graceful shutdown, which did nothing, so the server
+    started and ran on until the SIGKILL 90 s later (a test that stopped ``serve`` as soon
+    as it printed its address hung).  Now the server stops as soon as it has started,
+    gracefully, exit 0."""
+    base = {k: v for k, v in os.environ.items() if not k.upper().startswith("WUHAN_MAHJONG_")}
+    p = subprocess.Popen([sys.executable, "-m", "wuhan_mahjong", "serve", "--port", "0",
+                          "--data-dir", str(tmp_path), "--log-level", "warning"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=base,
+                         cwd=tmp_path)
+    try:
+        assert p.stdout is not None
+        while "serving" not in (line := p.stdout.readline()):
+            assert line, "serve ended before it served"
+        p.send_signal(signal.SIGTERM)  # before uvicorn has taken the signal over
+        p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    assert p.returncode == 0

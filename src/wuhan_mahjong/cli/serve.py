@@ -6,11 +6,14 @@ import argparse
 import contextlib
 import signal
 import socket
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .common import ArgumentParser, UsageError, one_line
 
 if TYPE_CHECKING:
+    import uvicorn
+
     from ..server.settings import Settings
 
 __all__ = ["CONFIGURE", "add_serve_command", "cmd_serve", "print_settings", "settings_from_args", "tune_gc"]
@@ -233,8 +236,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
                   flush=True)
         if cluster is not None:
             print(f"wuhan-mahjong: cluster node on Redis {_shown_redis(cluster)}", flush=True)
-        host = f"[{config.host}]" if ":" in config.host else config.host
-        print(f"wuhan-mahjong: serving http://{host}:{port}/ (WebSocket /ws)", flush=True)
         configure_logging(settings)
         server = uvicorn.Server(uvicorn.Config(
             create_app(config, store=store), host=config.host, port=config.port,
@@ -243,8 +244,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # SIGTERM drains (uvicorn stops accepting, closes the sockets, then the hub's
         # shutdown persists and stops every table) and uvicorn raises the signal again
         # once done: this handler turns that into a clean exit 0 instead of death by it.
+        # Before uvicorn takes the signal over, the same handler asks the server to stop
+        # as soon as it has started (a SIGTERM then was swallowed, and the server ran on
+        # until systemd's SIGKILL): installed before "serving" is printed.
         uvicorn_logging(settings)  # after uvicorn.Config, which sets up its own loggers
-        previous = signal.signal(signal.SIGTERM, _drained)
+        previous = signal.signal(signal.SIGTERM, _stop_when_started(server))
+        host = f"[{config.host}]" if ":" in config.host else config.host
+        print(f"wuhan-mahjong: serving http://{host}:{port}/ (WebSocket /ws)", flush=True)
         try:
             server.run(sockets=[listener])
         finally:
@@ -305,8 +311,16 @@ def _shown_redis(url: str) -> str:
     return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
-def _drained(_signum: int, _frame: object) -> None:
-    """The SIGTERM handler in force after uvicorn's graceful shutdown: return normally."""
+def _stop_when_started(server: uvicorn.Server) -> Callable[[int, object], None]:
+    """The SIGTERM handler outside uvicorn's own: before uvicorn runs, the server stops as
+    soon as it has started (uvicorn checks ``should_exit`` after its start-up and then
+    shuts down gracefully); after its graceful shutdown, uvicorn's raising the signal
+    again ends in a clean exit 0."""
+
+    def handler(_signum: int, _frame: object) -> None:
+        server.should_exit = True
+
+    return handler
 
 
 CONFIGURE = {"serve": add_serve_command}
