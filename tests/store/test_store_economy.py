@@ -18,9 +18,11 @@ from hypothesis import strategies as st
 from sqlalchemy import event, select, update
 
 from wuhan_mahjong.store import (
+    MAX_AMOUNT,
     AlreadySettled,
     HandRecord,
     InsufficientSilver,
+    InvalidSettlement,
     LedgerReason,
     LedgerSettlement,
     Store,
@@ -370,3 +372,18 @@ def test_total_silver_is_sources_minus_sinks_whatever_crashes(
     for h in range(hand_no):  # every hand's record saved with its settlement
         assert store.is_settled(hand_game_id(match_id, h))
         assert store.hand_record(match_id, h, viewer=ids[0]) is not None
+
+
+def test_the_daily_allowance_tops_up_to_the_largest_amount(store: Store) -> None:
+    """A balance near the largest amount (2⁵³ − 1): the allowance's grant raised, and with it
+    every connection of that player for the rest of the day.  It now tops the balance up to
+    the largest amount, then grants nothing; an operator's grant past it is still refused."""
+    a = store.register("Rich", "secret-123").id
+    store.grant(a, MAX_AMOUNT - 1000 - 10, reference="a fortune")
+    assert store.daily_allowance(a, 50, day=date(2026, 12, 1)) == MAX_AMOUNT
+    assert store.daily_allowance(a, 50, day=date(2026, 12, 2)) is None
+    with pytest.raises(InvalidSettlement):
+        store.grant(a, 1, reference="one more")
+    assert store.account(a).silver == MAX_AMOUNT
+    audit = store.audit()
+    assert audit.ok and audit.sources["daily_allowance"] == 10, audit

@@ -39,6 +39,10 @@ _Compute = Callable[[Mapping[int, int]], dict[int, Outcome]]
 """Computes the outcomes from the locked balances of the players."""
 
 
+class _NothingToGrant(Exception):
+    """A top-up finds the balance at the largest amount already."""
+
+
 class LedgerReason(StrEnum):
     """The ``reason`` column of ledger rows.
 
@@ -223,8 +227,12 @@ class LedgerStore(StoreCore):
         return self._source(account_id, amount, LedgerReason.OPERATOR_GRANT, reference)
 
     def _source(
-        self, account_id: int, amount: int, reason: LedgerReason, reference: str | None, *, once: bool = False
+        self, account_id: int, amount: int, reason: LedgerReason, reference: str | None, *,
+        once: bool = False, top_up: bool = False,
     ) -> int:
+        """Create (or remove) ``amount`` silver; ``top_up``: at most what keeps the balance
+        within :data:`MAX_AMOUNT` (:class:`_NothingToGrant` when that is nothing), where an
+        operator's grant past it is refused."""
         check_int("amount", amount, low=-MAX_AMOUNT)
         if reference is not None and len(reference) > GAME_ID_MAX:
             raise InvalidSettlement(f"reference longer than {GAME_ID_MAX} characters")
@@ -250,6 +258,12 @@ class LedgerStore(StoreCore):
                 raise InsufficientSilver(
                     f"account {account_id} has {row.silver} silver, cannot take {-amount}"
                 )
+            if top_up and row.silver + amount > MAX_AMOUNT:
+                # an allowance tops a balance up to the largest amount: past it, every
+                # connection of that player failed (its grant raised) for the rest of the day
+                amount = MAX_AMOUNT - row.silver
+                if amount <= 0:
+                    raise _NothingToGrant()
             if row.silver + amount > MAX_AMOUNT:
                 raise InvalidSettlement("balance would exceed the largest amount")
             move_silver(session, row, amount, reason, reference, utcnow())
@@ -268,9 +282,10 @@ class LedgerStore(StoreCore):
         when = day or utcnow().date()
         try:
             return self._source(
-                account_id, amount, LedgerReason.DAILY_ALLOWANCE, f"daily {when.isoformat()}", once=True
+                account_id, amount, LedgerReason.DAILY_ALLOWANCE, f"daily {when.isoformat()}", once=True,
+                top_up=True,
             )
-        except AlreadySettled:
+        except (AlreadySettled, _NothingToGrant):
             return None
 
     def settle_game(
