@@ -56,6 +56,13 @@ def test_turn_frame(browser: Any, static_server: str, artifacts: Path) -> None:
         assert seat.locator(".river .tile").count() == len(ps["discards"])
         assert seat.locator(".meld").count() == len(ps["melds"])
     assert page.locator(f".seat[data-seat='{view['dealer']}'] .dealer").count() == 1
+    # every tile has a name for screen readers (its picture is aria-hidden): the river's
+    # had none at all, and the others only a title
+    assert page.locator(".tile:not([aria-label]):not([aria-hidden='true'])").count() == 0
+    assert page.locator(".backs[role='img'][aria-label]").count() == 3  # the others' hands
+    river = page.locator(".seat .river .tile").first
+    assert river.get_attribute("role") == "img" and river.get_attribute("aria-label")
+    assert page.locator(".hand .tile").first.get_attribute("role") == "button"
     page.screenshot(path=str(artifacts / "fixture-table.png"))
     # keyboard: pick a discardable tile with arrows, Enter plays it
     discards = [a["tile"] for a in view["legal_actions"] if a["type"] == "discard"]

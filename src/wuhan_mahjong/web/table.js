@@ -18,7 +18,14 @@ export function tileHTML(tile, { cls = "", laizi = null, attrs = "", title = tru
   if (cls) classes.push(cls);
   if (laizi && tile === laizi) classes.push("laizi");
   const tt = title && tile !== "back" ? ` title="${esc(tileName(tile))}"` : "";
-  return `<span class="${classes.join(" ")}" data-tile="${tile}"${tt}${attrs}>${tileSVG(tile)}</span>`;
+  return `<span class="${classes.join(" ")}" data-tile="${tile}"${tt}${tileLabel(tile, attrs)}${attrs}>${tileSVG(tile)}</span>`;
+}
+
+/** A tile's name for screen readers (its picture is aria-hidden): an image, or the
+ *  button the attributes make of it; a face-down tile is named as such. */
+function tileLabel(tile, attrs = "", name = null) {
+  const label = name || (tile === "back" ? t("table.face_down") : tileName(tile));
+  return `${attrs.includes("role=") ? "" : ` role="img"`} aria-label="${esc(label)}"`;
 }
 
 /** Position of `seat` around the table as seen by `viewer`: bottom, right (下家), top, left (上家). */
@@ -119,9 +126,10 @@ function riverHTML(ps, view, ctx) {
     if (d.claimed_by !== null && d.claimed_by !== undefined) cls.push("claimed");
     if (d.laizi) cls.push("laizi-out");
     if (i === last) cls.push("last");
-    const title = d.claimed_by !== null && d.claimed_by !== undefined
-      ? ` title="${esc(tileName(d.tile) + " · " + t("table.claimed", { who: relName(d.claimed_by, view, ctx) }))}"` : "";
-    return `<span class="${["tile", ...cls].join(" ")}" data-tile="${d.tile}"${title}>${tileSVG(d.tile)}</span>`;
+    const claimed = d.claimed_by !== null && d.claimed_by !== undefined
+      ? tileName(d.tile) + " · " + t("table.claimed", { who: relName(d.claimed_by, view, ctx) }) : "";
+    const title = claimed ? ` title="${esc(claimed)}"` : "";
+    return `<span class="${["tile", ...cls].join(" ")}" data-tile="${d.tile}"${title}${tileLabel(d.tile, "", claimed)}>${tileSVG(d.tile)}</span>`;
   }).join("") + `</div>`;
 }
 
@@ -134,8 +142,10 @@ function seatHTML(ps, view, ctx) {
   if (ctx.replayHands) {
     concealed = `<div class="open-hand">${parseTiles(ctx.replayHands[ps.seat]).map((x) => tileHTML(x, { laizi: view.laizi })).join("")}</div>`;
   } else if (pos !== "bottom") {
-    const backs = Array.from({ length: Math.min(ps.concealed, 14) }, () => `<span class="tile back-mini">${tileSVG("back")}</span>`).join("");
-    concealed = `<div class="backs" title="${esc(t("table.concealed", { n: ps.concealed }))}">${backs}<span class="count">${ps.concealed}</span></div>`;
+    // the backs are one picture for a screen reader: "N concealed tiles"
+    const backs = Array.from({ length: Math.min(ps.concealed, 14) }, () => `<span class="tile back-mini" aria-hidden="true">${tileSVG("back")}</span>`).join("");
+    const n = esc(t("table.concealed", { n: ps.concealed }));
+    concealed = `<div class="backs" title="${n}" role="img" aria-label="${n}">${backs}<span class="count" aria-hidden="true">${ps.concealed}</span></div>`;
   }
   const melds = ps.melds.length ? `<div class="melds">${ps.melds.map((m) => meldHTML(m, ps.seat, view, ctx)).join("")}</div>` : `<div class="melds empty"></div>`;
   const player = (ctx.players || []).find((p) => p.seat === ps.seat);
