@@ -109,7 +109,11 @@ async def keep_house(hub: Hub, every: float | None = None) -> None:
         try:
             purged = await asyncio.to_thread(hub.store.purge_expired_sessions)
         except Exception as e:  # the database is away: the next round will do
-            log.warning("housekeeping failed: %s", error_line(e))
+            if is_transient(e):
+                log.warning("housekeeping failed: the database is unavailable (%s)",
+                            error_line(e))
+            else:
+                log.exception("housekeeping failed")
         else:
             if purged:
                 emit("sessions_purged", count=purged)

@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..store.database import PG_CLIENT_TIMEOUTS
 from .admission import OVERLOADED_CLOSE_CODE
 from .config import redis_url
 from .limits import table_addresses, tables_by_address
@@ -146,8 +147,8 @@ other than ``ARGV[1]``; a dead node's count goes (its tables are counted by thei
 REDIS_POOL_SIZE = 256
 """Connections one node keeps to Redis at most (the URL's ``max_connections`` overrides it)."""
 
-REDIS_CONNECT_TIMEOUT = 10.0
-"""Seconds a new connection to Redis may take."""
+REDIS_CONNECT_TIMEOUT = float(PG_CLIENT_TIMEOUTS["connect_timeout"])
+"""Seconds a new connection to Redis may take (as one to the database)."""
 
 
 def redis_socket_options() -> dict[int, int]:
@@ -158,14 +159,14 @@ def redis_socket_options() -> dict[int, int]:
     left the subscriber of the cluster channel waiting for messages that could not come,
     so relayed frames stopped without a word, and a command waited out the kernel's
     retransmissions (about fifteen minutes).  Now the subscriber's connection fails
-    within about half a minute and it subscribes again.  The same figures as the
-    database's (``store.database.PG_CLIENT_TIMEOUTS``); options this system lacks are
-    left out."""
+    within about half a minute and it subscribes again.  The figures are the database's
+    (``store.database.PG_CLIENT_TIMEOUTS``); options this system lacks are left out."""
     import socket
 
-    wanted = (("TCP_KEEPIDLE", 10), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 3),
-              ("TCP_USER_TIMEOUT", 30_000))
-    return {getattr(socket, name): value for name, value in wanted if hasattr(socket, name)}
+    libpq_names = (("TCP_KEEPIDLE", "keepalives_idle"), ("TCP_KEEPINTVL", "keepalives_interval"),
+                   ("TCP_KEEPCNT", "keepalives_count"), ("TCP_USER_TIMEOUT", "tcp_user_timeout"))
+    return {getattr(socket, option): int(PG_CLIENT_TIMEOUTS[libpq])
+            for option, libpq in libpq_names if hasattr(socket, option)}
 
 
 def connect_redis(url: str) -> Redis:

@@ -474,7 +474,7 @@ function renderNav() {
   $("#subtitle").textContent = ` · ${t("app.subtitle")}`;
   // the tab's title says when the table waits for this player, as lichess's does: a player
   // who went to another tab while others think sees it in the tab bar
-  const waiting = S.screen === "table" && S.view && (S.view.legal_actions || []).length > 0 && !S.pending;
+  const waiting = S.screen === "table" && awaitingMe();
   document.title = `${waiting ? `${t("app.your_turn")} · ` : ""}${t("app.title")} · ${t("app.subtitle")}`;
 }
 
@@ -811,6 +811,11 @@ const SCREENS = {
 };
 
 // ============================================================ countdown
+/** The view on screen offers this player a decision he has not sent yet. */
+function awaitingMe() {
+  return !!S.view && (S.view.legal_actions || []).length > 0 && !S.pending;
+}
+
 function tick() {
   const el = $(".countdown", app);
   if (!el) return;
@@ -819,7 +824,7 @@ function tick() {
   el.textContent = t("table.countdown", { s });
   el.classList.toggle("urgent", s <= 3);
   // the last seconds of one's own decision tick
-  const mine = S.view && (S.view.legal_actions || []).length > 0 && !S.pending;
+  const mine = awaitingMe();
   if (S.screen === "table" && mine && s > 0 && s <= 3 && S.lastTick !== `${S.deadline}/${s}`) {
     S.lastTick = `${S.deadline}/${s}`;
     play("tick");

@@ -17,15 +17,15 @@ export function tileHTML(tile, { cls = "", laizi = null, attrs = "", title = tru
   const classes = ["tile"];
   if (cls) classes.push(cls);
   if (laizi && tile === laizi) classes.push("laizi");
-  const tt = title && tile !== "back" ? ` title="${esc(tileName(tile))}"` : "";
-  return `<span class="${classes.join(" ")}" data-tile="${tile}"${tt}${tileLabel(tile, attrs)}${attrs}>${tileSVG(tile)}</span>`;
+  const name = tile === "back" ? t("table.face_down") : tileName(tile);
+  const tt = title && tile !== "back" ? ` title="${esc(name)}"` : "";
+  return `<span class="${classes.join(" ")}" data-tile="${tile}"${tt}${tileLabel(name, attrs)}${attrs}>${tileSVG(tile)}</span>`;
 }
 
 /** A tile's name for screen readers (its picture is aria-hidden): an image, or the
- *  button the attributes make of it; a face-down tile is named as such. */
-function tileLabel(tile, attrs = "", name = null) {
-  const label = name || (tile === "back" ? t("table.face_down") : tileName(tile));
-  return `${attrs.includes("role=") ? "" : ` role="img"`} aria-label="${esc(label)}"`;
+ *  button the attributes make of it. */
+function tileLabel(name, attrs = "") {
+  return `${attrs.includes("role=") ? "" : ` role="img"`} aria-label="${esc(name)}"`;
 }
 
 /** Position of `seat` around the table as seen by `viewer`: bottom, right (下家), top, left (上家). */
@@ -129,7 +129,7 @@ function riverHTML(ps, view, ctx) {
     const claimed = d.claimed_by !== null && d.claimed_by !== undefined
       ? tileName(d.tile) + " · " + t("table.claimed", { who: relName(d.claimed_by, view, ctx) }) : "";
     const title = claimed ? ` title="${esc(claimed)}"` : "";
-    return `<span class="${["tile", ...cls].join(" ")}" data-tile="${d.tile}"${title}${tileLabel(d.tile, "", claimed)}>${tileSVG(d.tile)}</span>`;
+    return `<span class="${["tile", ...cls].join(" ")}" data-tile="${d.tile}"${title}${tileLabel(claimed || tileName(d.tile))}>${tileSVG(d.tile)}</span>`;
   }).join("") + `</div>`;
 }
 
