@@ -158,6 +158,10 @@ def test_a_new_field_is_configurable_with_no_other_change(
      r"^invalid settings: quick_stake must be in 0\.\.1000000$"),
     ({}, {}, "fee = 100000000000000\n", r"^invalid settings: fee must be in 0\.\.10000$"),
     ({"quick_profile": "tokyo"}, {}, None, r"^invalid settings: unknown profile 'tokyo'$"),
+    # the platform's calendar is a real IANA zone (a typo would move every day's start)
+    ({"timezone": "Asia/Wuhan"}, {}, None,
+     r"^invalid settings: unknown time zone 'Asia/Wuhan' \(an IANA name such as "),
+    ({}, {}, "timezone = '../../etc/passwd'\n", r"unknown time zone '../../etc/passwd'"),
     # no nan or infinity in a time or a rate: nan passed every "must be >= 0" check
     ({"bot_wait": "nan"}, {}, None, r"^--bot-wait: bot_wait: Input should be a finite number"),
     ({"quick_affinity": "1e400"}, {}, None, r"^--quick-affinity: quick_affinity: .*finite"),
@@ -258,6 +262,7 @@ def test_print_config_shows_each_setting_and_its_source(tmp_path: Path) -> None:
     (["--config", "missing.toml"], {}, "cannot read the settings file missing.toml"),
     (["--bot", "nobody"], {}, "unknown bot 'nobody'"),
     (["--log-level", "loud"], {}, "--log-level: log_level: "),
+    (["--timezone", "Beijing"], {}, "unknown time zone 'Beijing'"),
     ([], {"WUHAN_MAHJONG_FORWARDED_ALLOW_IPS": "[oops"}, "$WUHAN_MAHJONG_FORWARDED_ALLOW_IPS: not JSON"),
 ])
 def test_bad_settings_exit_2_with_one_line(tmp_path: Path, args: list[str], env: dict[str, str],

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -83,6 +84,22 @@ def test_four_human_match_is_rated_and_ranked(server: Server,
     assert r.json()["players"] == []
     r = httpx.get(f"{server.http}/api/leaderboard", params={"profile": "bianfeng"}, timeout=10)
     assert r.status_code == 200 and r.json()["players"] == []
+
+
+@pytest.mark.parametrize(("zone", "since"), [(None, "2026-12-06T16:00:00Z"),
+                                              ("UTC", "2026-11-30T00:00:00Z")])
+def test_the_week_starts_on_the_platforms_calendar(start_server: StartServer,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   zone: str | None, since: str) -> None:
+    """The weekly leaderboard's week starts at Monday midnight of the ``timezone`` setting,
+    Wuhan's by default: at 17:00 UTC on Sunday 6 December (01:00 on Monday there) a new
+    week has begun, eight hours before UTC's."""
+    monkeypatch.setattr(leaderboard_api, "utcnow", lambda: datetime(2026, 12, 6, 17, 0,
+                                                                    tzinfo=UTC))
+    server = start_server(**({} if zone is None else {"timezone": zone}))
+    r = httpx.get(f"{server.http}/api/leaderboard", params={"period": "week"}, timeout=10)
+    assert r.status_code == 200, r.text
+    assert datetime.fromisoformat(r.json()["since"]) == datetime.fromisoformat(since)
 
 
 def test_bad_leaderboard_requests(server: Server) -> None:

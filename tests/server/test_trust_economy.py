@@ -8,9 +8,11 @@ only.  The minimum to sit scales with the stake, so a stake of 1,000,000 needs
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, date, datetime
 
 import pytest
 
+import wuhan_mahjong.server.hub as hub_module
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.economy import min_to_sit
 
@@ -134,3 +136,29 @@ def test_daily_allowance_is_a_named_source_once_a_day(start_server: StartServer)
     reasons = [(e.reason, e.delta) for e in server.store.ledger(account.id)]
     assert reasons == [("daily_allowance", 30), ("signup_grant", 1000)]
     assert server.store.audit().ok
+
+
+@pytest.mark.parametrize(("zone", "day"), [(None, "2026-12-07"), ("UTC", "2026-12-06")])
+def test_the_allowance_day_turns_at_midnight_of_the_platform(
+        start_server: StartServer, monkeypatch: pytest.MonkeyPatch, zone: str | None,
+        day: str) -> None:
+    """At 17:00 UTC on Sunday 6 December it is 01:00 on the 7th in Wuhan: by default (the
+    ``timezone`` setting, Wuhan's) a player who collected the 6th's allowance the evening
+    before collects the 7th's now; on UTC's calendar he waits until 08:00 Wuhan time."""
+    monkeypatch.setattr(hub_module, "utcnow", lambda: datetime(2026, 12, 6, 17, 0, tzinfo=UTC))
+    server = start_server(daily_allowance=30, **({} if zone is None else {"timezone": zone}))
+    token = register(server, "night")
+    account = server.store.account_by_username("night")
+    assert account is not None
+    assert server.store.daily_allowance(account.id, 30, day=date(2026, 12, 6)) == 1030
+
+    async def connect() -> int:
+        c = Client(server, token)
+        silver: int = (await c.connect())["account"]["silver"]
+        await c.close()
+        return silver
+
+    assert asyncio.run(connect()) == (1060 if zone is None else 1030)
+    references = [e.reference for e in server.store.ledger(account.id)
+                  if e.reason == "daily_allowance"]
+    assert references[0] == f"daily {day}"

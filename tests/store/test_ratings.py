@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import update
@@ -131,6 +132,35 @@ def test_weekly_leaderboard_counts_this_weeks_matches(store: Store) -> None:
 def test_week_start() -> None:
     assert week_start(datetime(2026, 12, 3, 15, 30, tzinfo=UTC)) == datetime(2026, 11, 30,
                                                                               tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("zone", "now", "start"), [
+    # 01:00 on Monday 7 December in Wuhan is still Sunday in UTC: Wuhan's week has begun
+    ("Asia/Shanghai", datetime(2026, 12, 6, 17, 0, tzinfo=UTC), datetime(2026, 12, 6, 16, 0)),
+    ("Asia/Shanghai", datetime(2026, 12, 6, 15, 59, tzinfo=UTC), datetime(2026, 11, 29, 16, 0)),
+    ("UTC", datetime(2026, 12, 6, 17, 0, tzinfo=UTC), datetime(2026, 11, 30, 0, 0)),
+    # a zone west of UTC, and one whose offset changed during the week (summer time ended
+    # on Sunday 25 October 2026 in Berlin: Monday 19 October began at 22:00 UTC)
+    ("America/New_York", datetime(2026, 11, 30, 3, 0, tzinfo=UTC), datetime(2026, 11, 23, 5, 0)),
+    ("Europe/Berlin", datetime(2026, 10, 25, 12, 0, tzinfo=UTC), datetime(2026, 10, 18, 22, 0)),
+])
+def test_the_week_starts_on_monday_midnight_of_the_zone(zone: str, now: datetime,
+                                                        start: datetime) -> None:
+    assert week_start(now, ZoneInfo(zone)) == start.replace(tzinfo=UTC)
+
+
+def test_the_weekly_leaderboard_follows_the_zone(store: Store) -> None:
+    """A match rated at 15:00 UTC on a Sunday belongs to last week in Wuhan by 17:00 UTC
+    (01:00 on Monday there), and to this week on UTC's calendar."""
+    a, b, c, d = _players(store, "tz")
+    _play(store, "tz0", [a, b, c, d], [30, 10, -20, -20])
+    with store.engine.begin() as conn:
+        conn.execute(update(RatedResultRow).where(RatedResultRow.match_id == "tz0")
+                     .values(rated_at=datetime(2026, 12, 6, 15, 0, tzinfo=UTC)))
+    now = datetime(2026, 12, 6, 17, 0, tzinfo=UTC)
+    assert len(leaderboard(store, "yuanhang", "week", min_matches=1, now=now)) == 4
+    assert leaderboard(store, "yuanhang", "week", min_matches=1, now=now,
+                       zone=ZoneInfo("Asia/Shanghai")) == []
 
 
 def test_concurrent_match_ends_rate_once(store: Store) -> None:

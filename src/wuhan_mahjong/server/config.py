@@ -8,11 +8,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..rules import OPTION_BOUNDS, PROFILES
 
-__all__ = ["DB_ENV", "HANDS_MAX", "REDIS_ENV", "STAKE_MAX", "ServerConfig", "database_url",
-           "default_bot", "normalize_db_url", "redis_url"]
+__all__ = ["DB_ENV", "HANDS_MAX", "REDIS_ENV", "STAKE_MAX", "ServerConfig", "calendar_zone",
+           "database_url", "default_bot", "normalize_db_url", "redis_url"]
 
 HANDS_MAX = 64
 """The most hands a match may have: a room's ``hands`` and the server's ``quick_hands``."""
@@ -88,8 +89,12 @@ class ServerConfig:
     starting_silver: int = 1000
     """Silver of a new account or guest: the sign-up grant, a named ledger source."""
     daily_allowance: int = 0
-    """Silver granted to a registered account once per UTC day, when it first connects
-    that day (a named ledger source, ``daily_allowance``); 0: none (the default)."""
+    """Silver granted to a registered account once a day (of ``timezone``), when it first
+    connects that day (a named ledger source, ``daily_allowance``); 0: none (the default)."""
+    timezone: str = "Asia/Shanghai"
+    """The platform's calendar, an IANA time zone: its midnight starts the day of the daily
+    allowance, its Monday midnight the week of the weekly leaderboard.  Wuhan's by default, so
+    that a day turns when the players' day does (UTC turns at 08:00 there)."""
     msg_rate: float = 20.0
     """Token bucket: messages per second a connection may send on average."""
     msg_burst: int = 40
@@ -197,9 +202,27 @@ class ServerConfig:
             raise ValueError(f"quick_hands must be in 1..{HANDS_MAX}")
         if not 0 <= self.quick_stake <= STAKE_MAX:
             raise ValueError(f"quick_stake must be in 0..{STAKE_MAX}")
+        calendar_zone(self.timezone)  # raises ValueError for a name that is not a zone
         fee_low, fee_high = OPTION_BOUNDS["service_fee"]
         if self.fee is not None and not fee_low <= self.fee <= fee_high:
             raise ValueError(f"fee must be in {fee_low:g}..{fee_high:g}")
+
+
+def calendar_zone(name: str) -> ZoneInfo:
+    """The IANA time zone ``name`` (the ``timezone`` setting); ``ValueError`` if there is none.
+
+    >>> calendar_zone("Asia/Shanghai").key
+    'Asia/Shanghai'
+    >>> calendar_zone("Mars/Olympus")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown time zone 'Mars/Olympus' (an IANA name such as Asia/Shanghai or UTC)
+    """
+    try:
+        return ZoneInfo(name)
+    except (ValueError, ZoneInfoNotFoundError, OSError):  # OSError: a name the OS cannot open
+        raise ValueError(f"unknown time zone {name[:64]!r} (an IANA name such as "
+                         "Asia/Shanghai or UTC)") from None
 
 
 def normalize_db_url(url: str) -> str:

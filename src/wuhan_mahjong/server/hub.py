@@ -27,10 +27,11 @@ from ..rules import Rules
 from ..store import Account, Store, StoreError
 from ..store.accounts import hash_token
 from ..store.database import error_line, is_transient
+from ..store.models import utcnow
 from .admin import refuse_seat
 from .admission import OVERLOADED_CLOSE_CODE, Admission
 from .chat import ChatRelay, bot_names
-from .config import ServerConfig
+from .config import ServerConfig, calendar_zone
 from .lobby import Lobby
 from .match_writer import close_match_writer
 from .observability import frame_sent
@@ -215,11 +216,14 @@ class Hub:
 
     async def daily_allowance(self, account: Account) -> Account:
         """Grant a registered account its daily allowance on its first connection of the
-        UTC day (``daily_allowance`` silver; 0, the default: none); the account after it."""
+        day, on the calendar of the ``timezone`` setting (``daily_allowance`` silver; 0, the
+        default: none); the account after it."""
         amount = self.config.daily_allowance
         if amount <= 0 or account.is_guest:
             return account
-        balance = await asyncio.to_thread(self.store.daily_allowance, account.id, amount)
+        today = utcnow().astimezone(calendar_zone(self.config.timezone)).date()
+        balance = await asyncio.to_thread(self.store.daily_allowance, account.id, amount,
+                                          day=today)
         return account if balance is None else await self.fresh_account(account.id)
 
     def close_sessions(self, account_id: int, token: str | None = None) -> None:

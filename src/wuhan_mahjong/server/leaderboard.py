@@ -10,7 +10,8 @@ Public (no token), like lichess's leaderboards.  Ratings come from matches of
 four humans only (``store/ratings.py`` has the rules: openskill, escapers last,
 the shown rating ``1000 + 40 (mu - 3 sigma)``); a player appears once he has
 :data:`~wuhan_mahjong.store.ratings.MIN_MATCHES` rated matches in the period
-(``since``: Monday 00:00 UTC for ``week``).  Guests and banned accounts are left
+(``since``: for ``week``, Monday 00:00 on the calendar of the server's ``timezone``
+setting, as a UTC time).  Guests and banned accounts are left
 out.  The profile page shows each player's own ratings beside his level title
 (:func:`profile_ratings`, in ``GET /api/profile``).
 """
@@ -31,6 +32,7 @@ from ..rules import PROFILES
 from ..store import Store
 from ..store.models import utcnow
 from ..store.ratings import MIN_MATCHES, leaderboard, ratings_of, week_start
+from .config import calendar_zone
 
 __all__ = ["LEADERBOARD_SIZE", "LeaderboardOut", "RatingOut", "leaderboard_routes",
            "profile_ratings"]
@@ -98,12 +100,13 @@ async def get_leaderboard(request: Request) -> Response:
         return Response(hit[1], media_type="application/json")
     now = utcnow()
     store: Store = state.hub.store
+    zone = calendar_zone(state.hub.config.timezone)
     lines = await asyncio.to_thread(leaderboard, store, profile, "week" if period == "week"
                                     else "all", min_matches=MIN_MATCHES,
-                                    limit=LEADERBOARD_SIZE, now=now)
+                                    limit=LEADERBOARD_SIZE, now=now, zone=zone)
     out = LeaderboardOut(
         profile=profile, period="week" if period == "week" else "all", min_matches=MIN_MATCHES,
-        since=week_start(now) if period == "week" else None,
+        since=week_start(now, zone) if period == "week" else None,
         players=[LeaderLine(rank=ln.rank, username=ln.username, rating=ln.rating,
                             matches=ln.matches) for ln in lines])
     body = out.model_dump_json().encode()

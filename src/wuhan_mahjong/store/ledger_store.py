@@ -54,7 +54,7 @@ class LedgerReason(StrEnum):
     SIGNUP_GRANT = "signup_grant"
     """Source: the starting silver of a new account (or guest)."""
     DAILY_ALLOWANCE = "daily_allowance"
-    """Source: the optional daily allowance (at most one per account and UTC day)."""
+    """Source: the optional daily allowance (at most one per account and calendar day)."""
     OPERATOR_GRANT = "operator_grant"
     """Source (positive) or sink (negative): an operator's grant or removal."""
     GRANT = "grant"
@@ -270,8 +270,10 @@ class LedgerStore(StoreCore):
             return row.silver
 
     def daily_allowance(self, account_id: int, amount: int, *, day: date | None = None) -> int | None:
-        """Grant the daily allowance once per account and UTC day; the new balance, or
-        ``None`` if this account already had that day's allowance (or ``amount`` is 0).
+        """Grant the daily allowance once per account and ``day`` (the server passes the
+        date on its calendar, the ``timezone`` setting; by default today's UTC date); the new
+        balance, or ``None`` if this account already had that day's allowance (or ``amount``
+        is 0).
 
         The check and the grant happen under the account's row lock, so two
         connections at once cannot both collect it.

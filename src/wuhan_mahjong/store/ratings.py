@@ -15,7 +15,8 @@ with evidence) scaled to start at 1000: ``1000 + 40 (mu - 3 sigma)``.
 Leaderboards (:func:`leaderboard`) rank registered, unbanned players of one
 profile by that rating: ``all`` over everyone with at least ``min_matches``
 rated matches, ``week`` over those with at least ``min_matches`` rated matches
-since Monday 00:00 UTC of the current week.
+since Monday 00:00 of the current week (in the time zone the caller names; the
+server's ``timezone`` setting, UTC by default here).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, time, timedelta, tzinfo
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -189,21 +190,31 @@ def ratings_of(store: Store, account_id: int) -> list[Rating]:
                     .order_by(RatingRow.profile))]
 
 
-def week_start(now: datetime) -> datetime:
-    """Monday 00:00 UTC of ``now``'s week."""
-    day = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    return day - timedelta(days=day.weekday())
+def week_start(now: datetime, zone: tzinfo = UTC) -> datetime:
+    """The start of ``now``'s week on the calendar of ``zone``: that Monday's midnight there,
+    as a UTC time.
+
+    >>> from zoneinfo import ZoneInfo
+    >>> week_start(datetime(2026, 12, 6, 17, 0, tzinfo=UTC))  # a Sunday in UTC
+    datetime.datetime(2026, 11, 30, 0, 0, tzinfo=datetime.timezone.utc)
+    >>> week_start(datetime(2026, 12, 6, 17, 0, tzinfo=UTC), ZoneInfo("Asia/Shanghai"))
+    datetime.datetime(2026, 12, 6, 16, 0, tzinfo=datetime.timezone.utc)
+    """
+    day = now.astimezone(zone).date()
+    monday = day - timedelta(days=day.weekday())
+    return datetime.combine(monday, time(0), tzinfo=zone).astimezone(UTC)
 
 
 def leaderboard(store: Store, profile: str, period: Period = "all", *,
                 min_matches: int = MIN_MATCHES, limit: int = 100,
-                now: datetime | None = None) -> list[LeaderboardLine]:
-    """The best-rated registered, unbanned players of ``profile`` (see the module's doc)."""
+                now: datetime | None = None, zone: tzinfo = UTC) -> list[LeaderboardLine]:
+    """The best-rated registered, unbanned players of ``profile`` (see the module's doc);
+    the week of ``"week"`` starts on Monday at midnight in ``zone``."""
     played: Any
     if period == "week":
         counted = (select(RatedResultRow.account_id, func.count().label("n"))
                    .where(RatedResultRow.profile == profile,
-                          RatedResultRow.rated_at >= week_start(now or utcnow()))
+                          RatedResultRow.rated_at >= week_start(now or utcnow(), zone))
                    .group_by(RatedResultRow.account_id).subquery())
         played = counted.c.n
         query = (select(RatingRow, AccountRow.username, played)
