@@ -101,7 +101,8 @@ def test_table_layout(browser: Any, static_server: str, artifacts: Path, size: s
 @pytest.mark.slow
 @pytest.mark.parametrize("size", list(SIZES))
 def test_screens_fit(browser: Any, live_server: str, artifacts: Path, size: str) -> None:
-    """The lobby, the rules page and the settings fit the screen; screenshots at each size."""
+    """The lobby, the rules page, the settings and the leaderboards fit the screen (the menu
+    too, with all its items); screenshots at each size."""
     viewport, _, phone = SIZES[size]
     context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
     page = context.new_page()
@@ -109,7 +110,8 @@ def test_screens_fit(browser: Any, live_server: str, artifacts: Path, size: str)
     page.goto(f"{live_server}/")
     page.click("[data-do='guest']")
     page.wait_for_selector("#create-form")
-    screens = (("lobby", "#create-form"), ("rules", ".rules-table"), ("settings", "#settings-form"))
+    screens = (("lobby", "#create-form"), ("rules", ".rules-table"), ("settings", "#settings-form"),
+               ("leaderboard", ".board-empty, table.board"))
     for screen, ready in screens:
         page.evaluate(f"() => {{ location.hash = '#/{screen}'; }}")
         page.wait_for_selector(ready)

@@ -1,7 +1,7 @@
 // The browser client: screens, routes, the WebSocket connection (docs/protocol.md), keyboard.
 //
 // Screens are hash routes (#/login, #/lobby, #/room, #/table, #/summary, #/replay?id=… or ?public=…,
-// #/profile, #/rules?profile=…, #/settings), pushed on the history: Back and Forward
+// #/profile, #/leaderboard?profile=…&period=…, #/rules?profile=…, #/settings), pushed on the history: Back and Forward
 // move between them, and a link or a typed #/… in an open tab goes there (hashchange).
 // #/fixture?src=URL&frame=NAME renders stored seat views without a server, for tests.
 // The table is drawn only from the "state" frames' seat view (table.js).
@@ -11,6 +11,7 @@ import { renderRules } from "./rules.js";
 import { apply as applySettings, CHOICES, settings, update as updateSettings } from "./settings.js";
 import { play, unlock } from "./sound.js";
 import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js";
+import { initLeaderboard, leaderboardHTML, openLeaderboard } from "./leaderboard.js";
 import { initShare, shareBarHTML } from "./share.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
@@ -465,8 +466,8 @@ function ctx() {
 function renderNav() {
   const nav = $("#nav");
   const items = S.account
-    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]]
-    : [["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]];
+    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["leaderboard", "nav.leaderboard"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]]
+    : [["leaderboard", "nav.leaderboard"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]];
   nav.innerHTML = items.map(([k, key]) => `<a class="navlink" href="#/${k}" data-nav="${k}" ${S.screen === k ? `aria-current="page"` : ""}>${t(key)}</a>`).join("") +
     `<button type="button" id="mute" data-do="mute" aria-pressed="${settings.sound ? "false" : "true"}" title="${t(settings.sound ? "settings.mute" : "settings.unmute")}">${settings.sound ? t("settings.sound_on_short") : t("settings.sound_off_short")}</button>`;
   $("#lang").textContent = t("app.lang");
@@ -833,9 +834,10 @@ function tick() {
 setInterval(tick, 250);
 
 // ============================================================ routing
-const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "rules", "settings", "fixture", "calculator", "watch"];
+const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "rules", "settings", "fixture", "calculator", "watch"];
 const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile", "watch"];
 SCREENS.watch = watchHTML; // #/watch?id=TABLE: a spectator's read-only table (spectate.js)
+SCREENS.leaderboard = leaderboardHTML; // #/leaderboard?profile=…&period=all|week (leaderboard.js)
 
 function currentHash() {
   return location.hash || "#/";
@@ -852,6 +854,7 @@ function go(screen, params = "", { replace = false } = {}) {
   }
   if (screen === "profile") loadHistory();
   if (screen === "lobby") loadLive();
+  if (screen === "leaderboard") openLeaderboard(S.board.profile, S.board.period);
   if (screen === "rules" || screen === "table" || screen === "room") loadRules();
   render();
 }
@@ -864,7 +867,7 @@ function inHand() {
 /** The screen the hash asks for (Back, Forward, a link, a typed address). */
 function route() {
   const { screen, params } = hashParams();
-  if (screen === S.screen && screen !== "replay" && screen !== "rules" && screen !== "calculator" && screen !== "watch") return;
+  if (screen === S.screen && !["replay", "rules", "calculator", "watch", "leaderboard"].includes(screen)) return;
   if (S.screen === "watch" && screen !== "watch") closeWatch();
   if (inHand() && screen !== "table") {
     if (!window.confirm(t("nav.back_confirm"))) {
@@ -893,6 +896,14 @@ function route() {
   }
   if (screen === "calculator") { S.screen = "calculator"; openCalculator(params.get("r")); render(); return; }
   if (screen === "watch") { S.screen = "watch"; openWatch(params.get("id")); render(); return; }
+  if (screen === "leaderboard") {
+    S.error = "";
+    S.screen = "leaderboard";
+    openLeaderboard(params.get("profile"), params.get("period"));
+    if (S.token) loadHistory(); // this player's ratings: what he needs to appear
+    render();
+    return;
+  }
   if (screen === "rules") {
     S.rulesProfile = params.get("profile") || null;
     S.rulesFactor = params.get("factor") || null;
@@ -918,7 +929,7 @@ async function loadHistory() {
     S.toNextLevel = data.points_to_next_level;
     S.history = data.history || [];
     S.ratings = data.ratings || [];
-    if (S.screen === "profile") render();
+    if (S.screen === "profile" || S.screen === "leaderboard") render();
   } catch { /* the profile shows without history */ }
 }
 
@@ -1021,7 +1032,7 @@ async function start() {
   const { screen, params } = hashParams();
   if (screen === "fixture") { await loadFixture(params.get("src"), params.get("frame")); return; }
   if (S.token) connect();
-  if (["replay", "rules", "settings", "calculator", "watch"].includes(screen)) route();
+  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard"].includes(screen)) route();
   else if (S.token) go(["profile", "lobby"].includes(screen) ? screen : "lobby", "", { replace: true });
   else go("login", "", { replace: true });
   document.body.dataset.ready = "1";
@@ -1274,6 +1285,7 @@ initVerify({
 });
 initShare({ api, rerender: render });
 initSpectate({ S, api, send, rerender: render });
+initLeaderboard({ S, api, profiles: PROFILES, rerender: render });
 initCalculator({ render: () => { if (S.screen === "calculator") render(); } });
 
 start().catch((e) => { app.textContent = t("app.error", { msg: e.message }); });

@@ -1,0 +1,77 @@
+// The leaderboards (排行榜) at #/leaderboard?profile=…&period=all|week: the best-rated players
+// of each profile, all time or this week, as GET /api/leaderboard ranks them (docs/server.md
+// "Ratings"); public, like lichess's.  The player finds his own line marked and, on the
+// all-time board, what he still needs to appear on it.
+
+import { errorText, t } from "./i18n.js";
+import { esc } from "./table.js";
+
+export const PERIODS = ["all", "week"];
+
+let deps = { S: null, api: null, profiles: [], rerender: () => {} };
+
+/** app.js gives its state, its API helper, the profiles' names and a redraw. */
+export function initLeaderboard({ S, api, profiles, rerender }) {
+  deps = { S, api, profiles, rerender };
+  S.board = { profile: profiles[0], period: "all", data: null, error: "", asked: null };
+}
+
+/** Show the board of `profile` and `period` (from the route; unknown values: the first). */
+export async function openLeaderboard(profile, period) {
+  const B = deps.S.board;
+  B.profile = deps.profiles.includes(profile) ? profile : deps.profiles[0];
+  B.period = PERIODS.includes(period) ? period : PERIODS[0];
+  const key = `${B.profile}/${B.period}`;
+  if (B.data && B.data.key === key) return; // already on screen (the server caches it anyway)
+  B.asked = key;
+  B.error = "";
+  B.data = null;
+  try {
+    const data = await deps.api("GET", `/api/leaderboard?profile=${encodeURIComponent(B.profile)}&period=${B.period}`);
+    if (B.asked !== key) return; // another board was asked for meanwhile
+    B.data = { ...data, key };
+  } catch (e) {
+    if (B.asked !== key) return;
+    B.error = e.code ? errorText(e) : String(e.message || e);
+  }
+  if (deps.S.screen === "leaderboard") deps.rerender();
+}
+
+function href(profile, period) {
+  return `#/leaderboard?profile=${encodeURIComponent(profile)}&period=${period}`;
+}
+
+/** What the signed-in player still needs to appear on the all-time board, when he is not on it. */
+function myLine(data) {
+  const me = deps.S.account;
+  if (!me || data.period !== "all" || data.players.some((p) => p.username === me.username)) return "";
+  if (me.is_guest) return `<p class="board-me">${t("board.guest")}</p>`;
+  const mine = (deps.S.ratings || []).find((r) => r.profile === data.profile);
+  const played = mine ? mine.matches : 0;
+  const left = Math.max(0, data.min_matches - played);
+  const rating = mine ? `${t("board.my_rating", { n: mine.rating })} · ` : "";
+  return `<p class="board-me">${rating}${left ? t("board.to_go", { n: left }) : t("board.below")}</p>`;
+}
+
+/** The leaderboard page. */
+export function leaderboardHTML() {
+  const B = deps.S.board;
+  const tabs = deps.profiles.map((p) => `<a class="tab" href="${href(p, B.period)}" data-board-profile="${p}" ${p === B.profile ? `aria-current="page"` : ""}>${esc(t(`opt.profile.${p}`))}</a>`).join("");
+  const periods = PERIODS.map((p) => `<a class="tab" href="${href(B.profile, p)}" data-board-period="${p}" ${p === B.period ? `aria-current="page"` : ""}>${t(`board.${p}`)}</a>`).join("");
+  let body;
+  const data = B.data;
+  if (!data) body = `<p>${B.error ? `<span class="error" role="alert">${esc(B.error)}</span>` : t("app.loading")}</p>`;
+  else {
+    const me = deps.S.account ? deps.S.account.username : null;
+    const since = data.since ? `<p class="muted" data-since="${esc(data.since)}">${t("board.since", { when: new Date(data.since).toLocaleString() })}</p>` : "";
+    const rows = data.players.map((p) => `<tr data-rank="${p.rank}" ${p.username === me ? `class="me" aria-current="true"` : ""}>` +
+      `<td>${p.rank}</td><td>${esc(p.username)}${p.username === me ? ` · ${t("board.you")}` : ""}</td><td>${p.rating}</td><td>${p.matches}</td></tr>`).join("");
+    body = data.players.length
+      ? `${since}<div class="scroll-x"><table class="history board"><thead><tr><th>${t("board.rank")}</th><th>${t("board.player")}</th><th>${t("board.rating")}</th><th>${t(`board.matches_${data.period}`)}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+      : `${since}<p class="board-empty">${t(`board.empty_${data.period}`, { n: data.min_matches })}</p>`;
+    body += myLine(data) + `<p class="muted">${t("board.about", { n: data.min_matches })}</p>`;
+  }
+  return `<div class="screen"><div class="card"><h2>${t("board.title")}</h2>
+    <nav class="tabs" aria-label="${t("opt.profile")}">${tabs}</nav>
+    <nav class="tabs" aria-label="${t("board.period")}">${periods}</nav>${body}</div></div>`;
+}

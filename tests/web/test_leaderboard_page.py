@@ -1,0 +1,179 @@
+"""The leaderboards in the real browser against the real server (``web/leaderboard.js``).
+
+Five players sign up; four of them have played five rated matches together (the board's
+minimum), the fifth two.  Anyone, signed in or not, finds the board from the menu: the four
+in the server's order with their ratings and match counts; the week's board (its start
+shown); another profile's board, empty, saying what it takes to appear.  A player on the
+board finds his line marked; the fifth finds his rating and how many matches he still
+needs.  Each board has an address of its own.  No console errors.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wuhan_mahjong.store import HandRecord, open_store
+
+from .conftest import Console, open_page, run_server, wait_js
+
+PASSWORD = "correct horse battery staple"
+NAMES = ["ann", "ben", "cat", "dan", "eve"]
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as r:
+        answer: dict[str, Any] = json.loads(r.read())
+    return answer
+
+
+def _rated_match(store: Any, match_id: str, players: list[int], points: list[int]) -> None:
+    """A finished match of four humans (one settled hand), rated as a table's end rates it."""
+    seats = [{"account_id": a, "name": f"p{a}", "is_bot": False} for a in players]
+    epoch = store.open_match(match_id, "t-" + match_id, "00", {"profile": "yuanhang",
+                                                               "seats": seats})
+    record = HandRecord(match_id=match_id, hand_no=0, commitment="c" * 64, wall="1m" * 136,
+                        salt="00" * 32, events="{}", seats=dict(enumerate(players)))
+    store.finish_hand(match_id, epoch, record, dict(zip(players, points, strict=True)), stake=0,
+                      fee=0, profile="yuanhang", totals=points)
+    store.end_match(match_id, epoch, "finished")
+
+
+@pytest.fixture(scope="module")
+def board_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+    """A server whose database holds the rated matches of the module's doc; the players'
+    tokens."""
+    pytest.importorskip("wuhan_mahjong.server.app")
+    data = tmp_path_factory.mktemp("board-data")
+    with run_server(data) as base:
+        tokens = {n: _post(f"{base}/api/register", {"username": n, "password": PASSWORD})["token"]
+                  for n in NAMES}
+        store = open_store(f"sqlite:///{data / 'wuhan_mahjong.db'}")
+        try:
+            ids = {n: store.account_by_username(n).id for n in NAMES}  # type: ignore[union-attr]
+            four = [ids[n] for n in NAMES[:4]]
+            for k in range(5):  # ann first every time, dan last
+                _rated_match(store, f"m{k}", four, [30, 10, -10, -30])
+            for k in range(2):  # eve twice, in ben's seat
+                _rated_match(store, f"e{k}", [ids["ann"], ids["eve"], ids["cat"], ids["dan"]],
+                             [0, 10, -5, -5])
+        finally:
+            store.close()
+        yield base, tokens
+
+
+def _board(page: Any) -> list[list[str]]:
+    rows = page.locator("table.board tbody tr")
+    return [[c.strip() for c in rows.nth(i).locator("td").all_inner_texts()]
+            for i in range(rows.count())]
+
+
+def _signed_in(browser: Any, base: str, token: str, hash_: str) -> tuple[Any, Any, Console]:
+    context = browser.new_context()
+    context.add_init_script(f"localStorage.setItem('wm.token', {json.dumps(token)})")
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{base}/{hash_}")
+    return context, page, console
+
+
+@pytest.mark.slow
+def test_the_leaderboards_in_the_browser(browser: Any, board_server: tuple[str, dict[str, str]],
+                                         artifacts: Path) -> None:
+    base, tokens = board_server
+    expected = json.loads(urllib.request.urlopen(
+        f"{base}/api/leaderboard?profile=yuanhang", timeout=30).read())["players"]
+    assert [p["username"] for p in expected] == ["ann", "ben", "cat", "dan"]
+
+    # not signed in: the menu has the boards
+    context, page, console = open_page(browser, f"{base}/")
+    try:
+        page.click("#nav [data-nav='leaderboard']")
+        page.wait_for_selector("table.board tbody tr")
+        assert page.url.endswith("#/leaderboard")
+        assert page.locator("#nav [data-nav='leaderboard'][aria-current='page']").count() == 1
+        assert _board(page) == [[str(p["rank"]), p["username"], str(p["rating"]),
+                                 str(p["matches"])] for p in expected]
+        assert [p["matches"] for p in expected] == [7, 5, 7, 7]
+        assert page.locator(".tabs [data-board-profile='yuanhang'][aria-current='page']").count() == 1
+        assert page.locator(".board-me").count() == 0  # nobody to tell what he needs
+        page.screenshot(path=str(artifacts / "leaderboard.png"))
+
+        # this week: the same four (their matches are this week's), and when the week began
+        page.click("[data-board-period='week']")
+        page.wait_for_selector("[data-since]")
+        assert "period=week" in page.url and "profile=yuanhang" in page.url
+        assert [r[1] for r in _board(page)] == ["ann", "ben", "cat", "dan"]
+        assert page.locator("table.board th").nth(3).inner_text() == "本周场次"
+        since = page.locator("[data-since]").get_attribute("data-since")
+        assert since and "本周从" in page.locator("[data-since]").inner_text()
+
+        # another profile: nobody yet, and what it takes (the server's minimum)
+        page.click("[data-board-profile='bianfeng']")
+        page.wait_for_selector(".board-empty")
+        assert "profile=bianfeng" in page.url and "period=week" in page.url
+        assert "5 场" in page.locator(".board-empty").inner_text()
+        assert page.locator("table.board").count() == 0
+
+        # an address of a board opens that board; an unknown one the first
+        page.goto(f"{base}/#/leaderboard?profile=laizishanzhuang&period=all")
+        wait_js(page, "window.__wm.board.data && window.__wm.board.data.key === 'laizishanzhuang/all'")
+        assert page.locator(".tabs [data-board-profile='laizishanzhuang'][aria-current='page']").count() == 1
+        page.goto(f"{base}/#/leaderboard?profile=mahjong&period=year")
+        wait_js(page, "window.__wm.board.data && window.__wm.board.data.key === 'yuanhang/all'")
+        assert len(_board(page)) == 4
+        page.go_back()  # Back returns to the board before
+        wait_js(page, "window.__wm.board.data && window.__wm.board.data.key === 'laizishanzhuang/all'")
+        assert console.errors == [], console.errors
+    finally:
+        context.close()
+
+    # a board's address opened in a new tab shows that board
+    context, page, console = open_page(browser, f"{base}/#/leaderboard?profile=bianfeng&period=all")
+    try:
+        page.wait_for_selector(".board-empty")
+        assert page.locator(".tabs [data-board-profile='bianfeng'][aria-current='page']").count() == 1
+        assert console.errors == [], console.errors
+    finally:
+        context.close()
+
+    # ben is on the board: his line is marked
+    context, page, console = _signed_in(browser, base, tokens["ben"], "#/leaderboard")
+    try:
+        page.wait_for_selector("table.board tr.me")
+        mine = page.locator("table.board tr.me")
+        assert mine.count() == 1 and mine.get_attribute("aria-current") == "true"
+        assert "ben" in mine.inner_text() and "你" in mine.inner_text()
+        assert page.locator(".board-me").count() == 0
+        assert console.errors == [], console.errors
+    finally:
+        context.close()
+
+    # eve is not: her rating and the three matches she still needs
+    context, page, console = _signed_in(browser, base, tokens["eve"], "#/leaderboard")
+    try:
+        page.wait_for_selector(".board-me")
+        wait_js(page, "document.querySelector('.board-me').textContent.includes('等级分')")
+        line = page.locator(".board-me").inner_text()
+        assert "再打 3 场就能上榜" in line, line
+        profile = json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"{base}/api/profile", headers={"Authorization": f"Bearer {tokens['eve']}"}),
+            timeout=30).read())
+        (rating,) = [r["rating"] for r in profile["ratings"] if r["profile"] == "yuanhang"]
+        assert f"你的等级分 {rating}" in line, line
+        assert page.locator("table.board tr.me").count() == 0
+        # the English page says the same
+        page.click("#lang")
+        wait_js(page, "document.querySelector('.board-me').textContent.includes('more rated')")
+        assert "3 more rated matches to appear" in page.locator(".board-me").inner_text()
+        assert page.locator("h2").first.inner_text() == "Leaderboards"
+        assert console.errors == [], console.errors
+    finally:
+        context.close()
