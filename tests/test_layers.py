@@ -6,7 +6,7 @@ from a layer above its own.
 The layers, bottom to top (README, "Layers"):
 
 ====  =========================================================================
-0     the pure core: tiles, rules, meld, shape, analysis, scoring, win_record, jsontext,
+0     the pure core: tiles, rules, meld, shape, analysis, scoring, win_record, jsontext, problems,
       handinfo, calculator (and the package's own ``__init__``)
 1     engine/
 2     bots/
@@ -32,7 +32,7 @@ import wuhan_mahjong
 
 PACKAGE = Path(wuhan_mahjong.__file__).parent
 CORE = {"tiles", "rules", "meld", "shape", "analysis", "scoring", "win_record", "handinfo", "calculator",
-        "jsontext"}
+        "jsontext", "problems"}
 LAYERS = {"engine": 1, "bots": 2, "rl": 3, "store": 4, "server": 5, "cli": 6}
 
 #: Known upward imports, to shrink to nothing (each with its reason); empty now.

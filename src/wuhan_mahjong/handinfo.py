@@ -11,15 +11,17 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from .analysis import BIG_HAND_NAMES, NotAWin, Refusal, shanten, shape_waits, waits
-from .meld import Meld, parse_meld_spec
+from .meld import Meld, MeldError, check_meld, parse_meld_spec
+from .problems import InputProblem
 from .rules import Rules
 from .scoring import settle
 from .tiles import format_tiles, parse_tile, parse_tiles, tile_name, tile_str
 from .win_record import SeatState, WinRecord
 
 
-class HandInputError(ValueError):
-    """The tiles and melds given do not make a hand to report on (e.g. the wrong tile count)."""
+class HandInputError(InputProblem):
+    """The tiles and melds given do not make a hand to report on (e.g. the wrong tile count);
+    the code and parameters say what, for a translation."""
 
 
 @dataclass
@@ -137,15 +139,22 @@ def hand_report(hand_text: str, indicator_text: str, meld_specs: list[str], rule
     indicator = parse_tile(indicator_text)
     melds = [parse_meld_spec(s) for s in meld_specs]
     laizi = rules.laizi_of(indicator)
+    for j, meld in enumerate(melds):  # what the settlement record refuses, refused here too
+        try:
+            check_meld(meld, laizi, rules.must_kong_tiles)
+        except MeldError as e:
+            raise HandInputError(f"melds[{j}]: {e}", e.code, meld=j, **e.params) from None
     size = len(hand) + 3 * len(melds)
     if size not in (13, 14):
         raise HandInputError(f"wrong hand size: {len(hand)} tiles and {len(melds)} melds "
-                             "(need 13 or 14 with melds counted as 3)")
+                             "(need 13 or 14 with melds counted as 3)", "hand_size",
+                             tiles=len(hand), melds=len(melds))
     visible = [*hand, indicator, *(t for m in melds for t in m.tiles)]
-    for t in set(visible):
+    for t in sorted(set(visible)):
         if visible.count(t) > 4:  # the face-up indicator is one of the four (docs/RULES.md §5)
             raise HandInputError(f"more than four copies of {tile_str(t)} (the face-up indicator "
-                                 f"{tile_str(indicator)} counts as one)")
+                                 f"{tile_str(indicator)} counts as one)", "too_many_copies",
+                                 tile=tile_str(t), count=visible.count(t))
     current = shanten(hand, melds, laizi, rules)
     if size == 14:
         # What the 14 tiles pay self-drawn, only when they make a winning shape (shanten -1):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import dataclass
 from typing import Literal
 
-from .tiles import echo, format_tiles, suit_of
+from .problems import InputProblem
+from .tiles import echo, format_tiles, suit_of, tile_str
 
 MeldType = Literal["chi", "peng", "kong"]
 KongKind = Literal["direct", "added", "concealed"]
@@ -92,3 +94,29 @@ def parse_meld_spec(spec: str, seat: int = 0) -> Meld:
     if not ok:
         raise TileError(f"not a {kind_name}: '{echo(tiles_text)}'")
     return Meld(mtype, tiles, frm, kind)
+
+
+class MeldError(InputProblem):
+    """A meld no table can show (see :func:`check_meld`)."""
+
+
+def check_meld(meld: Meld, laizi: int, must_kong_tiles: Set[int]) -> None:
+    """Refuse a meld the rules never let a player lay down, whatever its shape: the laizi
+    (癞子) never takes part in a meld, and a tile that must be konged on its own (红中, and
+    发财 where it is a special kong: ``Rules.must_kong_tiles``) is never in a chi, a peng
+    or a kong of four.  The settlement record and the hand query both ask this, so that
+    neither values a hand the other calls malformed.
+
+    >>> check_meld(parse_meld_spec("peng:777s"), laizi=4, must_kong_tiles={33})
+    >>> check_meld(parse_meld_spec("peng:555m"), laizi=4, must_kong_tiles={33})
+    Traceback (most recent call last):
+    ...
+    wuhan_mahjong.meld.MeldError: the laizi 5m never takes part in a meld
+    """
+    if laizi in meld.tiles:
+        raise MeldError(f"the laizi {tile_str(laizi)} never takes part in a meld",
+                        "laizi_in_meld", tile=tile_str(laizi))
+    bad = set(meld.tiles) & set(must_kong_tiles)
+    if bad:
+        tile = tile_str(min(bad))
+        raise MeldError(f"{tile} can only be konged on its own", "kong_alone", tile=tile)

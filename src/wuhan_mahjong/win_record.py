@@ -18,7 +18,8 @@ from typing import Any
 
 from . import jsontext
 from .analysis import WIN_BY
-from .meld import Meld
+from .meld import Meld, MeldError, check_meld
+from .problems import InputProblem
 from .rules import Rules, RulesError, SpecialKongKind, get_rules
 from .tiles import NUM_KINDS, TileError, format_tiles, parse_tiles, suit_of, tile_str
 
@@ -55,8 +56,9 @@ class WinRecord:
         return self.rules.laizi_of(self.indicator)
 
 
-class RecordError(ValueError):
-    """The record is malformed; the message says where."""
+class RecordError(InputProblem):
+    """The record is malformed; the message says where (and the code and parameters what,
+    for a translation: a ``seat``, a ``meld`` by its place from 0, a ``tile``)."""
 
 
 def _obj(x: Any, where: str) -> Mapping[str, Any]:
@@ -123,10 +125,10 @@ def parse_win_record(data: Any) -> WinRecord:
     if win_by in ("discard", "rob_kong"):
         if top.get("from") is None:
             raise RecordError(f"'from' (the {'discarder' if win_by == 'discard' else 'robbed player'}) "
-                              f"is required when win_by is {win_by}")
+                              f"is required when win_by is {win_by}", "from_missing", win_by=win_by)
         from_seat = _int(top["from"], "from", 0, 3)
         if from_seat == winner:
-            raise RecordError("'from' cannot be the winner")
+            raise RecordError("'from' cannot be the winner", "from_winner")
     elif top.get("from") is not None:
         from_seat = _int(top["from"], "from", 0, 3)
         if from_seat != winner:
@@ -145,13 +147,15 @@ def parse_win_record(data: Any) -> WinRecord:
         if not (any(m.type == "kong" for m in w.melds) or w.red_kongs or w.green_kongs
                 or w.laizi_kongs or w.pi_kongs):
             raise RecordError("win_by kong_bloom (杠上花) needs a kong by the winner: a kong meld "
-                              "or a special kong (red, green, laizi, pi)")
+                              "or a special kong (red, green, laizi, pi)", "bloom_without_kong",
+                              seat=winner)
     if win_by == "rob_kong":
         assert from_seat is not None
         if not any(m.type == "peng" and m.tiles[0] == winning_tile
                    for m in seats[from_seat].melds):
             raise RecordError(f"the robbed player (seat {from_seat}) has no peng of "
-                              f"{tile_str(winning_tile)} to add a kong to")
+                              f"{tile_str(winning_tile)} to add a kong to", "robbed_without_peng",
+                              seat=from_seat, tile=tile_str(winning_tile))
     return rec
 
 
@@ -165,9 +169,9 @@ def _seat(raw: Any, i: int, rules: Rules, laizi: int) -> SeatState:
     melds_raw = s.get("melds", [])
     if not isinstance(melds_raw, list):
         raise RecordError(f"{where}.melds must be a list")
-    melds = tuple(_meld(m, f"{where}.melds[{j}]", i, rules, laizi) for j, m in enumerate(melds_raw))
+    melds = tuple(_meld(m, j, i, rules, laizi) for j, m in enumerate(melds_raw))
     if len(melds) > 4:
-        raise RecordError(f"{where} has more than four melds")
+        raise RecordError(f"{where} has more than four melds", "too_many_melds", seat=i)
     kongs = _obj(s.get("kongs") or {}, f"{where}.kongs")
     bad = set(kongs) - {"red", "green", "laizi", "pi"}
     if bad:
@@ -177,9 +181,11 @@ def _seat(raw: Any, i: int, rules: Rules, laizi: int) -> SeatState:
     lz = _int(kongs.get("laizi", 0), f"{where}.kongs.laizi", 0, 4)
     pi = _int(kongs.get("pi", 0), f"{where}.kongs.pi", 0, 3)
     if green and 32 not in rules.must_kong_tiles:
-        raise RecordError(f"{where}: 发财杠 (green kong) is not played in profile '{rules.profile}'")
+        raise RecordError(f"{where}: 发财杠 (green kong) is not played in profile '{rules.profile}'",
+                          "green_kong_not_played", seat=i, profile=rules.profile)
     if pi and not rules.pi_kong_active:
-        raise RecordError(f"{where}: 癞子皮杠 (indicator kong) is not played with these options")
+        raise RecordError(f"{where}: 癞子皮杠 (indicator kong) is not played with these options",
+                          "pi_kong_not_played", seat=i)
     discards = _int(s.get("laizi_discards", 0), f"{where}.laizi_discards", 0, 4)
     ready = s.get("ready")
     if ready is not None and not isinstance(ready, bool):
@@ -187,7 +193,9 @@ def _seat(raw: Any, i: int, rules: Rules, laizi: int) -> SeatState:
     return SeatState(hand, melds, red, green, lz, pi, discards, ready)
 
 
-def _meld(raw: Any, where: str, seat: int, rules: Rules, laizi: int) -> Meld:
+def _meld(raw: Any, index: int, seat: int, rules: Rules, laizi: int) -> Meld:
+    where = f"seats[{seat}].melds[{index}]"
+    at: dict[str, int | str] = {"seat": seat, "meld": index}
     m = _obj(raw, where)
     mtype = m.get("type")
     if mtype not in ("chi", "peng", "kong"):
@@ -202,29 +210,33 @@ def _meld(raw: Any, where: str, seat: int, rules: Rules, laizi: int) -> Meld:
     frm = m.get("from")
     if kind == "concealed":
         if frm is not None and frm != seat:
-            raise RecordError(f"{where}: a concealed kong is fed by nobody")
+            raise RecordError(f"{where}: a concealed kong is fed by nobody", "concealed_fed", **at)
         frm = None
     else:
         frm = _int(frm, f"{where}.from", 0, 3)
         if frm == seat:
-            raise RecordError(f"{where}: a player cannot feed his own {mtype}")
+            raise RecordError(f"{where}: a player cannot feed his own {mtype}", "own_feed",
+                              **at, type=mtype)
     if mtype == "chi":
         ok = (len(tiles) == 3 and tiles[0] < 27 and suit_of(tiles[0]) == suit_of(tiles[2])
               and tiles[1] == tiles[0] + 1 and tiles[2] == tiles[0] + 2)
         if not ok:
-            raise RecordError(f"{where}: a chi must be a run of three in one suit")
+            raise RecordError(f"{where}: a chi must be a run of three in one suit", "chi_not_run",
+                              **at)
         if frm != (seat - 1) % 4:
-            raise RecordError(f"{where}: a chi can only take the previous player's discard")
+            raise RecordError(f"{where}: a chi can only take the previous player's discard",
+                              "chi_not_previous", **at)
     else:
         n = 3 if mtype == "peng" else 4
         if len(tiles) != n or len(set(tiles)) != 1:
-            raise RecordError(f"{where}: a {mtype} must be {n} identical tiles")
-    if laizi in tiles:
-        raise RecordError(f"{where}: the laizi {tile_str(laizi)} never takes part in a meld")
-    bad = set(tiles) & rules.must_kong_tiles
-    if bad:
-        raise RecordError(f"{where}: {tile_str(min(bad))} can only be konged on its own")
-    return Meld(mtype, tiles, frm, kind)
+            raise RecordError(f"{where}: a {mtype} must be {n} identical tiles", "not_identical",
+                              **at, type=mtype, count=n)
+    meld = Meld(mtype, tiles, frm, kind)
+    try:
+        check_meld(meld, laizi, rules.must_kong_tiles)
+    except MeldError as e:
+        raise RecordError(f"{where}: {e}", e.code, **at, **e.params) from None
+    return meld
 
 
 def _check_sizes(rec: WinRecord) -> None:
@@ -234,10 +246,12 @@ def _check_sizes(rec: WinRecord) -> None:
             if n + 1 != 14:
                 raise RecordError(
                     f"wrong hand size: the winner has {len(st.hand)} concealed tiles and "
-                    f"{len(st.melds)} melds; with the winning tile that must make 14")
+                    f"{len(st.melds)} melds; with the winning tile that must make 14",
+                    "winner_size", seat=i, tiles=len(st.hand), melds=len(st.melds))
         elif st.hand and n != 13:
             raise RecordError(f"wrong hand size: seats[{i}] has {len(st.hand)} concealed tiles "
-                              f"and {len(st.melds)} melds (expected 13 - 3 x melds)")
+                              f"and {len(st.melds)} melds (expected 13 - 3 x melds)",
+                              "seat_size", seat=i, tiles=len(st.hand), melds=len(st.melds))
 
 
 def _check_copies(rec: WinRecord) -> None:
@@ -270,8 +284,10 @@ def _check_copies(rec: WinRecord) -> None:
         if t == rec.indicator:
             raise RecordError(
                 f"more than four copies of {tile_str(t)} ({n}, the face-up indicator included): "
-                "the indicator is out of play, so only three copies of it are in play")
-        raise RecordError(f"more than four copies of {tile_str(t)} ({n}) in the record")
+                "the indicator is out of play, so only three copies of it are in play",
+                "too_many_copies_indicator", tile=tile_str(t), count=n)
+        raise RecordError(f"more than four copies of {tile_str(t)} ({n}) in the record",
+                          "too_many_copies", tile=tile_str(t), count=n)
 
 
 def parse_json(text: str) -> Any:

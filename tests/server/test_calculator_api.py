@@ -295,3 +295,26 @@ def test_address_limiter_memory_is_bounded() -> None:
         assert lim.retry_after(f"10.0.0.{i}") == 0.0
         assert len(lim.buckets) <= 3
     assert lim.retry_after("10.0.0.9") > 0  # a recent address keeps its bucket
+
+
+def test_a_malformed_input_says_its_problem_as_a_code(server: Server, tmp_path: Path) -> None:
+    """A 400 carries ``params.problem`` and the problem's parameters, so that the browser
+    says it in the player's language (``wuhan_mahjong.problems``); the message is the CLI's."""
+    record = {"dealer": 0, "indicator": "9p", "winner": 1, "win_by": "discard", "from": 2,
+              "winning_tile": "5m",
+              "seats": [{}, {"hand": "456p678s5m",
+                             "melds": [{"type": "chi", "tiles": "234m", "from": 0},
+                                       {"type": "peng", "tiles": "111p", "from": 3}]}, {}, {}]}
+    r = httpx.post(f"{server.http}/api/score", json=record, timeout=30)
+    assert r.status_code == 400, r.text
+    error = r.json()["error"]
+    assert error["params"] == {"problem": "laizi_in_meld", "seat": 1, "meld": 1, "tile": "1p"}
+    assert error["message"] == cli_score(json.dumps(record), tmp_path)[1]
+    query = {"hand": "456p678s5m", "indicator": "9p", "melds": ["chi:234m", "peng:777z"]}
+    r = httpx.post(f"{server.http}/api/hand", json=query, timeout=30)
+    assert r.status_code == 400, r.text
+    error = r.json()["error"]
+    assert error["params"] == {"problem": "kong_alone", "meld": 1, "tile": "7z"}
+    assert error["message"] == cli_hand(query)[1]
+    r = httpx.post(f"{server.http}/api/score", content=b'{"dealer": 0}', timeout=30)
+    assert r.json()["error"]["params"] == {"problem": "malformed"}

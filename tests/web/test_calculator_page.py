@@ -284,7 +284,24 @@ def test_refused_win_names_the_rule(browser: Any, live_server: str) -> None:
     palette(page, "meld", ["9p", "9p", "9p", "9p"])
     page.click("[data-calc-do='add-meld']")
     assert settle_page(page) == "error"
-    assert "9p" in page.inner_text("#calc-result")
+    # why, in the player's language (it was the core's English sentence): the 400's
+    # params.problem, translated
+    shown = page.inner_text("#calc-result")
+    assert "这副牌不成立：九筒超过四张（共 5 张，翻出的癞子皮也算一张，它不再上场）" in shown, shown
+    # a meld the rules never allow: the laizi (一筒 under indicator 9p) in a peng
+    page.click("[data-calc-remove-meld='0']")
+    page.select_option("#calc-meld-kind", "peng")
+    page.select_option("#calc-meld-from", "2")
+    palette(page, "meld", ["1p", "1p", "1p"])
+    page.click("[data-calc-do='add-meld']")
+    assert settle_page(page) == "error"
+    shown = page.inner_text("#calc-result")
+    assert "这副牌不成立：北家的第 1 副副露：癞子一筒不能用来吃、碰、杠" in shown, shown
+    page.click("#lang")
+    wait_js(page, "document.querySelector('#calc-result').innerText.includes('laizi')")
+    shown = page.inner_text("#calc-result")
+    assert "North's meld 1: the laizi 1 dots never takes part in a meld" in shown, shown
+    page.click("#lang")
     # an address that does not hold a record opens an empty calculator, never a broken page
     for junk in ("%%%", "bm90IGpzb24", "eyJzZWF0cyI6IDN9"):  # not base64, not JSON, no four seats
         page.goto(f"{live_server}/#/calculator?r={junk}")

@@ -55,6 +55,30 @@ def test_every_refusal_is_translated_with_its_parameters() -> None:
             assert set(re.findall(r"\{(\w+)\}", text)) == params.get(code, set()), (lang, code)
 
 
+def test_every_input_problem_is_translated_with_its_parameters() -> None:
+    """Why the calculator's input is malformed (a 400's ``params.problem``): a string in
+    each language for every code but ``malformed`` (whose sentence is shown as it is), whose
+    placeholders are the problem's parameters, ``who`` for its seat and ``at`` for its meld
+    (``inputProblemText`` names them)."""
+    from wuhan_mahjong.problems import MALFORMED_CODE, PROBLEM_PARAMS
+
+    for lang in ("zh", "en"):
+        body = I18N.split(f"const {lang} = {{", 1)[1].split("\n};", 1)[0]
+        strings = dict(re.findall(r'^\s*"(bad\.\w+)": "([^"]*)",', body, re.M))
+        for code, params in PROBLEM_PARAMS.items():
+            text = strings.get(f"bad.{code}")
+            if code == MALFORMED_CODE:
+                assert text is None
+                continue
+            assert text, (lang, code)
+            named = set(params) - {"seat", "meld"}
+            named |= {"who"} if "seat" in params else set()
+            named |= {"at"} if "meld" in params else set()
+            used = set(re.findall(r"\{(\w+)\}", text))
+            assert used <= named, (lang, code, used - named)
+        assert set(re.findall(r"\{(\w+)\}", strings["bad.meld_at"])) == {"who", "n"}
+
+
 def test_every_problem_and_placeholder_is_known() -> None:
     """The placeholders of err.* strings are parameters the server sends (or filled by the client)."""
     sent = {"room", "need", "have", "option", "field", "problem", "seconds", "max", "min", "username",

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from starlette.requests import Request
@@ -30,6 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..calculator import MALFORMED, hand_query_text, score_record
+from ..problems import MALFORMED_CODE, InputProblem
 from .ratelimit import TokenBucket
 
 __all__ = ["AddressLimiter", "AddressLimits", "calculator_routes"]
@@ -100,12 +101,13 @@ class AddressLimiter:
             del self.buckets[a]
 
 
-def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None,
-           **params: str | int | float) -> Response:
+def _error(status: int, code: str, message: str,
+           params: Mapping[str, str | int | float] | None = None,
+           headers: dict[str, str] | None = None) -> Response:
     """The server's error shape, ``{"error": {"code", "message", "params"}}``, with its codes:
     ``invalid_request`` (400: the CLI's exit-2 message), ``too_large`` (413), ``rate_limited``
     (429)."""
-    return JSONResponse({"error": {"code": code, "message": message, "params": params}},
+    return JSONResponse({"error": {"code": code, "message": message, "params": dict(params or {})}},
                         status_code=status, headers=headers)
 
 
@@ -124,8 +126,8 @@ async def _admit(request: Request, limiter: AddressLimits) -> str:
         seconds = max(1, math.ceil(min(wait, 3600.0)))
         raise _Refused(_error(429, "rate_limited",
                               f"too many calculator requests: try again in {seconds} s",
-                              {"Retry-After": str(seconds)}, seconds=seconds))
-    too_large = _Refused(_error(413, "too_large", f"request body over {MAX_BODY} bytes", max=MAX_BODY))
+                              {"seconds": seconds}, {"Retry-After": str(seconds)}))
+    too_large = _Refused(_error(413, "too_large", f"request body over {MAX_BODY} bytes", {"max": MAX_BODY}))
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY:
         raise too_large
@@ -137,14 +139,23 @@ async def _admit(request: Request, limiter: AddressLimits) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise _Refused(_error(400, "invalid_request", "the body is not UTF-8 text")) from None
+        raise _Refused(_error(400, "invalid_request", "the body is not UTF-8 text",
+                              {"problem": MALFORMED_CODE})) from None
+
+
+def _malformed(e: ValueError) -> Response:
+    """400 with the CLI's sentence, and ``params.problem`` (with the problem's own
+    parameters) so that a client can say it in the player's language
+    (:mod:`wuhan_mahjong.problems`)."""
+    code, params = (e.code, e.params) if isinstance(e, InputProblem) else (MALFORMED_CODE, {})
+    return _error(400, "invalid_request", str(e), {"problem": code, **params})
 
 
 def _score(text: str) -> Response:
     try:
         answer = score_record(text)
     except MALFORMED as e:
-        return _error(400, "invalid_request", str(e))
+        return _malformed(e)
     return JSONResponse(answer.body, status_code=200 if answer.settled else 422)
 
 
@@ -152,7 +163,7 @@ def _hand(text: str) -> Response:
     try:
         return JSONResponse(hand_query_text(text))
     except MALFORMED as e:
-        return _error(400, "invalid_request", str(e))
+        return _malformed(e)
 
 
 def calculator_routes(limiter: AddressLimiter | None = None) -> list[Route]:

@@ -12,7 +12,7 @@
 // The address carries the record (compact URL-safe base64 JSON, share.js), so a settlement
 // can be shared and re-opened as is.
 
-import { errorText, getLang, refusalText, t } from "./i18n.js";
+import { errorText, getLang, inputProblemText, refusalText, t } from "./i18n.js";
 import { decodeState, encodeState } from "./share.js";
 import { esc, renderSettlement, tileHTML } from "./table.js";
 import { ALL_TILES, parseTiles, sortTiles } from "./tiles.js";
@@ -175,9 +175,14 @@ async function post(path, body) {
   return { status: res.status, data };
 }
 
+/** A failed answer as {status, data} (translated when drawn, so a change of language redraws it). */
+const NETWORK_DOWN = { status: 0, data: { error: { code: "network" } } };
+
+/** What went wrong with answer `r`, in the player's language. */
 function errorOf(r) {
   const e = r.data && r.data.error;
-  return e && e.code ? (e.code === "invalid_request" ? e.message : errorText(e)) : t("calc.http", { status: r.status });
+  if (!e || !e.code) return t("calc.http", { status: r.status });
+  return e.code === "invalid_request" ? inputProblemText(e.params, e.message) : errorText(e);
 }
 
 function meldSpec(m) {
@@ -197,15 +202,15 @@ async function send() {
       if (seq !== C.seq) return;
       if (r.status === 200) C.score = { status: "settled", body: r.data };
       else if (r.status === 422) C.score = { status: "refused", reason: (r.data && r.data.reason) || "", refusal: r.data && r.data.refusal };
-      else C.score = { status: "error", message: errorOf(r) };
-    }).catch(() => { if (seq === C.seq) C.score = { status: "error", message: errorText({ code: "network" }) }; }));
+      else C.score = { status: "error", answer: r };
+    }).catch(() => { if (seq === C.seq) C.score = { status: "error", answer: NETWORK_DOWN }; }));
   } else C.score = null;
   if (rec.indicator && w.hand.length) {
     const query = { hand: groupTiles(w.hand), indicator: rec.indicator, melds: w.melds.map(meldSpec), dealer: rec.dealer === rec.winner, profile: profile(), options: rec.options };
     jobs.push(post("/api/hand", query).then((r) => {
       if (seq !== C.seq) return;
-      C.waits = r.status === 200 ? r.data : { error: errorOf(r) };
-    }).catch(() => { if (seq === C.seq) C.waits = { error: errorText({ code: "network" }) }; }));
+      C.waits = r.status === 200 ? r.data : { error: r };
+    }).catch(() => { if (seq === C.seq) C.waits = { error: NETWORK_DOWN }; }));
   } else C.waits = null;
   await Promise.all(jobs);
   if (seq === C.seq) { C.answered = seq; redrawAnswer(); }
@@ -342,7 +347,7 @@ function paletteHTML() {
 function waitsHTML() {
   const w = C.waits;
   if (!w) return `<div id="calc-waits" hidden></div>`; // a place kept for the answer (redrawAnswer)
-  if (w.error) return `<div class="calc-waits card" id="calc-waits"><h3>${t("calc.waits")}</h3><p class="error">${esc(w.error)}</p></div>`;
+  if (w.error) return `<div class="calc-waits card" id="calc-waits"><h3>${t("calc.waits")}</h3><p class="error">${esc(errorOf(w.error))}</p></div>`;
   // a value, or why the win may not be made (in the player's language: refusalText)
   const value = (v, why) => (typeof v === "number" ? `<b>${v}</b>` : v === undefined ? "—" : `<span class="calc-reason">${esc(refusalText(why, v))}</span>`);
   const hands = (list) => (list && list.length ? list.map((h) => t(`bighand.${h}`)).join(" · ") : t("settle.small"));
@@ -363,7 +368,7 @@ function resultHTML() {
   if (!r.indicator || !r.winning_tile) return `<div class="calc-result card" id="calc-result" data-state="incomplete"><p class="muted">${t("calc.incomplete")}</p></div>`;
   if (!s) return `<div class="calc-result card" id="calc-result" data-state="pending"><p>${t("app.loading")}</p></div>`;
   if (s.status === "refused") return `<div class="calc-result card" id="calc-result" data-state="refused"><p class="calc-refused" role="status"><b>${t("calc.refused")}</b> ${esc(refusalText(s.refusal, s.reason))}</p></div>`;
-  if (s.status === "error") return `<div class="calc-result card" id="calc-result" data-state="error"><p class="error" role="alert">${esc(t("calc.malformed", { msg: s.message }))}</p></div>`;
+  if (s.status === "error") return `<div class="calc-result card" id="calc-result" data-state="error"><p class="error" role="alert">${esc(t("calc.malformed", { msg: errorOf(s.answer) }))}</p></div>`;
   const b = s.body;
   const view = {
     viewer: null, dealer: r.dealer, profile: profile(), laizi: b.laizi, indicator: b.indicator,

@@ -459,6 +459,27 @@ const zh = {
   "calc.incomplete": "选好翻牌和胡的牌，就能看到结算。",
   "calc.refused": "不能胡：",
   "calc.malformed": "这副牌不成立：{msg}",
+  "bad.meld_at": "{who}的第 {n} 副副露",
+  "bad.meld_at_hand": "第 {n} 副副露",
+  "bad.winner_size": "{who}胡牌：手牌 {tiles} 张、副露 {melds} 副，加上胡的那张要凑满 14 张（一副副露算 3 张）",
+  "bad.seat_size": "{who}的手牌 {tiles} 张、副露 {melds} 副，要凑满 13 张（一副副露算 3 张）",
+  "bad.hand_size": "手牌 {tiles} 张、副露 {melds} 副：要 13 或 14 张才能分析（一副副露算 3 张）",
+  "bad.too_many_copies": "{tile}超过四张（共 {count} 张）",
+  "bad.too_many_copies_indicator": "{tile}超过四张（共 {count} 张，翻出的癞子皮也算一张，它不再上场）",
+  "bad.too_many_melds": "{who}的副露超过四副",
+  "bad.chi_not_run": "{at}：吃要同一门的三张顺子",
+  "bad.not_identical": "{at}：{type}要 {count} 张一样的牌",
+  "bad.chi_not_previous": "{at}：只能吃上家打的牌",
+  "bad.own_feed": "{at}：不能吃碰自己打的牌",
+  "bad.concealed_fed": "{at}：暗杠不用别人的牌",
+  "bad.laizi_in_meld": "{at}：癞子{tile}不能用来吃、碰、杠",
+  "bad.kong_alone": "{at}：{tile}只能单独开杠，不能吃、碰",
+  "bad.green_kong_not_played": "{profile}没有发财杠",
+  "bad.pi_kong_not_played": "这些规则下没有癞子皮杠",
+  "bad.bloom_without_kong": "杠上花要{who}自己有杠",
+  "bad.robbed_without_peng": "{who}没有{tile}的碰，无从抢杠",
+  "bad.from_missing": "{win_by}：要选是谁的牌",
+  "bad.from_winner": "胡牌的人不能胡自己的牌",
   "refusal.no_shape": "不是胡牌的牌型",
   "refusal.not_opened": "还没开口：要先吃、碰或冲杠才能胡",
   "refusal.pair_258": "小胡要用 2、5、8 作将",
@@ -958,6 +979,27 @@ const en = {
   "calc.incomplete": "Choose the indicator and the winning tile to see the settlement.",
   "calc.refused": "Not a legal win:",
   "calc.malformed": "This hand cannot be: {msg}",
+  "bad.meld_at": "{who}'s meld {n}",
+  "bad.meld_at_hand": "meld {n}",
+  "bad.winner_size": "{who} wins with {tiles} concealed tiles and {melds} melds: with the winning tile that must make 14 (a meld counts as 3)",
+  "bad.seat_size": "{who} has {tiles} concealed tiles and {melds} melds: that must make 13 (a meld counts as 3)",
+  "bad.hand_size": "{tiles} tiles and {melds} melds: a hand to analyse has 13 or 14 (a meld counts as 3)",
+  "bad.too_many_copies": "more than four {tile} ({count})",
+  "bad.too_many_copies_indicator": "more than four {tile} ({count}, the face-up indicator included: it is out of play)",
+  "bad.too_many_melds": "{who} has more than four melds",
+  "bad.chi_not_run": "{at}: a chow is a run of three in one suit",
+  "bad.not_identical": "{at}: a {type} is {count} identical tiles",
+  "bad.chi_not_previous": "{at}: a chow takes only the previous player's discard",
+  "bad.own_feed": "{at}: nobody melds his own discard",
+  "bad.concealed_fed": "{at}: a concealed kong is fed by nobody",
+  "bad.laizi_in_meld": "{at}: the laizi {tile} never takes part in a meld",
+  "bad.kong_alone": "{at}: {tile} is only ever konged on its own",
+  "bad.green_kong_not_played": "{profile} has no 发财 kong",
+  "bad.pi_kong_not_played": "these rules have no indicator kong (癞子皮杠)",
+  "bad.bloom_without_kong": "kong bloom (杠上花) needs a kong by {who}",
+  "bad.robbed_without_peng": "{who} has no pung of {tile} to rob",
+  "bad.from_missing": "{win_by}: choose whose tile it was",
+  "bad.from_winner": "nobody wins on his own tile",
   "refusal.no_shape": "not a winning shape",
   "refusal.not_opened": "has not opened (开口): a win needs a chi, peng or 冲杠 first",
   "refusal.pair_258": "a small hand (小胡) needs a 2/5/8 pair (将)",
@@ -1075,6 +1117,22 @@ export function refusalText(refusal, fallback = "") {
   const params = { ...(refusal.params || {}) };
   if (params.tile !== undefined) params.tile = tileName(params.tile);
   return t(key, params);
+}
+
+/** A malformed calculator input (a 400's `params.problem`, docs/protocol.md "Problems") in
+ * the player's language; `fallback` (the server's English sentence) for a problem this client
+ * does not know. */
+export function inputProblemText(params, fallback = "") {
+  const p = { ...(params || {}) };
+  const key = p.problem && `bad.${p.problem}`;
+  if (!key || zh[key] === undefined) return fallback;
+  if (p.seat !== undefined) p.who = t("seat.name", { wind: t(`seat.${p.seat}`) });
+  if (p.meld !== undefined) p.at = t(p.seat !== undefined ? "bad.meld_at" : "bad.meld_at_hand", { who: p.who, n: p.meld + 1 });
+  if (p.tile !== undefined) p.tile = tileName(p.tile);
+  if (p.type !== undefined) p.type = t(`act.${p.type}`);
+  if (p.profile !== undefined) p.profile = t(`opt.profile.${p.profile}`);
+  if (p.win_by !== undefined) p.win_by = t(`settle.by.${p.win_by}`);
+  return t(key, p);
 }
 
 /** The name of a tile ("5m" -> 五万 / "5 characters"). */
