@@ -9,6 +9,7 @@ import asyncio
 import json
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 import httpx
 import pytest
@@ -16,6 +17,7 @@ import websockets
 
 import wuhan_mahjong.server.admin as server_admin
 import wuhan_mahjong.server.leaderboard as leaderboard_api
+from wuhan_mahjong.store import HandRecord
 from wuhan_mahjong.store.admin import Admin
 
 from .harness import Client, Server, StartServer, guest_token, play, register, seat_four
@@ -210,3 +212,62 @@ def test_drain_stops_new_matches(start_server: StartServer,
         await c.close()
 
     asyncio.run(plays())
+
+
+def _rated(store: Any, match_id: str, players: list[int], points: list[int]) -> None:
+    """A finished, rated match of four humans (one settled hand), as a table ends one."""
+    seats = [{"account_id": a, "name": f"p{a}", "is_bot": False} for a in players]
+    epoch = store.open_match(match_id, "t-" + match_id, "00", {"profile": "yuanhang",
+                                                               "seats": seats})
+    record = HandRecord(match_id=match_id, hand_no=0, commitment="c" * 64, wall="1m" * 136,
+                        salt="00" * 32, events="{}", seats=dict(enumerate(players)))
+    store.finish_hand(match_id, epoch, record, dict(zip(players, points, strict=True)), stake=0,
+                      fee=0, profile="yuanhang", totals=points)
+    store.end_match(match_id, epoch, "finished")
+
+
+def test_a_players_public_page(server: Server) -> None:
+    """``GET /api/players/{name}``: level, title and each rating with its place on the
+    all-time leaderboard (the leaderboard's own order), nothing private; found as a login
+    finds a name; 404 for nobody, a guest or a banned account, whatever the path holds."""
+    names = ["pa", "pb", "pc", "pd", "pe"]
+    for n in names:
+        register(server, n)
+    store = server.store
+    ids = {n: store.account_by_username(n).id for n in names}  # type: ignore[union-attr]
+    for k in range(5):
+        _rated(store, f"pm{k}", [ids[n] for n in names[:4]], [30, 10, -10, -30])
+    _rated(store, "pm5", [ids["pe"], ids["pb"], ids["pc"], ids["pd"]], [30, 0, 0, -30])
+    board = httpx.get(f"{server.http}/api/leaderboard", timeout=10).json()["players"]
+    assert [p["username"] for p in board] == ["pa", "pb", "pc", "pd"]
+
+    def page(name: str) -> httpx.Response:
+        return httpx.get(f"{server.http}/api/players/{name}", timeout=10)
+
+    for line in board:
+        r = page(line["username"])
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert set(body) == {"username", "level", "title", "title_en", "rank", "rank_en",
+                             "joined", "min_matches", "ratings"}  # no silver, no history
+        (rating,) = body["ratings"]
+        assert rating == {"profile": "yuanhang", "rating": line["rating"],
+                          "matches": line["matches"], "place": line["rank"]}
+    # below the minimum: rated, without a place
+    body = page("pe").json()
+    assert body["ratings"][0]["matches"] == 1 and body["ratings"][0]["place"] is None
+    assert body["min_matches"] == 5
+    # a name as a login finds it
+    assert page("PA").json()["username"] == "pa"
+    assert page("ｐａ").json()["username"] == "pa"  # full-width letters
+    # a banned player leaves the pages as he leaves the leaderboard, and the places close up
+    Admin(store, "test").ban("pa")
+    assert page("pa").status_code == 404
+    assert page("pb").json()["ratings"][0]["place"] == 1
+    guest = guest_token(server)
+    guest_name = httpx.get(f"{server.http}/api/profile", timeout=10,
+                           headers=_auth(guest)).json()["account"]["username"]
+    for name in (guest_name, "nobody", "x" * 65, "%00", "..%2F..%2Fetc", "🀄" * 10):
+        r = page(name)
+        assert r.status_code == 404, (name, r.text)
+        assert r.json()["error"]["code"] == "not_found"

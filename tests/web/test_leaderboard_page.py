@@ -131,7 +131,27 @@ def test_the_leaderboards_in_the_browser(browser: Any, board_server: tuple[str, 
         assert len(_board(page)) == 4
         page.go_back()  # Back returns to the board before
         wait_js(page, "window.__wm.board.data && window.__wm.board.data.key === 'laizishanzhuang/all'")
-        assert console.errors == [], console.errors
+
+        # a name on the board opens the player's public page: level, rating, place
+        page.goto(f"{base}/#/leaderboard?profile=yuanhang&period=all")
+        page.wait_for_selector("table.board [data-player='ben']")
+        page.click("table.board [data-player='ben']")
+        page.wait_for_selector("[data-player-name='ben']")
+        assert "#/player?name=ben" in page.url
+        ben = next(p for p in expected if p["username"] == "ben")
+        row = page.locator("tr[data-profile='yuanhang'] td").all_inner_texts()
+        assert row == ["远航", str(ben["rating"]), "5", f"第 {ben['rank']} 名"], row
+        assert page.locator(".player-level").inner_text().startswith("等级 1 · ")
+        page.screenshot(path=str(artifacts / "player.png"))
+        page.go_back()
+        page.wait_for_selector("table.board [data-player='ben']")
+        # nobody by that name: said, not a broken page
+        page.goto(f"{base}/#/player?name=nobody")
+        page.wait_for_selector(".error")
+        assert page.locator(".error").inner_text() == "没有这个玩家"
+        # the browser's own line for that 404, which the page has just said; nothing else
+        missing = "/api/players/nobody: Failed to load resource: the server responded with a status of 404"
+        assert [e for e in console.errors if missing not in e] == [], console.errors
     finally:
         context.close()
 
@@ -174,6 +194,12 @@ def test_the_leaderboards_in_the_browser(browser: Any, board_server: tuple[str, 
         wait_js(page, "document.querySelector('.board-me').textContent.includes('more rated')")
         assert "3 more rated matches to appear" in page.locator(".board-me").inner_text()
         assert page.locator("h2").first.inner_text() == "Leaderboards"
+        # her own page, from her profile: not placed yet, and what it takes
+        page.evaluate("() => { location.hash = '#/profile'; }")
+        page.click("[data-my-page]")
+        page.wait_for_selector("[data-player-name='eve']")
+        row = page.locator("tr[data-profile='yuanhang'] td").all_inner_texts()
+        assert row == ["Yuanhang", str(rating), "2", "3 more matches to be ranked"], row
         assert console.errors == [], console.errors
     finally:
         context.close()

@@ -12,6 +12,7 @@ Routes (``docs/server.md`` and ``docs/protocol.md`` have the details)::
     GET  /api/matches/{match_id}/hands         (token) → the hand numbers you sat at
     GET  /api/matches/{match_id}/hands/{n}     (token) → that hand's record (replay)
     GET  /api/leaderboard?profile=&period=all|week     → best-rated players (leaderboard.py)
+    GET  /api/players/{username}                       → a player's public page: level, ratings
     GET  /api/health                                   → {ok, protocol, tables, connections}
     GET  /healthz, /readyz, /metrics                   → liveness, readiness, Prometheus (observability.py)
     POST /api/score      a settlement record            → what `wuhan-mahjong score` prints
@@ -66,7 +67,9 @@ from ..store import (
 )
 from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
 from ..store.database import error_line, is_transient
+from ..store.levels import level_for_points
 from ..store.models import storable_game_id
+from ..store.ratings import MIN_MATCHES, public_player
 from .admin import keep_house, watch_admin
 from .bot_worker import shared_worker
 from .calculator import AddressLimiter, AddressLimits, calculator_routes
@@ -113,8 +116,13 @@ class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+NAME_INPUT_MAX = 64
+"""The longest username text accepted as input (a login, a player page): longer than
+``USERNAME_MAX``, since a name may be typed in a form that folds shorter (full-width letters)."""
+
+
 class Credentials(_In):
-    username: str = Field(max_length=64)
+    username: str = Field(max_length=NAME_INPUT_MAX)
     password: str = Field(max_length=256)
 
 
@@ -149,6 +157,29 @@ class ProfileOut(_Out):
     history: list[HistoryLine]
     ratings: list[RatingOut] = []
     """Skill ratings per profile (matches of four humans; server/leaderboard.py)."""
+
+
+class PlayerRatingOut(_Out):
+    profile: str
+    rating: int
+    matches: int
+    place: int | None
+    """The player's place on the profile's all-time leaderboard (``None``: too few matches)."""
+
+
+class PlayerOut(_Out):
+    """``GET /api/players/{username}``: what anyone may see of a player (no silver, no
+    history: a hand's record stays its players' unless published)."""
+
+    username: str
+    level: int
+    title: str
+    title_en: str
+    rank: str
+    rank_en: str
+    joined: datetime
+    min_matches: int
+    ratings: list[PlayerRatingOut]
 
 
 class HandsOut(_Out):
@@ -474,6 +505,26 @@ async def profile(request: Request) -> Response:
 
 
 @_api
+async def player(request: Request) -> Response:
+    """A player's public page: level, title, ratings and places; 404 for nobody by that name,
+    a guest or a banned account.  Public, and each a database read: the replays' allowance."""
+    await _limit(request, request.app.state.replay_limit, _client_address(request),
+                 "player pages")
+    name = request.path_params["username"]
+    found = (await asyncio.to_thread(public_player, _hub(request).store, name)
+             if 0 < len(name) <= NAME_INPUT_MAX else None)
+    if found is None:
+        raise HttpError(404, "not_found", "no such player")
+    level = level_for_points(found.points)
+    return _ok(PlayerOut(
+        username=found.username, level=level.number, title=level.title_zh,
+        title_en=level.title_en, rank=level.rank_zh, rank_en=level.rank_en, joined=found.joined,
+        min_matches=MIN_MATCHES,
+        ratings=[PlayerRatingOut(profile=r.profile, rating=r.rating, matches=r.matches,
+                                 place=r.place) for r in found.ratings]))
+
+
+@_api
 async def hands(request: Request) -> Response:
     await _limit(request, request.app.state.replay_limit, _client_address(request),
                  "replay requests")  # each is a database read: the replays' allowance
@@ -605,6 +656,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/logout", logout, methods=["POST"]),
         Route("/api/password", change_password, methods=["POST"]),
         Route("/api/profile", profile, methods=["GET"]),
+        Route("/api/players/{username}", player, methods=["GET"]),
         *leaderboard_routes(),
         Route("/api/matches/{match_id}/hands", hands, methods=["GET"]),
         Route("/api/matches/{match_id}/hands/{hand_no:int}", record, methods=["GET"]),

@@ -28,7 +28,7 @@ from datetime import UTC, datetime, time, timedelta, tzinfo
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from .database import READ_ONLY
@@ -43,10 +43,13 @@ __all__ = [
     "MIN_MATCHES",
     "LeaderboardLine",
     "Period",
+    "PublicPlayer",
+    "PublicRating",
     "Rating",
     "display_rating",
     "leaderboard",
     "placings",
+    "public_player",
     "rate_match",
     "ratings_of",
     "week_start",
@@ -188,6 +191,64 @@ def ratings_of(store: Store, account_id: int) -> list[Rating]:
                 for r in session.scalars(select(RatingRow).where(
                     RatingRow.account_id == account_id, RatingRow.matches > 0)
                     .order_by(RatingRow.profile))]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicRating:
+    """One of a player's ratings as anyone may see it, with his place on the profile's
+    all-time leaderboard (``None`` below :data:`MIN_MATCHES` rated matches)."""
+
+    profile: str
+    rating: int
+    matches: int
+    place: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PublicPlayer:
+    """What anyone may see of a registered, unbanned player: no silver, no history."""
+
+    username: str
+    points: int
+    joined: datetime
+    ratings: list[PublicRating]
+
+
+def public_player(store: Store, username: str, *,
+                  min_matches: int = MIN_MATCHES) -> PublicPlayer | None:
+    """The public page of ``username`` (found as a login finds it: case and look-alikes
+    folded), or ``None`` for no such player, a guest or a banned account (who are not on
+    the leaderboards either)."""
+    account = store.account_by_username(username)
+    if account is None or account.is_guest:
+        return None
+    with _read_session(store) as session, session.begin():
+        if session.get(BanRow, account.id) is not None:
+            return None
+        ratings = []
+        for row in session.scalars(select(RatingRow).where(
+                RatingRow.account_id == account.id, RatingRow.matches > 0)
+                .order_by(RatingRow.profile)):
+            place = None
+            if row.matches >= min_matches:
+                # the leaderboard's order: ordinal, then matches, then the account's id
+                ahead = (select(func.count()).select_from(RatingRow)
+                         .join(AccountRow, AccountRow.id == RatingRow.account_id)
+                         .outerjoin(BanRow, BanRow.account_id == RatingRow.account_id)
+                         .where(RatingRow.profile == row.profile,
+                                RatingRow.matches >= min_matches,
+                                AccountRow.is_guest.is_(False), BanRow.account_id.is_(None),
+                                or_(RatingRow.ordinal > row.ordinal,
+                                    and_(RatingRow.ordinal == row.ordinal,
+                                         or_(RatingRow.matches > row.matches,
+                                             and_(RatingRow.matches == row.matches,
+                                                  RatingRow.account_id < row.account_id))))))
+                place = 1 + int(session.scalar(ahead) or 0)
+            ratings.append(PublicRating(profile=row.profile,
+                                        rating=display_rating(row.mu, row.sigma),
+                                        matches=row.matches, place=place))
+    return PublicPlayer(username=account.username, points=account.points,
+                        joined=account.created_at, ratings=ratings)
 
 
 def week_start(now: datetime, zone: tzinfo = UTC) -> datetime:

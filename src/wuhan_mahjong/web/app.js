@@ -1,7 +1,7 @@
 // The browser client: screens, routes, the WebSocket connection (docs/protocol.md), keyboard.
 //
 // Screens are hash routes (#/login, #/lobby, #/room, #/table, #/summary, #/replay?id=… or ?public=…,
-// #/profile, #/leaderboard?profile=…&period=…, #/rules?profile=…, #/settings), pushed on the history: Back and Forward
+// #/profile, #/leaderboard?profile=…&period=…, #/player?name=…, #/rules?profile=…, #/settings), pushed on the history: Back and Forward
 // move between them, and a link or a typed #/… in an open tab goes there (hashchange).
 // #/fixture?src=URL&frame=NAME renders stored seat views without a server, for tests.
 // The table is drawn only from the "state" frames' seat view (table.js).
@@ -11,7 +11,7 @@ import { renderRules } from "./rules.js";
 import { apply as applySettings, CHOICES, settings, update as updateSettings } from "./settings.js";
 import { play, unlock } from "./sound.js";
 import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js";
-import { initLeaderboard, leaderboardHTML, openLeaderboard } from "./leaderboard.js";
+import { initLeaderboard, leaderboardHTML, openLeaderboard, openPlayer, playerHTML } from "./leaderboard.js";
 import { initShare, shareBarHTML } from "./share.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
@@ -767,7 +767,7 @@ const SCREENS = {
     const F = "upgrade-form";
     const done = S.upgraded ? `<p class="ok" role="status">${t("profile.upgraded")}</p>` : "";
     return `<div class="screen"><div class="card"><h2>${t("profile.title")}</h2>
-      <p><b>${esc(a.username)}</b>${a.is_guest ? ` (${t("profile.guest")})` : ""}</p>${done}
+      <p><b>${esc(a.username)}</b>${a.is_guest ? ` (${t("profile.guest")})` : ` · <a href="#/player?name=${encodeURIComponent(a.username)}" data-my-page="1">${t("player.public")}</a>`}</p>${done}
       <table class="history"><tbody>
       <tr><th>${t("profile.silver")}</th><td data-field="silver">${a.silver}</td></tr>
       <tr><th>${t("profile.points")}</th><td data-field="points">${a.points}</td></tr>
@@ -834,10 +834,11 @@ function tick() {
 setInterval(tick, 250);
 
 // ============================================================ routing
-const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "rules", "settings", "fixture", "calculator", "watch"];
+const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "player", "rules", "settings", "fixture", "calculator", "watch"];
 const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile", "watch"];
 SCREENS.watch = watchHTML; // #/watch?id=TABLE: a spectator's read-only table (spectate.js)
 SCREENS.leaderboard = leaderboardHTML; // #/leaderboard?profile=…&period=all|week (leaderboard.js)
+SCREENS.player = playerHTML; // #/player?name=…: a player's public page (leaderboard.js)
 
 function currentHash() {
   return location.hash || "#/";
@@ -867,7 +868,7 @@ function inHand() {
 /** The screen the hash asks for (Back, Forward, a link, a typed address). */
 function route() {
   const { screen, params } = hashParams();
-  if (screen === S.screen && !["replay", "rules", "calculator", "watch", "leaderboard"].includes(screen)) return;
+  if (screen === S.screen && !["replay", "rules", "calculator", "watch", "leaderboard", "player"].includes(screen)) return;
   if (S.screen === "watch" && screen !== "watch") closeWatch();
   if (inHand() && screen !== "table") {
     if (!window.confirm(t("nav.back_confirm"))) {
@@ -904,6 +905,7 @@ function route() {
     render();
     return;
   }
+  if (screen === "player") { S.error = ""; S.screen = "player"; openPlayer(params.get("name")); render(); return; }
   if (screen === "rules") {
     S.rulesProfile = params.get("profile") || null;
     S.rulesFactor = params.get("factor") || null;
@@ -1032,7 +1034,7 @@ async function start() {
   const { screen, params } = hashParams();
   if (screen === "fixture") { await loadFixture(params.get("src"), params.get("frame")); return; }
   if (S.token) connect();
-  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard"].includes(screen)) route();
+  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player"].includes(screen)) route();
   else if (S.token) go(["profile", "lobby"].includes(screen) ? screen : "lobby", "", { replace: true });
   else go("login", "", { replace: true });
   document.body.dataset.ready = "1";

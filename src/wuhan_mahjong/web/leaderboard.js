@@ -1,9 +1,10 @@
 // The leaderboards (排行榜) at #/leaderboard?profile=…&period=all|week: the best-rated players
 // of each profile, all time or this week, as GET /api/leaderboard ranks them (docs/server.md
 // "Ratings"); public, like lichess's.  The player finds his own line marked and, on the
-// all-time board, what he still needs to appear on it.
+// all-time board, what he still needs to appear on it.  Each name opens the player's public
+// page, #/player?name=… (GET /api/players/{name}): level, title, ratings and places.
 
-import { errorText, t } from "./i18n.js";
+import { errorText, getLang, t } from "./i18n.js";
 import { esc } from "./table.js";
 
 export const PERIODS = ["all", "week"];
@@ -14,6 +15,7 @@ let deps = { S: null, api: null, profiles: [], rerender: () => {} };
 export function initLeaderboard({ S, api, profiles, rerender }) {
   deps = { S, api, profiles, rerender };
   S.board = { profile: profiles[0], period: "all", data: null, error: "", asked: null };
+  S.player = { name: null, data: null, error: "" };
 }
 
 /** Show the board of `profile` and `period` (from the route; unknown values: the first). */
@@ -65,7 +67,7 @@ export function leaderboardHTML() {
     const me = deps.S.account ? deps.S.account.username : null;
     const since = data.since ? `<p class="muted" data-since="${esc(data.since)}">${t("board.since", { when: new Date(data.since).toLocaleString() })}</p>` : "";
     const rows = data.players.map((p) => `<tr data-rank="${p.rank}" ${p.username === me ? `class="me" aria-current="true"` : ""}>` +
-      `<td>${p.rank}</td><td>${esc(p.username)}${p.username === me ? ` · ${t("board.you")}` : ""}</td><td>${p.rating}</td><td>${p.matches}</td></tr>`).join("");
+      `<td>${p.rank}</td><td>${playerLink(p.username)}${p.username === me ? ` · ${t("board.you")}` : ""}</td><td>${p.rating}</td><td>${p.matches}</td></tr>`).join("");
     body = data.players.length
       ? `${since}<div class="scroll-x"><table class="history board"><thead><tr><th>${t("board.rank")}</th><th>${t("board.player")}</th><th>${t("board.rating")}</th><th>${t(`board.matches_${data.period}`)}</th></tr></thead><tbody>${rows}</tbody></table></div>`
       : `${since}<p class="board-empty">${t(`board.empty_${data.period}`, { n: data.min_matches })}</p>`;
@@ -74,4 +76,48 @@ export function leaderboardHTML() {
   return `<div class="screen"><div class="card"><h2>${t("board.title")}</h2>
     <nav class="tabs" aria-label="${t("opt.profile")}">${tabs}</nav>
     <nav class="tabs" aria-label="${t("board.period")}">${periods}</nav>${body}</div></div>`;
+}
+
+/** A link to a player's public page. */
+export function playerLink(name) {
+  return `<a href="#/player?name=${encodeURIComponent(name)}" data-player="${esc(name)}">${esc(name)}</a>`;
+}
+
+/** Show the public page of `name` (from the route). */
+export async function openPlayer(name) {
+  const P = deps.S.player;
+  if (name === P.name && (P.data || P.error)) return;
+  Object.assign(P, { name, data: null, error: "" });
+  try {
+    if (!name) throw Object.assign(new Error("not_found"), { status: 404 });
+    const data = await deps.api("GET", `/api/players/${encodeURIComponent(name)}`);
+    if (P.name !== name) return; // another page was asked for meanwhile
+    P.data = data;
+  } catch (e) {
+    if (P.name !== name) return;
+    P.error = e.status === 404 ? t("player.not_found") : (e.code ? errorText(e) : String(e.message || e));
+  }
+  if (deps.S.screen === "player") deps.rerender();
+}
+
+/** A player's public page. */
+export function playerHTML() {
+  const P = deps.S.player;
+  const back = `<a class="tab" href="#/leaderboard">${t("board.title")}</a>`;
+  if (!P.data) {
+    const body = P.error ? `<p class="error" role="alert">${esc(P.error)}</p>` : `<p>${t("app.loading")}</p>`;
+    return `<div class="screen"><div class="card"><h2>${esc(P.name || "")}</h2>${body}<nav class="tabs">${back}</nav></div></div>`;
+  }
+  const d = P.data;
+  const en = getLang() === "en";
+  const joined = new Date(d.joined);
+  const rows = d.ratings.map((r) => `<tr data-profile="${esc(r.profile)}"><td>${esc(t(`opt.profile.${r.profile}`))}</td><td>${r.rating}</td><td>${r.matches}</td>` +
+    `<td>${r.place ? t("player.place", { n: r.place }) : t("player.unplaced", { n: Math.max(0, d.min_matches - r.matches) })}</td></tr>`).join("");
+  const ratings = d.ratings.length
+    ? `<div class="scroll-x"><table class="history board"><thead><tr><th>${t("opt.profile")}</th><th>${t("board.rating")}</th><th>${t("board.matches_all")}</th><th>${t("board.rank")}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : `<p class="player-none">${t("player.none")}</p>`;
+  return `<div class="screen"><div class="card"><h2 data-player-name="${esc(d.username)}">${esc(d.username)}</h2>
+    <p class="player-level">${t("profile.level")} ${d.level} · ${esc(en ? d.title_en : d.title)} · ${esc(en ? d.rank_en : d.rank)}</p>
+    <p class="muted">${t("player.joined", { when: Number.isNaN(joined.getTime()) ? "" : joined.toLocaleDateString() })}</p>
+    ${ratings}<nav class="tabs">${back}</nav></div></div>`;
 }
