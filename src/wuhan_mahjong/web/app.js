@@ -1,7 +1,8 @@
 // The browser client: screens, routes, the WebSocket connection (docs/protocol.md), keyboard.
 //
 // Screens are hash routes (#/login, #/lobby, #/room, #/table, #/summary, #/replay?id=… or ?public=…,
-// #/profile, #/leaderboard?profile=…&period=…, #/player?name=…, #/rules?profile=…, #/settings), pushed on the history: Back and Forward
+// #/profile, #/leaderboard?profile=…&period=…, #/player?name=…, #/rules?profile=…, #/settings,
+// #/join?code=…: a room's invitation), pushed on the history: Back and Forward
 // move between them, and a link or a typed #/… in an open tab goes there (hashchange).
 // #/fixture?src=URL&frame=NAME renders stored seat views without a server, for tests.
 // The table is drawn only from the "state" frames' seat view (table.js).
@@ -487,6 +488,13 @@ function rememberForms() {
   }
 }
 
+/** Fill form `id` with `values`, now if it is on screen and after every re-render. */
+function presetForm(id, values) {
+  S.forms[id] = { ...(S.forms[id] || {}), ...values };
+  const form = document.getElementById(id);
+  if (form) for (const [name, value] of Object.entries(values)) if (form.elements[name]) form.elements[name].value = value;
+}
+
 function restoreForms() {
   for (const form of app.querySelectorAll("form[id]")) {
     const saved = S.forms[form.id];
@@ -646,7 +654,8 @@ function scrollToFactor() {
 
 const SCREENS = {
   login() {
-    return `<div class="screen"><div class="card"><h2>${t("login.title")}</h2>
+    const invited = S.invitation ? `<p class="invited" role="status">${t("room.invited", { code: esc(S.invitation) })}</p>` : "";
+    return `<div class="screen"><div class="card"><h2>${t("login.title")}</h2>${invited}
       <button class="primary big-button" data-do="guest">${t("login.guest")}</button>${formError("guest")}
       <p>${t("login.or")}</p>
       <form id="login-form" novalidate>
@@ -695,6 +704,8 @@ const SCREENS = {
     return `<div class="screen"><div class="card"><h2>${t("room.title", { code: esc(r.code) })}</h2>
       <div class="room-code" data-code="${esc(r.code)}">${esc(r.code)}</div>
       <p>${t("room.share", { code: esc(r.code) })}</p>
+      <div class="form-row invite"><label for="invite-link">${t("room.invite")}</label><input id="invite-link" class="invite-link" readonly value="${esc(invitationURL(r.code))}">
+      <button type="button" data-do="invite">${t(S.inviteCopied === r.code ? "room.copied" : "room.copy")}</button></div>
       <p class="room-options">${optionsLine(r.options)}</p>
       ${overrides ? `<ul class="overrides">${overrides}</ul>` : ""}
       <ul class="seats-list">${members}</ul><p>${t("room.waiting")}</p>
@@ -834,7 +845,7 @@ function tick() {
 setInterval(tick, 250);
 
 // ============================================================ routing
-const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "player", "rules", "settings", "fixture", "calculator", "watch"];
+const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "player", "rules", "settings", "fixture", "calculator", "watch", "join"];
 const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile", "watch"];
 SCREENS.watch = watchHTML; // #/watch?id=TABLE: a spectator's read-only table (spectate.js)
 SCREENS.leaderboard = leaderboardHTML; // #/leaderboard?profile=…&period=all|week (leaderboard.js)
@@ -906,6 +917,7 @@ function route() {
     return;
   }
   if (screen === "player") { S.error = ""; S.screen = "player"; openPlayer(params.get("name")); render(); return; }
+  if (screen === "join") { acceptInvitation(params.get("code")); return; }
   if (screen === "rules") {
     S.rulesProfile = params.get("profile") || null;
     S.rulesFactor = params.get("factor") || null;
@@ -1034,7 +1046,7 @@ async function start() {
   const { screen, params } = hashParams();
   if (screen === "fixture") { await loadFixture(params.get("src"), params.get("frame")); return; }
   if (S.token) connect();
-  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player"].includes(screen)) route();
+  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player", "join"].includes(screen)) route();
   else if (S.token) go(["profile", "lobby"].includes(screen) ? screen : "lobby", "", { replace: true });
   else go("login", "", { replace: true });
   document.body.dataset.ready = "1";
@@ -1048,7 +1060,7 @@ async function guest() {
     saveToken(data.token);
     S.account = data.account || null;
     connect();
-    go("lobby", "", { replace: true });
+    if (S.invitation) joinInvitation(); else go("lobby", "", { replace: true });
   } catch (e) { setFormError("guest", e, "login.guest_failed"); render(); }
 }
 
@@ -1061,10 +1073,56 @@ async function login(mode, form) {
     S.account = data.account || null;
     delete S.forms["login-form"];
     connect();
-    go("lobby", "", { replace: true });
+    if (S.invitation) joinInvitation(); else go("lobby", "", { replace: true });
   } catch (e) {
     setFormError("login-form", e, mode === "register" ? "login.register_failed" : "login.failed");
     render();
+  }
+}
+
+// ============================================================ invitations
+/** The address that brings a friend into room `code` (#/join?code=…). */
+function invitationURL(code) {
+  return `${location.origin}${location.pathname}#/join?code=${encodeURIComponent(code)}`;
+}
+
+/** #/join?code=…: join that room, at once when signed in, else after signing in (the
+ * login screen says so). A code that is not one shows in the lobby's join form. */
+function acceptInvitation(raw) {
+  const code = String(raw || "").normalize("NFKC").trim();
+  presetForm("join-form", { code });
+  if (!/^[0-9]{6}$/.test(code)) {
+    S.invitation = null;
+    S.formErrors["join-form"] = { text: t("lobby.bad_code"), field: "code", fresh: true };
+    go(S.token ? "lobby" : "login", "", { replace: true });
+    return;
+  }
+  S.invitation = code;
+  if (!S.token) { go("login", "", { replace: true }); return; }
+  joinInvitation();
+}
+
+/** Send the join of the invitation's room (once signed in), from the lobby. */
+function joinInvitation() {
+  const code = S.invitation;
+  if (!code) return;
+  S.invitation = null;
+  go("lobby", "", { replace: true });
+  if (!sendWhenConnected({ type: "join_room", code, ref: "join-form" })) setFormError("join-form", { code: "network" });
+}
+
+/** Copy the invitation's address (the field shows it too, for a browser without a
+ * clipboard here: an address over plain http). */
+async function copyInvitation() {
+  const code = S.room && S.room.code;
+  const field = $("#invite-link");
+  if (!code || !field) return;
+  try {
+    await navigator.clipboard.writeText(invitationURL(code));
+    S.inviteCopied = code;
+    render();
+  } catch {
+    field.focus(); field.select(); // the player copies it himself
   }
 }
 
@@ -1151,6 +1209,7 @@ document.addEventListener("click", (ev) => {
       break;
     case "cancel-queue": send({ type: "leave", ref: "quick" }); break;
     case "ready": send({ type: "ready", ready: true, ref: "room" }); break;
+    case "invite": copyInvitation(); break;
     case "start": send({ type: "start", ref: "room" }); break;
     case "leave": send({ type: "leave", ref: "room" }); break;
     case "logout": logout(); break;
