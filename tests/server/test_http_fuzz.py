@@ -27,7 +27,7 @@ PATHS = ["/api/register", "/api/login", "/api/guest", "/api/upgrade", "/api/logo
          "/api/health", "/api/hint", "/api/score", "/api/hand", "/api/leaderboard", "/healthz",
          "/readyz", "/metrics", "/api/hands/{m}/{h}/publish", "/api/public/hands/{m}/{h}",
          "/api/public/hands/{m}/{h}/record.jsonl", "/api/public/hands/{m}/{h}/frames",
-         "/api/matches/{m}/hands/{h}/frames", "/api/rules", "/api/tables/live", "/",
+         "/api/matches/{m}/hands/{h}/frames", "/api/rules", "/api/tables/live", "/api/players/{m}", "/",
          "/index.html", "/../../etc/passwd", "/api/nothing", "/x%00y"]
 MATCH_IDS = ["abc", "0" * 32, "%00", "a%00b", "..", "x" * 500, "🀄", "a%20b", "%ff"]
 HAND_NOS = ["0", "1", "-1", str(2**40), str(10**30)]
@@ -67,7 +67,8 @@ def test_random_requests_get_answers_not_errors(start_server: StartServer, web: 
             response = client.send(request)
             codes[response.status_code] += 1
             assert response.status_code < 500, (request.method, path, params, body, response.text)
-            if response.status_code >= 400 and path.startswith("/api/"):
+            sent = request.url.path  # as sent: /api/players/.. goes as /api
+            if response.status_code >= 400 and (sent == "/api" or sent.startswith("/api/")):
                 # every API answer has the API's error shape, routing's own 404 and 405 too
                 assert response.json()["error"]["code"] in ERROR_CODES, (request.method, path,
                                                                          response.text)
@@ -88,7 +89,7 @@ def test_a_nul_in_typed_text_is_a_miss_not_an_error(start_server: StartServer) -
         r = client.post("/api/register", json={"username": "a\x00b", "password": "secret-123"})
         assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_credentials"
         for path in ("/api/public/hands/a%00b/1", "/api/public/hands/a%00b/1/record.jsonl",
-                     "/api/public/hands/a%00b/1/frames"):
+                     "/api/public/hands/a%00b/1/frames", "/api/players/some%00one"):
             r = client.get(path)
             assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", path
         auth = {"Authorization": f"Bearer {register(server, 'another')}"}
@@ -106,6 +107,8 @@ def test_routing_errors_under_api_are_json(start_server: StartServer, web: bool)
     served), the mount matched ``GET /api/login`` too and answered 404."""
     server = start_server(**({"web_dir": WEB} if web else {}))
     with httpx.Client(base_url=server.http, timeout=30) as client:
+        r = client.get("/api")  # what /api/x/.. comes to: plain text before
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", r.text
         r = client.get("/api/nothing/here")
         assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
         r = client.get("/api/login")

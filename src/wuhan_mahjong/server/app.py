@@ -242,6 +242,11 @@ def _methods_of_path(request: Request) -> set[str]:
     return allowed
 
 
+def _is_api(path: str) -> bool:
+    """Whether ``path`` is the API's: ``/api`` itself too (what ``/api/x/..`` comes to)."""
+    return path == "/api" or path.startswith("/api/")
+
+
 async def _routing_error(request: Request, exc: Exception) -> Response:
     """Starlette's own 404 and 405 (no route matched, a route's other method): under
     ``/api/`` the API's error shape, so that a program reads every API answer the same
@@ -250,7 +255,7 @@ async def _routing_error(request: Request, exc: Exception) -> Response:
     headers = dict(exc.headers) if exc.headers else None
     if exc.status_code in {204, 304}:
         return Response(status_code=exc.status_code, headers=headers)
-    if request.url.path.startswith("/api/"):
+    if _is_api(request.url.path):
         status = exc.status_code
         if status in (404, 405):
             # the routes decide, not the client's files mounted at "/": that mount matches
@@ -269,7 +274,7 @@ async def _unexpected_error(request: Request, exc: Exception) -> Response:
     """A fault no handler caught (a bug): under ``/api/`` the API's 500 shape, elsewhere
     Starlette's plain text.  Starlette raises the exception again after this answer, so
     the server's log still has its traceback."""
-    if request.url.path.startswith("/api/"):
+    if _is_api(request.url.path):
         if is_transient(exc):
             return _database_away()
         return _error(500, "server_error", "an internal error (the server's log has it)")
