@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
+import wuhan_mahjong.server.lobby as lobby_module
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.economy import min_to_sit
 
@@ -118,6 +119,75 @@ def test_private_room_lifecycle(server: Server) -> None:
         await guest2.expect("table")
         await asyncio.gather(play(host, seed=1), play(guest2, seed=2))
         for c in (host, guest2, guest3):
+            await c.close()
+
+    asyncio.run(scenario())
+
+
+async def _room_match(host: Client, other: Client, options: dict[str, Any]
+                      ) -> tuple[str, list[dict[str, Any]]]:
+    """``host`` and ``other`` play a room's match (bots in the two empty seats) to its end:
+    the room's code and their ``match_end`` frames."""
+    await host.send({"type": "create_room", "options": options})
+    code = (await host.expect("room"))["code"]
+    await other.send({"type": "join_room", "code": code})
+    await other.expect("room")
+    await other.send({"type": "ready"})
+    await host.send({"type": "ready"})
+    while not all(m["ready"] for m in (await host.expect("room"))["members"]):
+        pass
+    await host.send({"type": "start"})
+    ends = await asyncio.gather(play(host, seed=3), play(other, seed=4))
+    return code, list(ends)
+
+
+@pytest.mark.slow
+def test_a_rooms_match_reopens_its_room_for_a_rematch(
+        start_server: StartServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A room's match played to its end offers its players a new room with the same options
+    (``match_end.rematch``, *再来一场*): the first back hosts it, the others join it; nobody
+    back within ``REMATCH_SECONDS`` closes it.  A quick match offers none."""
+    monkeypatch.setattr(lobby_module, "REMATCH_SECONDS", 3.0)
+    server = start_server(bot_wait=0.05, quick_hands=1)
+    options: dict[str, Any] = {"profile": "bianfeng", "hands": 1, "cap": 250,
+                               "rules": {"min_score_every_loser": 0}}
+
+    async def scenario() -> None:
+        host, friend, late = [await _connect(server, guest_token(server)) for _ in range(3)]
+        code, ends = await _room_match(host, friend, options)
+        rematch = ends[0]["rematch"]
+        assert rematch and len(rematch) == 6 and rematch.isdigit() and rematch != code
+        assert ends[1]["rematch"] == rematch  # one room for the table's players
+        # the friend comes back first: he hosts it, with the match's options
+        await friend.send({"type": "join_room", "code": rematch})
+        room = await friend.expect("room")
+        assert room["members"] == [{"name": room["members"][0]["name"], "ready": False,
+                                    "host": True, "you": True}]
+        assert room["options"]["profile"] == "bianfeng" and room["options"]["hands"] == 1
+        assert room["options"]["cap"] == 250
+        assert room["options"]["rules"] == {"min_score_every_loser": 0}
+        await asyncio.sleep(3.5)  # past REMATCH_SECONDS: a room with a player stays open
+        await host.send({"type": "join_room", "code": rematch})
+        room = await host.expect("room")
+        assert [m["host"] for m in room["members"]] == [True, False]
+        # and it plays like any room
+        await friend.send({"type": "ready"})
+        await host.send({"type": "ready"})
+        while not all(m["ready"] for m in (await host.expect("room"))["members"]):
+            pass
+        await friend.send({"type": "start"})
+        ends = await asyncio.gather(play(host, seed=5), play(friend, seed=6))
+        second = ends[0]["rematch"]
+        assert second and second == ends[1]["rematch"] and second != rematch
+        # nobody back in time: closed
+        await asyncio.sleep(3.5)
+        await late.send({"type": "join_room", "code": second})
+        assert (await late.expect("error"))["code"] == "not_found"
+        # a quick match offers no rematch
+        await late.send({"type": "quick_match"})
+        end = await play(late, seed=7)
+        assert end["rematch"] is None
+        for c in (host, friend, late):
             await c.close()
 
     asyncio.run(scenario())

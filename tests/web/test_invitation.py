@@ -67,3 +67,36 @@ def test_a_friend_joins_the_room_from_its_link(browser: Any, live_server: str) -
     finally:
         for c in contexts:
             c.close()
+
+
+@pytest.mark.slow
+def test_a_rooms_match_ends_with_a_rematch_in_the_same_room(browser: Any, live_server: str) -> None:
+    """The summary of a room's match offers *同一房间再来一场*: one click, and the player is in
+    a new room with the match's options, hosting it (the first back)."""
+    context, page, console = as_guest(browser, live_server)
+    try:
+        page.fill("#cf-hands", "1")
+        page.select_option("#cf-profile", "bianfeng")
+        page.click("#create-form button[type='submit']")
+        page.wait_for_selector(".room-code")
+        first = page.get_attribute(".room-code", "data-code")
+        page.click("[data-do='ready']")
+        wait_js(page, "window.__wm.room.members[0].ready === true")
+        page.click("[data-do='start']")  # bots fill the three seats
+        page.wait_for_selector("[data-do='auto']", timeout=20_000)
+        page.click("[data-do='auto']")  # 托管: the hand plays itself
+        page.wait_for_selector("#overlay [data-act='continue']", timeout=60_000)
+        wait_js(page, "window.__wm.matchEnd !== null", timeout=30)
+        page.click("#overlay [data-act='continue']")  # the last hand's settlement, then the summary
+        page.wait_for_selector("[data-do='rematch']", timeout=15_000)
+        rematch = page.evaluate("window.__wm.matchEnd.rematch")
+        assert rematch and rematch != first
+        assert "同样的规则" in page.inner_text(".screen")
+        page.click("[data-do='rematch']")
+        page.wait_for_selector(f".room-code[data-code='{rematch}']")
+        assert page.evaluate("window.__wm.room.options.profile") == "bianfeng"
+        assert page.evaluate("window.__wm.room.options.hands") == 1
+        assert page.evaluate("window.__wm.room.members.map((m) => [m.host, m.you])") == [[True, True]]
+        assert console.errors == [], console.errors
+    finally:
+        context.close()

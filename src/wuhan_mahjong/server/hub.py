@@ -54,6 +54,7 @@ from .protocol import (
     ProtocolError,
     QuickMatchMsg,
     ReadyMsg,
+    RoomOptions,
     SnapshotMsg,
     StartMsg,
     UnwatchMsg,
@@ -362,8 +363,10 @@ class Hub:
         return out
 
     async def start_table(self, humans: Sequence[tuple[int, str]], rules: Rules, *, hands: int,
-                          stake: int, watchable: bool = True) -> Table:
-        """Seat ``humans`` (account id, name) and bots for the empty seats; start the match."""
+                          stake: int, watchable: bool = True,
+                          room: RoomOptions | None = None) -> Table:
+        """Seat ``humans`` (account id, name) and bots for the empty seats; start the match.
+        ``room``: the options of the private room it comes from (a rematch reopens it)."""
         if self.draining:
             raise ProtocolError("busy", "the server is restarting: try again in a moment")
         for acct, _ in humans:
@@ -389,6 +392,7 @@ class Hub:
             claim_seconds=cfg.claim_seconds or rules.claim_window_seconds,
             turn_seconds=cfg.turn_seconds or rules.turn_seconds, bot_name=self.bot_name)
         table.watchable = watchable
+        table.room = room
         self._run_table(table, [b.id for b in bots])
         return table
 

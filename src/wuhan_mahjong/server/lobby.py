@@ -15,7 +15,10 @@ Private rooms
     A host creates a room with options (profile, rule overrides, hands, stake)
     and gets a 6-digit code; others join with it.  Members ready up; four ready
     members start at once, or the host of a free room starts earlier and bots
-    fill it.  Leaving before the start is free.
+    fill it.  Leaving before the start is free.  When a room's match is played
+    to its end, a new room with the same options waits for its players (the
+    code is in their ``match_end``: *再来一场*); the first to come back hosts
+    it, and it closes if nobody comes within :data:`REMATCH_SECONDS`.
 
 Silver: bots never hold silver, so a silver table seats four registered
 players; each needs :func:`~.economy.min_to_sit` (checked on joining and again
@@ -41,9 +44,13 @@ from .protocol import ProtocolError, QueuedMsg, QuickMatchMsg, RoomMember, RoomM
 if TYPE_CHECKING:
     from .hub import Client, Hub
 
-__all__ = ["SERVER_OPTIONS", "Lobby", "Room", "room_rules"]
+__all__ = ["REMATCH_SECONDS", "SERVER_OPTIONS", "Lobby", "Room", "room_rules"]
 
 log = logging.getLogger("wuhan_mahjong.server.lobby")
+
+REMATCH_SECONDS = 300.0
+"""How long the room offered for a rematch waits for its first player (the summary of the
+match stays on the players' screens; five minutes is a chat about it and a decision)."""
 
 SERVER_OPTIONS = frozenset({"service_fee", "min_silver"})
 """Rule options that only the server sets (a room could otherwise waive its fee)."""
@@ -87,6 +94,7 @@ class QuickQueue:
 class Room:
     code: str
     host: int
+    """The host's account id; 0 in a rematch's room nobody has come back to yet."""
     options: RoomOptions
     rules: Rules
     members: list[tuple[int, str]] = field(default_factory=list)
@@ -250,7 +258,7 @@ class Lobby:
         return short
 
     async def _launch(self, humans: list[tuple[int, str]], rules: Rules, hands: int,
-                      stake: int, watchable: bool = True) -> None:
+                      stake: int, watchable: bool = True, room: RoomOptions | None = None) -> None:
         from .protocol import ErrorMsg
 
         try:
@@ -264,7 +272,7 @@ class Lobby:
                         if short else "a silver table seats four players"))
                 return
             await self.hub.start_table(humans, rules, hands=hands, stake=stake,
-                                       watchable=watchable)
+                                       watchable=watchable, room=room)
         except ProtocolError as e:  # the server began to drain meanwhile (busy)
             self._not_started(humans)
             for a, _ in humans:
@@ -338,10 +346,31 @@ class Lobby:
             raise ProtocolError("not_found", f"no room {code}", room=code)
         if len(room.members) >= 4:
             raise ProtocolError("room_full", f"room {code} is full", room=code)
+        if not room.members:  # a rematch's room: the first to come back hosts it
+            room.host = client.account_id
         room.members.append((client.account_id, client.name))
         room.ready[client.account_id] = False
         self.hub.where.join_room(client.account_id, room)
         self._room_update(room)
+
+    async def rematch_room(self, options: RoomOptions) -> str | None:
+        """Open a room with ``options`` for the players of a room whose match was played to
+        its end, and return its code (``None`` while the server drains: nothing starts).
+        Nobody is in it: each player decides (``join_room``); it closes if nobody comes
+        within :data:`REMATCH_SECONDS`."""
+        if self.hub.draining:
+            return None
+        code = self._new_code()
+        if self.hub.cluster is not None:  # unique across the cluster's nodes
+            code = await self.hub.cluster.room_code(code, self._new_code)
+        room = Room(code=code, host=0, options=options, rules=room_rules(options))
+        self.rooms[code] = room
+        asyncio.get_running_loop().call_later(REMATCH_SECONDS, self._close_if_empty, room)
+        return code
+
+    def _close_if_empty(self, room: Room) -> None:
+        if self.rooms.get(room.code) is room and not room.members and not room.starting:
+            del self.rooms[room.code]
 
     def _room_of(self, client: Client) -> Room:
         place = self.hub.where.get(client.account_id)
@@ -380,7 +409,7 @@ class Lobby:
             self.hub.where.starting(a)
         task = asyncio.get_running_loop().create_task(
             self._launch(humans, room.rules, room.options.hands, room.options.stake,
-                         room.options.spectators))
+                         room.options.spectators, room.options))
         self.hub.background(task)
 
     def _room_update(self, room: Room) -> None:

@@ -501,6 +501,9 @@ class MatchEndMsg(_Msg):
     reason: Literal["server_error"] | None = None
     """Why the match ended before its last hand: ``server_error`` (the table stopped on an
     unexpected error; the finished hands are settled, the unfinished hand does not count)."""
+    rematch: str | None = None
+    """The code of a new room with this match's options, when it came from a private room
+    and was played to its end (*再来一场*: ``join_room`` with it; the first back hosts it)."""
 
 
 class NoticeMsg(_Msg):

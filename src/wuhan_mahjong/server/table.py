@@ -94,6 +94,7 @@ from .protocol import (
     MatchResultLine,
     NoticeMsg,
     PlayerInfo,
+    RoomOptions,
     TableMsg,
     state_frame,
     state_frame_parts,
@@ -310,6 +311,9 @@ class Table:
         self.escapes_to_settle: list[int] = []
         self.loop = asyncio.get_running_loop()
         self.watchable = True
+        self.room: RoomOptions | None = None
+        """The options of the private room this match comes from (``None``: a quick match, or
+        a match resumed after a restart, which offers no rematch)."""
         """Others may watch (``server/spectate.py``): quick match, or a room allowing it."""
         self._players_key: tuple[Any, ...] | None = None
         self._players_json: list[dict[str, Any]] = []
@@ -1087,7 +1091,8 @@ class Table:
                                 fee=silver.get(s.account_id, (0, 0))[1]) for s in self.seats]
 
     async def _tell_match_end(self, results: list[MatchResultLine],
-                              reason: Literal["server_error"] | None) -> None:
+                              reason: Literal["server_error"] | None,
+                              rematch: str | None = None) -> None:
         store = self.hub.store
         for info in self.seats:
             if info.is_bot or info.escaped:
@@ -1098,7 +1103,7 @@ class Table:
                 account = self.hub.account_info(acct)
             self._send(info.seat, MatchEndMsg(match_id=self.match_id, totals=list(self.match.totals),
                                               stake=self.stake, results=results, account=account,
-                                              reason=reason))
+                                              reason=reason, rematch=rematch))
 
     async def _early_end_fee(self) -> None:
         """Charge the service fee of a match that ended early (its ``end`` event lowered the
@@ -1123,7 +1128,18 @@ class Table:
         await self._store_call(self.hub.store.end_match, self.match_id, self.epoch, "finished")
         emit("match_end", how="finished", match_id=self.match_id, table_id=self.table_id,
              totals=list(self.match.totals))
-        await self._tell_match_end(results, None)
+        await self._tell_match_end(results, None, await self._rematch())
+
+    async def _rematch(self) -> str | None:
+        """The code of the room reopened for a rematch, if this match came from a room; a
+        fault there costs the players that offer, never the match's end."""
+        if self.room is None:
+            return None
+        try:
+            return await self.hub.lobby.rematch_room(self.room)
+        except Exception as e:  # Redis away (a cluster's room code), say
+            log.warning("no rematch room for match %s: %s", self.match_id, e)
+            return None
 
     async def _abort(self) -> None:
         """End the match after an unexpected error: settle what finished, void the rest, tell."""

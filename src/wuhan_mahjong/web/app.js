@@ -743,7 +743,10 @@ const SCREENS = {
     return `<div class="screen"><div class="card"><h2>${t("summary.title")}</h2>
       <div class="scroll-x"><table class="summary"><thead>${head}</thead><tbody>${rows}</tbody></table></div>
       <p>${links}</p>
-      <div class="form-row"><button class="primary" data-do="quick">${t("summary.again")}</button><button data-nav="lobby">${t("summary.lobby")}</button></div></div></div>`;
+      <div class="form-row">${m.rematch
+        ? `<button class="primary" data-do="rematch">${t("summary.rematch")}</button><button data-do="quick">${t("lobby.quick")}</button>`
+        : `<button class="primary" data-do="quick">${t("summary.again")}</button>`}<button data-nav="lobby">${t("summary.lobby")}</button></div>
+      ${m.rematch ? `<p class="muted">${t("summary.rematch_note")}</p>` : ""}<p class="error" role="alert">${esc(S.error)}</p></div></div>`;
   },
 
   replay() {
@@ -1210,6 +1213,11 @@ document.addEventListener("click", (ev) => {
     case "cancel-queue": send({ type: "leave", ref: "quick" }); break;
     case "ready": send({ type: "ready", ready: true, ref: "room" }); break;
     case "invite": copyInvitation(); break;
+    case "rematch": // the room reopened for this match's players (match_end.rematch)
+      S.error = "";
+      if (!sendWhenConnected({ type: "join_room", code: S.matchEnd.rematch, ref: "rematch" })) S.error = errorText({ code: "network" });
+      render();
+      break;
     case "start": send({ type: "start", ref: "room" }); break;
     case "leave": send({ type: "leave", ref: "room" }); break;
     case "logout": logout(); break;

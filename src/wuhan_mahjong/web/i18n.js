@@ -200,6 +200,8 @@ const zh = {
   "summary.hands": "各局得分",
   "summary.silver": "银子 {n}",
   "summary.again": "再来一场",
+  "summary.rematch": "同一房间再来一场",
+  "summary.rematch_note": "同样的规则；先回来的人当房主，其他人准备好就开始。",
   "summary.lobby": "回大厅",
 
   "replay.title": "牌局回放",
@@ -730,6 +732,8 @@ const en = {
   "summary.hands": "Hand by hand",
   "summary.silver": "silver {n}",
   "summary.again": "Play again",
+  "summary.rematch": "Rematch in the same room",
+  "summary.rematch_note": "The same rules; the first back hosts the room, and it starts when everyone is ready.",
   "summary.lobby": "Back to the lobby",
 
   "replay.title": "Replay",
