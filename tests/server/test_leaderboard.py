@@ -249,7 +249,7 @@ def test_a_players_public_page(server: Server) -> None:
         assert r.status_code == 200, r.text
         body = r.json()
         assert set(body) == {"username", "level", "title", "title_en", "rank", "rank_en",
-                             "joined", "min_matches", "ratings"}  # no silver, no history
+                             "joined", "min_matches", "ratings", "playing"}  # no silver, no history
         (rating,) = body["ratings"]
         assert rating == {"profile": "yuanhang", "rating": line["rating"],
                           "matches": line["matches"], "place": line["rank"]}
@@ -271,3 +271,39 @@ def test_a_players_public_page(server: Server) -> None:
         r = page(name)
         assert r.status_code == 404, (name, r.text)
         assert r.json()["error"]["code"] == "not_found"
+
+
+def test_a_players_page_shows_the_table_he_plays_at(start_server: StartServer) -> None:
+    """While a player sits at a table anyone may watch, his page names it (to watch); a
+    room whose host turned watching off is not named, and nothing when he sits nowhere."""
+    server = start_server(bot_wait=0.05, turn_seconds=60)
+    tokens = {n: register(server, n) for n in ("tv", "hidden")}
+
+    def playing(name: str) -> Any:
+        r = httpx.get(f"{server.http}/api/players/{name}", timeout=10)
+        assert r.status_code == 200, r.text
+        return r.json()["playing"]
+
+    assert playing("tv") is None
+
+    async def scenario() -> None:
+        tv = Client(server, tokens["tv"])
+        await tv.connect()
+        await tv.send({"type": "quick_match"})
+        table = await tv.expect("table")
+        now = await asyncio.to_thread(playing, "tv")
+        assert now == {"table_id": table["table_id"], "profile": table["profile"],
+                       "hand_no": 0, "hands": table["hands"]}
+        hidden = Client(server, tokens["hidden"])
+        await hidden.connect()
+        await hidden.send({"type": "create_room", "options": {"hands": 1, "spectators": False}})
+        await hidden.expect("room")
+        await hidden.send({"type": "ready"})
+        await hidden.expect("room")
+        await hidden.send({"type": "start"})
+        await hidden.expect("table")
+        assert await asyncio.to_thread(playing, "hidden") is None
+        for c in (tv, hidden):
+            await c.close()
+
+    asyncio.run(scenario())

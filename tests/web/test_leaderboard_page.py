@@ -20,7 +20,7 @@ import pytest
 
 from wuhan_mahjong.store import HandRecord, open_store
 
-from .conftest import Console, open_page, run_server, wait_js
+from .conftest import Console, as_guest, open_page, run_server, wait_js
 
 PASSWORD = "correct horse battery staple"
 NAMES = ["ann", "ben", "cat", "dan", "eve"]
@@ -202,4 +202,29 @@ def test_the_leaderboards_in_the_browser(browser: Any, board_server: tuple[str, 
         assert row == ["Yuanhang", str(rating), "2", "3 more matches to be ranked"], row
         assert console.errors == [], console.errors
     finally:
+        context.close()
+
+
+@pytest.mark.slow
+def test_a_players_page_leads_to_the_table_he_plays_at(
+        browser: Any, board_server: tuple[str, dict[str, str]]) -> None:
+    base, tokens = board_server
+    context, player, player_console = _signed_in(browser, base, tokens["cat"], "#/lobby")
+    fan_context, fan, fan_console = as_guest(browser, base)  # watching takes an account
+    try:
+        fan.goto(f"{base}/#/player?name=cat")
+        fan.wait_for_selector("[data-player-name='cat']")
+        assert fan.locator(".player-live").count() == 0  # not at a table
+        player.click("[data-do='quick']")
+        player.wait_for_selector(".table", timeout=20_000)
+        table_id = wait_js(player, "window.__wm.table && window.__wm.table.table_id")
+        fan.goto(f"{base}/#/player?name=CAT")  # another address: the page asks again
+        fan.wait_for_selector(".player-live")
+        assert "正在对局：远航" in fan.locator(".player-live").inner_text()
+        fan.click(f".player-live [data-watch='{table_id}']")
+        fan.wait_for_selector(f".watch-bar[data-watching='{table_id}']", timeout=15_000)
+        assert player_console.errors == [] and fan_console.errors == [], (
+            player_console.errors, fan_console.errors)
+    finally:
+        fan_context.close()
         context.close()

@@ -167,6 +167,15 @@ class PlayerRatingOut(_Out):
     """The player's place on the profile's all-time leaderboard (``None``: too few matches)."""
 
 
+class PlayingOut(_Out):
+    """The table a player sits at now, when anyone may watch it (``GET /api/tables/live``)."""
+
+    table_id: str
+    profile: str
+    hand_no: int
+    hands: int
+
+
 class PlayerOut(_Out):
     """``GET /api/players/{username}``: what anyone may see of a player (no silver, no
     history: a hand's record stays its players' unless published)."""
@@ -180,6 +189,9 @@ class PlayerOut(_Out):
     joined: datetime
     min_matches: int
     ratings: list[PlayerRatingOut]
+    playing: PlayingOut | None = None
+    """His table now, if it may be watched (on this node: a cluster's other nodes' tables
+    are theirs to tell)."""
 
 
 class HandsOut(_Out):
@@ -521,7 +533,14 @@ async def player(request: Request) -> Response:
     if found is None:
         raise HttpError(404, "not_found", "no such player")
     level = level_for_points(found.points)
-    return _ok(PlayerOut(
+    hub = _hub(request)
+    place = hub.where.get(found.account_id)
+    playing = None
+    if isinstance(place, TablePlace) and hub.spectate.watchable(place.table):
+        table = place.table
+        playing = PlayingOut(table_id=table.table_id, profile=table.rules.profile,
+                             hand_no=table.match.hand_no, hands=table.hands)
+    return _ok(PlayerOut(playing=playing,
         username=found.username, level=level.number, title=level.title_zh,
         title_en=level.title_en, rank=level.rank_zh, rank_en=level.rank_en, joined=found.joined,
         min_matches=MIN_MATCHES,

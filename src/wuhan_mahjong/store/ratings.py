@@ -208,6 +208,7 @@ class PublicRating:
 class PublicPlayer:
     """What anyone may see of a registered, unbanned player: no silver, no history."""
 
+    account_id: int
     username: str
     points: int
     joined: datetime
@@ -247,7 +248,7 @@ def public_player(store: Store, username: str, *,
             ratings.append(PublicRating(profile=row.profile,
                                         rating=display_rating(row.mu, row.sigma),
                                         matches=row.matches, place=place))
-    return PublicPlayer(username=account.username, points=account.points,
+    return PublicPlayer(account_id=account.id, username=account.username, points=account.points,
                         joined=account.created_at, ratings=ratings)
 
 

@@ -2,7 +2,8 @@
 // of each profile, all time or this week, as GET /api/leaderboard ranks them (docs/server.md
 // "Ratings"); public, like lichess's.  The player finds his own line marked and, on the
 // all-time board, what he still needs to appear on it.  Each name opens the player's public
-// page, #/player?name=… (GET /api/players/{name}): level, title, ratings and places.
+// page, #/player?name=… (GET /api/players/{name}): level, title, ratings and places, and
+// his table if he plays now (a link to watch it).
 
 import { errorText, getLang, t } from "./i18n.js";
 import { esc } from "./table.js";
@@ -119,5 +120,6 @@ export function playerHTML() {
   return `<div class="screen"><div class="card"><h2 data-player-name="${esc(d.username)}">${esc(d.username)}</h2>
     <p class="player-level">${t("profile.level")} ${d.level} · ${esc(en ? d.title_en : d.title)} · ${esc(en ? d.rank_en : d.rank)}</p>
     <p class="muted">${t("player.joined", { when: Number.isNaN(joined.getTime()) ? "" : joined.toLocaleDateString() })}</p>
+    ${d.playing ? `<p class="player-live">${t("player.playing", { profile: esc(t(`opt.profile.${d.playing.profile}`)), n: d.playing.hand_no + 1, hands: d.playing.hands })} · <a href="#/watch?id=${encodeURIComponent(d.playing.table_id)}" data-watch="${esc(d.playing.table_id)}">${t("watch.watch")}</a></p>` : ""}
     ${ratings}<nav class="tabs">${back}</nav></div></div>`;
 }
