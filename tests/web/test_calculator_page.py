@@ -352,6 +352,12 @@ def test_fourteen_tiles_are_a_win_only_in_a_winning_shape(browser: Any, live_ser
     context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
     page.wait_for_selector("#calc-profile option", state="attached")
     palette(page, "indicator", ["9p"])
+    # a hand being entered: how many tiles it has and needs, quietly, not as an error
+    palette(page, "hand", tiles("123m"))
+    wait_js(page, "document.querySelector('#calc-waits .calc-building')")
+    assert page.inner_text("#calc-waits .calc-building").startswith("手牌 3 张、副露 0 副")
+    assert page.query_selector("#calc-waits .error") is None
+    page.click("[data-calc-do='clear-hand']")
     palette(page, "hand", tiles("123m456m789m22m555s"))
     settle_page(page)
     wait_js(page, "document.querySelector('#calc-waits .calc-complete')")

@@ -347,7 +347,11 @@ function paletteHTML() {
 function waitsHTML() {
   const w = C.waits;
   if (!w) return `<div id="calc-waits" hidden></div>`; // a place kept for the answer (redrawAnswer)
-  if (w.error) return `<div class="calc-waits card" id="calc-waits"><h3>${t("calc.waits")}</h3><p class="error">${esc(errorOf(w.error))}</p></div>`;
+  if (w.error) {
+    // a hand still being entered is no error: how many tiles it has and needs, quietly
+    const building = ((w.error.data || {}).error || {}).params?.problem === "hand_size";
+    return `<div class="calc-waits card" id="calc-waits"><h3>${t("calc.waits")}</h3><p class="${building ? "muted calc-building" : "error"}">${esc(errorOf(w.error))}</p></div>`;
+  }
   // a value, or why the win may not be made (in the player's language: refusalText)
   const value = (v, why) => (typeof v === "number" ? `<b>${v}</b>` : v === undefined ? "—" : `<span class="calc-reason">${esc(refusalText(why, v))}</span>`);
   const hands = (list) => (list && list.length ? list.map((h) => t(`bighand.${h}`)).join(" · ") : t("settle.small"));
