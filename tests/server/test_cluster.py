@@ -330,6 +330,42 @@ async def _finish_together(clients: list[Client]) -> list[dict[str, Any]]:
 
 
 @pytest.mark.slow
+def test_a_followed_player_online_on_another_node_shows_online(
+        nodes: list[ServeProcess], db_url: str) -> None:
+    """Presence is the cluster's: a player connected to node 2 is online in the list of
+    his follower asking node 1 (``wm:online``, renewed by each node's heartbeat), and
+    offline again within about the heartbeat's life after he leaves."""
+    store, tokens, _ = _accounts(db_url, 2)
+    first, second = _started(nodes[:2])
+    try:
+        auth = {"Authorization": f"Bearer {tokens[0]}"}
+        r = httpx.post(f"{first.http}/api/following/crash1", headers=auth, timeout=10)
+        assert r.status_code == 200, r.text
+
+        def online() -> bool:
+            r = httpx.get(f"{first.http}/api/following", headers=auth, timeout=10)
+            return bool(r.json()["players"][0]["online"])
+
+        async def wait_for(state: bool) -> None:
+            deadline = time.monotonic() + 30
+            while await asyncio.to_thread(online) is not state:
+                assert time.monotonic() < deadline, f"never {'on' if state else 'off'}line"
+                await asyncio.sleep(0.2)
+
+        async def scenario() -> None:
+            assert await asyncio.to_thread(online) is False
+            client = Client(second, tokens[1])  # type: ignore[arg-type]
+            await client.connect()
+            await wait_for(True)
+            await client.close()
+            await wait_for(False)
+
+        asyncio.run(scenario())
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
 def test_a_room_on_node_1_joined_from_nodes_2_and_3_plays_to_the_end(
         nodes: list[ServeProcess], db_url: str) -> None:
     """A private room's code is the cluster's: created on node 1, joined from nodes 2 and 3;

@@ -307,3 +307,56 @@ def test_a_players_page_shows_the_table_he_plays_at(start_server: StartServer) -
             await c.close()
 
     asyncio.run(scenario())
+
+
+def test_following_players_and_their_presence(start_server: StartServer) -> None:
+    """``POST``/``DELETE /api/following/{name}`` and ``GET /api/following``: the players one
+    follows, each online or not and at which table anyone may watch; the player page says
+    whether the asker follows him.  A token is needed; oneself, nobody and a guest cannot be
+    followed."""
+    server = start_server(bot_wait=0.05, turn_seconds=60)
+    fan, star, other = (register(server, n) for n in ("fan", "star", "other"))
+    api = f"{server.http}/api"
+
+    def call(method: str, path: str, token: str | None = fan) -> httpx.Response:
+        headers = _auth(token) if token else {}
+        return httpx.request(method, f"{api}{path}", headers=headers, timeout=10)
+
+    assert call("GET", "/following").json() == {"players": [], "max": 200}
+    assert call("GET", "/players/star").json()["followed"] is False
+    assert call("GET", "/players/star", None).json()["followed"] is None
+    assert call("POST", "/following/STAR").json() == {"username": "star", "following": True}
+    assert call("POST", "/following/star").status_code == 200  # again: the same
+    assert call("POST", "/following/other").status_code == 200
+    assert call("GET", "/players/star").json()["followed"] is True
+    assert call("GET", "/players/fan").json()["followed"] is None  # oneself
+    listed = call("GET", "/following").json()["players"]
+    assert listed == [{"username": "other", "online": False, "playing": None},
+                      {"username": "star", "online": False, "playing": None}]
+
+    async def scenario() -> None:
+        c = Client(server, star)
+        await c.connect()
+        players = (await asyncio.to_thread(call, "GET", "/following")).json()["players"]
+        assert [p["online"] for p in players] == [False, True]
+        await c.send({"type": "quick_match"})
+        table = await c.expect("table")
+        players = (await asyncio.to_thread(call, "GET", "/following")).json()["players"]
+        assert players[1]["playing"]["table_id"] == table["table_id"]
+        await c.close()
+
+    asyncio.run(scenario())
+    assert call("DELETE", "/following/other").json() == {"username": "other", "following": False}
+    assert call("DELETE", "/following/other").status_code == 200
+    assert [p["username"] for p in call("GET", "/following").json()["players"]] == ["star"]
+    # what cannot be
+    r = call("POST", "/following/fan")
+    assert r.status_code == 400 and r.json()["error"]["params"]["problem"] == "self"
+    guest = guest_token(server)
+    guest_name = call("GET", "/profile", guest).json()["account"]["username"]
+    for name in ("nobody", guest_name, "x" * 65):
+        r = call("POST", f"/following/{name}")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", name
+    for method, path in (("GET", "/following"), ("POST", "/following/star")):
+        assert call(method, path, None).status_code == 401
+    assert call("GET", "/following", other).json()["players"] == []

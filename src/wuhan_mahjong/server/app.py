@@ -13,6 +13,8 @@ Routes (``docs/server.md`` and ``docs/protocol.md`` have the details)::
     GET  /api/matches/{match_id}/hands/{n}     (token) → that hand's record (replay)
     GET  /api/leaderboard?profile=&period=all|week     → best-rated players (leaderboard.py)
     GET  /api/players/{username}                       → a player's public page: level, ratings
+    GET  /api/following                        (token) → the players you follow, online or not
+    POST|DELETE /api/following/{username}      (token) → follow / stop following him
     GET  /api/health                                   → {ok, protocol, tables, connections}
     GET  /healthz, /readyz, /metrics                   → liveness, readiness, Prometheus (observability.py)
     POST /api/score      a settlement record            → what `wuhan-mahjong score` prints
@@ -70,6 +72,7 @@ from ..store.database import error_line, is_transient
 from ..store.levels import level_for_points
 from ..store.models import storable_game_id
 from ..store.ratings import MIN_MATCHES, public_player
+from ..store.social import FOLLOW_MAX, FollowError, follow, following, unfollow
 from .admin import keep_house, watch_admin
 from .bot_worker import shared_worker
 from .calculator import AddressLimiter, AddressLimits, calculator_routes
@@ -192,6 +195,26 @@ class PlayerOut(_Out):
     playing: PlayingOut | None = None
     """His table now, if it may be watched (on this node: a cluster's other nodes' tables
     are theirs to tell)."""
+    followed: bool | None = None
+    """Whether the asker follows him (``None``: asked without a token, or about oneself)."""
+
+
+class FollowedOut(_Out):
+    username: str
+    online: bool
+    playing: PlayingOut | None
+
+
+class FollowedNow(_Out):
+    username: str
+    following: bool
+
+
+class FollowingOut(_Out):
+    """``GET /api/following``: the players one follows, with their presence."""
+
+    players: list[FollowedOut]
+    max: int
 
 
 class HandsOut(_Out):
@@ -534,18 +557,68 @@ async def player(request: Request) -> Response:
         raise HttpError(404, "not_found", "no such player")
     level = level_for_points(found.points)
     hub = _hub(request)
-    place = hub.where.get(found.account_id)
-    playing = None
-    if isinstance(place, TablePlace) and hub.spectate.watchable(place.table):
-        table = place.table
-        playing = PlayingOut(table_id=table.table_id, profile=table.rules.profile,
-                             hand_no=table.match.hand_no, hands=table.hands)
-    return _ok(PlayerOut(playing=playing,
+    followed = None
+    asker = await _maybe_account(request)
+    if asker is not None and asker.id != found.account_id:
+        followed = found.account_id in {a for a, _ in await asyncio.to_thread(
+            following, hub.store, asker.id)}
+    return _ok(PlayerOut(playing=_playing(hub, found.account_id), followed=followed,
         username=found.username, level=level.number, title=level.title_zh,
         title_en=level.title_en, rank=level.rank_zh, rank_en=level.rank_en, joined=found.joined,
         min_matches=MIN_MATCHES,
         ratings=[PlayerRatingOut(profile=r.profile, rating=r.rating, matches=r.matches,
                                  place=r.place) for r in found.ratings]))
+
+
+def _playing(hub: Hub, account_id: int) -> PlayingOut | None:
+    table = hub.watchable_table(account_id)
+    if table is None:
+        return None
+    return PlayingOut(table_id=table.table_id, profile=table.rules.profile,
+                      hand_no=table.match.hand_no, hands=table.hands)
+
+
+async def _maybe_account(request: Request) -> Account | None:
+    """The token's account when the request has a valid one, else ``None`` (a public
+    route that says more to a signed-in asker)."""
+    if "authorization" not in request.headers:
+        return None
+    try:
+        return await _account(request)
+    except HttpError:
+        return None
+
+
+@_api
+async def following_list(request: Request) -> Response:
+    account = await _account(request)
+    hub = _hub(request)
+    followed = await asyncio.to_thread(following, hub.store, account.id)
+    online = await hub.online([a for a, _ in followed])
+    return _ok(FollowingOut(max=FOLLOW_MAX, players=[
+        FollowedOut(username=name, online=a in online, playing=_playing(hub, a))
+        for a, name in followed]))
+
+
+@_api
+async def follow_player(request: Request) -> Response:
+    """``POST`` follows the player, ``DELETE`` stops (both idempotent)."""
+    account = await _account(request)
+    name = request.path_params["username"]
+    store = _hub(request).store
+    if request.method == "DELETE":
+        await asyncio.to_thread(unfollow, store, account.id, name[:NAME_INPUT_MAX])
+        return _ok(FollowedNow(username=name[:NAME_INPUT_MAX], following=False))
+    if not 0 < len(name) <= NAME_INPUT_MAX:
+        raise HttpError(404, "not_found", "no such player")
+    try:
+        found = await asyncio.to_thread(follow, store, account.id, name)
+    except FollowError as e:
+        if e.code == "not_found":
+            raise HttpError(404, "not_found", str(e)) from None
+        raise HttpError(400, "invalid_request", str(e), params={"problem": e.code,
+                                                                "max": FOLLOW_MAX}) from None
+    return _ok(FollowedNow(username=found, following=True))
 
 
 @_api
@@ -681,6 +754,8 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/password", change_password, methods=["POST"]),
         Route("/api/profile", profile, methods=["GET"]),
         Route("/api/players/{username}", player, methods=["GET"]),
+        Route("/api/following", following_list, methods=["GET"]),
+        Route("/api/following/{username}", follow_player, methods=["POST", "DELETE"]),
         *leaderboard_routes(),
         Route("/api/matches/{match_id}/hands", hands, methods=["GET"]),
         Route("/api/matches/{match_id}/hands/{hand_no:int}", record, methods=["GET"]),

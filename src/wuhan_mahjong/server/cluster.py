@@ -26,6 +26,10 @@ What lives where:
     up (:meth:`Cluster.publish`), handled in one lane per account (:meth:`Cluster._route`).
   - ``wm:addr:<address>``: each node's running tables per address (``tables_per_address``
     across the nodes, :meth:`Cluster.tables_elsewhere`).
+  - ``wm:online``: who is connected, a sorted set of account ids scored by when that
+    stops being true unless renewed (each node adds its connected accounts at every
+    heartbeat, ``ttl`` ahead): the presence the followed-players list shows
+    (:meth:`Cluster.online`); a closed connection counts as online for at most ``ttl``.
 
 **Failover.**  Every ``heartbeat`` seconds each node lists the running matches
 (:meth:`Store.running_match_owners`); a match whose owner has no heartbeat is taken by the
@@ -51,7 +55,7 @@ import logging
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -84,6 +88,9 @@ log = logging.getLogger("wuhan_mahjong.server.cluster")
 
 SEAT_MS = 60_000
 """Life of ``wm:seat:<account>`` (renewed every heartbeat while the account is seated)."""
+
+ONLINE_KEY = "wm:online"
+"""The sorted set of connected accounts (the module's doc)."""
 
 CONN_MS = 3_600_000
 """Life of ``wm:conn:<account>``, the account's newest connection (read after Redis was
@@ -391,6 +398,25 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
+    async def _mark_online(self, px: int) -> None:
+        """Renew this node's connected accounts in ``wm:online``; drop the expired ones."""
+        now_ms = int(time.time() * 1000)
+        here = set(self.hub.clients) | set(self.relayed)
+        pipe = self.redis.pipeline(transaction=False)
+        if here:
+            pipe.zadd(ONLINE_KEY, {str(a): now_ms + px for a in here})
+        pipe.zremrangebyscore(ONLINE_KEY, "-inf", now_ms)
+        await pipe.execute()
+
+    async def online(self, account_ids: Sequence[int]) -> set[int]:
+        """Which of ``account_ids`` are connected to any node (see ``wm:online``)."""
+        if not account_ids:
+            return set()
+        now_ms = int(time.time() * 1000)
+        scores = await self.redis.zmscore(ONLINE_KEY, [str(a) for a in account_ids])
+        return {a for a, score in zip(account_ids, scores, strict=True)
+                if score is not None and score > now_ms}
+
     def _channel(self, node: str) -> str:
         return f"{self.space}to:{node}"
 
@@ -530,6 +556,7 @@ class Cluster:
                 if not seat.is_bot and not seat.escaped:
                     homes.add(seat.account_id)
         await self._mark_homes(homes)
+        await self._mark_online(px)
         self.beats += 1
         if self.healthy_since is None or self.beats % ADDR_REFRESH == 0:
             self.address_tables = Counter()  # write them all again

@@ -209,6 +209,25 @@ class Hub:
                            title=level.title_zh, title_en=level.title_en, rank=level.rank_zh,
                            rank_en=level.rank_en)
 
+    async def online(self, account_ids: Sequence[int]) -> set[int]:
+        """Which of ``account_ids`` are connected: to this process, or in a cluster to any
+        node (a node's heartbeat publishes its connections, ``Cluster.online``)."""
+        here = {a for a in account_ids if a in self.clients}
+        if self.cluster is None:
+            return here
+        try:
+            return here | await self.cluster.online(account_ids)
+        except Exception as e:  # Redis away: what this node knows
+            log.warning("presence unknown: Redis does not answer (%s)", e)
+            return here
+
+    def watchable_table(self, account_id: int) -> Table | None:
+        """The table the account sits at on this node, if anyone may watch it."""
+        place = self.where.get(account_id)
+        if isinstance(place, TablePlace) and self.spectate.watchable(place.table):
+            return place.table
+        return None
+
     async def authenticate(self, token: str) -> Account | None:
         return await asyncio.to_thread(self.store.account_for_token, token)
 

@@ -33,6 +33,7 @@ __all__ = [
     "AuthSessionRow",
     "BanRow",
     "Base",
+    "FollowRow",
     "HandRecordRow",
     "HandSeatRow",
     "LedgerRow",
@@ -323,6 +324,21 @@ class BanRow(Base):
     reason: Mapped[str | None] = mapped_column(Text)
     actor: Mapped[str] = mapped_column(String(128))
     banned_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class FollowRow(Base):
+    """One player following another (关注): the follower sees whether he is online and at
+    which table (``store/social.py``)."""
+
+    __tablename__ = "follows"
+
+    follower_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    followee_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class AdminActionRow(Base):

@@ -1,0 +1,93 @@
+"""Following players (关注), as on lichess: a player follows others to see at a glance
+whether they are online and at which table (``GET /api/following``).
+
+Following is one-way and needs no consent: it shows nothing a player's public page does
+not (``GET /api/players/{name}``), so only those who have one can be followed (registered,
+not banned).  A player follows at most :data:`FOLLOW_MAX` others.  Following again, or
+unfollowing someone not followed, changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from .database import READ_ONLY
+from .errors import StoreError
+from .models import AccountRow, BanRow, FollowRow, utcnow
+
+if TYPE_CHECKING:
+    from .store import Store
+
+__all__ = ["FOLLOW_MAX", "FollowError", "follow", "following", "unfollow"]
+
+FOLLOW_MAX = 200
+"""The most players one account follows (a bound on the list's size and its page)."""
+
+
+class FollowError(StoreError):
+    """A follow that cannot be: ``code`` is ``not_found`` (nobody followable by that name),
+    ``self`` or ``too_many`` (:data:`FOLLOW_MAX` already)."""
+
+    def __init__(self, message: str, code: Literal["not_found", "self", "too_many"]) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _followable(store: Store, session: Session, username: str) -> AccountRow:
+    account = store.account_by_username(username)
+    row = None if account is None else session.get(AccountRow, account.id)
+    if (row is None or row.is_guest or row.is_house
+            or session.get(BanRow, row.id) is not None):
+        raise FollowError("no such player", "not_found")
+    return row
+
+
+def follow(store: Store, follower_id: int, username: str) -> str:
+    """Follow ``username`` (found as a login finds it); his username."""
+    name = ""
+    try:
+        with Session(store.engine, expire_on_commit=False) as session, session.begin():
+            target = _followable(store, session, username)
+            name = target.username
+            if target.id == follower_id:
+                raise FollowError("one cannot follow oneself", "self")
+            if session.get(FollowRow, (follower_id, target.id)) is not None:
+                return name
+            count = session.scalar(select(func.count()).select_from(FollowRow)
+                                   .where(FollowRow.follower_id == follower_id)) or 0
+            if count >= FOLLOW_MAX:
+                raise FollowError(f"you follow {FOLLOW_MAX} players already", "too_many")
+            session.add(FollowRow(follower_id=follower_id, followee_id=target.id,
+                                  created_at=utcnow()))
+    except IntegrityError:  # the same follow, committed by a request at the same moment
+        if not name:
+            raise
+    return name
+
+
+def unfollow(store: Store, follower_id: int, username: str) -> bool:
+    """Stop following ``username``; whether he was followed."""
+    account = store.account_by_username(username)
+    if account is None:
+        return False
+    with Session(store.engine, expire_on_commit=False) as session, session.begin():
+        gone = session.execute(delete(FollowRow).where(FollowRow.follower_id == follower_id,
+                                                       FollowRow.followee_id == account.id))
+        return bool(getattr(gone, "rowcount", 0))
+
+
+def following(store: Store, follower_id: int) -> list[tuple[int, str]]:
+    """The players ``follower_id`` follows, as (account id, username) by name; a banned
+    one drops out (and comes back if the ban is lifted)."""
+    query = (select(AccountRow.id, AccountRow.username)
+             .join(FollowRow, FollowRow.followee_id == AccountRow.id)
+             .outerjoin(BanRow, BanRow.account_id == AccountRow.id)
+             .where(FollowRow.follower_id == follower_id, BanRow.account_id.is_(None))
+             .order_by(AccountRow.username_key, AccountRow.id))
+    with Session(store.engine.execution_options(**{READ_ONLY: True}),
+                 expire_on_commit=False) as session, session.begin():
+        return [(int(i), str(n)) for i, n in session.execute(query)]
