@@ -228,3 +228,44 @@ def test_a_players_page_leads_to_the_table_he_plays_at(
     finally:
         fan_context.close()
         context.close()
+
+
+@pytest.mark.slow
+def test_following_a_player_from_his_page(browser: Any,
+                                          board_server: tuple[str, dict[str, str]]) -> None:
+    """dan follows ann on her page (关注); the lobby's card lists her, online once she is
+    connected; unfollowing takes her off."""
+    base, tokens = board_server
+    context, page, console = _signed_in(browser, base, tokens["dan"], "#/lobby")
+    ann_context, ann, ann_console = _signed_in(browser, base, tokens["ann"], "#/lobby")
+    try:
+        page.wait_for_selector(".following-card .following-none")
+        page.goto(f"{base}/#/player?name=ann")
+        button = page.locator("[data-follow='ann']")
+        button.wait_for()
+        assert button.inner_text() == "关注" and button.get_attribute("aria-pressed") == "false"
+        button.click()
+        page.wait_for_selector("[data-follow='ann'][aria-pressed='true']")
+        assert page.locator("[data-follow='ann']").inner_text() == "取消关注"
+        page.click("#nav [data-nav='lobby']")
+        row = page.locator(".following-list li[data-followed='ann']")
+        row.wait_for()
+        wait_js(ann, "window.__wm.wsOpen === true")
+        page.click("[data-do='following-refresh']")
+        page.wait_for_selector(".following-list li[data-followed='ann'][data-online='1']")
+        assert "在线" in row.inner_text()
+        row.locator("[data-player='ann']").click()  # her name leads to her page
+        page.wait_for_selector("[data-follow='ann'][aria-pressed='true']")
+        page.click("[data-follow='ann']")
+        page.wait_for_selector("[data-follow='ann'][aria-pressed='false']")
+        page.click("#nav [data-nav='lobby']")
+        page.wait_for_selector(".following-card .following-none")
+        # one's own page has no button
+        page.goto(f"{base}/#/player?name=dan")
+        page.wait_for_selector("[data-player-name='dan']")
+        assert page.locator("[data-follow]").count() == 0
+        assert console.errors == [] and ann_console.errors == [], (console.errors,
+                                                                   ann_console.errors)
+    finally:
+        ann_context.close()
+        context.close()

@@ -12,7 +12,7 @@ import { renderRules } from "./rules.js";
 import { apply as applySettings, CHOICES, settings, update as updateSettings } from "./settings.js";
 import { play, unlock } from "./sound.js";
 import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js";
-import { initLeaderboard, leaderboardHTML, openLeaderboard, openPlayer, playerHTML } from "./leaderboard.js";
+import { followingHTML, initLeaderboard, leaderboardHTML, loadFollowing, openLeaderboard, openPlayer, playerHTML } from "./leaderboard.js";
 import { initShare, shareBarHTML } from "./share.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
@@ -691,7 +691,7 @@ const SCREENS = {
       <div class="card"><h3>${t("lobby.join")}</h3><form id="join-form" novalidate><div class="form-row">
         <input name="code" inputmode="numeric" maxlength="6" placeholder="${t("lobby.code")}" aria-label="${t("lobby.code")}" required${invalid("join-form", "code")}>
         <button class="primary" type="submit">${t("lobby.join_btn")}</button></div>${formError("join-form")}</form></div>
-      ${watchListHTML()}
+      ${watchListHTML()}${S.account ? followingHTML() : ""}
       <p class="error">${esc(S.error)}</p></div>`;
   },
 
@@ -868,7 +868,7 @@ function go(screen, params = "", { replace = false } = {}) {
     if (replace) history.replaceState(null, "", hash); else history.pushState(null, "", hash);
   }
   if (screen === "profile") loadHistory();
-  if (screen === "lobby") loadLive();
+  if (screen === "lobby") { loadLive(); loadFollowing(); }
   if (screen === "leaderboard") openLeaderboard(S.board.profile, S.board.period);
   if (screen === "rules" || screen === "table" || screen === "room") loadRules();
   render();
@@ -933,7 +933,7 @@ function route() {
   S.error = "";
   S.screen = screen;
   if (screen === "profile") loadHistory();
-  if (screen === "lobby") loadLive();
+  if (screen === "lobby") { loadLive(); loadFollowing(); }
   render();
 }
 window.addEventListener("hashchange", route);
@@ -1222,6 +1222,7 @@ document.addEventListener("click", (ev) => {
     case "leave": send({ type: "leave", ref: "room" }); break;
     case "logout": logout(); break;
     case "watch-refresh": loadLive(); break;
+    case "following-refresh": loadFollowing(); break;
     case "auto": send({ type: "auto", on: !(S.state && S.state.auto), ref: "table" }); break;
     case "escape": if (window.confirm(t("table.leave_confirm"))) send({ type: "leave", ref: "table" }); break;
     case "show-settlement": S.settlementOpen = true; renderOverlay(); break;

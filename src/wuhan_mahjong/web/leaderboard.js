@@ -3,7 +3,9 @@
 // "Ratings"); public, like lichess's.  The player finds his own line marked and, on the
 // all-time board, what he still needs to appear on it.  Each name opens the player's public
 // page, #/player?name=… (GET /api/players/{name}): level, title, ratings and places, and
-// his table if he plays now (a link to watch it).
+// his table if he plays now (a link to watch it); a signed-in player follows him there (关注,
+// POST/DELETE /api/following/{name}) and finds the players he follows in the lobby, online
+// or not and at which table (GET /api/following).
 
 import { errorText, getLang, t } from "./i18n.js";
 import { esc } from "./table.js";
@@ -17,6 +19,7 @@ export function initLeaderboard({ S, api, profiles, rerender }) {
   deps = { S, api, profiles, rerender };
   S.board = { profile: profiles[0], period: "all", data: null, error: "", asked: null };
   S.player = { name: null, data: null, error: "" };
+  S.following = { players: null, error: "", loading: false };
 }
 
 /** Show the board of `profile` and `period` (from the route; unknown values: the first). */
@@ -117,9 +120,67 @@ export function playerHTML() {
   const ratings = d.ratings.length
     ? `<div class="scroll-x"><table class="history board"><thead><tr><th>${t("opt.profile")}</th><th>${t("board.rating")}</th><th>${t("board.matches_all")}</th><th>${t("board.rank")}</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : `<p class="player-none">${t("player.none")}</p>`;
-  return `<div class="screen"><div class="card"><h2 data-player-name="${esc(d.username)}">${esc(d.username)}</h2>
+  const follow = d.followed === null || d.followed === undefined ? ""
+    : `<button type="button" data-follow="${esc(d.username)}" data-on="${d.followed ? "0" : "1"}" aria-pressed="${d.followed}">${t(d.followed ? "player.unfollow" : "player.follow")}</button>${P.followError ? `<span class="error" role="alert">${esc(P.followError)}</span>` : ""}`;
+  return `<div class="screen"><div class="card"><h2 data-player-name="${esc(d.username)}">${esc(d.username)}</h2>${follow}
     <p class="player-level">${t("profile.level")} ${d.level} · ${esc(en ? d.title_en : d.title)} · ${esc(en ? d.rank_en : d.rank)}</p>
     <p class="muted">${t("player.joined", { when: Number.isNaN(joined.getTime()) ? "" : joined.toLocaleDateString() })}</p>
     ${d.playing ? `<p class="player-live">${t("player.playing", { profile: esc(t(`opt.profile.${d.playing.profile}`)), n: d.playing.hand_no + 1, hands: d.playing.hands })} · <a href="#/watch?id=${encodeURIComponent(d.playing.table_id)}" data-watch="${esc(d.playing.table_id)}">${t("watch.watch")}</a></p>` : ""}
     ${ratings}<nav class="tabs">${back}</nav></div></div>`;
 }
+
+/** Follow (`on`) or stop following `name`, from his page. */
+async function setFollowing(name, on) {
+  const P = deps.S.player;
+  P.followError = "";
+  try {
+    await deps.api(on ? "POST" : "DELETE", `/api/following/${encodeURIComponent(name)}`);
+    if (P.data && P.data.username === name) P.data = { ...P.data, followed: on };
+    deps.S.following.players = null; // the lobby's list asks again
+  } catch (e) {
+    const problem = e.params && e.params.problem;
+    P.followError = problem === "too_many" ? t("player.too_many", { n: e.params.max }) : (e.code ? errorText(e) : String(e.message || e));
+  }
+  if (deps.S.screen === "player") deps.rerender();
+}
+
+/** Ask for the players this player follows, with their presence (the lobby's card). */
+export async function loadFollowing() {
+  const F = deps.S.following;
+  if (F.loading || !deps.S.token) return;
+  F.loading = true;
+  try {
+    F.players = (await deps.api("GET", "/api/following")).players || [];
+    F.error = "";
+  } catch (e) {
+    F.error = e.code ? errorText(e) : String(e.message || e);
+  }
+  F.loading = false;
+  if (deps.S.screen === "lobby") deps.rerender();
+}
+
+/** The lobby's card of followed players: online first, then by name. */
+export function followingHTML() {
+  const F = deps.S.following;
+  let body;
+  if (F.players === null) body = `<p>${F.error ? esc(F.error) : t("app.loading")}</p>`;
+  else if (!F.players.length) body = `<p class="muted following-none">${t("following.none")}</p>`;
+  else {
+    const order = [...F.players].sort((a, b) => (b.online - a.online) || (!!b.playing - !!a.playing));
+    body = `<ul class="following-list">${order.map((p) => {
+      const state = p.playing
+        ? `${t("following.playing")} · <a href="#/watch?id=${encodeURIComponent(p.playing.table_id)}" data-watch="${esc(p.playing.table_id)}">${t("watch.watch")}</a>`
+        : t(p.online ? "following.online" : "following.offline");
+      return `<li data-followed="${esc(p.username)}" data-online="${p.online ? "1" : "0"}"><span class="dot ${p.online ? "on" : "off"}" aria-hidden="true"></span>${playerLink(p.username)} · ${state}</li>`;
+    }).join("")}</ul>`;
+  }
+  return `<div class="card following-card"><h3>${t("following.title")}</h3>${body}` +
+    `<button type="button" data-do="following-refresh">${t("watch.refresh")}</button></div>`;
+}
+
+document.addEventListener("click", (ev) => {
+  const el = ev.target.closest && ev.target.closest("[data-follow]");
+  if (!el) return;
+  ev.preventDefault();
+  setFollowing(el.dataset.follow, el.dataset.on === "1");
+});
