@@ -366,6 +366,49 @@ def test_a_followed_player_online_on_another_node_shows_online(
 
 
 @pytest.mark.slow
+def test_an_invitation_reaches_a_player_on_another_node(nodes: list[ServeProcess],
+                                                        db_url: str) -> None:
+    """The host's room is on node 1, the player he invites is connected to node 2: the
+    invitation goes to the node holding his socket (channel ``deliver``), and he joins the
+    room from there."""
+    store, tokens, _ = _accounts(db_url, 2)
+    first, second = _started(nodes[:2])
+    try:
+        r = httpx.post(f"{first.http}/api/following/crash1", timeout=10,
+                       headers={"Authorization": f"Bearer {tokens[0]}"})
+        assert r.status_code == 200, r.text
+
+        def followed_online() -> bool:
+            r = httpx.get(f"{first.http}/api/following", timeout=10,
+                          headers={"Authorization": f"Bearer {tokens[0]}"})
+            return bool(r.json()["players"][0]["online"])
+
+        async def scenario() -> None:
+            host = Client(first, tokens[0])  # type: ignore[arg-type]
+            friend = Client(second, tokens[1])  # type: ignore[arg-type]
+            await host.connect()
+            await friend.connect()
+            await host.send({"type": "create_room", "options": {"hands": 1}})
+            code = (await host.expect("room"))["code"]
+            deadline = time.monotonic() + 30
+            while not await asyncio.to_thread(followed_online):  # node 2's next heartbeat
+                assert time.monotonic() < deadline, "never online on node 1"
+                await asyncio.sleep(0.2)
+            await host.send({"type": "invite", "username": "crash1"})
+            assert (await host.expect("invite_sent"))["username"] == "crash1"
+            invited = await friend.expect("invited")
+            assert invited["code"] == code and invited["by"] == "crash0"
+            await friend.send({"type": "join_room", "code": code})
+            assert len((await friend.expect("room"))["members"]) == 2
+            for c in (host, friend):
+                await c.close()
+
+        asyncio.run(scenario())
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
 def test_a_room_on_node_1_joined_from_nodes_2_and_3_plays_to_the_end(
         nodes: list[ServeProcess], db_url: str) -> None:
     """A private room's code is the cluster's: created on node 1, joined from nodes 2 and 3;

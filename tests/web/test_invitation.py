@@ -9,11 +9,13 @@ No console errors.
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from typing import Any
 
 import pytest
 
-from .conftest import as_guest, open_page, wait_js
+from .conftest import Console, as_guest, open_page, wait_js
 
 
 def _members(page: Any) -> int:
@@ -100,3 +102,58 @@ def test_a_rooms_match_ends_with_a_rematch_in_the_same_room(browser: Any, live_s
         assert console.errors == [], console.errors
     finally:
         context.close()
+
+
+def _register(base: str, name: str) -> str:
+    request = urllib.request.Request(
+        f"{base}/api/register", method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps({"username": name, "password": "correct horse battery staple"}).encode())
+    with urllib.request.urlopen(request, timeout=30) as r:
+        token: str = json.loads(r.read())["token"]
+    return token
+
+
+def _signed_in(browser: Any, base: str, token: str) -> tuple[Any, Any, Any]:
+    context = browser.new_context()
+    context.add_init_script(f"localStorage.setItem('wm.token', {json.dumps(token)})")
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{base}/#/lobby")
+    page.wait_for_selector("#create-form")
+    return context, page, console
+
+
+@pytest.mark.slow
+def test_a_host_invites_a_player_he_follows(browser: Any, live_server: str) -> None:
+    """The room lists the followed players who are online and free, one *邀请* each; the
+    invited player, in his lobby, reads who invites him to which room and joins with one
+    click."""
+    base = live_server
+    host_token, friend_token = _register(base, "inv_host"), _register(base, "inv_friend")
+    request = urllib.request.Request(f"{base}/api/following/inv_friend", method="POST",
+                                     headers={"Authorization": f"Bearer {host_token}"})
+    urllib.request.urlopen(request, timeout=30).close()
+    friend_ctx, friend, friend_console = _signed_in(browser, base, friend_token)
+    host_ctx, host, host_console = _signed_in(browser, base, host_token)
+    try:
+        wait_js(friend, "window.__wm.wsOpen === true")
+        host.click("#create-form button[type='submit']")
+        host.wait_for_selector(".room-code")
+        code = host.get_attribute(".room-code", "data-code")
+        button = host.locator("[data-invite-player='inv_friend']")
+        button.wait_for()
+        button.click()
+        host.wait_for_selector("[data-invite-player='inv_friend'][disabled]")
+        assert host.locator("[data-invite-player='inv_friend']").inner_text() == "已邀请"
+        card = friend.locator(f".invited-card[data-invited='{code}']")
+        card.wait_for()
+        assert f"inv_host 邀请你进房间 {code}（远航 · " in card.inner_text()
+        card.locator("[data-do='invited-join']").click()
+        friend.wait_for_selector(f".room-code[data-code='{code}']")
+        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+        assert friend.locator(".invited-card").count() == 0
+        assert host_console.errors == [] and friend_console.errors == [], (
+            host_console.errors, friend_console.errors)
+    finally:
+        host_ctx.close()
+        friend_ctx.close()

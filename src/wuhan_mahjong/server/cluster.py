@@ -20,6 +20,8 @@ What lives where:
   - channel ``wm:<db>:kick``: a connection opened anywhere closes the account's other
     connections on every node (one live connection per account across the cluster);
     ``wm:conn:<account>`` names the newest one, for a node that missed the kick.
+  - channel ``wm:<db>:deliver``: a frame for an account's socket that no table or room
+    here concerns (an invitation, ``server/invite.py``): the node holding the socket sends it.
   - channel ``wm:<db>:to:<node>``: what other nodes send this node: relayed client
     messages (``in``, ``attach``, ``detach``) for accounts whose table it runs, and frames
     (``out``, ``close``) for the sockets it holds; several per ``PUBLISH`` when they queue
@@ -331,6 +333,7 @@ class Cluster:
         self.space = f"wm:{db}:"
         self.kick_channel = f"{self.space}kick"
         self.logout_channel = f"{self.space}logout"
+        self.deliver_channel = f"{self.space}deliver"
         self.heartbeat = heartbeat
         self.ttl_ms = int(ttl * 1000)
         self.tasks: list[asyncio.Task[None]] = []
@@ -495,9 +498,10 @@ class Cluster:
 
     @property
     def channels(self) -> list[str]:
-        """What this node subscribes to: the kick and logout channels, its own, and one per
+        """What this node subscribes to: the kick, logout and deliver channels, its own, and one per
         match-log version from 2 to :data:`LOG_VERSION` (see :meth:`_read_log_versions`)."""
-        return [self.kick_channel, self.logout_channel, self._channel(self.node),
+        return [self.kick_channel, self.logout_channel, self.deliver_channel,
+                self._channel(self.node),
                 *(self._log_channel(v) for v in range(2, LOG_VERSION + 1))]
 
     async def _read_log_versions(self) -> None:
@@ -971,6 +975,8 @@ class Cluster:
                         self._kicked(json.loads(message["data"]))
                     elif channel == self.logout_channel:
                         self._logged_out(json.loads(message["data"]))
+                    elif channel == self.deliver_channel:
+                        self._delivered(json.loads(message["data"]))
                     else:
                         for packed in _unbatch(message["data"]):
                             self._route(_unpack(packed))
@@ -1024,6 +1030,35 @@ class Cluster:
             await self.redis.publish(self.logout_channel, message)
 
         self.hub.background(asyncio.get_running_loop().create_task(publish()))
+
+    def deliver(self, account_id: int, text: str) -> None:
+        """Send a frame to the account's socket: here if this node holds it, else every
+        node is asked (channel ``deliver``) and the one holding it sends it."""
+        if self._deliver_here(account_id, text):
+            return
+        message = json.dumps({"a": account_id, "t": text, "n": self.node})
+
+        async def publish() -> None:
+            await self.redis.publish(self.deliver_channel, message)
+
+        self.hub.background(asyncio.get_running_loop().create_task(publish()))
+
+    def _deliver_here(self, account_id: int, text: str) -> bool:
+        """Send ``text`` to the account's socket if this node holds it (a socket served here,
+        or one relayed from here to its table's node); whether it did."""
+        client = self.hub.clients.get(account_id)
+        if client is not None and not isinstance(client.ws, RelayPort):
+            client.send_text(text)
+            return True
+        relayed = self.relayed.get(account_id)
+        if relayed is not None:
+            relayed.frames.put_nowait(text)
+            return True
+        return False
+
+    def _delivered(self, data: dict[str, Any]) -> None:
+        if data["n"] != self.node:
+            self._deliver_here(int(data["a"]), str(data["t"]))
 
     def _logged_out(self, data: dict[str, Any]) -> None:
         if data["n"] == self.node:

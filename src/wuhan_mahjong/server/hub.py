@@ -32,6 +32,7 @@ from .admin import refuse_seat
 from .admission import OVERLOADED_CLOSE_CODE, Admission
 from .chat import ChatRelay, bot_names
 from .config import ServerConfig, calendar_zone
+from .invite import Invitations
 from .lobby import Lobby
 from .match_writer import close_match_writer
 from .observability import frame_sent
@@ -45,6 +46,7 @@ from .protocol import (
     CreateRoomMsg,
     ErrorMsg,
     HelloMsg,
+    InviteMsg,
     JoinRoomMsg,
     LeaveMsg,
     LeftMsg,
@@ -155,6 +157,7 @@ class Hub:
         self.lobby = Lobby(self)
         self.spectate = Spectate(self)
         self.chat = ChatRelay(self)
+        self.invitations = Invitations(self)
         self.addresses: dict[int, str] = {}
         """Each account's address at its last connection (the per-address table limit)."""
         self.node_id = f"{socket.gethostname()}:{os.getpid()}"
@@ -186,6 +189,16 @@ class Hub:
         client = self.clients.get(account_id)
         if client is not None:
             client.send(msg)
+
+    def deliver(self, account_id: int, text: str) -> None:
+        """Send a frame to the account's connection wherever it is: here, or in a cluster on
+        the node holding its socket (an invitation, which concerns no table or room here)."""
+        if self.cluster is not None:
+            self.cluster.deliver(account_id, text)
+            return
+        client = self.clients.get(account_id)
+        if client is not None:
+            client.send_text(text)
 
     def table_send(self, table: Table, account_id: int, msg: BaseModel) -> None:
         """Send a table's frame only if the account still sits at that table."""
@@ -325,6 +338,8 @@ class Hub:
             self._leave(client)
         elif isinstance(msg, ChatMsg):
             self.chat.say(client, msg)
+        elif isinstance(msg, InviteMsg):
+            await self.invitations.invite(client, msg.username, msg.ref)
         elif isinstance(msg, WatchMsg):
             await self.spectate.watch(client, msg.table)
         elif isinstance(msg, UnwatchMsg):

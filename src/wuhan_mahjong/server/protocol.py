@@ -62,7 +62,7 @@ ErrorCode = Literal[
     "busy", "not_found", "room_full", "not_host", "not_ready", "guest_not_allowed",
     "insufficient_silver", "bad_options", "not_seated", "no_decision", "bad_action",
     "illegal_action", "stale_decision", "already_answered", "escaped", "server_error",
-    "not_watchable", "watchers_full",
+    "not_watchable", "watchers_full", "offline",
 ]
 
 
@@ -229,13 +229,21 @@ class ChatMsg(_ClientMsg):
     emote: str | None = Field(default=None, max_length=16)
 
 
+class InviteMsg(_ClientMsg):
+    """Invite a player one follows into the room one is in (``server.invite``)."""
+
+    type: Literal["invite"]
+    username: str = Field(min_length=1, max_length=64)
+
+
 ClientMessage = Annotated[
     HelloMsg | PingMsg | QuickMatchMsg | CreateRoomMsg | JoinRoomMsg | ReadyMsg | StartMsg
-    | LeaveMsg | ActionMsg | AutoMsg | SnapshotMsg | ChatMsg | WatchMsg | UnwatchMsg,
+    | LeaveMsg | ActionMsg | AutoMsg | SnapshotMsg | ChatMsg | WatchMsg | UnwatchMsg
+    | InviteMsg,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "ping", "quick_match", "create_room", "join_room", "ready", "start",
-                "leave", "action", "auto", "snapshot", "chat", "watch", "unwatch")
+                "leave", "action", "auto", "snapshot", "chat", "watch", "unwatch", "invite")
 _CLIENT = TypeAdapter[Any](ClientMessage)
 
 
@@ -558,6 +566,25 @@ class UnwatchedMsg(_Msg):
     reason: Literal["unwatch", "ended"]
 
 
+class InvitedMsg(_Msg):
+    """To a player: someone who follows him invites him into a room (``join_room`` with
+    ``code`` accepts; a refusal needs no answer)."""
+
+    type: Literal["invited"] = "invited"
+    by: str
+    """The inviter's name."""
+    code: str
+    options: RoomOptions
+
+
+class InviteSentMsg(_Msg):
+    """To the inviter: the invitation reached the player's connection."""
+
+    type: Literal["invite_sent"] = "invite_sent"
+    username: str
+    ref: str | None = None
+
+
 class WatchersMsg(_Msg):
     """To the players: how many watch their table now."""
 
@@ -569,7 +596,7 @@ class WatchersMsg(_Msg):
 ServerMessage = Annotated[
     WelcomeMsg | ErrorMsg | PongMsg | QueuedMsg | RoomMsg | LeftMsg | TableMsg | StateMsg
     | HandEndMsg | MatchEndMsg | NoticeMsg | ChatOut | WatchingMsg | WatchStateMsg
-    | UnwatchedMsg | WatchersMsg,
+    | UnwatchedMsg | WatchersMsg | InvitedMsg | InviteSentMsg,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGES: TypeAdapter[Any] = TypeAdapter(ServerMessage)

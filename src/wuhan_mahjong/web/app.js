@@ -250,6 +250,8 @@ function onError(msg) {
   } else if (ref === "quick") {
     S.queued = null;
     setFormError("quick", msg, "lobby.quick_failed");
+  } else if (ref === "invite") {
+    S.inviteError = errorText(msg);
   } else {
     S.error = errorText(msg);
   }
@@ -289,6 +291,7 @@ function onMessage(msg) {
       S.queued = msg; render();
       break;
     case "room":
+      if (!S.room || S.room.code !== msg.code) { S.inviteSent = {}; S.inviteError = ""; loadFollowing(); }
       S.room = msg; S.queued = null; delete S.formErrors["create-form"]; delete S.formErrors["join-form"];
       if (S.screen !== "room") go("room"); else render();
       break;
@@ -318,6 +321,14 @@ function onMessage(msg) {
       S.deadline = null;
       // the settlement of the last hand stays on top; its button leads to the summary
       if (!S.settlementOpen) go("summary"); else renderOverlay();
+      break;
+    case "invited": // someone who follows this player invites him into his room
+      S.invited = msg;
+      if (S.screen !== "table") { play("chat"); render(); }
+      break;
+    case "invite_sent":
+      S.inviteSent = { ...(S.inviteSent || {}), [msg.username]: true }; S.inviteError = "";
+      if (S.screen === "room") render();
       break;
     case "notice":
       // another tab or device took this account's connection: no reconnecting on our own
@@ -514,7 +525,7 @@ function render() {
   // A re-render (e.g. the profile's history arriving, an error) must not lose what the player chose.
   rememberForms();
   const focused = document.activeElement && app.contains(document.activeElement) && document.activeElement.id;
-  app.innerHTML = fn();
+  app.innerHTML = invitedHTML() + fn();
   restoreForms();
   if (focused) { const el = document.getElementById(focused); if (el) el.focus(); }
   app.dataset.screen = S.screen;
@@ -706,6 +717,7 @@ const SCREENS = {
       <p>${t("room.share", { code: esc(r.code) })}</p>
       <div class="form-row invite"><label for="invite-link">${t("room.invite")}</label><input id="invite-link" class="invite-link" readonly value="${esc(invitationURL(r.code))}">
       <button type="button" data-do="invite">${t(S.inviteCopied === r.code ? "room.copied" : "room.copy")}</button></div>
+      ${inviteFollowedHTML()}
       <p class="room-options">${optionsLine(r.options)}</p>
       ${overrides ? `<ul class="overrides">${overrides}</ul>` : ""}
       <ul class="seats-list">${members}</ul><p>${t("room.waiting")}</p>
@@ -1105,6 +1117,29 @@ function acceptInvitation(raw) {
   joinInvitation();
 }
 
+/** The room's list of the followed players who are online and at no table: one button each
+ * invites him (``invite``; he sees ``invited``). */
+function inviteFollowedHTML() {
+  const players = (S.following && S.following.players) || [];
+  const free = players.filter((p) => p.online && !p.playing);
+  const sent = S.inviteSent || {};
+  const rows = free.map((p) => `<li data-invitable="${esc(p.username)}">${esc(p.username)} ` +
+    `<button type="button" data-invite-player="${esc(p.username)}" ${sent[p.username] ? "disabled" : ""}>${t(sent[p.username] ? "room.invite_sent" : "room.invite_player")}</button></li>`).join("");
+  const body = rows ? `<ul class="following-list">${rows}</ul>` : `<p class="muted">${t("room.invite_none")}</p>`;
+  const err = S.inviteError ? `<p class="error" role="alert">${esc(S.inviteError)}</p>` : "";
+  return `<div class="invite-followed"><h3>${t("room.invite_followed")}</h3>${body}${err}</div>`;
+}
+
+/** The invitation someone sent this player (``invited``): join or not, on any screen but
+ * the table (a hand is not interrupted; it waits there until the player leaves it). */
+function invitedHTML() {
+  const v = S.invited;
+  if (!v || S.screen === "table" || !S.account) return "";
+  const rules = `${t(`opt.profile.${v.options.profile}`)} · ${t("opt.hands")} ${v.options.hands}`;
+  return `<div class="card invited-card" role="alert" data-invited="${esc(v.code)}"><p>${t("room.invited_by", { who: esc(v.by), code: esc(v.code), rules: esc(rules) })}</p>
+    <div class="form-row"><button class="primary" data-do="invited-join">${t("room.invited_join")}</button><button data-do="invited-no">${t("room.invited_no")}</button></div></div>`;
+}
+
 /** Send the join of the invitation's room (once signed in), from the lobby. */
 function joinInvitation() {
   const code = S.invitation;
@@ -1141,7 +1176,7 @@ document.addEventListener("pointerdown", unlock, { once: true });
 document.addEventListener("keydown", unlock, { once: true });
 
 document.addEventListener("click", (ev) => {
-  const el = ev.target.closest("[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],#lang");
+  const el = ev.target.closest("[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],[data-invite-player],#lang");
   if (!el) return;
   if (el.id === "lang") { setLang(getLang() === "zh" ? "en" : "zh"); render(); return; }
   if (el.dataset.nav) {
@@ -1157,6 +1192,12 @@ document.addEventListener("click", (ev) => {
   }
   if (el.dataset.rulesProfile) { ev.preventDefault(); location.hash = `#/rules?profile=${el.dataset.rulesProfile}`; return; }
   if (el.dataset.replay) { openReplay(el.dataset.replay); return; }
+  if (el.dataset.invitePlayer) {
+    S.inviteError = "";
+    if (!send({ type: "invite", username: el.dataset.invitePlayer, ref: "invite" })) S.inviteError = errorText({ code: "network" });
+    render();
+    return;
+  }
   if (el.dataset.idx !== undefined) { clickTile(Number(el.dataset.idx)); return; }
   if (el.dataset.chat) {
     const [kind, id] = el.dataset.chat.split(":");
@@ -1213,6 +1254,8 @@ document.addEventListener("click", (ev) => {
     case "cancel-queue": send({ type: "leave", ref: "quick" }); break;
     case "ready": send({ type: "ready", ready: true, ref: "room" }); break;
     case "invite": copyInvitation(); break;
+    case "invited-join": { const code = S.invited && S.invited.code; S.invited = null; if (code) acceptInvitation(code); else render(); break; }
+    case "invited-no": S.invited = null; render(); break;
     case "rematch": // the room reopened for this match's players (match_end.rematch)
       S.error = "";
       if (!sendWhenConnected({ type: "join_room", code: S.matchEnd.rematch, ref: "rematch" })) S.error = errorText({ code: "network" });

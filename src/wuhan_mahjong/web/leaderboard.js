@@ -156,7 +156,7 @@ export async function loadFollowing() {
     F.error = e.code ? errorText(e) : String(e.message || e);
   }
   F.loading = false;
-  if (deps.S.screen === "lobby") deps.rerender();
+  if (deps.S.screen === "lobby" || deps.S.screen === "room") deps.rerender();
 }
 
 /** The lobby's card of followed players: online first, then by name. */

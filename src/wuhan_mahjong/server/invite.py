@@ -1,0 +1,55 @@
+"""Inviting a followed player into one's room (邀请): the invitation reaches his connection
+on whichever node holds it, and he joins with the room's code (``join_room``).
+
+Only players one follows can be invited (``store/social.py``), only from a room one is in,
+only while they are connected, and at most :data:`INVITE_BURST` at once then one every
+``1 / INVITE_RATE`` seconds per inviter: an invitation is a message to someone's screen,
+so it must not become a way to flood it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from ..store.social import following
+from .calculator import AddressLimiter
+from .placement import RoomPlace
+from .protocol import InvitedMsg, InviteSentMsg, ProtocolError, encode
+
+if TYPE_CHECKING:
+    from .hub import Client, Hub
+
+__all__ = ["INVITE_BURST", "INVITE_RATE", "Invitations"]
+
+INVITE_RATE = 0.2
+"""Invitations per second an inviter may send on average."""
+INVITE_BURST = 5
+
+
+class Invitations:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.limiter = AddressLimiter(INVITE_RATE, INVITE_BURST)
+
+    async def invite(self, client: Client, username: str, ref: str | None) -> None:
+        """Send ``username`` an invitation into ``client``'s room."""
+        hub = self.hub
+        place = hub.where.get(client.account_id)
+        if not isinstance(place, RoomPlace):
+            raise ProtocolError("not_seated", "invite from a room you are in")
+        if await self.limiter.check(str(client.account_id)) > 0:
+            raise ProtocolError("rate_limited", "too many invitations: wait a moment",
+                                rate=INVITE_RATE)
+        target = await asyncio.to_thread(hub.store.account_by_username, username)
+        followed = dict(await asyncio.to_thread(following, hub.store, client.account_id))
+        if target is None or target.id not in followed:
+            raise ProtocolError("not_found", "you invite only players you follow",
+                                username=username[:64])
+        if not await hub.online([target.id]):
+            raise ProtocolError("offline", f"{target.username} is not connected",
+                                username=target.username)
+        room = place.room
+        hub.deliver(target.id, encode(InvitedMsg(by=client.name, code=room.code,
+                                                 options=room.options)))
+        client.send(InviteSentMsg(username=target.username, ref=ref))
