@@ -26,6 +26,7 @@ import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy.engine import make_url
@@ -91,3 +92,27 @@ def migrated_sqlite(request: pytest.FixtureRequest) -> SeedSqlite:
         shutil.copyfile(template, path)
 
     return seed
+
+
+RatedMatch = Callable[[Any, str, list[int], list[int]], None]
+"""``rated_match(store, match_id, account_ids, points)``."""
+
+
+@pytest.fixture(scope="session")
+def rated_match() -> RatedMatch:
+    """Record a finished match of four humans with one settled hand, as a table ends one
+    (so it is rated): for tests of the leaderboards and the players' pages that need
+    ratings without playing."""
+    from wuhan_mahjong.store import HandRecord
+
+    def record(store: Any, match_id: str, players: list[int], points: list[int]) -> None:
+        seats = [{"account_id": a, "name": f"p{a}", "is_bot": False} for a in players]
+        epoch = store.open_match(match_id, "t-" + match_id, "00",
+                                 {"profile": "yuanhang", "seats": seats})
+        hand = HandRecord(match_id=match_id, hand_no=0, commitment="c" * 64, wall="1m" * 136,
+                          salt="00" * 32, events="{}", seats=dict(enumerate(players)))
+        store.finish_hand(match_id, epoch, hand, dict(zip(players, points, strict=True)),
+                          stake=0, fee=0, profile="yuanhang", totals=points)
+        store.end_match(match_id, epoch, "finished")
+
+    return record

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,7 +18,6 @@ import websockets
 
 import wuhan_mahjong.server.admin as server_admin
 import wuhan_mahjong.server.leaderboard as leaderboard_api
-from wuhan_mahjong.store import HandRecord
 from wuhan_mahjong.store.admin import Admin
 
 from .harness import Client, Server, StartServer, guest_token, play, register, seat_four
@@ -214,19 +214,7 @@ def test_drain_stops_new_matches(start_server: StartServer,
     asyncio.run(plays())
 
 
-def _rated(store: Any, match_id: str, players: list[int], points: list[int]) -> None:
-    """A finished, rated match of four humans (one settled hand), as a table ends one."""
-    seats = [{"account_id": a, "name": f"p{a}", "is_bot": False} for a in players]
-    epoch = store.open_match(match_id, "t-" + match_id, "00", {"profile": "yuanhang",
-                                                               "seats": seats})
-    record = HandRecord(match_id=match_id, hand_no=0, commitment="c" * 64, wall="1m" * 136,
-                        salt="00" * 32, events="{}", seats=dict(enumerate(players)))
-    store.finish_hand(match_id, epoch, record, dict(zip(players, points, strict=True)), stake=0,
-                      fee=0, profile="yuanhang", totals=points)
-    store.end_match(match_id, epoch, "finished")
-
-
-def test_a_players_public_page(server: Server) -> None:
+def test_a_players_public_page(server: Server, rated_match: Callable[..., None]) -> None:
     """``GET /api/players/{name}``: level, title and each rating with its place on the
     all-time leaderboard (the leaderboard's own order), nothing private; found as a login
     finds a name; 404 for nobody, a guest or a banned account, whatever the path holds."""
@@ -236,8 +224,8 @@ def test_a_players_public_page(server: Server) -> None:
     store = server.store
     ids = {n: store.account_by_username(n).id for n in names}  # type: ignore[union-attr]
     for k in range(5):
-        _rated(store, f"pm{k}", [ids[n] for n in names[:4]], [30, 10, -10, -30])
-    _rated(store, "pm5", [ids["pe"], ids["pb"], ids["pc"], ids["pd"]], [30, 0, 0, -30])
+        rated_match(store, f"pm{k}", [ids[n] for n in names[:4]], [30, 10, -10, -30])
+    rated_match(store, "pm5", [ids["pe"], ids["pb"], ids["pc"], ids["pd"]], [30, 0, 0, -30])
     board = httpx.get(f"{server.http}/api/leaderboard", timeout=10).json()["players"]
     assert [p["username"] for p in board] == ["pa", "pb", "pc", "pd"]
 
@@ -249,7 +237,8 @@ def test_a_players_public_page(server: Server) -> None:
         assert r.status_code == 200, r.text
         body = r.json()
         assert set(body) == {"username", "level", "title", "title_en", "rank", "rank_en",
-                             "joined", "min_matches", "ratings", "playing"}  # no silver, no history
+                             "joined", "min_matches", "ratings", "playing",
+                             "followed"}  # no silver, no history
         (rating,) = body["ratings"]
         assert rating == {"profile": "yuanhang", "rating": line["rating"],
                           "matches": line["matches"], "place": line["rank"]}

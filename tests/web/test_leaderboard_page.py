@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from wuhan_mahjong.store import HandRecord, open_store
+from wuhan_mahjong.store import open_store
 
 from .conftest import Console, as_guest, open_page, run_server, wait_js
 
@@ -34,20 +34,9 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
-def _rated_match(store: Any, match_id: str, players: list[int], points: list[int]) -> None:
-    """A finished match of four humans (one settled hand), rated as a table's end rates it."""
-    seats = [{"account_id": a, "name": f"p{a}", "is_bot": False} for a in players]
-    epoch = store.open_match(match_id, "t-" + match_id, "00", {"profile": "yuanhang",
-                                                               "seats": seats})
-    record = HandRecord(match_id=match_id, hand_no=0, commitment="c" * 64, wall="1m" * 136,
-                        salt="00" * 32, events="{}", seats=dict(enumerate(players)))
-    store.finish_hand(match_id, epoch, record, dict(zip(players, points, strict=True)), stake=0,
-                      fee=0, profile="yuanhang", totals=points)
-    store.end_match(match_id, epoch, "finished")
-
-
 @pytest.fixture(scope="module")
-def board_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+def board_server(tmp_path_factory: pytest.TempPathFactory,
+                 rated_match: Callable[..., None]) -> Iterator[tuple[str, dict[str, str]]]:
     """A server whose database holds the rated matches of the module's doc; the players'
     tokens."""
     pytest.importorskip("wuhan_mahjong.server.app")
@@ -60,9 +49,9 @@ def board_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
             ids = {n: store.account_by_username(n).id for n in NAMES}  # type: ignore[union-attr]
             four = [ids[n] for n in NAMES[:4]]
             for k in range(5):  # ann first every time, dan last
-                _rated_match(store, f"m{k}", four, [30, 10, -10, -30])
+                rated_match(store, f"m{k}", four, [30, 10, -10, -30])
             for k in range(2):  # eve twice, in ben's seat
-                _rated_match(store, f"e{k}", [ids["ann"], ids["eve"], ids["cat"], ids["dan"]],
+                rated_match(store, f"e{k}", [ids["ann"], ids["eve"], ids["cat"], ids["dan"]],
                              [0, 10, -5, -5])
         finally:
             store.close()
