@@ -192,6 +192,8 @@ def test_restart_resumes_the_match_at_the_same_move(start_server: StartServer) -
                                       for i, (c, state) in enumerate(zip(clients, states, strict=True))))
         assert {e["match_id"] for e in ends} == {match_id}
         assert all(e.get("reason") is None for e in ends)
+        # the room's options are in the log: the resumed match reopens its room too
+        assert ends[0]["rematch"] and {e["rematch"] for e in ends} == {ends[0]["rematch"]}
         for c in clients:
             await c.close()
         return clients

@@ -51,7 +51,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..bots import Bot, get_bot
@@ -106,6 +106,17 @@ if TYPE_CHECKING:
 __all__ = ["Decision", "ResumeError", "SeatInfo", "Table", "replay_log", "timeout_action"]
 
 log = logging.getLogger("wuhan_mahjong.server.table")
+
+
+def _room_options(stored: Any) -> RoomOptions | None:
+    """The room options a match log's configuration kept, or ``None`` (a quick match, a log
+    written before they were kept, or options this version no longer reads: no rematch)."""
+    if stored is None:
+        return None
+    try:
+        return RoomOptions.model_validate(stored)
+    except ValidationError:
+        return None
 
 T = TypeVar("T")
 
@@ -312,8 +323,8 @@ class Table:
         self.loop = asyncio.get_running_loop()
         self.watchable = True
         self.room: RoomOptions | None = None
-        """The options of the private room this match comes from (``None``: a quick match, or
-        a match resumed after a restart, which offers no rematch)."""
+        """The options of the private room this match comes from (``None``: a quick match);
+        kept in the match log's configuration, so a resumed match offers its rematch too."""
         """Others may watch (``server/spectate.py``): quick match, or a room allowing it."""
         self._players_key: tuple[Any, ...] | None = None
         self._players_json: list[dict[str, Any]] = []
@@ -425,6 +436,7 @@ class Table:
                 "stake": self.stake, "fee": self.fee, "claim_seconds": self.claim_seconds,
                 "turn_seconds": self.turn_seconds, "bot_name": self.bot_name,
                 "watchable": self.watchable,
+                "room": None if self.room is None else self.room.model_dump(mode="json"),
                 "seats": [{"account_id": s.account_id, "name": s.name, "is_bot": s.is_bot}
                           for s in self.seats]}
 
@@ -451,6 +463,7 @@ class Table:
         table.hands_settled = logged.hands_done
         table.resumed = True
         table.watchable = bool(cfg.get("watchable", True))
+        table.room = _room_options(cfg.get("room"))
         for _hand_no, seat, deltas in table.match.escapes:
             table.seats[seat].escaped = True
             for s in range(4):
