@@ -193,6 +193,42 @@ def test_a_rooms_match_reopens_its_room_for_a_rematch(
     asyncio.run(scenario())
 
 
+def test_the_host_asks_a_member_to_leave(server: Server) -> None:
+    """``kick``: only the host, only another member; the member is told (``left`` with
+    ``kicked``) and may not join that room again; the others see the room without him."""
+    async def scenario() -> None:
+        host, guest2, guest3 = [await _connect(server, guest_token(server)) for _ in range(3)]
+        await host.send({"type": "create_room", "options": {"hands": 1}})
+        code = (await host.expect("room"))["code"]
+        for c in (guest2, guest3):
+            await c.send({"type": "join_room", "code": code})
+            await c.expect("room")
+        room = await host.expect("room")
+        while len(room["members"]) < 3:
+            room = await host.expect("room")
+        names = [m["name"] for m in room["members"]]
+        await guest2.send({"type": "kick", "name": names[2], "ref": "k"})
+        refused = await guest2.expect("error")
+        assert refused["code"] == "not_host" and refused["ref"] == "k"
+        await host.send({"type": "kick", "name": names[0]})  # himself
+        assert (await host.expect("error"))["code"] == "not_found"
+        await host.send({"type": "kick", "name": names[1]})
+        left = await guest2.expect("left")
+        assert left["where"] == "room" and left["kicked"] is True
+        room = await host.expect("room")
+        assert [m["name"] for m in room["members"]] == [names[0], names[2]]
+        await guest2.send({"type": "join_room", "code": code})
+        assert (await guest2.expect("error"))["code"] == "kicked"
+        await guest3.send({"type": "leave"})  # a member who left of his own may come back
+        await guest3.expect("left")
+        await guest3.send({"type": "join_room", "code": code})
+        assert len((await guest3.expect("room"))["members"]) == 2
+        for c in (host, guest2, guest3):
+            await c.close()
+
+    asyncio.run(scenario())
+
+
 def test_room_options_and_silver_checks(start_server: StartServer) -> None:
     server = start_server(starting_silver=50)
 

@@ -57,6 +57,18 @@ def test_a_friend_joins_the_room_from_its_link(browser: Any, live_server: str) -
         third.wait_for_selector(f".room-code[data-code='{code}']")
         wait_js(host, "document.querySelectorAll('.seats-list li').length === 3")
 
+        # the host asks the friend to leave (after a confirmation): he is told, in the lobby,
+        # and the link no longer lets him in
+        friend_name = friend.evaluate("window.__wm.account.username")
+        host.once("dialog", lambda dialog: dialog.accept())
+        host.click(f"[data-kick='{friend_name}']")
+        friend.wait_for_selector("#create-form")
+        wait_js(friend, "document.querySelector('.screen').innerText.includes('房主请你离开了房间')")
+        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+        assert third.locator("[data-kick]").count() == 0  # only the host has the buttons
+        friend.goto(link)
+        wait_js(friend, "document.querySelector('#join-form').innerText.includes('不能再进')")
+
         # a link whose code is not one: the lobby's join form says so, holding the code
         fourth_ctx, fourth, fourth_console = as_guest(browser, base)
         contexts.append(fourth_ctx)

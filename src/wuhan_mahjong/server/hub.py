@@ -48,6 +48,7 @@ from .protocol import (
     HelloMsg,
     InviteMsg,
     JoinRoomMsg,
+    KickMsg,
     LeaveMsg,
     LeftMsg,
     NoticeMsg,
@@ -340,6 +341,8 @@ class Hub:
             self.chat.say(client, msg)
         elif isinstance(msg, InviteMsg):
             await self.invitations.invite(client, msg.username, msg.ref)
+        elif isinstance(msg, KickMsg):
+            await self.lobby.kick(client, msg.name)
         elif isinstance(msg, WatchMsg):
             await self.spectate.watch(client, msg.table)
         elif isinstance(msg, UnwatchMsg):

@@ -15,7 +15,8 @@ Private rooms
     A host creates a room with options (profile, rule overrides, hands, stake)
     and gets a 6-digit code; others join with it.  Members ready up; four ready
     members start at once, or the host of a free room starts earlier and bots
-    fill it.  Leaving before the start is free.  When a room's match is played
+    fill it.  Leaving before the start is free; the host may ask a member to
+    leave (``kick``), who may not join that room again.  When a room's match is played
     to its end, a new room with the same options waits for its players (the
     code is in their ``match_end``: *再来一场*); the first to come back hosts
     it, and it closes if nobody comes within :data:`REMATCH_SECONDS`.
@@ -39,7 +40,15 @@ from ..store.database import error_line, is_transient
 from .economy import min_to_sit
 from .limits import tables_at_address, tables_elsewhere
 from .placement import QueuePlace, RoomPlace, StartingPlace
-from .protocol import ProtocolError, QueuedMsg, QuickMatchMsg, RoomMember, RoomMsg, RoomOptions
+from .protocol import (
+    LeftMsg,
+    ProtocolError,
+    QueuedMsg,
+    QuickMatchMsg,
+    RoomMember,
+    RoomMsg,
+    RoomOptions,
+)
 
 if TYPE_CHECKING:
     from .hub import Client, Hub
@@ -100,6 +109,8 @@ class Room:
     members: list[tuple[int, str]] = field(default_factory=list)
     ready: dict[int, bool] = field(default_factory=dict)
     starting: bool = False
+    kicked: set[int] = field(default_factory=set)
+    """Accounts the host asked to leave: they may not join this room again."""
 
 
 class Lobby:
@@ -340,6 +351,9 @@ class Lobby:
             raise ProtocolError("not_found", f"no room {code}", room=code)
         if len(room.members) >= 4:
             raise ProtocolError("room_full", f"room {code} is full", room=code)
+        if client.account_id in room.kicked:
+            raise ProtocolError("kicked", f"the host of room {code} asked you to leave it",
+                                room=code)
         await self._check_silver(client, room.options.stake, room.rules)
         self._free(client, await tables_elsewhere(self.hub, client.address))
         if self.rooms.get(code) is not room or room.starting:
@@ -423,6 +437,19 @@ class Lobby:
                        members=[RoomMember(name=n, ready=room.ready.get(a, False),
                                            host=a == room.host, you=a == viewer)
                                 for a, n in room.members])
+
+    async def kick(self, client: Client, name: str) -> None:
+        """The host asks the member called ``name`` to leave (he may not join again)."""
+        room = self._room_of(client)
+        if room.host != client.account_id:
+            raise ProtocolError("not_host", "only the host asks a member to leave")
+        member = next((a for a, n in room.members if n == name and a != client.account_id), None)
+        if member is None:
+            raise ProtocolError("not_found", f"no other member {name[:64]!r} in the room",
+                                room=room.code)
+        room.kicked.add(member)
+        self.leave(member)
+        self.hub.send_to(member, LeftMsg(where="room", kicked=True))
 
     # ------------------------------------------------------------------ leaving
     def leave(self, account_id: int) -> None:

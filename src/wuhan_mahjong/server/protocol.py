@@ -62,7 +62,7 @@ ErrorCode = Literal[
     "busy", "not_found", "room_full", "not_host", "not_ready", "guest_not_allowed",
     "insufficient_silver", "bad_options", "not_seated", "no_decision", "bad_action",
     "illegal_action", "stale_decision", "already_answered", "escaped", "server_error",
-    "not_watchable", "watchers_full", "offline",
+    "not_watchable", "watchers_full", "offline", "kicked",
 ]
 
 
@@ -165,6 +165,13 @@ class StartMsg(_ClientMsg):
     type: Literal["start"]
 
 
+class KickMsg(_ClientMsg):
+    """The host asks a member to leave the room (请出); he may not come back to it."""
+
+    type: Literal["kick"]
+    name: str = Field(min_length=1, max_length=64)
+
+
 class LeaveMsg(_ClientMsg):
     """Leave the queue or the room; during a match this is an escape (逃跑)."""
 
@@ -239,11 +246,12 @@ class InviteMsg(_ClientMsg):
 ClientMessage = Annotated[
     HelloMsg | PingMsg | QuickMatchMsg | CreateRoomMsg | JoinRoomMsg | ReadyMsg | StartMsg
     | LeaveMsg | ActionMsg | AutoMsg | SnapshotMsg | ChatMsg | WatchMsg | UnwatchMsg
-    | InviteMsg,
+    | InviteMsg | KickMsg,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "ping", "quick_match", "create_room", "join_room", "ready", "start",
-                "leave", "action", "auto", "snapshot", "chat", "watch", "unwatch", "invite")
+                "leave", "action", "auto", "snapshot", "chat", "watch", "unwatch", "invite",
+                "kick")
 _CLIENT = TypeAdapter[Any](ClientMessage)
 
 
@@ -413,6 +421,8 @@ class RoomMsg(_Msg):
 class LeftMsg(_Msg):
     type: Literal["left"] = "left"
     where: Literal["queue", "room", "table"]
+    kicked: bool = False
+    """The room's host asked him to leave it (``kick``)."""
     escaped: bool = False
     penalty: int = 0
     """Points paid for an escape (the profile's ``escape`` penalty)."""

@@ -300,6 +300,7 @@ function onMessage(msg) {
       if (msg.where === "table") { S.table = null; S.state = null; S.view = null; }
       if (msg.where === "queue" && S.screen === "lobby") render();
       else if (S.screen !== "summary") go("lobby", "", { replace: true });
+      if (msg.kicked) { S.error = t("room.kicked"); render(); }
       break;
     case "table":
       S.table = msg; S.players = msg.players; S.queued = null; S.room = null; S.matchEnd = null;
@@ -710,7 +711,8 @@ const SCREENS = {
     const r = S.room;
     if (!r) return `<div class="screen"><p>${t("app.loading")}</p></div>`;
     const me = r.members.find((m) => m.you);
-    const members = r.members.map((m) => `<li>${esc(m.name)}${m.host ? " ★" : ""}${m.ready ? " ✔" : ""}${m.you ? ` (${t("seat.you")})` : ""}</li>`).join("");
+    const kick = (m) => (me && me.host && !m.you ? ` <button type="button" data-kick="${esc(m.name)}" aria-label="${esc(t("room.kick_who", { who: m.name }))}">${t("room.kick")}</button>` : "");
+    const members = r.members.map((m) => `<li>${esc(m.name)}${m.host ? " ★" : ""}${m.ready ? " ✔" : ""}${m.you ? ` (${t("seat.you")})` : ""}${kick(m)}</li>`).join("");
     const overrides = Object.entries(r.overrides || {}).map(([k, v]) => `<li data-override="${esc(k)}">${esc(ruleLabel(k))}: <b>${esc(ruleValue(k, v))}</b></li>`).join("");
     return `<div class="screen"><div class="card"><h2>${t("room.title", { code: esc(r.code) })}</h2>
       <div class="room-code" data-code="${esc(r.code)}">${esc(r.code)}</div>
@@ -1176,7 +1178,7 @@ document.addEventListener("pointerdown", unlock, { once: true });
 document.addEventListener("keydown", unlock, { once: true });
 
 document.addEventListener("click", (ev) => {
-  const el = ev.target.closest("[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],[data-invite-player],#lang");
+  const el = ev.target.closest("[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],[data-invite-player],[data-kick],#lang");
   if (!el) return;
   if (el.id === "lang") { setLang(getLang() === "zh" ? "en" : "zh"); render(); return; }
   if (el.dataset.nav) {
@@ -1192,6 +1194,10 @@ document.addEventListener("click", (ev) => {
   }
   if (el.dataset.rulesProfile) { ev.preventDefault(); location.hash = `#/rules?profile=${el.dataset.rulesProfile}`; return; }
   if (el.dataset.replay) { openReplay(el.dataset.replay); return; }
+  if (el.dataset.kick) {
+    if (window.confirm(t("room.kick_confirm", { who: el.dataset.kick }))) send({ type: "kick", name: el.dataset.kick, ref: "room" });
+    return;
+  }
   if (el.dataset.invitePlayer) {
     S.inviteError = "";
     if (!send({ type: "invite", username: el.dataset.invitePlayer, ref: "invite" })) S.inviteError = errorText({ code: "network" });
