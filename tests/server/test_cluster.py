@@ -374,9 +374,10 @@ def test_an_invitation_reaches_a_player_on_another_node(nodes: list[ServeProcess
     store, tokens, _ = _accounts(db_url, 2)
     first, second = _started(nodes[:2])
     try:
-        r = httpx.post(f"{first.http}/api/following/crash1", timeout=10,
-                       headers={"Authorization": f"Bearer {tokens[0]}"})
-        assert r.status_code == 200, r.text
+        for who, token in (("crash1", tokens[0]), ("crash0", tokens[1])):  # friends
+            r = httpx.post(f"{first.http}/api/following/{who}", timeout=10,
+                           headers={"Authorization": f"Bearer {token}"})
+            assert r.status_code == 200, r.text
 
         def followed_online() -> bool:
             r = httpx.get(f"{first.http}/api/following", timeout=10,

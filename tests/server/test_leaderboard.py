@@ -319,9 +319,11 @@ def test_following_players_and_their_presence(start_server: StartServer) -> None
     assert call("POST", "/following/other").status_code == 200
     assert call("GET", "/players/star").json()["followed"] is True
     assert call("GET", "/players/fan").json()["followed"] is None  # oneself
+    assert call("POST", "/following/fan", star).status_code == 200  # star follows back
     listed = call("GET", "/following").json()["players"]
-    assert listed == [{"username": "other", "online": False, "playing": None},
-                      {"username": "star", "online": False, "playing": None}]
+    assert listed == [
+        {"username": "other", "online": False, "playing": None, "follows_you": False},
+        {"username": "star", "online": False, "playing": None, "follows_you": True}]
 
     async def scenario() -> None:
         c = Client(server, star)

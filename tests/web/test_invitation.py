@@ -136,15 +136,16 @@ def _signed_in(browser: Any, base: str, token: str) -> tuple[Any, Any, Any]:
 
 
 @pytest.mark.slow
-def test_a_host_invites_a_player_he_follows(browser: Any, live_server: str) -> None:
-    """The room lists the followed players who are online and free, one *邀请* each; the
+def test_a_host_invites_a_friend(browser: Any, live_server: str) -> None:
+    """The room lists the friends (who follow each other) online and free, one *邀请* each; the
     invited player, in his lobby, reads who invites him to which room and joins with one
     click."""
     base = live_server
     host_token, friend_token = _register(base, "inv_host"), _register(base, "inv_friend")
-    request = urllib.request.Request(f"{base}/api/following/inv_friend", method="POST",
-                                     headers={"Authorization": f"Bearer {host_token}"})
-    urllib.request.urlopen(request, timeout=30).close()
+    for name, token in (("inv_friend", host_token), ("inv_host", friend_token)):  # friends
+        request = urllib.request.Request(f"{base}/api/following/{name}", method="POST",
+                                         headers={"Authorization": f"Bearer {token}"})
+        urllib.request.urlopen(request, timeout=30).close()
     friend_ctx, friend, friend_console = _signed_in(browser, base, friend_token)
     host_ctx, host, host_console = _signed_in(browser, base, host_token)
     try:

@@ -72,7 +72,14 @@ from ..store.database import error_line, is_transient
 from ..store.levels import level_for_points
 from ..store.models import storable_game_id
 from ..store.ratings import MIN_MATCHES, public_player
-from ..store.social import FOLLOW_MAX, FollowError, follow, following, unfollow
+from ..store.social import (
+    FOLLOW_MAX,
+    FollowError,
+    follow,
+    followers_among,
+    following,
+    unfollow,
+)
 from .admin import keep_house, watch_admin
 from .bot_worker import shared_worker
 from .calculator import AddressLimiter, AddressLimits, calculator_routes
@@ -203,6 +210,8 @@ class FollowedOut(_Out):
     username: str
     online: bool
     playing: PlayingOut | None
+    follows_you: bool
+    """He follows you too: a friend, whom you may invite into your room."""
 
 
 class FollowedNow(_Out):
@@ -594,9 +603,12 @@ async def following_list(request: Request) -> Response:
     account = await _account(request)
     hub = _hub(request)
     followed = await asyncio.to_thread(following, hub.store, account.id)
-    online = await hub.online([a for a, _ in followed])
+    ids = [a for a, _ in followed]
+    online = await hub.online(ids)
+    back = await asyncio.to_thread(followers_among, hub.store, account.id, ids)
     return _ok(FollowingOut(max=FOLLOW_MAX, players=[
-        FollowedOut(username=name, online=a in online, playing=_playing(hub, a))
+        FollowedOut(username=name, online=a in online, playing=_playing(hub, a),
+                    follows_you=a in back)
         for a, name in followed]))
 
 

@@ -1,7 +1,8 @@
 """Inviting a followed player into one's room (邀请): the invitation reaches his connection
 on whichever node holds it, and he joins with the room's code (``join_room``).
 
-Only players one follows can be invited (``store/social.py``), only from a room one is in,
+Only friends can be invited, players who follow each other (``store/social.py``: following
+someone alone gives no way to send him anything), only from a room one is in,
 only while they are connected, and at most :data:`INVITE_BURST` at once then one every
 ``1 / INVITE_RATE`` seconds per inviter: an invitation is a message to someone's screen,
 so it must not become a way to flood it.
@@ -12,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from ..store.social import following
+from ..store.social import followers_among, following
 from .calculator import AddressLimiter
 from .placement import RoomPlace
 from .protocol import InvitedMsg, InviteSentMsg, ProtocolError, encode
@@ -46,6 +47,10 @@ class Invitations:
         if target is None or target.id not in followed:
             raise ProtocolError("not_found", "you invite only players you follow",
                                 username=username[:64])
+        if not await asyncio.to_thread(followers_among, hub.store, client.account_id,
+                                       [target.id]):
+            raise ProtocolError("not_friends", f"{target.username} does not follow you",
+                                username=target.username)
         if not await hub.online([target.id]):
             raise ProtocolError("offline", f"{target.username} is not connected",
                                 username=target.username)

@@ -62,7 +62,7 @@ ErrorCode = Literal[
     "busy", "not_found", "room_full", "not_host", "not_ready", "guest_not_allowed",
     "insufficient_silver", "bad_options", "not_seated", "no_decision", "bad_action",
     "illegal_action", "stale_decision", "already_answered", "escaped", "server_error",
-    "not_watchable", "watchers_full", "offline", "kicked",
+    "not_watchable", "watchers_full", "offline", "kicked", "not_friends",
 ]
 
 
@@ -237,7 +237,8 @@ class ChatMsg(_ClientMsg):
 
 
 class InviteMsg(_ClientMsg):
-    """Invite a player one follows into the room one is in (``server.invite``)."""
+    """Invite a friend (a player one follows who follows one back) into the room one is in
+    (``server.invite``)."""
 
     type: Literal["invite"]
     username: str = Field(min_length=1, max_length=64)

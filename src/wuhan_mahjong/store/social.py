@@ -3,12 +3,15 @@ whether they are online and at which table (``GET /api/following``).
 
 Following is one-way and needs no consent: it shows nothing a player's public page does
 not (``GET /api/players/{name}``), so only those who have one can be followed (registered,
-not banned).  A player follows at most :data:`FOLLOW_MAX` others.  Following again, or
-unfollowing someone not followed, changes nothing.
+not banned).  Two players who follow each other are friends: only they may invite each
+other into a room, so that following someone gives no way to send him anything.  A player
+follows at most :data:`FOLLOW_MAX` others.  Following again, or unfollowing someone not
+followed, changes nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Literal
 
 from sqlalchemy import delete, func, select
@@ -22,7 +25,7 @@ from .models import AccountRow, BanRow, FollowRow, utcnow
 if TYPE_CHECKING:
     from .store import Store
 
-__all__ = ["FOLLOW_MAX", "FollowError", "follow", "following", "unfollow"]
+__all__ = ["FOLLOW_MAX", "FollowError", "follow", "followers_among", "following", "unfollow"]
 
 FOLLOW_MAX = 200
 """The most players one account follows (a bound on the list's size and its page)."""
@@ -78,6 +81,18 @@ def unfollow(store: Store, follower_id: int, username: str) -> bool:
         gone = session.execute(delete(FollowRow).where(FollowRow.follower_id == follower_id,
                                                        FollowRow.followee_id == account.id))
         return bool(getattr(gone, "rowcount", 0))
+
+
+def followers_among(store: Store, account_id: int, candidates: Collection[int]) -> set[int]:
+    """Which of ``candidates`` follow ``account_id`` (a follow both ways: friends, who may
+    invite each other into a room, ``server/invite.py``)."""
+    if not candidates:
+        return set()
+    query = select(FollowRow.follower_id).where(FollowRow.followee_id == account_id,
+                                                FollowRow.follower_id.in_(list(candidates)))
+    with Session(store.engine.execution_options(**{READ_ONLY: True}),
+                 expire_on_commit=False) as session, session.begin():
+        return {int(a) for a in session.scalars(query)}
 
 
 def following(store: Store, follower_id: int) -> list[tuple[int, str]]:

@@ -1119,11 +1119,11 @@ function acceptInvitation(raw) {
   joinInvitation();
 }
 
-/** The room's list of the followed players who are online and at no table: one button each
- * invites him (``invite``; he sees ``invited``). */
+/** The room's list of the friends (players who follow each other) who are online and at no
+ * table: one button each invites him (``invite``; he sees ``invited``). */
 function inviteFollowedHTML() {
   const players = (S.following && S.following.players) || [];
-  const free = players.filter((p) => p.online && !p.playing);
+  const free = players.filter((p) => p.follows_you && p.online && !p.playing); // friends only
   const sent = S.inviteSent || {};
   const rows = free.map((p) => `<li data-invitable="${esc(p.username)}">${esc(p.username)} ` +
     `<button type="button" data-invite-player="${esc(p.username)}" ${sent[p.username] ? "disabled" : ""}>${t(sent[p.username] ? "room.invite_sent" : "room.invite_player")}</button></li>`).join("");

@@ -171,7 +171,8 @@ export function followingHTML() {
       const state = p.playing
         ? `${t("following.playing")} · <a href="#/watch?id=${encodeURIComponent(p.playing.table_id)}" data-watch="${esc(p.playing.table_id)}">${t("watch.watch")}</a>`
         : t(p.online ? "following.online" : "following.offline");
-      return `<li data-followed="${esc(p.username)}" data-online="${p.online ? "1" : "0"}"><span class="dot ${p.online ? "on" : "off"}" aria-hidden="true"></span>${playerLink(p.username)} · ${state}</li>`;
+      const friend = p.follows_you ? ` · <span class="friend">${t("following.friend")}</span>` : "";
+      return `<li data-followed="${esc(p.username)}" data-online="${p.online ? "1" : "0"}"><span class="dot ${p.online ? "on" : "off"}" aria-hidden="true"></span>${playerLink(p.username)}${friend} · ${state}</li>`;
     }).join("")}</ul>`;
   }
   return `<div class="card following-card"><h3>${t("following.title")}</h3>${body}` +
