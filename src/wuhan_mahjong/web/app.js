@@ -719,14 +719,14 @@ const SCREENS = {
       <p>${t("room.share", { code: esc(r.code) })}</p>
       <div class="form-row invite"><label for="invite-link">${t("room.invite")}</label><input id="invite-link" class="invite-link" readonly value="${esc(invitationURL(r.code))}">
       <button type="button" data-do="invite">${t(S.inviteCopied === r.code ? "room.copied" : "room.copy")}</button></div>
-      ${inviteFollowedHTML()}
       <p class="room-options">${optionsLine(r.options)}</p>
       ${overrides ? `<ul class="overrides">${overrides}</ul>` : ""}
       <ul class="seats-list">${members}</ul><p>${t("room.waiting")}</p>
       <div class="form-row">${me && !me.ready ? `<button data-do="ready">${t("table.ready")}</button>` : ""}
       ${me && me.host ? `<button class="primary" data-do="start">${t("room.start")}</button>` : ""}
       <button data-do="leave">${t("room.leave")}</button></div>
-      <p class="error" role="alert">${esc(S.error)}</p></div></div>`;
+      <p class="error" role="alert">${esc(S.error)}</p></div>
+      <div class="card">${inviteFollowedHTML()}</div></div>`;
   },
 
   table() {
