@@ -314,6 +314,9 @@ def test_following_players_and_their_presence(start_server: StartServer) -> None
     assert call("GET", "/following").json() == {"players": [], "max": 200}
     assert call("GET", "/players/star").json()["followed"] is False
     assert call("GET", "/players/star", None).json()["followed"] is None
+    # a token that is no session: the public page still, as to anyone (not a 401)
+    stale = call("GET", "/players/star", "not-a-session")
+    assert stale.status_code == 200 and stale.json()["followed"] is None
     assert call("POST", "/following/STAR").json() == {"username": "star", "following": True}
     assert call("POST", "/following/star").status_code == 200  # again: the same
     assert call("POST", "/following/other").status_code == 200

@@ -560,17 +560,17 @@ async def player(request: Request) -> Response:
     await _limit(request, request.app.state.replay_limit, _client_address(request),
                  "player pages")
     name = request.path_params["username"]
-    found = (await asyncio.to_thread(public_player, _hub(request).store, name)
+    hub = _hub(request)
+    found = (await asyncio.to_thread(public_player, hub.store, name)
              if 0 < len(name) <= NAME_INPUT_MAX else None)
     if found is None:
         raise HttpError(404, "not_found", "no such player")
     level = level_for_points(found.points)
-    hub = _hub(request)
     followed = None
     asker = await _maybe_account(request)
     if asker is not None and asker.id != found.account_id:
-        followed = found.account_id in {a for a, _ in await asyncio.to_thread(
-            following, hub.store, asker.id)}
+        followed = bool(await asyncio.to_thread(followers_among, hub.store, found.account_id,
+                                                [asker.id]))
     return _ok(PlayerOut(playing=_playing(hub, found.account_id), followed=followed,
         username=found.username, level=level.number, title=level.title_zh,
         title_en=level.title_en, rank=level.rank_zh, rank_en=level.rank_en, joined=found.joined,

@@ -28,10 +28,11 @@ What lives where:
     up (:meth:`Cluster.publish`), handled in one lane per account (:meth:`Cluster._route`).
   - ``wm:addr:<address>``: each node's running tables per address (``tables_per_address``
     across the nodes, :meth:`Cluster.tables_elsewhere`).
-  - ``wm:online``: who is connected, a sorted set of account ids scored by when that
-    stops being true unless renewed (each node adds its connected accounts at every
-    heartbeat, ``ttl`` ahead): the presence the followed-players list shows
-    (:meth:`Cluster.online`); a closed connection counts as online for at most ``ttl``.
+  - ``wm:online:<account>``: the account is connected (to the node named), set with the
+    heartbeat's time to live and renewed every heartbeat by the node holding its socket:
+    the presence the followed-players list shows (:meth:`Cluster.online`); a closed
+    connection counts as online for at most ``ttl``.  Redis's clock alone decides, as for
+    every key here (no node's clock is compared with another's).
 
 **Failover.**  Every ``heartbeat`` seconds each node lists the running matches
 (:meth:`Store.running_match_owners`); a match whose owner has no heartbeat is taken by the
@@ -91,8 +92,8 @@ log = logging.getLogger("wuhan_mahjong.server.cluster")
 SEAT_MS = 60_000
 """Life of ``wm:seat:<account>`` (renewed every heartbeat while the account is seated)."""
 
-ONLINE_KEY = "wm:online"
-"""The sorted set of connected accounts (the module's doc)."""
+ONLINE_PREFIX = "wm:online:"
+"""Keys of the connected accounts (the module's doc)."""
 
 CONN_MS = 3_600_000
 """Life of ``wm:conn:<account>``, the account's newest connection (read after Redis was
@@ -402,23 +403,21 @@ class Cluster:
             await self.redis.aclose()
 
     async def _mark_online(self, px: int) -> None:
-        """Renew this node's connected accounts in ``wm:online``; drop the expired ones."""
-        now_ms = int(time.time() * 1000)
+        """Renew ``wm:online:<account>`` of this node's connected accounts (one round trip)."""
         here = set(self.hub.clients) | set(self.relayed)
+        if not here:
+            return
         pipe = self.redis.pipeline(transaction=False)
-        if here:
-            pipe.zadd(ONLINE_KEY, {str(a): now_ms + px for a in here})
-        pipe.zremrangebyscore(ONLINE_KEY, "-inf", now_ms)
+        for account_id in here:
+            pipe.set(f"{ONLINE_PREFIX}{account_id}", self.node, px=px)
         await pipe.execute()
 
     async def online(self, account_ids: Sequence[int]) -> set[int]:
         """Which of ``account_ids`` are connected to any node (see ``wm:online``)."""
         if not account_ids:
             return set()
-        now_ms = int(time.time() * 1000)
-        scores = await self.redis.zmscore(ONLINE_KEY, [str(a) for a in account_ids])
-        return {a for a, score in zip(account_ids, scores, strict=True)
-                if score is not None and score > now_ms}
+        found = await self.redis.mget([f"{ONLINE_PREFIX}{a}" for a in account_ids])
+        return {a for a, node in zip(account_ids, found, strict=True) if node is not None}
 
     def _channel(self, node: str) -> str:
         return f"{self.space}to:{node}"

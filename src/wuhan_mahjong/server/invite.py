@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from ..store.social import followers_among, following
+from ..store.social import followers_among
 from .calculator import AddressLimiter
 from .placement import RoomPlace
 from .protocol import InvitedMsg, InviteSentMsg, ProtocolError, encode
@@ -42,13 +42,13 @@ class Invitations:
         if await self.limiter.check(str(client.account_id)) > 0:
             raise ProtocolError("rate_limited", "too many invitations: wait a moment",
                                 rate=INVITE_RATE)
+        me = client.account_id
         target = await asyncio.to_thread(hub.store.account_by_username, username)
-        followed = dict(await asyncio.to_thread(following, hub.store, client.account_id))
-        if target is None or target.id not in followed:
+        if target is None or not await asyncio.to_thread(followers_among, hub.store,
+                                                         target.id, [me]):
             raise ProtocolError("not_found", "you invite only players you follow",
                                 username=username[:64])
-        if not await asyncio.to_thread(followers_among, hub.store, client.account_id,
-                                       [target.id]):
+        if not await asyncio.to_thread(followers_among, hub.store, me, [target.id]):
             raise ProtocolError("not_friends", f"{target.username} does not follow you",
                                 username=target.username)
         if not await hub.online([target.id]):

@@ -322,10 +322,10 @@ class Table:
         self.escapes_to_settle: list[int] = []
         self.loop = asyncio.get_running_loop()
         self.watchable = True
+        """Others may watch (``server/spectate.py``): quick match, or a room allowing it."""
         self.room: RoomOptions | None = None
         """The options of the private room this match comes from (``None``: a quick match);
         kept in the match log's configuration, so a resumed match offers its rematch too."""
-        """Others may watch (``server/spectate.py``): quick match, or a room allowing it."""
         self._players_key: tuple[Any, ...] | None = None
         self._players_json: list[dict[str, Any]] = []
         """The players' entries of the state frames, rebuilt only when one's status changes."""

@@ -49,6 +49,7 @@ __all__ = [
     "display_rating",
     "leaderboard",
     "placings",
+    "public_account",
     "public_player",
     "rate_match",
     "ratings_of",
@@ -215,16 +216,23 @@ class PublicPlayer:
     ratings: list[PublicRating]
 
 
+def public_account(store: Store, session: Session, username: str) -> AccountRow | None:
+    """The account ``username`` names (found as a login finds it: case and look-alikes
+    folded) if it has a public page: registered and not banned.  A guest (a bot too), the
+    house and a banned account have none, and are on no leaderboard; only an account with
+    one can be followed (``store/social.py``)."""
+    account = store.account_by_username(username)
+    if account is None or account.is_guest or session.get(BanRow, account.id) is not None:
+        return None
+    return session.get(AccountRow, account.id)
+
+
 def public_player(store: Store, username: str, *,
                   min_matches: int = MIN_MATCHES) -> PublicPlayer | None:
-    """The public page of ``username`` (found as a login finds it: case and look-alikes
-    folded), or ``None`` for no such player, a guest or a banned account (who are not on
-    the leaderboards either)."""
-    account = store.account_by_username(username)
-    if account is None or account.is_guest:
-        return None
+    """The public page of ``username`` (:func:`public_account`), or ``None``."""
     with _read_session(store) as session, session.begin():
-        if session.get(BanRow, account.id) is not None:
+        account = public_account(store, session, username)
+        if account is None:
             return None
         ratings = []
         for row in session.scalars(select(RatingRow).where(
@@ -232,24 +240,29 @@ def public_player(store: Store, username: str, *,
                 .order_by(RatingRow.profile)):
             place = None
             if row.matches >= min_matches:
-                # the leaderboard's order: ordinal, then matches, then the account's id
-                ahead = (select(func.count()).select_from(RatingRow)
-                         .join(AccountRow, AccountRow.id == RatingRow.account_id)
-                         .outerjoin(BanRow, BanRow.account_id == RatingRow.account_id)
-                         .where(RatingRow.profile == row.profile,
-                                RatingRow.matches >= min_matches,
-                                AccountRow.is_guest.is_(False), BanRow.account_id.is_(None),
-                                or_(RatingRow.ordinal > row.ordinal,
-                                    and_(RatingRow.ordinal == row.ordinal,
-                                         or_(RatingRow.matches > row.matches,
-                                             and_(RatingRow.matches == row.matches,
-                                                  RatingRow.account_id < row.account_id))))))
+                # those the leaderboard ranks before him: ordinal, then matches, then id
+                ahead = _on_board(select(func.count()).select_from(RatingRow), row.profile,
+                                  RatingRow.matches, min_matches).where(
+                    or_(RatingRow.ordinal > row.ordinal,
+                        and_(RatingRow.ordinal == row.ordinal,
+                             or_(RatingRow.matches > row.matches,
+                                 and_(RatingRow.matches == row.matches,
+                                      RatingRow.account_id < row.account_id)))))
                 place = 1 + int(session.scalar(ahead) or 0)
             ratings.append(PublicRating(profile=row.profile,
                                         rating=display_rating(row.mu, row.sigma),
                                         matches=row.matches, place=place))
-    return PublicPlayer(account_id=account.id, username=account.username, points=account.points,
-                        joined=account.created_at, ratings=ratings)
+        return PublicPlayer(account_id=account.id, username=account.username,
+                            points=account.points, joined=account.created_at, ratings=ratings)
+
+
+def _on_board(query: Any, profile: str, played: Any, min_matches: int) -> Any:
+    """``query`` over the ratings a leaderboard of ``profile`` ranks: registered, unbanned
+    players with at least ``min_matches`` (counted by ``played``: all time, or this week)."""
+    return (query.join(AccountRow, AccountRow.id == RatingRow.account_id)
+            .outerjoin(BanRow, BanRow.account_id == RatingRow.account_id)
+            .where(RatingRow.profile == profile, played >= min_matches,
+                   AccountRow.is_guest.is_(False), BanRow.account_id.is_(None)))
 
 
 def week_start(now: datetime, zone: tzinfo = UTC) -> datetime:
@@ -284,10 +297,7 @@ def leaderboard(store: Store, profile: str, period: Period = "all", *,
     else:
         played = RatingRow.matches
         query = select(RatingRow, AccountRow.username, played)
-    query = (query.join(AccountRow, AccountRow.id == RatingRow.account_id)
-             .outerjoin(BanRow, BanRow.account_id == RatingRow.account_id)
-             .where(RatingRow.profile == profile, played >= min_matches,
-                    AccountRow.is_guest.is_(False), BanRow.account_id.is_(None))
+    query = (_on_board(query, profile, played, min_matches)
              .order_by(RatingRow.ordinal.desc(), played.desc(), RatingRow.account_id)
              .limit(limit))
     with _read_session(store) as session, session.begin():

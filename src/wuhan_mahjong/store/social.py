@@ -16,11 +16,10 @@ from typing import TYPE_CHECKING, Literal
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
-from .database import READ_ONLY
 from .errors import StoreError
 from .models import AccountRow, BanRow, FollowRow, utcnow
+from .ratings import public_account
 
 if TYPE_CHECKING:
     from .store import Store
@@ -40,21 +39,15 @@ class FollowError(StoreError):
         self.code = code
 
 
-def _followable(store: Store, session: Session, username: str) -> AccountRow:
-    account = store.account_by_username(username)
-    row = None if account is None else session.get(AccountRow, account.id)
-    if (row is None or row.is_guest or row.is_house
-            or session.get(BanRow, row.id) is not None):
-        raise FollowError("no such player", "not_found")
-    return row
-
-
 def follow(store: Store, follower_id: int, username: str) -> str:
-    """Follow ``username`` (found as a login finds it); his username."""
+    """Follow ``username`` (one with a public page, :func:`~.ratings.public_account`);
+    his username."""
     name = ""
     try:
-        with Session(store.engine, expire_on_commit=False) as session, session.begin():
-            target = _followable(store, session, username)
+        with store._write() as session:
+            target = public_account(store, session, username)
+            if target is None:
+                raise FollowError("no such player", "not_found")
             name = target.username
             if target.id == follower_id:
                 raise FollowError("one cannot follow oneself", "self")
@@ -77,21 +70,20 @@ def unfollow(store: Store, follower_id: int, username: str) -> bool:
     account = store.account_by_username(username)
     if account is None:
         return False
-    with Session(store.engine, expire_on_commit=False) as session, session.begin():
+    with store._write() as session:
         gone = session.execute(delete(FollowRow).where(FollowRow.follower_id == follower_id,
                                                        FollowRow.followee_id == account.id))
         return bool(getattr(gone, "rowcount", 0))
 
 
 def followers_among(store: Store, account_id: int, candidates: Collection[int]) -> set[int]:
-    """Which of ``candidates`` follow ``account_id`` (a follow both ways: friends, who may
-    invite each other into a room, ``server/invite.py``)."""
+    """Which of ``candidates`` follow ``account_id``.  Asked both ways it says whether two
+    players are friends, who may invite each other into a room (``server/invite.py``)."""
     if not candidates:
         return set()
     query = select(FollowRow.follower_id).where(FollowRow.followee_id == account_id,
                                                 FollowRow.follower_id.in_(list(candidates)))
-    with Session(store.engine.execution_options(**{READ_ONLY: True}),
-                 expire_on_commit=False) as session, session.begin():
+    with store._read() as session:
         return {int(a) for a in session.scalars(query)}
 
 
@@ -103,6 +95,5 @@ def following(store: Store, follower_id: int) -> list[tuple[int, str]]:
              .outerjoin(BanRow, BanRow.account_id == AccountRow.id)
              .where(FollowRow.follower_id == follower_id, BanRow.account_id.is_(None))
              .order_by(AccountRow.username_key, AccountRow.id))
-    with Session(store.engine.execution_options(**{READ_ONLY: True}),
-                 expire_on_commit=False) as session, session.begin():
+    with store._read() as session:
         return [(int(i), str(n)) for i, n in session.execute(query)]
