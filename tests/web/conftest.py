@@ -12,6 +12,7 @@ import contextlib
 import functools
 import hashlib
 import http.server
+import json
 import os
 import shutil
 import socket
@@ -243,6 +244,27 @@ def as_guest(browser: Any, base: str, **ctx: Any) -> tuple[Any, Any, Console]:
     context, page, console = open_page(browser, f"{base}/", **ctx)
     page.click("[data-do='guest']")
     page.wait_for_selector("#create-form")
+    return context, page, console
+
+
+def register_user(base: str, username: str,
+                  password: str = "correct horse battery staple") -> str:
+    """Sign ``username`` up on the live server at ``base``; his token."""
+    request = urllib.request.Request(
+        f"{base}/api/register", method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps({"username": username, "password": password}).encode())
+    with urllib.request.urlopen(request, timeout=30) as r:
+        token: str = json.loads(r.read())["token"]
+    return token
+
+
+def signed_in(browser: Any, base: str, token: str, hash_: str = "#/lobby") -> tuple[Any, Any, Console]:
+    """A new context whose pages start signed in with ``token``, and its page at ``hash_``."""
+    context = browser.new_context()
+    context.add_init_script(f"localStorage.setItem('wm.token', {json.dumps(token)})")
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{base}/{hash_}")
     return context, page, console
 
 

@@ -9,13 +9,12 @@ No console errors.
 
 from __future__ import annotations
 
-import json
 import urllib.request
 from typing import Any
 
 import pytest
 
-from .conftest import Console, as_guest, open_page, wait_js
+from .conftest import as_guest, open_page, register_user, signed_in, wait_js
 
 
 def _members(page: Any) -> int:
@@ -116,38 +115,21 @@ def test_a_rooms_match_ends_with_a_rematch_in_the_same_room(browser: Any, live_s
         context.close()
 
 
-def _register(base: str, name: str) -> str:
-    request = urllib.request.Request(
-        f"{base}/api/register", method="POST", headers={"Content-Type": "application/json"},
-        data=json.dumps({"username": name, "password": "correct horse battery staple"}).encode())
-    with urllib.request.urlopen(request, timeout=30) as r:
-        token: str = json.loads(r.read())["token"]
-    return token
-
-
-def _signed_in(browser: Any, base: str, token: str) -> tuple[Any, Any, Any]:
-    context = browser.new_context()
-    context.add_init_script(f"localStorage.setItem('wm.token', {json.dumps(token)})")
-    page = context.new_page()
-    console = Console(page)
-    page.goto(f"{base}/#/lobby")
-    page.wait_for_selector("#create-form")
-    return context, page, console
-
-
 @pytest.mark.slow
 def test_a_host_invites_a_friend(browser: Any, live_server: str) -> None:
     """The room lists the friends (who follow each other) online and free, one *邀请* each; the
     invited player, in his lobby, reads who invites him to which room and joins with one
     click."""
     base = live_server
-    host_token, friend_token = _register(base, "inv_host"), _register(base, "inv_friend")
+    host_token, friend_token = register_user(base, "inv_host"), register_user(base, "inv_friend")
     for name, token in (("inv_friend", host_token), ("inv_host", friend_token)):  # friends
         request = urllib.request.Request(f"{base}/api/following/{name}", method="POST",
                                          headers={"Authorization": f"Bearer {token}"})
         urllib.request.urlopen(request, timeout=30).close()
-    friend_ctx, friend, friend_console = _signed_in(browser, base, friend_token)
-    host_ctx, host, host_console = _signed_in(browser, base, host_token)
+    friend_ctx, friend, friend_console = signed_in(browser, base, friend_token)
+    host_ctx, host, host_console = signed_in(browser, base, host_token)
+    for page in (friend, host):
+        page.wait_for_selector("#create-form")
     try:
         wait_js(friend, "window.__wm.wsOpen === true")
         host.click("#create-form button[type='submit']")

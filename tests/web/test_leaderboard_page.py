@@ -20,18 +20,10 @@ import pytest
 
 from wuhan_mahjong.store import open_store
 
-from .conftest import Console, as_guest, open_page, run_server, wait_js
+from .conftest import as_guest, open_page, register_user, run_server, signed_in, wait_js
 
 PASSWORD = "correct horse battery staple"
 NAMES = ["ann", "ben", "cat", "dan", "eve"]
-
-
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as r:
-        answer: dict[str, Any] = json.loads(r.read())
-    return answer
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +34,7 @@ def board_server(tmp_path_factory: pytest.TempPathFactory,
     pytest.importorskip("wuhan_mahjong.server.app")
     data = tmp_path_factory.mktemp("board-data")
     with run_server(data) as base:
-        tokens = {n: _post(f"{base}/api/register", {"username": n, "password": PASSWORD})["token"]
-                  for n in NAMES}
+        tokens = {n: register_user(base, n, PASSWORD) for n in NAMES}
         store = open_store(f"sqlite:///{data / 'wuhan_mahjong.db'}")
         try:
             ids = {n: store.account_by_username(n).id for n in NAMES}  # type: ignore[union-attr]
@@ -62,15 +53,6 @@ def _board(page: Any) -> list[list[str]]:
     rows = page.locator("table.board tbody tr")
     return [[c.strip() for c in rows.nth(i).locator("td").all_inner_texts()]
             for i in range(rows.count())]
-
-
-def _signed_in(browser: Any, base: str, token: str, hash_: str) -> tuple[Any, Any, Console]:
-    context = browser.new_context()
-    context.add_init_script(f"localStorage.setItem('wm.token', {json.dumps(token)})")
-    page = context.new_page()
-    console = Console(page)
-    page.goto(f"{base}/{hash_}")
-    return context, page, console
 
 
 @pytest.mark.slow
@@ -154,7 +136,7 @@ def test_the_leaderboards_in_the_browser(browser: Any, board_server: tuple[str, 
         context.close()
 
     # ben is on the board: his line is marked
-    context, page, console = _signed_in(browser, base, tokens["ben"], "#/leaderboard")
+    context, page, console = signed_in(browser, base, tokens["ben"], "#/leaderboard")
     try:
         page.wait_for_selector("table.board tr.me")
         mine = page.locator("table.board tr.me")
@@ -166,7 +148,7 @@ def test_the_leaderboards_in_the_browser(browser: Any, board_server: tuple[str, 
         context.close()
 
     # eve is not: her rating and the three matches she still needs
-    context, page, console = _signed_in(browser, base, tokens["eve"], "#/leaderboard")
+    context, page, console = signed_in(browser, base, tokens["eve"], "#/leaderboard")
     try:
         page.wait_for_selector(".board-me")
         wait_js(page, "document.querySelector('.board-me').textContent.includes('等级分')")
@@ -198,7 +180,7 @@ def test_the_leaderboards_in_the_browser(browser: Any, board_server: tuple[str, 
 def test_a_players_page_leads_to_the_table_he_plays_at(
         browser: Any, board_server: tuple[str, dict[str, str]]) -> None:
     base, tokens = board_server
-    context, player, player_console = _signed_in(browser, base, tokens["cat"], "#/lobby")
+    context, player, player_console = signed_in(browser, base, tokens["cat"], "#/lobby")
     fan_context, fan, fan_console = as_guest(browser, base)  # watching takes an account
     try:
         fan.goto(f"{base}/#/player?name=cat")
@@ -225,8 +207,8 @@ def test_following_a_player_from_his_page(browser: Any,
     """dan follows ann on her page (关注); the lobby's card lists her, online once she is
     connected; unfollowing takes her off."""
     base, tokens = board_server
-    context, page, console = _signed_in(browser, base, tokens["dan"], "#/lobby")
-    ann_context, ann, ann_console = _signed_in(browser, base, tokens["ann"], "#/lobby")
+    context, page, console = signed_in(browser, base, tokens["dan"], "#/lobby")
+    ann_context, ann, ann_console = signed_in(browser, base, tokens["ann"], "#/lobby")
     try:
         page.wait_for_selector(".following-card .following-none")
         page.goto(f"{base}/#/player?name=ann")

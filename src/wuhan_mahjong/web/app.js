@@ -7,7 +7,7 @@
 // #/fixture?src=URL&frame=NAME renders stored seat views without a server, for tests.
 // The table is drawn only from the "state" frames' seat view (table.js).
 
-import { errorText, fieldLabel, getLang, setLang, t, tileName } from "./i18n.js";
+import { errorText, fieldLabel, getLang, seatName, setLang, t, tileName } from "./i18n.js";
 import { renderRules } from "./rules.js";
 import { apply as applySettings, CHOICES, settings, update as updateSettings } from "./settings.js";
 import { play, unlock } from "./sound.js";
@@ -1005,8 +1005,6 @@ function openReplay(id) {
   loadReplay(id);
 }
 
-const who = (s) => t("seat.name", { wind: t(`seat.${s}`) });
-
 /** A frame's caption: what its record lines say happened (the answers in a claim window
  * show when it is resolved, by the claim or the win). */
 function replayCaption(frame) {
@@ -1017,22 +1015,22 @@ function replayCaption(frame) {
     if (ev.e === "deal") out.push(t("replay.ev.deal", { indicator: tileName(ev.indicator), laizi: tileName(ev.laizi) }));
     else if (ev.e === "draw") {
       const key = { replacement: "replay.ev.replacement", final: "replay.ev.final" }[ev.from] || "replay.ev.draw";
-      out.push(`${t(key, { who: who(ev.seat) })} ${tileName(ev.tile)}`);
-    } else if (ev.e === "act" && a.type === "discard") out.push(t("replay.ev.discard", { who: who(ev.seat), tile: tileName(a.tile) }));
-    else if (ev.e === "act" && a.type === "laizi_discard") out.push(t("replay.ev.laizi_discard", { who: who(ev.seat) }));
-    else if (ev.e === "act" && a.type === "special_kong") out.push(t("replay.ev.special", { who: who(ev.seat), kind: t(`act.special.${a.kind}`) }));
+      out.push(`${t(key, { who: seatName(ev.seat) })} ${tileName(ev.tile)}`);
+    } else if (ev.e === "act" && a.type === "discard") out.push(t("replay.ev.discard", { who: seatName(ev.seat), tile: tileName(a.tile) }));
+    else if (ev.e === "act" && a.type === "laizi_discard") out.push(t("replay.ev.laizi_discard", { who: seatName(ev.seat) }));
+    else if (ev.e === "act" && a.type === "special_kong") out.push(t("replay.ev.special", { who: seatName(ev.seat), kind: t(`act.special.${a.kind}`) }));
     else if (ev.e === "act" && a.type === "kong" && a.kind !== "direct") {
-      out.push(t("replay.ev.kong", { who: who(ev.seat), kind: t(`act.kong.${a.kind}`), tile: tileName(a.tile) }));
+      out.push(t("replay.ev.kong", { who: seatName(ev.seat), kind: t(`act.kong.${a.kind}`), tile: tileName(a.tile) }));
     } else if (ev.e === "claim") {
       const river = seats[ev.from].discards;
       const tile = river.length ? river[river.length - 1].tile : a.tile; // the discard taken
       const act = a.type === "kong" ? t("act.kong.direct") : t(`act.${a.type}`);
-      out.push(t("replay.ev.claim", { who: who(ev.seat), act, tile: tileName(tile), from: who(ev.from) }));
-    } else if (ev.e === "kong") out.push(t("replay.ev.kong", { who: who(ev.seat), kind: t("act.kong.added"), tile: tileName(ev.tile) }));
+      out.push(t("replay.ev.claim", { who: seatName(ev.seat), act, tile: tileName(tile), from: seatName(ev.from) }));
+    } else if (ev.e === "kong") out.push(t("replay.ev.kong", { who: seatName(ev.seat), kind: t("act.kong.added"), tile: tileName(ev.tile) }));
     else if (ev.e === "end_phase") out.push(t("replay.ev.end_phase"));
-    else if (ev.e === "win") out.push(t("replay.ev.win", { who: who(ev.seat) }));
+    else if (ev.e === "win") out.push(t("replay.ev.win", { who: seatName(ev.seat) }));
     else if (ev.e === "exhausted") out.push(t("replay.ev.exhausted"));
-    else if (ev.e === "escape") out.push(t("replay.ev.escape", { who: who(ev.seat) }));
+    else if (ev.e === "escape") out.push(t("replay.ev.escape", { who: seatName(ev.seat) }));
     else if (ev.e === "reveal") out.push(t("replay.ev.reveal"));
   }
   return out.join(" · ");
@@ -1137,8 +1135,8 @@ function inviteFollowedHTML() {
 function invitedHTML() {
   const v = S.invited;
   if (!v || S.screen === "table" || !S.account) return "";
-  const rules = `${t(`opt.profile.${v.options.profile}`)} · ${t("opt.hands")} ${v.options.hands}`;
-  return `<div class="card invited-card" role="alert" data-invited="${esc(v.code)}"><p>${t("room.invited_by", { who: esc(v.by), code: esc(v.code), rules: esc(rules) })}</p>
+  // the room's options as its own screen shows them (the stake too); optionsLine escapes
+  return `<div class="card invited-card" role="alert" data-invited="${esc(v.code)}"><p>${t("room.invited_by", { who: esc(v.by), code: esc(v.code), rules: optionsLine(v.options) })}</p>
     <div class="form-row"><button class="primary" data-do="invited-join">${t("room.invited_join")}</button><button data-do="invited-no">${t("room.invited_no")}</button></div></div>`;
 }
 

@@ -12,7 +12,7 @@
 // The address carries the record (compact URL-safe base64 JSON, share.js), so a settlement
 // can be shared and re-opened as is.
 
-import { errorText, getLang, inputProblemText, refusalText, t } from "./i18n.js";
+import { errorText, getLang, inputProblemText, refusalText, seatName, t } from "./i18n.js";
 import { decodeState, encodeState } from "./share.js";
 import { esc, renderSettlement, tileHTML } from "./table.js";
 import { ALL_TILES, parseTiles, sortTiles } from "./tiles.js";
@@ -239,7 +239,6 @@ function redrawAnswer() {
 }
 
 // ------------------------------------------------------------------ rendering
-const seatName = (s) => t("seat.name", { wind: t(`seat.${s}`) });
 const seatOptions = (value, { none = false } = {}) => (none ? `<option value="" ${value === null ? "selected" : ""}>—</option>` : "") +
   [0, 1, 2, 3].map((s) => `<option value="${s}" ${value === s ? "selected" : ""}>${esc(seatName(s))}</option>`).join("");
 

@@ -1180,31 +1180,38 @@ export function errorText(err) {
   return key ? t(key, params) : t("err.unknown", { code });
 }
 
-/** Why a hand may not win ({code, params}: the rules core's refusal, as the calculator's
- *  answers carry it) in the player's language; `fallback` (the core's English sentence)
- *  for a code this client does not know. */
-export function refusalText(refusal, fallback = "") {
-  const key = refusal && `refusal.${refusal.code}`;
-  if (!key || zh[key] === undefined) return fallback;
-  const params = { ...(refusal.params || {}) };
-  if (params.tile !== undefined) params.tile = tileName(params.tile);
-  return t(key, params);
+/** A seat by its wind ("东家" / "East"). */
+export function seatName(seat) {
+  return t("seat.name", { wind: t(`seat.${seat}`) });
 }
 
-/** A malformed calculator input (a 400's `params.problem`, docs/protocol.md "Problems") in
- * the player's language; `fallback` (the server's English sentence) for a problem this client
- * does not know. */
-export function inputProblemText(params, fallback = "") {
-  const p = { ...(params || {}) };
-  const key = p.problem && `bad.${p.problem}`;
-  if (!key || zh[key] === undefined) return fallback;
-  if (p.seat !== undefined) p.who = t("seat.name", { wind: t(`seat.${p.seat}`) });
+/** The string `key` with `raw` parameters named for a reader (a seat, a meld's place, a
+ * tile, a meld type, a profile, a way of winning), or `fallback` (the server's English
+ * sentence) when this client has no string `key`. */
+function codedText(key, raw, fallback) {
+  if (zh[key] === undefined) return fallback;
+  const p = { ...raw };
+  if (p.seat !== undefined) p.who = seatName(p.seat);
   if (p.meld !== undefined) p.at = t(p.seat !== undefined ? "bad.meld_at" : "bad.meld_at_hand", { who: p.who, n: p.meld + 1 });
   if (p.tile !== undefined) p.tile = tileName(p.tile);
   if (p.type !== undefined) p.type = t(`act.${p.type}`);
   if (p.profile !== undefined) p.profile = t(`opt.profile.${p.profile}`);
   if (p.win_by !== undefined) p.win_by = t(`settle.by.${p.win_by}`);
   return t(key, p);
+}
+
+/** Why a hand may not win ({code, params}: the rules core's refusal, as the calculator's
+ *  answers carry it) in the player's language; `fallback` (the core's English sentence)
+ *  for a code this client does not know. */
+export function refusalText(refusal, fallback = "") {
+  return refusal ? codedText(`refusal.${refusal.code}`, refusal.params || {}, fallback) : fallback;
+}
+
+/** A malformed calculator input (a 400's `params.problem`, docs/protocol.md "Problems") in
+ * the player's language; `fallback` (the server's English sentence) for a problem this client
+ * does not know. */
+export function inputProblemText(params, fallback = "") {
+  return params && params.problem ? codedText(`bad.${params.problem}`, params, fallback) : fallback;
 }
 
 /** The name of a tile ("5m" -> 五万 / "5 characters"). */
