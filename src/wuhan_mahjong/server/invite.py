@@ -47,7 +47,7 @@ class Invitations:
         if target is None or not await asyncio.to_thread(followers_among, hub.store,
                                                          target.id, [me]):
             raise ProtocolError("not_found", "you invite only players you follow",
-                                username=username[:64])
+                                username=username)  # at most 64: InviteMsg
         if not await asyncio.to_thread(followers_among, hub.store, me, [target.id]):
             raise ProtocolError("not_friends", f"{target.username} does not follow you",
                                 username=target.username)

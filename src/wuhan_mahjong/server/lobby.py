@@ -445,7 +445,7 @@ class Lobby:
             raise ProtocolError("not_host", "only the host asks a member to leave")
         member = next((a for a, n in room.members if n == name and a != client.account_id), None)
         if member is None:
-            raise ProtocolError("not_found", f"no other member {name[:64]!r} in the room",
+            raise ProtocolError("not_found", f"no other member {name!r} in the room",
                                 room=room.code)
         room.kicked.add(member)
         self.leave(member)
