@@ -354,6 +354,7 @@ def test_fourteen_tiles_are_a_win_only_in_a_winning_shape(browser: Any, live_ser
     palette(page, "indicator", ["9p"])
     # a hand being entered: how many tiles it has and needs, quietly, not as an error
     palette(page, "hand", tiles("123m"))
+    settle_page(page)  # the answer to the third tile, not an earlier one
     wait_js(page, "document.querySelector('#calc-waits .calc-building')")
     assert page.inner_text("#calc-waits .calc-building").startswith("手牌 3 张、副露 0 副")
     assert page.query_selector("#calc-waits .error") is None
