@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .. import jsontext
@@ -141,6 +142,101 @@ def _seat(ev: dict[str, Any]) -> int:
         raise HandRecordError(f"line {ev.get('_line', '?')}: seat out of range: {s}")
     assert isinstance(s, int)
     return s
+
+
+SELF_DRAWN_WINS = ("self_draw", "kong_bloom", "last_tile")
+"""The ``win_by`` of a win on the winner's own draw: 自摸, 杠上花, 海底捞."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    """How one seat fared in a recorded hand: a line of a player's statistics (战绩)."""
+
+    seat: int
+    points: int
+    """The seat's point change from the hand's end (the ``win`` or ``exhausted`` line);
+    an escape's penalty is not in it."""
+    won: bool
+    self_drawn: bool
+    """Won on his own draw (:data:`SELF_DRAWN_WINS`)."""
+    dealt_in: bool
+    """放冲: the winning tile was his discard, or the kong robbed from him."""
+    claimed: bool
+    """Took at least one discard (a chi, a peng or a direct kong)."""
+    escaped: bool
+    big_hands: tuple[str, ...]
+    """The big hands (``analysis.BIG_HAND_NAMES`` ids) he won with; empty otherwise."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """How a recorded hand ended, seat by seat (:func:`hand_outcome`)."""
+
+    profile: str
+    exhausted: bool
+    """荒庄: the wall ran out and nobody won."""
+    seats: tuple[SeatOutcome, SeatOutcome, SeatOutcome, SeatOutcome]
+
+
+def hand_outcome(events: Sequence[dict[str, Any]]) -> HandOutcome:
+    """Who won, how, who dealt in, who claimed and who escaped, from one hand's events.
+
+    It reads the derived lines (``claim``, ``win``, ``exhausted``, ``escape``) without
+    replaying the hand: a record that was verified, or that the engine wrote, says it all.
+    A hand that has not ended raises :class:`HandRecordError`.
+
+    >>> hand = [{"e": "header", "profile": "yuanhang"}, {"e": "claim", "seat": 3},
+    ...         {"e": "win", "seat": 3, "win_by": "discard", "from": 1,
+    ...          "deltas": [-8, -16, -8, 32], "settlement": {"hands": ["qingyise"]}}]
+    >>> out = hand_outcome(hand)
+    >>> out.seats[3].won, out.seats[3].claimed, out.seats[3].big_hands, out.seats[1].dealt_in
+    (True, True, ('qingyise',), True)
+    """
+    if not events or events[0].get("e") != "header":
+        raise HandRecordError("a hand's record starts with its header")
+    profile = _field(events[0], "profile", str)
+    claimed: set[int] = set()
+    escaped: set[int] = set()
+    end: dict[str, Any] | None = None
+    for ev in events[1:]:
+        kind = ev.get("e")
+        if kind == "claim":
+            claimed.add(_seat(ev))
+        elif kind == "escape":
+            escaped.add(_seat(ev))
+        elif kind in ("win", "exhausted"):
+            if end is not None:
+                raise HandRecordError(f"line {ev.get('_line', '?')}: a hand ends once")
+            end = ev
+    if end is None:
+        raise HandRecordError("the hand has not ended: no 'win' or 'exhausted' line")
+    deltas = _field(end, "deltas", list)
+    if len(deltas) != 4 or not all(isinstance(d, int) and not isinstance(d, bool)
+                                   for d in deltas):
+        raise HandRecordError(f"line {end.get('_line', '?')}: 'deltas' is four integers")
+    winner = feeder = None
+    win_by = ""
+    big: tuple[str, ...] = ()
+    if end["e"] == "win":
+        winner = _seat(end)
+        win_by = _field(end, "win_by", str)
+        if win_by not in SELF_DRAWN_WINS:
+            feeder = _field(end, "from", int)
+        settlement = _field(end, "settlement", dict)
+        hands = settlement.get("hands", [])
+        if not isinstance(hands, list) or not all(isinstance(h, str) for h in hands):
+            raise HandRecordError(f"line {end.get('_line', '?')}: the settlement's 'hands' "
+                                  "is a list of names")
+        big = tuple(hands)
+    seats = tuple(
+        SeatOutcome(seat=s, points=deltas[s], won=s == winner,
+                    self_drawn=s == winner and win_by in SELF_DRAWN_WINS,
+                    dealt_in=s == feeder, claimed=s in claimed, escaped=s in escaped,
+                    big_hands=big if s == winner else ())
+        for s in range(4))
+    assert len(seats) == 4
+    return HandOutcome(profile=profile, exhausted=end["e"] == "exhausted",
+                       seats=(seats[0], seats[1], seats[2], seats[3]))
 
 
 def start_state(events: Sequence[dict[str, Any]]) -> HandState:

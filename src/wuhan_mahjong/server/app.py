@@ -96,6 +96,7 @@ from .replays import replay_routes
 from .rules_api import rules_routes
 from .security import HardenedStarlette, ResponseCache, redact_access_logs, trust_proxies
 from .spectate import spectate_routes
+from .stats_api import StatsOut, stats_out
 
 __all__ = ["HttpErrorCode", "create_app", "web_dir"]
 
@@ -167,6 +168,8 @@ class ProfileOut(_Out):
     history: list[HistoryLine]
     ratings: list[RatingOut] = []
     """Skill ratings per profile (matches of four humans; server/leaderboard.py)."""
+    stats: list[StatsOut] = []
+    """His statistics (战绩) per profile he has played (server/stats_api.py)."""
 
 
 class PlayerRatingOut(_Out):
@@ -199,6 +202,8 @@ class PlayerOut(_Out):
     joined: datetime
     min_matches: int
     ratings: list[PlayerRatingOut]
+    stats: list[StatsOut] = []
+    """His statistics (战绩) per profile (server/stats_api.py), without replay links."""
     playing: PlayingOut | None = None
     """His table now, if it may be watched (on this node: a cluster's other nodes' tables
     are theirs to tell)."""
@@ -545,8 +550,9 @@ async def profile(request: Request) -> Response:
     account = await _account(request)
     history = await asyncio.to_thread(_hub(request).store.match_history, account.id)
     ratings = await profile_ratings(_hub(request).store, account.id)
+    stats = await stats_out(_hub(request).store, account.id, own=True)
     return _ok(ProfileOut(
-        ratings=ratings,
+        ratings=ratings, stats=stats,
         account=Hub.account_info(account), points_to_next_level=points_to_next_level(account.points),
         history=[HistoryLine(match_id=h.match_id, profile=h.profile, kind=h.kind,
                              finished_at=h.finished_at, points=h.points_delta, silver=h.silver_delta,
@@ -571,7 +577,8 @@ async def player(request: Request) -> Response:
     if asker is not None and asker.id != found.account_id:
         followed = bool(await asyncio.to_thread(followers_among, hub.store, found.account_id,
                                                 [asker.id]))
-    return _ok(PlayerOut(playing=_playing(hub, found.account_id), followed=followed,
+    stats = await stats_out(hub.store, found.account_id, own=False)
+    return _ok(PlayerOut(playing=_playing(hub, found.account_id), followed=followed, stats=stats,
         username=found.username, level=level.number, title=level.title_zh,
         title_en=level.title_en, rank=level.rank_zh, rank_en=level.rank_en, joined=found.joined,
         min_matches=MIN_MATCHES,

@@ -36,6 +36,7 @@ __all__ = [
     "FollowRow",
     "HandRecordRow",
     "HandSeatRow",
+    "HandStatRow",
     "LedgerRow",
     "MatchEventRow",
     "MatchResultRow",
@@ -227,6 +228,29 @@ class HandSeatRow(Base):
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+
+
+class HandStatRow(Base):
+    """How one seat fared in one recorded hand (``engine.records.hand_outcome``): the rows
+    a player's statistics (战绩, ``store/stats.py``) add up.  Written with the record."""
+
+    __tablename__ = "hand_stats"
+    __table_args__ = (Index("ix_hand_stats_account_id_profile", "account_id", "profile"),)
+
+    record_id: Mapped[int] = mapped_column(
+        ForeignKey("hand_records.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    profile: Mapped[str] = mapped_column(String(32))
+    points: Mapped[int] = mapped_column(BigInteger)
+    won: Mapped[bool] = mapped_column(Boolean)
+    self_drawn: Mapped[bool] = mapped_column(Boolean)
+    dealt_in: Mapped[bool] = mapped_column(Boolean)
+    claimed: Mapped[bool] = mapped_column(Boolean)
+    escaped: Mapped[bool] = mapped_column(Boolean)
+    exhausted: Mapped[bool] = mapped_column(Boolean)
+    big_hands: Mapped[str] = mapped_column(String(160))  # ids, space-separated; "" for none
 
 
 class MatchRow(Base):

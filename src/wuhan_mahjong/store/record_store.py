@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from . import matchlog, publish, ratings
+from . import matchlog, publish, ratings, stats
 from .core import check_id, check_int
 from .errors import InvalidSettlement, RecordExists, UnknownAccount
 from .ledger_store import LedgerSettlement, LedgerStore
@@ -84,7 +84,8 @@ class RecordStore(LedgerStore):
         """Store a finished hand's record; returns it with ``finished_at`` filled in.
 
         Records are immutable: saving the same (match id, hand number) twice
-        raises :class:`RecordExists`.  Every seated account must exist.
+        raises :class:`RecordExists`.  Every seated account must exist.  The hand's
+        statistics rows (:mod:`.stats`) are written with it.
         """
         check_id("match_id", record.match_id)
         check_int("hand_no", record.hand_no, high=2**31 - 1)
@@ -131,6 +132,7 @@ class RecordStore(LedgerStore):
                 raise RecordExists(record.match_id, record.hand_no) from exc
             for seat, account_id in sorted(record.seats.items()):
                 session.add(HandSeatRow(record_id=row.id, seat=seat, account_id=account_id))
+            stats.add_hand(session, row.id, record.seats, record.events)
         return replace(record, seats=dict(sorted(record.seats.items())), finished_at=finished)
 
     def hand_record(self, match_id: str, hand_no: int, *, viewer: int) -> HandRecord | None:
