@@ -116,3 +116,31 @@ def rated_match() -> RatedMatch:
         store.end_match(match_id, epoch, "finished")
 
     return record
+
+
+PlayedMatch = Callable[[Any, str, list[int], str, int], list[Any]]
+"""``played_match(store, match_id, account_ids, profile, seed)``."""
+
+
+@pytest.fixture(scope="session")
+def played_match() -> PlayedMatch:
+    """Save the records of a real two-hand match (the engine's built-in player in every
+    seat, walls from ``seed``) for four accounts, as a table saves its hands: for tests of
+    the players' statistics that need played hands without playing through a server.
+    Returns the saved records."""
+    import random
+
+    from wuhan_mahjong.engine import Match, simple_policy
+    from wuhan_mahjong.rules import get_rules
+    from wuhan_mahjong.store import HandRecord
+
+    def record(store: Any, match_id: str, players: list[int], profile: str,
+               seed: int) -> list[Any]:
+        match = Match(get_rules(profile), 2, rng=random.Random(seed))
+        match.run(simple_policy)
+        return [store.save_hand_record(HandRecord(
+            match_id=match_id, hand_no=h.hand_no, commitment="c" * 64, wall="", salt="00" * 32,
+            events="\n".join(h.records), seats=dict(enumerate(players))))
+            for h in match.history]
+
+    return record

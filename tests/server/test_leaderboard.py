@@ -214,6 +214,35 @@ def test_drain_stops_new_matches(start_server: StartServer,
     asyncio.run(plays())
 
 
+def test_a_players_statistics_on_his_pages(server: Server,
+                                          played_match: Callable[..., list[Any]]) -> None:
+    """The public page and the profile carry the same statistics (战绩) per profile, in
+    the profiles' order; only the profile says where the best hand is (for its replay)."""
+    names = ["sa", "sb", "sc", "sd"]
+    tokens = {n: register(server, n) for n in names}
+    ids = [server.store.account_by_username(n).id for n in names]  # type: ignore[union-attr]
+    played_match(server.store, "sm0", ids, "laizishanzhuang", 4)
+    records = played_match(server.store, "sm1", ids, "yuanhang", 17)  # 清一色 in hand 1
+    public = httpx.get(f"{server.http}/api/players/sd", timeout=10).json()["stats"]
+    own = httpx.get(f"{server.http}/api/profile", headers=_auth(tokens["sd"]),
+                    timeout=10).json()["stats"]
+    assert [s["profile"] for s in own] == ["yuanhang", "laizishanzhuang"]
+    for mine, theirs in zip(own, public, strict=True):
+        assert {**mine, "best": None} == {**theirs, "best": None}
+        assert (mine["matches"], mine["hands"]) == (1, 2)
+        assert mine["wins"] >= mine["big_wins"] and mine["hands"] >= mine["wins"]
+    best = own[0]["best"]
+    assert own[0]["big_hands"] == {"qingyise": 1} and best["big_hands"] == ["qingyise"]
+    assert (best["match_id"], best["hand_no"]) == ("sm1", records[1].hand_no)
+    assert public[0]["best"] == {**best, "match_id": None, "hand_no": None}
+    # the others' pages count their own seats
+    losers = [httpx.get(f"{server.http}/api/players/{n}", timeout=10).json()["stats"][0]
+              for n in names[:3]]
+    assert sum(s["points"] for s in losers) == -own[0]["points"]
+    # each of his wins on a discard is one of theirs dealing in
+    assert sum(s["dealt_in"] for s in losers) == own[0]["wins"] - own[0]["self_drawn"] > 0
+
+
 def test_a_players_public_page(server: Server, rated_match: Callable[..., None]) -> None:
     """``GET /api/players/{name}``: level, title and each rating with its place on the
     all-time leaderboard (the leaderboard's own order), nothing private; found as a login
@@ -237,7 +266,7 @@ def test_a_players_public_page(server: Server, rated_match: Callable[..., None])
         assert r.status_code == 200, r.text
         body = r.json()
         assert set(body) == {"username", "level", "title", "title_en", "rank", "rank_en",
-                             "joined", "min_matches", "ratings", "playing",
+                             "joined", "min_matches", "ratings", "stats", "playing",
                              "followed"}  # no silver, no history
         (rating,) = body["ratings"]
         assert rating == {"profile": "yuanhang", "rating": line["rating"],

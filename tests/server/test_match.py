@@ -47,6 +47,22 @@ def test_four_clients_play_a_whole_match(server: Server) -> None:
     # The match is settled once, in every player's history.
     profile = httpx.get(f"{server.http}/api/profile", headers=auth).json()
     assert [h["match_id"] for h in profile["history"]] == [match_id]
+    # Each player's statistics (战绩) count the two hands as the hand_end frames told them.
+    for token, c in zip(tokens, clients, strict=True):
+        seat = c.of_type("table")[0]["seat"]
+        ends = c.of_type("hand_end")
+        mine = httpx.get(f"{server.http}/api/profile",
+                         headers={"Authorization": f"Bearer {token}"}).json()
+        [stats] = mine["stats"]
+        assert stats["profile"] == "yuanhang"
+        assert (stats["matches"], stats["hands"]) == (1, 2)
+        assert stats["wins"] == sum(e["winner"] == seat for e in ends)
+        assert stats["exhausted"] == sum(e["outcome"] == "exhausted" for e in ends)
+        assert stats["points"] == sum(e["deltas"][seat] for e in ends)
+        best = stats["best"]
+        assert (best is None) == (stats["wins"] == 0)
+        if best is not None:  # his own best hand says where it is, for its replay
+            assert best["match_id"] == match_id and best["hand_no"] in (0, 1)
 
 
 @pytest.mark.slow
