@@ -27,8 +27,8 @@ NAMES = ["ann", "ben", "cat", "dan", "eve"]
 
 
 @pytest.fixture(scope="module")
-def board_server(tmp_path_factory: pytest.TempPathFactory,
-                 rated_match: Callable[..., None]) -> Iterator[tuple[str, dict[str, str]]]:
+def board_server(tmp_path_factory: pytest.TempPathFactory, rated_match: Callable[..., None],
+                 played_match: Callable[..., list[Any]]) -> Iterator[tuple[str, dict[str, str]]]:
     """A server whose database holds the rated matches of the module's doc; the players'
     tokens."""
     pytest.importorskip("wuhan_mahjong.server.app")
@@ -44,6 +44,9 @@ def board_server(tmp_path_factory: pytest.TempPathFactory,
             for k in range(2):  # eve twice, in ben's seat
                 rated_match(store, f"e{k}", [ids["ann"], ids["eve"], ids["cat"], ids["dan"]],
                              [0, 10, -5, -5])
+            # played hands for the statistics (dan wins a 清一色 in s1's second hand)
+            played_match(store, "s0", four, "laizishanzhuang", 4)
+            played_match(store, "s1", four, "yuanhang", 17)
         finally:
             store.close()
         yield base, tokens
@@ -239,4 +242,63 @@ def test_following_a_player_from_his_page(browser: Any,
                                                                    ann_console.errors)
     finally:
         ann_context.close()
+        context.close()
+
+
+def _stats_cells(page: Any, stat: str) -> list[str]:
+    return [c.strip() for c in page.locator(f"table.stats tr[data-stat='{stat}'] td")
+            .all_inner_texts()]
+
+
+@pytest.mark.slow
+def test_a_players_statistics_in_the_browser(browser: Any,
+                                             board_server: tuple[str, dict[str, str]]) -> None:
+    """dan's profile shows his statistics (战绩) per profile as the server counted them, his
+    best hand with its replay; his public page, to a guest, the same without the replay."""
+    base, tokens = board_server
+    profile = json.loads(urllib.request.urlopen(urllib.request.Request(
+        f"{base}/api/profile", headers={"Authorization": f"Bearer {tokens['dan']}"}),
+        timeout=30).read())
+    stats = profile["stats"]
+    assert [s["profile"] for s in stats] == ["yuanhang", "laizishanzhuang"]
+
+    def pct(part: int, whole: int) -> str:
+        return f"{round(1000 * part / whole) / 10:.1f}%" if whole else "—"
+
+    context, page, console = signed_in(browser, base, tokens["dan"], "#/profile")
+    guest_context, guest, guest_console = as_guest(browser, base)
+    try:
+        page.wait_for_selector("table.stats")
+        head = page.locator("table.stats thead th").all_inner_texts()
+        assert head == ["", "远航", "赖子山庄"], head
+        assert _stats_cells(page, "hands") == ["2", "2"]
+        assert _stats_cells(page, "win_rate") == [pct(s["wins"], s["hands"]) for s in stats]
+        assert _stats_cells(page, "deal_in_rate") == [pct(s["dealt_in"], s["hands"])
+                                                      for s in stats]
+        best = _stats_cells(page, "best")[0]
+        assert "清一色" in best and f"+{stats[0]['best']['points']}" in best, best
+        assert "清一色 ×1" in _stats_cells(page, "big_hands")[0]
+        # the best hand's replay
+        page.click("table.stats tr[data-stat='best'] td[data-profile='yuanhang'] [data-replay]")
+        page.wait_for_selector(".replay-caption")
+        assert wait_js(page, "location.hash").startswith("#/replay")
+        assert page.evaluate("location.hash") == "#/replay?id=s1%2F1"
+        # in English
+        page.evaluate("() => { location.hash = '#/profile'; }")
+        page.wait_for_selector("table.stats")
+        page.click("#lang")
+        page.wait_for_selector("table.stats tr[data-stat='win_rate'] th:text('Win rate')")
+        # the public page: the same numbers, no replay
+        guest.goto(f"{base}/#/player?name=dan")
+        guest.wait_for_selector("table.stats")
+        assert _stats_cells(guest, "win_rate") == [pct(s["wins"], s["hands"]) for s in stats]
+        assert guest.locator("table.stats [data-replay]").count() == 0
+        assert "清一色" in _stats_cells(guest, "best")[0]
+        # a player with no recorded hands
+        guest.goto(f"{base}/#/player?name=eve")
+        guest.wait_for_selector(".stats-none")
+        assert console.errors == [] and guest_console.errors == [], (console.errors,
+                                                                     guest_console.errors)
+    finally:
+        guest_context.close()
         context.close()

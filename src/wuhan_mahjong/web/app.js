@@ -12,7 +12,7 @@ import { renderRules } from "./rules.js";
 import { apply as applySettings, CHOICES, settings, update as updateSettings } from "./settings.js";
 import { play, unlock } from "./sound.js";
 import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js";
-import { followingHTML, initLeaderboard, leaderboardHTML, loadFollowing, openLeaderboard, openPlayer, playerHTML } from "./leaderboard.js";
+import { followingHTML, initLeaderboard, leaderboardHTML, loadFollowing, openLeaderboard, openPlayer, playerHTML, statsHTML } from "./leaderboard.js";
 import { initShare, shareBarHTML } from "./share.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
@@ -801,6 +801,7 @@ const SCREENS = {
       <tr><th>${t("profile.points")}</th><td data-field="points">${a.points}</td></tr>
       <tr><th>${t("profile.level")}</th><td>${a.level} · ${esc(en ? a.title_en : a.title)}${S.toNextLevel ? ` · ${t("profile.to_next", { n: S.toNextLevel })}` : ""}${(S.ratings || []).map((r) => ` · ${t("profile.rating", { profile: t(`opt.profile.${r.profile}`), n: r.rating })}`).join("")}</td></tr>
       <tr><th>${t("profile.rank")}</th><td>${esc(en ? a.rank_en : a.rank)}</td></tr></tbody></table></div>
+      <div class="card"><h3>${t("stats.title")}</h3>${statsHTML(S.stats, true)}</div>
       <div class="card"><h3>${t("profile.history")}</h3><div class="scroll-x"><table class="history"><tbody>${rows}</tbody></table></div></div>
       ${a.is_guest ? `<div class="card"><h3>${t("profile.upgrade")}</h3><form id="${F}" novalidate>
         <div class="form-row"><label for="uu">${t("login.user")}</label><input id="uu" name="username" autocomplete="username" required${invalid(F, "username")}>${fieldError(F, "username")}</div>
@@ -960,6 +961,7 @@ async function loadHistory() {
     S.toNextLevel = data.points_to_next_level;
     S.history = data.history || [];
     S.ratings = data.ratings || [];
+    S.stats = data.stats || [];
     if (S.screen === "profile" || S.screen === "leaderboard") render();
   } catch { /* the profile shows without history */ }
 }

@@ -5,7 +5,8 @@
 // page, #/player?name=… (GET /api/players/{name}): level, title, ratings and places, and
 // his table if he plays now (a link to watch it); a signed-in player follows him there (关注,
 // POST/DELETE /api/following/{name}) and finds the players he follows in the lobby, online
-// or not and at which table (GET /api/following).
+// or not and at which table (GET /api/following).  Both the public page and the profile show
+// the player's statistics (战绩: statsHTML), counted by the server from his recorded hands.
 
 import { errorText, getLang, t } from "./i18n.js";
 import { esc } from "./table.js";
@@ -126,7 +127,43 @@ export function playerHTML() {
     <p class="player-level">${t("profile.level")} ${d.level} · ${esc(en ? d.title_en : d.title)} · ${esc(en ? d.rank_en : d.rank)}</p>
     <p class="muted">${t("player.joined", { when: Number.isNaN(joined.getTime()) ? "" : joined.toLocaleDateString() })}</p>
     ${d.playing ? `<p class="player-live">${t("player.playing", { profile: esc(t(`opt.profile.${d.playing.profile}`)), n: d.playing.hand_no + 1, hands: d.playing.hands })} · <a href="#/watch?id=${encodeURIComponent(d.playing.table_id)}" data-watch="${esc(d.playing.table_id)}">${t("watch.watch")}</a></p>` : ""}
-    ${ratings}<nav class="tabs">${back}</nav></div></div>`;
+    ${ratings}<h3>${t("stats.title")}</h3>${statsHTML(d.stats, false)}<nav class="tabs">${back}</nav></div></div>`;
+}
+
+/** A share as a percentage with one decimal ("—" when there is nothing to divide). */
+function percent(part, whole) {
+  return whole > 0 ? `${(Math.round((1000 * part) / whole) / 10).toFixed(1)}%` : "—";
+}
+
+/** A player's statistics (战绩), one column per profile he has played: the server's counts
+ * (GET /api/profile or /api/players/{name} → stats) and the rates they make.  `own`: his
+ * own page, where the best hand has a replay button. */
+export function statsHTML(stats, own) {
+  if (!stats || !stats.length) return `<p class="stats-none">${t("stats.none")}</p>`;
+  const hands = (names) => names.map((h) => t(`bighand.${h}`)).join(" · ");
+  const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+  const rows = [
+    ["matches", (s) => s.matches],
+    ["hands", (s) => s.hands],
+    ["win_rate", (s) => percent(s.wins, s.hands)],
+    ["self_drawn", (s) => percent(s.self_drawn, s.wins)],
+    ["deal_in_rate", (s) => percent(s.dealt_in, s.hands)],
+    ["claim_rate", (s) => percent(s.claimed, s.hands)],
+    ["exhausted_rate", (s) => percent(s.exhausted, s.hands)],
+    ["big_rate", (s) => percent(s.big_wins, s.wins)],
+    ["points_per_hand", (s) => (s.hands ? signed(Math.round((10 * s.points) / s.hands) / 10) : "—")],
+    ["escaped", (s) => s.escaped],
+    ["best", (s) => (s.best ? `${signed(s.best.points)}${s.best.big_hands.length ? ` · ${esc(hands(s.best.big_hands))}` : ""}` +
+      (own && s.best.match_id ? ` <button data-replay="${esc(s.best.match_id)}/${s.best.hand_no}">${t("profile.view")}</button>` : "") : "—")],
+    ["big_hands", (s) => {
+      const list = Object.entries(s.big_hands || {});
+      return list.length ? list.map(([h, n]) => `${esc(t(`bighand.${h}`))} ×${n}`).join(" · ") : "—";
+    }],
+  ];
+  const head = stats.map((s) => `<th>${esc(t(`opt.profile.${s.profile}`))}</th>`).join("");
+  const body = rows.map(([key, cell]) => `<tr data-stat="${key}"><th>${t(`stats.${key}`)}</th>` +
+    stats.map((s) => `<td data-profile="${esc(s.profile)}">${cell(s)}</td>`).join("") + "</tr>").join("");
+  return `<div class="scroll-x"><table class="history stats"><thead><tr><th></th>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 /** Follow (`on`) or stop following `name`, from his page. */
