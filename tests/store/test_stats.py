@@ -19,7 +19,7 @@ from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.store import HandRecord, Store, StoreSettings
 from wuhan_mahjong.store.database import create_store_engine
 from wuhan_mahjong.store.migrate import alembic_config, upgrade
-from wuhan_mahjong.store.models import HandRecordRow, HandSeatRow, utcnow
+from wuhan_mahjong.store.models import AccountRow, HandRecordRow, HandSeatRow, utcnow
 from wuhan_mahjong.store.stats import ProfileStats, player_stats
 
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
@@ -147,10 +147,13 @@ def test_the_migration_writes_the_rows_of_earlier_hands(db_url: str) -> None:
     engine = create_store_engine(db_url)
     try:
         upgrade(engine, "v0007_follows")
-        store = Store(engine, StoreSettings(password_hasher=FAST_HASHER))
-        players = _players(store)
+        with engine.begin() as connection:  # the accounts and hands as v0007 kept them
+            players = [int(connection.execute(insert(AccountRow.__table__).values(
+                username=f"stat{n}", username_key=f"stat{n}", password_hash=None,
+                is_guest=False, is_house=False, silver=0, points=0, created_at=utcnow()))
+                .inserted_primary_key[0]) for n in range(4)]
         records, states = _records(players)
-        with engine.begin() as connection:  # as the store saved them before v0008
+        with engine.begin() as connection:
             for no, record in enumerate(records, 1):
                 connection.execute(insert(HandRecordRow.__table__).values(
                     id=no, match_id=record.match_id, hand_no=record.hand_no,
@@ -160,6 +163,7 @@ def test_the_migration_writes_the_rows_of_earlier_hands(db_url: str) -> None:
                     {"record_id": no, "seat": s, "account_id": a}
                     for s, a in record.seats.items()])
         upgrade(engine)
+        store = Store(engine, StoreSettings(password_hasher=FAST_HASHER))
         _check(store, records, states, players)
         with engine.begin() as connection:
             command.downgrade(alembic_config(connection), "v0007_follows")

@@ -30,16 +30,17 @@ from wuhan_mahjong.store import (
     compute_game,
     hand_game_id,
 )
-from wuhan_mahjong.store.ledger_store import SINKS, SOURCES, TRANSFERS
+from wuhan_mahjong.store.ledger_store import HOUSE_INCOME, SINKS, SOURCES, TRANSFERS
 from wuhan_mahjong.store.models import AccountRow, AuthSessionRow, LedgerRow, utcnow
 
 OpenStore = Callable[..., Store]
 
 
 def test_every_reason_is_a_source_a_sink_a_transfer_or_the_house() -> None:
-    named = SOURCES | SINKS | TRANSFERS | {LedgerReason.FEE_INCOME}
+    named = SOURCES | SINKS | TRANSFERS | HOUSE_INCOME
     assert named == set(LedgerReason)
-    assert not (SOURCES & SINKS or SOURCES & TRANSFERS or SINKS & TRANSFERS)
+    assert not (SOURCES & SINKS or SOURCES & TRANSFERS or SINKS & TRANSFERS
+                or HOUSE_INCOME & (SOURCES | SINKS | TRANSFERS))
 
 
 def test_sources_and_sinks_are_named_in_the_ledger(store: Store) -> None:

@@ -63,6 +63,13 @@ def add_admin_command(s: ArgumentParser) -> None:
     p.add_argument("username")
     p.set_defaults(func=_unban)
 
+    p = sub.add_parser("close", help="close an account (注销) as its player may: its name, "
+                                     "password, sessions and follows go, its silver goes to "
+                                     "the house; its records stay under a tombstone name")
+    p.add_argument("username")
+    p.add_argument("--reason", help="why (kept in the event log)")
+    p.set_defaults(func=_close)
+
     p = sub.add_parser("reset-password",
                        help="set a new password (random and printed, or read from stdin) and "
                             "end every session")
@@ -227,6 +234,16 @@ def _ban(args: argparse.Namespace) -> int:
     return _with_admin(args, work)
 
 
+def _close(args: argparse.Namespace) -> int:
+    def work(admin: Admin) -> int:
+        account, silver = admin.close(args.username, args.reason)
+        print(f"closed {account.username} (account {account.id}); {silver} silver went to "
+              "the house")
+        return 0
+
+    return _with_admin(args, work)
+
+
 def _unban(args: argparse.Namespace) -> int:
     def work(admin: Admin) -> int:
         account = admin.unban(args.username)
@@ -265,7 +282,8 @@ def _audit(args: argparse.Namespace) -> int:
                 "ok": result.ok, "total_balances": result.total_balances,
                 "player_balances": result.player_balances, "house_balance": result.house_balance,
                 "sources": dict(result.sources), "sinks": result.sinks,
-                "fee_income": result.fee_income, "transfers": result.transfers,
+                "fee_income": result.fee_income, "closure_income": result.closure_income,
+                "transfers": result.transfers,
                 "unknown_reasons": list(result.unknown_reasons),
                 "mismatched_accounts": list(result.mismatched_accounts),
                 "negative_accounts": list(result.negative_accounts),
@@ -278,7 +296,8 @@ def _audit(args: argparse.Namespace) -> int:
             print(f"  balances {result.total_balances} (players {result.player_balances}, "
                   f"house {result.house_balance})")
             print("  sources " + ", ".join(f"{k} {v}" for k, v in result.sources.items()))
-            print(f"  fees (sink) {result.sinks}, transfers {result.transfers}")
+            print(f"  sinks {result.sinks} (fees {result.fee_income}, closed accounts "
+                  f"{result.closure_income}), transfers {result.transfers}")
             for label, values in (("unknown reasons", result.unknown_reasons),
                                   ("accounts whose ledger does not sum", result.mismatched_accounts),
                                   ("negative accounts", result.negative_accounts)):

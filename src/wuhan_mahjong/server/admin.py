@@ -7,7 +7,8 @@ process sharing it, running or not.  Each server polls the database every
 * every action logged since the last poll goes to the server's event log
   (``admin_action``, with its ids);
 * a ``ban`` logged since the last poll closes the account's connection (close
-  code 4403); the store refuses the account's sessions and logins from the ban
+  code 4403), and so does a ``close_account`` (4401: its sessions are gone); the
+  store refuses the account's sessions and logins from the ban
   on, and the hub refuses it a queue or a room (:func:`refuse_seat`);
 * the ``drain`` flag: while it is on, no new match starts (a queue, a room or a
   join is answered ``busy``: :func:`refuse_seat`) and the running ones play to
@@ -53,12 +54,18 @@ async def refuse_seat(hub: Hub, account_id: int) -> None:
         raise ProtocolError("auth_failed", "this account is banned")
 
 
-def _apply(hub: Hub, banned: tuple[int, ...], draining: bool | None) -> None:
+def _apply(hub: Hub, banned: tuple[int, ...], draining: bool | None,
+           closed: tuple[int, ...] = ()) -> None:
     for account_id in banned:
         client = hub.clients.get(account_id)
         if client is not None:
             log.info("account %d banned: closing its connection", account_id)
             client.close(BANNED_CLOSE_CODE, "account banned")
+    for account_id in closed:
+        client = hub.clients.get(account_id)
+        if client is not None:
+            log.info("account %d closed by an operator: closing its connection", account_id)
+            client.close(4401, "account closed")
     if draining is not None:
         hub.draining = draining
         log.info("admin drain is %s: %s", "on" if draining else "off",
@@ -95,7 +102,7 @@ async def watch_admin(hub: Hub, poll: float | None = None) -> None:
             for action in state.actions:
                 emit("admin_action", action=action.action, actor=action.actor,
                      account_id=action.account_id, admin_action_id=action.id)
-            _apply(hub, state.banned, change)
+            _apply(hub, state.banned, change, state.closed)
         await asyncio.sleep(seconds)
 
 

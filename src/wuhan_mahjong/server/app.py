@@ -68,6 +68,7 @@ from ..store import (
     points_to_next_level,
 )
 from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
+from ..store.closing import AccountInMatch
 from ..store.database import error_line, is_transient
 from ..store.levels import level_for_points
 from ..store.models import storable_game_id
@@ -257,7 +258,7 @@ class HealthOut(_Out):
 HttpErrorCode = Literal[
     "too_large", "invalid_request", "not_authenticated", "rate_limited", "not_a_guest", "not_found",
     "username_taken", "invalid_credentials", "authentication_failed", "server_error",
-    "method_not_allowed",
+    "method_not_allowed", "in_match",
 ]
 """Every ``error.code`` of the HTTP API (the client translates each one, with ``params``)."""
 
@@ -545,6 +546,39 @@ async def change_password(request: Request) -> Response:
                         account=Hub.account_info(result.account)))
 
 
+class AccountClose(_In):
+    password: str | None = Field(default=None, max_length=256)
+    """The account's password (a guest has none: his session is his credential)."""
+
+
+@_api
+async def close_account(request: Request) -> Response:
+    """Close the caller's account for good (注销, ``store/closing.py``): its name, password,
+    sessions and follows go, its silver goes to the house; his connection closes.  A
+    wrong password counts as a failed login; 409 ``in_match`` while he sits in a running
+    match."""
+    account = await _account(request)
+    body = await _body(request, AccountClose)
+    hub = _hub(request)
+    guard: LoginLimits = request.app.state.login_guard
+    client = _client_address(request)
+    wait = await guard.check(client, account.username)
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise HttpError(429, "rate_limited", f"too many failed logins: try again in {seconds} s",
+                        {"Retry-After": str(seconds)})
+    try:
+        silver = await asyncio.to_thread(hub.store.close_account, account.id, body.password)
+    except AuthenticationFailed:
+        await guard.record(client, account.username, ok=False)
+        raise
+    except AccountInMatch as e:
+        raise HttpError(409, "in_match", str(e)) from e
+    hub.close_sessions(account.id)
+    emit("account_closed", account_id=account.id, silver=silver)
+    return JSONResponse({"ok": True})
+
+
 @_api
 async def profile(request: Request) -> Response:
     account = await _account(request)
@@ -771,6 +805,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/upgrade", upgrade, methods=["POST"]),
         Route("/api/logout", logout, methods=["POST"]),
         Route("/api/password", change_password, methods=["POST"]),
+        Route("/api/account/close", close_account, methods=["POST"]),
         Route("/api/profile", profile, methods=["GET"]),
         Route("/api/players/{username}", player, methods=["GET"]),
         Route("/api/following", following_list, methods=["GET"]),

@@ -245,6 +245,22 @@ class AccountStore(StoreCore):
                 raise AuthenticationFailed()
             write_row.password_hash = new_hash
 
+    def close_account(self, account_id: int, password: str | None) -> int:
+        """The player closes his account (:func:`.closing.close_account`), after his
+        password is checked (:class:`AuthenticationFailed`; a guest has none, his session
+        is his credential); the silver that went to the house."""
+        from .closing import close_account
+
+        with self._read() as session:
+            row = session.get(AccountRow, account_id)
+            stored = None if row is None else row.password_hash
+            guest = row is not None and row.is_guest
+        if not guest:
+            if stored is None or password is None:
+                raise AuthenticationFailed()
+            self._matching_form(stored, password)
+        return close_account(self, account_id, actor="player")
+
     def account(self, account_id: int) -> Account:
         """The account with this id; :class:`UnknownAccount` if none (or the house)."""
         with self._read() as session:

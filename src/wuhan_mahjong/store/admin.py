@@ -146,6 +146,8 @@ class ServerPoll:
     banned: tuple[int, ...]
     """Accounts banned since the last poll (their connections are closed)."""
     draining: bool
+    closed: tuple[int, ...] = ()
+    """Accounts closed by an operator since the last poll (their connections are closed)."""
     actions: tuple[AdminAction, ...] = ()
     """Every admin action logged since the last poll (the server's event log shows them)."""
 
@@ -165,7 +167,9 @@ def poll_server_state(store: Store, since_id: int) -> ServerPoll:
     last = actions[-1].id if actions else since_id
     banned = tuple(a.account_id for a in actions
                    if a.action == "ban" and a.account_id is not None)
-    return ServerPoll(last_id=int(last), banned=banned,
+    closed = tuple(a.account_id for a in actions
+                   if a.action == "close_account" and a.account_id is not None)
+    return ServerPoll(last_id=int(last), banned=banned, closed=closed,
                       draining=flag is not None and flag.value == "on", actions=actions)
 
 
@@ -233,6 +237,19 @@ class Admin:
                 select(AccountRow.username, BanRow.reason, BanRow.banned_at)
                 .join(AccountRow, AccountRow.id == BanRow.account_id)
                 .order_by(BanRow.banned_at, BanRow.account_id))]
+
+    def close(self, username: str, reason: str | None = None) -> tuple[Account, int]:
+        """Close an account (注销, :func:`.closing.close_account`), as its player may; the
+        account as it was and the silver that went to the house."""
+        from .closing import AccountInMatch, close_account
+
+        account = self.account(username)
+        try:
+            return account, close_account(self.store, account.id, actor=self.actor,
+                                          reason=reason)
+        except AccountInMatch as exc:
+            raise AdminError(f"'{account.username}' sits in a running match: close the "
+                             "account once it is over") from exc
 
     def reset_password(self, username: str, password: str | None = None) -> str:
         """Set a new password (a random one if ``None``), end every session; the password."""

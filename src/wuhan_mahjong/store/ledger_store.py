@@ -22,6 +22,7 @@ from .models import GAME_ID_MAX, AccountRow, LedgerRow, MatchResultRow, Settleme
 from .settlement import Outcome, compute_escape, compute_game
 
 __all__ = [
+    "HOUSE_INCOME",
     "SINKS",
     "SOURCES",
     "TRANSFERS",
@@ -70,14 +71,20 @@ class LedgerReason(StrEnum):
     """Transfer: the escaper's penalty."""
     ESCAPE_SHARE = "escape_share"
     """Transfer: another player's share of an escape penalty."""
+    ACCOUNT_CLOSED = "account_closed"
+    """Sink: the balance of an account being closed (注销; it goes to the house account)."""
+    CLOSURE_INCOME = "closure_income"
+    """The house account's side of a closed account's balance."""
 
 
 SOURCES = frozenset(
     {LedgerReason.SIGNUP_GRANT, LedgerReason.DAILY_ALLOWANCE, LedgerReason.OPERATOR_GRANT, LedgerReason.GRANT}
 )
 """Reasons of the rows that create silver (an operator's negative grant destroys it)."""
-SINKS = frozenset({LedgerReason.FEE})
+SINKS = frozenset({LedgerReason.FEE, LedgerReason.ACCOUNT_CLOSED})
 """Reasons of the player rows that take silver out of play (into the house account)."""
+HOUSE_INCOME = frozenset({LedgerReason.FEE_INCOME, LedgerReason.CLOSURE_INCOME})
+"""Reasons of the house account's rows: its side of the sinks."""
 TRANSFERS = frozenset({LedgerReason.GAME, LedgerReason.ESCAPE_PENALTY, LedgerReason.ESCAPE_SHARE})
 """Reasons of the rows that move silver between players: they sum to 0."""
 
@@ -147,7 +154,8 @@ class Audit:
 
     Silver has named sources and sinks (:class:`LedgerReason`): the players'
     silver is the sources minus the sinks, the house account holds exactly the
-    sinks (the fees), and the transfers (games, escapes) sum to zero.
+    sinks (the fees and the balances of closed accounts), and the transfers (games,
+    escapes) sum to zero.
     """
 
     total_balances: int
@@ -158,9 +166,11 @@ class Audit:
     sources: Mapping[str, int]
     """Sum of the ledger rows of each source reason (operator removals included)."""
     sinks: int
-    """Silver taken out of play: the fees the players paid."""
+    """Silver taken out of play: the fees the players paid, the closed accounts' balances."""
     fee_income: int
-    """What the house's ledger says it received."""
+    """What the house's ledger says it received as fees."""
+    closure_income: int
+    """What the house's ledger says it received from closed accounts."""
     transfers: int
     """Sum of the transfer rows (0 when nothing was created or lost in settlements)."""
     unknown_reasons: tuple[str, ...]
@@ -176,7 +186,7 @@ class Audit:
     def ok(self) -> bool:
         return (
             self.player_balances == self.total_sources - self.sinks
-            and self.house_balance == self.sinks == self.fee_income
+            and self.house_balance == self.sinks == self.fee_income + self.closure_income
             and self.total_balances == self.total_sources
             and self.transfers == 0
             and not self.unknown_reasons
@@ -508,6 +518,7 @@ class LedgerStore(StoreCore):
             sources={str(r): by_reason.get(str(r), 0) for r in sorted(SOURCES)},
             sinks=-sum(by_reason.get(str(r), 0) for r in SINKS),
             fee_income=by_reason.get(str(LedgerReason.FEE_INCOME), 0),
+            closure_income=by_reason.get(str(LedgerReason.CLOSURE_INCOME), 0),
             transfers=sum(by_reason.get(str(r), 0) for r in TRANSFERS),
             unknown_reasons=tuple(sorted(set(by_reason) - known)),
             mismatched_accounts=tuple(

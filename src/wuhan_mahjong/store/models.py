@@ -134,6 +134,9 @@ class AccountRow(Base):
     silver: Mapped[int] = mapped_column(BigInteger, default=0)
     points: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # set when the account was closed (注销, store/closing.py): its name is a tombstone,
+    # it has no password, no session, no public page and no silver
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class AuthSessionRow(Base):

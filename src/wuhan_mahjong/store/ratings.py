@@ -220,11 +220,13 @@ def public_account(store: Store, session: Session, username: str) -> AccountRow 
     """The account ``username`` names (found as a login finds it: case and look-alikes
     folded) if it has a public page: registered and not banned.  A guest (a bot too), the
     house and a banned account have none, and are on no leaderboard; only an account with
-    one can be followed (``store/social.py``)."""
+    one can be followed (``store/social.py``).  Nor has a closed account
+    (``store/closing.py``)."""
     account = store.account_by_username(username)
     if account is None or account.is_guest or session.get(BanRow, account.id) is not None:
         return None
-    return session.get(AccountRow, account.id)
+    row = session.get(AccountRow, account.id)
+    return None if row is None or row.closed_at is not None else row
 
 
 def public_player(store: Store, username: str, *,
@@ -257,12 +259,13 @@ def public_player(store: Store, username: str, *,
 
 
 def _on_board(query: Any, profile: str, played: Any, min_matches: int) -> Any:
-    """``query`` over the ratings a leaderboard of ``profile`` ranks: registered, unbanned
-    players with at least ``min_matches`` (counted by ``played``: all time, or this week)."""
+    """``query`` over the ratings a leaderboard of ``profile`` ranks: registered, unbanned,
+    open players with at least ``min_matches`` (counted by ``played``: all time, or this week)."""
     return (query.join(AccountRow, AccountRow.id == RatingRow.account_id)
             .outerjoin(BanRow, BanRow.account_id == RatingRow.account_id)
             .where(RatingRow.profile == profile, played >= min_matches,
-                   AccountRow.is_guest.is_(False), BanRow.account_id.is_(None)))
+                   AccountRow.is_guest.is_(False), AccountRow.closed_at.is_(None),
+                   BanRow.account_id.is_(None)))
 
 
 def week_start(now: datetime, zone: tzinfo = UTC) -> datetime:
