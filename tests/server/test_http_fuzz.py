@@ -23,7 +23,8 @@ ERROR_CODES = set(typing.get_args(HttpErrorCode))
 WEB = Path(wuhan_mahjong.__file__).resolve().parent / "web"  # the client's files, as served
 
 PATHS = ["/api/register", "/api/login", "/api/guest", "/api/upgrade", "/api/logout",
-         "/api/password", "/api/profile", "/api/matches/{m}/hands", "/api/matches/{m}/hands/{h}",
+         "/api/password", "/api/account/close", "/api/profile", "/api/matches/{m}/hands",
+         "/api/matches/{m}/hands/{h}",
          "/api/health", "/api/hint", "/api/score", "/api/hand", "/api/leaderboard", "/healthz",
          "/readyz", "/metrics", "/api/hands/{m}/{h}/publish", "/api/public/hands/{m}/{h}",
          "/api/public/hands/{m}/{h}/record.jsonl", "/api/public/hands/{m}/{h}/frames",
