@@ -78,6 +78,7 @@ async function api(method, path, body) {
 
 function saveToken(token) {
   S.token = token;
+  if (token) S.loginNote = ""; // signed in again: the note of a closed account has been read
   S.outbox = []; // a lobby request belongs to the session it was made in
   try { if (token) localStorage.setItem("wm.token", token); else localStorage.removeItem("wm.token"); } catch { /* ignore */ }
 }
@@ -336,7 +337,7 @@ function onMessage(msg) {
       // (two tabs would take it from each other for ever); the player may take it back
       if (msg.code === "replaced") { S.wantSocket = false; showReplaced(); }
       // the session ended (a logout or a password change elsewhere): sign in again
-      if (msg.code === "logged_out") { S.wantSocket = false; saveToken(null); S.account = null; go("login", "", { replace: true }); }
+      if (msg.code === "logged_out" && !S.renewing) { S.wantSocket = false; saveToken(null); S.account = null; go("login", "", { replace: true }); }
       break;
     case "chat":
       onChat(msg);
@@ -603,6 +604,23 @@ function invalid(id, name) {
   return e && e.field === name ? ` aria-invalid="true"` : "";
 }
 
+/** The profile's account card: a new password (registered players) and closing the
+ * account (注销: POST /api/account/close, after a confirmation; a guest has no password). */
+function accountCardHTML(a) {
+  const P = "password-form";
+  const C = "close-form";
+  const changed = S.passwordChanged ? `<p class="ok" role="status" data-password-changed="1">${t("account.password_changed")}</p>` : "";
+  const password = a.is_guest ? "" : `<h4>${t("account.password")}</h4>${changed}<form id="${P}" novalidate>
+      <div class="form-row"><label for="pw-old">${t("account.old_password")}</label><input id="pw-old" name="old_password" type="password" autocomplete="current-password" required${invalid(P, "old_password")}>${fieldError(P, "old_password")}</div>
+      <div class="form-row"><label for="pw-new">${t("account.new_password")}</label><input id="pw-new" name="new_password" type="password" autocomplete="new-password" required${invalid(P, "password")}>${fieldError(P, "password")}</div>
+      <button type="submit">${t("account.change_password")}</button>${formError(P)}</form>`;
+  return `<div class="card account-card"><h3>${t("account.title")}</h3>${password}
+    <details class="close-account"${S.closeOpen || S.formErrors[C] ? " open" : ""}><summary>${t("account.close")}</summary>
+      <p>${t(a.is_guest ? "account.close_about_guest" : "account.close_about")}</p>
+      <form id="${C}" novalidate>${a.is_guest ? "" : `<div class="form-row"><label for="close-pw">${t("login.password")}</label><input id="close-pw" name="password" type="password" autocomplete="current-password" required${invalid(C, "password")}></div>`}
+      <button class="danger" type="submit">${t("account.close_submit")}</button>${formError(C)}</form></details></div>`;
+}
+
 const PROFILES = ["yuanhang", "bianfeng", "laizishanzhuang"];
 
 /** The rule options of a room or table, as the server sent them (labels from /api/rules). */
@@ -667,7 +685,8 @@ function scrollToFactor() {
 const SCREENS = {
   login() {
     const invited = S.invitation ? `<p class="invited" role="status">${t("room.invited", { code: esc(S.invitation) })}</p>` : "";
-    return `<div class="screen"><div class="card"><h2>${t("login.title")}</h2>${invited}
+    const note = S.loginNote ? `<p class="ok" role="status" data-login-note="1">${esc(S.loginNote)}</p>` : "";
+    return `<div class="screen"><div class="card"><h2>${t("login.title")}</h2>${note}${invited}
       <button class="primary big-button" data-do="guest">${t("login.guest")}</button>${formError("guest")}
       <p>${t("login.or")}</p>
       <form id="login-form" novalidate>
@@ -803,6 +822,7 @@ const SCREENS = {
       <tr><th>${t("profile.rank")}</th><td>${esc(en ? a.rank_en : a.rank)}</td></tr></tbody></table></div>
       <div class="card"><h3>${t("stats.title")}</h3>${statsHTML(S.stats, true)}</div>
       <div class="card"><h3>${t("profile.history")}</h3><div class="scroll-x"><table class="history"><tbody>${rows}</tbody></table></div></div>
+      ${accountCardHTML(a)}
       ${a.is_guest ? `<div class="card"><h3>${t("profile.upgrade")}</h3><form id="${F}" novalidate>
         <div class="form-row"><label for="uu">${t("login.user")}</label><input id="uu" name="username" autocomplete="username" required${invalid(F, "username")}>${fieldError(F, "username")}</div>
         <div class="form-row"><label for="up">${t("login.password")}</label><input id="up" name="password" type="password" autocomplete="new-password" required${invalid(F, "password")}>${fieldError(F, "password")}</div>
@@ -1166,6 +1186,56 @@ async function copyInvitation() {
   }
 }
 
+/** A new password: the server ends every session of the account (this socket too) and
+ * answers with a fresh one, which this tab keeps (docs/server.md, POST /api/password). */
+async function changePassword(form) {
+  const F = "password-form";
+  delete S.formErrors[F];
+  S.passwordChanged = false;
+  S.renewing = true; // the socket's "logged_out" notice is ours: no signing out
+  S.wantSocket = false;
+  try {
+    const data = await api("POST", "/api/password", { old_password: form.old_password.value, new_password: form.new_password.value });
+    saveToken(data.token);
+    S.account = data.account || S.account;
+    S.passwordChanged = true;
+    form.reset(); // render() remembers what the fields hold: nothing now
+    delete S.forms[F];
+  } catch (e) {
+    setFormError(F, e.code === "authentication_failed" ? { ...e, params: { field: "old_password" } } : e);
+  } finally {
+    S.renewing = false;
+    if (S.ws && S.ws.readyState === WebSocket.OPEN) S.wantSocket = true;
+    else connect();
+  }
+  render();
+}
+
+/** Close the account for good, after a confirmation; then the login screen says so. */
+async function closeAccount(form) {
+  const F = "close-form";
+  delete S.formErrors[F];
+  if (!window.confirm(t("account.close_confirm"))) { render(); return; }
+  const body = form.password ? { password: form.password.value } : {};
+  S.renewing = true;
+  try {
+    await api("POST", "/api/account/close", body);
+  } catch (e) {
+    S.renewing = false;
+    setFormError(F, e.code === "authentication_failed" ? { ...e, params: { field: "password" } } : e);
+    render();
+    return;
+  }
+  S.renewing = false;
+  S.wantSocket = false;
+  if (S.ws) S.ws.close();
+  saveToken(null); S.account = null;
+  delete S.forms[F];
+  S.closeOpen = false;
+  S.loginNote = t("account.closed");
+  go("login", "", { replace: true });
+}
+
 function logout() {
   S.wantSocket = false;
   if (S.ws) S.ws.close();
@@ -1313,11 +1383,20 @@ document.addEventListener("submit", (ev) => {
     api("POST", "/api/upgrade", { username: form.username.value, password: form.password.value })
       .then((data) => { S.account = data.account; S.upgraded = true; delete S.forms["upgrade-form"]; render(); })
       .catch((e) => { setFormError("upgrade-form", e, "profile.upgrade_failed"); render(); });
+  } else if (form.id === "password-form") {
+    changePassword(form);
+  } else if (form.id === "close-form") {
+    closeAccount(form);
   } else if (form.id === "replay-form") {
     const id = form.elements.id.value.trim();
     if (id) openReplay(id);
   }
 });
+
+// a redraw keeps the closing section as the player left it (toggle does not bubble)
+document.addEventListener("toggle", (ev) => {
+  if (ev.target.classList && ev.target.classList.contains("close-account")) S.closeOpen = ev.target.open;
+}, true);
 
 document.addEventListener("change", (ev) => {
   if (ev.target.id === "fixture-frame" && S.fixture) {
