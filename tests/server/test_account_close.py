@@ -76,6 +76,17 @@ def test_not_while_seated_at_a_running_table(server: Server) -> None:
 
     asyncio.run(scenario())
     assert server.store.account_by_username("seat1") is not None
+    # being seated (a table starting, its match not yet in the database) is refused too
+    waiting = register(server, "starting")
+    account = server.store.account_by_username("starting")
+    assert account is not None
+    server.hub.where.starting(account.id)
+    try:
+        r = _close(server, waiting, {"password": PASSWORD})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "in_match"
+    finally:
+        server.hub.where.leave(account.id)
+    assert _close(server, waiting, {"password": PASSWORD}).status_code == 200
 
 
 def test_a_guest_closes_with_his_session(server: Server) -> None:

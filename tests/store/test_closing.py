@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import select
 
 from wuhan_mahjong.cli import main
-from wuhan_mahjong.store import AuthenticationFailed, Store, UnknownAccount
+from wuhan_mahjong.store import AccountInMatch, AuthenticationFailed, Store, UnknownAccount
 from wuhan_mahjong.store.admin import Admin
-from wuhan_mahjong.store.closing import AccountInMatch, close_account, closed_name
+from wuhan_mahjong.store.closing import close_account, closed_name
 from wuhan_mahjong.store.models import MatchRow
 from wuhan_mahjong.store.ratings import MIN_MATCHES, leaderboard, public_player
 from wuhan_mahjong.store.social import follow, following

@@ -35,14 +35,14 @@ from .actions import (
 from .dealing import SeededRandom, arrange_wall, commitment, new_salt, shuffled_wall
 from .match import HandSummary, Match, MatchError, escape_deltas, play_hand, random_policy, simple_policy
 from .records import (
-    HandOutcome,
     HandRecordError,
+    RecordOutcome,
     SeatOutcome,
     VerifyError,
     describe,
-    hand_outcome,
     load_records,
     record_lines,
+    record_outcome,
     replay,
     verify,
 )
@@ -50,11 +50,12 @@ from .state import HandResult, HandState, SpecialCounts, new_hand, reduce, tile_
 from .views import SeatView, seat_view, spectator_view
 
 __all__ = [
-    "PASS", "WIN", "Action", "ActionFormatError", "Chi", "Discard", "HandOutcome", "HandRecordError",
-    "HandResult", "HandState", "HandSummary", "IllegalAction", "Kong", "LaiziDiscard", "Match", "MatchError",
-    "Pass", "Peng", "SeatOutcome", "SeatView", "SeededRandom", "SpecialCounts", "SpecialKong", "VerifyError",
-    "Win", "action_from_json",
-    "arrange_wall", "commitment", "describe", "escape_deltas", "hand_outcome", "load_records", "new_hand",
-    "new_salt", "parse_action", "play_hand", "random_policy", "record_lines", "reduce", "replay",
-    "seat_view", "shuffled_wall", "simple_policy", "spectator_view", "tile_census", "verify",
+    "PASS", "WIN", "Action", "ActionFormatError", "Chi", "Discard", "HandRecordError", "HandResult",
+    "HandState", "HandSummary", "IllegalAction", "Kong", "LaiziDiscard", "Match", "MatchError",
+    "Pass", "Peng", "RecordOutcome", "SeatOutcome", "SeatView", "SeededRandom", "SpecialCounts",
+    "SpecialKong", "VerifyError", "Win", "action_from_json",
+    "arrange_wall", "commitment", "describe", "escape_deltas", "load_records", "new_hand",
+    "new_salt", "parse_action", "play_hand", "random_policy", "record_lines", "record_outcome",
+    "reduce", "replay", "seat_view", "shuffled_wall", "simple_policy", "spectator_view",
+    "tile_census", "verify",
 ]

@@ -169,8 +169,8 @@ class SeatOutcome:
 
 
 @dataclass(frozen=True, slots=True)
-class HandOutcome:
-    """How a recorded hand ended, seat by seat (:func:`hand_outcome`)."""
+class RecordOutcome:
+    """How a recorded hand ended, seat by seat (:func:`record_outcome`)."""
 
     profile: str
     exhausted: bool
@@ -178,7 +178,7 @@ class HandOutcome:
     seats: tuple[SeatOutcome, SeatOutcome, SeatOutcome, SeatOutcome]
 
 
-def hand_outcome(events: Sequence[dict[str, Any]]) -> HandOutcome:
+def record_outcome(events: Sequence[dict[str, Any]]) -> RecordOutcome:
     """Who won, how, who dealt in, who claimed and who escaped, from one hand's events.
 
     It reads the derived lines (``claim``, ``win``, ``exhausted``, ``escape``) without
@@ -188,7 +188,7 @@ def hand_outcome(events: Sequence[dict[str, Any]]) -> HandOutcome:
     >>> hand = [{"e": "header", "profile": "yuanhang"}, {"e": "claim", "seat": 3},
     ...         {"e": "win", "seat": 3, "win_by": "discard", "from": 1,
     ...          "deltas": [-8, -16, -8, 32], "settlement": {"hands": ["qingyise"]}}]
-    >>> out = hand_outcome(hand)
+    >>> out = record_outcome(hand)
     >>> out.seats[3].won, out.seats[3].claimed, out.seats[3].big_hands, out.seats[1].dealt_in
     (True, True, ('qingyise',), True)
     """
@@ -235,7 +235,7 @@ def hand_outcome(events: Sequence[dict[str, Any]]) -> HandOutcome:
                     big_hands=big if s == winner else ())
         for s in range(4))
     assert len(seats) == 4
-    return HandOutcome(profile=profile, exhausted=end["e"] == "exhausted",
+    return RecordOutcome(profile=profile, exhausted=end["e"] == "exhausted",
                        seats=(seats[0], seats[1], seats[2], seats[3]))
 
 

@@ -56,6 +56,7 @@ from ..bots.hints import hint
 from ..engine import seat_view
 from ..store import (
     Account,
+    AccountInMatch,
     AuthenticationFailed,
     InvalidPassword,
     InvalidSettlement,
@@ -68,7 +69,6 @@ from ..store import (
     points_to_next_level,
 )
 from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
-from ..store.closing import AccountInMatch
 from ..store.database import error_line, is_transient
 from ..store.levels import level_for_points
 from ..store.models import storable_game_id
@@ -91,6 +91,7 @@ from .hub import Hub, TablePlace, serve_websocket
 from .leaderboard import RatingOut, leaderboard_routes, profile_ratings
 from .limits import watch_abandoned
 from .observability import emit, observability_routes
+from .placement import StartingPlace
 from .protocol import PROTOCOL_VERSION, AccountInfo, ErrorParams, validation_params
 from .ratelimit import LoginGuard, LoginLimits
 from .replays import replay_routes
@@ -567,6 +568,10 @@ async def close_account(request: Request) -> Response:
         seconds = max(1, math.ceil(wait))
         raise HttpError(429, "rate_limited", f"too many failed logins: try again in {seconds} s",
                         {"Retry-After": str(seconds)})
+    if isinstance(hub.where.get(account.id), TablePlace | StartingPlace):
+        # seated, or being seated: the store finds a running match only once it is opened
+        raise HttpError(409, "in_match", "you sit at a table: close the account once the "
+                        "match is over")
     try:
         silver = await asyncio.to_thread(hub.store.close_account, account.id, body.password)
     except AuthenticationFailed:

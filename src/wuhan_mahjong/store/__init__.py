@@ -19,6 +19,7 @@ from sqlalchemy.engine import URL
 from .admin import AccountBanned
 from .database import create_store_engine
 from .errors import (
+    AccountInMatch,
     AlreadySettled,
     AuthenticationFailed,
     InsufficientSilver,
@@ -66,6 +67,7 @@ __all__ = [
     "TOP_LEVEL",
     "Account",
     "AccountBanned",
+    "AccountInMatch",
     "AlreadySettled",
     "Audit",
     "AuthenticationFailed",

@@ -26,6 +26,7 @@ from .accounts import (
     password_forms,
 )
 from .admin import AccountBanned, is_banned
+from .closing import close_account
 from .core import StoreCore
 from .errors import AuthenticationFailed, InvalidSettlement, UnknownAccount, UsernameTaken
 from .ledger_store import LedgerReason, move_silver
@@ -245,12 +246,14 @@ class AccountStore(StoreCore):
                 raise AuthenticationFailed()
             write_row.password_hash = new_hash
 
-    def close_account(self, account_id: int, password: str | None) -> int:
+    def close_account(self, account_id: int, password: str | None, *,
+                      operator: str | None = None, reason: str | None = None) -> int:
         """The player closes his account (:func:`.closing.close_account`), after his
         password is checked (:class:`AuthenticationFailed`; a guest has none, his session
-        is his credential); the silver that went to the house."""
-        from .closing import close_account
-
+        is his credential), or an ``operator`` does (no password; ``reason`` is logged);
+        the silver that went to the house."""
+        if operator is not None:
+            return close_account(self, account_id, actor=operator, reason=reason)
         with self._read() as session:
             row = session.get(AccountRow, account_id)
             stored = None if row is None else row.password_hash

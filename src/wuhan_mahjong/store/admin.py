@@ -37,7 +37,7 @@ from sqlalchemy.orm import Session
 
 from .accounts import check_password_rules
 from .database import PG_CLIENT_TIMEOUTS, READ_ONLY, create_store_engine
-from .errors import AuthenticationFailed, StoreError
+from .errors import AccountInMatch, AuthenticationFailed, StoreError
 from .models import (
     AccountRow,
     AdminActionRow,
@@ -241,12 +241,10 @@ class Admin:
     def close(self, username: str, reason: str | None = None) -> tuple[Account, int]:
         """Close an account (注销, :func:`.closing.close_account`), as its player may; the
         account as it was and the silver that went to the house."""
-        from .closing import AccountInMatch, close_account
-
         account = self.account(username)
         try:
-            return account, close_account(self.store, account.id, actor=self.actor,
-                                          reason=reason)
+            return account, self.store.close_account(account.id, None, operator=self.actor,
+                                                     reason=reason)
         except AccountInMatch as exc:
             raise AdminError(f"'{account.username}' sits in a running match: close the "
                              "account once it is over") from exc

@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session
 
 from .admin import log_action
 from .core import StoreCore
-from .errors import StoreError, UnknownAccount
+from .errors import AccountInMatch, UnknownAccount
 from .ledger_store import LedgerReason, move_silver
 from .models import (
     AuthSessionRow,
@@ -43,10 +43,6 @@ from .models import (
 )
 
 __all__ = ["AccountInMatch", "close_account", "closed_name"]
-
-
-class AccountInMatch(StoreError):
-    """The account sits in a running match: it can be closed once the match is over."""
 
 
 def closed_name(account_id: int) -> str:

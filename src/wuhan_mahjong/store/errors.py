@@ -7,6 +7,7 @@ Every error is a :class:`StoreError`; the ones caused by bad input are also
 from __future__ import annotations
 
 __all__ = [
+    "AccountInMatch",
     "AlreadySettled",
     "AuthenticationFailed",
     "ForeignDatabase",
@@ -88,3 +89,8 @@ class RecordExists(StoreError, ValueError):
         super().__init__(f"hand {hand_no} of match {match_id!r} is already recorded")
         self.match_id = match_id
         self.hand_no = hand_no
+
+
+class AccountInMatch(StoreError):
+    """The account sits in a running match: it can be closed once the match is over
+    (``store/closing.py``)."""

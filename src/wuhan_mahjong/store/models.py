@@ -234,7 +234,7 @@ class HandSeatRow(Base):
 
 
 class HandStatRow(Base):
-    """How one seat fared in one recorded hand (``engine.records.hand_outcome``): the rows
+    """How one seat fared in one recorded hand (``engine.records.record_outcome``): the rows
     a player's statistics (战绩, ``store/stats.py``) add up.  Written with the record."""
 
     __tablename__ = "hand_stats"

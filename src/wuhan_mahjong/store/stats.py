@@ -4,7 +4,7 @@ per hand, his best hand and the big hands he has won.
 
 Each recorded hand adds one :class:`~.models.HandStatRow` per seat, in the transaction
 that saves the record (:func:`add_hand`), from what the record's derived lines say
-(:func:`wuhan_mahjong.engine.records.hand_outcome`); migration ``v0008_hand_stats``
+(:func:`wuhan_mahjong.engine.records.record_outcome`); migration ``v0008_hand_stats``
 wrote them for the hands recorded before.  :func:`player_stats` adds them up with one
 indexed query per profile.  A record whose events are not a finished hand (a test's
 ``"{}"``) has no statistics: there is nothing to count.
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import ColumnElement, ColumnExpressionArgument, case, func, insert, select
 from sqlalchemy.orm import Session
 
-from ..engine.records import HandOutcome, HandRecordError, hand_outcome, load_records
+from ..engine.records import HandRecordError, RecordOutcome, load_records, record_outcome
 from ..rules import PROFILES
 from .models import HandRecordRow, HandStatRow
 
@@ -62,18 +62,18 @@ class ProfileStats:
     best: BestHand | None = None
 
 
-def outcome_of(events: str) -> HandOutcome | None:
+def outcome_of(events: str) -> RecordOutcome | None:
     """The outcome of the one hand in ``events`` (JSON lines), or ``None`` if they are not
     exactly one finished hand's record."""
     try:
         hands = load_records(events)
-        return hand_outcome(hands[0]) if len(hands) == 1 else None
+        return record_outcome(hands[0]) if len(hands) == 1 else None
     except HandRecordError:
         return None
 
 
 def stat_values(record_id: int, seats: Mapping[int, int],
-                outcome: HandOutcome) -> list[dict[str, object]]:
+                outcome: RecordOutcome) -> list[dict[str, object]]:
     """The ``hand_stats`` rows of one hand record, one per seat with an account, as column
     values (the store and the migration that wrote the earlier hands' rows share them)."""
     return [

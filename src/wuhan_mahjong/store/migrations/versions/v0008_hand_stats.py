@@ -9,7 +9,7 @@ points, whether he won (on his own draw or not), dealt in, claimed a discard or 
 whether the hand was exhausted, and the big hands he won with.  ``store/stats.py`` adds
 them up for the profile page and the public player page.  This revision also writes the
 rows of the hands recorded before it, from their events
-(``engine.records.hand_outcome``), a batch of records at a time.
+(``engine.records.record_outcome``), a batch of records at a time.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``hand_outcome``: how each seat fared, read from a record's lines, agrees with the
+"""``record_outcome``: how each seat fared, read from a record's lines, agrees with the
 engine's own state (its result, its melds, its escapes) over many played hands."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from engine_helpers import keen_policy
 
-from wuhan_mahjong.engine import HandRecordError, Match, hand_outcome, load_records
+from wuhan_mahjong.engine import HandRecordError, Match, load_records, record_outcome
 from wuhan_mahjong.engine.records import SELF_DRAWN_WINS
 from wuhan_mahjong.engine.state import HandState
 from wuhan_mahjong.rules import PROFILES, get_rules
@@ -43,7 +43,7 @@ def test_outcomes_agree_with_the_engine_state(profile: str) -> None:
     for seed in range(40):
         for hand, text in _played(profile, seed, escape_at=seed if seed % 4 == 0 else None):
             [events] = load_records(text)
-            out = hand_outcome(events)
+            out = record_outcome(events)
             result = hand.result
             assert result is not None
             assert out.profile == profile
@@ -83,7 +83,7 @@ WIN = {"e": "win", "seat": 0, "win_by": "rob_kong", "from": 3, "deltas": [30, -1
 
 
 def test_a_robbed_kong_is_a_deal_in_of_the_konger() -> None:
-    out = hand_outcome(_hand(WIN))
+    out = record_outcome(_hand(WIN))
     assert [line.dealt_in for line in out.seats] == [False, False, False, True]
     assert not out.seats[0].self_drawn and out.seats[0].big_hands == ("qiangganghu",)
 
@@ -105,4 +105,4 @@ def test_a_robbed_kong_is_a_deal_in_of_the_konger() -> None:
 def test_a_record_that_does_not_say_how_the_hand_ended_is_refused(
         events: list[dict[str, Any]], why: str) -> None:
     with pytest.raises(HandRecordError, match=why):
-        hand_outcome(json.loads(json.dumps(events)))
+        record_outcome(json.loads(json.dumps(events)))
