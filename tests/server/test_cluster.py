@@ -366,6 +366,65 @@ def test_a_followed_player_online_on_another_node_shows_online(
 
 
 @pytest.mark.slow
+def test_a_table_on_another_node_is_listed_shown_and_watched(
+        nodes: list[ServeProcess], db_url: str) -> None:
+    """Spectating is the cluster's: a table running on node 1 is in node 2's live list, on
+    its player's page and in his follower's list there (``wm:live``), and a spectator whose
+    socket is on node 2 watches it (his messages go to node 1, as a room's code moves
+    them)."""
+    store, tokens, _ = _accounts(db_url, 2)
+    first, second = _started(nodes[:2])
+    try:
+        fan = {"Authorization": f"Bearer {tokens[1]}"}
+        assert httpx.post(f"{second.http}/api/following/crash0", headers=fan,
+                          timeout=10).status_code == 200
+
+        def listed() -> list[dict[str, Any]]:
+            r = httpx.get(f"{second.http}/api/tables/live", timeout=10)
+            assert r.status_code == 200, r.text
+            return list(r.json()["tables"])
+
+        async def scenario() -> None:
+            player = Client(first, tokens[0])  # type: ignore[arg-type]
+            await player.connect()
+            await player.send({"type": "quick_match"})  # three bots: a table on node 1
+            table = await player.expect("table", timeout=30)
+            table_id = table["table_id"]  # it waits for him (30 s a turn) until he plays
+            deadline = time.monotonic() + 20
+            while not any(t["table_id"] == table_id for t in await asyncio.to_thread(listed)):
+                if time.monotonic() > deadline:
+                    published = redis.Redis.from_url(os.environ["WUHAN_MAHJONG_REDIS"],
+                                                      decode_responses=True)
+                    pytest.fail(f"node 2 never listed node 1's table {table_id}: it lists "
+                                f"{await asyncio.to_thread(listed)}; wm:live holds "
+                                f"{published.hgetall('wm:live')}")
+                await asyncio.sleep(0.2)
+            shared = redis.Redis.from_url(os.environ["WUHAN_MAHJONG_REDIS"], decode_responses=True)
+            assert str(shared.get(f"wm:table:{table_id}")).endswith(f":{_pid(first)}")
+            (line,) = [t for t in await asyncio.to_thread(listed) if t["table_id"] == table_id]
+            assert "accounts" not in line  # ids stay inside the cluster
+            assert "crash0" in [p["name"] for p in line["players"]]
+            page = httpx.get(f"{second.http}/api/players/crash0", timeout=10).json()
+            assert page["playing"]["table_id"] == table_id
+            followed = httpx.get(f"{second.http}/api/following", headers=fan, timeout=10).json()
+            assert followed["players"][0]["playing"]["table_id"] == table_id
+            watcher = Client(second, tokens[1])  # type: ignore[arg-type]
+            await watcher.connect()
+            await watcher.send({"type": "watch", "table": table_id})
+            watching = await watcher.expect("watching", timeout=15)
+            assert watching["table_id"] == table_id
+            playing = asyncio.create_task(play(player, bot="greedy", timeout=120))
+            await watcher.expect("watch_state", timeout=30)  # relayed from node 1
+            await playing
+            await watcher.close()
+            await player.close()
+
+        asyncio.run(scenario())
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
 def test_an_invitation_reaches_a_player_on_another_node(nodes: list[ServeProcess],
                                                         db_url: str) -> None:
     """The host's room is on node 1, the player he invites is connected to node 2: the

@@ -207,8 +207,7 @@ class PlayerOut(_Out):
     stats: list[StatsOut] = []
     """His statistics (战绩) per profile (server/stats_api.py), without replay links."""
     playing: PlayingOut | None = None
-    """His table now, if it may be watched (on this node: a cluster's other nodes' tables
-    are theirs to tell)."""
+    """His table now, if it may be watched, on any node of a cluster."""
     followed: bool | None = None
     """Whether the asker follows him (``None``: asked without a token, or about oneself)."""
 
@@ -617,7 +616,9 @@ async def player(request: Request) -> Response:
         followed = bool(await asyncio.to_thread(followers_among, hub.store, found.account_id,
                                                 [asker.id]))
     stats = await stats_out(hub.store, found.account_id, own=False)
-    return _ok(PlayerOut(playing=_playing(hub, found.account_id), followed=followed, stats=stats,
+    playing = await hub.playing([found.account_id])
+    return _ok(PlayerOut(playing=_playing(playing.get(found.account_id)), followed=followed,
+        stats=stats,
         username=found.username, level=level.number, title=level.title_zh,
         title_en=level.title_en, rank=level.rank_zh, rank_en=level.rank_en, joined=found.joined,
         min_matches=MIN_MATCHES,
@@ -625,12 +626,12 @@ async def player(request: Request) -> Response:
                                  place=r.place) for r in found.ratings]))
 
 
-def _playing(hub: Hub, account_id: int) -> PlayingOut | None:
-    table = hub.watchable_table(account_id)
+def _playing(table: dict[str, Any] | None) -> PlayingOut | None:
+    """A player's table (an entry of ``Hub.playing``: on any node of a cluster)."""
     if table is None:
         return None
-    return PlayingOut(table_id=table.table_id, profile=table.rules.profile,
-                      hand_no=table.match.hand_no, hands=table.hands)
+    return PlayingOut(table_id=table["table_id"], profile=table["profile"],
+                      hand_no=table["hand_no"], hands=table["hands"])
 
 
 async def _maybe_account(request: Request) -> Account | None:
@@ -652,8 +653,9 @@ async def following_list(request: Request) -> Response:
     ids = [a for a, _ in followed]
     online = await hub.online(ids)
     back = await asyncio.to_thread(followers_among, hub.store, account.id, ids)
+    tables = await hub.playing(ids)
     return _ok(FollowingOut(max=FOLLOW_MAX, players=[
-        FollowedOut(username=name, online=a in online, playing=_playing(hub, a),
+        FollowedOut(username=name, online=a in online, playing=_playing(tables.get(a)),
                     follows_you=a in back)
         for a, name in followed]))
 

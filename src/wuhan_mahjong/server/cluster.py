@@ -28,6 +28,11 @@ What lives where:
     up (:meth:`Cluster.publish`), handled in one lane per account (:meth:`Cluster._route`).
   - ``wm:addr:<address>``: each node's running tables per address (``tables_per_address``
     across the nodes, :meth:`Cluster.tables_elsewhere`).
+  - ``wm:live`` (field: the node) and ``wm:table:<table>``: each node's watchable tables
+    (written when they changed) and the node each one runs on (renewed every heartbeat):
+    the live-table list, the player pages' ``playing`` and the followed players' tables
+    are the whole cluster's, and a ``watch`` of a table on another node moves the
+    spectator's messages there, as a room's code does (:meth:`Cluster.forward`).
   - ``wm:online:<account>``: the account is connected (to the node named), set with the
     heartbeat's time to live and renewed every heartbeat by the node holding its socket:
     the presence the followed-players list shows (:meth:`Cluster.online`); a closed
@@ -73,6 +78,7 @@ from .protocol import (
     NoticeMsg,
     ProtocolError,
     QuickMatchMsg,
+    WatchMsg,
     encode,
     parse_client_message,
 )
@@ -94,6 +100,9 @@ SEAT_MS = 60_000
 
 ONLINE_PREFIX = "wm:online:"
 """Keys of the connected accounts (the module's doc)."""
+
+LIVE_KEY = "wm:live"
+"""The hash of every node's watchable tables (field: the node; the module's doc)."""
 
 CONN_MS = 3_600_000
 """Life of ``wm:conn:<account>``, the account's newest connection (read after Redis was
@@ -364,6 +373,8 @@ class Cluster:
         self.address_tables: Counter[str] = Counter()
         """This node's running tables per address, as last written to ``wm:addr``."""
         self.beats = 0
+        self.live_text = ""
+        """This node's watchable tables as last written to ``wm:live``."""
         self.log_version = 1
         """The lowest :data:`LOG_VERSION` of the live nodes at the last heartbeat (1 until
         the first look): the match-log form this node may write."""
@@ -399,6 +410,7 @@ class Cluster:
             keys = [f"wm:lease:{match_id}" for match_id in self.leased]
             keys += [f"wm:home:{account_id}" for account_id in self.homes]
             await self.redis.delete(f"wm:node:{self.node}", *keys)
+            await self.redis.hdel(LIVE_KEY, self.node)
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -411,6 +423,39 @@ class Cluster:
         for account_id in here:
             pipe.set(f"{ONLINE_PREFIX}{account_id}", self.node, px=px)
         await pipe.execute()
+
+    async def _publish_live(self, px: int) -> None:
+        """This node's watchable tables, for the other nodes' live list and player pages
+        (``wm:live``, field: this node; written when it changed), and where each one runs
+        (``wm:table:<id>``, renewed with the heartbeat's time to live) for a ``watch`` sent
+        to another node."""
+        tables = self.hub.spectate.live(accounts=True)
+        text = json.dumps(tables, separators=(",", ":"))
+        pipe = self.redis.pipeline(transaction=False)
+        if text != self.live_text:
+            pipe.hset(LIVE_KEY, self.node, text)
+        for table in tables:
+            pipe.set(f"wm:table:{table['table_id']}", self.node, px=px)
+        if text != self.live_text or tables:
+            await pipe.execute()
+        self.live_text = text
+
+    async def live_elsewhere(self) -> list[dict[str, Any]]:
+        """The watchable tables of the other live nodes, as each published them at its last
+        heartbeat (a dead node's are dropped from ``wm:live``)."""
+        published = await self.redis.hgetall(LIVE_KEY)
+        out: list[dict[str, Any]] = []
+        dead = []
+        for node, text in published.items():
+            if node == self.node:
+                continue
+            if not await self.alive(str(node)):
+                dead.append(node)
+                continue
+            out.extend(json.loads(text))
+        if dead:
+            await self.redis.hdel(LIVE_KEY, *dead)
+        return out
 
     async def online(self, account_ids: Sequence[int]) -> set[int]:
         """Which of ``account_ids`` are connected to any node (see ``wm:online``)."""
@@ -560,9 +605,11 @@ class Cluster:
                     homes.add(seat.account_id)
         await self._mark_homes(homes)
         await self._mark_online(px)
+        await self._publish_live(px)
         self.beats += 1
         if self.healthy_since is None or self.beats % ADDR_REFRESH == 0:
             self.address_tables = Counter()  # write them all again
+            self.live_text = ""
         await self._count_addresses(tables_by_address(self.hub))
         for account_id in self.homes - homes:  # tables that ended here: their players are free
             await self._renew_home_drop(account_id)
@@ -713,7 +760,8 @@ class Cluster:
     async def forward(self, client: Client, msg: Any, *, local_first: bool = True) -> bool:
         """Send ``msg`` to the node where the account's lobby place is, if not here: a room
         code held by another node, a quick-match queue that already waits on another node
-        (one queue per profile and stake in the cluster).  True when forwarded.
+        (one queue per profile and stake in the cluster), a table to watch that runs on
+        another node.  True when forwarded.
 
         A quick match from a socket held here first waits with this node's own players
         (``local_first``, for :attr:`~.config.ServerConfig.quick_affinity` seconds): four of
@@ -727,6 +775,10 @@ class Cluster:
             if msg.code in self.hub.lobby.rooms:
                 return False
             home = await self._holder(f"wm:room:{msg.code}")
+        elif isinstance(msg, WatchMsg):
+            if msg.table in self.hub.tables:
+                return False
+            home = await self._holder(f"wm:table:{msg.table}")
         elif isinstance(msg, QuickMatchMsg):
             cfg = self.hub.config
             place = (msg.profile or cfg.quick_profile, cfg.quick_stake if msg.silver else 0)

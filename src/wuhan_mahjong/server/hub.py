@@ -15,7 +15,7 @@ import secrets
 import socket
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -235,12 +235,34 @@ class Hub:
             log.warning("presence unknown: Redis does not answer (%s)", e)
             return here
 
-    def watchable_table(self, account_id: int) -> Table | None:
-        """The table the account sits at on this node, if anyone may watch it."""
-        place = self.where.get(account_id)
-        if isinstance(place, TablePlace) and self.spectate.watchable(place.table):
-            return place.table
-        return None
+    async def live_tables(self) -> list[dict[str, Any]]:
+        """The watchable tables (``Spectating.live`` entries with their ``"accounts"``), most
+        watched first: this node's, and in a cluster every live node's (each node publishes
+        its own with its heartbeat, ``Cluster.live_elsewhere``)."""
+        here = self.spectate.live(accounts=True)
+        if self.cluster is None:
+            return here
+        try:
+            elsewhere = await self.cluster.live_elsewhere()
+        except Exception as e:  # Redis away: what this node knows
+            log.warning("live tables of this node only: Redis does not answer (%s)", e)
+            return here
+        return sorted(here + elsewhere, key=lambda t: (-int(t["watchers"]), str(t["table_id"])))
+
+    async def playing(self, account_ids: Collection[int]) -> dict[int, dict[str, Any]]:
+        """The watchable table each of ``account_ids`` sits at, on any node (entries of
+        :meth:`live_tables`); those at none, or at a table nobody may watch, are absent."""
+        wanted = set(account_ids)
+        if not wanted:
+            return {}
+        out: dict[int, dict[str, Any]] = {}
+        tables = (self.spectate.live(accounts=True) if self.cluster is None
+                  else await self.live_tables())
+        for table in tables:
+            for account_id in table["accounts"]:
+                if account_id in wanted:
+                    out.setdefault(account_id, table)
+        return out
 
     async def authenticate(self, token: str) -> Account | None:
         return await asyncio.to_thread(self.store.account_for_token, token)

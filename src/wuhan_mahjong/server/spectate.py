@@ -94,8 +94,10 @@ class Spectate:
     def watchable(table: Table) -> bool:
         return bool(getattr(table, "watchable", True)) and not table.finished
 
-    def live(self) -> list[dict[str, Any]]:
-        """The watchable tables of this node, most watched first."""
+    def live(self, *, accounts: bool = False) -> list[dict[str, Any]]:
+        """The watchable tables of this node, most watched first; ``accounts``: each with
+        its seated people's account ids too (``"accounts"``: for the cluster's list and the
+        player pages, never sent to a client)."""
         out: list[dict[str, Any]] = []
         for table in sorted(self.hub.tables.values(), key=lambda t: (-self.count(t.table_id),
                                                                      t.table_id)):
@@ -106,6 +108,9 @@ class Spectate:
                         "players": [{"seat": s.seat, "name": s.name, "bot": s.is_bot}
                                     for s in table.seats],
                         "watchers": self.count(table.table_id)})
+            if accounts:
+                out[-1]["accounts"] = [s.account_id for s in table.seats
+                                       if not s.is_bot and not s.escaped]
         return out
 
     # ------------------------------------------------------------------ messages
@@ -217,7 +222,9 @@ def spectate_routes(limiter: AddressLimiter | None = None) -> list[Route]:
 
     async def live(request: Request) -> Response:
         hub: Hub = request.app.state.hub
-        return JSONResponse({"tables": hub.spectate.live(),
+        tables = [{k: v for k, v in t.items() if k != "accounts"}
+                  for t in await hub.live_tables()]
+        return JSONResponse({"tables": tables,
                              "delay": hub.config.spectator_delay_moves})
 
     lim = limiter or AddressLimiter(replays.RATE, replays.BURST)
