@@ -905,6 +905,50 @@ class PrivateRedis:
             self.proc.wait(30)
 
 
+@pytest.mark.slow
+def test_with_redis_away_a_node_tells_what_it_knows(
+        db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Presence and the watchable tables fall back to the node's own knowledge while Redis
+    does not answer: a player connected here and seated here is online, at his table, on
+    the live list and on his page (not a 500, not nobody)."""
+    server = PrivateRedis(tmp_path)
+    server.start()
+    monkeypatch.setenv("WUHAN_MAHJONG_REDIS", server.url)
+    node = ServeProcess(db_url, tmp_path / "node.log")
+    store, tokens, _ = _accounts(db_url, 2)
+    try:
+        node.start()
+        fan = {"Authorization": f"Bearer {tokens[1]}"}
+        assert httpx.post(f"{node.http}/api/following/crash0", headers=fan,
+                          timeout=10).status_code == 200
+
+        async def scenario() -> None:
+            player = Client(node, tokens[0])  # type: ignore[arg-type]
+            await player.connect()
+            await player.send({"type": "quick_match"})
+            table_id = (await player.expect("table", timeout=30))["table_id"]
+            server.kill()  # his table waits for him (30 s a turn) while Redis is away
+            followed = await asyncio.to_thread(lambda: httpx.get(
+                f"{node.http}/api/following", headers=fan, timeout=30))
+            assert followed.status_code == 200, followed.text
+            (line,) = followed.json()["players"]
+            assert line["online"] is True and line["playing"]["table_id"] == table_id
+            live = await asyncio.to_thread(lambda: httpx.get(f"{node.http}/api/tables/live",
+                                                             timeout=30))
+            assert live.status_code == 200, live.text
+            assert [t["table_id"] for t in live.json()["tables"]] == [table_id]
+            page = await asyncio.to_thread(lambda: httpx.get(
+                f"{node.http}/api/players/crash0", timeout=30))
+            assert page.status_code == 200 and page.json()["playing"]["table_id"] == table_id
+            await player.close()
+
+        asyncio.run(scenario())
+    finally:
+        node.close()
+        server.kill()
+        store.close()
+
+
 async def _welcomed(node: ServeProcess, tokens: list[str]) -> list[Client]:
     """Connect every token to ``node`` at once; each must be welcomed (10 s is generous:
     a welcome takes milliseconds; a socket closed without one never gets it)."""
