@@ -32,6 +32,8 @@ DRAIN_POLL_SECONDS = 1.0
 
 
 def add_admin_command(s: ArgumentParser) -> None:
+    from ..rules import PROFILES
+
     s.description = ("Operator tools on the game server's database. Each action is recorded "
                      "in the admin event log (and a grant in the silver ledger). A running "
                      "server notices bans and drain within a few seconds.")
@@ -85,6 +87,22 @@ def add_admin_command(s: ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_audit)
 
+    p = sub.add_parser("fairplay", help="screen for collusion (通牌): pairs where one player "
+                                        "deals into the other's wins far more than chance says")
+    p.add_argument("--min-wins", type=_count, default=20, metavar="N",
+                   help="look at a pair once the winner has N discard wins with the other at "
+                        "the table (default 20)")
+    p.add_argument("--alpha", type=_probability, default=0.001, metavar="P",
+                   help="flag a pair whose count has a chance below P divided by the pairs "
+                        "looked at (default 0.001)")
+    p.add_argument("--profile", choices=sorted(PROFILES), help="only hands of this profile")
+    p.add_argument("--days", type=_count, default=0, metavar="N",
+                   help="only hands of the last N days (default 0: all)")
+    p.add_argument("--all", dest="everything", action="store_true",
+                   help="print every pair looked at, flagged or not")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_fairplay)
+
     p = sub.add_parser("tables", help="the matches running now, in every server on this database")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_tables)
@@ -119,6 +137,17 @@ def _count(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _probability(text: str) -> float:
+    """A probability strictly between 0 and 1 (an argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
     return value
 
 
@@ -315,6 +344,38 @@ def _audit(args: argparse.Namespace) -> int:
                     print(f"  #{a.id} {a.created_at:%Y-%m-%d %H:%M:%S} {a.actor}: "
                           f"{a.action}{who}{detail}")
         return 0 if result.ok else 1
+
+    return _with_admin(args, work)
+
+
+def _fairplay(args: argparse.Namespace) -> int:
+    from datetime import timedelta
+
+    from ..store.fairplay import CHANCE_SHARE
+    from ..store.models import utcnow
+
+    def work(admin: Admin) -> int:
+        since = utcnow() - timedelta(days=args.days) if args.days else None
+        looked, pairs = admin.fairplay(min_wins=args.min_wins, alpha=args.alpha,
+                                       profile=args.profile, since=since,
+                                       everything=args.everything)
+        if args.json:
+            print(json.dumps({"pairs_looked_at": looked, "chance_share": CHANCE_SHARE,
+                              "pairs": [{"feeder": p.feeder, "winner": p.winner,
+                                         "wins": p.wins, "fed": p.fed, "share": p.share,
+                                         "p_value": p.p_value} for p in pairs]},
+                             ensure_ascii=False))
+            return 0
+        print(f"{looked} pair{'s' if looked != 1 else ''} of registered players with at least "
+              f"{args.min_wins} discard wins at shared tables; "
+              f"{'all of them' if args.everything else f'{len(pairs)} flagged'}:")
+        for p in pairs:
+            print(f"  {p.feeder} -> {p.winner}: dealt in {p.fed} of {p.winner}'s {p.wins} "
+                  f"discard wins at their tables ({p.share:.0%}, chance {CHANCE_SHARE:.0%}), "
+                  f"p = {p.p_value:.2g}")
+        if pairs and not args.everything:
+            print("a screen, not proof: read the pair's hands (their records and replays)")
+        return 0
 
     return _with_admin(args, work)
 

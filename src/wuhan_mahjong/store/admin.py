@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from .accounts import check_password_rules
 from .database import PG_CLIENT_TIMEOUTS, READ_ONLY, create_store_engine
 from .errors import AccountInMatch, AuthenticationFailed, StoreError
+from .fairplay import FedPair, fed_pairs
 from .models import (
     AccountRow,
     AdminActionRow,
@@ -267,6 +268,18 @@ class Admin:
                        {"sessions_ended": int(getattr(ended, "rowcount", 0)),
                         "generated": password is None})
         return new
+
+    def fairplay(self, *, min_wins: int = 20, alpha: float = 0.001, profile: str | None = None,
+                 since: datetime | None = None,
+                 everything: bool = False) -> tuple[int, list[FedPair]]:
+        """The fair-play screen (:func:`.fairplay.fed_pairs`), logged with what it found."""
+        looked, pairs = fed_pairs(self.store, min_wins=min_wins, alpha=alpha, profile=profile,
+                                  since=since, everything=everything)
+        self.log("fairplay", None, {"min_wins": min_wins, "alpha": alpha, "profile": profile,
+                                    "since": since, "pairs": looked,
+                                    "flagged": [f"{p.feeder}>{p.winner}" for p in pairs
+                                                if p.p_value < alpha / max(1, looked)][:50]})
+        return looked, pairs
 
     def audit(self) -> Audit:
         """The ledger's invariants (:meth:`Store.audit`), logged with their verdict."""
