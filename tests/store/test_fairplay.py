@@ -83,6 +83,16 @@ def test_a_feeding_pair_is_flagged_and_fair_players_are_not(store: Store,
     found = json.loads(out)
     assert found["pairs_looked_at"] == looked and found["chance_share"] == CHANCE_SHARE
     assert [(p["feeder"], p["winner"]) for p in found["pairs"]] == [("bob", "dee")]
+    # the hands behind it, for the operator to read
+    code = main(["admin", "--db", db_url, "--as", "tester", "fairplay", "--pair", "BOB", "dee",
+                 "--json"])
+    out, _ = capsys.readouterr()
+    hands = json.loads(out)
+    assert code == 0 and len(hands) == pair.fed
+    assert all(h["match_id"].startswith("m") for h in hands)
+    code = main(["admin", "--db", db_url, "--as", "tester", "fairplay", "--pair", "bob", "nobody"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "no account named 'nobody'" in err
 
 
 def test_the_binomial_tail_matches_a_direct_sum() -> None:

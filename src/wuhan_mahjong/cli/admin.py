@@ -100,6 +100,9 @@ def add_admin_command(s: ArgumentParser) -> None:
                    help="only hands of the last N days (default 0: all)")
     p.add_argument("--all", dest="everything", action="store_true",
                    help="print every pair looked at, flagged or not")
+    p.add_argument("--pair", nargs=2, metavar=("FEEDER", "WINNER"),
+                   help="instead, list the hands (match id/hand number) in which FEEDER dealt "
+                        "into WINNER's win, newest first")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_fairplay)
 
@@ -351,10 +354,22 @@ def _audit(args: argparse.Namespace) -> int:
 def _fairplay(args: argparse.Namespace) -> int:
     from datetime import timedelta
 
-    from ..store.fairplay import CHANCE_SHARE
+    from ..store.fairplay import CHANCE_SHARE, fed_hands
     from ..store.models import utcnow
 
     def work(admin: Admin) -> int:
+        if args.pair:
+            feeder, winner = (admin.account(name).username for name in args.pair)
+            hands = fed_hands(admin.store, feeder, winner)
+            if args.json:
+                print(json.dumps([{"match_id": m, "hand_no": n, "finished_at": t.isoformat()}
+                                  for m, n, t in hands], ensure_ascii=False))
+                return 0
+            print(f"{len(hands)} hand{'s' if len(hands) != 1 else ''} in which {feeder} dealt "
+                  f"into {winner}'s win (newest first):")
+            for m, n, t in hands:
+                print(f"  {m}/{n} ended {t:%Y-%m-%d %H:%M} UTC")
+            return 0
         since = utcnow() - timedelta(days=args.days) if args.days else None
         looked, pairs = admin.fairplay(min_wins=args.min_wins, alpha=args.alpha,
                                        profile=args.profile, since=since,

@@ -32,7 +32,7 @@ from .models import AccountRow, HandRecordRow, HandStatRow
 if TYPE_CHECKING:
     from .store import Store
 
-__all__ = ["CHANCE_SHARE", "FedPair", "binomial_tail", "fed_pairs"]
+__all__ = ["CHANCE_SHARE", "FedPair", "binomial_tail", "fed_hands", "fed_pairs"]
 
 CHANCE_SHARE = 1 / 3
 """The share of a winner's discard wins that one other player deals in, by chance."""
@@ -110,3 +110,23 @@ def fed_pairs(store: Store, *, min_wins: int = 20, alpha: float = 0.001,
     shown = [p for p in pairs if everything or p.p_value < threshold]
     shown.sort(key=lambda p: (p.p_value, -p.share, p.feeder, p.winner))
     return len(pairs), shown
+
+
+def fed_hands(store: Store, feeder: str, winner: str, *,
+              limit: int = 100) -> list[tuple[str, int, datetime]]:
+    """The hands in which ``feeder`` dealt into ``winner``'s win (match id, hand number, when
+    it ended), newest first: what an operator reads after the screen flags a pair."""
+    win, fed = aliased(HandStatRow), aliased(HandStatRow)
+    winner_row, feeder_row = aliased(AccountRow), aliased(AccountRow)
+    query = (
+        select(HandRecordRow.match_id, HandRecordRow.hand_no, HandRecordRow.finished_at)
+        .join(win, win.record_id == HandRecordRow.id)
+        .join(fed, and_(fed.record_id == HandRecordRow.id, fed.dealt_in))
+        .join(winner_row, winner_row.id == win.account_id)
+        .join(feeder_row, feeder_row.id == fed.account_id)
+        .where(win.won, winner_row.username == winner, feeder_row.username == feeder)
+        .order_by(HandRecordRow.finished_at.desc(), HandRecordRow.id.desc())
+        .limit(limit)
+    )
+    with store._read() as session:
+        return [(str(m), int(n), t) for m, n, t in session.execute(query)]
