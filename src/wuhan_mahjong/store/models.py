@@ -45,6 +45,9 @@ __all__ = [
     "RatingRow",
     "ServerFlagRow",
     "SettlementRow",
+    "TournamentPlayerRow",
+    "TournamentRow",
+    "TournamentTableRow",
     "UTCDateTime",
     "utcnow",
 ]
@@ -393,3 +396,61 @@ class ServerFlagRow(Base):
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(256))
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TournamentRow(Base):
+    """A tournament (比赛): several rounds of matches, the players re-seated each round by
+    their standing (``store/tournaments.py``)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    profile: Mapped[str] = mapped_column(String(32))
+    hands: Mapped[int] = mapped_column(Integer)
+    """Hands of each match."""
+    rounds: Mapped[int] = mapped_column(Integer)
+    capacity: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``open`` (players join), ``running``, ``finished`` or ``cancelled``."""
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    """The round being played (0 while open)."""
+    seed: Mapped[str] = mapped_column(String(64))
+    """Secret: the first round's seating draw."""
+    creator_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TournamentPlayerRow(Base):
+    """A player entered in a tournament; ``withdrawn`` ones are seated no more."""
+
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True,
+                                            index=True)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class TournamentTableRow(Base):
+    """One table of one round: its players (account ids, seating order; bots fill the rest)
+    and its match once a node started it.  ``pending`` → ``starting`` (claimed by ``owner``
+    at ``claimed_at``) → ``running`` (``match_id`` set in the transaction that opens the
+    match) → ``finished`` or ``aborted`` (in the one that ends it)."""
+
+    __tablename__ = "tournament_tables"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    players: Mapped[str] = mapped_column(String(256))  # JSON list of account ids
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    owner: Mapped[str | None] = mapped_column(String(128))
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    match_id: Mapped[str | None] = mapped_column(String(GAME_ID_MAX), unique=True)

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from . import matchlog, publish, ratings, stats
+from . import matchlog, publish, ratings, stats, tournaments
 from .core import check_id, check_int
 from .errors import InvalidSettlement, RecordExists, UnknownAccount
 from .ledger_store import LedgerSettlement, LedgerStore
@@ -195,7 +195,9 @@ class RecordStore(LedgerStore):
     ) -> int:
         """Start a match's log (status ``running``); returns its fencing epoch."""
         with self._write() as session:
-            return matchlog.open_match(session, match_id, table_id, seed, config, owner)
+            epoch = matchlog.open_match(session, match_id, table_id, seed, config, owner)
+            tournaments.match_opened(session, match_id, config, owner)  # a tournament's table
+            return epoch
 
     def append_match_events(self, match_id: str, epoch: int, events: Sequence[MatchEvent]) -> int:
         """Write events to a running match's log in one transaction (write-ahead)."""
@@ -285,6 +287,7 @@ class RecordStore(LedgerStore):
         transaction: exactly once per match (:func:`.ratings.rate_match`)."""
         with self._write() as session:
             matchlog.end_match(session, match_id, epoch, status, reason)
+            tournaments.match_ended(session, match_id, status)
             if status == "finished":
                 ratings.rate_match(session, match_id)
 
