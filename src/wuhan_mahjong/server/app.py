@@ -31,14 +31,13 @@ import asyncio
 import json
 import logging
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from sqlalchemy.exc import SQLAlchemyError
+from pydantic import BaseModel, Field
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -55,21 +54,13 @@ from starlette.staticfiles import StaticFiles
 from ..bots.hints import hint
 from ..engine import seat_view
 from ..store import (
-    Account,
     AccountInMatch,
     AuthenticationFailed,
-    InvalidPassword,
-    InvalidSettlement,
-    InvalidUsername,
     Store,
-    StoreError,
-    UnknownAccount,
-    UsernameTaken,
     open_store,
     points_to_next_level,
 )
-from ..store.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
-from ..store.database import error_line, is_transient
+from ..store.database import is_transient
 from ..store.levels import level_for_points
 from ..store.models import storable_game_id
 from ..store.ratings import MIN_MATCHES, public_player
@@ -83,16 +74,34 @@ from ..store.social import (
 )
 from .admin import keep_house, watch_admin
 from .bot_worker import shared_worker
-from .calculator import AddressLimiter, AddressLimits, calculator_routes
+from .calculator import AddressLimiter, calculator_routes
 from .cluster import join_cluster
 from .cluster_limits import share_limits
 from .config import ServerConfig, database_url, default_bot, redis_url
+from .http import (
+    Endpoint,
+    HttpError,
+    HttpErrorCode,
+    RequestModel,
+    ResponseModel,
+    account_of,
+    api,
+    bearer_token,
+    client_address,
+    database_away,
+    error_response,
+    hub_of,
+    limit,
+    maybe_account,
+    ok,
+    read_body,
+)
 from .hub import Hub, TablePlace, serve_websocket
 from .leaderboard import RatingOut, leaderboard_routes, profile_ratings
 from .limits import watch_abandoned
 from .observability import emit, observability_routes
 from .placement import StartingPlace
-from .protocol import PROTOCOL_VERSION, AccountInfo, ErrorParams, validation_params
+from .protocol import PROTOCOL_VERSION, AccountInfo
 from .ratelimit import LoginGuard, LoginLimits
 from .replays import replay_routes
 from .rules_api import rules_routes
@@ -125,35 +134,27 @@ def web_dir(config: ServerConfig) -> Path:
 
 
 # --------------------------------------------------------------------------- HTTP models
-class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 NAME_INPUT_MAX = 64
 """The longest username text accepted as input (a login, a player page): longer than
 ``USERNAME_MAX``, since a name may be typed in a form that folds shorter (full-width letters)."""
 
 
-class Credentials(_In):
+class Credentials(RequestModel):
     username: str = Field(max_length=NAME_INPUT_MAX)
     password: str = Field(max_length=256)
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class LoginOut(_Out):
+class LoginOut(ResponseModel):
     token: str
     expires_at: datetime | None
     account: AccountInfo
 
 
-class AccountOut(_Out):
+class AccountOut(ResponseModel):
     account: AccountInfo
 
 
-class HistoryLine(_Out):
+class HistoryLine(ResponseModel):
     match_id: str
     profile: str
     kind: Literal["game", "escape"] | str
@@ -164,17 +165,17 @@ class HistoryLine(_Out):
     escaped: bool
 
 
-class ProfileOut(_Out):
+class ProfileOut(ResponseModel):
     account: AccountInfo
     points_to_next_level: int | None
     history: list[HistoryLine]
-    ratings: list[RatingOut] = []
+    ratings: list[RatingOut] = Field(default_factory=list)
     """Skill ratings per profile (matches of four humans; server/leaderboard.py)."""
-    stats: list[StatsOut] = []
+    stats: list[StatsOut] = Field(default_factory=list)
     """His statistics (战绩) per profile he has played (server/stats_api.py)."""
 
 
-class PlayerRatingOut(_Out):
+class PlayerRatingOut(ResponseModel):
     profile: str
     rating: int
     matches: int
@@ -182,7 +183,7 @@ class PlayerRatingOut(_Out):
     """The player's place on the profile's all-time leaderboard (``None``: too few matches)."""
 
 
-class PlayingOut(_Out):
+class PlayingOut(ResponseModel):
     """The table a player sits at now, when anyone may watch it (``GET /api/tables/live``)."""
 
     table_id: str
@@ -191,7 +192,7 @@ class PlayingOut(_Out):
     hands: int
 
 
-class PlayerOut(_Out):
+class PlayerOut(ResponseModel):
     """``GET /api/players/{username}``: what anyone may see of a player (no silver, no
     history: a hand's record stays its players' unless published)."""
 
@@ -204,7 +205,7 @@ class PlayerOut(_Out):
     joined: datetime
     min_matches: int
     ratings: list[PlayerRatingOut]
-    stats: list[StatsOut] = []
+    stats: list[StatsOut] = Field(default_factory=list)
     """His statistics (战绩) per profile (server/stats_api.py), without replay links."""
     playing: PlayingOut | None = None
     """His table now, if it may be watched, on any node of a cluster."""
@@ -212,7 +213,7 @@ class PlayerOut(_Out):
     """Whether the asker follows him (``None``: asked without a token, or about oneself)."""
 
 
-class FollowedOut(_Out):
+class FollowedOut(ResponseModel):
     username: str
     online: bool
     playing: PlayingOut | None
@@ -220,24 +221,24 @@ class FollowedOut(_Out):
     """He follows you too: a friend, whom you may invite into your room."""
 
 
-class FollowedNow(_Out):
+class FollowedNow(ResponseModel):
     username: str
     following: bool
 
 
-class FollowingOut(_Out):
+class FollowingOut(ResponseModel):
     """``GET /api/following``: the players one follows, with their presence."""
 
     players: list[FollowedOut]
     max: int
 
 
-class HandsOut(_Out):
+class HandsOut(ResponseModel):
     match_id: str
     hands: list[int]
 
 
-class RecordOut(_Out):
+class RecordOut(ResponseModel):
     match_id: str
     hand_no: int
     commitment: str
@@ -248,31 +249,11 @@ class RecordOut(_Out):
     events: list[dict[str, Any]]
 
 
-class HealthOut(_Out):
+class HealthOut(ResponseModel):
     ok: bool
     protocol: int
     tables: int
     connections: int
-
-
-HttpErrorCode = Literal[
-    "too_large", "invalid_request", "not_authenticated", "rate_limited", "not_a_guest", "not_found",
-    "username_taken", "invalid_credentials", "authentication_failed", "server_error",
-    "method_not_allowed", "in_match",
-]
-"""Every ``error.code`` of the HTTP API (the client translates each one, with ``params``)."""
-
-
-class ErrorOut(_Out):
-    code: HttpErrorCode
-    message: str
-    params: ErrorParams = {}
-
-
-def _error(status: int, code: HttpErrorCode, message: str,
-           headers: dict[str, str] | None = None, params: ErrorParams | None = None) -> JSONResponse:
-    out = ErrorOut(code=code, message=message, params=params or {})
-    return JSONResponse({"error": out.model_dump()}, status_code=status, headers=headers)
 
 
 _ROUTING_CODES: dict[int, tuple[HttpErrorCode, str]] = {
@@ -316,7 +297,7 @@ async def _routing_error(request: Request, exc: Exception) -> Response:
             headers = ({**(headers or {}), "Allow": ", ".join(sorted(allowed))} if allowed
                        else None)
         code, message = _ROUTING_CODES.get(status, ("invalid_request", str(exc.detail)))
-        return _error(status, code, message, headers)
+        return error_response(status, code, message, headers)
     return PlainTextResponse(str(exc.detail), status_code=exc.status_code, headers=headers)
 
 
@@ -326,142 +307,31 @@ async def _unexpected_error(request: Request, exc: Exception) -> Response:
     the server's log still has its traceback."""
     if _is_api(request.url.path):
         if is_transient(exc):
-            return _database_away()
-        return _error(500, "server_error", "an internal error (the server's log has it)")
+            return database_away()
+        return error_response(500, "server_error", "an internal error (the server's log has it)")
     return PlainTextResponse("Internal Server Error", status_code=500)
 
 
-DATABASE_RETRY_AFTER = 2
-"""Seconds a client is asked to wait (``Retry-After``) while the database is away."""
-
-
-def _database_away() -> JSONResponse:
-    """503 while the database cannot be reached (a restart, a failover): the request may
-    simply be sent again, and ``Retry-After`` says when."""
-    return _error(503, "server_error", "the server cannot reach its database: try again in "
-                  "a moment", {"Retry-After": str(DATABASE_RETRY_AFTER)})
-
-
-def _ok(model: BaseModel, status: int = 200) -> Response:
-    return Response(model.model_dump_json(), status_code=status, media_type="application/json")
-
-
-class HttpError(Exception):
-    def __init__(self, status: int, code: HttpErrorCode, message: str,
-                 headers: dict[str, str] | None = None, params: ErrorParams | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code: HttpErrorCode = code
-        self.headers = headers
-        self.params = params
-
-
-async def _body(request: Request, model: type[M]) -> M:
-    raw = await request.body()
-    if len(raw) > 4096:
-        raise HttpError(413, "too_large", "request body too large", params={"max": 4096})
-    try:
-        return model.model_validate_json(raw or b"{}")
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "body"
-        raise HttpError(400, "invalid_request", f"{where}: {first['msg']}",
-                        params=validation_params(e, skip=0)) from None
-
-
-def _token(request: Request) -> str:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise HttpError(401, "not_authenticated", "send 'Authorization: Bearer <token>'")
-    return token.strip()
-
-
-def _hub(request: Request) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
-
-
-async def _account(request: Request) -> Account:
-    account = await _hub(request).authenticate(_token(request))
-    if account is None:
-        raise HttpError(401, "not_authenticated", "unknown or expired token")
-    return account
-
-
-Endpoint = Callable[[Request], Awaitable[Response]]
-"""A Starlette endpoint: a request in, a response out."""
-
-
-def _api(handler: Endpoint) -> Endpoint:
-    """Map store and request errors to JSON error answers."""
-
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except HttpError as e:
-            return _error(e.status, e.code, str(e), e.headers, e.params)
-        except UsernameTaken as e:
-            return _error(409, "username_taken", str(e), params={"username": e.username})
-        except InvalidUsername as e:
-            return _error(400, "invalid_credentials", str(e),
-                          params={"field": "username", "min": USERNAME_MIN, "max": USERNAME_MAX})
-        except InvalidPassword as e:
-            return _error(400, "invalid_credentials", str(e),
-                          params={"field": "password", "min": PASSWORD_MIN, "max": PASSWORD_MAX})
-        except AuthenticationFailed as e:
-            return _error(401, "authentication_failed", str(e))
-        except (InvalidSettlement, UnknownAccount) as e:
-            return _error(400, "invalid_request", str(e))
-        except StoreError:
-            log.exception("store error")
-            return _error(500, "server_error", "the database refused the request")
-        except SQLAlchemyError as e:
-            if not is_transient(e):
-                raise
-            log.warning("%s %s: the database is unavailable (%s)", request.method,
-                        request.url.path, error_line(e))
-            return _database_away()
-
-    return wrapped
-
-
 # --------------------------------------------------------------------------- handlers
-def _client_address(request: Request) -> str:
-    """The peer's address (a trusted proxy's ``X-Forwarded-For`` already applied)."""
-    return request.client.host if request.client else "unknown"
-
-
-async def _limit(request: Request, limiter: AddressLimits | None, key: str, what: str) -> None:
-    """Raise 429 ``rate_limited`` (with ``Retry-After``) when ``key`` is over its limit."""
-    if limiter is None:
-        return
-    wait = await limiter.check(key)
-    if wait > 0:
-        seconds = max(1, math.ceil(wait))
-        raise HttpError(429, "rate_limited", f"too many {what}: try again in {seconds} s",
-                        {"Retry-After": str(seconds)})
-
-
 def _per_hour(count: int) -> AddressLimiter | None:
     """``count`` per hour and address, all at once at most; 0: no limit."""
     return AddressLimiter(count / 3600, count) if count > 0 else None
 
 
-@_api
+@api
 async def register(request: Request) -> Response:
-    await _limit(request, request.app.state.register_limit, _client_address(request), "sign-ups")
-    creds = await _body(request, Credentials)
-    store = _hub(request).store
+    await limit(request, request.app.state.register_limit, client_address(request), "sign-ups")
+    creds = await read_body(request, Credentials)
+    store = hub_of(request).store
     await asyncio.to_thread(store.register, creds.username, creds.password)
     login = await asyncio.to_thread(store.login, creds.username, creds.password)
-    return _ok(LoginOut(token=login.token, expires_at=login.expires_at,
+    return ok(LoginOut(token=login.token, expires_at=login.expires_at,
                         account=Hub.account_info(login.account)), 201)
 
 
-@_api
+@api
 async def login(request: Request) -> Response:
-    creds = await _body(request, Credentials)
+    creds = await read_body(request, Credentials)
     guard: LoginLimits = request.app.state.login_guard
     client = request.client.host if request.client else "unknown"
     wait = await guard.check(client, creds.username)
@@ -471,41 +341,41 @@ async def login(request: Request) -> Response:
                         f"too many failed logins: try again in {seconds} s",
                         {"Retry-After": str(seconds)}, params={"seconds": seconds})
     try:
-        result = await asyncio.to_thread(_hub(request).store.login, creds.username, creds.password)
+        result = await asyncio.to_thread(hub_of(request).store.login, creds.username, creds.password)
     except AuthenticationFailed:
         await guard.record(client, creds.username, ok=False)
         emit("login_failure", logging.WARNING, username=creds.username, address=client)
         raise
     await guard.record(client, creds.username, ok=True)
-    return _ok(LoginOut(token=result.token, expires_at=result.expires_at,
+    return ok(LoginOut(token=result.token, expires_at=result.expires_at,
                         account=Hub.account_info(result.account)))
 
 
-@_api
+@api
 async def guest(request: Request) -> Response:
-    await _limit(request, request.app.state.guest_limit, _client_address(request), "guest accounts")
-    result = await asyncio.to_thread(_hub(request).store.create_guest)
-    return _ok(LoginOut(token=result.token, expires_at=result.expires_at,
+    await limit(request, request.app.state.guest_limit, client_address(request), "guest accounts")
+    result = await asyncio.to_thread(hub_of(request).store.create_guest)
+    return ok(LoginOut(token=result.token, expires_at=result.expires_at,
                         account=Hub.account_info(result.account)), 201)
 
 
-@_api
+@api
 async def upgrade(request: Request) -> Response:
-    account = await _account(request)
-    await _limit(request, request.app.state.register_limit, _client_address(request), "sign-ups")
-    creds = await _body(request, Credentials)
+    account = await account_of(request)
+    await limit(request, request.app.state.register_limit, client_address(request), "sign-ups")
+    creds = await read_body(request, Credentials)
     if not account.is_guest:
         raise HttpError(400, "not_a_guest", "only a guest account can be upgraded")
-    new = await asyncio.to_thread(_hub(request).store.upgrade_guest, account.id, creds.username,
+    new = await asyncio.to_thread(hub_of(request).store.upgrade_guest, account.id, creds.username,
                                   creds.password)
-    return _ok(AccountOut(account=Hub.account_info(new)))
+    return ok(AccountOut(account=Hub.account_info(new)))
 
 
-@_api
+@api
 async def logout(request: Request) -> Response:
     """End the session; its WebSocket (if open) is closed at once."""
-    token = _token(request)
-    hub = _hub(request)
+    token = bearer_token(request)
+    hub = hub_of(request)
     account = await hub.authenticate(token)
     await asyncio.to_thread(hub.store.logout, token)
     if account is not None:
@@ -513,21 +383,21 @@ async def logout(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
 
-class PasswordChange(_In):
+class PasswordChange(RequestModel):
     old_password: str = Field(max_length=256)
     new_password: str = Field(max_length=256)
 
 
-@_api
+@api
 async def change_password(request: Request) -> Response:
     """Set a new password: every session of the account ends and its socket closes; the
     answer carries a fresh session for the caller."""
-    account = await _account(request)
-    body = await _body(request, PasswordChange)
-    hub = _hub(request)
+    account = await account_of(request)
+    body = await read_body(request, PasswordChange)
+    hub = hub_of(request)
     # a wrong old password counts as a failed login: a stolen token cannot guess it
     guard: LoginLimits = request.app.state.login_guard
-    client = _client_address(request)
+    client = client_address(request)
     wait = await guard.check(client, account.username)
     if wait > 0:
         seconds = max(1, math.ceil(wait))
@@ -542,26 +412,26 @@ async def change_password(request: Request) -> Response:
     await asyncio.to_thread(hub.store.logout_everywhere, account.id)
     hub.close_sessions(account.id)
     result = await asyncio.to_thread(hub.store.login, account.username, body.new_password)
-    return _ok(LoginOut(token=result.token, expires_at=result.expires_at,
+    return ok(LoginOut(token=result.token, expires_at=result.expires_at,
                         account=Hub.account_info(result.account)))
 
 
-class AccountClose(_In):
+class AccountClose(RequestModel):
     password: str | None = Field(default=None, max_length=256)
     """The account's password (a guest has none: his session is his credential)."""
 
 
-@_api
+@api
 async def close_account(request: Request) -> Response:
     """Close the caller's account for good (注销, ``store/closing.py``): its name, password,
     sessions and follows go, its silver goes to the house; his connection closes.  A
     wrong password counts as a failed login; 409 ``in_match`` while he sits in a running
     match."""
-    account = await _account(request)
-    body = await _body(request, AccountClose)
-    hub = _hub(request)
+    account = await account_of(request)
+    body = await read_body(request, AccountClose)
+    hub = hub_of(request)
     guard: LoginLimits = request.app.state.login_guard
-    client = _client_address(request)
+    client = client_address(request)
     wait = await guard.check(client, account.username)
     if wait > 0:
         seconds = max(1, math.ceil(wait))
@@ -583,13 +453,13 @@ async def close_account(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
 
-@_api
+@api
 async def profile(request: Request) -> Response:
-    account = await _account(request)
-    history = await asyncio.to_thread(_hub(request).store.match_history, account.id)
-    ratings = await profile_ratings(_hub(request).store, account.id)
-    stats = await stats_out(_hub(request).store, account.id, own=True)
-    return _ok(ProfileOut(
+    account = await account_of(request)
+    history = await asyncio.to_thread(hub_of(request).store.match_history, account.id)
+    ratings = await profile_ratings(hub_of(request).store, account.id)
+    stats = await stats_out(hub_of(request).store, account.id, own=True)
+    return ok(ProfileOut(
         ratings=ratings, stats=stats,
         account=Hub.account_info(account), points_to_next_level=points_to_next_level(account.points),
         history=[HistoryLine(match_id=h.match_id, profile=h.profile, kind=h.kind,
@@ -597,27 +467,27 @@ async def profile(request: Request) -> Response:
                              fee=h.fee, escaped=h.escaped) for h in history]))
 
 
-@_api
+@api
 async def player(request: Request) -> Response:
     """A player's public page: level, title, ratings and places; 404 for nobody by that name,
     a guest or a banned account.  Public, and each a database read: the replays' allowance."""
-    await _limit(request, request.app.state.replay_limit, _client_address(request),
+    await limit(request, request.app.state.replay_limit, client_address(request),
                  "player pages")
     name = request.path_params["username"]
-    hub = _hub(request)
+    hub = hub_of(request)
     found = (await asyncio.to_thread(public_player, hub.store, name)
              if 0 < len(name) <= NAME_INPUT_MAX else None)
     if found is None:
         raise HttpError(404, "not_found", "no such player")
     level = level_for_points(found.points)
     followed = None
-    asker = await _maybe_account(request)
+    asker = await maybe_account(request)
     if asker is not None and asker.id != found.account_id:
         followed = bool(await asyncio.to_thread(followers_among, hub.store, found.account_id,
                                                 [asker.id]))
     stats = await stats_out(hub.store, found.account_id, own=False)
     playing = await hub.playing([found.account_id])
-    return _ok(PlayerOut(playing=_playing(playing.get(found.account_id)), followed=followed,
+    return ok(PlayerOut(playing=_playing(playing.get(found.account_id)), followed=followed,
         stats=stats,
         username=found.username, level=level.number, title=level.title_zh,
         title_en=level.title_en, rank=level.rank_zh, rank_en=level.rank_en, joined=found.joined,
@@ -634,41 +504,30 @@ def _playing(table: dict[str, Any] | None) -> PlayingOut | None:
                       hand_no=table["hand_no"], hands=table["hands"])
 
 
-async def _maybe_account(request: Request) -> Account | None:
-    """The token's account when the request has a valid one, else ``None`` (a public
-    route that says more to a signed-in asker)."""
-    if "authorization" not in request.headers:
-        return None
-    try:
-        return await _account(request)
-    except HttpError:
-        return None
-
-
-@_api
+@api
 async def following_list(request: Request) -> Response:
-    account = await _account(request)
-    hub = _hub(request)
+    account = await account_of(request)
+    hub = hub_of(request)
     followed = await asyncio.to_thread(following, hub.store, account.id)
     ids = [a for a, _ in followed]
     online = await hub.online(ids)
     back = await asyncio.to_thread(followers_among, hub.store, account.id, ids)
     tables = await hub.playing(ids)
-    return _ok(FollowingOut(max=FOLLOW_MAX, players=[
+    return ok(FollowingOut(max=FOLLOW_MAX, players=[
         FollowedOut(username=name, online=a in online, playing=_playing(tables.get(a)),
                     follows_you=a in back)
         for a, name in followed]))
 
 
-@_api
+@api
 async def follow_player(request: Request) -> Response:
     """``POST`` follows the player, ``DELETE`` stops (both idempotent)."""
-    account = await _account(request)
+    account = await account_of(request)
     name = request.path_params["username"]
-    store = _hub(request).store
+    store = hub_of(request).store
     if request.method == "DELETE":
         await asyncio.to_thread(unfollow, store, account.id, name[:NAME_INPUT_MAX])
-        return _ok(FollowedNow(username=name[:NAME_INPUT_MAX], following=False))
+        return ok(FollowedNow(username=name[:NAME_INPUT_MAX], following=False))
     if not 0 < len(name) <= NAME_INPUT_MAX:
         raise HttpError(404, "not_found", "no such player")
     try:
@@ -678,42 +537,42 @@ async def follow_player(request: Request) -> Response:
             raise HttpError(404, "not_found", str(e)) from None
         raise HttpError(400, "invalid_request", str(e), params={"problem": e.code,
                                                                 "max": FOLLOW_MAX}) from None
-    return _ok(FollowedNow(username=found, following=True))
+    return ok(FollowedNow(username=found, following=True))
 
 
-@_api
+@api
 async def hands(request: Request) -> Response:
-    await _limit(request, request.app.state.replay_limit, _client_address(request),
+    await limit(request, request.app.state.replay_limit, client_address(request),
                  "replay requests")  # each is a database read: the replays' allowance
-    account = await _account(request)
+    account = await account_of(request)
     match_id = request.path_params["match_id"]
     numbers = [] if not storable_game_id(match_id) else await asyncio.to_thread(
-        _hub(request).store.hand_numbers, match_id, viewer=account.id)
+        hub_of(request).store.hand_numbers, match_id, viewer=account.id)
     if not numbers:
         raise HttpError(404, "not_found", "no finished hand of that match that you sat at")
-    return _ok(HandsOut(match_id=match_id, hands=numbers))
+    return ok(HandsOut(match_id=match_id, hands=numbers))
 
 
-@_api
+@api
 async def record(request: Request) -> Response:
-    await _limit(request, request.app.state.replay_limit, _client_address(request),
+    await limit(request, request.app.state.replay_limit, client_address(request),
                  "replay requests")
-    account = await _account(request)
+    account = await account_of(request)
     match_id = request.path_params["match_id"]
     hand_no = request.path_params["hand_no"]
     if not 0 <= hand_no <= HAND_NO_MAX or not storable_game_id(match_id):  # no such hand
         raise HttpError(404, "not_found", "no finished hand of that match that you sat at")
-    rec = await asyncio.to_thread(_hub(request).store.hand_record, match_id, hand_no,
+    rec = await asyncio.to_thread(hub_of(request).store.hand_record, match_id, hand_no,
                                   viewer=account.id)
     if rec is None:
         raise HttpError(404, "not_found", "no finished hand of that match that you sat at")
     events = [json.loads(line) for line in rec.events.splitlines() if line.strip()]
-    return _ok(RecordOut(match_id=rec.match_id, hand_no=rec.hand_no, commitment=rec.commitment,
+    return ok(RecordOut(match_id=rec.match_id, hand_no=rec.hand_no, commitment=rec.commitment,
                          wall=rec.wall, salt=rec.salt, seats=dict(rec.seats),
                          finished_at=rec.finished_at, events=events))
 
 
-@_api
+@api
 async def hint_for_seat(request: Request) -> Response:
     """Help for the caller's own hand at his current table (提示: shanten, waits with
     unseen counts, best discards).  Computed from his seat view alone, off the event
@@ -722,11 +581,11 @@ async def hint_for_seat(request: Request) -> Response:
     Between hands, after the match or away from a table there is no help to give:
     that is an answer (200, ``{"hint": null, "reason": ...}``), not an error, since a
     client's request may race the end of a hand."""
-    account = await _account(request)
+    account = await account_of(request)
     state = request.app.state
-    await _limit(request, state.hint_limit, f"account {account.id}", "hints")
-    await _limit(request, state.hint_address_limit, _client_address(request), "hints")
-    place = _hub(request).where.get(account.id)
+    await limit(request, state.hint_limit, f"account {account.id}", "hints")
+    await limit(request, state.hint_address_limit, client_address(request), "hints")
+    place = hub_of(request).where.get(account.id)
     hand = place.table.hand if isinstance(place, TablePlace) else None
     if hand is None or hand.ended or not isinstance(place, TablePlace):
         return JSONResponse({"hint": None, "reason": "no hint now: you are not playing a hand"})
@@ -737,8 +596,8 @@ async def hint_for_seat(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
-    hub = _hub(request)
-    return _ok(HealthOut(ok=True, protocol=PROTOCOL_VERSION, tables=len(hub.tables),
+    hub = hub_of(request)
+    return ok(HealthOut(ok=True, protocol=PROTOCOL_VERSION, tables=len(hub.tables),
                          connections=len(hub.clients)))
 
 

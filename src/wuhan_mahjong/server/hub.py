@@ -423,9 +423,11 @@ class Hub:
 
     async def start_table(self, humans: Sequence[tuple[int, str]], rules: Rules, *, hands: int,
                           stake: int, watchable: bool = True,
-                          room: RoomOptions | None = None) -> Table:
+                          room: RoomOptions | None = None,
+                          tournament: dict[str, int] | None = None) -> Table:
         """Seat ``humans`` (account id, name) and bots for the empty seats; start the match.
-        ``room``: the options of the private room it comes from (a rematch reopens it)."""
+        ``room``: the options of the private room it comes from (a rematch reopens it);
+        ``tournament``: the tournament table it is (``server/tournaments.py``)."""
         if self.draining:
             raise ProtocolError("busy", "the server is restarting: try again in a moment")
         for acct, _ in humans:
@@ -452,6 +454,7 @@ class Hub:
             turn_seconds=cfg.turn_seconds or rules.turn_seconds, bot_name=self.bot_name)
         table.watchable = watchable
         table.room = room
+        table.tournament = tournament
         self._run_table(table, [b.id for b in bots])
         return table
 

@@ -62,7 +62,7 @@ ErrorCode = Literal[
     "busy", "not_found", "room_full", "not_host", "not_ready", "guest_not_allowed",
     "insufficient_silver", "bad_options", "not_seated", "no_decision", "bad_action",
     "illegal_action", "stale_decision", "already_answered", "escaped", "server_error",
-    "not_watchable", "watchers_full", "offline", "kicked", "not_friends",
+    "not_watchable", "watchers_full", "offline", "kicked", "not_friends", "in_tournament",
 ]
 
 
@@ -523,6 +523,8 @@ class MatchEndMsg(_Msg):
     rematch: str | None = None
     """The code of a new room with this match's options, when it came from a private room
     and was played to its end (*再来一场*: ``join_room`` with it; the first back hosts it)."""
+    tournament: int | None = None
+    """The tournament this match was a table of (back to its page: its next round)."""
 
 
 class NoticeMsg(_Msg):

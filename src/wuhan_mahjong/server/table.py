@@ -324,6 +324,9 @@ class Table:
         self.watchable = True
         """Others may watch (``server/spectate.py``): quick match, or a room allowing it."""
         self.room: RoomOptions | None = None
+        self.tournament: dict[str, int] | None = None
+        """The tournament table this match is (``{"id", "round", "table"}``), if any: kept in
+        the match's configuration, whose opening and end mark the table (store)."""
         """The options of the private room this match comes from (``None``: a quick match);
         kept in the match log's configuration, so a resumed match offers its rematch too."""
         self._players_key: tuple[Any, ...] | None = None
@@ -437,6 +440,7 @@ class Table:
                 "turn_seconds": self.turn_seconds, "bot_name": self.bot_name,
                 "watchable": self.watchable,
                 "room": None if self.room is None else self.room.model_dump(mode="json"),
+                **({} if self.tournament is None else {"tournament": self.tournament}),
                 "seats": [{"account_id": s.account_id, "name": s.name, "is_bot": s.is_bot}
                           for s in self.seats]}
 
@@ -464,6 +468,9 @@ class Table:
         table.resumed = True
         table.watchable = bool(cfg.get("watchable", True))
         table.room = _room_options(cfg.get("room"))
+        ref = cfg.get("tournament")
+        if isinstance(ref, dict):
+            table.tournament = {k: int(ref[k]) for k in ("id", "round", "table")}
         for _hand_no, seat, deltas in table.match.escapes:
             table.seats[seat].escaped = True
             for s in range(4):
@@ -1114,9 +1121,10 @@ class Table:
             with contextlib.suppress(StoreError, SQLAlchemyError):  # account info only
                 acct = await self._store_call(store.account, info.account_id)
                 account = self.hub.account_info(acct)
-            self._send(info.seat, MatchEndMsg(match_id=self.match_id, totals=list(self.match.totals),
-                                              stake=self.stake, results=results, account=account,
-                                              reason=reason, rematch=rematch))
+            self._send(info.seat, MatchEndMsg(
+                match_id=self.match_id, totals=list(self.match.totals), stake=self.stake,
+                results=results, account=account, reason=reason, rematch=rematch,
+                tournament=None if self.tournament is None else self.tournament["id"]))
 
     async def _early_end_fee(self) -> None:
         """Charge the service fee of a match that ended early (its ``end`` event lowered the

@@ -103,14 +103,14 @@ OPEN_PER_CREATOR = 3
 CLAIM_STALE = timedelta(seconds=60)
 """A table claimed this long ago and still not started: its node died; claim it again."""
 
-ErrorCode = Literal["not_found", "closed", "full", "not_creator", "too_few", "too_many",
+TournamentErrorCode = Literal["not_found", "closed", "full", "not_creator", "too_few", "too_many",
                     "bad_name", "invalid", "not_entered", "guest"]
 
 
 class TournamentError(StoreError, ValueError):
     """A tournament request that cannot be: ``code`` says why (the API's error code)."""
 
-    def __init__(self, message: str, code: ErrorCode) -> None:
+    def __init__(self, message: str, code: TournamentErrorCode) -> None:
         super().__init__(message)
         self.code = code
 
