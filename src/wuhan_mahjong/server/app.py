@@ -13,6 +13,7 @@ Routes (``docs/server.md`` and ``docs/protocol.md`` have the details)::
     GET  /api/matches/{match_id}/hands/{n}     (token) → that hand's record (replay)
     GET  /api/leaderboard?profile=&period=all|week     → best-rated players (leaderboard.py)
     GET  /api/players/{username}                       → a player's public page: level, ratings
+    GET|POST /api/tournaments[/{id}[/join|withdraw|start|cancel]] → tournaments (tournaments.py)
     GET  /api/following                        (token) → the players you follow, online or not
     POST|DELETE /api/following/{username}      (token) → follow / stop following him
     GET  /api/health                                   → {ok, protocol, tables, connections}
@@ -108,6 +109,7 @@ from .rules_api import rules_routes
 from .security import HardenedStarlette, ResponseCache, redact_access_logs, trust_proxies
 from .spectate import spectate_routes
 from .stats_api import StatsOut, stats_out
+from .tournaments import TournamentRunner, tournament_routes
 
 __all__ = ["HttpErrorCode", "create_app", "web_dir"]
 
@@ -653,6 +655,9 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         cluster = await join_cluster(hub)
         if cluster is None:
             await hub.resume_matches()
+        # after the resumed matches: a tournament's running tables are seated already
+        hub.tournaments = TournamentRunner(hub)
+        hub.background(asyncio.get_running_loop().create_task(hub.tournaments.run()))
         try:
             yield
         finally:
@@ -677,6 +682,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/following", following_list, methods=["GET"]),
         Route("/api/following/{username}", follow_player, methods=["POST", "DELETE"]),
         *leaderboard_routes(),
+        *tournament_routes(),
         Route("/api/matches/{match_id}/hands", hands, methods=["GET"]),
         Route("/api/matches/{match_id}/hands/{hand_no:int}", record, methods=["GET"]),
         Route("/api/health", health, methods=["GET"]),

@@ -624,6 +624,11 @@ class Cluster:
         (the heartbeat renews it), so a reconnection on any node is relayed here at once."""
         humans = [s.account_id for s in table.seats if not s.is_bot and not s.escaped]
         self.homes.update(humans)
+        for account_id in humans:  # a socket here that was moved elsewhere (watching) is back
+            moved = self.moved.pop(account_id, None)
+            if moved is not None:
+                self.hub.background(asyncio.get_running_loop().create_task(self.publish(
+                    moved.home, {"k": "detach", "a": account_id, "c": moved.cid})))
         loop = asyncio.get_running_loop()
         self.hub.background(loop.create_task(self._mark_homes(humans)))
         addresses = table_addresses(self.hub, table)  # the other nodes count it at once
@@ -1108,8 +1113,47 @@ class Cluster:
         return False
 
     def _delivered(self, data: dict[str, Any]) -> None:
-        if data["n"] != self.node:
+        if data["n"] == self.node:
+            return
+        if "reseat" in data:
+            self._reseat_here(int(data["a"]), str(data["reseat"]))
+        else:
             self._deliver_here(int(data["a"]), str(data["t"]))
+
+    def reseat(self, account_ids: Collection[int]) -> None:
+        """A table here seats these accounts, whose sockets are held by other nodes (a
+        tournament's round): the node holding each socket closes it for the client to
+        reconnect, and the reconnection is relayed here (the account's home)."""
+        messages = [json.dumps({"a": a, "reseat": self.node, "n": self.node})
+                    for a in account_ids]
+
+        async def publish() -> None:
+            for message in messages:
+                await self.redis.publish(self.deliver_channel, message)
+
+        self.hub.background(asyncio.get_running_loop().create_task(publish()))
+
+    def _reseat_here(self, account_id: int, home: str) -> None:
+        """Close this node's socket of the account unless it already goes to ``home``."""
+        relayed = self.relayed.get(account_id)
+        if relayed is not None:
+            if relayed.home != home:
+                relayed.close(1012, "your table is on another server: reconnect")
+            return
+        client = self.hub.clients.get(account_id)
+        if client is None or isinstance(client.ws, RelayPort):
+            return
+        moved = self.moved.get(account_id)
+        if moved is not None and moved.home == home:
+            return
+        client.close(1012, "your table is on another server: reconnect")
+
+    async def seated_somewhere(self, account_ids: Sequence[int]) -> set[int]:
+        """Which of ``account_ids`` sit at a table on some node (``wm:seat``)."""
+        if not account_ids:
+            return set()
+        found = await self.redis.mget([f"wm:seat:{a}" for a in account_ids])
+        return {a for a, node in zip(account_ids, found, strict=True) if node is not None}
 
     def _logged_out(self, data: dict[str, Any]) -> None:
         if data["n"] == self.node:

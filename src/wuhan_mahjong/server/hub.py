@@ -28,6 +28,7 @@ from ..store import Account, Store, StoreError
 from ..store.accounts import hash_token
 from ..store.database import error_line, is_transient
 from ..store.models import utcnow
+from ..store.tournaments import entered
 from .admin import refuse_seat
 from .admission import OVERLOADED_CLOSE_CODE, Admission
 from .chat import ChatRelay, bot_names
@@ -72,6 +73,7 @@ from .table import ResumeError, SeatInfo, Table
 
 if TYPE_CHECKING:
     from .cluster import Cluster
+    from .tournaments import TournamentRunner
 
 __all__ = ["Client", "Hub", "QueuePlace", "RoomPlace", "TablePlace", "serve_websocket"]
 
@@ -159,6 +161,8 @@ class Hub:
         self.spectate = Spectate(self)
         self.chat = ChatRelay(self)
         self.invitations = Invitations(self)
+        self.tournaments: TournamentRunner | None = None
+        """This node's tournament runner (``server/tournaments.py``), once the app started."""
         self.addresses: dict[int, str] = {}
         """Each account's address at its last connection (the per-address table limit)."""
         self.node_id = f"{socket.gethostname()}:{os.getpid()}"
@@ -341,6 +345,10 @@ class Hub:
         acct = client.account_id
         if isinstance(msg, QuickMatchMsg | CreateRoomMsg | JoinRoomMsg):
             await refuse_seat(self, acct)  # no seat when banned or draining
+            tournament = await asyncio.to_thread(entered, self.store, acct)
+            if tournament is not None:  # his tournament seats him: nothing else meanwhile
+                raise ProtocolError("in_tournament", "you are entered in a tournament: "
+                                    "withdraw from it to play elsewhere", tournament=tournament)
         if isinstance(msg, QuickMatchMsg | CreateRoomMsg | JoinRoomMsg | StartMsg):
             self.admission.check_new_table()  # busy (overloaded) when this node is saturated
         if isinstance(msg, PingMsg):
@@ -504,6 +512,8 @@ class Hub:
         return resumed
 
     def table_closed(self, table: Table) -> None:
+        if table.tournament is not None and self.tournaments is not None:
+            self.tournaments.nudge()  # its round may be over
         self.spectate.closed(table)
         for s in table.seats:
             self.where.leave_table(s.account_id, table)

@@ -80,6 +80,7 @@ from ..store import (
     window_answers,
     window_data,
 )
+from ..store.tournaments import ClaimLost
 from ..tiles import tile_str
 from .bot_worker import BotWorker, shared_worker
 from .frames import MoveViews
@@ -1015,6 +1016,8 @@ class Table:
         except asyncio.CancelledError:
             raise
         except MatchFenced:  # another process resumed this match: it is theirs now
+            self.taken_over = True
+        except ClaimLost:  # a tournament table another node took over: its match is theirs
             self.taken_over = True
         except Exception:
             # A process frozen mid-write finds its database session ended under it: if the

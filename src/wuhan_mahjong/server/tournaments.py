@@ -1,0 +1,325 @@
+"""Tournaments on the server (比赛): the HTTP API, and the runner that starts their tables.
+
+::
+
+    GET  /api/tournaments                          → {tournaments: [summary]}
+    POST /api/tournaments  {name, profile, hands, rounds, capacity}  (token) → 201 {id}
+    GET  /api/tournaments/{id}                     → {tournament, standings, tables,
+                                                      entered, creator}
+    POST /api/tournaments/{id}/join | withdraw | start | cancel      (token) → {ok}
+
+The rules of a tournament and its state live in the store (``store/tournaments.py``: the
+database is the truth, so a tournament outlives any process and runs on a cluster).  Each
+node runs a :class:`TournamentRunner`: every :data:`TICK_SECONDS`, and at once when a
+tournament's table ends or a tournament starts, it moves finished rounds on
+(``advance``) and starts the waiting tables it can claim, seating their players who are
+not at another table (a table whose player still plays elsewhere waits for him).  The
+players are seated as a room's are: connected ones go to the table at once (their
+``table`` frame), the others find it when they connect; a node that starts a table whose
+player's socket is on another node asks that node to send him over (``Cluster.reseat``).
+While entered in an open or running tournament a player is refused a queue or a room
+(``in_tournament``).  A tournament's matches are free (stake 0), rated as any match of
+four people is, and watchable.
+
+Every route is behind the per-address allowance of the public replays (each is a database
+read or write).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import datetime
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..rules import get_rules
+from ..store import tournaments as store_tournaments
+from ..store.database import error_line, is_transient
+from ..store.tournaments import (
+    CAPACITY_MAX,
+    HANDS_MAX,
+    NAME_MAX,
+    PLAYERS_MIN,
+    ROUNDS_MAX,
+    ClaimedTable,
+    TournamentError,
+)
+from .http import (
+    HttpError,
+    RequestModel,
+    ResponseModel,
+    account_of,
+    api,
+    client_address,
+    hub_of,
+    limit,
+    maybe_account,
+    ok,
+    read_body,
+)
+from .placement import QueuePlace, RoomPlace, StartingPlace, TablePlace
+from .protocol import Profile
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+__all__ = ["TICK_SECONDS", "TournamentRunner", "tournament_routes"]
+
+log = logging.getLogger("wuhan_mahjong.server")
+
+TICK_SECONDS = 2.0
+"""Seconds between two rounds of the runner (a table's end or a start wakes it at once)."""
+
+
+class TournamentIn(RequestModel):
+    name: str = Field(max_length=4 * NAME_MAX)
+    profile: Profile = "yuanhang"
+    hands: int = Field(default=1, ge=1, le=HANDS_MAX, strict=True)
+    rounds: int = Field(default=3, ge=1, le=ROUNDS_MAX, strict=True)
+    capacity: int = Field(default=16, ge=PLAYERS_MIN, le=CAPACITY_MAX, strict=True)
+
+
+class CreatedOut(ResponseModel):
+    id: int
+
+
+class TournamentOut(ResponseModel):
+    id: int
+    name: str
+    profile: str
+    hands: int
+    rounds: int
+    capacity: int
+    status: Literal["open", "running", "finished", "cancelled"] | str
+    round: int
+    creator: str
+    players: int
+    created_at: datetime
+
+
+class ListOut(ResponseModel):
+    tournaments: list[TournamentOut]
+
+
+class StandingOut(ResponseModel):
+    rank: int
+    username: str
+    points: int
+    matches: int
+    firsts: int
+    withdrawn: bool
+
+
+class TableOut(ResponseModel):
+    round: int
+    table_no: int
+    players: list[str]
+    status: str
+    table_id: str | None
+    """The running table's id, to watch it (``null`` before it starts)."""
+
+
+class DetailOut(ResponseModel):
+    tournament: TournamentOut
+    standings: list[StandingOut]
+    tables: list[TableOut]
+    entered: bool | None = None
+    """Whether the asker is entered and has not withdrawn (``null``: asked without a token)."""
+    creator: bool | None = None
+
+
+def _summary(t: store_tournaments.Tournament) -> TournamentOut:
+    return TournamentOut(id=t.id, name=t.name, profile=t.profile, hands=t.hands,
+                         rounds=t.rounds, capacity=t.capacity, status=t.status, round=t.round,
+                         creator=t.creator, players=t.players, created_at=t.created_at)
+
+
+def _refused(e: TournamentError) -> HttpError:
+    if e.code == "not_found":
+        return HttpError(404, "not_found", str(e))
+    if e.code in ("bad_name", "invalid"):
+        return HttpError(400, "invalid_request", str(e),
+                         params={"field": "name" if e.code == "bad_name" else "options",
+                                 "problem": str(e)})
+    return HttpError(409, "tournament_refused", str(e), params={"reason": e.code})
+
+
+async def _limited(request: Request) -> None:
+    await limit(request, request.app.state.replay_limit, client_address(request),
+                "tournament requests")
+
+
+def _tournament_id(request: Request) -> int:
+    text = str(request.path_params["tournament_id"])
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
+        raise HttpError(404, "not_found", "no such tournament")
+    return int(text)
+
+
+@api
+async def list_tournaments(request: Request) -> Response:
+    await _limited(request)
+    found = await asyncio.to_thread(store_tournaments.listing, hub_of(request).store)
+    return ok(ListOut(tournaments=[_summary(t) for t in found]))
+
+
+@api
+async def create_tournament(request: Request) -> Response:
+    await _limited(request)
+    account = await account_of(request)
+    body = await read_body(request, TournamentIn)
+    try:
+        tournament_id = await asyncio.to_thread(
+            store_tournaments.create, hub_of(request).store, account.id, body.name,
+            body.profile, hands=body.hands, rounds=body.rounds, capacity=body.capacity)
+    except TournamentError as e:
+        raise _refused(e) from None
+    return ok(CreatedOut(id=tournament_id), 201)
+
+
+@api
+async def tournament_detail(request: Request) -> Response:
+    await _limited(request)
+    tournament_id = _tournament_id(request)
+    hub = hub_of(request)
+    found = await asyncio.to_thread(store_tournaments.detail, hub.store, tournament_id)
+    if found is None:
+        raise HttpError(404, "not_found", "no such tournament")
+    asker = await maybe_account(request)
+    entered = creator = None
+    if asker is not None:
+        entered = any(s.account_id == asker.id and not s.withdrawn for s in found.standings)
+        creator = found.tournament.creator == asker.username
+    return ok(DetailOut(
+        tournament=_summary(found.tournament), entered=entered, creator=creator,
+        standings=[StandingOut(rank=s.rank, username=s.username, points=s.points,
+                               matches=s.matches, firsts=s.firsts, withdrawn=s.withdrawn)
+                   for s in found.standings],
+        tables=[TableOut(round=t.round, table_no=t.table_no, players=[n for _, n in t.players],
+                         status=t.status,
+                         table_id=t.table_id if t.status == "running" else None)
+                for t in found.tables]))
+
+
+def _action(name: Literal["join", "withdraw", "start", "cancel"]) -> Route:
+    @api
+    async def act(request: Request) -> Response:
+        await _limited(request)
+        account = await account_of(request)
+        tournament_id = _tournament_id(request)
+        hub = hub_of(request)
+        if name == "join" and await hub_seated(hub, account.id):
+            raise HttpError(409, "tournament_refused", "finish your match first",
+                            params={"reason": "seated"})
+        try:
+            await asyncio.to_thread(getattr(store_tournaments, name), hub.store, tournament_id,
+                                    account.id)
+        except TournamentError as e:
+            raise _refused(e) from None
+        if hub.tournaments is not None and name == "start":
+            hub.tournaments.nudge()
+        return JSONResponse({"ok": True})
+
+    return Route(f"/api/tournaments/{{tournament_id}}/{name}", act, methods=["POST"])
+
+
+async def hub_seated(hub: Hub, account_id: int) -> bool:
+    """Whether the account sits at a table, or is being seated: on this node, or (in a
+    cluster) on any node (``wm:seat``)."""
+    if isinstance(hub.where.get(account_id), TablePlace | StartingPlace):
+        return True
+    if hub.cluster is None:
+        return False
+    return bool(await hub.cluster.seated_somewhere([account_id]))
+
+
+def tournament_routes() -> list[Route]:
+    return [
+        Route("/api/tournaments", list_tournaments, methods=["GET"]),
+        Route("/api/tournaments", create_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}", tournament_detail, methods=["GET"]),
+        *(_action(name) for name in ("join", "withdraw", "start", "cancel")),
+    ]
+
+
+class TournamentRunner:
+    """Moves this node's share of the tournaments on (the module's doc)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.wake = asyncio.Event()
+
+    def nudge(self) -> None:
+        """Look now: a tournament table ended, or a tournament started."""
+        self.wake.set()
+
+    async def run(self) -> None:
+        """For the server's lifetime (cancelled at shutdown)."""
+        while True:
+            try:
+                await self.tick()
+            except Exception as e:
+                if not is_transient(e):
+                    log.exception("the tournament runner failed; it tries again")
+                else:
+                    log.warning("tournaments wait: the database is unavailable (%s)",
+                                error_line(e))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), TICK_SECONDS)
+            self.wake.clear()
+
+    async def tick(self) -> None:
+        hub = self.hub
+        if hub.draining:
+            return
+        moved = await asyncio.to_thread(store_tournaments.advance, hub.store)
+        for tournament_id in moved:
+            log.info("tournament %d moved on", tournament_id)
+        if hub.admission.busy() is not None:
+            return  # a saturated node starts no table: another node will
+        waiting = await asyncio.to_thread(store_tournaments.claimable, hub.store)
+        for tournament_id, round_no, table_no, players in waiting:
+            if hub.draining:
+                return
+            if any([await hub_seated(hub, a) for a in players]):
+                continue  # a player still plays elsewhere: the table waits for him
+            claimed = await asyncio.to_thread(store_tournaments.claim, hub.store,
+                                              tournament_id, round_no, table_no, hub.node_id)
+            if claimed is not None:
+                await self._start(claimed)
+
+    async def _start(self, claimed: ClaimedTable) -> None:
+        hub = self.hub
+        store = hub.store
+        active = await asyncio.to_thread(store_tournaments.active_players, store,
+                                         claimed.tournament_id)
+        humans = [(a, n) for a, n in claimed.players if a in active]
+        if not humans:  # everyone at it withdrew: it ends unplayed
+            await asyncio.to_thread(store_tournaments.skip, store, claimed, hub.node_id)
+            self.nudge()
+            return
+        for account_id, _ in humans:  # out of any queue or room here: his table is ready
+            if isinstance(hub.where.get(account_id), QueuePlace | RoomPlace):
+                hub.lobby.leave(account_id)
+        try:
+            table = await hub.start_table(
+                humans, get_rules(claimed.profile), hands=claimed.hands, stake=0,
+                tournament={"id": claimed.tournament_id, "round": claimed.round,
+                            "table": claimed.table_no})
+        except Exception:
+            log.exception("tournament %d: table %d of round %d did not start",
+                          claimed.tournament_id, claimed.table_no, claimed.round)
+            await asyncio.to_thread(store_tournaments.release, store, claimed, hub.node_id)
+            return
+        log.info("tournament %d: table %d of round %d starts (%s)", claimed.tournament_id,
+                 claimed.table_no, claimed.round, table.table_id)
+        if hub.cluster is not None:
+            elsewhere = [a for a, _ in humans if a not in hub.clients]
+            if elsewhere:
+                hub.cluster.reseat(elsewhere)

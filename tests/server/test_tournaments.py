@@ -1,0 +1,142 @@
+"""Tournaments through the real server: five players enter, the creator starts, each round's
+tables seat the connected players at once (their ``table`` frames, bots filling), the
+second round follows by itself when the first has ended, seated by standing, and the
+tournament finishes with standings that add up the matches; an entered player is refused a
+queue or a room; the API's refusals.  SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from .harness import Client, Server, play, register
+
+PASSWORD = "secret-123"
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _post(server: Server, path: str, token: str, body: Any = None) -> httpx.Response:
+    return httpx.post(f"{server.http}{path}", json=body if body is not None else {},
+                      headers=_auth(token), timeout=10)
+
+
+def _detail(server: Server, tid: int, token: str | None = None) -> dict[str, Any]:
+    r = httpx.get(f"{server.http}/api/tournaments/{tid}", timeout=10,
+                  headers=_auth(token) if token else None)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def test_a_tournament_of_two_rounds_through_the_server(server: Server) -> None:
+    names = [f"tp{k}" for k in range(5)]
+    tokens = [register(server, n) for n in names]
+    made = _post(server, "/api/tournaments", tokens[0],
+                 {"name": "周末杯", "profile": "yuanhang", "hands": 1, "rounds": 2,
+                  "capacity": 8})
+    assert made.status_code == 201, made.text
+    tid = made.json()["id"]
+    for t in tokens[1:]:
+        assert _post(server, f"/api/tournaments/{tid}/join", t).status_code == 200
+    early = _post(server, f"/api/tournaments/{tid}/start", tokens[1])
+    assert early.status_code == 409 and early.json()["error"]["params"]["reason"] == "not_creator"
+    listed = httpx.get(f"{server.http}/api/tournaments", timeout=10).json()["tournaments"]
+    assert [(t["id"], t["players"], t["status"]) for t in listed] == [(tid, 5, "open")]
+    seen = _detail(server, tid, tokens[2])
+    assert seen["entered"] is True and seen["creator"] is False
+    assert _detail(server, tid)["entered"] is None
+
+    async def scenario() -> list[Client]:
+        clients = [Client(server, t, n) for t, n in zip(tokens, names, strict=True)]
+        for c in clients:
+            await c.connect()
+        # entered: no queue, no room meanwhile
+        await clients[1].send({"type": "quick_match"})
+        refused = await clients[1].expect("error")
+        assert refused["code"] == "in_tournament" and refused["params"]["tournament"] == tid
+        started = await asyncio.to_thread(_post, server, f"/api/tournaments/{tid}/start",
+                                          tokens[0])
+        assert started.status_code == 200, started.text
+        for round_no in (1, 2):
+            tables = await asyncio.gather(*(c.expect("table", timeout=30) for c in clients))
+            # five players: a table of three and one of two, bots in the other seats
+            sizes = sorted(sum(not p["bot"] for p in t["players"]) for t in
+                           {t["table_id"]: t for t in tables}.values())
+            assert sizes == [2, 3], (round_no, sizes)
+            ends = await asyncio.gather(*(play(c, bot="greedy", seed=k, timeout=120)
+                                          for k, c in enumerate(clients)))
+            assert all(e["tournament"] == tid for e in ends)
+        return clients
+
+    clients = asyncio.run(scenario())
+    for _ in range(100):  # the runner ends it at its next look (a table's end wakes it)
+        final = _detail(server, tid)
+        if final["tournament"]["status"] == "finished":
+            break
+        asyncio.run(asyncio.sleep(0.1))
+    assert final["tournament"]["status"] == "finished", final
+    standings = final["standings"]
+    assert sorted(s["username"] for s in standings) == sorted(names)
+    assert all(s["matches"] == 2 for s in standings)
+    # each player's points are his two matches' totals
+    for c in clients:
+        seat_totals = [end["totals"][table["seat"]] for table, end in
+                       zip(c.of_type("table"), c.of_type("match_end"), strict=True)]
+        mine = next(s for s in standings if s["username"] == c.name)
+        assert mine["points"] == sum(seat_totals), (c.name, mine, seat_totals)
+    assert [s["points"] for s in standings] == sorted((s["points"] for s in standings),
+                                                      reverse=True)
+    # round two sat by standing after round one (points, then matches won, then entry):
+    # the best three at its first table, the other two at the second
+    def first_round(c: Client) -> tuple[int, int, int]:
+        table, end = c.of_type("table")[0], c.of_type("match_end")[0]
+        mine = end["totals"][table["seat"]]
+        return (-mine, -int(mine == max(end["totals"])), names.index(c.name))
+
+    order = [c.name for c in sorted(clients, key=first_round)]
+    tables = final["tables"]
+    assert {t["round"] for t in tables} == {1, 2}
+    assert all(t["status"] == "finished" for t in tables)
+    second = sorted((t for t in tables if t["round"] == 2), key=lambda t: t["table_no"])
+    assert [sorted(t["players"]) for t in second] == [sorted(order[:3]), sorted(order[3:])]
+    # over: everyone may play elsewhere again
+    async def free() -> None:
+        c = Client(server, tokens[1])
+        await c.connect()
+        await c.send({"type": "quick_match"})
+        await c.expect("table", timeout=30)
+        await c.close()
+
+    asyncio.run(free())
+
+
+def test_the_apis_refusals(server: Server) -> None:
+    token = register(server, "maker")
+    other = register(server, "other")
+    guest = httpx.post(f"{server.http}/api/guest", timeout=10).json()["token"]
+    for body, status in (({"name": ""}, 400), ({"name": "x", "hands": 99}, 400),
+                         ({"name": "x", "capacity": 2}, 400), ({"name": "x", "rounds": "3"}, 400),
+                         ({"name": "x", "extra": 1}, 400), ({"name": "x\u0000y"}, 400)):
+        r = _post(server, "/api/tournaments", token, body)
+        assert r.status_code == status, (body, r.text)
+        assert r.json()["error"]["code"] == "invalid_request"
+    r = _post(server, "/api/tournaments", guest, {"name": "guests' cup"})
+    assert r.status_code == 409 and r.json()["error"]["params"]["reason"] == "guest"
+    assert httpx.post(f"{server.http}/api/tournaments", json={"name": "x"},
+                      timeout=10).status_code == 401
+    tid = _post(server, "/api/tournaments", token, {"name": "cup"}).json()["id"]
+    r = _post(server, f"/api/tournaments/{tid}/start", token)
+    assert r.status_code == 409 and r.json()["error"]["params"]["reason"] == "too_few"
+    r = _post(server, f"/api/tournaments/{tid}/withdraw", other)
+    assert r.status_code == 409 and r.json()["error"]["params"]["reason"] == "not_entered"
+    for path in ("/api/tournaments/999999", "/api/tournaments/x1", "/api/tournaments/1" + "0" * 20,
+                 "/api/tournaments/%EF%BC%91"):
+        assert httpx.get(f"{server.http}{path}", timeout=10).status_code == 404, path
+    assert _post(server, "/api/tournaments/999999/join", other).status_code == 404
+    assert _post(server, f"/api/tournaments/{tid}/cancel", other).status_code == 409
+    assert _post(server, f"/api/tournaments/{tid}/cancel", token).status_code == 200
+    assert _detail(server, tid)["tournament"]["status"] == "cancelled"
