@@ -425,6 +425,75 @@ def test_a_table_on_another_node_is_listed_shown_and_watched(
 
 
 @pytest.mark.slow
+def test_a_tournament_seats_players_connected_to_any_node(
+        nodes: list[ServeProcess], db_url: str) -> None:
+    """A tournament's table starts on whichever node claims it; its players connected to
+    the other node are sent to reconnect there (close 1012), are relayed to their seats,
+    and play both rounds to the end; each table is one match."""
+    store, tokens, _ = _accounts(db_url, 4)
+    first, second = _started(nodes[:2])
+    homes = [first, first, second, second]
+    try:
+        def post(node: ServeProcess, path: str, token: str, body: Any = None) -> httpx.Response:
+            return httpx.post(f"{node.http}{path}", json=body or {}, timeout=10,
+                              headers={"Authorization": f"Bearer {token}"})
+
+        tid = post(first, "/api/tournaments", tokens[0],
+                   {"name": "two nodes", "hands": 1, "rounds": 2, "capacity": 4}).json()["id"]
+        sent_over: list[int] = []
+        for k, t in enumerate(tokens[1:], 1):
+            assert post(homes[k], f"/api/tournaments/{tid}/join", t).status_code == 200
+
+        async def seated(k: int, client: Client) -> Client:
+            """The client at its table: reconnected (to the same node) when the table's
+            node had it sent over."""
+            while True:
+                waiting = asyncio.ensure_future(client.expect("table", timeout=60))
+                closing = asyncio.ensure_future(client.closed.wait())
+                done, _ = await asyncio.wait({waiting, closing},
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if waiting in done:
+                    closing.cancel()
+                    waiting.result()
+                    return client
+                waiting.cancel()
+                assert client.close_code == 1012, client.close_code
+                sent_over.append(k)
+                client = Client(homes[k], tokens[k])  # type: ignore[arg-type]
+                await client.connect()
+
+        async def scenario() -> None:
+            clients = [Client(homes[k], t) for k, t in enumerate(tokens)]  # type: ignore[arg-type]
+            for c in clients:
+                await c.connect()
+            started = await asyncio.to_thread(post, second, f"/api/tournaments/{tid}/start",
+                                              tokens[0])
+            assert started.status_code == 200, started.text
+            for _ in range(2):
+                clients = list(await asyncio.gather(*(seated(k, c)
+                                                      for k, c in enumerate(clients))))
+                await _finish_together(clients)
+            for c in clients:
+                await c.close()
+
+        asyncio.run(scenario())
+        # each round's table ran on one node: the other node's two players were sent over
+        assert len(sent_over) >= 2 and len(sent_over) % 2 == 0, sent_over
+        final: dict[str, Any] = {}
+        for _ in range(100):
+            final = httpx.get(f"{second.http}/api/tournaments/{tid}", timeout=10).json()
+            if final["tournament"]["status"] == "finished":
+                break
+            time.sleep(0.1)
+        assert final["tournament"]["status"] == "finished", final
+        assert [t["status"] for t in final["tables"]] == ["finished", "finished"]
+        assert all(s["matches"] == 2 for s in final["standings"])
+        assert store.audit().ok
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
 def test_an_invitation_reaches_a_player_on_another_node(nodes: list[ServeProcess],
                                                         db_url: str) -> None:
     """The host's room is on node 1, the player he invites is connected to node 2: the

@@ -7,11 +7,16 @@ queue or a room; the API's refusals.  SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from .harness import Client, Server, play, register
+from .test_durable_crash import ServeProcess, _accounts
 
 PASSWORD = "secret-123"
 
@@ -140,3 +145,66 @@ def test_the_apis_refusals(server: Server) -> None:
     assert _post(server, f"/api/tournaments/{tid}/cancel", other).status_code == 409
     assert _post(server, f"/api/tournaments/{tid}/cancel", token).status_code == 200
     assert _detail(server, tid)["tournament"]["status"] == "cancelled"
+
+
+@pytest.fixture
+def node(db_url: str, tmp_path: Path) -> Iterator[ServeProcess]:
+    """``wuhan-mahjong serve`` in a subprocess on the test's database (started by the test)."""
+    made = ServeProcess(db_url, tmp_path / "server.log")
+    yield made
+    made.close()
+
+
+@pytest.mark.slow
+def test_a_tournament_survives_kill_9_of_its_server(node: ServeProcess, db_url: str) -> None:
+    """The server is killed (SIGKILL) as round one's table starts; after the restart its
+    match resumes, round two follows, and the tournament finishes: each table one match."""
+    store, tokens, _ = _accounts(db_url, 4)
+    try:
+        node.start()
+        tid = _post(node, "/api/tournaments", tokens[0],
+                    {"name": "crash cup", "hands": 1, "rounds": 2, "capacity": 4}).json()["id"]
+        for t in tokens[1:]:
+            assert _post(node, f"/api/tournaments/{tid}/join", t).status_code == 200
+
+        async def seated() -> list[Client]:
+            clients = [Client(node, t) for t in tokens]  # type: ignore[arg-type]
+            for c in clients:
+                await c.connect()
+            return clients
+
+        async def round_one() -> None:
+            clients = await seated()
+            assert (await asyncio.to_thread(_post, node, f"/api/tournaments/{tid}/start",
+                                            tokens[0])).status_code == 200
+            await asyncio.gather(*(c.expect("state", timeout=30) for c in clients))
+            node.kill()
+            for c in clients:
+                await c.close()
+
+        asyncio.run(round_one())
+        node.start()
+
+        async def to_the_end() -> None:
+            clients = await seated()  # back at the resumed table
+            for _ in range(2):
+                await asyncio.gather(*(play(c, bot="greedy", seed=k, timeout=120)
+                                       for k, c in enumerate(clients)))
+            for c in clients:
+                await c.close()
+
+        asyncio.run(to_the_end())
+        final: dict[str, Any] = {}
+        for _ in range(100):
+            final = _detail(node, tid)  # type: ignore[arg-type]
+            if final["tournament"]["status"] == "finished":
+                break
+            time.sleep(0.1)
+        assert final["tournament"]["status"] == "finished", final
+        assert [(t["round"], t["status"]) for t in final["tables"]] == [(2, "finished"),
+                                                                         (1, "finished")]
+        assert all(s["matches"] == 2 for s in final["standings"])
+        assert sum(s["points"] for s in final["standings"]) == 0
+        assert store.audit().ok
+    finally:
+        store.close()
