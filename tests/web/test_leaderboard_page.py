@@ -145,6 +145,12 @@ def test_the_leaderboards_in_the_browser(browser: Any, board_server: tuple[str, 
         mine = page.locator("table.board tr.me")
         assert mine.count() == 1 and mine.get_attribute("aria-current") == "true"
         assert "ben" in mine.inner_text() and "你" in mine.inner_text()
+        # a table's row, its cells side by side (the table screen's own .me layout once
+        # stacked them one under another)
+        assert mine.evaluate("e => getComputedStyle(e).display") == "table-row"
+        tops = {round(c["y"]) for c in (mine.locator("td").nth(k).bounding_box() for k in range(4))
+                if c is not None}
+        assert len(tops) == 1, tops
         assert page.locator(".board-me").count() == 0
         assert console.errors == [], console.errors
     finally:

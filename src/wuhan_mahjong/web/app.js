@@ -1,7 +1,8 @@
 // The browser client: screens, routes, the WebSocket connection (docs/protocol.md), keyboard.
 //
 // Screens are hash routes (#/login, #/lobby, #/room, #/table, #/summary, #/replay?id=… or ?public=…,
-// #/profile, #/leaderboard?profile=…&period=…, #/player?name=…, #/rules?profile=…, #/settings,
+// #/profile, #/leaderboard?profile=…&period=…, #/player?name=…, #/tournaments, #/tournament?id=…,
+// #/rules?profile=…, #/settings,
 // #/join?code=…: a room's invitation), pushed on the history: Back and Forward
 // move between them, and a link or a typed #/… in an open tab goes there (hashchange).
 // #/fixture?src=URL&frame=NAME renders stored seat views without a server, for tests.
@@ -13,6 +14,7 @@ import { apply as applySettings, CHOICES, settings, update as updateSettings } f
 import { play, unlock } from "./sound.js";
 import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js";
 import { followingHTML, initLeaderboard, leaderboardHTML, loadFollowing, openLeaderboard, openPlayer, playerHTML, statsHTML } from "./leaderboard.js";
+import { initTournaments, openTournament, openTournaments, stopRefresh, tournamentHTML, tournamentsHTML } from "./tournaments.js";
 import { initShare, shareBarHTML } from "./share.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
@@ -480,8 +482,8 @@ function ctx() {
 function renderNav() {
   const nav = $("#nav");
   const items = S.account
-    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["leaderboard", "nav.leaderboard"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]]
-    : [["leaderboard", "nav.leaderboard"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]];
+    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]]
+    : [["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]];
   nav.innerHTML = items.map(([k, key]) => `<a class="navlink" href="#/${k}" data-nav="${k}" ${S.screen === k ? `aria-current="page"` : ""}>${t(key)}</a>`).join("") +
     `<button type="button" id="mute" data-do="mute" aria-pressed="${settings.sound ? "false" : "true"}" title="${t(settings.sound ? "settings.mute" : "settings.unmute")}">${settings.sound ? t("settings.sound_on_short") : t("settings.sound_off_short")}</button>`;
   $("#lang").textContent = t("app.lang");
@@ -776,9 +778,11 @@ const SCREENS = {
     return `<div class="screen"><div class="card"><h2>${t("summary.title")}</h2>
       <div class="scroll-x"><table class="summary"><thead>${head}</thead><tbody>${rows}</tbody></table></div>
       <p>${links}</p>
-      <div class="form-row">${m.rematch
-        ? `<button class="primary" data-do="rematch">${t("summary.rematch")}</button><button data-do="quick">${t("lobby.quick")}</button>`
-        : `<button class="primary" data-do="quick">${t("summary.again")}</button>`}<button data-nav="lobby">${t("summary.lobby")}</button></div>
+      <div class="form-row">${m.tournament
+        ? `<a class="button primary" href="#/tournament?id=${encodeURIComponent(m.tournament)}" data-back-tournament="${esc(m.tournament)}">${t("summary.tournament")}</a>`
+        : m.rematch
+          ? `<button class="primary" data-do="rematch">${t("summary.rematch")}</button><button data-do="quick">${t("lobby.quick")}</button>`
+          : `<button class="primary" data-do="quick">${t("summary.again")}</button>`}<button data-nav="lobby">${t("summary.lobby")}</button></div>
       ${m.rematch ? `<p class="muted">${t("summary.rematch_note")}</p>` : ""}<p class="error" role="alert">${esc(S.error)}</p></div></div>`;
   },
 
@@ -883,11 +887,13 @@ function tick() {
 setInterval(tick, 250);
 
 // ============================================================ routing
-const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "player", "rules", "settings", "fixture", "calculator", "watch", "join"];
+const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "player", "tournaments", "tournament", "rules", "settings", "fixture", "calculator", "watch", "join"];
 const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile", "watch"];
 SCREENS.watch = watchHTML; // #/watch?id=TABLE: a spectator's read-only table (spectate.js)
 SCREENS.leaderboard = leaderboardHTML; // #/leaderboard?profile=…&period=all|week (leaderboard.js)
 SCREENS.player = playerHTML; // #/player?name=…: a player's public page (leaderboard.js)
+SCREENS.tournaments = tournamentsHTML; // #/tournaments: the list and the form (tournaments.js)
+SCREENS.tournament = tournamentHTML; // #/tournament?id=N: one tournament (tournaments.js)
 
 function currentHash() {
   return location.hash || "#/";
@@ -905,6 +911,7 @@ function go(screen, params = "", { replace = false } = {}) {
   if (screen === "profile") loadHistory();
   if (screen === "lobby") { loadLive(); loadFollowing(); }
   if (screen === "leaderboard") openLeaderboard(S.board.profile, S.board.period);
+  if (screen === "tournaments") openTournaments();
   if (screen === "rules" || screen === "table" || screen === "room") loadRules();
   render();
 }
@@ -917,8 +924,9 @@ function inHand() {
 /** The screen the hash asks for (Back, Forward, a link, a typed address). */
 function route() {
   const { screen, params } = hashParams();
-  if (screen === S.screen && !["replay", "rules", "calculator", "watch", "leaderboard", "player"].includes(screen)) return;
+  if (screen === S.screen && !["replay", "rules", "calculator", "watch", "leaderboard", "player", "tournament"].includes(screen)) return;
   if (S.screen === "watch" && screen !== "watch") closeWatch();
+  if (S.screen === "tournament" && screen !== "tournament") stopRefresh();
   if (inHand() && screen !== "table") {
     if (!window.confirm(t("nav.back_confirm"))) {
       history.pushState(null, "", "#/table");
@@ -955,6 +963,8 @@ function route() {
     return;
   }
   if (screen === "player") { S.error = ""; S.screen = "player"; openPlayer(params.get("name")); render(); return; }
+  if (screen === "tournaments") { S.error = ""; S.screen = "tournaments"; openTournaments(); render(); return; }
+  if (screen === "tournament") { S.error = ""; S.screen = "tournament"; openTournament(params.get("id")); render(); return; }
   if (screen === "join") { acceptInvitation(params.get("code")); return; }
   if (screen === "rules") {
     S.rulesProfile = params.get("profile") || null;
@@ -1083,7 +1093,7 @@ async function start() {
   const { screen, params } = hashParams();
   if (screen === "fixture") { await loadFixture(params.get("src"), params.get("frame")); return; }
   if (S.token) connect();
-  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player", "join"].includes(screen)) route();
+  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player", "tournaments", "tournament", "join"].includes(screen)) route();
   else if (S.token) go(["profile", "lobby"].includes(screen) ? screen : "lobby", "", { replace: true });
   else go("login", "", { replace: true });
   document.body.dataset.ready = "1";
@@ -1484,6 +1494,7 @@ initVerify({
 initShare({ api, rerender: render });
 initSpectate({ S, api, send, rerender: render });
 initLeaderboard({ S, api, profiles: PROFILES, rerender: render });
+initTournaments({ S, api, profiles: PROFILES, rerender: render });
 initCalculator({ render: () => { if (S.screen === "calculator") render(); } });
 
 start().catch((e) => { app.textContent = t("app.error", { msg: e.message }); });
