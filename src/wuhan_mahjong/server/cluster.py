@@ -1121,9 +1121,12 @@ class Cluster:
             self._deliver_here(int(data["a"]), str(data["t"]))
 
     def reseat(self, account_ids: Collection[int]) -> None:
-        """A table here seats these accounts, whose sockets are held by other nodes (a
-        tournament's round): the node holding each socket closes it for the client to
-        reconnect, and the reconnection is relayed here (the account's home)."""
+        """A table here seats these accounts, whose sockets are not this node's own (a
+        tournament's round): the node holding each socket (another, or this one relaying it
+        to an earlier table's node) closes it for the client to reconnect, and the
+        reconnection is relayed here (the account's home)."""
+        for account_id in account_ids:  # a socket here relayed to an earlier table's node
+            self._reseat_here(account_id, self.node)
         messages = [json.dumps({"a": a, "reseat": self.node, "n": self.node})
                     for a in account_ids]
 
