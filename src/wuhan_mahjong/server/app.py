@@ -55,6 +55,7 @@ from starlette.staticfiles import StaticFiles
 from ..bots.hints import hint
 from ..engine import seat_view
 from ..store import (
+    Account,
     AccountInMatch,
     AuthenticationFailed,
     Store,
@@ -385,6 +386,20 @@ async def logout(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
 
+async def _password_guard(request: Request, account: Account) -> tuple[LoginLimits, str]:
+    """The login guard and the caller's address, for a request that checks the account's
+    password (a wrong one counts as a failed login: a stolen token cannot guess it); 429
+    while the guard holds the account or the address back."""
+    guard: LoginLimits = request.app.state.login_guard
+    client = client_address(request)
+    wait = await guard.check(client, account.username)
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise HttpError(429, "rate_limited", f"too many failed logins: try again in {seconds} s",
+                        {"Retry-After": str(seconds)})
+    return guard, client
+
+
 class PasswordChange(RequestModel):
     old_password: str = Field(max_length=256)
     new_password: str = Field(max_length=256)
@@ -397,14 +412,7 @@ async def change_password(request: Request) -> Response:
     account = await account_of(request)
     body = await read_body(request, PasswordChange)
     hub = hub_of(request)
-    # a wrong old password counts as a failed login: a stolen token cannot guess it
-    guard: LoginLimits = request.app.state.login_guard
-    client = client_address(request)
-    wait = await guard.check(client, account.username)
-    if wait > 0:
-        seconds = max(1, math.ceil(wait))
-        raise HttpError(429, "rate_limited", f"too many failed logins: try again in {seconds} s",
-                        {"Retry-After": str(seconds)})
+    guard, client = await _password_guard(request, account)
     try:
         await asyncio.to_thread(hub.store.change_password, account.id, body.old_password,
                                 body.new_password)
@@ -432,13 +440,7 @@ async def close_account(request: Request) -> Response:
     account = await account_of(request)
     body = await read_body(request, AccountClose)
     hub = hub_of(request)
-    guard: LoginLimits = request.app.state.login_guard
-    client = client_address(request)
-    wait = await guard.check(client, account.username)
-    if wait > 0:
-        seconds = max(1, math.ceil(wait))
-        raise HttpError(429, "rate_limited", f"too many failed logins: try again in {seconds} s",
-                        {"Retry-After": str(seconds)})
+    guard, client = await _password_guard(request, account)
     if isinstance(hub.where.get(account.id), TablePlace | StartingPlace):
         # seated, or being seated: the store finds a running match only once it is opened
         raise HttpError(409, "in_match", "you sit at a table: close the account once the "

@@ -19,7 +19,7 @@ __all__ = ["BestHandOut", "StatsOut", "stats_out"]
 
 
 class _Out(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, from_attributes=True)
 
 
 class BestHandOut(_Out):
@@ -53,14 +53,8 @@ class StatsOut(_Out):
 async def stats_out(store: Store, account_id: int, *, own: bool) -> list[StatsOut]:
     """The account's statistics per profile; ``own`` adds where his best hand is."""
     found = await asyncio.to_thread(player_stats, store, account_id)
-    return [
-        StatsOut(profile=s.profile, matches=s.matches, hands=s.hands, wins=s.wins,
-                 self_drawn=s.self_drawn, dealt_in=s.dealt_in, claimed=s.claimed,
-                 exhausted=s.exhausted, escaped=s.escaped, points=s.points, big_wins=s.big_wins,
-                 big_hands=dict(s.big_hands),
-                 best=None if s.best is None else BestHandOut(
-                     points=s.best.points, big_hands=list(s.best.big_hands),
-                     match_id=s.best.match_id if own else None,
-                     hand_no=s.best.hand_no if own else None))
-        for s in found
-    ]
+    out = [StatsOut.model_validate(s) for s in found]
+    if own:
+        return out
+    return [s if s.best is None else s.model_copy(update={"best": s.best.model_copy(
+        update={"match_id": None, "hand_no": None})}) for s in out]

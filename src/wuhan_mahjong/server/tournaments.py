@@ -135,9 +135,7 @@ class DetailOut(ResponseModel):
 
 
 def _summary(t: store_tournaments.Tournament) -> TournamentOut:
-    return TournamentOut(id=t.id, name=t.name, profile=t.profile, hands=t.hands,
-                         rounds=t.rounds, capacity=t.capacity, status=t.status, round=t.round,
-                         creator=t.creator, players=t.players, created_at=t.created_at)
+    return TournamentOut.model_validate(t, from_attributes=True)
 
 
 def _refused(e: TournamentError) -> HttpError:
@@ -198,8 +196,7 @@ async def tournament_detail(request: Request) -> Response:
         creator = found.tournament.creator == asker.username
     return ok(DetailOut(
         tournament=_summary(found.tournament), entered=entered, creator=creator,
-        standings=[StandingOut(rank=s.rank, username=s.username, points=s.points,
-                               matches=s.matches, firsts=s.firsts, withdrawn=s.withdrawn)
+        standings=[StandingOut.model_validate(s, from_attributes=True)
                    for s in found.standings],
         tables=[TableOut(round=t.round, table_no=t.table_no, players=[n for _, n in t.players],
                          status=t.status,

@@ -390,11 +390,15 @@ def standings(store: Store, tournament_id: int) -> list[Standing]:
 def advance(store: Store) -> list[int]:
     """Move every running tournament whose round has ended on: to its next round (seated by
     standing), or to ``finished``.  The ids moved on."""
-    with store._read() as session:
-        running = list(session.scalars(select(TournamentRow.id)
-                                       .where(TournamentRow.status == "running")))
+    unended = (select(TournamentTableRow.tournament_id)
+               .where(TournamentTableRow.tournament_id == TournamentRow.id,
+                      TournamentTableRow.round == TournamentRow.round,
+                      TournamentTableRow.status.not_in(("finished", "aborted"))))
+    with store._read() as session:  # a read first: most looks find every round still on
+        ready = list(session.scalars(select(TournamentRow.id).where(
+            TournamentRow.status == "running", ~unended.exists())))
     moved = []
-    for tournament_id in running:
+    for tournament_id in ready:
         with store._write() as session:
             row = _locked(session, tournament_id)
             if row.status != "running":
@@ -460,28 +464,27 @@ def claim(store: Store, tournament_id: int, round_no: int, table_no: int,
                             profile=row.profile, hands=row.hands, name=row.name)
 
 
-def release(store: Store, claimed: ClaimedTable, owner: str) -> None:
-    """Give a claimed table back (its node could not start it now)."""
+def _set_claimed(store: Store, claimed: ClaimedTable, claimer: str,
+                 values: Mapping[str, Any]) -> None:
+    """Change a table ``claimer`` still claims (nothing if another node took it over)."""
     with store._write() as session:
         session.execute(
             update(TournamentTableRow)
             .where(TournamentTableRow.tournament_id == claimed.tournament_id,
                    TournamentTableRow.round == claimed.round,
                    TournamentTableRow.table_no == claimed.table_no,
-                   TournamentTableRow.status == "starting", TournamentTableRow.owner == owner)
-            .values(status="pending", owner=None, claimed_at=None))
+                   TournamentTableRow.status == "starting", TournamentTableRow.owner == claimer)
+            .values(**values))
+
+
+def release(store: Store, claimed: ClaimedTable, owner: str) -> None:
+    """Give a claimed table back (its node could not start it now)."""
+    _set_claimed(store, claimed, owner, {"status": "pending", "owner": None, "claimed_at": None})
 
 
 def skip(store: Store, claimed: ClaimedTable, owner: str) -> None:
     """End a claimed table without a match: every player of it has withdrawn."""
-    with store._write() as session:
-        session.execute(
-            update(TournamentTableRow)
-            .where(TournamentTableRow.tournament_id == claimed.tournament_id,
-                   TournamentTableRow.round == claimed.round,
-                   TournamentTableRow.table_no == claimed.table_no,
-                   TournamentTableRow.status == "starting", TournamentTableRow.owner == owner)
-            .values(status="aborted"))
+    _set_claimed(store, claimed, owner, {"status": "aborted"})
 
 
 def active_players(store: Store, tournament_id: int) -> set[int]:
