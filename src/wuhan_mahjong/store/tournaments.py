@@ -305,14 +305,21 @@ def withdraw(store: Store, tournament_id: int, account_id: int) -> None:
             raise TournamentError("the tournament is over", "closed")
 
 
+def _creators_open(session: Session, tournament_id: int, account_id: int,
+                   doing: str) -> TournamentRow:
+    """The tournament's locked row, if ``account_id`` created it and it has not started."""
+    row = _locked(session, tournament_id)
+    if row.creator_id != account_id:
+        raise TournamentError(f"only its creator {doing} a tournament", "not_creator")
+    if row.status != "open":
+        raise TournamentError("the tournament has started or is over", "closed")
+    return row
+
+
 def cancel(store: Store, tournament_id: int, account_id: int) -> None:
     """The creator calls off a tournament that has not started."""
     with store._write() as session:
-        row = _locked(session, tournament_id)
-        if row.creator_id != account_id:
-            raise TournamentError("only its creator calls a tournament off", "not_creator")
-        if row.status != "open":
-            raise TournamentError("only a tournament not yet started is called off", "closed")
+        row = _creators_open(session, tournament_id, account_id, "calls off")
         row.status, row.updated_at = "cancelled", utcnow()
 
 
@@ -327,11 +334,7 @@ def start(store: Store, tournament_id: int, account_id: int) -> None:
     """The creator starts the tournament: round 1 is drawn at random and its tables wait
     for a server to start them."""
     with store._write() as session:
-        row = _locked(session, tournament_id)
-        if row.creator_id != account_id:
-            raise TournamentError("only its creator starts a tournament", "not_creator")
-        if row.status != "open":
-            raise TournamentError("the tournament has started already", "closed")
+        row = _creators_open(session, tournament_id, account_id, "starts")
         players = sorted(p.account_id for p in _active(session, tournament_id))
         if len(players) < PLAYERS_MIN:
             raise TournamentError(f"a tournament needs {PLAYERS_MIN} players to start",
