@@ -28,7 +28,9 @@ PATHS = ["/api/register", "/api/login", "/api/guest", "/api/upgrade", "/api/logo
          "/api/health", "/api/hint", "/api/score", "/api/hand", "/api/leaderboard", "/healthz",
          "/readyz", "/metrics", "/api/hands/{m}/{h}/publish", "/api/public/hands/{m}/{h}",
          "/api/public/hands/{m}/{h}/record.jsonl", "/api/public/hands/{m}/{h}/frames",
-         "/api/matches/{m}/hands/{h}/frames", "/api/rules", "/api/tables/live", "/api/players/{m}", "/",
+         "/api/matches/{m}/hands/{h}/frames", "/api/rules", "/api/tables/live", "/api/players/{m}",
+         "/api/tournaments", "/api/tournaments/{h}", "/api/tournaments/{h}/join",
+         "/api/tournaments/{h}/start", "/api/tournaments/{m}/withdraw", "/",
          "/index.html", "/../../etc/passwd", "/api/nothing", "/x%00y"]
 MATCH_IDS = ["abc", "0" * 32, "%00", "a%00b", "..", "x" * 500, "ðŸ€„", "a%20b", "%ff"]
 HAND_NOS = ["0", "1", "-1", str(2**40), str(10**30)]
@@ -36,7 +38,7 @@ VALUES: list[Any] = [None, True, 0, -1, 2**63, 10**40, 1.5, "", "x" * 3000, "ðŸ€
                      {}, [1], {"a": 1}, "fuzzer", "secret-123", "yuanhang", "all", "week", "a\x00b",
                      "fuzzer\x00", "\x00" * 9]
 FIELDS = ["username", "password", "old", "new", "hand", "indicator", "melds", "profile",
-          "options", "token", "public"]
+          "options", "token", "public", "name", "rounds", "hands", "capacity"]
 QUERY = ["profile", "period", "limit", "offset", "q", "since"]
 RAW_BODIES = [b"{", b"\xff\xfe", b"[]" * 5000, b"null", b'{"a": ' * 200]
 
