@@ -195,6 +195,15 @@ def test_who_may_create_enter_and_call_off(store: Store) -> None:
     with pytest.raises(tour.TournamentError) as closed:
         tour.join(store, made[0], d)
     assert closed.value.code == "closed"
+    # one left open too long is called off, and its players are free again
+    stale = tour.create(store, b, "forgotten", "yuanhang", hands=1, rounds=1, capacity=4)
+    tour.join(store, stale, d)
+    assert tour.entered(store, d) == stale
+    assert tour.advance(store, now=utcnow() + tour.OPEN_FOR - timedelta(minutes=1)) == []
+    assert tour.entered(store, d) == stale
+    tour.advance(store, now=utcnow() + tour.OPEN_FOR + timedelta(minutes=1))
+    assert tour.entered(store, d) is None
+    assert tour.detail(store, stale).tournament.status == "cancelled"  # type: ignore[union-attr]
     assert tour.detail(store, 10**6) is None
     with pytest.raises(tour.TournamentError) as missing:
         tour.join(store, 10**6, d)

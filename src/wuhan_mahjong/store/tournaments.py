@@ -62,6 +62,7 @@ __all__ = [
     "CLAIM_STALE",
     "HANDS_MAX",
     "NAME_MAX",
+    "OPEN_FOR",
     "OPEN_PER_CREATOR",
     "PLAYERS_MIN",
     "ROUNDS_MAX",
@@ -102,6 +103,9 @@ OPEN_PER_CREATOR = 3
 """Tournaments one player may have open (not yet started) at once."""
 CLAIM_STALE = timedelta(seconds=60)
 """A table claimed this long ago and still not started: its node died; claim it again."""
+OPEN_FOR = timedelta(days=7)
+"""A tournament not started this long after its creation is called off (its entrants, who
+may play nothing else meanwhile, are free again)."""
 
 TournamentErrorCode = Literal["not_found", "closed", "full", "not_creator", "too_few", "too_many",
                     "bad_name", "invalid", "not_entered", "guest"]
@@ -390,14 +394,23 @@ def standings(store: Store, tournament_id: int) -> list[Standing]:
         return _standings(session, tournament_id)
 
 
-def advance(store: Store) -> list[int]:
+def advance(store: Store, *, now: datetime | None = None) -> list[int]:
     """Move every running tournament whose round has ended on: to its next round (seated by
-    standing), or to ``finished``.  The ids moved on."""
+    standing), or to ``finished``; call off those left open longer than :data:`OPEN_FOR`.
+    The ids moved on."""
+    now = now or utcnow()
+    stale = and_(TournamentRow.status == "open", TournamentRow.created_at < now - OPEN_FOR)
+    with store._read() as session:  # reads first: most looks find nothing to do
+        expired = session.scalar(select(func.count()).select_from(TournamentRow).where(stale))
+    if expired:
+        with store._write() as session:
+            session.execute(update(TournamentRow).where(stale)
+                            .values(status="cancelled", updated_at=now))
     unended = (select(TournamentTableRow.tournament_id)
                .where(TournamentTableRow.tournament_id == TournamentRow.id,
                       TournamentTableRow.round == TournamentRow.round,
                       TournamentTableRow.status.not_in(("finished", "aborted"))))
-    with store._read() as session:  # a read first: most looks find every round still on
+    with store._read() as session:
         ready = list(session.scalars(select(TournamentRow.id).where(
             TournamentRow.status == "running", ~unended.exists())))
     moved = []
