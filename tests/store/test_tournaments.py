@@ -10,8 +10,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
+from wuhan_mahjong.cli import main
 from wuhan_mahjong.store import HandRecord, Store
 from wuhan_mahjong.store import tournaments as tour
+from wuhan_mahjong.store.admin import Admin
 from wuhan_mahjong.store.models import MatchRow, TournamentTableRow, utcnow
 
 PW = "correct horse battery"
@@ -212,3 +214,36 @@ def test_who_may_create_enter_and_call_off(store: Store) -> None:
     with store._read() as session:
         assert all(isinstance(json.loads(t.players), list)
                    for t in session.scalars(select(TournamentTableRow)))
+
+
+def test_the_operator_lists_and_calls_off_tournaments(store: Store, db_url: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    ids = _players(store, 4)
+    running = tour.create(store, ids[0], "rude name", "yuanhang", hands=1, rounds=2, capacity=4)
+    for a in ids[1:]:
+        tour.join(store, running, a)
+    tour.start(store, running, ids[0])
+    waiting = tour.create(store, ids[1], "later", "bianfeng", hands=1, rounds=1, capacity=8)
+
+    def admin(*words: str) -> tuple[int, str, str]:
+        code = main(["admin", "--db", db_url, "--as", "ops", *words])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    code, out, _ = admin("tournaments", "--json")
+    listed = {t["id"]: t for t in json.loads(out)}
+    assert code == 0 and listed[running]["status"] == "running" and listed[running]["round"] == 1
+    assert listed[waiting]["players"] == 1
+    code, out, _ = admin("tournaments")
+    assert code == 0 and f"#{running} 'rude name' yuanhang, round 1/2" in out
+    code, out, _ = admin("tournament-cancel", str(running), "--reason", "its name")
+    assert code == 0 and f"tournament #{running} called off (it was running)" in out
+    assert tour.claimable(store) == []  # no table of it starts any more
+    assert tour.entered(store, ids[2]) is None
+    code, _, err = admin("tournament-cancel", str(running))
+    assert code == 2 and "cancelled already" in err and "Traceback" not in err
+    code, _, err = admin("tournament-cancel", "999999")
+    assert code == 2 and "no such tournament" in err
+    assert admin("tournament-cancel", str(waiting))[0] == 0
+    (logged, *_) = [a for a in Admin(store, "t").actions() if a.action == "tournament_cancel"]
+    assert logged.actor == "ops" and logged.detail is not None

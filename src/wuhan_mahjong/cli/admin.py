@@ -106,6 +106,17 @@ def add_admin_command(s: ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_fairplay)
 
+    p = sub.add_parser("tournaments", help="the open and running tournaments, and those "
+                                           "finished this week")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_tournaments)
+
+    p = sub.add_parser("tournament-cancel", help="call a tournament off, started or not: no "
+                                                 "table of it starts any more")
+    p.add_argument("tournament_id", type=_count, metavar="ID")
+    p.add_argument("--reason", help="why (kept in the event log)")
+    p.set_defaults(func=_tournament_cancel)
+
     p = sub.add_parser("tables", help="the matches running now, in every server on this database")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_tables)
@@ -390,6 +401,35 @@ def _fairplay(args: argparse.Namespace) -> int:
                   f"p = {p.p_value:.2g}")
         if pairs and not args.everything:
             print("a screen, not proof: read the pair's hands (their records and replays)")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _tournaments(args: argparse.Namespace) -> int:
+    def work(admin: Admin) -> int:
+        found = admin.tournaments()
+        if args.json:
+            print(json.dumps([{"id": t.id, "name": t.name, "profile": t.profile,
+                               "status": t.status, "round": t.round, "rounds": t.rounds,
+                               "hands": t.hands, "players": t.players, "capacity": t.capacity,
+                               "creator": t.creator, "created": t.created_at.isoformat()}
+                              for t in found], ensure_ascii=False))
+            return 0
+        print(f"{len(found)} tournament{'s' if len(found) != 1 else ''}")
+        for t in found:
+            state = f"round {t.round}/{t.rounds}" if t.status == "running" else t.status
+            print(f"  #{t.id} {t.name!r} {t.profile}, {state}, {t.players}/{t.capacity} "
+                  f"players, by {t.creator}, created {t.created_at:%Y-%m-%d %H:%M} UTC")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _tournament_cancel(args: argparse.Namespace) -> int:
+    def work(admin: Admin) -> int:
+        before = admin.cancel_tournament(args.tournament_id, args.reason)
+        print(f"tournament #{args.tournament_id} called off (it was {before})")
         return 0
 
     return _with_admin(args, work)

@@ -48,6 +48,7 @@ from .models import (
     ServerFlagRow,
     utcnow,
 )
+from .tournaments import Tournament, TournamentError, call_off, listing
 
 if TYPE_CHECKING:
     from .account_store import Account
@@ -268,6 +269,21 @@ class Admin:
                        {"sessions_ended": int(getattr(ended, "rowcount", 0)),
                         "generated": password is None})
         return new
+
+    def tournaments(self) -> list[Tournament]:
+        """The open and running tournaments, and those finished this week (``listing``)."""
+        return listing(self.store, limit=200)
+
+    def cancel_tournament(self, tournament_id: int, reason: str | None = None) -> str:
+        """Call a tournament off, started or not (:func:`.tournaments.call_off`), logged;
+        its status before."""
+        try:
+            before = call_off(self.store, tournament_id)
+        except TournamentError as exc:
+            raise AdminError(f"tournament {tournament_id}: {exc}") from exc
+        self.log("tournament_cancel", None, {"tournament": tournament_id, "was": before,
+                                             "reason": reason})
+        return before
 
     def fairplay(self, *, min_wins: int = 20, alpha: float = 0.001, profile: str | None = None,
                  since: datetime | None = None,

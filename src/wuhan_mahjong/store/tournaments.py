@@ -75,6 +75,7 @@ __all__ = [
     "TournamentTable",
     "active_players",
     "advance",
+    "call_off",
     "cancel",
     "claim",
     "claimable",
@@ -309,6 +310,23 @@ def withdraw(store: Store, tournament_id: int, account_id: int) -> None:
             raise TournamentError("the tournament is over", "closed")
 
 
+def call_off(store: Store, tournament_id: int) -> str:
+    """An operator calls a tournament off, started or not (``admin tournament-cancel``):
+    no table of it starts any more (the running ones play their matches out, counted for
+    nothing further); its status before."""
+    with store._write() as session:
+        row = _locked(session, tournament_id)
+        before = row.status
+        if before in ("finished", "cancelled"):
+            raise TournamentError(f"the tournament is {before} already", "closed")
+        row.status, row.updated_at = "cancelled", utcnow()
+        session.execute(update(TournamentTableRow)
+                        .where(TournamentTableRow.tournament_id == tournament_id,
+                               TournamentTableRow.status.in_(("pending", "starting")))
+                        .values(status="aborted"))
+        return before
+
+
 def _creators_open(session: Session, tournament_id: int, account_id: int,
                    doing: str) -> TournamentRow:
     """The tournament's locked row, if ``account_id`` created it and it has not started."""
@@ -451,7 +469,8 @@ def claimable(store: Store) -> list[tuple[int, int, int, tuple[int, ...]]]:
                 for t, r, k, p in session.execute(
                     select(TournamentTableRow.tournament_id, TournamentTableRow.round,
                            TournamentTableRow.table_no, TournamentTableRow.players)
-                    .where(_claimable_clause(now))
+                    .join(TournamentRow, TournamentRow.id == TournamentTableRow.tournament_id)
+                    .where(_claimable_clause(now), TournamentRow.status == "running")
                     .order_by(TournamentTableRow.tournament_id, TournamentTableRow.round,
                               TournamentTableRow.table_no))]
 
