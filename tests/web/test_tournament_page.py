@@ -65,7 +65,7 @@ def test_a_tournament_in_the_browser(browser: Any, tournament_server: str,
         page.click("#nav [data-nav='lobby']")
         page.click("[data-do='quick']")
         wait_js(page, "document.body.textContent.includes('你已报名比赛')")
-        page.goto(f"{base}/#/tournament?id={tid}")
+        page.click(f"[data-entered-tournament='{tid}']")  # the lobby leads to it
         page.wait_for_selector("[data-standing='cy']")
         page.click("[data-tour-do='start']")
         page.wait_for_selector(".table", timeout=30_000)  # his table, by itself

@@ -248,6 +248,8 @@ function onError(msg) {
   const ref = msg.ref || "";
   if (ref === "resume") return;
   S.pending = false;
+  // entered in a tournament: the lobby links to it (its rounds seat the player)
+  S.enteredTournament = msg.code === "in_tournament" && msg.params ? msg.params.tournament : null;
   if (FORM_OF_REF[ref]) {
     setFormError(FORM_OF_REF[ref], msg, ref === "create-form" ? "lobby.create_failed" : "lobby.join_failed");
   } else if (ref === "quick") {
@@ -711,7 +713,7 @@ const SCREENS = {
     const F = "create-form";
     const row = (name, label, control) => `<div class="form-row"><label for="cf-${name}">${label}</label>${control}${fieldError(F, name)}</div>`;
     return `<div class="screen">${hello}
-      <div class="card">${quick}${queued}${formError("quick")}</div>
+      <div class="card">${quick}${queued}${formError("quick")}${S.enteredTournament ? `<a href="#/tournament?id=${encodeURIComponent(S.enteredTournament)}" data-entered-tournament="${esc(S.enteredTournament)}">${t("tour.view_entered")}</a>` : ""}</div>
       <div class="card"><h3>${t("lobby.create")}</h3><form id="${F}" novalidate>
         ${row("profile", t("opt.profile"), `<select id="cf-profile" name="profile">${PROFILES.map((p) => `<option value="${p}">${t(`opt.profile.${p}`)}</option>`).join("")}</select>`)}
         ${row("opening_scoring", t("opt.opening"), `<select id="cf-opening_scoring" name="opening_scoring"><option value="">${t("opt.opening.default")}</option><option value="per_opening">${t("opt.opening.per_opening")}</option><option value="once">${t("opt.opening.once")}</option></select>`)}
