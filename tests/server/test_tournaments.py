@@ -68,6 +68,9 @@ def test_a_tournament_of_two_rounds_through_the_server(server: Server) -> None:
         assert started.status_code == 200, started.text
         for round_no in (1, 2):
             tables = await asyncio.gather(*(c.expect("table", timeout=30) for c in clients))
+            assert all(t["tournament"] == {"id": tid, "round": round_no, "table": t["tournament"]
+                                           ["table"], "rounds": 2, "name": "周末杯"}
+                       for t in tables)
             # five players: a table of three and one of two, bots in the other seats
             sizes = sorted(sum(not p["bot"] for p in t["players"]) for t in
                            {t["table_id"]: t for t in tables}.values())

@@ -69,6 +69,7 @@ def test_a_tournament_in_the_browser(browser: Any, tournament_server: str,
         page.wait_for_selector("[data-standing='cy']")
         page.click("[data-tour-do='start']")
         page.wait_for_selector(".table", timeout=30_000)  # his table, by itself
+        assert page.locator(".tour-banner").inner_text() == "比赛「周末杯」· 第 1/1 轮"
         guest.goto(f"{base}/#/tournament?id={tid}")
         guest.wait_for_selector(".tour-tables [data-watch]")
         guest.screenshot(path=str(artifacts / "tournament-running.png"), full_page=True)

@@ -61,6 +61,7 @@ from .protocol import (
     RoomOptions,
     SnapshotMsg,
     StartMsg,
+    TournamentInfo,
     UnwatchMsg,
     WatchMsg,
     WelcomeMsg,
@@ -432,7 +433,7 @@ class Hub:
     async def start_table(self, humans: Sequence[tuple[int, str]], rules: Rules, *, hands: int,
                           stake: int, watchable: bool = True,
                           room: RoomOptions | None = None,
-                          tournament: dict[str, int] | None = None) -> Table:
+                          tournament: TournamentInfo | None = None) -> Table:
         """Seat ``humans`` (account id, name) and bots for the empty seats; start the match.
         ``room``: the options of the private room it comes from (a rematch reopens it);
         ``tournament``: the tournament table it is (``server/tournaments.py``)."""

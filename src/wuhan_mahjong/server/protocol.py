@@ -438,6 +438,17 @@ class PlayerInfo(_Msg):
     escaped: bool
 
 
+class TournamentInfo(_Msg):
+    """The tournament table a match is: which tournament, round and table (kept in the
+    match's stored configuration, whose opening and end mark the table in the store)."""
+
+    id: int
+    round: int
+    table: int
+    rounds: int
+    name: str
+
+
 class TableMsg(_Msg):
     """Sent when a match starts and on every (re)connection to it."""
 
@@ -458,6 +469,8 @@ class TableMsg(_Msg):
     overrides: dict[str, Any] = Field(default_factory=dict)
     """The rule options that differ from the profile's preset (shown in the table's info);
     filled in from ``rules`` and ``profile`` when the server builds the frame."""
+    tournament: TournamentInfo | None = None
+    """The tournament round this match is, if any (the table shows it)."""
 
     @model_validator(mode="before")
     @classmethod

@@ -97,6 +97,7 @@ from .protocol import (
     PlayerInfo,
     RoomOptions,
     TableMsg,
+    TournamentInfo,
     state_frame,
     state_frame_parts,
 )
@@ -325,9 +326,9 @@ class Table:
         self.watchable = True
         """Others may watch (``server/spectate.py``): quick match, or a room allowing it."""
         self.room: RoomOptions | None = None
-        self.tournament: dict[str, int] | None = None
-        """The tournament table this match is (``{"id", "round", "table"}``), if any: kept in
-        the match's configuration, whose opening and end mark the table (store)."""
+        self.tournament: TournamentInfo | None = None
+        """The tournament table this match is, if any: kept in the match's configuration,
+        whose opening and end mark the table (``store/tournaments.py``)."""
         """The options of the private room this match comes from (``None``: a quick match);
         kept in the match log's configuration, so a resumed match offers its rematch too."""
         self._players_key: tuple[Any, ...] | None = None
@@ -441,7 +442,8 @@ class Table:
                 "turn_seconds": self.turn_seconds, "bot_name": self.bot_name,
                 "watchable": self.watchable,
                 "room": None if self.room is None else self.room.model_dump(mode="json"),
-                **({} if self.tournament is None else {"tournament": self.tournament}),
+                **({} if self.tournament is None
+                   else {"tournament": self.tournament.model_dump(mode="json")}),
                 "seats": [{"account_id": s.account_id, "name": s.name, "is_bot": s.is_bot}
                           for s in self.seats]}
 
@@ -469,9 +471,11 @@ class Table:
         table.resumed = True
         table.watchable = bool(cfg.get("watchable", True))
         table.room = _room_options(cfg.get("room"))
-        ref = cfg.get("tournament")
-        if isinstance(ref, dict):
-            table.tournament = {k: int(ref[k]) for k in ("id", "round", "table")}
+        if cfg.get("tournament") is not None:
+            try:
+                table.tournament = TournamentInfo.model_validate(cfg["tournament"])
+            except ValidationError as e:
+                raise ResumeError(f"match {logged.match_id}: bad tournament: {e}") from e
         for _hand_no, seat, deltas in table.match.escapes:
             table.seats[seat].escaped = True
             for s in range(4):
@@ -492,7 +496,8 @@ class Table:
             table_id=self.table_id, match_id=self.match_id, seat=seat, profile=self.rules.profile,
             rules=self.rules.to_dict(), hands=self.hands, stake=self.stake, fee=self.fee,
             claim_seconds=self.claim_seconds, turn_seconds=self.turn_seconds,
-            players=self._players(), watchers=self.hub.spectate.count(self.table_id))
+            players=self._players(), watchers=self.hub.spectate.count(self.table_id),
+            tournament=self.tournament)
 
     def _policy(self, seat: int) -> Bot:
         info = self.seats[seat]
@@ -1127,7 +1132,7 @@ class Table:
             self._send(info.seat, MatchEndMsg(
                 match_id=self.match_id, totals=list(self.match.totals), stake=self.stake,
                 results=results, account=account, reason=reason, rematch=rematch,
-                tournament=None if self.tournament is None else self.tournament["id"]))
+                tournament=None if self.tournament is None else self.tournament.id))
 
     async def _early_end_fee(self) -> None:
         """Charge the service fee of a match that ended early (its ``end`` event lowered the

@@ -64,7 +64,7 @@ from .http import (
     read_body,
 )
 from .placement import QueuePlace, RoomPlace, StartingPlace, TablePlace
-from .protocol import Profile
+from .protocol import Profile, TournamentInfo
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -307,8 +307,9 @@ class TournamentRunner:
         try:
             table = await hub.start_table(
                 humans, get_rules(claimed.profile), hands=claimed.hands, stake=0,
-                tournament={"id": claimed.tournament_id, "round": claimed.round,
-                            "table": claimed.table_no})
+                tournament=TournamentInfo(id=claimed.tournament_id, round=claimed.round,
+                                          table=claimed.table_no, rounds=claimed.rounds,
+                                          name=claimed.name))
         except Exception:
             log.exception("tournament %d: table %d of round %d did not start",
                           claimed.tournament_id, claimed.table_no, claimed.round)

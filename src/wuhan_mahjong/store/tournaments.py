@@ -181,6 +181,7 @@ class ClaimedTable:
     players: tuple[tuple[int, str], ...]
     profile: str
     hands: int
+    rounds: int
     name: str
 
 
@@ -496,7 +497,8 @@ def claim(store: Store, tournament_id: int, round_no: int, table_no: int,
                                      .where(AccountRow.id.in_(ids))).all())
         return ClaimedTable(tournament_id=tournament_id, round=round_no, table_no=table_no,
                             players=tuple((a, str(names.get(a, a))) for a in ids),
-                            profile=row.profile, hands=row.hands, name=row.name)
+                            profile=row.profile, hands=row.hands, rounds=row.rounds,
+                            name=row.name)
 
 
 def _set_claimed(store: Store, claimed: ClaimedTable, claimer: str,

@@ -765,7 +765,9 @@ const SCREENS = {
       `<button data-do="escape">${t("table.leave")}</button>${again}${watchersHTML(S.table)}</div>`;
     const chat = S.chatOpen && !S.fixture ? chatPanelHTML(S.players, S.view, S.muted) : "";
     const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table) }) : "";
-    return renderTable(S.view, c) + commitmentHTML(S.view) + err + tools + chat + info +
+    const tour = S.table && S.table.tournament;
+    const banner = tour ? `<p class="tour-banner" data-tournament-round="${tour.round}"><a href="#/tournament?id=${encodeURIComponent(tour.id)}">${t("tour.banner", { name: esc(tour.name), round: tour.round, rounds: tour.rounds })}</a></p>` : "";
+    return renderTable(S.view, c) + commitmentHTML(S.view) + err + banner + tools + chat + info +
       `<div class="keys-help">${t("keys.help")}</div>`;
   },
 
