@@ -163,8 +163,9 @@ class AccountStore(StoreCore):
             with suppress(AuthenticationFailed):
                 self._matching_form(self._dummy_hash, password)
             raise AuthenticationFailed()
-        form = self._matching_form(stored, password)
-        prepared = password_forms(password)[0]
+        forms = password_forms(password)
+        form = self._matching_form(stored, password, forms)
+        prepared = forms[0]
         new_hash = (self._hash_password(prepared)
                     if form != prepared or hasher.check_needs_rehash(stored) else None)
         with self._write() as session:
@@ -178,13 +179,15 @@ class AccountStore(StoreCore):
             token, expires = self._open_session(session, row.id)
             return Login(token=token, account=_account(row), expires_at=expires)
 
-    def _matching_form(self, stored: str, password: str) -> str:
-        """The form of ``password`` (:func:`password_forms`) that ``stored`` is the hash
-        of; :class:`AuthenticationFailed` if none.  Every form is tried, so a wrong
-        password takes the same time for a known user as the dummy hash takes."""
+    def _matching_form(self, stored: str, password: str,
+                       forms: tuple[str, ...] | None = None) -> str:
+        """The form of ``password`` (:func:`password_forms`, or ``forms`` when the caller
+        prepared them already) that ``stored`` is the hash of; :class:`AuthenticationFailed`
+        if none.  Every form is tried, so a wrong password takes the same time for a known
+        user as the dummy hash takes."""
         hasher = self.settings.password_hasher
         matched = None
-        for form in password_forms(password):
+        for form in forms if forms is not None else password_forms(password):
             try:
                 hasher.verify(stored, form)
             except (VerificationError, InvalidHashError):

@@ -225,6 +225,11 @@ def lock_running(session: Session, match_id: str, epoch: int) -> MatchRow:
     is not the match's current one, :class:`MatchLogError` if it is not running."""
     row = session.scalar(select(MatchRow).where(MatchRow.match_id == match_id)
                          .with_for_update().execution_options(populate_existing=True))
+    return _running(row, match_id, epoch)
+
+
+def _running(row: MatchRow | None, match_id: str, epoch: int) -> MatchRow:
+    """``row`` if it is the running match at ``epoch``; else why not."""
     if row is None:
         raise MatchLogError(f"no match {match_id}")
     if row.epoch != epoch:
@@ -432,7 +437,7 @@ def end_match(session: Session, match_id: str, epoch: int, status: str,
                            .with_for_update().execution_options(populate_existing=True))
     if found is not None and (found.epoch, found.status, found.reason) == (epoch, status, reason):
         return
-    row = lock_running(session, match_id, epoch)
+    row = _running(found, match_id, epoch)  # locked by the select above
     row.status = status
     row.reason = reason
     row.updated_at = utcnow()
