@@ -122,6 +122,45 @@ def test_a_tournament_of_two_rounds_through_the_server(server: Server) -> None:
     asyncio.run(free())
 
 
+def test_a_table_waits_for_a_player_at_another_table_unless_he_withdrew(server: Server) -> None:
+    """Round one's table does not start while one of its players is being seated elsewhere;
+    once he withdraws it starts without him (a bot in his seat)."""
+    names = ["wa", "wb", "wc", "busy"]
+    tokens = [register(server, n) for n in names]
+    tid = _post(server, "/api/tournaments", tokens[0],
+                {"name": "waits", "hands": 1, "rounds": 1, "capacity": 4}).json()["id"]
+    for t in tokens[1:]:
+        assert _post(server, f"/api/tournaments/{tid}/join", t).status_code == 200
+    busy = server.store.account_by_username("busy")
+    assert busy is not None
+    server.hub.where.starting(busy.id)  # at another table (being seated there)
+    try:
+        async def scenario() -> None:
+            clients = [Client(server, t) for t in tokens[:3]]
+            for c in clients:
+                await c.connect()
+            started = await asyncio.to_thread(_post, server, f"/api/tournaments/{tid}/start",
+                                              tokens[0])
+            assert started.status_code == 200
+            await asyncio.sleep(1.0)  # the runner has looked: the table waits for him
+            assert not any(c.of_type("table") for c in clients)
+            assert _detail(server, tid)["tables"][0]["status"] == "pending"
+            gone = await asyncio.to_thread(_post, server, f"/api/tournaments/{tid}/withdraw",
+                                           tokens[3])
+            assert gone.status_code == 200
+            tables = await asyncio.gather(*(c.expect("table", timeout=30) for c in clients))
+            players = tables[0]["players"]
+            assert sorted(p["name"] for p in players if not p["bot"]) == ["wa", "wb", "wc"]
+            await asyncio.gather(*(play(c, bot="greedy", seed=k, timeout=120)
+                                   for k, c in enumerate(clients)))
+            for c in clients:
+                await c.close()
+
+        asyncio.run(scenario())
+    finally:
+        server.hub.where.leave(busy.id)
+
+
 def test_the_apis_refusals(server: Server) -> None:
     token = register(server, "maker")
     other = register(server, "other")

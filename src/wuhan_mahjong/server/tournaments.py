@@ -281,10 +281,14 @@ class TournamentRunner:
         if hub.admission.busy() is not None:
             return  # a saturated node starts no table: another node will
         waiting = await asyncio.to_thread(store_tournaments.claimable, hub.store)
+        active: dict[int, set[int]] = {}
         for tournament_id, round_no, table_no, players in waiting:
             if hub.draining:
                 return
-            if any([await hub_seated(hub, a) for a in players]):
+            if tournament_id not in active:
+                active[tournament_id] = await asyncio.to_thread(
+                    store_tournaments.active_players, hub.store, tournament_id)
+            if any([await hub_seated(hub, a) for a in players if a in active[tournament_id]]):
                 continue  # a player still plays elsewhere: the table waits for him
             claimed = await asyncio.to_thread(store_tournaments.claim, hub.store,
                                               tournament_id, round_no, table_no, hub.node_id)
