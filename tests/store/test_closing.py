@@ -124,3 +124,24 @@ def test_the_operator_closes_an_account(store: Store, db_url: str,
         assert err.strip().splitlines()[-1].startswith("wuhan-mahjong: error: ")
     with store._read() as session:
         assert session.scalars(select(MatchRow)).all() == []
+
+
+def test_closing_leaves_the_accounts_tournaments(store: Store) -> None:
+    from wuhan_mahjong.store import tournaments as tour
+
+    ids = [store.register(n, PW).id for n in ("tia", "tib", "tic", "tid", "tie")]
+    running = tour.create(store, ids[1], "running", "yuanhang", hands=1, rounds=2, capacity=8)
+    for a in (ids[0], *ids[2:]):
+        tour.join(store, running, a)
+    tour.start(store, running, ids[1])
+    entered = tour.create(store, ids[2], "open", "yuanhang", hands=1, rounds=1, capacity=8)
+    tour.join(store, entered, ids[0])
+    mine = tour.create(store, ids[0], "hers", "yuanhang", hands=1, rounds=1, capacity=8)
+    other = store.register("tif", PW).id
+    tour.join(store, mine, other)
+    store.close_account(ids[0], PW)
+    standing = {s.account_id: s for s in tour.standings(store, running)}
+    assert standing[ids[0]].withdrawn  # seated no more in the running one
+    assert ids[0] not in {s.account_id for s in tour.standings(store, entered)}
+    assert tour.detail(store, mine).tournament.status == "cancelled"  # type: ignore[union-attr]
+    assert tour.entered(store, other) is None  # her entrant is free again

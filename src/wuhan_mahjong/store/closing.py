@@ -10,6 +10,8 @@ In one transaction, :func:`close_account`:
 * moves its silver to the house account (ledger rows ``account_closed`` and
   ``closure_income``: a sink, as fees are; no silver is destroyed, and the audit holds);
 * removes every follow from or to it;
+* takes it out of the tournaments it entered (withdrawn from a running one, its entry gone
+  from an open one) and calls off the open ones it created (nobody else may start them);
 * writes the tombstone over its name in the stored configuration of its finished
   matches, where the seats' names were kept;
 * logs the closing in the admin event log.
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import json
 
-from sqlalchemy import delete, or_, select
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from .admin import log_action
@@ -39,6 +41,8 @@ from .models import (
     HandSeatRow,
     MatchResultRow,
     MatchRow,
+    TournamentPlayerRow,
+    TournamentRow,
     utcnow,
 )
 
@@ -117,6 +121,18 @@ def close_account(store: StoreCore, account_id: int, *, actor: str,
                                    .where(AuthSessionRow.account_id == account_id))
         follows = session.execute(delete(FollowRow).where(or_(
             FollowRow.follower_id == account_id, FollowRow.followee_id == account_id)))
+        open_ids = select(TournamentRow.id).where(TournamentRow.status == "open")
+        session.execute(delete(TournamentPlayerRow).where(
+            TournamentPlayerRow.account_id == account_id,
+            TournamentPlayerRow.tournament_id.in_(open_ids)))
+        session.execute(update(TournamentPlayerRow).where(
+            TournamentPlayerRow.account_id == account_id,
+            TournamentPlayerRow.tournament_id.in_(
+                select(TournamentRow.id).where(TournamentRow.status == "running")))
+            .values(withdrawn=True))
+        session.execute(update(TournamentRow).where(
+            TournamentRow.creator_id == account_id, TournamentRow.status == "open")
+            .values(status="cancelled", updated_at=now))
         session.flush()
         matches = _rename_in_configs(session, account_id, name)
         log_action(session, actor, "close_account", account_id, {
