@@ -80,7 +80,7 @@ def test_replays_and_the_live_list_are_one_allowance_over_the_nodes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Four replay requests per address in all (a public hand, a player's frames: one
     bucket), then 429 ``rate_limited`` on both nodes, as one node alone answers its fifth;
-    the live-table list has four of its own."""
+    the live-table list has four of its own, and the tournaments four more."""
     public = "/api/public/hands/no-such-match/1"
     for answer in _refusals(two_nodes, public, 4):
         assert answer.status_code == 429, answer.text
@@ -91,6 +91,8 @@ def test_replays_and_the_live_list_are_one_allowance_over_the_nodes(
     for answer in _refusals(two_nodes, "/api/tables/live", 4):
         assert answer.status_code == 429, answer.text
         shared = answer.json()["error"]
+    for answer in _refusals(two_nodes, "/api/tournaments", 4):  # four of their own too
+        assert answer.status_code == 429, answer.text
     lone = _lone_refusal(db_url, tmp_path, "/api/tables/live", 4, monkeypatch).json()["error"]
     assert (lone["code"], lone["message"]) == (shared["code"], shared["message"])
 

@@ -61,8 +61,9 @@ def test_a_tournament_in_the_browser(browser: Any, tournament_server: str,
         assert page.locator("[data-standing='host']").count() == 1
         for name in ("amy", "bo", "cy"):
             _join(base, tid, tokens[name])
-        # entered: no quick match meanwhile
+        # entered: no quick match meanwhile; the lobby lists the tournament
         page.click("#nav [data-nav='lobby']")
+        page.wait_for_selector(f".tour-card [data-tournament='{tid}']")
         page.click("[data-do='quick']")
         wait_js(page, "document.body.textContent.includes('你已报名比赛')")
         page.click(f"[data-entered-tournament='{tid}']")  # the lobby leads to it

@@ -710,6 +710,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
     app.state.hint_address_limit = AddressLimiter(4 * cfg.hint_rate, 4 * cfg.hint_burst)
     app.state.replay_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
     app.state.live_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
+    app.state.tournament_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
     app.state.watch_limit = AddressLimiter(cfg.watch_rate, cfg.watch_burst)
     app.state.hint_cache = ResponseCache()
     shared = redis_url(cfg)

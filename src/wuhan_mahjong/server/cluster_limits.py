@@ -221,4 +221,6 @@ def share_limits(app: Starlette, url: str, cfg: ServerConfig) -> None:
     state.calc_limit = RedisAddressLimiter(redis, "calc", cfg.calc_rate, cfg.calc_burst)
     state.replay_limit = RedisAddressLimiter(redis, "replay", cfg.replay_rate, cfg.replay_burst)
     state.live_limit = RedisAddressLimiter(redis, "live", cfg.replay_rate, cfg.replay_burst)
+    state.tournament_limit = RedisAddressLimiter(redis, "tournament", cfg.replay_rate,
+                                                 cfg.replay_burst)
     state.watch_limit = RedisAddressLimiter(redis, "watch", cfg.watch_rate, cfg.watch_burst)

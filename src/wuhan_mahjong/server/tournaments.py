@@ -21,8 +21,8 @@ While entered in an open or running tournament a player is refused a queue or a 
 (``in_tournament``).  A tournament's matches are free (stake 0), rated as any match of
 four people is, and watchable.
 
-Every route is behind the per-address allowance of the public replays (each is a database
-read or write).
+Every route is behind a per-address allowance of its own, as large as the public replays'
+(``replay_rate``, ``replay_burst``; each is a database read or write).
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def _refused(e: TournamentError) -> HttpError:
 
 
 async def _limited(request: Request) -> None:
-    await limit(request, request.app.state.replay_limit, client_address(request),
+    await limit(request, request.app.state.tournament_limit, client_address(request),
                 "tournament requests")
 
 

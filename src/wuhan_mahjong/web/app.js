@@ -14,7 +14,7 @@ import { apply as applySettings, CHOICES, settings, update as updateSettings } f
 import { play, unlock } from "./sound.js";
 import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js";
 import { followingHTML, initLeaderboard, leaderboardHTML, loadFollowing, openLeaderboard, openPlayer, playerHTML, statsHTML } from "./leaderboard.js";
-import { initTournaments, openTournament, openTournaments, stopRefresh, tournamentHTML, tournamentsHTML } from "./tournaments.js";
+import { initTournaments, openTournament, openTournaments, stopRefresh, tournamentHTML, tournamentsCardHTML, tournamentsHTML } from "./tournaments.js";
 import { initShare, shareBarHTML } from "./share.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
@@ -726,7 +726,7 @@ const SCREENS = {
       <div class="card"><h3>${t("lobby.join")}</h3><form id="join-form" novalidate><div class="form-row">
         <input name="code" inputmode="numeric" maxlength="6" placeholder="${t("lobby.code")}" aria-label="${t("lobby.code")}" required${invalid("join-form", "code")}>
         <button class="primary" type="submit">${t("lobby.join_btn")}</button></div>${formError("join-form")}</form></div>
-      ${watchListHTML()}${S.account ? followingHTML() : ""}
+      ${tournamentsCardHTML()}${watchListHTML()}${S.account ? followingHTML() : ""}
       <p class="error">${esc(S.error)}</p></div>`;
   },
 
@@ -913,7 +913,7 @@ function go(screen, params = "", { replace = false } = {}) {
     if (replace) history.replaceState(null, "", hash); else history.pushState(null, "", hash);
   }
   if (screen === "profile") loadHistory();
-  if (screen === "lobby") { loadLive(); loadFollowing(); }
+  if (screen === "lobby") { loadLive(); loadFollowing(); openTournaments(); }
   if (screen === "leaderboard") openLeaderboard(S.board.profile, S.board.period);
   if (screen === "tournaments") openTournaments();
   if (screen === "rules" || screen === "table" || screen === "room") loadRules();
@@ -982,7 +982,7 @@ function route() {
   S.error = "";
   S.screen = screen;
   if (screen === "profile") loadHistory();
-  if (screen === "lobby") { loadLive(); loadFollowing(); }
+  if (screen === "lobby") { loadLive(); loadFollowing(); openTournaments(); }
   render();
 }
 window.addEventListener("hashchange", route);

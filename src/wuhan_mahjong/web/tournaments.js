@@ -42,7 +42,16 @@ export async function openTournaments() {
   } catch (e) {
     T.error = problem(e);
   }
-  if (shown("tournaments")) deps.rerender();
+  if (shown("tournaments") || shown("lobby")) deps.rerender();
+}
+
+/** The lobby's card: the tournaments open for entries and those running (a few). */
+export function tournamentsCardHTML() {
+  const list = (deps.S.tournaments.list || []).filter((x) => x.status === "open" || x.status === "running").slice(0, 3);
+  if (!list.length) return "";
+  return `<div class="card tour-card"><h3>${t("tour.title")}</h3><ul class="tour-list">${list.map((x) => `<li data-tournament="${x.id}">` +
+    `<a href="#/tournament?id=${x.id}">${esc(x.name)}</a> · <span class="tour-status" data-status="${esc(x.status)}">${statusText(x)}</span> · ${t("tour.players_n", { n: x.players, max: x.capacity })}</li>`).join("")}</ul>` +
+    `<a href="#/tournaments">${t("tour.all")}</a></div>`;
 }
 
 /** Ask for one tournament, and again every few seconds while it is open or running. */
