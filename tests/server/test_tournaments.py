@@ -109,6 +109,10 @@ def test_a_tournament_of_two_rounds_through_the_server(server: Server) -> None:
     tables = final["tables"]
     assert {t["round"] for t in tables} == {1, 2}
     assert all(t["status"] == "finished" for t in tables)
+    for t in tables:  # each table's result: its seats' points, best first, bots too
+        assert len(t["results"]) == 4 and sum(p for _, p in t["results"]) == 0
+        assert [p for _, p in t["results"]] == sorted((p for _, p in t["results"]), reverse=True)
+        assert {n for n, _ in t["results"]} >= set(t["players"])
     second = sorted((t for t in tables if t["round"] == 2), key=lambda t: t["table_no"])
     assert [sorted(t["players"]) for t in second] == [sorted(order[:3]), sorted(order[3:])]
     # over: everyone may play elsewhere again

@@ -7,6 +7,7 @@ tournament, finished, with its standings."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -84,6 +85,8 @@ def test_a_tournament_in_the_browser(browser: Any, tournament_server: str,
         page.click("[data-back-tournament]")
         page.wait_for_selector(".tour-status[data-status='finished']", timeout=30_000)
         assert page.locator(".tour-standings tbody tr").count() == 4
+        line = page.locator(".tour-tables li").first.inner_text()  # the table's points
+        assert re.search(r"host [+-]?\d+", line), line
         mine = page.locator("tr.me[data-standing='host']")
         assert mine.count() == 1 and mine.evaluate("e => getComputedStyle(e).display") == "table-row"
         page.screenshot(path=str(artifacts / "tournament-finished.png"), full_page=True)

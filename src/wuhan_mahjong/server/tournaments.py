@@ -123,6 +123,8 @@ class TableOut(ResponseModel):
     status: str
     table_id: str | None
     """The running table's id, to watch it (``null`` before it starts)."""
+    results: list[tuple[str, int]] = Field(default_factory=list)
+    """Once its match has ended: each seat's name and points, best first (bots too)."""
 
 
 class DetailOut(ResponseModel):
@@ -200,7 +202,8 @@ async def tournament_detail(request: Request) -> Response:
                    for s in found.standings],
         tables=[TableOut(round=t.round, table_no=t.table_no, players=[n for _, n in t.players],
                          status=t.status,
-                         table_id=t.table_id if t.status == "running" else None)
+                         table_id=t.table_id if t.status == "running" else None,
+                         results=list(t.results))
                 for t in found.tables]))
 
 

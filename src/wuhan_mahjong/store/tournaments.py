@@ -160,6 +160,18 @@ class TournamentTable:
     status: str
     match_id: str | None
     table_id: str | None
+    results: tuple[tuple[str, int], ...] = ()
+    """Each seat's name and points, best first, once the table's match has ended."""
+
+
+def _results(config: str | None, totals: str | None) -> tuple[tuple[str, int], ...]:
+    """A match's seats (name, points), best first (its stored configuration and totals)."""
+    if config is None or totals is None:
+        return ()
+    seats = json.loads(config).get("seats", [])
+    points = [int(p) for p in json.loads(totals)]
+    pairs = [(str(s.get("name")), points[k]) for k, s in enumerate(seats) if k < len(points)]
+    return tuple(sorted(pairs, key=lambda p: -p[1]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -605,17 +617,19 @@ def detail(store: Store, tournament_id: int) -> TournamentDetail | None:
         if not found:
             return None
         rows = list(session.execute(
-            select(TournamentTableRow, MatchRow.table_id)
+            select(TournamentTableRow, MatchRow.table_id, MatchRow.config, MatchRow.totals)
             .outerjoin(MatchRow, MatchRow.match_id == TournamentTableRow.match_id)
             .where(TournamentTableRow.tournament_id == tournament_id)
             .order_by(TournamentTableRow.round.desc(), TournamentTableRow.table_no)))
-        ids = {int(a) for t, _ in rows for a in json.loads(t.players)}
+        ids = {int(a) for t, *_ in rows for a in json.loads(t.players)}
         names = dict(session.execute(select(AccountRow.id, AccountRow.username)
                                      .where(AccountRow.id.in_(sorted(ids)))).all())
         tables = tuple(TournamentTable(
             round=t.round, table_no=t.table_no,
             players=tuple((int(a), str(names.get(int(a), a))) for a in json.loads(t.players)),
-            status=t.status, match_id=t.match_id, table_id=table_id) for t, table_id in rows)
+            status=t.status, match_id=t.match_id, table_id=table_id,
+            results=_results(config, totals) if t.status in ("finished", "aborted") else ())
+            for t, table_id, config, totals in rows)
         return TournamentDetail(tournament=found[0], standings=tuple(_standings(session,
                                                                                 tournament_id)),
                                 tables=tables)

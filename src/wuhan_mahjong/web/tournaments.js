@@ -167,7 +167,9 @@ function tablesHTML(d) {
   const rounds = [...new Set(d.tables.map((x) => x.round))];
   return rounds.map((r) => `<h3>${t("tour.round", { n: r })}</h3><ul class="tour-tables">` +
     d.tables.filter((x) => x.round === r).map((x) => `<li data-round="${r}" data-table-no="${x.table_no}">` +
-      `${t("tour.table", { n: x.table_no + 1 })}: ${x.players.map((p) => esc(p)).join("、")} · ${t(`tour.table_status.${x.status}`)}` +
+      `${t("tour.table", { n: x.table_no + 1 })}: ${(x.results && x.results.length
+        ? x.results.map(([name, points]) => `${esc(name)} ${points > 0 ? "+" : ""}${points}`)
+        : x.players.map((p) => esc(p))).join("、")} · ${t(`tour.table_status.${x.status}`)}` +
       (x.table_id ? ` · <a href="#/watch?id=${encodeURIComponent(x.table_id)}" data-watch="${esc(x.table_id)}">${t("watch.watch")}</a>` : "") +
       `</li>`).join("") + `</ul>`).join("");
 }
