@@ -102,7 +102,6 @@ from .hub import Hub, TablePlace, serve_websocket
 from .leaderboard import RatingOut, leaderboard_routes, profile_ratings
 from .limits import watch_abandoned
 from .observability import emit, observability_routes
-from .placement import StartingPlace
 from .protocol import PROTOCOL_VERSION, AccountInfo
 from .ratelimit import LoginGuard, LoginLimits
 from .replays import replay_routes
@@ -441,7 +440,7 @@ async def close_account(request: Request) -> Response:
     body = await read_body(request, AccountClose)
     hub = hub_of(request)
     guard, client = await _password_guard(request, account)
-    if isinstance(hub.where.get(account.id), TablePlace | StartingPlace):
+    if await hub.seated([account.id]):
         # seated, or being seated: the store finds a running match only once it is opened
         raise HttpError(409, "in_match", "you sit at a table: close the account once the "
                         "match is over")

@@ -37,7 +37,7 @@ from .invite import Invitations
 from .lobby import Lobby
 from .match_writer import close_match_writer
 from .observability import frame_sent
-from .placement import Placements, QueuePlace, RoomPlace, TablePlace
+from .placement import Placements, QueuePlace, RoomPlace, StartingPlace, TablePlace
 from .protocol import (
     PROTOCOL_VERSION,
     AccountInfo,
@@ -238,6 +238,20 @@ class Hub:
             return here | await self.cluster.online(account_ids)
         except Exception as e:  # Redis away: what this node knows
             log.warning("presence unknown: Redis does not answer (%s)", e)
+            return here
+
+    async def seated(self, account_ids: Sequence[int]) -> set[int]:
+        """Which of ``account_ids`` sit at a table, or are being seated: on this node, or in
+        a cluster on any node (``wm:seat``; what this node knows while Redis is away)."""
+        here = {a for a in account_ids
+                if isinstance(self.where.get(a), TablePlace | StartingPlace)}
+        rest = [a for a in account_ids if a not in here]
+        if self.cluster is None or not rest:
+            return here
+        try:
+            return here | await self.cluster.seated_somewhere(rest)
+        except Exception as e:  # Redis away
+            log.warning("seats elsewhere unknown: Redis does not answer (%s)", e)
             return here
 
     async def live_tables(self) -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ import asyncio
 import contextlib
 import logging
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 from starlette.requests import Request
@@ -63,7 +63,7 @@ from .http import (
     ok,
     read_body,
 )
-from .placement import QueuePlace, RoomPlace, StartingPlace, TablePlace
+from .placement import QueuePlace, RoomPlace
 from .protocol import Profile, TournamentInfo
 
 if TYPE_CHECKING:
@@ -77,12 +77,32 @@ TICK_SECONDS = 2.0
 """Seconds between two rounds of the runner (a table's end or a start wakes it at once)."""
 
 
+class NumberOut(ResponseModel):
+    """A number of the creation form: its range and the form's first value."""
+
+    low: int
+    high: int
+    default: int
+
+
+FORM = {"hands": NumberOut(low=1, high=HANDS_MAX, default=1),
+        "rounds": NumberOut(low=1, high=ROUNDS_MAX, default=3),
+        "capacity": NumberOut(low=PLAYERS_MIN, high=CAPACITY_MAX, default=16)}
+"""The creation form's numbers: the request's bounds, and what the list sends the client
+(``GET /api/tournaments`` → ``form``), so the page knows them from here only."""
+
+
+def _number(name: str) -> Any:
+    f = FORM[name]
+    return Field(default=f.default, ge=f.low, le=f.high, strict=True)
+
+
 class TournamentIn(RequestModel):
     name: str = Field(max_length=4 * NAME_MAX)
     profile: Profile = "yuanhang"
-    hands: int = Field(default=1, ge=1, le=HANDS_MAX, strict=True)
-    rounds: int = Field(default=3, ge=1, le=ROUNDS_MAX, strict=True)
-    capacity: int = Field(default=16, ge=PLAYERS_MIN, le=CAPACITY_MAX, strict=True)
+    hands: int = _number("hands")
+    rounds: int = _number("rounds")
+    capacity: int = _number("capacity")
 
 
 class CreatedOut(ResponseModel):
@@ -105,6 +125,8 @@ class TournamentOut(ResponseModel):
 
 class ListOut(ResponseModel):
     tournaments: list[TournamentOut]
+    form: dict[str, NumberOut] = Field(default_factory=lambda: dict(FORM))
+    name_max: int = NAME_MAX
 
 
 class StandingOut(ResponseModel):
@@ -214,7 +236,7 @@ def _action(name: Literal["join", "withdraw", "start", "cancel"]) -> Route:
         account = await account_of(request)
         tournament_id = _tournament_id(request)
         hub = hub_of(request)
-        if name == "join" and await hub_seated(hub, account.id):
+        if name == "join" and await hub.seated([account.id]):
             raise HttpError(409, "tournament_refused", "finish your match first",
                             params={"reason": "seated"})
         try:
@@ -227,16 +249,6 @@ def _action(name: Literal["join", "withdraw", "start", "cancel"]) -> Route:
         return JSONResponse({"ok": True})
 
     return Route(f"/api/tournaments/{{tournament_id}}/{name}", act, methods=["POST"])
-
-
-async def hub_seated(hub: Hub, account_id: int) -> bool:
-    """Whether the account sits at a table, or is being seated: on this node, or (in a
-    cluster) on any node (``wm:seat``)."""
-    if isinstance(hub.where.get(account_id), TablePlace | StartingPlace):
-        return True
-    if hub.cluster is None:
-        return False
-    return bool(await hub.cluster.seated_somewhere([account_id]))
 
 
 def tournament_routes() -> list[Route]:
@@ -291,18 +303,18 @@ class TournamentRunner:
             if tournament_id not in active:
                 active[tournament_id] = await asyncio.to_thread(
                     store_tournaments.active_players, hub.store, tournament_id)
-            if any([await hub_seated(hub, a) for a in players if a in active[tournament_id]]):
+            playing = [a for a in players if a in active[tournament_id]]
+            if await hub.seated(playing):
                 continue  # a player still plays elsewhere: the table waits for him
             claimed = await asyncio.to_thread(store_tournaments.claim, hub.store,
                                               tournament_id, round_no, table_no, hub.node_id)
             if claimed is not None:
-                await self._start(claimed)
+                await self._start(claimed, active[tournament_id])
 
-    async def _start(self, claimed: ClaimedTable) -> None:
+    async def _start(self, claimed: ClaimedTable, active: set[int]) -> None:
+        """Start a claimed table with its players who have not withdrawn (``active``)."""
         hub = self.hub
         store = hub.store
-        active = await asyncio.to_thread(store_tournaments.active_players, store,
-                                         claimed.tournament_id)
         humans = [(a, n) for a, n in claimed.players if a in active]
         if not humans:  # everyone at it withdrew: it ends unplayed
             await asyncio.to_thread(store_tournaments.skip, store, claimed, hub.node_id)

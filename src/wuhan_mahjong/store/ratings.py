@@ -53,6 +53,7 @@ __all__ = [
     "public_player",
     "rate_match",
     "ratings_of",
+    "registered_row",
     "week_start",
 ]
 
@@ -223,10 +224,18 @@ def public_account(store: Store, session: Session, username: str) -> AccountRow 
     one can be followed (``store/social.py``).  Nor has a closed account
     (``store/closing.py``)."""
     account = store.account_by_username(username)
-    if account is None or account.is_guest or session.get(BanRow, account.id) is not None:
+    return None if account is None else registered_row(session, account.id)
+
+
+def registered_row(session: Session, account_id: int) -> AccountRow | None:
+    """The account's row if it is a registered player in good standing: not a guest (nor
+    a bot), not the house, not banned, not closed.  Such a player has a public page, may
+    be followed and may enter tournaments."""
+    row = session.get(AccountRow, account_id)
+    if (row is None or row.is_guest or row.is_house or row.closed_at is not None
+            or session.get(BanRow, account_id) is not None):
         return None
-    row = session.get(AccountRow, account.id)
-    return None if row is None or row.closed_at is not None else row
+    return row
 
 
 def public_player(store: Store, username: str, *,

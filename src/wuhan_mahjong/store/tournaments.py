@@ -46,13 +46,13 @@ from ..rules import PROFILES
 from .errors import StoreError
 from .models import (
     AccountRow,
-    BanRow,
     MatchRow,
     TournamentPlayerRow,
     TournamentRow,
     TournamentTableRow,
     utcnow,
 )
+from .ratings import registered_row
 
 if TYPE_CHECKING:
     from .store import Store
@@ -164,14 +164,28 @@ class TournamentTable:
     """Each seat's name and points, best first, once the table's match has ended."""
 
 
+@dataclass(frozen=True, slots=True)
+class _SeatPoints:
+    account_id: int
+    name: str
+    is_bot: bool
+    points: int
+
+
+def _seat_points(config: str, totals: str) -> list[_SeatPoints]:
+    """A match's seats with their points (from its stored configuration and totals)."""
+    points = [int(p) for p in json.loads(totals)]
+    return [_SeatPoints(int(s["account_id"]), str(s.get("name")), bool(s.get("is_bot")),
+                        points[k])
+            for k, s in enumerate(json.loads(config).get("seats", [])) if k < len(points)]
+
+
 def _results(config: str | None, totals: str | None) -> tuple[tuple[str, int], ...]:
-    """A match's seats (name, points), best first (its stored configuration and totals)."""
+    """A match's seats (name, points), best first."""
     if config is None or totals is None:
         return ()
-    seats = json.loads(config).get("seats", [])
-    points = [int(p) for p in json.loads(totals)]
-    pairs = [(str(s.get("name")), points[k]) for k, s in enumerate(seats) if k < len(points)]
-    return tuple(sorted(pairs, key=lambda p: -p[1]))
+    seats = sorted(_seat_points(config, totals), key=lambda s: -s.points)
+    return tuple((s.name, s.points) for s in seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,9 +252,8 @@ def _bounded(name: str, value: int, low: int, high: int) -> int:
 
 
 def _registered(session: Session, account_id: int) -> AccountRow:
-    row = session.get(AccountRow, account_id)
-    if (row is None or row.is_guest or row.is_house or row.closed_at is not None
-            or session.get(BanRow, account_id) is not None):
+    row = registered_row(session, account_id)
+    if row is None:
         raise TournamentError("only registered players enter tournaments", "guest")
     return row
 
@@ -289,22 +302,19 @@ def _active(session: Session, tournament_id: int) -> list[TournamentPlayerRow]:
 
 
 def join(store: Store, tournament_id: int, account_id: int) -> None:
-    """Enter an open tournament (again after withdrawing: the same entry); idempotent."""
+    """Enter an open tournament; idempotent.  (Withdrawing from an open one deletes the
+    entry, so an open tournament has no withdrawn entries.)"""
     with store._write() as session:
         _registered(session, account_id)
         row = _locked(session, tournament_id)
         if row.status != "open":
             raise TournamentError("the tournament has started: no more entries", "closed")
-        entry = session.get(TournamentPlayerRow, (tournament_id, account_id))
-        if entry is not None and not entry.withdrawn:
+        if session.get(TournamentPlayerRow, (tournament_id, account_id)) is not None:
             return
         if len(_active(session, tournament_id)) >= row.capacity:
             raise TournamentError(f"the tournament is full ({row.capacity} players)", "full")
-        if entry is None:
-            session.add(TournamentPlayerRow(tournament_id=tournament_id, account_id=account_id,
-                                            joined_at=utcnow(), withdrawn=False))
-        else:
-            entry.withdrawn = False
+        session.add(TournamentPlayerRow(tournament_id=tournament_id, account_id=account_id,
+                                        joined_at=utcnow(), withdrawn=False))
 
 
 def withdraw(store: Store, tournament_id: int, account_id: int) -> None:
@@ -387,12 +397,10 @@ def _table_results(session: Session, tournament_id: int) -> list[tuple[dict[int,
         .join(TournamentTableRow, TournamentTableRow.match_id == MatchRow.match_id)
         .where(TournamentTableRow.tournament_id == tournament_id,
                TournamentTableRow.status.in_(("finished", "aborted"))))
-    for config, totals_text in rows:
-        seats = json.loads(config).get("seats", [])
-        totals = [int(t) for t in json.loads(totals_text)]
-        points = {int(s["account_id"]): totals[k] for k, s in enumerate(seats)
-                  if not s.get("is_bot") and k < len(totals)}
-        out.append((points, max(totals) if totals else 0))
+    for config, totals in rows:
+        seats = _seat_points(config, totals)
+        out.append(({s.account_id: s.points for s in seats if not s.is_bot},
+                    max((s.points for s in seats), default=0)))
     return out
 
 
@@ -410,9 +418,8 @@ def _standings(session: Session, tournament_id: int) -> list[Standing]:
             points[account_id] = points.get(account_id, 0) + p
             matches[account_id] = matches.get(account_id, 0) + 1
             firsts[account_id] = firsts.get(account_id, 0) + (p == best)
-    order = sorted(((entry, name) for entry, name in entries),
-                   key=lambda e: (-points.get(e[0].account_id, 0),
-                                  -firsts.get(e[0].account_id, 0)))
+    order = sorted(entries, key=lambda e: (-points.get(e[0].account_id, 0),
+                                           -firsts.get(e[0].account_id, 0)))
     return [Standing(rank=k + 1, account_id=entry.account_id, username=str(name),
                      points=points.get(entry.account_id, 0),
                      matches=matches.get(entry.account_id, 0),
@@ -437,25 +444,19 @@ def advance(store: Store, *, now: datetime | None = None) -> list[int]:
         with store._write() as session:
             session.execute(update(TournamentRow).where(stale)
                             .values(status="cancelled", updated_at=now))
-    unended = (select(TournamentTableRow.tournament_id)
-               .where(TournamentTableRow.tournament_id == TournamentRow.id,
-                      TournamentTableRow.round == TournamentRow.round,
-                      TournamentTableRow.status.not_in(("finished", "aborted"))))
+    round_over = and_(TournamentRow.status == "running", ~select(TournamentTableRow.round)
+                      .where(TournamentTableRow.tournament_id == TournamentRow.id,
+                             TournamentTableRow.round == TournamentRow.round,
+                             TournamentTableRow.status.not_in(("finished", "aborted")))
+                      .exists())
     with store._read() as session:
-        ready = list(session.scalars(select(TournamentRow.id).where(
-            TournamentRow.status == "running", ~unended.exists())))
+        ready = list(session.scalars(select(TournamentRow.id).where(round_over)))
     moved = []
     for tournament_id in ready:
         with store._write() as session:
-            row = _locked(session, tournament_id)
-            if row.status != "running":
-                continue
-            open_tables = session.scalar(select(func.count()).select_from(TournamentTableRow)
-                                         .where(TournamentTableRow.tournament_id == row.id,
-                                                TournamentTableRow.round == row.round,
-                                                TournamentTableRow.status.not_in(
-                                                    ("finished", "aborted")))) or 0
-            if open_tables:
+            row = _locked(session, tournament_id)  # then asked again, under the lock
+            if session.scalar(select(TournamentRow.id)
+                              .where(TournamentRow.id == tournament_id, round_over)) is None:
                 continue
             order = [s.account_id for s in _standings(session, row.id) if not s.withdrawn]
             if row.round >= row.rounds or not order:

@@ -12,7 +12,6 @@ import { playerLink } from "./leaderboard.js";
 import { esc } from "./table.js";
 
 const REFRESH_MS = 5000;
-const LIMITS = { hands: [1, 8], rounds: [1, 8], capacity: [4, 64] };
 
 let deps = { S: null, api: null, profiles: [], rerender: () => {} };
 let timer = null;
@@ -20,7 +19,7 @@ let timer = null;
 /** app.js gives its state, its API helper, the profiles' names and a redraw. */
 export function initTournaments({ S, api, profiles, rerender }) {
   deps = { S, api, profiles, rerender };
-  S.tournaments = { list: null, error: "", formError: "", busy: false };
+  S.tournaments = { list: null, form: null, nameMax: 0, error: "", formError: "", busy: false };
   S.tournament = { id: null, data: null, error: "", actionError: "" };
 }
 
@@ -37,7 +36,10 @@ export async function openTournaments() {
   stopRefresh();
   const T = deps.S.tournaments;
   try {
-    T.list = (await deps.api("GET", "/api/tournaments")).tournaments || [];
+    const data = await deps.api("GET", "/api/tournaments");
+    T.list = data.tournaments || [];
+    T.form = data.form; // the creation form's numbers: their ranges and first values
+    T.nameMax = data.name_max;
     T.error = "";
   } catch (e) {
     T.error = problem(e);
@@ -111,17 +113,17 @@ export function tournamentsHTML() {
   }
   const me = deps.S.account;
   let create;
-  if (!me) create = "";
+  if (!me || !T.form) create = "";
   else if (me.is_guest) create = `<p class="muted">${t("tour.guest")}</p>`;
   else {
     const opt = (p) => `<option value="${p}">${esc(t(`opt.profile.${p}`))}</option>`;
-    const num = (name, value) => `<input id="tour-${name}" name="${name}" type="number" inputmode="numeric" min="${LIMITS[name][0]}" max="${LIMITS[name][1]}" value="${value}" required>`;
+    const num = (name) => `<input id="tour-${name}" name="${name}" type="number" inputmode="numeric" min="${T.form[name].low}" max="${T.form[name].high}" value="${T.form[name].default}" required>`;
     create = `<h3>${t("tour.create")}</h3><form id="tournament-form" novalidate>
-      <div class="form-row"><label for="tour-name">${t("tour.name")}</label><input id="tour-name" name="name" maxlength="40" required></div>
+      <div class="form-row"><label for="tour-name">${t("tour.name")}</label><input id="tour-name" name="name" maxlength="${T.nameMax}" required></div>
       <div class="form-row"><label for="tour-profile">${t("opt.profile")}</label><select id="tour-profile" name="profile">${deps.profiles.map(opt).join("")}</select></div>
-      <div class="form-row"><label for="tour-rounds">${t("tour.rounds")}</label>${num("rounds", 3)}</div>
-      <div class="form-row"><label for="tour-hands">${t("tour.hands")}</label>${num("hands", 1)}</div>
-      <div class="form-row"><label for="tour-capacity">${t("tour.capacity")}</label>${num("capacity", 16)}</div>
+      <div class="form-row"><label for="tour-rounds">${t("tour.rounds")}</label>${num("rounds")}</div>
+      <div class="form-row"><label for="tour-hands">${t("tour.hands")}</label>${num("hands")}</div>
+      <div class="form-row"><label for="tour-capacity">${t("tour.capacity")}</label>${num("capacity")}</div>
       <button class="primary" type="submit"${T.busy ? " disabled" : ""}>${t("tour.create_submit")}</button>
       <p class="error form-error" role="alert" data-error-for="tournament-form">${esc(T.formError)}</p></form>`;
   }
@@ -209,7 +211,7 @@ async function create(form) {
   const number = (name) => Number(form.elements[name].value);
   const body = { name: form.elements.name.value, profile: form.elements.profile.value,
     rounds: number("rounds"), hands: number("hands"), capacity: number("capacity") };
-  for (const [name, [low, high]] of Object.entries(LIMITS)) {
+  for (const [name, { low, high }] of Object.entries(T.form)) {
     if (!Number.isInteger(body[name]) || body[name] < low || body[name] > high) {
       T.formError = t("tour.bad_number", { field: t(`tour.${name}`), low, high });
       deps.rerender();
