@@ -979,17 +979,20 @@ def test_with_redis_away_a_node_tells_what_it_knows(
         db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Presence and the watchable tables fall back to the node's own knowledge while Redis
     does not answer: a player connected here and seated here is online, at his table, on
-    the live list and on his page (not a 500, not nobody)."""
+    the live list and on his page (not a 500, not nobody); who is seated is what this
+    node knows (a tournament entry)."""
     server = PrivateRedis(tmp_path)
     server.start()
     monkeypatch.setenv("WUHAN_MAHJONG_REDIS", server.url)
     node = ServeProcess(db_url, tmp_path / "node.log")
-    store, tokens, _ = _accounts(db_url, 2)
+    store, tokens, _ = _accounts(db_url, 3)
     try:
         node.start()
         fan = {"Authorization": f"Bearer {tokens[1]}"}
         assert httpx.post(f"{node.http}/api/following/crash0", headers=fan,
                           timeout=10).status_code == 200
+        tid = httpx.post(f"{node.http}/api/tournaments", headers=fan, json={"name": "away"},
+                         timeout=10).json()["id"]
 
         async def scenario() -> None:
             player = Client(node, tokens[0])  # type: ignore[arg-type]
@@ -1009,6 +1012,18 @@ def test_with_redis_away_a_node_tells_what_it_knows(
             page = await asyncio.to_thread(lambda: httpx.get(
                 f"{node.http}/api/players/crash0", timeout=30))
             assert page.status_code == 200 and page.json()["playing"]["table_id"] == table_id
+
+            def join(token: str) -> httpx.Response:
+                return httpx.post(f"{node.http}/api/tournaments/{tid}/join", timeout=30,
+                                  headers={"Authorization": f"Bearer {token}"})
+
+            # who sits elsewhere is unknown, so this node's own seats decide: he who
+            # sits here may not enter, another may
+            seated = await asyncio.to_thread(join, tokens[0])
+            assert seated.status_code == 409, seated.text
+            assert seated.json()["error"]["params"]["reason"] == "seated"
+            free = await asyncio.to_thread(join, tokens[2])
+            assert free.status_code == 200, free.text
             await player.close()
 
         asyncio.run(scenario())

@@ -275,9 +275,7 @@ class Hub:
         if not wanted:
             return {}
         out: dict[int, dict[str, Any]] = {}
-        tables = (self.spectate.live(accounts=True) if self.cluster is None
-                  else await self.live_tables())
-        for table in tables:
+        for table in await self.live_tables():
             for account_id in table["accounts"]:
                 if account_id in wanted:
                     out.setdefault(account_id, table)
