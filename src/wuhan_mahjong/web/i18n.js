@@ -1323,6 +1323,12 @@ export function fieldLabel(name) {
 /** An error from the server ({code, params}) in the player's language.  A more specific string
  *  is used when one exists: err.CODE.REASON, err.CODE.FIELD, then err.CODE.PARAM for each
  *  parameter it has (err.rate_limited.seconds), else err.CODE. */
+/** What went wrong with a request, in the player's language: a server error by its code,
+ * anything else (a network failure, a bug) by its own message. */
+export function failureText(e) {
+  return e && e.code ? errorText(e) : String((e && e.message) || e);
+}
+
 export function errorText(err) {
   const code = (err && err.code) || "unknown";
   const params = { ...((err && err.params) || {}) };

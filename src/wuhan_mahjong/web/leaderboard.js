@@ -8,7 +8,7 @@
 // or not and at which table (GET /api/following).  Both the public page and the profile show
 // the player's statistics (战绩: statsHTML), counted by the server from his recorded hands.
 
-import { errorText, getLang, t } from "./i18n.js";
+import { failureText, getLang, t } from "./i18n.js";
 import { esc } from "./table.js";
 
 export const PERIODS = ["all", "week"];
@@ -39,7 +39,7 @@ export async function openLeaderboard(profile, period) {
     B.data = { ...data, key };
   } catch (e) {
     if (B.asked !== key) return;
-    B.error = e.code ? errorText(e) : String(e.message || e);
+    B.error = failureText(e);
   }
   if (deps.S.screen === "leaderboard") deps.rerender();
 }
@@ -100,7 +100,7 @@ export async function openPlayer(name) {
     P.data = data;
   } catch (e) {
     if (P.name !== name) return;
-    P.error = e.status === 404 ? t("player.not_found") : (e.code ? errorText(e) : String(e.message || e));
+    P.error = e.status === 404 ? t("player.not_found") : failureText(e);
   }
   if (deps.S.screen === "player") deps.rerender();
 }
@@ -176,7 +176,7 @@ async function setFollowing(name, on) {
     deps.S.following.players = null; // the lobby's list asks again
   } catch (e) {
     const problem = e.params && e.params.problem;
-    P.followError = problem === "too_many" ? t("player.too_many", { n: e.params.max }) : (e.code ? errorText(e) : String(e.message || e));
+    P.followError = problem === "too_many" ? t("player.too_many", { n: e.params.max }) : failureText(e);
   }
   if (deps.S.screen === "player") deps.rerender();
 }
@@ -190,7 +190,7 @@ export async function loadFollowing() {
     F.players = (await deps.api("GET", "/api/following")).players || [];
     F.error = "";
   } catch (e) {
-    F.error = e.code ? errorText(e) : String(e.message || e);
+    F.error = failureText(e);
   }
   F.loading = false;
   if (deps.S.screen === "lobby" || deps.S.screen === "room") deps.rerender();

@@ -5,7 +5,7 @@
 // (`watching.delay`); this page only draws what it gets.  The players see how many watch
 // (`watchers` in their `table` frame, then `watchers` frames): watchersHTML.
 
-import { errorText, t } from "./i18n.js";
+import { errorText, failureText, t } from "./i18n.js";
 import { esc, renderSettlement, renderTable } from "./table.js";
 
 let deps = { S: null, api: null, send: () => false, rerender: () => {} };
@@ -30,7 +30,7 @@ export async function loadLive() {
     L.delay = data.delay;
     L.error = "";
   } catch (e) {
-    L.error = e.code ? errorText(e) : String(e.message || e);
+    L.error = failureText(e);
   }
   L.loading = false;
   deps.rerender();

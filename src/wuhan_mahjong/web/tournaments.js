@@ -7,7 +7,7 @@
 // his table frame brings him to the table, as a room's start does; the match summary leads
 // back here.
 
-import { errorText, getLang, t } from "./i18n.js";
+import { failureText, getLang, t } from "./i18n.js";
 import { playerLink } from "./leaderboard.js";
 import { esc } from "./table.js";
 
@@ -27,10 +27,6 @@ function shown(screen) {
   return deps.S.screen === screen;
 }
 
-function problem(e) {
-  return e && e.code ? errorText(e) : String((e && e.message) || e);
-}
-
 /** Ask for the list (the route, the form's answer, the refresh button). */
 export async function openTournaments() {
   stopRefresh();
@@ -42,7 +38,7 @@ export async function openTournaments() {
     T.nameMax = data.name_max;
     T.error = "";
   } catch (e) {
-    T.error = problem(e);
+    T.error = failureText(e);
   }
   if (shown("tournaments") || shown("lobby")) deps.rerender();
 }
@@ -75,7 +71,7 @@ async function loadTournament() {
     D.error = "";
   } catch (e) {
     if (D.id !== id) return;
-    D.error = e.status === 404 ? t("tour.not_found") : problem(e);
+    D.error = e.status === 404 ? t("tour.not_found") : failureText(e);
   }
   if (!shown("tournament")) return;
   deps.rerender();
@@ -200,7 +196,7 @@ async function act(what) {
   try {
     await deps.api("POST", `/api/tournaments/${D.id}/${what}`, {});
   } catch (e) {
-    D.actionError = problem(e);
+    D.actionError = failureText(e);
   }
   await loadTournament();
 }
@@ -226,7 +222,7 @@ async function create(form) {
     location.hash = `#/tournament?id=${made.id}`;
   } catch (e) {
     T.busy = false;
-    T.formError = problem(e);
+    T.formError = failureText(e);
     deps.rerender();
   }
 }
