@@ -26,6 +26,7 @@ import websockets
 
 from wuhan_mahjong.server import cluster
 from wuhan_mahjong.server.cluster_limits import RedisAddressLimiter, RedisLoginGuard
+from wuhan_mahjong.server.export_api import EXPORT_BURST
 
 from .harness import Client, free_port, play, seat_four
 from .test_cluster import redis_url  # noqa: F401 - the fixture
@@ -80,7 +81,8 @@ def test_replays_and_the_live_list_are_one_allowance_over_the_nodes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Four replay requests per address in all (a public hand, a player's frames: one
     bucket), then 429 ``rate_limited`` on both nodes, as one node alone answers its fifth;
-    the live-table list has four of its own, and the tournaments four more."""
+    the live-table list has four of its own, the tournaments four more, and an account's
+    downloads of its data its own."""
     public = "/api/public/hands/no-such-match/1"
     for answer in _refusals(two_nodes, public, 4):
         assert answer.status_code == 429, answer.text
@@ -93,6 +95,17 @@ def test_replays_and_the_live_list_are_one_allowance_over_the_nodes(
         shared = answer.json()["error"]
     for answer in _refusals(two_nodes, "/api/tournaments", 4):  # four of their own too
         assert answer.status_code == 429, answer.text
+    # an account's downloads of its data: one allowance over the nodes too
+    token = httpx.post(f"{two_nodes[0].http}/api/guest", timeout=10).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    for i in range(EXPORT_BURST):
+        answer = httpx.get(two_nodes[i % 2].http + "/api/account/export", headers=auth,
+                           timeout=30)
+        assert answer.status_code == 200, answer.text
+    for node in two_nodes:
+        answer = httpx.get(node.http + "/api/account/export/records.jsonl", headers=auth,
+                           timeout=30)
+        assert answer.status_code == 429 and answer.json()["error"]["code"] == "rate_limited"
     lone = _lone_refusal(db_url, tmp_path, "/api/tables/live", 4, monkeypatch).json()["error"]
     assert (lone["code"], lone["message"]) == (shared["code"], shared["message"])
 

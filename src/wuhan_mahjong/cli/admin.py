@@ -18,6 +18,7 @@ import json
 import math
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .common import ArgumentParser, UsageError, one_line
@@ -71,6 +72,17 @@ def add_admin_command(s: ArgumentParser) -> None:
     p.add_argument("username")
     p.add_argument("--reason", help="why (kept in the event log)")
     p.set_defaults(func=_close)
+
+    p = sub.add_parser("export", help="write everything held about an account (the player's "
+                                      "right of access) as JSON, and its hands' records")
+    p.add_argument("username")
+    p.add_argument("--out", metavar="FILE",
+                   help="write the JSON document to FILE (default: standard output)")
+    p.add_argument("--records", metavar="FILE",
+                   help="also write every hand the account sat at to FILE (JSON lines, for "
+                        "'wuhan-mahjong verify' and 'replay')")
+    p.add_argument("--reason", help="why (kept in the event log)")
+    p.set_defaults(func=_export)
 
     p = sub.add_parser("reset-password",
                        help="set a new password (random and printed, or read from stdin) and "
@@ -282,6 +294,48 @@ def _close(args: argparse.Namespace) -> int:
         account, silver = admin.close(args.username, args.reason)
         print(f"closed {account.username} (account {account.id}); {silver} silver went to "
               "the house")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _new_file(path: str) -> Path:
+    """``path`` as a file to create: refused (one line) if something is there already."""
+    target = Path(path).expanduser()
+    if target.exists():
+        raise UsageError(f"{path} exists already: choose another file")
+    if not target.parent.is_dir():
+        raise UsageError(f"no folder {target.parent} for {path}")
+    return target
+
+
+def _export(args: argparse.Namespace) -> int:
+    from ..store.export import account_records
+
+    out = None if args.out in (None, "-") else _new_file(args.out)
+    records = None if args.records is None else _new_file(args.records)
+
+    def work(admin: Admin) -> int:
+        account, document = admin.export(args.username, args.reason)
+        text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+        hands = 0
+        if records is not None:
+            with records.open("x", encoding="utf-8") as f:
+                after = 0
+                while batch := account_records(admin.store, account.id, after=after):
+                    f.writelines(events for _, events in batch)
+                    hands += len(batch)
+                    after = batch[-1][0]
+        if out is None:
+            sys.stdout.write(text)
+        else:
+            with out.open("x", encoding="utf-8") as f:
+                f.write(text)
+        where = [] if out is None else [f"the data to {out}"]
+        where += [] if records is None else [f"{hands} hands to {records}"]
+        if where:
+            print(f"exported {account.username} (account {account.id}): {', '.join(where)}",
+                  file=sys.stderr if out is None else sys.stdout)
         return 0
 
     return _with_admin(args, work)

@@ -80,6 +80,7 @@ from .calculator import AddressLimiter, calculator_routes
 from .cluster import join_cluster
 from .cluster_limits import share_limits
 from .config import ServerConfig, database_url, default_bot, redis_url
+from .export_api import EXPORT_BURST, EXPORT_RATE, export_routes
 from .http import (
     Endpoint,
     HttpError,
@@ -678,6 +679,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/logout", logout, methods=["POST"]),
         Route("/api/password", change_password, methods=["POST"]),
         Route("/api/account/close", close_account, methods=["POST"]),
+        *export_routes(),
         Route("/api/profile", profile, methods=["GET"]),
         Route("/api/players/{username}", player, methods=["GET"]),
         Route("/api/following", following_list, methods=["GET"]),
@@ -711,6 +713,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
     app.state.live_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
     app.state.tournament_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
     app.state.watch_limit = AddressLimiter(cfg.watch_rate, cfg.watch_burst)
+    app.state.export_limit = AddressLimiter(EXPORT_RATE, EXPORT_BURST)
     app.state.hint_cache = ResponseCache()
     shared = redis_url(cfg)
     if shared is not None:  # a cluster node: the limits count every node's requests

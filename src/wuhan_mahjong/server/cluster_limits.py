@@ -41,6 +41,7 @@ from starlette.applications import Starlette
 
 from .calculator import AddressLimiter
 from .config import ServerConfig
+from .export_api import EXPORT_BURST, EXPORT_RATE
 from .ratelimit import LoginGuard
 
 if TYPE_CHECKING:
@@ -224,3 +225,4 @@ def share_limits(app: Starlette, url: str, cfg: ServerConfig) -> None:
     state.tournament_limit = RedisAddressLimiter(redis, "tournament", cfg.replay_rate,
                                                  cfg.replay_burst)
     state.watch_limit = RedisAddressLimiter(redis, "watch", cfg.watch_rate, cfg.watch_burst)
+    state.export_limit = RedisAddressLimiter(redis, "export", EXPORT_RATE, EXPORT_BURST)

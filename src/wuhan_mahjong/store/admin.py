@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from .accounts import check_password_rules
 from .database import PG_CLIENT_TIMEOUTS, READ_ONLY, create_store_engine
 from .errors import AccountInMatch, AuthenticationFailed, StoreError
+from .export import account_export
 from .fairplay import FedPair, fed_pairs
 from .models import (
     AccountRow,
@@ -250,6 +251,14 @@ class Admin:
         except AccountInMatch as exc:
             raise AdminError(f"'{account.username}' sits in a running match: close the "
                              "account once it is over") from exc
+
+    def export(self, username: str, reason: str | None = None) -> tuple[Account, dict[str, Any]]:
+        """Everything held about an account (:func:`.export.account_export`), for a player
+        who asks an operator for it; the reading is logged (who read whose data)."""
+        account = self.account(username)
+        document = account_export(self.store, account.id)
+        self.log("export", account.id, {"reason": reason, "hands": len(document["hands"])})
+        return account, document
 
     def reset_password(self, username: str, password: str | None = None) -> str:
         """Set a new password (a random one if ``None``), end every session; the password."""
