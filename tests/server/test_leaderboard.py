@@ -269,8 +269,11 @@ def test_a_players_public_page(server: Server, rated_match: Callable[..., None])
                              "joined", "min_matches", "ratings", "stats", "playing",
                              "followed"}  # no silver, no history
         (rating,) = body["ratings"]
+        curve = rating.pop("history")  # his rating before his first match and after each
         assert rating == {"profile": "yuanhang", "rating": line["rating"],
                           "matches": line["matches"], "place": line["rank"]}
+        assert len(curve) == line["matches"] + 1 and curve[0]["rating"] == 1000
+        assert curve[-1]["rating"] == line["rating"]
     # below the minimum: rated, without a place
     body = page("pe").json()
     assert body["ratings"][0]["matches"] == 1 and body["ratings"][0]["place"] is None

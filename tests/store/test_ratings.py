@@ -187,3 +187,32 @@ def test_concurrent_match_ends_rate_once(store: Store) -> None:
         t.join(timeout=60)
     assert outcomes == ["ended"] * 3
     assert all(ratings_of(store, a)[0].matches == 1 for a in players)
+
+
+def test_a_player_pages_rating_curve(store: Store) -> None:
+    """The curve is the shown rating before the first rated match and after each, as the page
+    showed it at the time; only the newest ``points`` matches are kept; per profile."""
+    from wuhan_mahjong.store.ratings import public_player, rating_history
+
+    ids = _players(store, "curve")
+    places = [[30, 10, -10, -30], [-30, 10, 30, -10], [10, 30, -30, -10], [30, -10, 10, -30],
+              [-10, -30, 10, 30], [30, 10, -10, -30]]
+    seen = []
+    for k, points in enumerate(places):
+        _play(store, f"cv{k}", ids, points)
+        page = public_player(store, "curve0")
+        assert page is not None
+        seen.append(page.ratings[0].rating)
+    _play(store, "cv-bf", ids, [30, 10, -10, -30], profile="bianfeng")
+    page = public_player(store, "curve0")
+    assert page is not None
+    by_profile = {r.profile: r for r in page.ratings}
+    curve = by_profile["yuanhang"].history
+    assert [p.rating for p in curve] == [1000, *seen]
+    assert [p.rating for p in by_profile["bianfeng"].history][0] == 1000
+    assert len(by_profile["bianfeng"].history) == 2
+    assert all(a.at <= b.at for a, b in zip(curve, curve[1:], strict=False))
+    with store._read() as session:
+        newest = rating_history(session, ids[0], "yuanhang", points=3)
+        assert [p.rating for p in newest] == seen[-4:]
+        assert rating_history(session, ids[0], "laizishanzhuang") == ()

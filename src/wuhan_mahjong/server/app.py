@@ -104,6 +104,7 @@ from .leaderboard import RatingOut, leaderboard_routes, profile_ratings
 from .limits import watch_abandoned
 from .observability import emit, observability_routes
 from .protocol import PROTOCOL_VERSION, AccountInfo
+from .pwa import pwa_routes
 from .ratelimit import LoginGuard, LoginLimits
 from .replays import replay_routes
 from .rules_api import rules_routes
@@ -178,12 +179,20 @@ class ProfileOut(ResponseModel):
     """His statistics (战绩) per profile he has played (server/stats_api.py)."""
 
 
+class RatingPointOut(ResponseModel):
+    at: datetime
+    rating: int
+
+
 class PlayerRatingOut(ResponseModel):
     profile: str
     rating: int
     matches: int
     place: int | None
     """The player's place on the profile's all-time leaderboard (``None``: too few matches)."""
+    history: list[RatingPointOut]
+    """The shown rating before his newest rated matches (at most
+    ``store.ratings.HISTORY_POINTS``) and after each, oldest first: his page's curve."""
 
 
 class PlayingOut(ResponseModel):
@@ -497,7 +506,10 @@ async def player(request: Request) -> Response:
         title_en=level.title_en, rank=level.rank_zh, rank_en=level.rank_en, joined=found.joined,
         min_matches=MIN_MATCHES,
         ratings=[PlayerRatingOut(profile=r.profile, rating=r.rating, matches=r.matches,
-                                 place=r.place) for r in found.ratings]))
+                                 place=r.place,
+                                 history=[RatingPointOut(at=p.at, rating=p.rating)
+                                          for p in r.history])
+                 for r in found.ratings]))
 
 
 def _playing(table: dict[str, Any] | None) -> PlayingOut | None:
@@ -696,6 +708,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         *spectate_routes(),
         *observability_routes(),
         WebSocketRoute("/ws", serve_websocket),
+        *pwa_routes(folder, CLIENT_CACHE),  # /sw.js and /manifest.webmanifest: the installable client
         Route("/", _index(folder), methods=["GET"]),
         # without the client's folder (a server built without it) the index is the
         # placeholder page and any other path a plain 404, not StaticFiles' 500

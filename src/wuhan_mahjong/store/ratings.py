@@ -40,18 +40,21 @@ if TYPE_CHECKING:
 __all__ = [
     "DISPLAY_ALPHA",
     "DISPLAY_TARGET",
+    "HISTORY_POINTS",
     "MIN_MATCHES",
     "LeaderboardLine",
     "Period",
     "PublicPlayer",
     "PublicRating",
     "Rating",
+    "RatingPoint",
     "display_rating",
     "leaderboard",
     "placings",
     "public_account",
     "public_player",
     "rate_match",
+    "rating_history",
     "ratings_of",
     "registered_row",
     "week_start",
@@ -63,6 +66,9 @@ DISPLAY_TARGET = 1000.0
 
 MIN_MATCHES = 5
 """Rated matches a player needs to appear on a leaderboard (per period)."""
+
+HISTORY_POINTS = 100
+"""Rated matches a player page's rating curve shows (the newest; one point each)."""
 
 Period = Literal["all", "week"]
 
@@ -204,6 +210,33 @@ class PublicRating:
     rating: int
     matches: int
     place: int | None
+    history: tuple[RatingPoint, ...] = ()
+    """His shown rating before his newest :data:`HISTORY_POINTS` rated matches and after
+    each, oldest first: the curve of his page."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A shown rating (:func:`display_rating`) at a time: ``at`` is when the match that
+    set it was rated (for the first point of a curve, the match after it)."""
+
+    at: datetime
+    rating: int
+
+
+def rating_history(session: Session, account_id: int, profile: str,
+                   points: int = HISTORY_POINTS) -> tuple[RatingPoint, ...]:
+    """The shown rating before the account's newest ``points`` rated matches in ``profile``
+    and after each of them, oldest first (empty without a rated match)."""
+    rows = list(session.scalars(select(RatedResultRow).where(
+        RatedResultRow.account_id == account_id, RatedResultRow.profile == profile)
+        .order_by(RatedResultRow.rated_at.desc(), RatedResultRow.match_id.desc())
+        .limit(points)))[::-1]
+    if not rows:
+        return ()
+    first = RatingPoint(rows[0].rated_at, display_rating(rows[0].mu_before, rows[0].sigma_before))
+    return (first, *(RatingPoint(r.rated_at, display_rating(r.mu_after, r.sigma_after))
+                     for r in rows))
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +295,9 @@ def public_player(store: Store, username: str, *,
                 place = 1 + int(session.scalar(ahead) or 0)
             ratings.append(PublicRating(profile=row.profile,
                                         rating=display_rating(row.mu, row.sigma),
-                                        matches=row.matches, place=place))
+                                        matches=row.matches, place=place,
+                                        history=rating_history(session, account.id,
+                                                               row.profile)))
         return PublicPlayer(account_id=account.id, username=account.username,
                             points=account.points, joined=account.created_at, ratings=ratings)
 
