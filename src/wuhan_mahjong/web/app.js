@@ -9,6 +9,7 @@
 // The table is drawn only from the "state" frames' seat view (table.js).
 
 import { errorText, fieldLabel, getLang, seatName, setLang, t, tileName } from "./i18n.js";
+import { registerServiceWorker, servedByWorker } from "./install.js";
 import { renderRules } from "./rules.js";
 import { apply as applySettings, CHOICES, settings, update as updateSettings } from "./settings.js";
 import { play, unlock } from "./sound.js";
@@ -31,6 +32,8 @@ const banner = $("#banner");
 const S = {
   token: null, account: null, ws: null, wsOpen: false, reconnectDelay: 500, wantSocket: false,
   lastFrameAt: 0, // when the socket last delivered a frame (liveness, below)
+  connectionKey: null, // the connection banner's string (app.offline, app.unreachable), redrawn in the player's language
+  wasWaiting: false, // whether the table waited for this player at the last render (the turn's vibration)
   outbox: [], // lobby requests made while the socket was (re)connecting: sent once welcomed
   screen: "login", table: null, state: null, view: null, players: null, totals: null,
   selected: null, chooser: null, chooserTile: null, pending: false, deadline: null, timerKind: null,
@@ -115,7 +118,9 @@ function connect() {
   if (S.ws && (S.ws.readyState === WebSocket.OPEN || S.ws.readyState === WebSocket.CONNECTING)) return;
   const ws = new WebSocket(wsURL());
   S.ws = ws;
+  let opened = false;
   ws.onopen = () => {
+    opened = true;
     ws.send(JSON.stringify({ type: "hello", token: S.token, protocol: PROTOCOL }));
   };
   ws.onmessage = (ev) => {
@@ -129,7 +134,9 @@ function connect() {
     S.wsOpen = false;
     S.ws = null;
     if (!S.wantSocket) return;
-    showBanner(t("app.offline"));
+    // a socket that never opened did not reach the server (it is down, or this device is
+    // offline: the page then came from the service worker's cache, sw.js)
+    showConnection(opened ? "app.offline" : "app.unreachable");
     // jittered (half to one and a half times the delay): after a server restart every
     // client lost its socket at the same instant, and would come back in the same waves
     setTimeout(connect, S.reconnectDelay * (0.5 + Math.random()));
@@ -178,12 +185,12 @@ function dropSocket(ws) {
   ws.onmessage = null;
   try { ws.close(4000, "no frame from the server"); } catch { /* already closing */ }
   if (!S.wantSocket) return;
-  showBanner(t("app.offline"));
+  showConnection("app.offline");
   connect();
 }
 
 setInterval(checkLiveness, LIVENESS.check);
-window.addEventListener("online", suspectSocket);
+window.addEventListener("online", () => { suspectSocket(); if (S.connectionKey === "app.unreachable") checkServer(); });
 document.addEventListener("visibilitychange", () => { if (!document.hidden) suspectSocket(); });
 
 function send(msg) {
@@ -218,12 +225,41 @@ function flushOutbox(atTable) {
   if (!atTable) for (const m of waiting) send(m);
 }
 
-function showBanner(text) {
+function showBanner(text, connectionKey = null) {
+  S.connectionKey = connectionKey;
   banner.textContent = text;
   banner.hidden = !text;
 }
 
+/** The connection's state in the banner (app.offline, app.unreachable): it stays until the
+ * server answers (showBanner("")) and follows a change of language (renderNav). */
+function showConnection(key) {
+  showBanner(t(key), key);
+}
+
+// Without a token no socket tells whether the server answers. A page the service worker
+// served (the one way the client opens while the server is away) asks GET /api/health:
+// while nothing answers, the banner says the player is offline, and it asks again with the
+// socket's backoff; signing in hands this over to the socket.
+let serverCheck = null;
+
+function checkServer() {
+  clearTimeout(serverCheck);
+  if (S.token) return;
+  fetch("/api/health", { cache: "no-store" }).then((res) => {
+    if (!res.ok) throw new Error(`HTTP ${res.status}`); // a proxy answering for a server that is down
+    S.reconnectDelay = 500;
+    if (S.connectionKey === "app.unreachable" && !S.token) showBanner("");
+  }).catch(() => {
+    if (S.token) return;
+    showConnection("app.unreachable");
+    serverCheck = setTimeout(checkServer, S.reconnectDelay * (0.5 + Math.random()));
+    S.reconnectDelay = Math.min(S.reconnectDelay * 2, 8000);
+  });
+}
+
 function showReplaced() {
+  S.connectionKey = null;
   banner.textContent = t("app.replaced") + " ";
   const again = document.createElement("button");
   again.dataset.do = "reconnect";
@@ -495,6 +531,18 @@ function renderNav() {
   // who went to another tab while others think sees it in the tab bar
   const waiting = S.screen === "table" && awaitingMe();
   document.title = `${waiting ? `${t("app.your_turn")} · ` : ""}${t("app.title")} · ${t("app.subtitle")}`;
+  if (waiting && !S.wasWaiting) buzz();
+  S.wasWaiting = waiting;
+  if (S.connectionKey) banner.textContent = t(S.connectionKey);
+}
+
+/** A short vibration when the table starts waiting for this player (a phone in a pocket),
+ * unless the sound is off: the mute switch silences both. Browsers allow it only after the
+ * player touched the page, which taking a seat did. */
+function buzz() {
+  if (!settings.sound || typeof navigator.vibrate !== "function") return;
+  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
+  navigator.vibrate(60);
 }
 
 /** What the player chose in every form, restored after a re-render (selects and defaults included). */
@@ -1096,7 +1144,9 @@ async function start() {
   setLang(getLang());
   const { screen, params } = hashParams();
   if (screen === "fixture") { await loadFixture(params.get("src"), params.get("frame")); return; }
+  registerServiceWorker();
   if (S.token) connect();
+  else if (servedByWorker()) checkServer();
   if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player", "tournaments", "tournament", "join"].includes(screen)) route();
   else if (S.token) go(["profile", "lobby"].includes(screen) ? screen : "lobby", "", { replace: true });
   else go("login", "", { replace: true });
