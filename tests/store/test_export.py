@@ -18,6 +18,7 @@ from wuhan_mahjong.store import Store, UnknownAccount
 from wuhan_mahjong.store.admin import Admin
 from wuhan_mahjong.store.export import EXPORT_FORMAT, account_export, account_records
 from wuhan_mahjong.store.ratings import MIN_MATCHES
+from wuhan_mahjong.store.reports import file_report
 from wuhan_mahjong.store.social import follow
 from wuhan_mahjong.store.tournaments import create, join
 
@@ -58,6 +59,8 @@ def test_the_document_holds_his_data_and_no_one_elses(
     join(store, other, alice.id)
     create(store, cat.id, "cat's", "yuanhang", hands=1, rounds=1, capacity=8)  # not hers
 
+    file_report(store, alice.id, "name", username="cat")
+    file_report(store, dan.id, "name", username="alice")  # about her: not hers to read
     doc = account_export(store, alice.id)
     text = json.dumps(doc, ensure_ascii=False)  # JSON-ready as it is
     assert doc["format"] == EXPORT_FORMAT and doc["version"] == 1
@@ -97,6 +100,10 @@ def test_the_document_holds_his_data_and_no_one_elses(
     # what operators did to him, without their names
     assert [a["action"] for a in doc["operator_actions"]] == ["grant", "ban", "unban"]
     assert "op-anna" not in text
+    # the reports he filed; not those about him (they would name who filed them)
+    assert [(r["reported"], r["reason"], r["status"]) for r in doc["reports_filed"]] == [
+        ("cat", "name", "open")]
+    assert account_export(store, cat.id)["reports_filed"] == []
 
 
 def test_a_ban_in_force_is_in_it(store: Store) -> None:

@@ -12,6 +12,7 @@ import pytest
 from wuhan_mahjong.cli import main
 from wuhan_mahjong.store import HandRecord, Store
 from wuhan_mahjong.store.fairplay import CHANCE_SHARE, binomial_tail, fed_pairs
+from wuhan_mahjong.store.reports import file_report
 
 PW = "correct horse battery"
 
@@ -74,15 +75,25 @@ def test_a_feeding_pair_is_flagged_and_fair_players_are_not(store: Store,
     # and the other profiles' hands are not these
     assert fed_pairs(store, min_wins=20, profile="bianfeng") == (0, [])
 
+    # what the players saw is shown beside it: two collusion reports of bob
+    seats = [{"account_id": ids[n], "name": n, "is_bot": False} for n in ("ann", "bob", "cid",
+                                                                          "dee")]
+    store.open_match("seen", "t-seen", "00", {"profile": "yuanhang", "seats": seats})
+    file_report(store, ids["ann"], "collusion", match_id="seen", seat=1)
+    file_report(store, ids["cid"], "collusion", match_id="seen", seat=1)
+    file_report(store, ids["cid"], "name", username="dee")  # not of collusion
+
     code = main(["admin", "--db", db_url, "--as", "tester", "fairplay"])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert f"bob -> dee: dealt in {pair.fed} of dee's {pair.wins} discard wins" in out
+    assert "; reported for collusion: bob 2, dee 0" in out
     code = main(["admin", "--db", db_url, "--as", "tester", "fairplay", "--json", "--days", "1"])
     out, _ = capsys.readouterr()
     found = json.loads(out)
     assert found["pairs_looked_at"] == looked and found["chance_share"] == CHANCE_SHARE
     assert [(p["feeder"], p["winner"]) for p in found["pairs"]] == [("bob", "dee")]
+    assert found["pairs"][0]["collusion_reports"] == {"feeder": 2, "winner": 0}
     # the hands behind it, for the operator to read
     code = main(["admin", "--db", db_url, "--as", "tester", "fairplay", "--pair", "BOB", "dee",
                  "--json"])

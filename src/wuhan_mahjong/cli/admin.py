@@ -26,6 +26,7 @@ from .common import ArgumentParser, UsageError, one_line
 if TYPE_CHECKING:
     from ..store import Store
     from ..store.admin import Admin
+    from ..store.reports import Report
 
 __all__ = ["CONFIGURE", "add_admin_command", "admin_database_url"]
 
@@ -117,6 +118,19 @@ def add_admin_command(s: ArgumentParser) -> None:
                         "into WINNER's win, newest first")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_fairplay)
+
+    p = sub.add_parser("reports", help="the players' open reports of players (举报), newest "
+                                       "first, and who is reported most")
+    p.add_argument("--all", dest="everything", action="store_true",
+                   help="closed reports too")
+    p.add_argument("--player", metavar="NAME", help="only the reports about this player")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_reports)
+
+    p = sub.add_parser("report-close", help="close a report with a note of what was done")
+    p.add_argument("id", type=_count, metavar="ID")
+    p.add_argument("--note", help="what was done (kept with the report and in the event log)")
+    p.set_defaults(func=_report_close)
 
     p = sub.add_parser("tournaments", help="the open and running tournaments, and those "
                                            "finished this week")
@@ -421,6 +435,7 @@ def _fairplay(args: argparse.Namespace) -> int:
 
     from ..store.fairplay import CHANCE_SHARE, fed_hands
     from ..store.models import utcnow
+    from ..store.reports import reports_about
 
     def work(admin: Admin) -> int:
         if args.pair:
@@ -439,22 +454,83 @@ def _fairplay(args: argparse.Namespace) -> int:
         looked, pairs = admin.fairplay(min_wins=args.min_wins, alpha=args.alpha,
                                        profile=args.profile, since=since,
                                        everything=args.everything)
+        # what the players saw beside what the hands say: collusion reports of each player
+        ids = {name: admin.account(name).id for p in pairs for name in (p.feeder, p.winner)}
+        reported = reports_about(admin.store, list(ids.values()), "collusion")
+
+        def reports(name: str) -> int:
+            return reported.get(ids[name], 0)
+
         if args.json:
             print(json.dumps({"pairs_looked_at": looked, "chance_share": CHANCE_SHARE,
                               "pairs": [{"feeder": p.feeder, "winner": p.winner,
                                          "wins": p.wins, "fed": p.fed, "share": p.share,
-                                         "p_value": p.p_value} for p in pairs]},
+                                         "p_value": p.p_value,
+                                         "collusion_reports": {"feeder": reports(p.feeder),
+                                                               "winner": reports(p.winner)}}
+                                        for p in pairs]},
                              ensure_ascii=False))
             return 0
         print(f"{looked} pair{'s' if looked != 1 else ''} of registered players with at least "
               f"{args.min_wins} discard wins at shared tables; "
               f"{'all of them' if args.everything else f'{len(pairs)} flagged'}:")
         for p in pairs:
+            said = "" if not (reports(p.feeder) or reports(p.winner)) else (
+                f"; reported for collusion: {p.feeder} {reports(p.feeder)}, "
+                f"{p.winner} {reports(p.winner)}")
             print(f"  {p.feeder} -> {p.winner}: dealt in {p.fed} of {p.winner}'s {p.wins} "
                   f"discard wins at their tables ({p.share:.0%}, chance {CHANCE_SHARE:.0%}), "
-                  f"p = {p.p_value:.2g}")
+                  f"p = {p.p_value:.2g}{said}")
         if pairs and not args.everything:
             print("a screen, not proof: read the pair's hands (their records and replays)")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _report_line(r: Report) -> str:
+    where = f" in {r.match_id} seat {r.seat}" if r.match_id is not None else ""
+    closed = "" if r.status == "open" else (
+        f"; closed by {r.closed_by}" + (f": {r.note}" if r.note else ""))
+    return (f"  #{r.id} {r.created_at:%Y-%m-%d %H:%M} UTC: {r.reporter} reported {r.reported} "
+            f"for {r.reason}{where}{closed}")
+
+
+def _reports(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    from ..store.reports import open_reports
+
+    def work(admin: Admin) -> int:
+        found = open_reports(admin.store, everything=args.everything)
+        if args.player:
+            who = admin.account(args.player).id
+            found = [r for r in found if r.reported_id == who]
+        if args.json:
+            print(json.dumps([{"id": r.id, "created_at": r.created_at.isoformat(),
+                               "reporter": r.reporter, "reported": r.reported,
+                               "reason": r.reason, "match_id": r.match_id, "seat": r.seat,
+                               "status": r.status, "note": r.note, "closed_by": r.closed_by}
+                              for r in found], ensure_ascii=False))
+            return 0
+        kind = "reports" if args.everything else "open reports"
+        print(f"{len(found)} {kind}" + (":" if found else ""))
+        for r in found:
+            print(_report_line(r))
+        most = Counter(r.reported for r in found).most_common(5)
+        if len(found) > 1:
+            print("reported most: " + ", ".join(f"{name} ({n})" for name, n in most))
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _report_close(args: argparse.Namespace) -> int:
+    from ..store.reports import close_report
+
+    def work(admin: Admin) -> int:
+        closed = close_report(admin.store, args.id, admin.actor, args.note)
+        print("closed:\n" + _report_line(closed))
         return 0
 
     return _with_admin(args, work)

@@ -107,6 +107,7 @@ from .protocol import PROTOCOL_VERSION, AccountInfo
 from .pwa import pwa_routes
 from .ratelimit import LoginGuard, LoginLimits
 from .replays import replay_routes
+from .reports_api import report_routes
 from .rules_api import rules_routes
 from .security import HardenedStarlette, ResponseCache, redact_access_logs, trust_proxies
 from .spectate import spectate_routes
@@ -692,6 +693,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/password", change_password, methods=["POST"]),
         Route("/api/account/close", close_account, methods=["POST"]),
         *export_routes(),
+        *report_routes(),
         Route("/api/profile", profile, methods=["GET"]),
         Route("/api/players/{username}", player, methods=["GET"]),
         Route("/api/following", following_list, methods=["GET"]),

@@ -23,7 +23,9 @@ account and returns it as one JSON-ready document (:data:`EXPORT_FORMAT`, versio
   the followers' data, not his);
 * ``tournaments``: each tournament he entered or created;
 * ``operator_actions``: what operators did to his account (grants, bans, password
-  resets), without the operator's name.
+  resets), without the operator's name;
+* ``reports_filed``: the reports (举报, :mod:`.reports`) he filed, and whether an operator
+  closed them.  Reports about him are not his to read: they would name who reported him.
 
 A closed account exports nothing (:class:`UnknownAccount`): its name, password and
 follows are gone, and it can no longer sign in to ask.
@@ -37,7 +39,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from .errors import UnknownAccount
 from .levels import level_for_points
@@ -54,6 +56,7 @@ from .models import (
     MatchResultRow,
     RatedResultRow,
     RatingRow,
+    ReportRow,
     TournamentPlayerRow,
     TournamentRow,
     utcnow,
@@ -181,6 +184,13 @@ def account_export(store: StoreCore, account_id: int, *,
                    for a in session.scalars(select(AdminActionRow)
                                             .where(AdminActionRow.account_id == mine)
                                             .order_by(AdminActionRow.id))]
+        reported = aliased(AccountRow)
+        filed = [{"at": _at(r.created_at), "reported": name, "reason": r.reason,
+                  "match_id": r.match_id, "seat": r.seat, "status": r.status}
+                 for r, name in session.execute(
+                     select(ReportRow, reported.username)
+                     .join(reported, reported.id == ReportRow.reported_id)
+                     .where(ReportRow.reporter_id == mine).order_by(ReportRow.id))]
         return {
             "format": EXPORT_FORMAT, "version": EXPORT_VERSION,
             "exported_at": _at(now or utcnow()),
@@ -188,7 +198,7 @@ def account_export(store: StoreCore, account_id: int, *,
             "settlements": settled, "ratings": ratings, "rating_history": history,
             "hands": _hands(session, mine), "following": following,
             "followers": int(followers), "tournaments": _tournaments(session, mine),
-            "operator_actions": actions,
+            "operator_actions": actions, "reports_filed": filed,
         }
 
 

@@ -454,3 +454,24 @@ class TournamentTableRow(Base):
     owner: Mapped[str | None] = mapped_column(String(128))
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     match_id: Mapped[str | None] = mapped_column(String(GAME_ID_MAX), unique=True)
+
+
+class ReportRow(Base):
+    """A player's report of another (举报, ``store/reports.py``): ``open`` until an operator
+    closes it with a ``note``.  ``match_id`` and ``seat`` name where it happened (``None``
+    for a report of a name)."""
+
+    __tablename__ = "reports"
+    __table_args__ = (Index("ix_reports_reporter_id_created_at", "reporter_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    reported_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    reason: Mapped[str] = mapped_column(String(16))
+    match_id: Mapped[str | None] = mapped_column(String(GAME_ID_MAX))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    note: Mapped[str | None] = mapped_column(String(256))
+    closed_by: Mapped[str | None] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
