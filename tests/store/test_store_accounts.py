@@ -220,6 +220,38 @@ def test_session_expiry(make_store: OpenStore) -> None:
     assert store.purge_expired_sessions() == 0
 
 
+def test_a_session_in_use_does_not_end(store: Store) -> None:
+    """A session slides to a full ttl again when used (at most once a day): a guest, who has
+    no password, keeps his account as long as he plays at least once in 30 days."""
+    login = store.create_guest()
+    key = hash_token(login.token)
+
+    def expires() -> datetime:
+        with store._read() as session:
+            row = session.get(AuthSessionRow, key)
+            assert row is not None and row.expires_at is not None
+            return row.expires_at
+
+    def set_expires(at: datetime) -> None:
+        with store._write() as session:
+            row = session.get(AuthSessionRow, key)
+            assert row is not None
+            row.expires_at = at
+
+    first = expires()
+    assert store.account_for_token(login.token) is not None
+    assert expires() == first  # used within its first day: no write
+    # 29 days later (one day left): used again, it has 30 days again
+    set_expires(datetime.now(UTC) + timedelta(days=1))
+    before = datetime.now(UTC)
+    assert store.account_for_token(login.token) is not None
+    assert before + timedelta(days=30) <= expires() <= datetime.now(UTC) + timedelta(days=30)
+    # an ended session is not brought back
+    set_expires(datetime.now(UTC) - timedelta(seconds=1))
+    assert store.account_for_token(login.token) is None
+    assert expires() < datetime.now(UTC)
+
+
 def test_guest(store: Store) -> None:
     login = store.create_guest()
     guest = login.account

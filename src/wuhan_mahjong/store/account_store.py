@@ -9,11 +9,11 @@ import secrets
 import unicodedata
 from contextlib import suppress
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from .accounts import (
@@ -28,6 +28,7 @@ from .accounts import (
 from .admin import AccountBanned, is_banned
 from .closing import close_account
 from .core import StoreCore
+from .database import is_transient
 from .errors import AuthenticationFailed, InvalidSettlement, UnknownAccount, UsernameTaken
 from .ledger_store import LedgerReason, move_silver
 from .levels import Level, level_for_points
@@ -36,6 +37,10 @@ from .models import AccountRow, AuthSessionRow, utcnow
 __all__ = ["Account", "AccountStore", "Login"]
 
 _GUEST_NAME_TRIES = 8
+
+SESSION_RENEW_EVERY = timedelta(days=1)
+"""A session in use is slid to a full ``session_ttl`` again at most this often (one write
+a day per session, not one per request)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +322,26 @@ class AccountStore(StoreCore):
                 return None
             if is_banned(session, row.id):  # a ban makes every session of the account void
                 return None
-            return _account(row)
+        self._renew_session(token, expires, now)
+        return _account(row)
+
+    def _renew_session(self, token: str, expires: datetime | None, now: datetime) -> None:
+        """Slide a session in use to a full ``session_ttl`` again, at most once every
+        :data:`SESSION_RENEW_EVERY`: a session ends after ``session_ttl`` of disuse, not of
+        use.  A guest has no password, so a fixed end would take his account from him
+        however often he played.  Best effort: if the database refuses the write, the
+        session is still good until its old end, and the next use tries again."""
+        ttl = self.settings.session_ttl
+        if ttl is None or expires is None or expires - now >= ttl - SESSION_RENEW_EVERY:
+            return  # a session without an end, or one renewed within the last day
+        try:
+            with self._write() as session:
+                session.execute(update(AuthSessionRow).where(
+                    AuthSessionRow.token_hash == hash_token(token),
+                    AuthSessionRow.expires_at == expires).values(expires_at=now + ttl))
+        except SQLAlchemyError as e:  # the database away for a moment: the next use renews it
+            if not is_transient(e):
+                raise
 
     def logout(self, token: str) -> bool:
         """End the session of ``token``; ``False`` if there was none."""
