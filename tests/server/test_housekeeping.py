@@ -1,5 +1,6 @@
 """The server's housekeeping (``server/admin.py`` ``keep_house``): expired login sessions
-are deleted at start and every hour.  Their rows stayed for good, one per login."""
+are deleted at start and every hour (their rows stayed for good, one per login), and guest
+accounts nobody can use any more are closed."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from datetime import timedelta
 from sqlalchemy import func, select
 
 from wuhan_mahjong.store import open_store
-from wuhan_mahjong.store.models import AuthSessionRow
+from wuhan_mahjong.store.closing import closed_name
+from wuhan_mahjong.store.models import AccountRow, AuthSessionRow
 
 from .harness import FAST_HASHER, StartServer
 
@@ -35,3 +37,27 @@ def test_expired_sessions_are_deleted_by_the_server(db_url: str, start_server: S
         assert time.monotonic() < deadline, f"{sessions()} sessions left"
         time.sleep(0.05)
     assert server.store.account_for_token(kept.token) is not None
+
+
+def test_the_server_closes_guest_accounts_nobody_can_use(db_url: str,
+                                                         start_server: StartServer) -> None:
+    """A guest whose every session has ended (a guest has no password: nobody can use the
+    account again) is closed by the housekeeping, its silver to the house; a bot is not."""
+    with open_store(db_url, password_hasher=FAST_HASHER, session_ttl=timedelta(0)) as short:
+        lost = short.create_guest().account
+        bot = short.create_bot()
+    with open_store(db_url, password_hasher=FAST_HASHER) as usual:
+        alive = usual.create_guest()
+        with usual._write() as session:  # all three made two days ago
+            for row in session.scalars(select(AccountRow).where(
+                    AccountRow.id.in_([lost.id, bot.id, alive.account.id]))):
+                row.created_at = row.created_at - timedelta(days=2)
+    server = start_server()
+    deadline = time.monotonic() + 30
+    while server.store.account(lost.id).username != closed_name(lost.id):
+        assert time.monotonic() < deadline, "the abandoned guest was not closed"
+        time.sleep(0.05)
+    assert server.store.account(bot.id).username == bot.username
+    assert server.store.account_for_token(alive.token) is not None
+    audit = server.store.audit()
+    assert audit.ok and audit.closure_income == lost.silver

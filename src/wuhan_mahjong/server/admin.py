@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from ..store import StoreError
 from ..store.admin import account_banned, last_action_id, poll_server_state
+from ..store.closing import close_abandoned_guests
 from ..store.database import error_line, is_transient
 from .observability import emit
 from .protocol import ProtocolError
@@ -107,14 +108,17 @@ async def watch_admin(hub: Hub, poll: float | None = None) -> None:
 
 
 async def keep_house(hub: Hub, every: float | None = None) -> None:
-    """For the server's lifetime: delete the login sessions that have expired, at start and
-    every :data:`HOUSEKEEPING_SECONDS`.  An expired session already logs nobody in, but its
-    row stayed for good: one per login, for ever (``store.purge_expired_sessions`` existed,
-    and nothing called it).  Every node of a cluster does it; a second delete finds none."""
+    """For the server's lifetime, at start and every :data:`HOUSEKEEPING_SECONDS`: delete
+    the login sessions that have expired (an expired session logs nobody in, but its row
+    stayed for good: one per login), then close the guest accounts nobody can use any more
+    (``store.closing.close_abandoned_guests``: every session of theirs has ended, and a
+    guest has no other way in), :data:`~wuhan_mahjong.store.closing.ABANDONED_BATCH` a
+    round.  Every node of a cluster does it; what one node did, the next finds done."""
     seconds = HOUSEKEEPING_SECONDS if every is None else every
     while True:
         try:
             purged = await asyncio.to_thread(hub.store.purge_expired_sessions)
+            guests = await asyncio.to_thread(close_abandoned_guests, hub.store)
         except Exception as e:  # the database is away: the next round will do
             if is_transient(e):
                 log.warning("housekeeping failed: the database is unavailable (%s)",
@@ -124,4 +128,6 @@ async def keep_house(hub: Hub, every: float | None = None) -> None:
         else:
             if purged:
                 emit("sessions_purged", count=purged)
+            if guests:
+                emit("guests_closed", count=len(guests))
         await asyncio.sleep(seconds)

@@ -375,7 +375,9 @@ class AccountStore(StoreCore):
             name = new_guest_name()
             try:
                 with self._write() as session:
-                    return _account(self._new_account(session, name, name, None, True, 0))
+                    row = self._new_account(session, name, name, None, True, 0)
+                    row.is_bot = True
+                    return _account(row)
             except IntegrityError:  # a name clash; try another
                 continue
         raise RuntimeError("could not find a free guest name")  # pragma: no cover

@@ -26,6 +26,7 @@ closed (:class:`AccountInMatch`): the match would settle into it after.
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
@@ -35,6 +36,7 @@ from .core import StoreCore
 from .errors import AccountInMatch, UnknownAccount
 from .ledger_store import LedgerReason, move_silver
 from .models import (
+    AccountRow,
     AuthSessionRow,
     FollowRow,
     HandRecordRow,
@@ -46,7 +48,13 @@ from .models import (
     utcnow,
 )
 
-__all__ = ["AccountInMatch", "close_account", "closed_name"]
+__all__ = ["ABANDONED_BATCH", "GUEST_GRACE", "AccountInMatch", "close_abandoned_guests",
+           "close_account", "closed_name"]
+
+GUEST_GRACE = timedelta(days=1)
+"""A guest account younger than this is never closed as abandoned."""
+ABANDONED_BATCH = 100
+"""Abandoned guest accounts closed per housekeeping round (each is one transaction)."""
 
 
 def closed_name(account_id: int) -> str:
@@ -140,3 +148,32 @@ def close_account(store: StoreCore, account_id: int, *, actor: str,
             "sessions_ended": int(getattr(sessions, "rowcount", 0)),
             "follows_removed": int(getattr(follows, "rowcount", 0))})
         return silver
+
+
+def close_abandoned_guests(store: StoreCore, *, now: datetime | None = None,
+                           limit: int = ABANDONED_BATCH) -> list[int]:
+    """Close (as :func:`close_account` does) up to ``limit`` guest accounts that nobody can
+    use any more: a guest has no password, his session token is his only way in, and every
+    session of these has ended (30 days unused, or logged out).  Bots (``is_bot``), the
+    house and guests younger than :data:`GUEST_GRACE` are left alone, and so is one seated
+    at a running match.  Their silver goes to the house as any closed account's does, their
+    hand records stay for the other players.  The ids closed, oldest first."""
+    at = now or utcnow()
+    live = select(AuthSessionRow.account_id).where(or_(AuthSessionRow.expires_at.is_(None),
+                                                       AuthSessionRow.expires_at > at))
+    with store._read() as session:
+        found = list(session.scalars(
+            select(AccountRow.id).where(
+                AccountRow.is_guest, ~AccountRow.is_bot, ~AccountRow.is_house,
+                AccountRow.closed_at.is_(None), AccountRow.created_at < at - GUEST_GRACE,
+                AccountRow.id.not_in(live))
+            .order_by(AccountRow.id).limit(max(0, limit))))
+    closed = []
+    for account_id in found:
+        try:
+            close_account(store, account_id, actor="housekeeping",
+                          reason="a guest account with no session left")
+        except (AccountInMatch, UnknownAccount):  # seated now, or closed meanwhile
+            continue
+        closed.append(account_id)
+    return closed

@@ -134,6 +134,8 @@ class AccountRow(Base):
     password_hash: Mapped[str | None] = mapped_column(String(255))
     is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
     is_house: Mapped[bool] = mapped_column(Boolean, default=False)
+    # a bot's account (a guest name, never a session, never silver): migration v0012
+    is_bot: Mapped[bool] = mapped_column(Boolean, server_default=false())
     silver: Mapped[int] = mapped_column(BigInteger, default=0)
     points: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
