@@ -108,6 +108,7 @@ from .pwa import pwa_routes
 from .ratelimit import LoginGuard, LoginLimits
 from .replays import replay_routes
 from .reports_api import report_routes
+from .review_api import REVIEW_BURST, REVIEW_RATE, review_routes
 from .rules_api import rules_routes
 from .security import HardenedStarlette, ResponseCache, redact_access_logs, trust_proxies
 from .spectate import spectate_routes
@@ -694,6 +695,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/account/close", close_account, methods=["POST"]),
         *export_routes(),
         *report_routes(),
+        *review_routes(),
         Route("/api/profile", profile, methods=["GET"]),
         Route("/api/players/{username}", player, methods=["GET"]),
         Route("/api/following", following_list, methods=["GET"]),
@@ -729,6 +731,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
     app.state.tournament_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
     app.state.watch_limit = AddressLimiter(cfg.watch_rate, cfg.watch_burst)
     app.state.export_limit = AddressLimiter(EXPORT_RATE, EXPORT_BURST)
+    app.state.review_limit = AddressLimiter(REVIEW_RATE, REVIEW_BURST)
     app.state.hint_cache = ResponseCache()
     shared = redis_url(cfg)
     if shared is not None:  # a cluster node: the limits count every node's requests

@@ -41,8 +41,9 @@ import contextlib
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from multiprocessing.connection import Connection
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from ..bots import Bot, get_bot
 from ..engine import Action
@@ -51,6 +52,7 @@ from ..engine.views import SeatView
 __all__ = ["PURE_POLICIES", "BotMode", "BotWorker", "shared_worker"]
 
 BotMode = Literal["thread", "process", "inline"]
+T = TypeVar("T")
 
 PURE_POLICIES = frozenset({"greedy", "expert", "search"})
 """Policies whose decisions are a pure function of (seed, view) (they keep no state between
@@ -159,6 +161,21 @@ class BotWorker:
                 return loop.run_in_executor(self._process_pool(), _choose_in_process, name,
                                             seed, view)
         return loop.run_in_executor(self._thread_pool(), _choose_locked, bot, lock, view)
+
+    def run_job(self, loop: asyncio.AbstractEventLoop, job: Callable[..., T], *args: Any
+                ) -> asyncio.Future[T]:
+        """Run other work of the bots off the event loop (a hand's review): ``job`` is a
+        module-level function of picklable arguments, a pure function of them.  In the
+        process pool in ``process`` mode, else in the thread pool (inline mode too: a job
+        may take a second, which the loop must never spend)."""
+        if self.mode == "process":
+            pool = self._process_pool()
+            try:
+                return loop.run_in_executor(pool, job, *args)
+            except concurrent.futures.process.BrokenProcessPool:
+                self._replace_broken(pool)
+                return loop.run_in_executor(self._process_pool(), job, *args)
+        return loop.run_in_executor(self._thread_pool(), job, *args)
 
     def shutdown(self) -> None:
         """Stop the pools without waiting for running decisions (their results are stale)."""

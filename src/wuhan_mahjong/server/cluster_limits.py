@@ -43,6 +43,7 @@ from .calculator import AddressLimiter
 from .config import ServerConfig
 from .export_api import EXPORT_BURST, EXPORT_RATE
 from .ratelimit import LoginGuard
+from .review_api import REVIEW_BURST, REVIEW_RATE
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -226,3 +227,4 @@ def share_limits(app: Starlette, url: str, cfg: ServerConfig) -> None:
                                                  cfg.replay_burst)
     state.watch_limit = RedisAddressLimiter(redis, "watch", cfg.watch_rate, cfg.watch_burst)
     state.export_limit = RedisAddressLimiter(redis, "export", EXPORT_RATE, EXPORT_BURST)
+    state.review_limit = RedisAddressLimiter(redis, "review", REVIEW_RATE, REVIEW_BURST)

@@ -1,0 +1,142 @@
+"""``GET /api/matches/{match_id}/hands/{hand_no}/review?seat=N``: a finished hand reviewed by
+the expert bot (AI 复盘, ``bots/review.py``), for one of its players.
+
+``seat`` is the seat to review (default: the caller's own; after the hand nothing is hidden
+from its players, so each may review any seat of it, as its replay shows every hand).  The
+answer is the review, each decision with ``frame``: the index of the replay frame that shows
+the position it was taken in (``GET .../frames``), so the replay can jump to it.
+
+A review replays the hand and asks the bot at every decision: 20 to 300 ms of CPU.  It runs
+in the bot worker pool, off the event loop (``server/bot_worker.py``), one at a time per
+node (the pool also decides the bot seats; a review must not hold them up), with at most
+:data:`REVIEW_QUEUE` waiting (429 ``rate_limited`` beyond); each account may ask
+:data:`REVIEW_BURST` at once and one more every ``1 / REVIEW_RATE`` seconds.  A hand's
+review never changes, so the answers are kept (:data:`REVIEWS_CACHED`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ..bots.review import REVIEW_POLICY, review_hand
+from ..engine.records import HandRecordError, VerifyError, load_records
+from ..store.models import storable_game_id
+from .bot_worker import shared_worker
+from .http import HttpError, account_of, api, hub_of, limit
+from .replay_frames import hand_frames
+from .replays import takes_gzip
+from .security import ResponseCache
+
+__all__ = ["REVIEWS_CACHED", "REVIEW_BURST", "REVIEW_QUEUE", "REVIEW_RATE", "review_body",
+           "review_routes"]
+
+REVIEW_RATE = 0.2
+"""Reviews per second an account may ask in the long run (one every five seconds)."""
+REVIEW_BURST = 10
+REVIEW_QUEUE = 8
+"""Reviews that may wait for the node's one running review; more are refused (429)."""
+REVIEWS_CACHED = 256
+HAND_NO_MAX = 10_000
+NOT_YOURS = "no finished hand of that match that you sat at"
+
+
+def review_body(events_text: str, seat: int) -> bytes:
+    """The gzipped JSON answer: the review of ``seat`` with each decision's replay frame.
+    Module level and a pure function of its arguments: it runs in a worker process."""
+    events = load_records(events_text)[0]
+    review = review_hand(events, seat)
+    # the frame of a decision shows the state after its step's actions: the first frame
+    # whose record lines reach that many actions (escapes count as steps too)
+    reached = []
+    count = 0
+    for frame in hand_frames(events):
+        count += sum(1 for e in frame["events"] if e.get("e") in ("act", "escape"))
+        reached.append(count)
+    out = []
+    for decision in review["decisions"]:
+        shown = next(i for i, n in enumerate(reached) if n >= decision["step"])
+        out.append({**decision, "frame": shown})
+    body = orjson.dumps({**review, "decisions": out})
+    return gzip.compress(body, compresslevel=6, mtime=0)
+
+
+class _Reviews:
+    """This node's reviews: one running at a time, a bounded queue, the answers kept."""
+
+    def __init__(self) -> None:
+        self.running = asyncio.Semaphore(1)
+        self.waiting = 0
+        self.cache = ResponseCache(REVIEWS_CACHED)
+
+    async def body(self, request: Request, key: str, events: str, seat: int) -> bytes:
+        async def compute() -> bytes:
+            if self.waiting >= REVIEW_QUEUE:
+                raise HttpError(429, "rate_limited", "too many reviews are waiting: try again "
+                                "in a moment", {"Retry-After": "5"})
+            self.waiting += 1
+            try:
+                async with self.running:
+                    cfg = hub_of(request).config
+                    worker = shared_worker(cfg.bot_worker, cfg.bot_workers)
+                    return await worker.run_job(asyncio.get_running_loop(), review_body,
+                                                events, seat)
+            finally:
+                self.waiting -= 1
+
+        result: bytes = await self.cache.get(key, compute)
+        return result
+
+
+def _reviews(request: Request) -> _Reviews:
+    state = request.app.state
+    found = getattr(state, "reviews", None)
+    if found is None:
+        found = state.reviews = _Reviews()
+    assert isinstance(found, _Reviews)
+    return found
+
+
+@api
+async def review(request: Request) -> Response:
+    """The review of one seat of a finished hand the caller sat at."""
+    account = await account_of(request)
+    await limit(request, request.app.state.review_limit, f"account {account.id}", "reviews")
+    match_id = request.path_params["match_id"]
+    hand_no = request.path_params["hand_no"]
+    if not 0 <= hand_no <= HAND_NO_MAX or not storable_game_id(match_id):
+        raise HttpError(404, "not_found", NOT_YOURS)
+    rec = await asyncio.to_thread(hub_of(request).store.hand_record, match_id, hand_no,
+                                  viewer=account.id)
+    if rec is None:
+        raise HttpError(404, "not_found", NOT_YOURS)
+    asked = request.query_params.get("seat")
+    if asked is None:
+        seat = next(s for s, who in rec.seats.items() if who == account.id)
+    elif asked in ("0", "1", "2", "3"):
+        seat = int(asked)
+    else:
+        raise HttpError(400, "invalid_request", "seat is 0, 1, 2 or 3",
+                        params={"field": "seat", "problem": "0-3"})
+    key = f"{REVIEW_POLICY}/{rec.match_id}/{rec.hand_no}/{seat}"
+    try:
+        body = await _reviews(request).body(request, key, rec.events, seat)
+    except (HandRecordError, VerifyError) as e:  # a stored record that does not replay
+        raise HttpError(500, "server_error", f"the hand's record cannot be replayed: {e}"
+                        ) from None
+    headers = {"Vary": "Accept-Encoding", "Cache-Control": "private, max-age=3600"}
+    if takes_gzip(request.headers.get("accept-encoding", "")):
+        headers["Content-Encoding"] = "gzip"
+        return Response(body, media_type="application/json", headers=headers)
+    return Response(gzip.decompress(body), media_type="application/json", headers=headers)
+
+
+def review_routes() -> list[Route]:
+    """The review route (the app sets ``state.review_limit``)."""
+    return [Route("/api/matches/{match_id}/hands/{hand_no:int}/review", review,
+                  methods=["GET"])]

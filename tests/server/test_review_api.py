@@ -1,0 +1,86 @@
+"""``GET /api/matches/{m}/hands/{n}/review`` (AI 复盘) through the real server, after a match
+played over WebSockets: a player's review of his own seat (or another seat of his hand) is
+the bots' review of the stored record, each decision pointing at the replay frame that shows
+its position (same wall, same phase); others get 404, a bad seat 400, no token 401; the
+account's allowance ends in 429.  SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+from typing import Any
+
+import httpx
+
+from wuhan_mahjong.bots.review import review_hand
+from wuhan_mahjong.engine.records import load_records
+from wuhan_mahjong.server.review_api import REVIEW_BURST
+
+from .harness import Server, play, register, seat_four
+
+
+def _get(server: Server, path: str, token: str | None, **headers: str) -> httpx.Response:
+    sent = dict(headers)
+    if token is not None:
+        sent["Authorization"] = f"Bearer {token}"
+    return httpx.get(f"{server.http}{path}", headers=sent, timeout=60)
+
+
+def test_a_player_reviews_his_hand(server: Server) -> None:
+    tokens = [register(server, f"rv{k}") for k in range(4)]
+    outsider = register(server, "rv-out")
+
+    async def scenario() -> dict[str, Any]:
+        clients = await seat_four(server, tokens, hands=1)
+        ends = await asyncio.gather(*(play(c, seed=i) for i, c in enumerate(clients)))
+        for c in clients:
+            await c.close()
+        return ends[0]
+
+    end = asyncio.run(scenario())
+    match_id = end["match_id"]
+    me = server.store.account_by_username("rv0")
+    assert me is not None
+    rec = server.store.hand_record(match_id, 0, viewer=me.id)
+    assert rec is not None
+    own_seat = next(s for s, a in rec.seats.items() if a == me.id)
+    base = f"/api/matches/{match_id}/hands/0"
+    frames = _get(server, base + "/frames", tokens[0]).json()["frames"]
+
+    for seat, query in ((own_seat, ""), ((own_seat + 2) % 4, f"?seat={(own_seat + 2) % 4}")):
+        r = _get(server, base + "/review" + query, tokens[0])
+        assert r.status_code == 200, r.text
+        got = r.json()
+        expected = review_hand(load_records(rec.events)[0], seat)
+        assert got["seat"] == seat and got["policy"] == "expert"
+        assert got["summary"] == expected["summary"] and got["summary"]["decisions"] > 0
+        assert [{k: v for k, v in d.items() if k != "frame"} for d in got["decisions"]] == \
+            expected["decisions"]
+        for d in got["decisions"]:  # the frame shows the position the decision was taken in
+            view = frames[d["frame"]]["view"]
+            assert (view["wall"], view["phase"]) == (d["wall"], d["phase"]), d
+    zipped = _get(server, base + "/review", tokens[1], **{"Accept-Encoding": "gzip"})
+    assert zipped.headers["content-encoding"] == "gzip"
+    rv1 = server.store.account_by_username("rv1")
+    assert rv1 is not None  # his own seat by default
+    assert json.loads(zipped.content)["seat"] == next(s for s, a in rec.seats.items()
+                                                      if a == rv1.id)
+    raw = httpx.Client(headers={"Authorization": f"Bearer {tokens[1]}",
+                                "Accept-Encoding": "gzip"}, timeout=60)
+    with raw.stream("GET", f"{server.http}{base}/review") as streamed:
+        body = b"".join(streamed.iter_raw())
+    assert json.loads(gzip.decompress(body))["decisions"]
+
+    for token, path, status in ((outsider, base + "/review", 404),
+                                (tokens[0], base + "/review?seat=7", 400),
+                                (tokens[0], base + "/review?seat=x", 400),
+                                (tokens[0], f"/api/matches/{match_id}/hands/99/review", 404),
+                                (tokens[0], "/api/matches/no-such/hands/0/review", 404),
+                                (None, base + "/review", 401)):
+        r = _get(server, path, token)
+        assert r.status_code == status, (path, r.text)
+    # the allowance: the outsider's 404 counted too; rv2 has had none yet
+    answers = [_get(server, base + "/review", tokens[2]).status_code
+               for _ in range(REVIEW_BURST + 1)]
+    assert answers[:REVIEW_BURST] == [200] * REVIEW_BURST and answers[-1] == 429
