@@ -17,6 +17,9 @@ import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js"
 import { followingHTML, initLeaderboard, leaderboardHTML, loadFollowing, openLeaderboard, openPlayer, playerHTML, statsHTML } from "./leaderboard.js";
 import { initTournaments, openTournament, openTournaments, stopRefresh, tournamentHTML, tournamentsCardHTML, tournamentsHTML } from "./tournaments.js";
 import { initShare, shareBarHTML } from "./share.js";
+import { initMyData, myDataHTML } from "./mydata.js";
+import { initReport, reportSeatHTML } from "./report.js";
+import { initReview, reviewHTML } from "./review.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
 import {
@@ -358,7 +361,8 @@ function onMessage(msg) {
       S.totals = msg.totals;
       break;
     case "match_end":
-      S.matchEnd = msg;
+      // who sat where, for the summary's report buttons (the table frame goes with the table)
+      S.matchEnd = { ...msg, mySeat: S.table ? S.table.seat : null, players: S.players || [] };
       if (msg.account) S.account = msg.account;
       S.deadline = null;
       // the settlement of the last hand stays on top; its button leads to the summary
@@ -666,7 +670,7 @@ function accountCardHTML(a) {
       <div class="form-row"><label for="pw-old">${t("account.old_password")}</label><input id="pw-old" name="old_password" type="password" autocomplete="current-password" required${invalid(P, "old_password")}>${fieldError(P, "old_password")}</div>
       <div class="form-row"><label for="pw-new">${t("account.new_password")}</label><input id="pw-new" name="new_password" type="password" autocomplete="new-password" required${invalid(P, "password")}>${fieldError(P, "password")}</div>
       <button type="submit">${t("account.change_password")}</button>${formError(P)}</form>`;
-  return `<div class="card account-card"><h3>${t("account.title")}</h3>${password}
+  return `<div class="card account-card"><h3>${t("account.title")}</h3>${password}${myDataHTML()}
     <details class="close-account"${S.closeOpen || S.formErrors[C] ? " open" : ""}><summary>${t("account.close")}</summary>
       <p>${t(a.is_guest ? "account.close_about_guest" : "account.close_about")}</p>
       <form id="${C}" novalidate>${a.is_guest ? "" : `<div class="form-row"><label for="close-pw">${t("login.password")}</label><input id="close-pw" name="password" type="password" autocomplete="current-password" required${invalid(C, "password")}></div>`}
@@ -822,10 +826,13 @@ const SCREENS = {
   summary() {
     const m = S.matchEnd;
     if (!m) return `<div class="screen"><p>${t("app.loading")}</p></div>`;
+    // another player (not a bot, not oneself) may be reported (举报)
+    const reportable = (seat) => seat !== m.mySeat && m.mySeat !== null && m.players.some((p) => p.seat === seat && !p.bot);
     const rows = m.results.map((r) => `<tr data-seat="${r.seat}"><td>${esc(r.name)}</td>` +
       S.handEnds.map((h) => `<td>${h.deltas[r.seat] > 0 ? "+" : ""}${h.deltas[r.seat]}</td>`).join("") +
-      `<td><b>${r.points}</b></td><td>${m.stake ? t("summary.silver", { n: r.silver }) : ""}</td></tr>`).join("");
-    const head = `<tr><th></th>${S.handEnds.map((h) => `<th>${t("table.hand_no", { n: h.hand_no + 1 })}</th>`).join("")}<th>${t("summary.total")}</th><th></th></tr>`;
+      `<td><b>${r.points}</b></td><td>${m.stake ? t("summary.silver", { n: r.silver }) : ""}</td>` +
+      `<td>${reportable(r.seat) ? reportSeatHTML(m.match_id, r.seat) : ""}</td></tr>`).join("");
+    const head = `<tr><th></th>${S.handEnds.map((h) => `<th>${t("table.hand_no", { n: h.hand_no + 1 })}</th>`).join("")}<th>${t("summary.total")}</th><th></th><th></th></tr>`;
     const links = S.handEnds.map((h) => `<button data-replay="${esc(m.match_id)}/${h.hand_no}">${t("replay.title")} ${h.hand_no + 1}</button>`).join(" ");
     return `<div class="screen"><div class="card"><h2>${t("summary.title")}</h2>
       <div class="scroll-x"><table class="summary"><thead>${head}</thead><tbody>${rows}</tbody></table></div>
@@ -851,6 +858,7 @@ const SCREENS = {
       <button data-rp="next">${t("replay.next")} ▶</button><button data-rp="end">${t("replay.end")} »</button>
       <button data-rp="play">${r.timer ? t("replay.pause") : t("replay.play")}</button>
       ${f.view.result ? `<button data-rp="settle">${t("settle.title")}</button>` : ""}</div>
+      ${reviewHTML(r)}
       ${r.hands && r.hands.length > 1 ? `<div class="replay-bar">${r.hands.map((n) => `<button data-replay="${esc(r.id.split("/")[0])}/${n}" ${`${r.id.split("/")[0]}/${n}` === r.id ? "disabled" : ""}>${t("table.hand_no", { n: n + 1 })}</button>`).join("")}</div>` : ""}
       ${verifyHTML(`${r.pub ? "public" : "replay"}:${r.id}`)}${r.pub ? "" : shareBarHTML(r.id)}
       <div class="replay-caption">${esc(c.caption)}</div>${renderTable(f.view, c)}</div>`;
@@ -1546,6 +1554,9 @@ initVerify({
   rerender: render,
 });
 initShare({ api, rerender: render });
+initReview({ S, api, rerender: render });
+initReport({ S, api, rerender: render });
+initMyData({ S, rerender: render });
 initSpectate({ S, api, send, rerender: render });
 initLeaderboard({ S, api, profiles: PROFILES, rerender: render });
 initTournaments({ S, api, profiles: PROFILES, rerender: render });

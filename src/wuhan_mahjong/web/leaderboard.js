@@ -9,6 +9,7 @@
 // the player's statistics (战绩: statsHTML), counted by the server from his recorded hands.
 
 import { failureText, getLang, t } from "./i18n.js";
+import { reportNameHTML } from "./report.js";
 import { esc } from "./table.js";
 
 export const PERIODS = ["all", "week"];
@@ -121,13 +122,35 @@ export function playerHTML() {
   const ratings = d.ratings.length
     ? `<div class="scroll-x"><table class="history board"><thead><tr><th>${t("opt.profile")}</th><th>${t("board.rating")}</th><th>${t("board.matches_all")}</th><th>${t("board.rank")}</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : `<p class="player-none">${t("player.none")}</p>`;
+  const curves = d.ratings.filter((r) => r.history && r.history.length > 1).map(ratingCurveHTML).join("");
+  // signed in and not his own page (the server says whether he follows him): he may report the name
+  const report = d.followed === null || d.followed === undefined ? "" : reportNameHTML(d.username);
   const follow = d.followed === null || d.followed === undefined ? ""
     : `<button type="button" data-follow="${esc(d.username)}" data-on="${d.followed ? "0" : "1"}" aria-pressed="${d.followed}">${t(d.followed ? "player.unfollow" : "player.follow")}</button>${P.followError ? `<span class="error" role="alert">${esc(P.followError)}</span>` : ""}`;
   return `<div class="screen"><div class="card"><h2 data-player-name="${esc(d.username)}">${esc(d.username)}</h2>${follow}
     <p class="player-level">${t("profile.level")} ${d.level} · ${esc(en ? d.title_en : d.title)} · ${esc(en ? d.rank_en : d.rank)}</p>
     <p class="muted">${t("player.joined", { when: Number.isNaN(joined.getTime()) ? "" : joined.toLocaleDateString() })}</p>
     ${d.playing ? `<p class="player-live">${t("player.playing", { profile: esc(t(`opt.profile.${d.playing.profile}`)), n: d.playing.hand_no + 1, hands: d.playing.hands })} · <a href="#/watch?id=${encodeURIComponent(d.playing.table_id)}" data-watch="${esc(d.playing.table_id)}">${t("watch.watch")}</a></p>` : ""}
-    ${ratings}<h3>${t("stats.title")}</h3>${statsHTML(d.stats, false)}<nav class="tabs">${back}</nav></div></div>`;
+    ${ratings}${curves}<h3>${t("stats.title")}</h3>${statsHTML(d.stats, false)}${report}<nav class="tabs">${back}</nav></div></div>`;
+}
+
+const CURVE_W = 240;
+const CURVE_H = 48;
+
+/** A rating's curve (the shown rating before his newest rated matches and after each, as
+ * the server sends it): a line over the matches, its lowest and highest values named. */
+export function ratingCurveHTML(r) {
+  const values = r.history.map((p) => p.rating);
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  const span = Math.max(1, high - low);
+  const x = (i) => ((i * (CURVE_W - 4)) / (values.length - 1) + 2).toFixed(1);
+  const y = (v) => (CURVE_H - 2 - ((v - low) * (CURVE_H - 4)) / span).toFixed(1);
+  const points = values.map((v, i) => `${x(i)},${y(v)}`).join(" ");
+  const label = t("player.curve", { profile: t(`opt.profile.${r.profile}`), n: values.length - 1, low, high });
+  return `<figure class="rating-curve" data-profile="${esc(r.profile)}" data-points="${values.length}">
+    <svg viewBox="0 0 ${CURVE_W} ${CURVE_H}" width="${CURVE_W}" height="${CURVE_H}" role="img" aria-label="${esc(label)}"><polyline fill="none" stroke="currentColor" stroke-width="2" points="${points}"/></svg>
+    <figcaption>${esc(label)}</figcaption></figure>`;
 }
 
 /** A share as a percentage with one decimal ("—" when there is nothing to divide). */

@@ -1,0 +1,67 @@
+// Reporting a player (举报, POST /api/reports; docs/server.md): after a match, any other
+// player of it for collusion (通牌), cheating, stalling (挂机) or escaping, by the match and
+// his seat; on a player's public page, his name.  Nothing of a report is shown to anyone but
+// the operators; the reporter sees that it was sent.
+
+import { failureText, t } from "./i18n.js";
+import { esc } from "./table.js";
+
+export const TABLE_REASONS = ["collusion", "cheating", "stalling", "escaping"];
+
+let deps = { S: null, api: null, rerender: () => {} };
+
+/** app.js gives its state, its API helper and a redraw. */
+export function initReport({ S, api, rerender }) {
+  deps = { S, api, rerender };
+  S.reports = {}; // key -> {sent: bool, error: string}
+}
+
+function statusHTML(key) {
+  const st = deps.S.reports[key];
+  if (!st) return "";
+  return st.sent ? `<span class="ok" role="status" data-report-sent="1">${t("report.sent")}</span>`
+    : `<span class="error" role="alert">${esc(st.error)}</span>`;
+}
+
+/** The report control of one seat of a finished match. */
+export function reportSeatHTML(matchId, seat) {
+  const key = `${matchId}/${seat}`;
+  const st = deps.S.reports[key];
+  if (st && st.sent) return statusHTML(key);
+  const options = TABLE_REASONS.map((r) => `<option value="${r}">${t(`report.reason.${r}`)}</option>`).join("");
+  return `<details class="report"><summary>${t("report.open")}</summary>
+    <form data-report="${esc(key)}" data-match="${esc(matchId)}" data-seat="${seat}">
+    <label>${t("report.reason")} <select name="reason">${options}</select></label>
+    <button type="submit" class="danger">${t("report.submit")}</button></form>${statusHTML(key)}</details>`;
+}
+
+/** The name report of a player's public page. */
+export function reportNameHTML(username) {
+  const key = `name/${username}`;
+  const st = deps.S.reports[key];
+  if (st && st.sent) return statusHTML(key);
+  return `<details class="report"><summary>${t("report.name")}</summary>
+    <form data-report="${esc(key)}" data-username="${esc(username)}"><input type="hidden" name="reason" value="name">
+    <p class="muted">${t("report.name_about")}</p><button type="submit" class="danger">${t("report.submit")}</button></form>${statusHTML(key)}</details>`;
+}
+
+async function send(form) {
+  const key = form.dataset.report;
+  const body = { reason: form.reason.value };
+  if (form.dataset.username) body.username = form.dataset.username;
+  else { body.match_id = form.dataset.match; body.seat = Number(form.dataset.seat); }
+  try {
+    await deps.api("POST", "/api/reports", body);
+    deps.S.reports[key] = { sent: true, error: "" };
+  } catch (e) {
+    deps.S.reports[key] = { sent: false, error: e.status === 429 ? t("report.too_many") : failureText(e) };
+  }
+  deps.rerender();
+}
+
+document.addEventListener("submit", (ev) => {
+  const form = ev.target.closest && ev.target.closest("form[data-report]");
+  if (!form) return;
+  ev.preventDefault();
+  send(form);
+});
