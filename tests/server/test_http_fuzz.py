@@ -30,7 +30,9 @@ PATHS = ["/api/register", "/api/login", "/api/guest", "/api/upgrade", "/api/logo
          "/api/public/hands/{m}/{h}/record.jsonl", "/api/public/hands/{m}/{h}/frames",
          "/api/matches/{m}/hands/{h}/frames", "/api/rules", "/api/tables/live", "/api/players/{m}",
          "/api/tournaments", "/api/tournaments/{h}", "/api/tournaments/{h}/join",
-         "/api/tournaments/{h}/start", "/api/tournaments/{m}/withdraw", "/",
+         "/api/tournaments/{h}/start", "/api/tournaments/{m}/withdraw", "/api/account/export",
+         "/api/account/export/records.jsonl", "/api/reports", "/api/matches/{m}/hands/{h}/review",
+         "/",
          "/index.html", "/../../etc/passwd", "/api/nothing", "/x%00y"]
 MATCH_IDS = ["abc", "0" * 32, "%00", "a%00b", "..", "x" * 500, "ðŸ€„", "a%20b", "%ff"]
 HAND_NOS = ["0", "1", "-1", str(2**40), str(10**30)]
@@ -38,8 +40,9 @@ VALUES: list[Any] = [None, True, 0, -1, 2**63, 10**40, 1.5, "", "x" * 3000, "ðŸ€
                      {}, [1], {"a": 1}, "fuzzer", "secret-123", "yuanhang", "all", "week", "a\x00b",
                      "fuzzer\x00", "\x00" * 9]
 FIELDS = ["username", "password", "old", "new", "hand", "indicator", "melds", "profile",
-          "options", "token", "public", "name", "rounds", "hands", "capacity"]
-QUERY = ["profile", "period", "limit", "offset", "q", "since"]
+          "options", "token", "public", "name", "rounds", "hands", "capacity", "reason",
+          "match_id", "seat"]
+QUERY = ["profile", "period", "limit", "offset", "q", "since", "seat"]
 RAW_BODIES = [b"{", b"\xff\xfe", b"[]" * 5000, b"null", b'{"a": ' * 200]
 
 
@@ -97,9 +100,14 @@ def test_a_nul_in_typed_text_is_a_miss_not_an_error(start_server: StartServer) -
             assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", path
         auth = {"Authorization": f"Bearer {register(server, 'another')}"}
         for path in ("/api/matches/a%00b/hands", "/api/matches/a%00b/hands/1",
-                     "/api/matches/a%00b/hands/1/frames", "/api/hands/a%00b/1/publish"):
+                     "/api/matches/a%00b/hands/1/frames", "/api/hands/a%00b/1/publish",
+                     "/api/matches/a%00b/hands/1/review"):
             r = client.get(path, headers=auth)
             assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", path
+        for report in ({"reason": "collusion", "match_id": "a\x00b", "seat": 1},
+                       {"reason": "name", "username": "some\x00one"}):
+            r = client.post("/api/reports", json=report, headers=auth)
+            assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", report
 
 
 @pytest.mark.parametrize("web", [False, True])

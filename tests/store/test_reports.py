@@ -50,6 +50,8 @@ def test_reports_of_a_table_and_of_a_name(store: Store) -> None:
         (dict(reason="collusion", match_id="m2", seat=0), "not_found"),  # ann not in m2
         (dict(reason="collusion", match_id="m1", seat=3), "not_found"),  # a bot's seat
         (dict(reason="collusion", match_id="nope", seat=0), "not_found"),
+        (dict(reason="collusion", match_id="m\x001", seat=1), "not_found"),  # PostgreSQL: no NUL
+        (dict(reason="name", username="be\x00n"), "not_found"),
         (dict(reason="collusion", match_id="m1"), "invalid"),  # no seat
         (dict(reason="collusion", match_id="m1", seat=0), "self"),
         (dict(reason="name", username="ann"), "self"),

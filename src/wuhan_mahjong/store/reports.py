@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session
 
 from .admin import log_action
 from .errors import StoreError
-from .models import AccountRow, MatchRow, ReportRow, utcnow
+from .models import AccountRow, MatchRow, ReportRow, storable_game_id, utcnow
 from .ratings import public_account
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def _reported(store: Store, session: Session, reporter_id: int, reason: str,
     if reason in MATCH_REASONS:
         if match_id is None or seat is None:
             raise ReportError(f"a report of {reason} names the match and the seat", "invalid")
-        humans = _seated_humans(session, match_id)
+        humans = _seated_humans(session, match_id) if storable_game_id(match_id) else {}
         if reporter_id not in humans.values() or seat not in humans:
             raise ReportError("no such player in a match you sat in", "not_found")
         return humans[seat], match_id, seat
