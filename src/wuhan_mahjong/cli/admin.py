@@ -74,6 +74,13 @@ def add_admin_command(s: ArgumentParser) -> None:
     p.add_argument("--reason", help="why (kept in the event log)")
     p.set_defaults(func=_close)
 
+    p = sub.add_parser("show", help="an account at a glance, for support: silver, level, "
+                                    "ban, sessions, newest silver changes and matches, its "
+                                    "running table, reports about it")
+    p.add_argument("username")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_show)
+
     p = sub.add_parser("export", help="write everything held about an account (the player's "
                                       "right of access) as JSON, and its hands' records")
     p.add_argument("username")
@@ -308,6 +315,59 @@ def _close(args: argparse.Namespace) -> int:
         account, silver = admin.close(args.username, args.reason)
         print(f"closed {account.username} (account {account.id}); {silver} silver went to "
               "the house")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _show(args: argparse.Namespace) -> int:
+    def work(admin: Admin) -> int:
+        found = admin.show(args.username)
+        a = found.account
+        if args.json:
+            print(json.dumps({
+                "id": a.id, "username": a.username, "guest": a.is_guest, "bot": found.is_bot,
+                "silver": a.silver, "points": a.points, "level": a.level.number,
+                "created_at": a.created_at.isoformat(),
+                "ban": None if found.ban is None else {"reason": found.ban[0],
+                                                       "since": found.ban[1].isoformat()},
+                "live_sessions": found.live_sessions,
+                "last_login": None if found.last_login is None else found.last_login.isoformat(),
+                "ledger": [{"at": e.created_at.isoformat(), "delta": e.delta,
+                            "balance_after": e.balance_after, "reason": e.reason,
+                            "reference": e.reference} for e in found.ledger],
+                "matches": [{"match_id": m.match_id, "profile": m.profile,
+                             "points": m.points_delta, "silver": m.silver_net,
+                             "escaped": m.escaped,
+                             "finished_at": m.finished_at.isoformat()} for m in found.matches],
+                "table": None if found.table is None else found.table.match_id,
+                "reports_open": found.reports_open, "reports_total": found.reports_total},
+                ensure_ascii=False))
+            return 0
+        kind = "bot" if found.is_bot else "guest" if a.is_guest else "registered"
+        print(f"{a.username} (account {a.id}, {kind}, since {a.created_at:%Y-%m-%d})")
+        print(f"  silver {a.silver}, points {a.points}, level {a.level.number} "
+              f"{a.level.title_zh} ({a.level.title_en})")
+        if found.ban is not None:
+            print(f"  BANNED since {found.ban[1]:%Y-%m-%d %H:%M} UTC"
+                  + (f": {found.ban[0]}" if found.ban[0] else ""))
+        last = "never" if found.last_login is None else f"{found.last_login:%Y-%m-%d %H:%M} UTC"
+        print(f"  {found.live_sessions} live session(s); last login {last}")
+        if found.table is not None:
+            t = found.table
+            print(f"  playing now: {t.match_id} ({t.profile}, hand {t.hands_done + 1} of "
+                  f"{t.hands}) on {t.owner or '?'}")
+        print(f"  reports about him: {found.reports_open} open, {found.reports_total} in all"
+              + (" (admin reports --player NAME)" if found.reports_total else ""))
+        print("  newest silver changes:" if found.ledger else "  no silver changes")
+        for e in found.ledger:
+            print(f"    {e.created_at:%Y-%m-%d %H:%M} {e.delta:+d} -> {e.balance_after} "
+                  f"{e.reason}" + (f" ({e.reference})" if e.reference else ""))
+        print("  newest matches:" if found.matches else "  no settled match")
+        for m in found.matches:
+            print(f"    {m.finished_at:%Y-%m-%d %H:%M} {m.match_id} {m.profile}: "
+                  f"{m.points_delta:+d} points, {m.silver_net:+d} silver"
+                  + (" (escaped)" if m.escaped else ""))
         return 0
 
     return _with_admin(args, work)

@@ -46,6 +46,7 @@ from .models import (
     AuthSessionRow,
     BanRow,
     MatchRow,
+    ReportRow,
     ServerFlagRow,
     utcnow,
 )
@@ -53,12 +54,13 @@ from .tournaments import Tournament, TournamentError, call_off, listing
 
 if TYPE_CHECKING:
     from .account_store import Account
-    from .ledger_store import Audit
+    from .ledger_store import Audit, LedgerEntry, MatchResult
     from .store import Store
 
 __all__ = [
     "DRAIN_FLAG",
     "AccountBanned",
+    "AccountSummary",
     "Admin",
     "AdminAction",
     "AdminError",
@@ -182,6 +184,28 @@ def _action(r: AdminActionRow) -> AdminAction:
                        detail=None if r.detail is None else json.loads(r.detail))
 
 
+@dataclass(frozen=True, slots=True)
+class AccountSummary:
+    """What an operator answering a player's question looks at first (``admin show``)."""
+
+    account: Account
+    is_bot: bool
+    ban: tuple[str | None, datetime] | None
+    """(reason, since) of a ban in force."""
+    live_sessions: int
+    last_login: datetime | None
+    """When his newest session began (a login, a sign-up or a guest's start)."""
+    ledger: list[LedgerEntry]
+    """His newest silver changes, newest first."""
+    matches: list[MatchResult]
+    """His newest settled matches and escapes, newest first."""
+    table: RunningTable | None
+    """The running match he sits in."""
+    reports_open: int
+    """Open reports about him."""
+    reports_total: int
+
+
 class Admin:
     """The operator's actions on an open store; ``actor`` names the operator in the log."""
 
@@ -259,6 +283,35 @@ class Admin:
         document = account_export(self.store, account.id)
         self.log("export", account.id, {"reason": reason, "hands": len(document["hands"])})
         return account, document
+
+    def show(self, username: str, *, newest: int = 10) -> AccountSummary:
+        """An account at a glance for support (``admin show``): a reading, not logged."""
+        from .reports import reports_about
+
+        account = self.account(username)
+        now = utcnow()
+        with _read_session(self.store) as session, session.begin():
+            row = session.get(AccountRow, account.id)
+            ban = session.get(BanRow, account.id)
+            live = session.scalar(select(func.count()).select_from(AuthSessionRow).where(
+                AuthSessionRow.account_id == account.id,
+                (AuthSessionRow.expires_at.is_(None)) | (AuthSessionRow.expires_at > now))) or 0
+            last = session.scalar(select(func.max(AuthSessionRow.created_at))
+                                  .where(AuthSessionRow.account_id == account.id))
+            open_reports = session.scalar(select(func.count()).select_from(ReportRow).where(
+                ReportRow.reported_id == account.id, ReportRow.status == "open")) or 0
+            running = {match_id for match_id, config in session.execute(
+                select(MatchRow.match_id, MatchRow.config).where(MatchRow.status == "running"))
+                if any(isinstance(seat, dict) and seat.get("account_id") == account.id
+                       for seat in json.loads(config).get("seats", []))}
+        seated = [t for t in self.tables() if t.match_id in running]
+        return AccountSummary(
+            account=account, is_bot=bool(row is not None and row.is_bot),
+            ban=None if ban is None else (ban.reason, ban.banned_at), live_sessions=int(live),
+            last_login=last, ledger=self.store.ledger(account.id, limit=newest),
+            matches=self.store.match_history(account.id, limit=newest),
+            table=seated[0] if seated else None, reports_open=int(open_reports),
+            reports_total=reports_about(self.store, [account.id]).get(account.id, 0))
 
     def reset_password(self, username: str, password: str | None = None) -> str:
         """Set a new password (a random one if ``None``), end every session; the password."""
