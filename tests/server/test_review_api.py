@@ -80,6 +80,18 @@ def test_a_player_reviews_his_hand(server: Server) -> None:
                                 (None, base + "/review", 401)):
         r = _get(server, path, token)
         assert r.status_code == status, (path, r.text)
+    # a published hand's review is anyone's, for a seat he names
+    public = f"/api/public/hands/{match_id}/0/review?seat=1"
+    assert _get(server, public, None).status_code == 404  # not published yet
+    published = httpx.post(f"{server.http}/api/hands/{match_id}/0/publish", timeout=30,
+                           headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert published.status_code == 200, published.text
+    anyone = _get(server, public, None)
+    assert anyone.status_code == 200, anyone.text
+    assert [{k: v for k, v in d.items() if k != "frame"} for d in anyone.json()["decisions"]] \
+        == review_hand(load_records(rec.events)[0], 1)["decisions"]
+    assert _get(server, f"/api/public/hands/{match_id}/0/review", None).status_code == 400
+    assert _get(server, "/api/public/hands/a%00b/0/review?seat=1", None).status_code == 404
     # the allowance: the outsider's 404 counted too; rv2 has had none yet
     answers = [_get(server, base + "/review", tokens[2]).status_code
                for _ in range(REVIEW_BURST + 1)]

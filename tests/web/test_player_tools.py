@@ -22,7 +22,7 @@ from wuhan_mahjong.store import HandRecord, Store, open_store
 from wuhan_mahjong.store.ratings import MIN_MATCHES
 from wuhan_mahjong.store.reports import open_reports
 
-from .conftest import register_user, run_server, signed_in, wait_js
+from .conftest import open_page, register_user, run_server, signed_in, wait_js
 
 
 @pytest.fixture(scope="module")
@@ -75,8 +75,9 @@ def test_the_ai_review_of_a_replay(browser: Any, tools_server: tuple[str, Store]
         page.wait_for_selector(".review-summary")
         s = review["summary"]
         assert page.inner_text(".review-summary") == (
-            f"The AI agrees with {s['agreed']} of your {s['decisions']} choices; {s['slower']} "
+            f"The AI agrees with {s['agreed']} of {s['decisions']} choices; {s['slower']} "
             f"slower discards; {s['missed_wins']} wins not taken")
+        assert page.get_attribute(".review", "data-review-seat") == "0"  # his own seat
         assert differ, "the engine's simple player and the expert never differ: pick a seed"
         page.click("[data-review='next']")
         wait_js(page, f"window.__wm.replay.i === {differ[0]}")
@@ -91,6 +92,25 @@ def test_the_ai_review_of_a_replay(browser: Any, tools_server: tuple[str, Store]
             wait_js(page, f"window.__wm.replay.i === {differ[1]}")
             page.click("[data-review='prev']")
             wait_js(page, f"window.__wm.replay.i === {differ[0]}")
+        # another seat of his hand
+        page.click(".review-seats [data-seat='2']")
+        wait_js(page, "document.querySelector('.review') && document.querySelector('.review')"
+                      ".dataset.reviewSeat === '2'")
+        assert console.errors == []
+    finally:
+        context.close()
+    # once published, anyone reviews a seat he chooses, without an account
+    assert httpx.post(f"{base}/api/hands/rv-match/0/publish", headers=auth,
+                      timeout=30).status_code == 200
+    seat3 = httpx.get(f"{base}/api/public/hands/rv-match/0/review?seat=3", timeout=60).json()
+    context, page, console = open_page(browser, f"{base}/#/replay?public=rv-match/0")
+    try:
+        page.wait_for_selector(".review-seats [data-seat='3']")
+        page.click(".review-seats [data-seat='3']")
+        page.wait_for_selector(".review-summary")
+        assert page.get_attribute(".review", "data-review-seat") == "3"
+        assert page.inner_text(".review-summary").startswith(
+            f"{seat3['summary']['decisions']} 次选择中，AI 同意 {seat3['summary']['agreed']} 次")
         assert console.errors == []
     finally:
         context.close()

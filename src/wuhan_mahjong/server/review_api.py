@@ -1,8 +1,11 @@
 """``GET /api/matches/{match_id}/hands/{hand_no}/review?seat=N``: a finished hand reviewed by
-the expert bot (AI 复盘, ``bots/review.py``), for one of its players.
+the expert bot (AI 复盘, ``bots/review.py``), for one of its players; and
+``GET /api/public/hands/{match_id}/{hand_no}/review?seat=N`` for a published hand, for anyone
+(the allowance then counted per address).
 
 ``seat`` is the seat to review (default: the caller's own; after the hand nothing is hidden
-from its players, so each may review any seat of it, as its replay shows every hand).  The
+from its players, so each may review any seat of it, as its replay shows every hand; a
+published hand's review needs it).  The
 answer is the review, each decision with ``frame``: the index of the replay frame that shows
 the position it was taken in (``GET .../frames``), so the replay can jump to it.
 
@@ -26,9 +29,10 @@ from starlette.routing import Route
 
 from ..bots.review import REVIEW_POLICY, review_hand
 from ..engine.records import HandRecordError, VerifyError, load_records
+from ..store import HandRecord
 from ..store.models import storable_game_id
 from .bot_worker import shared_worker
-from .http import HttpError, account_of, api, hub_of, limit
+from .http import HttpError, account_of, api, client_address, hub_of, limit
 from .replay_frames import hand_frames
 from .replays import takes_gzip
 from .security import ResponseCache
@@ -44,6 +48,7 @@ REVIEW_QUEUE = 8
 REVIEWS_CACHED = 256
 HAND_NO_MAX = 10_000
 NOT_YOURS = "no finished hand of that match that you sat at"
+NOT_PUBLIC = "no published hand of that match"
 
 
 def review_body(events_text: str, seat: int) -> bytes:
@@ -102,27 +107,51 @@ def _reviews(request: Request) -> _Reviews:
     return found
 
 
+def _asked_seat(request: Request, default: int | None) -> int:
+    asked = request.query_params.get("seat")
+    if asked is None and default is not None:
+        return default
+    if asked in ("0", "1", "2", "3"):
+        return int(asked)
+    raise HttpError(400, "invalid_request", "seat is 0, 1, 2 or 3",
+                    params={"field": "seat", "problem": "0-3"})
+
+
+def _hand(request: Request, missing: str) -> tuple[str, int]:
+    match_id = request.path_params["match_id"]
+    hand_no = request.path_params["hand_no"]
+    if not 0 <= hand_no <= HAND_NO_MAX or not storable_game_id(match_id):
+        raise HttpError(404, "not_found", missing)
+    return match_id, hand_no
+
+
 @api
 async def review(request: Request) -> Response:
     """The review of one seat of a finished hand the caller sat at."""
     account = await account_of(request)
     await limit(request, request.app.state.review_limit, f"account {account.id}", "reviews")
-    match_id = request.path_params["match_id"]
-    hand_no = request.path_params["hand_no"]
-    if not 0 <= hand_no <= HAND_NO_MAX or not storable_game_id(match_id):
-        raise HttpError(404, "not_found", NOT_YOURS)
+    match_id, hand_no = _hand(request, NOT_YOURS)
     rec = await asyncio.to_thread(hub_of(request).store.hand_record, match_id, hand_no,
                                   viewer=account.id)
     if rec is None:
         raise HttpError(404, "not_found", NOT_YOURS)
-    asked = request.query_params.get("seat")
-    if asked is None:
-        seat = next(s for s, who in rec.seats.items() if who == account.id)
-    elif asked in ("0", "1", "2", "3"):
-        seat = int(asked)
-    else:
-        raise HttpError(400, "invalid_request", "seat is 0, 1, 2 or 3",
-                        params={"field": "seat", "problem": "0-3"})
+    seat = _asked_seat(request, next(s for s, who in rec.seats.items() if who == account.id))
+    return await _answer(request, rec, seat)
+
+
+@api
+async def public_review(request: Request) -> Response:
+    """The review of one seat (``?seat=N``, required) of a published hand, for anyone."""
+    await limit(request, request.app.state.review_limit, client_address(request), "reviews")
+    match_id, hand_no = _hand(request, NOT_PUBLIC)
+    seat = _asked_seat(request, None)
+    rec = await asyncio.to_thread(hub_of(request).store.public_hand_record, match_id, hand_no)
+    if rec is None:
+        raise HttpError(404, "not_found", NOT_PUBLIC)
+    return await _answer(request, rec, seat)
+
+
+async def _answer(request: Request, rec: HandRecord, seat: int) -> Response:
     key = f"{REVIEW_POLICY}/{rec.match_id}/{rec.hand_no}/{seat}"
     try:
         body = await _reviews(request).body(request, key, rec.events, seat)
@@ -139,4 +168,6 @@ async def review(request: Request) -> Response:
 def review_routes() -> list[Route]:
     """The review route (the app sets ``state.review_limit``)."""
     return [Route("/api/matches/{match_id}/hands/{hand_no:int}/review", review,
+                  methods=["GET"]),
+            Route("/api/public/hands/{match_id}/{hand_no:int}/review", public_review,
                   methods=["GET"])]

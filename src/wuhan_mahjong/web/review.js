@@ -1,11 +1,12 @@
-// AI 复盘 in the replay of one's own hand: GET /api/matches/{m}/hands/{n}/review reviews the
-// player's seat with the expert bot (docs/server.md "Reviews"): each decision he took beside
+// AI 复盘 in a replay: GET /api/matches/{m}/hands/{n}/review reviews a seat of one's own hand
+// (one's own seat first), GET /api/public/hands/{m}/{n}/review?seat=N a seat of a published
+// hand, with the expert bot (docs/server.md): each decision taken beside
 // the bot's, and two plain marks, a discard slower than another legal one (shanten) and a win
 // passed.  The server names the replay frame of each decision, so this module only shows the
 // ones of the frame on screen and jumps between the frames where the bot disagreed: it
 // computes nothing of the game.
 
-import { failureText, t } from "./i18n.js";
+import { failureText, seatName, t } from "./i18n.js";
 import { actionLabel, esc } from "./table.js";
 
 let deps = { S: null, api: null, rerender: () => {} };
@@ -15,15 +16,17 @@ export function initReview({ S, api, rerender }) {
   deps = { S, api, rerender };
 }
 
-async function loadReview() {
+async function loadReview(seat) {
   const r = deps.S.replay;
-  if (!r || r.pub || !r.id) return;
+  if (!r || !r.id || (r.pub && seat === null)) return;
   const id = r.id;
-  const [match, hand] = id.split("/");
+  const [match, hand] = id.split("/").map(encodeURIComponent);
+  const query = seat === null ? "" : `?seat=${seat}`;
+  const path = r.pub ? `/api/public/hands/${match}/${hand}/review${query}` : `/api/matches/${match}/hands/${hand}/review${query}`;
   r.review = { loading: true, data: null, error: "" };
   deps.rerender();
   try {
-    const data = await deps.api("GET", `/api/matches/${encodeURIComponent(match)}/hands/${encodeURIComponent(hand)}/review`);
+    const data = await deps.api("GET", path);
     if (deps.S.replay !== r || r.id !== id) return; // another replay meanwhile
     r.review = { loading: false, data, error: "" };
   } catch (e) {
@@ -57,13 +60,21 @@ function decisionHTML(d) {
     `<b aria-label="${t(d.agree ? "review.same" : "review.differs")}">${d.agree ? "✓" : "✗"}</b>${marks.join("")}</li>`;
 }
 
-/** The review's panel under the replay bar (own replays only; a published one is anyone's). */
+/** The seats' buttons: review this seat (the one on screen disabled). */
+function seatButtons(current) {
+  return `<div class="replay-bar review-seats"><span>${t("review.seat")}</span>${[0, 1, 2, 3].map((s) =>
+    `<button type="button" data-review="load" data-seat="${s}" ${s === current ? "disabled" : ""}>${esc(seatName(s))}</button>`).join("")}</div>`;
+}
+
+/** The review's panel under the replay bar: one's own seat first in one's own replay, a
+ * seat to choose in a published one. */
 export function reviewHTML(r) {
-  if (!r || r.pub || !r.frames) return "";
+  if (!r || !r.frames) return "";
   const v = r.review;
-  if (!v) return `<div class="review"><button type="button" data-review="load">${t("review.load")}</button></div>`;
+  const first = r.pub ? `<p>${t("review.load")}</p>${seatButtons(null)}` : `<button type="button" data-review="load">${t("review.load")}</button>`;
+  if (!v) return `<div class="review">${first}</div>`;
   if (v.loading) return `<div class="review"><p>${t("review.loading")}</p></div>`;
-  if (!v.data) return `<div class="review"><p class="error" role="alert">${esc(v.error)}</p><button type="button" data-review="load">${t("review.load")}</button></div>`;
+  if (!v.data) return `<div class="review"><p class="error" role="alert">${esc(v.error)}</p>${first}</div>`;
   const s = v.data.summary;
   const here = v.data.decisions.filter((d) => d.frame === r.i);
   const differ = disagreements(v.data);
@@ -71,7 +82,8 @@ export function reviewHTML(r) {
   return `<div class="review" data-review-seat="${v.data.seat}"><p class="review-summary">${summary}</p>
     <div class="replay-bar"><button type="button" data-review="prev" ${differ.some((f) => f < r.i) ? "" : "disabled"}>◀ ${t("review.prev")}</button>
     <button type="button" data-review="next" ${differ.some((f) => f > r.i) ? "" : "disabled"}>${t("review.next")} ▶</button></div>
-    ${here.length ? `<ul class="review-here">${here.map(decisionHTML).join("")}</ul>` : `<p class="muted">${t("review.none_here")}</p>`}</div>`;
+    ${here.length ? `<ul class="review-here">${here.map(decisionHTML).join("")}</ul>` : `<p class="muted">${t("review.none_here")}</p>`}
+    ${seatButtons(v.data.seat)}</div>`;
 }
 
 document.addEventListener("click", (ev) => {
@@ -79,7 +91,7 @@ document.addEventListener("click", (ev) => {
   if (!el) return;
   ev.preventDefault();
   const what = el.dataset.review;
-  if (what === "load") loadReview();
+  if (what === "load") loadReview(el.dataset.seat === undefined ? null : Number(el.dataset.seat));
   else if (what === "next") jump(1);
   else if (what === "prev") jump(-1);
 });
