@@ -171,6 +171,12 @@ def test_wheel_carries_licence_and_metadata(built: Built) -> None:
     assert {"wuhan_mahjong/web/index.html", "wuhan_mahjong/py.typed",
             "wuhan_mahjong/store/migrations/script.py.mako", "wuhan_mahjong/cli/__init__.py"} <= files
     assert "wuhan_mahjong/cli.py" not in files
+    # the whole browser client: every file of web/ (scripts, service worker, manifest, icons,
+    # fonts), since a missing one breaks the page or its offline copy only where installed
+    web = Path(__file__).resolve().parents[1] / "src" / "wuhan_mahjong" / "web"
+    client = {f"wuhan_mahjong/web/{p.relative_to(web).as_posix()}" for p in web.rglob("*")
+              if p.is_file() and "__pycache__" not in p.parts}
+    assert len(client) > 20 and not client - files, sorted(client - files)
 
 
 def venv_bin(venv: Path, name: str) -> Path:
