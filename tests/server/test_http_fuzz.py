@@ -32,6 +32,7 @@ PATHS = ["/api/register", "/api/login", "/api/guest", "/api/upgrade", "/api/logo
          "/api/tournaments", "/api/tournaments/{h}", "/api/tournaments/{h}/join",
          "/api/tournaments/{h}/start", "/api/tournaments/{m}/withdraw", "/api/account/export",
          "/api/account/export/records.jsonl", "/api/reports", "/api/matches/{m}/hands/{h}/review",
+         "/api/public/hands/{m}/{h}/review", "/api/blocks", "/api/blocks/{m}",
          "/",
          "/index.html", "/../../etc/passwd", "/api/nothing", "/x%00y"]
 MATCH_IDS = ["abc", "0" * 32, "%00", "a%00b", "..", "x" * 500, "🀄", "a%20b", "%ff"]

@@ -63,3 +63,44 @@ def test_a_player_follows_at_most_follow_max(store: Store,
     assert follow(store, me, "p2") == "p2"  # one already followed is still fine
     unfollow(store, me, "p1")
     assert follow(store, me, "p3") == "p3"
+
+
+def test_blocking(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block ends every follow between the two and refuses new ones either way (as for
+    nobody by that name: the blocked player is not told); lifting it allows them again."""
+    from wuhan_mahjong.store.closing import close_account
+    from wuhan_mahjong.store.export import account_export
+    from wuhan_mahjong.store.social import block, blocked, unblock
+
+    ann, bob, cat, dan = (store.register(n, "correct horse battery").id
+                          for n in ("ann", "bob", "cat", "dan"))
+    follow(store, ann, "bob")
+    follow(store, bob, "ann")
+    follow(store, cat, "bob")
+    assert block(store, ann, "BOB") == "bob"
+    assert block(store, ann, "bob") == "bob"  # again: nothing changes
+    assert following(store, ann) == [] and following(store, bob) == []
+    assert following(store, cat) == [(bob, "bob")]  # others' follows stay
+    for who, whom in ((ann, "bob"), (bob, "ann")):
+        with pytest.raises(FollowError) as caught:
+            follow(store, who, whom)
+        assert caught.value.code == "not_found"
+    assert blocked(store, ann) == [(bob, "bob")] and blocked(store, bob) == []
+    assert account_export(store, ann)["blocked"][0]["username"] == "bob"
+    for name, code in (("ann", "self"), ("nobody", "not_found"),
+                       (store.create_guest().account.username, "not_found")):
+        with pytest.raises(FollowError) as caught:
+            block(store, ann, name)
+        assert caught.value.code == code
+    monkeypatch.setattr(social, "BLOCK_MAX", 2)
+    block(store, ann, "cat")
+    with pytest.raises(FollowError) as caught:
+        block(store, ann, "dan")
+    assert caught.value.code == "too_many"
+    assert unblock(store, ann, "bob") and not unblock(store, ann, "bob")
+    assert not unblock(store, ann, "nobody")
+    assert follow(store, bob, "ann") == "ann"  # allowed again
+    # closing an account takes its blocks, both ways, with it
+    block(store, dan, "ann")
+    close_account(store, ann, actor="t")
+    assert blocked(store, dan) == [] and blocked(store, ann) == []

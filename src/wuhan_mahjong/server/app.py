@@ -75,6 +75,7 @@ from ..store.social import (
     unfollow,
 )
 from .admin import keep_house, watch_admin
+from .blocks_api import blocks_routes
 from .bot_worker import shared_worker
 from .calculator import AddressLimiter, calculator_routes
 from .cluster import join_cluster
@@ -696,6 +697,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         *export_routes(),
         *report_routes(),
         *review_routes(),
+        *blocks_routes(),
         Route("/api/profile", profile, methods=["GET"]),
         Route("/api/players/{username}", player, methods=["GET"]),
         Route("/api/following", following_list, methods=["GET"]),

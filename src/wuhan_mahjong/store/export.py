@@ -20,7 +20,7 @@ account and returns it as one JSON-ready document (:data:`EXPORT_FORMAT`, versio
   move, are :func:`account_records`' (a JSON-lines file that ``wuhan-mahjong verify``
   checks and ``wuhan-mahjong replay`` shows);
 * ``following`` (names and since when) and the number of ``followers`` (who follows him is
-  the followers' data, not his);
+  the followers' data, not his); ``blocked``, the players he blocks;
 * ``tournaments``: each tournament he entered or created;
 * ``operator_actions``: what operators did to his account (grants, bans, password
   resets), without the operator's name;
@@ -48,6 +48,7 @@ from .models import (
     AdminActionRow,
     AuthSessionRow,
     BanRow,
+    BlockRow,
     FollowRow,
     HandRecordRow,
     HandSeatRow,
@@ -177,6 +178,10 @@ def account_export(store: StoreCore, account_id: int, *,
             select(AccountRow.username, FollowRow.created_at)
             .join(FollowRow, FollowRow.followee_id == AccountRow.id)
             .where(FollowRow.follower_id == mine).order_by(AccountRow.username_key))]
+        blocks = [{"username": name, "since": _at(since)} for name, since in session.execute(
+            select(AccountRow.username, BlockRow.created_at)
+            .join(BlockRow, BlockRow.blocked_id == AccountRow.id)
+            .where(BlockRow.blocker_id == mine).order_by(AccountRow.username_key))]
         followers = session.scalar(select(func.count()).select_from(FollowRow)
                                    .where(FollowRow.followee_id == mine)) or 0
         actions = [{"at": _at(a.created_at), "action": a.action,
@@ -197,7 +202,7 @@ def account_export(store: StoreCore, account_id: int, *,
             "account": _account(session, row), "sessions": sessions, "ledger": ledger,
             "settlements": settled, "ratings": ratings, "rating_history": history,
             "hands": _hands(session, mine), "following": following,
-            "followers": int(followers), "tournaments": _tournaments(session, mine),
+            "followers": int(followers), "blocked": blocks, "tournaments": _tournaments(session, mine),
             "operator_actions": actions, "reports_filed": filed,
         }
 

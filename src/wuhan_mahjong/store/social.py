@@ -1,5 +1,6 @@
 """Following players (关注), as on lichess: a player follows others to see at a glance
-whether they are online and at which table (``GET /api/following``).
+whether they are online and at which table (``GET /api/following``); and blocking them
+(屏蔽, ``GET /api/blocks``).
 
 Following is one-way and needs no consent: it shows nothing a player's public page does
 not (``GET /api/players/{name}``), so only those who have one can be followed (registered,
@@ -7,6 +8,13 @@ not banned).  Two players who follow each other are friends: only they may invit
 other into a room, so that following someone gives no way to send him anything.  A player
 follows at most :data:`FOLLOW_MAX` others.  Following again, or unfollowing someone not
 followed, changes nothing.
+
+A player blocks another (one with a public page, as for following): every follow between
+the two goes, and neither may follow the other while the block stands, so neither can invite
+the other; the blocker's client hides the blocked player's quick chat at their tables.  A
+follow refused for a block is refused as for nobody by that name: the blocked player is not
+told.  A player blocks at most :data:`BLOCK_MAX` others.  Blocking again, or unblocking
+someone not blocked, changes nothing.
 """
 
 from __future__ import annotations
@@ -14,20 +22,24 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Literal
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import and_, delete, func, or_, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from .errors import StoreError
-from .models import AccountRow, BanRow, FollowRow, utcnow
+from .models import AccountRow, BanRow, BlockRow, FollowRow, utcnow
 from .ratings import public_account
 
 if TYPE_CHECKING:
     from .store import Store
 
-__all__ = ["FOLLOW_MAX", "FollowError", "follow", "followers_among", "following", "unfollow"]
+__all__ = ["BLOCK_MAX", "FOLLOW_MAX", "FollowError", "block", "blocked", "follow",
+           "followers_among", "following", "unblock", "unfollow"]
 
 FOLLOW_MAX = 200
 """The most players one account follows (a bound on the list's size and its page)."""
+BLOCK_MAX = 500
+"""The most players one account blocks."""
 
 
 class FollowError(StoreError):
@@ -51,6 +63,8 @@ def follow(store: Store, follower_id: int, username: str) -> str:
             name = target.username
             if target.id == follower_id:
                 raise FollowError("one cannot follow oneself", "self")
+            if _blocked_between(session, follower_id, target.id):  # said as for nobody
+                raise FollowError("no such player", "not_found")
             if session.get(FollowRow, (follower_id, target.id)) is not None:
                 return name
             count = session.scalar(select(func.count()).select_from(FollowRow)
@@ -94,6 +108,63 @@ def following(store: Store, follower_id: int) -> list[tuple[int, str]]:
              .join(FollowRow, FollowRow.followee_id == AccountRow.id)
              .outerjoin(BanRow, BanRow.account_id == AccountRow.id)
              .where(FollowRow.follower_id == follower_id, BanRow.account_id.is_(None))
+             .order_by(AccountRow.username_key, AccountRow.id))
+    with store._read() as session:
+        return [(int(i), str(n)) for i, n in session.execute(query)]
+
+
+def _blocked_between(session: Session, one: int, other: int) -> bool:
+    """Whether either of the two blocks the other."""
+    return session.scalar(select(BlockRow.blocker_id).where(or_(
+        and_(BlockRow.blocker_id == one, BlockRow.blocked_id == other),
+        and_(BlockRow.blocker_id == other, BlockRow.blocked_id == one))).limit(1)) is not None
+
+
+def block(store: Store, blocker_id: int, username: str) -> str:
+    """Block ``username`` (one with a public page); his username.  Every follow between the
+    two goes.  :class:`FollowError` ``not_found``, ``self`` or ``too_many``."""
+    name = ""
+    try:
+        with store._write() as session:
+            target = public_account(store, session, username)
+            if target is None:
+                raise FollowError("no such player", "not_found")
+            name = target.username
+            if target.id == blocker_id:
+                raise FollowError("one cannot block oneself", "self")
+            session.execute(delete(FollowRow).where(or_(
+                and_(FollowRow.follower_id == blocker_id, FollowRow.followee_id == target.id),
+                and_(FollowRow.follower_id == target.id, FollowRow.followee_id == blocker_id))))
+            if session.get(BlockRow, (blocker_id, target.id)) is not None:
+                return name
+            count = session.scalar(select(func.count()).select_from(BlockRow)
+                                   .where(BlockRow.blocker_id == blocker_id)) or 0
+            if count >= BLOCK_MAX:
+                raise FollowError(f"you block {BLOCK_MAX} players already", "too_many")
+            session.add(BlockRow(blocker_id=blocker_id, blocked_id=target.id,
+                                 created_at=utcnow()))
+    except IntegrityError:  # the same block, committed by a request at the same moment
+        if not name:
+            raise
+    return name
+
+
+def unblock(store: Store, blocker_id: int, username: str) -> bool:
+    """Lift a block of ``username``; whether there was one."""
+    account = store.account_by_username(username)
+    if account is None:
+        return False
+    with store._write() as session:
+        gone = session.execute(delete(BlockRow).where(BlockRow.blocker_id == blocker_id,
+                                                      BlockRow.blocked_id == account.id))
+        return bool(getattr(gone, "rowcount", 0))
+
+
+def blocked(store: Store, blocker_id: int) -> list[tuple[int, str]]:
+    """The players ``blocker_id`` blocks, as (account id, username) by name."""
+    query = (select(AccountRow.id, AccountRow.username)
+             .join(BlockRow, BlockRow.blocked_id == AccountRow.id)
+             .where(BlockRow.blocker_id == blocker_id)
              .order_by(AccountRow.username_key, AccountRow.id))
     with store._read() as session:
         return [(int(i), str(n)) for i, n in session.execute(query)]
