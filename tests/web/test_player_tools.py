@@ -197,3 +197,60 @@ def test_a_rating_curve_and_reports(browser: Any, tools_server: tuple[str, Store
         assert console.errors == []
     finally:
         context.close()
+
+
+@pytest.mark.slow
+def test_blocking_a_player_hides_his_quick_chat(browser: Any,
+                                                tools_server: tuple[str, Store]) -> None:
+    base, _ = tools_server
+    tokens = {n: register_user(base, n) for n in ("bk-a", "bk-b", "bk-c")}
+    pages = {}
+    try:
+        for name, token in tokens.items():
+            pages[name] = signed_in(browser, base, token, "#/lobby")
+        a = pages["bk-a"][1]
+        # bk-a blocks bk-b from his page; the profile lists him
+        a.goto(f"{base}/#/player?name=bk-b")
+        a.once("dialog", lambda d: d.accept())
+        a.click("[data-block='bk-b'][data-on='1']")
+        a.wait_for_selector("[data-block='bk-b'][data-on='0']")
+        assert httpx.get(f"{base}/api/blocks", timeout=10, headers={
+            "Authorization": f"Bearer {tokens['bk-a']}"}).json() == {"players": ["bk-b"]}
+        a.goto(f"{base}/#/profile")
+        a.wait_for_selector(".blocked-card [data-blocked='bk-b']")
+        a.goto(f"{base}/#/lobby")
+        # the three at one table (bk-b hosts, a bot fills the fourth seat)
+        host = pages["bk-b"][1]
+        host.wait_for_selector("#create-form")
+        host.fill("#create-form input[name='hands']", "1")
+        host.click("#create-form button[type='submit']")
+        code = host.locator(".room-code").get_attribute("data-code", timeout=10_000)
+        for name in ("bk-a", "bk-c"):
+            page = pages[name][1]
+            page.wait_for_selector("#join-form")
+            page.fill("#join-form input[name='code']", code)
+            page.click("#join-form button[type='submit']")
+            page.wait_for_selector(".room-code")
+        for name in ("bk-a", "bk-c", "bk-b"):
+            pages[name][1].click("[data-do='ready']")
+        host.click("[data-do='start']")
+        for page in (p[1] for p in pages.values()):
+            page.wait_for_selector(".table", timeout=15_000)
+        seat = {n: pages[n][1].evaluate("() => window.__wm.table.seat") for n in pages}
+        # bk-b speaks (bk-c sees it), then bk-c: bk-a sees bk-c's, and so has had bk-b's
+        # before it on the same socket, and shows none
+        def say(speaker: str) -> None:
+            pages[speaker][1].evaluate(
+                "() => window.__wm.ws.send(JSON.stringify({type: 'chat', phrase: 'nice'}))")
+
+        say("bk-b")
+        pages["bk-c"][1].locator(f".bubble[data-bubble-seat='{seat['bk-b']}']").wait_for(
+            timeout=5000)
+        say("bk-c")
+        a.locator(f".bubble[data-bubble-seat='{seat['bk-c']}']").wait_for(timeout=5000)
+        assert a.locator(f".bubble[data-bubble-seat='{seat['bk-b']}']").count() == 0
+        for _, _, console in pages.values():
+            assert console.errors == [], console.errors
+    finally:
+        for context, _, _ in pages.values():
+            context.close()

@@ -17,6 +17,7 @@ import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js"
 import { followingHTML, initLeaderboard, leaderboardHTML, loadFollowing, openLeaderboard, openPlayer, playerHTML, statsHTML } from "./leaderboard.js";
 import { initTournaments, openTournament, openTournaments, stopRefresh, tournamentHTML, tournamentsCardHTML, tournamentsHTML } from "./tournaments.js";
 import { initShare, shareBarHTML } from "./share.js";
+import { blockedCardHTML, initBlocks, isBlocked, loadBlocks } from "./blocks.js";
 import { initMyData, myDataHTML } from "./mydata.js";
 import { initReport, reportSeatHTML } from "./report.js";
 import { initReview, reviewHTML } from "./review.js";
@@ -310,6 +311,7 @@ function onMessage(msg) {
       S.wsOpen = true; S.reconnectDelay = 500; S.lastFrameAt = Date.now(); showBanner("");
       S.account = msg.account;
       S.atTable = msg.at_table;
+      loadBlocks(); // whose quick chat to hide
       if (S.screen === "watch") openWatch(S.watch.id); // watching again after a reconnection
       if (msg.at_table) send({ type: "snapshot" });
       else {
@@ -460,7 +462,7 @@ async function maybeFetchHint() {
 // ============================================================ quick chat
 function onChat(msg) {
   const p = (S.players || []).find((x) => x.seat === msg.seat);
-  if (p && S.muted.has(p.name)) return;
+  if (p && (S.muted.has(p.name) || isBlocked(p.name))) return;
   S.bubbles[msg.seat] = { phrase: msg.phrase || null, emote: msg.emote || null, until: Date.now() + 4000 };
   play("chat");
   if (S.screen === "table") render();
@@ -886,7 +888,7 @@ const SCREENS = {
       <tr><th>${t("profile.rank")}</th><td>${esc(en ? a.rank_en : a.rank)}</td></tr></tbody></table></div>
       <div class="card"><h3>${t("stats.title")}</h3>${statsHTML(S.stats, true)}</div>
       <div class="card"><h3>${t("profile.history")}</h3><div class="scroll-x"><table class="history"><tbody>${rows}</tbody></table></div></div>
-      ${accountCardHTML(a)}
+      ${blockedCardHTML()}${accountCardHTML(a)}
       ${a.is_guest ? `<div class="card"><h3>${t("profile.upgrade")}</h3><form id="${F}" novalidate>
         <div class="form-row"><label for="uu">${t("login.user")}</label><input id="uu" name="username" autocomplete="username" required${invalid(F, "username")}>${fieldError(F, "username")}</div>
         <div class="form-row"><label for="up">${t("login.password")}</label><input id="up" name="password" type="password" autocomplete="new-password" required${invalid(F, "password")}>${fieldError(F, "password")}</div>
@@ -1555,6 +1557,7 @@ initVerify({
 });
 initShare({ api, rerender: render });
 initReview({ S, api, rerender: render });
+initBlocks({ S, api, rerender: render });
 initReport({ S, api, rerender: render });
 initMyData({ S, rerender: render });
 initSpectate({ S, api, send, rerender: render });

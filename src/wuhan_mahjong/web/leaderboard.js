@@ -9,6 +9,7 @@
 // the player's statistics (战绩: statsHTML), counted by the server from his recorded hands.
 
 import { failureText, getLang, t } from "./i18n.js";
+import { blockButtonHTML } from "./blocks.js";
 import { reportNameHTML } from "./report.js";
 import { esc } from "./table.js";
 
@@ -125,9 +126,10 @@ export function playerHTML() {
   const curves = d.ratings.filter((r) => r.history && r.history.length > 1).map(ratingCurveHTML).join("");
   // signed in and not his own page (the server says whether he follows him): he may report the name
   const report = d.followed === null || d.followed === undefined ? "" : reportNameHTML(d.username);
+  const block = d.followed === null || d.followed === undefined ? "" : blockButtonHTML(d.username);
   const follow = d.followed === null || d.followed === undefined ? ""
     : `<button type="button" data-follow="${esc(d.username)}" data-on="${d.followed ? "0" : "1"}" aria-pressed="${d.followed}">${t(d.followed ? "player.unfollow" : "player.follow")}</button>${P.followError ? `<span class="error" role="alert">${esc(P.followError)}</span>` : ""}`;
-  return `<div class="screen"><div class="card"><h2 data-player-name="${esc(d.username)}">${esc(d.username)}</h2>${follow}
+  return `<div class="screen"><div class="card"><h2 data-player-name="${esc(d.username)}">${esc(d.username)}</h2>${follow}${block}
     <p class="player-level">${t("profile.level")} ${d.level} · ${esc(en ? d.title_en : d.title)} · ${esc(en ? d.rank_en : d.rank)}</p>
     <p class="muted">${t("player.joined", { when: Number.isNaN(joined.getTime()) ? "" : joined.toLocaleDateString() })}</p>
     ${d.playing ? `<p class="player-live">${t("player.playing", { profile: esc(t(`opt.profile.${d.playing.profile}`)), n: d.playing.hand_no + 1, hands: d.playing.hands })} · <a href="#/watch?id=${encodeURIComponent(d.playing.table_id)}" data-watch="${esc(d.playing.table_id)}">${t("watch.watch")}</a></p>` : ""}
