@@ -19,12 +19,12 @@ someone not blocked, changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Literal
 
 from sqlalchemy import and_, delete, func, or_, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from .errors import StoreError
 from .models import AccountRow, BanRow, BlockRow, FollowRow, utcnow
@@ -51,9 +51,14 @@ class FollowError(StoreError):
         self.code = code
 
 
-def follow(store: Store, follower_id: int, username: str) -> str:
-    """Follow ``username`` (one with a public page, :func:`~.ratings.public_account`);
-    his username."""
+def _relate(store: Store, actor_id: int, username: str, *, verb: str, most: int,
+            model: type[FollowRow] | type[BlockRow], actor: InstrumentedAttribute[int],
+            before: Callable[[Session, int], None],
+            make: Callable[[int], FollowRow | BlockRow]) -> str:
+    """Add ``make(target_id)``, the row of ``model`` keyed (``actor_id``, the player
+    ``username``, one with a public page): a follow or a block.  ``before(session,
+    target_id)`` runs first (it may refuse); an existing row changes nothing; at most
+    ``most`` rows per ``actor``.  His username."""
     name = ""
     try:
         with store._write() as session:
@@ -61,22 +66,33 @@ def follow(store: Store, follower_id: int, username: str) -> str:
             if target is None:
                 raise FollowError("no such player", "not_found")
             name = target.username
-            if target.id == follower_id:
-                raise FollowError("one cannot follow oneself", "self")
-            if _blocked_between(session, follower_id, target.id):  # said as for nobody
-                raise FollowError("no such player", "not_found")
-            if session.get(FollowRow, (follower_id, target.id)) is not None:
+            if target.id == actor_id:
+                raise FollowError(f"one cannot {verb} oneself", "self")
+            before(session, target.id)
+            if session.get(model, (actor_id, target.id)) is not None:
                 return name
-            count = session.scalar(select(func.count()).select_from(FollowRow)
-                                   .where(FollowRow.follower_id == follower_id)) or 0
-            if count >= FOLLOW_MAX:
-                raise FollowError(f"you follow {FOLLOW_MAX} players already", "too_many")
-            session.add(FollowRow(follower_id=follower_id, followee_id=target.id,
-                                  created_at=utcnow()))
-    except IntegrityError:  # the same follow, committed by a request at the same moment
+            count = session.scalar(select(func.count()).select_from(model)
+                                   .where(actor == actor_id)) or 0
+            if count >= most:
+                raise FollowError(f"you {verb} {most} players already", "too_many")
+            session.add(make(target.id))
+    except IntegrityError:  # the same row, committed by a request at the same moment
         if not name:
             raise
     return name
+
+
+def follow(store: Store, follower_id: int, username: str) -> str:
+    """Follow ``username`` (one with a public page, :func:`~.ratings.public_account`);
+    his username."""
+    def not_blocked(session: Session, target_id: int) -> None:
+        if _blocked_between(session, follower_id, target_id):  # said as for nobody
+            raise FollowError("no such player", "not_found")
+
+    return _relate(store, follower_id, username, verb="follow", most=FOLLOW_MAX,
+                   model=FollowRow, actor=FollowRow.follower_id, before=not_blocked,
+                   make=lambda target: FollowRow(follower_id=follower_id, followee_id=target,
+                                                 created_at=utcnow()))
 
 
 def unfollow(store: Store, follower_id: int, username: str) -> bool:
@@ -123,30 +139,15 @@ def _blocked_between(session: Session, one: int, other: int) -> bool:
 def block(store: Store, blocker_id: int, username: str) -> str:
     """Block ``username`` (one with a public page); his username.  Every follow between the
     two goes.  :class:`FollowError` ``not_found``, ``self`` or ``too_many``."""
-    name = ""
-    try:
-        with store._write() as session:
-            target = public_account(store, session, username)
-            if target is None:
-                raise FollowError("no such player", "not_found")
-            name = target.username
-            if target.id == blocker_id:
-                raise FollowError("one cannot block oneself", "self")
-            session.execute(delete(FollowRow).where(or_(
-                and_(FollowRow.follower_id == blocker_id, FollowRow.followee_id == target.id),
-                and_(FollowRow.follower_id == target.id, FollowRow.followee_id == blocker_id))))
-            if session.get(BlockRow, (blocker_id, target.id)) is not None:
-                return name
-            count = session.scalar(select(func.count()).select_from(BlockRow)
-                                   .where(BlockRow.blocker_id == blocker_id)) or 0
-            if count >= BLOCK_MAX:
-                raise FollowError(f"you block {BLOCK_MAX} players already", "too_many")
-            session.add(BlockRow(blocker_id=blocker_id, blocked_id=target.id,
-                                 created_at=utcnow()))
-    except IntegrityError:  # the same block, committed by a request at the same moment
-        if not name:
-            raise
-    return name
+    def end_follows(session: Session, target_id: int) -> None:
+        session.execute(delete(FollowRow).where(or_(
+            and_(FollowRow.follower_id == blocker_id, FollowRow.followee_id == target_id),
+            and_(FollowRow.follower_id == target_id, FollowRow.followee_id == blocker_id))))
+
+    return _relate(store, blocker_id, username, verb="block", most=BLOCK_MAX, model=BlockRow,
+                   actor=BlockRow.blocker_id, before=end_follows,
+                   make=lambda target: BlockRow(blocker_id=blocker_id, blocked_id=target,
+                                                created_at=utcnow()))
 
 
 def unblock(store: Store, blocker_id: int, username: str) -> bool:
