@@ -254,3 +254,55 @@ def test_a_tournament_survives_kill_9_of_its_server(node: ServeProcess, db_url: 
         assert store.audit().ok
     finally:
         store.close()
+
+
+def test_a_tournament_starts_by_itself_at_its_time(server: Server) -> None:
+    """定时开赛 through the server: a start time is 5 minutes to 7 days ahead (a clear 400
+    otherwise); when it comes, the runner starts the tournament and seats the connected
+    entrants as a hand start would."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    from wuhan_mahjong.store.models import TournamentRow
+
+    names = [f"ts{k}" for k in range(4)]
+    tokens = [register(server, n) for n in names]
+    soon = datetime.now(UTC) + timedelta(hours=1)
+    body = {"name": "八点开赛", "hands": 1, "rounds": 1, "capacity": 4}
+    for when in ((datetime.now(UTC) + timedelta(minutes=1)).isoformat(),
+                 (datetime.now(UTC) + timedelta(days=8)).isoformat()):
+        r = _post(server, "/api/tournaments", tokens[0], {**body, "starts_at": when})
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert error["params"] == {"field": "starts_at", "problem": "start_time", "low": 5,
+                                   "high": 7}
+    for when in (soon.replace(tzinfo=None).isoformat(), "tonight"):
+        r = _post(server, "/api/tournaments", tokens[0], {**body, "starts_at": when})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_request", when
+    made = _post(server, "/api/tournaments", tokens[0], {**body, "starts_at": soon.isoformat()})
+    assert made.status_code == 201, made.text
+    tid = made.json()["id"]
+    for t in tokens[1:]:
+        assert _post(server, f"/api/tournaments/{tid}/join", t).status_code == 200
+    shown = _detail(server, tid)["tournament"]
+    assert shown["status"] == "open"
+    assert datetime.fromisoformat(shown["starts_at"]) == soon
+    listing = httpx.get(f"{server.http}/api/tournaments", timeout=10).json()
+    assert (listing["start_lead_minutes"], listing["open_days"]) == (5, 7)
+
+    async def scenario() -> None:
+        clients = [Client(server, t, n) for t, n in zip(tokens, names, strict=True)]
+        for c in clients:
+            await c.connect()
+        with server.store.engine.begin() as connection:  # the hour has passed
+            connection.execute(update(TournamentRow).where(TournamentRow.id == tid)
+                               .values(starts_at=datetime.now(UTC) - timedelta(seconds=1)))
+        for c in clients:
+            table = await c.expect("table", timeout=30)
+            assert table["tournament"]["id"] == tid
+        for c in clients:
+            await c.close()
+
+    asyncio.run(scenario())
+    assert _detail(server, tid)["tournament"]["status"] == "running"

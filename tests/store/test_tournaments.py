@@ -247,3 +247,40 @@ def test_the_operator_lists_and_calls_off_tournaments(store: Store, db_url: str,
     assert admin("tournament-cancel", str(waiting))[0] == 0
     (logged, *_) = [a for a in Admin(store, "t").actions() if a.action == "tournament_cancel"]
     assert logged.actor == "ops" and logged.detail is not None
+
+
+def test_a_tournament_starts_at_its_start_time(store: Store) -> None:
+    """定时开赛: at its start time :func:`advance` starts it with the players entered (round 1
+    seated), or calls it off below four; the start time is 5 minutes to 7 days ahead; the
+    creator may still start it earlier."""
+    ids = _players(store, 6)
+    now = utcnow()
+    at = now + timedelta(hours=2)
+    on_time = tour.create(store, ids[0], "晚上八点", "yuanhang", hands=1, rounds=2, capacity=8,
+                          starts_at=at, now=now)
+    too_few = tour.create(store, ids[1], "没人来", "yuanhang", hands=1, rounds=1, capacity=8,
+                          starts_at=at, now=now)
+    early = tour.create(store, ids[2], "提前", "yuanhang", hands=1, rounds=1, capacity=8,
+                        starts_at=at, now=now)
+    for k in ids[1:5]:
+        tour.join(store, on_time, k)
+    for k in ids[3:6]:
+        tour.join(store, early, k)
+    tour.start(store, early, ids[2])  # by hand, before its time
+    (shown,) = [t for t in tour.listing(store) if t.id == on_time]
+    assert shown.starts_at == at and shown.status == "open"
+    assert tour.advance(store, now=at - timedelta(seconds=1)) == []  # not yet
+    assert sorted(tour.advance(store, now=at)) == [on_time]
+    statuses = {t.id: t.status for t in tour.listing(store)}
+    assert statuses[on_time] == "running" and statuses[early] == "running"
+    assert too_few not in statuses  # called off: no longer listed
+    detail = tour.detail(store, on_time)
+    assert detail is not None and detail.tournament.round == 1
+    assert sorted(a for t in detail.tables for a, _ in t.players) == sorted(ids[:5])
+    assert tour.advance(store, now=at + timedelta(minutes=1)) == []  # once
+    for bad in (now + timedelta(minutes=4), now + timedelta(days=7), now - timedelta(hours=1),
+                at.replace(tzinfo=None)):
+        with pytest.raises(tour.TournamentError) as caught:
+            tour.create(store, ids[5], "坏时间", "yuanhang", hands=1, rounds=1, capacity=8,
+                        starts_at=bad, now=now)
+        assert caught.value.code == "bad_start"

@@ -95,3 +95,41 @@ def test_a_tournament_in_the_browser(browser: Any, tournament_server: str,
     finally:
         guest_context.close()
         context.close()
+
+
+@pytest.mark.slow
+def test_a_tournament_with_a_start_time(browser: Any, tournament_server: str) -> None:
+    """定时开赛 from the form: the player's local time goes to the server with its zone and
+    comes back on the tournament's page; one too soon is refused on the form."""
+    base = tournament_server
+    token = register_user(base, "timer", PASSWORD)
+    context, page, console = signed_in(browser, base, token, "#/tournaments")
+    try:
+        page.wait_for_selector("#tournament-form #tour-starts")
+        local = page.evaluate("""() => {
+          const pad = (n) => String(n).padStart(2, '0');
+          const at = (minutes) => {
+            const d = new Date(Date.now() + minutes * 60000);
+            const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+            return `${day}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+          };
+          return {soon: at(2), later: at(180)};
+        }""")
+        page.fill("#tour-name", "定时杯")
+        page.fill("#tour-starts", local["soon"])  # too soon
+        page.click("#tournament-form button[type=submit]")
+        wait_js(page, "document.querySelector(\"[data-error-for='tournament-form']\")"
+                      ".textContent.includes('5 分钟后到 7 天内')")
+        page.fill("#tour-starts", local["later"])
+        page.click("#tournament-form button[type=submit]")
+        page.wait_for_selector("[data-tournament-name='定时杯'] ~ p [data-starts-at]")
+        sent = page.get_attribute("[data-starts-at]", "data-starts-at")
+        assert sent is not None
+        # the server holds the moment the player meant, in his local time
+        meant = page.evaluate(f"new Date({json.dumps(local['later'])}).getTime()")
+        held = page.evaluate(f"new Date({json.dumps(sent)}).getTime()")
+        assert meant == held
+        assert "开赛" in page.inner_text("[data-starts-at]")
+        assert console.errors == [] or all("400" in e for e in console.errors), console.errors
+    finally:
+        context.close()

@@ -3,7 +3,8 @@
 ::
 
     GET  /api/tournaments                          → {tournaments: [summary]}
-    POST /api/tournaments  {name, profile, hands, rounds, capacity}  (token) → 201 {id}
+    POST /api/tournaments  {name, profile, hands, rounds, capacity, starts_at?}
+                                                    (token) → 201 {id}
     GET  /api/tournaments/{id}                     → {tournament, standings, tables,
                                                       entered, creator}
     POST /api/tournaments/{id}/join | withdraw | start | cancel      (token) → {ok}
@@ -33,7 +34,7 @@ import logging
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field
+from pydantic import AwareDatetime, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -45,8 +46,10 @@ from ..store.tournaments import (
     CAPACITY_MAX,
     HANDS_MAX,
     NAME_MAX,
+    OPEN_FOR,
     PLAYERS_MIN,
     ROUNDS_MAX,
+    START_LEAD,
     ClaimedTable,
     TournamentError,
 )
@@ -103,6 +106,8 @@ class TournamentIn(RequestModel):
     hands: int = _number("hands")
     rounds: int = _number("rounds")
     capacity: int = _number("capacity")
+    starts_at: AwareDatetime | None = None
+    """When it starts by itself (定时开赛; ``None``: when its creator starts it)."""
 
 
 class CreatedOut(ResponseModel):
@@ -121,12 +126,16 @@ class TournamentOut(ResponseModel):
     creator: str
     players: int
     created_at: datetime
+    starts_at: datetime | None = None
 
 
 class ListOut(ResponseModel):
     tournaments: list[TournamentOut]
     form: dict[str, NumberOut] = Field(default_factory=lambda: dict(FORM))
     name_max: int = NAME_MAX
+    start_lead_minutes: int = int(START_LEAD.total_seconds() // 60)
+    """A start time is this many minutes ahead at least, and less than ``open_days`` days."""
+    open_days: int = OPEN_FOR.days
 
 
 class StandingOut(ResponseModel):
@@ -165,6 +174,11 @@ def _summary(t: store_tournaments.Tournament) -> TournamentOut:
 def _refused(e: TournamentError) -> HttpError:
     if e.code == "not_found":
         return HttpError(404, "not_found", str(e))
+    if e.code == "bad_start":
+        return HttpError(400, "invalid_request", str(e),
+                         params={"field": "starts_at", "problem": "start_time",
+                                 "low": int(START_LEAD.total_seconds() // 60),
+                                 "high": OPEN_FOR.days})
     if e.code in ("bad_name", "invalid"):
         return HttpError(400, "invalid_request", str(e),
                          params={"field": "name" if e.code == "bad_name" else "options",
@@ -199,7 +213,8 @@ async def create_tournament(request: Request) -> Response:
     try:
         tournament_id = await asyncio.to_thread(
             store_tournaments.create, hub_of(request).store, account.id, body.name,
-            body.profile, hands=body.hands, rounds=body.rounds, capacity=body.capacity)
+            body.profile, hands=body.hands, rounds=body.rounds, capacity=body.capacity,
+            starts_at=body.starts_at)
     except TournamentError as e:
         raise _refused(e) from None
     return ok(CreatedOut(id=tournament_id), 201)

@@ -422,6 +422,9 @@ class TournamentRow(Base):
     creator_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    starts_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    """When it starts by itself (定时开赛; migration v0014), or ``None``: when its creator
+    starts it."""
 
 
 class TournamentPlayerRow(Base):

@@ -23,6 +23,10 @@ a cluster:
   tables have all ended to its next round, or to ``finished`` after the last: under the
   tournament row's lock, so twice is once.
 
+A tournament may also start by itself at a time its creator set (定时开赛, ``starts_at``):
+:func:`advance` starts it then with the players entered, or calls it off if they are fewer
+than :data:`PLAYERS_MIN`; until then its creator may still start it by hand.
+
 A player entered in a tournament that is open or running waits for it: the lobby refuses
 him a queue or a room (:func:`entered`); he may withdraw (:func:`withdraw`), and is then
 seated no more.
@@ -66,6 +70,7 @@ __all__ = [
     "OPEN_PER_CREATOR",
     "PLAYERS_MIN",
     "ROUNDS_MAX",
+    "START_LEAD",
     "ClaimLost",
     "ClaimedTable",
     "Standing",
@@ -104,12 +109,14 @@ OPEN_PER_CREATOR = 3
 """Tournaments one player may have open (not yet started) at once."""
 CLAIM_STALE = timedelta(seconds=60)
 """A table claimed this long ago and still not started: its node died; claim it again."""
+START_LEAD = timedelta(minutes=5)
+"""A start time is at least this far ahead when the tournament is created (time to enter)."""
 OPEN_FOR = timedelta(days=7)
 """A tournament not started this long after its creation is called off (its entrants, who
 may play nothing else meanwhile, are free again)."""
 
 TournamentErrorCode = Literal["not_found", "closed", "full", "not_creator", "too_few", "too_many",
-                    "bad_name", "invalid", "not_entered", "guest"]
+                    "bad_name", "bad_start", "invalid", "not_entered", "guest"]
 
 
 class TournamentError(StoreError, ValueError):
@@ -139,6 +146,8 @@ class Tournament:
     players: int
     """Entered and not withdrawn."""
     created_at: datetime
+    starts_at: datetime | None = None
+    """When it starts by itself (``None``: when its creator starts it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,9 +268,19 @@ def _registered(session: Session, account_id: int) -> AccountRow:
 
 
 def create(store: Store, creator_id: int, name: str, profile: str, *, hands: int, rounds: int,
-           capacity: int) -> int:
-    """Create an open tournament (the creator enters it too); its id."""
+           capacity: int, starts_at: datetime | None = None,
+           now: datetime | None = None) -> int:
+    """Create an open tournament (the creator enters it too); its id.  ``starts_at``: when
+    it starts by itself, :data:`START_LEAD` to :data:`OPEN_FOR` from now."""
     text = _clean_name(name)
+    at = now or utcnow()
+    if starts_at is not None:
+        if starts_at.tzinfo is None:
+            raise TournamentError("the start time needs its time zone", "bad_start")
+        if not at + START_LEAD <= starts_at < at + OPEN_FOR:
+            raise TournamentError(
+                f"the start time is {int(START_LEAD.total_seconds() // 60)} minutes to "
+                f"{OPEN_FOR.days} days ahead", "bad_start")
     if profile not in PROFILES:
         raise TournamentError(f"unknown profile {str(profile)[:32]!r}", "invalid")
     _bounded("hands", hands, 1, HANDS_MAX)
@@ -274,11 +293,11 @@ def create(store: Store, creator_id: int, name: str, profile: str, *, hands: int
         if mine >= OPEN_PER_CREATOR:
             raise TournamentError(f"you have {OPEN_PER_CREATOR} open tournaments already",
                                   "too_many")
-        now = utcnow()
+        now = at
         row = TournamentRow(name=text, profile=profile, hands=hands, rounds=rounds,
                             capacity=capacity, status="open", round=0,
                             seed=secrets.token_hex(16), creator_id=creator_id,
-                            created_at=now, updated_at=now)
+                            created_at=now, updated_at=now, starts_at=starts_at)
         session.add(row)
         session.flush()
         session.add(TournamentPlayerRow(tournament_id=row.id, account_id=creator_id,
@@ -375,18 +394,21 @@ def _seat(session: Session, row: TournamentRow, order: Sequence[int]) -> None:
                                        players=json.dumps(players), status="pending"))
 
 
+def _begin(session: Session, row: TournamentRow) -> None:
+    """Start the (locked, open) tournament: round 1 drawn at random, its tables waiting for
+    a server to start them.  :class:`TournamentError` ``too_few`` below :data:`PLAYERS_MIN`."""
+    players = sorted(p.account_id for p in _active(session, row.id))
+    if len(players) < PLAYERS_MIN:
+        raise TournamentError(f"a tournament needs {PLAYERS_MIN} players to start", "too_few")
+    random.Random(f"{row.seed}:1").shuffle(players)
+    row.status, row.round, row.updated_at = "running", 1, utcnow()
+    _seat(session, row, players)
+
+
 def start(store: Store, tournament_id: int, account_id: int) -> None:
-    """The creator starts the tournament: round 1 is drawn at random and its tables wait
-    for a server to start them."""
+    """The creator starts the tournament (at its start time or before)."""
     with store._write() as session:
-        row = _creators_open(session, tournament_id, account_id, "starts")
-        players = sorted(p.account_id for p in _active(session, tournament_id))
-        if len(players) < PLAYERS_MIN:
-            raise TournamentError(f"a tournament needs {PLAYERS_MIN} players to start",
-                                  "too_few")
-        random.Random(f"{row.seed}:1").shuffle(players)
-        row.status, row.round, row.updated_at = "running", 1, utcnow()
-        _seat(session, row, players)
+        _begin(session, _creators_open(session, tournament_id, account_id, "starts"))
 
 
 def _table_results(session: Session, tournament_id: int) -> list[tuple[dict[int, int], int]]:
@@ -432,11 +454,34 @@ def standings(store: Store, tournament_id: int) -> list[Standing]:
         return _standings(session, tournament_id)
 
 
+def _start_due(store: Store, now: datetime) -> list[int]:
+    """Start the open tournaments whose start time has come (or call off those with too few
+    players); the ids started."""
+    due = and_(TournamentRow.status == "open", TournamentRow.starts_at.is_not(None),
+               TournamentRow.starts_at <= now)
+    with store._read() as session:
+        found = list(session.scalars(select(TournamentRow.id).where(due)))
+    started = []
+    for tournament_id in found:
+        with store._write() as session:
+            row = _locked(session, tournament_id)
+            if row.status != "open":  # another node started it meanwhile
+                continue
+            try:
+                _begin(session, row)  # refuses before it changes anything
+                started.append(tournament_id)
+            except TournamentError:  # too few players at the start time
+                row.status, row.updated_at = "cancelled", utcnow()
+    return started
+
+
 def advance(store: Store, *, now: datetime | None = None) -> list[int]:
-    """Move every running tournament whose round has ended on: to its next round (seated by
-    standing), or to ``finished``; call off those left open longer than :data:`OPEN_FOR`.
-    The ids moved on."""
+    """Start the tournaments whose start time has come (calling off those with too few
+    players); move every running tournament whose round has ended on: to its next round
+    (seated by standing), or to ``finished``; call off those left open longer than
+    :data:`OPEN_FOR`.  The ids started or moved on."""
     now = now or utcnow()
+    begun = _start_due(store, now)
     stale = and_(TournamentRow.status == "open", TournamentRow.created_at < now - OPEN_FOR)
     with store._read() as session:  # reads first: most looks find nothing to do
         expired = session.scalar(select(func.count()).select_from(TournamentRow).where(stale))
@@ -466,7 +511,7 @@ def advance(store: Store, *, now: datetime | None = None) -> list[int]:
                 _seat(session, row, order)
             row.updated_at = utcnow()
             moved.append(tournament_id)
-    return moved
+    return begun + moved
 
 
 def _claimable_clause(now: datetime) -> Any:
@@ -599,7 +644,8 @@ def _summaries(session: Session, where: Any, limit: int) -> list[Tournament]:
         .order_by(TournamentRow.created_at.desc(), TournamentRow.id.desc()).limit(limit))
     return [Tournament(id=t.id, name=t.name, profile=t.profile, hands=t.hands, rounds=t.rounds,
                        capacity=t.capacity, status=t.status, round=t.round, creator=str(c),
-                       players=int(n), created_at=t.created_at) for t, c, n in rows]
+                       players=int(n), created_at=t.created_at, starts_at=t.starts_at)
+            for t, c, n in rows]
 
 
 def listing(store: Store, *, limit: int = 50) -> list[Tournament]:

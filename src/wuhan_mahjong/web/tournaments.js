@@ -36,6 +36,7 @@ export async function openTournaments() {
     T.list = data.tournaments || [];
     T.form = data.form; // the creation form's numbers: their ranges and first values
     T.nameMax = data.name_max;
+    T.startBounds = { lead: data.start_lead_minutes, days: data.open_days }; // 定时开赛
     T.error = "";
   } catch (e) {
     T.error = failureText(e);
@@ -91,9 +92,16 @@ function statusText(tour) {
   return t(`tour.status.${tour.status}`);
 }
 
+function localTime(iso) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleString(getLang() === "en" ? "en" : "zh-CN");
+}
+
 function infoLine(tour) {
-  return [esc(t(`opt.profile.${tour.profile}`)), t("tour.rounds_n", { n: tour.rounds }),
-    t("tour.hands_n", { n: tour.hands }), t("tour.players_n", { n: tour.players, max: tour.capacity })].join(" · ");
+  const parts = [esc(t(`opt.profile.${tour.profile}`)), t("tour.rounds_n", { n: tour.rounds }),
+    t("tour.hands_n", { n: tour.hands }), t("tour.players_n", { n: tour.players, max: tour.capacity })];
+  if (tour.status === "open" && tour.starts_at) parts.push(`<span data-starts-at="${esc(tour.starts_at)}">${t("tour.starts_at", { when: localTime(tour.starts_at) })}</span>`);
+  return parts.join(" · ");
 }
 
 /** The list, and the form to create one (registered players). */
@@ -120,6 +128,8 @@ export function tournamentsHTML() {
       <div class="form-row"><label for="tour-rounds">${t("tour.rounds")}</label>${num("rounds")}</div>
       <div class="form-row"><label for="tour-hands">${t("tour.hands")}</label>${num("hands")}</div>
       <div class="form-row"><label for="tour-capacity">${t("tour.capacity")}</label>${num("capacity")}</div>
+      <div class="form-row"><label for="tour-starts">${t("tour.start_time")}</label><input id="tour-starts" name="starts_at" type="datetime-local"></div>
+      <p class="muted">${t("tour.start_time_about", { lead: T.startBounds ? T.startBounds.lead : 5, days: T.startBounds ? T.startBounds.days : 7 })}</p>
       <button class="primary" type="submit"${T.busy ? " disabled" : ""}>${t("tour.create_submit")}</button>
       <p class="error form-error" role="alert" data-error-for="tournament-form">${esc(T.formError)}</p></form>`;
   }
@@ -207,6 +217,12 @@ async function create(form) {
   const number = (name) => Number(form.elements[name].value);
   const body = { name: form.elements.name.value, profile: form.elements.profile.value,
     rounds: number("rounds"), hands: number("hands"), capacity: number("capacity") };
+  const starts = form.elements.starts_at.value; // the player's local time, without a zone
+  if (starts) {
+    const at = new Date(starts);
+    if (Number.isNaN(at.getTime())) { T.formError = t("tour.bad_start"); deps.rerender(); return; }
+    body.starts_at = at.toISOString(); // with its zone (UTC): the server wants one
+  }
   for (const [name, { low, high }] of Object.entries(T.form)) {
     if (!Number.isInteger(body[name]) || body[name] < low || body[name] > high) {
       T.formError = t("tour.bad_number", { field: t(`tour.${name}`), low, high });
