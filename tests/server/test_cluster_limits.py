@@ -144,7 +144,8 @@ def test_quick_chat_is_counted_where_the_table_runs(
         two_nodes: list[ServeProcess], db_url: str) -> None:
     """Quick chat needs no Redis: a player's phrases are handled by the node that runs his
     table, wherever his socket is.  Two phrases on node 1, a reconnection to node 2 (relayed),
-    and the bucket (3 at once, one per 4 s) is the same one: the fourth is refused there."""
+    and the bucket (3 at once, one per 4 s) is the same one: the fourth is refused there.
+    How many play now (``GET /api/now``) is the cluster's, asked of either node."""
     from wuhan_mahjong.server.chat import CHAT_BURST, CHAT_RATE
 
     first, second = two_nodes
@@ -172,6 +173,13 @@ def test_quick_chat_is_counted_where_the_table_runs(
             assert answer["code"] == "rate_limited" and answer["params"]["reason"] == "chat"
             # one bucket: its burst, and what it refilled meanwhile
             assert said <= CHAT_BURST + CHAT_RATE * (time.monotonic() - began), said
+            # how many play now is the platform's: three sockets on node 1, one on node 2, one table
+            deadline = time.monotonic() + 30
+            while (now := (await asyncio.to_thread(
+                    httpx.get, f"{second.http}/api/now", timeout=10)).json()) != {
+                    "online": 4, "tables": 1}:
+                assert time.monotonic() < deadline, now
+                await asyncio.sleep(0.2)
             for c in [*players, moved]:
                 await c.close()
 

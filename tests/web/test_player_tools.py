@@ -254,3 +254,24 @@ def test_blocking_a_player_hides_his_quick_chat(browser: Any,
     finally:
         for context, _, _ in pages.values():
             context.close()
+
+
+@pytest.mark.slow
+def test_the_lobby_says_how_many_play_now(browser: Any,
+                                          tools_server: tuple[str, Store]) -> None:
+    base, _ = tools_server
+    token = register_user(base, "counted")
+    context, page, console = signed_in(browser, base, token, "#/lobby")
+    try:
+        wait_js(page, "window.__wm.wsOpen === true")
+        # the server reuses its count a moment (NOW_SECONDS): ask again until this player is in it
+        for _ in range(60):
+            page.click("[data-do='watch-refresh']")
+            page.wait_for_timeout(500)
+            if int(page.get_attribute(".now-playing", "data-online") or 0) >= 1:
+                break
+        assert int(page.get_attribute(".now-playing", "data-online") or 0) >= 1
+        assert page.inner_text(".now-playing").startswith("在线 ")
+        assert console.errors == []
+    finally:
+        context.close()

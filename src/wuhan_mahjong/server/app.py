@@ -32,6 +32,7 @@ import asyncio
 import json
 import logging
 import math
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -620,6 +621,32 @@ async def health(request: Request) -> Response:
                          connections=len(hub.clients)))
 
 
+class NowOut(ResponseModel):
+    """``GET /api/now``: the lobby's *在线 N 人 · M 桌对局中*."""
+
+    online: int
+    """Players connected to the platform (every node of a cluster)."""
+    tables: int
+    """Matches running."""
+
+
+NOW_SECONDS = 2.0
+"""How long one node reuses its answer to ``GET /api/now`` (every lobby asks it)."""
+
+
+@api
+async def now_playing(request: Request) -> Response:
+    """How many play now, over the platform (public, as app lobbies show it)."""
+    state = request.app.state
+    kept: tuple[float, bytes] | None = getattr(state, "now_answer", None)
+    if kept is not None and time.monotonic() - kept[0] < NOW_SECONDS:
+        return Response(kept[1], media_type="application/json")
+    online, tables = await hub_of(request).platform_counts()
+    body = NowOut(online=online, tables=tables).model_dump_json().encode()
+    state.now_answer = (time.monotonic(), body)
+    return Response(body, media_type="application/json")
+
+
 CLIENT_CACHE = {"Cache-Control": "no-cache"}
 """How browsers may keep the client's files: only as long as the server says they are
 unchanged (each use is a conditional request, answered ``304`` by their ETag).  Without it
@@ -707,6 +734,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/matches/{match_id}/hands", hands, methods=["GET"]),
         Route("/api/matches/{match_id}/hands/{hand_no:int}", record, methods=["GET"]),
         Route("/api/health", health, methods=["GET"]),
+        Route("/api/now", now_playing, methods=["GET"]),
         Route("/api/hint", hint_for_seat, methods=["GET"]),
         *rules_routes(),
         *calculator_routes(AddressLimiter(cfg.calc_rate, cfg.calc_burst)),

@@ -33,6 +33,8 @@ What lives where:
     the live-table list, the player pages' ``playing`` and the followed players' tables
     are the whole cluster's, and a ``watch`` of a table on another node moves the
     spectator's messages there, as a room's code does (:meth:`Cluster.forward`).
+  - ``wm:counts`` (field: the node): the node's connected players and running tables,
+    written with its heartbeat; the lobby's *在线 N 人* adds up the live nodes' (:meth:`Cluster.counts`).
   - ``wm:online:<account>``: the account is connected (to the node named), set with the
     heartbeat's time to live and renewed every heartbeat by the node holding its socket:
     the presence the followed-players list shows (:meth:`Cluster.online`); a closed
@@ -100,6 +102,9 @@ SEAT_MS = 60_000
 
 ONLINE_PREFIX = "wm:online:"
 """Keys of the connected accounts (the module's doc)."""
+
+COUNTS_KEY = "wm:counts"
+"""The hash of every node's "<connected players> <running tables>" (field: the node)."""
 
 LIVE_KEY = "wm:live"
 """The hash of every node's watchable tables (field: the node; the module's doc)."""
@@ -411,6 +416,7 @@ class Cluster:
             keys += [f"wm:home:{account_id}" for account_id in self.homes]
             await self.redis.delete(f"wm:node:{self.node}", *keys)
             await self.redis.hdel(LIVE_KEY, self.node)
+            await self.redis.hdel(COUNTS_KEY, self.node)
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -456,6 +462,26 @@ class Cluster:
         if dead:
             await self.redis.hdel(LIVE_KEY, *dead)
         return out
+
+    async def counts(self) -> tuple[int, int]:
+        """(connected players, running tables) over the live nodes: this node's as they are
+        now, and each other node's as its last heartbeat wrote them; a node without a
+        heartbeat (dead) counts nothing, and its field goes."""
+        written = await self.redis.hgetall(COUNTS_KEY)
+        players, tables = self.hub.node_counts()
+        dead = []
+        for node, text in written.items():
+            if node == self.node:
+                continue
+            if not await self.alive(str(node)):
+                dead.append(node)
+                continue
+            with contextlib.suppress(ValueError):
+                p, t = (int(x) for x in str(text).split())
+                players, tables = players + p, tables + t
+        if dead:
+            await self.redis.hdel(COUNTS_KEY, *dead)
+        return players, tables
 
     async def online(self, account_ids: Sequence[int]) -> set[int]:
         """Which of ``account_ids`` are connected to any node (see ``wm:online``)."""
@@ -572,6 +598,8 @@ class Cluster:
         px = self.ttl_ms
         await self.redis.set(f"wm:node:{self.node}", f"{time.time()} {RELAY_VERSION} {LOG_VERSION}",
                              px=px)
+        players, tables = self.hub.node_counts()
+        await self.redis.hset(COUNTS_KEY, self.node, f"{players} {tables}")
         homes: set[int] = set()
         leased: set[str] = set()
         live = [t for t in self.hub.tables.values()

@@ -268,6 +268,21 @@ class Hub:
             return here
         return sorted(here + elsewhere, key=lambda t: (-int(t["watchers"]), str(t["table_id"])))
 
+    def node_counts(self) -> tuple[int, int]:
+        """(connected players, running tables) of this node."""
+        return len(self.clients), sum(1 for t in self.tables.values() if not t.finished)
+
+    async def platform_counts(self) -> tuple[int, int]:
+        """(connected players, running tables) of the platform: this node's, and in a
+        cluster every live node's (each publishes its own with its heartbeat)."""
+        if self.cluster is None:
+            return self.node_counts()
+        try:
+            return await self.cluster.counts()
+        except Exception as e:  # Redis away: what this node knows
+            log.warning("counts of this node only: Redis does not answer (%s)", e)
+            return self.node_counts()
+
     async def playing(self, account_ids: Collection[int]) -> dict[int, dict[str, Any]]:
         """The watchable table each of ``account_ids`` sits at, on any node (entries of
         :meth:`live_tables`); those at none, or at a table nobody may watch, are absent."""

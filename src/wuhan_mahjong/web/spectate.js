@@ -3,7 +3,8 @@
 //
 // The server sends the engine's spectator view (no concealed tile) a few moves late
 // (`watching.delay`); this page only draws what it gets.  The players see how many watch
-// (`watchers` in their `table` frame, then `watchers` frames): watchersHTML.
+// (`watchers` in their `table` frame, then `watchers` frames): watchersHTML.  The lobby's
+// card also says how many play now over the platform (GET /api/now: 在线 N 人 · M 桌对局中).
 
 import { errorText, failureText, t } from "./i18n.js";
 import { esc, renderSettlement, renderTable } from "./table.js";
@@ -25,9 +26,11 @@ export async function loadLive() {
   if (L.loading) return;
   L.loading = true;
   try {
-    const data = await deps.api("GET", "/api/tables/live");
+    const [data, now] = await Promise.all([deps.api("GET", "/api/tables/live"),
+      deps.api("GET", "/api/now").catch(() => null)]); // how many play now: a nicety
     L.tables = data.tables || [];
     L.delay = data.delay;
+    L.now = now;
     L.error = "";
   } catch (e) {
     L.error = failureText(e);
@@ -53,7 +56,8 @@ export function watchListHTML() {
       `${playersLine(tb.players)}${tb.watchers ? ` · ${t("watch.count", { n: tb.watchers })}` : ""}</li>`).join("")}</ul>`;
   }
   const note = L.delay ? `<p class="watch-note">${t("watch.delay", { n: L.delay })}</p>` : "";
-  return `<div class="card watch-card"><h3>${t("watch.title")}</h3>${body}${note}` +
+  const now = L.now ? `<p class="now-playing" data-online="${L.now.online}" data-tables="${L.now.tables}">${t("lobby.now", { online: L.now.online, tables: L.now.tables })}</p>` : "";
+  return `<div class="card watch-card"><h3>${t("watch.title")}</h3>${now}${body}${note}` +
     `<button type="button" data-do="watch-refresh">${t("watch.refresh")}</button></div>`;
 }
 
