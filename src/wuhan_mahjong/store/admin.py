@@ -286,8 +286,6 @@ class Admin:
 
     def show(self, username: str, *, newest: int = 10) -> AccountSummary:
         """An account at a glance for support (``admin show``): a reading, not logged."""
-        from .reports import reports_about
-
         account = self.account(username)
         now = utcnow()
         with _read_session(self.store) as session, session.begin():
@@ -298,8 +296,9 @@ class Admin:
                 (AuthSessionRow.expires_at.is_(None)) | (AuthSessionRow.expires_at > now))) or 0
             last = session.scalar(select(func.max(AuthSessionRow.created_at))
                                   .where(AuthSessionRow.account_id == account.id))
-            open_reports = session.scalar(select(func.count()).select_from(ReportRow).where(
-                ReportRow.reported_id == account.id, ReportRow.status == "open")) or 0
+            reports: dict[str, int] = {status: int(n) for status, n in session.execute(
+                select(ReportRow.status, func.count()).where(ReportRow.reported_id == account.id)
+                .group_by(ReportRow.status))}
             running = {match_id for match_id, config in session.execute(
                 select(MatchRow.match_id, MatchRow.config).where(MatchRow.status == "running"))
                 if any(isinstance(seat, dict) and seat.get("account_id") == account.id
@@ -310,8 +309,8 @@ class Admin:
             ban=None if ban is None else (ban.reason, ban.banned_at), live_sessions=int(live),
             last_login=last, ledger=self.store.ledger(account.id, limit=newest),
             matches=self.store.match_history(account.id, limit=newest),
-            table=seated[0] if seated else None, reports_open=int(open_reports),
-            reports_total=reports_about(self.store, [account.id]).get(account.id, 0))
+            table=seated[0] if seated else None, reports_open=int(reports.get("open", 0)),
+            reports_total=int(sum(reports.values())))
 
     def reset_password(self, username: str, password: str | None = None) -> str:
         """Set a new password (a random one if ``None``), end every session; the password."""
