@@ -14,6 +14,7 @@ import pytest
 
 from wuhan_mahjong.analysis import shanten
 from wuhan_mahjong.bots import get_bot
+from wuhan_mahjong.bots.greedy import evaluator, step_acceptance
 from wuhan_mahjong.bots.review import review_hand
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import new_hand, seat_view
@@ -48,6 +49,15 @@ def _shanten_after(state: HandState, seat: int, action: Any) -> int:
     return shanten(rest, reading.melds, reading.laizi, reading.rules)
 
 
+def _acceptance_after(state: HandState, seat: int, action: Any) -> int:
+    """进张 of the seat's concealed tiles once the engine applied the discard, read by the
+    bots' hand evaluator (not the review's own count)."""
+    after = state.copy()
+    after.apply(seat, action)
+    reading = SeatReading(seat_view(after, seat))
+    return step_acceptance(evaluator(reading.hand, reading.melds, reading), reading, live=False)
+
+
 def _expected(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
     """The review, from a walk of the record with the engine's state and legal actions."""
     bot = get_bot("expert", 0)
@@ -66,8 +76,13 @@ def _expected(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
                 if isinstance(action, (Discard, LaiziDiscard)):
                     played_s = _shanten_after(state, seat, action)
                     best_s = min(_shanten_after(state, seat, a) for a in discards)
+                suggested = bot.choose(seat_view(state, seat))
                 out.append({"step": step, "played": action.to_json(),
-                            "suggested": bot.choose(seat_view(state, seat)).to_json(),
+                            "suggested": suggested.to_json(),
+                            "accept_played": _acceptance_after(state, seat, action)
+                            if isinstance(action, (Discard, LaiziDiscard)) else None,
+                            "accept_suggested": _acceptance_after(state, seat, suggested)
+                            if isinstance(suggested, (Discard, LaiziDiscard)) else None,
                             "slower": played_s is not None and best_s is not None
                             and played_s > best_s,
                             "missed_win": WIN in legal and action != WIN,
@@ -87,7 +102,8 @@ def test_the_review_agrees_with_a_walk_of_the_record(profile: str) -> None:
         for seat in range(4):
             review = review_hand(events, seat)
             got = [{k: d[k] for k in ("step", "played", "suggested", "slower", "missed_win",
-                                      "shanten_played", "shanten_best")}
+                                      "shanten_played", "shanten_best", "accept_played",
+                                      "accept_suggested")}
                    for d in review["decisions"]]
             assert got == _expected(events, seat), (profile, seed, seat)
             summary = review["summary"]

@@ -86,6 +86,10 @@ def test_the_ai_review_of_a_replay(browser: Any, tools_server: tuple[str, Store]
         assert rows.count() == len(here)
         assert [rows.nth(k).get_attribute("data-agree") for k in range(len(here))] == [
             "1" if d["agree"] else "0" for d in here]
+        accepts = [n for d in here for n in (d["accept_played"], d["accept_suggested"])
+                   if n is not None]  # 进张 beside each discard, as the server counted it
+        assert [int(x) for x in page.locator(".review-here [data-accept]").evaluate_all(
+            "els => els.map((e) => e.dataset.accept)")] == accepts
         page.screenshot(path=str(artifacts / "replay-review.png"))
         if len(differ) > 1:
             page.click("[data-review='next']")

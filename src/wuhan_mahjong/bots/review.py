@@ -13,6 +13,10 @@ agreeing or not, two plain facts are marked, which need no bot to be believed:
     a win that was on offer and not taken (passing a legal win on purpose, for a bigger
     hand, is rare; the mark lets the player look).
 
+And for a discard, played or suggested, its tile acceptance (进张): how many of the tiles
+the seat has not seen would bring the hand a step closer after it, the why of most
+efficiency choices.
+
 Decisions without an alternative (a lone legal action) are left out.  The review is a pure
 function of (record, seat, policy, seed): every shipped bot is bounded by work, so the same
 review is given every time and on every machine.
@@ -67,6 +71,11 @@ class ReviewedDecision(TypedDict):
     """A discard's shanten after it (``None`` for other actions)."""
     shanten_best: int | None
     """The best shanten a discard could have left (``None`` for other actions)."""
+    accept_played: int | None
+    """The played discard's acceptance (进张: unseen tiles that bring the hand a step
+    closer after it; ``None`` for other actions)."""
+    accept_suggested: int | None
+    """The same of the bot's discard (``None`` when it suggests no discard)."""
 
 
 class ReviewSummary(TypedDict):
@@ -92,13 +101,26 @@ def _discarded(view: SeatView, played: Any) -> int | None:
     return None
 
 
-def _shanten_without(view: SeatView, tile: int) -> int:
-    """The shanten of the seat's hand without ``tile``, the tiles that may only leave as
-    kongs (红中 / 发财) set aside."""
-    reading = SeatReading(view)
+def _rest(reading: SeatReading, tile: int) -> list[int]:
+    """The seat's hand without ``tile``, the tiles that may only leave as kongs (红中 /
+    发财) set aside."""
     rest = [x for x in reading.hand if x not in reading.must]
     rest.remove(tile)
-    return shanten(rest, reading.melds, reading.laizi, reading.rules)
+    return rest
+
+
+def _shanten_without(reading: SeatReading, tile: int) -> int:
+    return shanten(_rest(reading, tile), reading.melds, reading.laizi, reading.rules)
+
+
+def _acceptance_without(reading: SeatReading, tile: int) -> int:
+    """进张 after discarding ``tile``: the unseen copies of the kinds that, drawn, lower the
+    shanten of what is left (a kong-only tile never: it cannot stay in the hand)."""
+    rest = _rest(reading, tile)
+    now = shanten(rest, reading.melds, reading.laizi, reading.rules)
+    return sum(n for kind, n in enumerate(reading.unseen)
+               if n and kind not in reading.must
+               and shanten([*rest, kind], reading.melds, reading.laizi, reading.rules) < now)
 
 
 def review_hand(events: Sequence[dict[str, Any]], seat: int, *, policy: str = REVIEW_POLICY,
@@ -128,12 +150,14 @@ def review_hand(events: Sequence[dict[str, Any]], seat: int, *, policy: str = RE
         played = action_from_json(nxt.get("action"))
         suggested = bot.choose(view)
         tile = _discarded(view, played)
+        reading = SeatReading(view)
         best = worse = None
         if tile is not None:
             options = {t for t in (_discarded(view, action_from_json(a)) for a in legal)
                        if t is not None}
-            worse = _shanten_without(view, tile)
-            best = min(_shanten_without(view, t) for t in options)
+            worse = _shanten_without(reading, tile)
+            best = min(_shanten_without(reading, t) for t in options)
+        bot_tile = _discarded(view, suggested)
         decisions.append({
             "step": step, "wall": view["wall"], "phase": view["phase"],
             "played": played.to_json(), "suggested": suggested.to_json(),
@@ -141,7 +165,10 @@ def review_hand(events: Sequence[dict[str, Any]], seat: int, *, policy: str = RE
             "slower": best is not None and worse is not None and worse > best,
             "missed_win": not isinstance(played, Win) and any(
                 isinstance(action_from_json(a), Win) for a in legal),
-            "shanten_played": worse, "shanten_best": best})
+            "shanten_played": worse, "shanten_best": best,
+            "accept_played": None if tile is None else _acceptance_without(reading, tile),
+            "accept_suggested": None if bot_tile is None else _acceptance_without(reading,
+                                                                                  bot_tile)})
 
     final = replay(events, before_next)
     if not final.ended:

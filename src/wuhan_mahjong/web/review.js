@@ -1,10 +1,10 @@
 // AI 复盘 in a replay: GET /api/matches/{m}/hands/{n}/review reviews a seat of one's own hand
 // (one's own seat first), GET /api/public/hands/{m}/{n}/review?seat=N a seat of a published
-// hand, with the expert bot (docs/server.md): each decision taken beside
-// the bot's, and two plain marks, a discard slower than another legal one (shanten) and a win
-// passed.  The server names the replay frame of each decision, so this module only shows the
-// ones of the frame on screen and jumps between the frames where the bot disagreed: it
-// computes nothing of the game.
+// hand, with the expert bot (docs/server.md): each decision taken beside the bot's, two
+// plain marks (a discard slower than another legal one, a win passed) and each discard's
+// 进张 (tile acceptance).  The server counts all of it and names the replay frame of each
+// decision, so this module only shows the ones of the frame on screen and jumps between the
+// frames where the bot disagreed: it computes nothing of the game.
 
 import { failureText, seatName, t } from "./i18n.js";
 import { actionLabel, esc } from "./table.js";
@@ -55,8 +55,10 @@ function decisionHTML(d) {
   const marks = [];
   if (d.slower) marks.push(`<span class="review-mark" data-mark="slower">${t("review.slower", { played: d.shanten_played, best: d.shanten_best })}</span>`);
   if (d.missed_win) marks.push(`<span class="review-mark" data-mark="missed_win">${t("review.missed_win")}</span>`);
+  // 进张: the unseen tiles that bring the hand a step closer after a discard (the server counts)
+  const accept = (n) => (n === null || n === undefined ? "" : ` <small data-accept="${n}">${t("review.accept", { n })}</small>`);
   return `<li class="review-decision ${d.agree ? "agree" : "differ"}" data-agree="${d.agree ? "1" : "0"}">` +
-    `<span>${t("review.you")} ${esc(actionLabel(d.played))}</span> · <span>${t("review.bot")} ${esc(actionLabel(d.suggested))}</span> ` +
+    `<span>${t("review.you")} ${esc(actionLabel(d.played))}${accept(d.accept_played)}</span> · <span>${t("review.bot")} ${esc(actionLabel(d.suggested))}${accept(d.accept_suggested)}</span> ` +
     `<b aria-label="${t(d.agree ? "review.same" : "review.differs")}">${d.agree ? "✓" : "✗"}</b>${marks.join("")}</li>`;
 }
 
