@@ -14,7 +14,6 @@ import pytest
 
 from wuhan_mahjong.analysis import shanten
 from wuhan_mahjong.bots import get_bot
-from wuhan_mahjong.bots.greedy import evaluator, step_acceptance
 from wuhan_mahjong.bots.review import review_hand
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import new_hand, seat_view
@@ -50,12 +49,16 @@ def _shanten_after(state: HandState, seat: int, action: Any) -> int:
 
 
 def _acceptance_after(state: HandState, seat: int, action: Any) -> int:
-    """进张 of the seat's concealed tiles once the engine applied the discard, read by the
-    bots' hand evaluator (not the review's own count)."""
+    """进张 of the seat's concealed tiles once the engine applied the discard: each unseen
+    kind drawn in turn and the shanten asked again (not the bots' hand evaluator, which the
+    review uses)."""
     after = state.copy()
     after.apply(seat, action)
-    reading = SeatReading(seat_view(after, seat))
-    return step_acceptance(evaluator(reading.hand, reading.melds, reading), reading, live=False)
+    r = SeatReading(seat_view(after, seat))
+    rest = [x for x in r.hand if x not in r.must]
+    now = shanten(rest, r.melds, r.laizi, r.rules)
+    return sum(n for kind, n in enumerate(r.unseen) if n and kind not in r.must
+               and shanten([*rest, kind], r.melds, r.laizi, r.rules) < now)
 
 
 def _expected(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:

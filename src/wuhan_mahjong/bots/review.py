@@ -46,6 +46,7 @@ from ..engine.state import HandState
 from ..engine.views import SeatView
 from ..tiles import parse_tile
 from . import get_bot
+from .greedy import evaluator, step_acceptance
 from .seat_reading import SeatReading
 
 __all__ = ["REVIEW_POLICY", "HandReview", "ReviewSummary", "ReviewedDecision", "review_hand"]
@@ -115,12 +116,11 @@ def _shanten_without(reading: SeatReading, tile: int) -> int:
 
 def _acceptance_without(reading: SeatReading, tile: int) -> int:
     """进张 after discarding ``tile``: the unseen copies of the kinds that, drawn, lower the
-    shanten of what is left (a kong-only tile never: it cannot stay in the hand)."""
-    rest = _rest(reading, tile)
-    now = shanten(rest, reading.melds, reading.laizi, reading.rules)
-    return sum(n for kind, n in enumerate(reading.unseen)
-               if n and kind not in reading.must
-               and shanten([*rest, kind], reading.melds, reading.laizi, reading.rules) < now)
+    shanten of what is left (a kong-only tile never: it cannot stay in the hand), by the
+    bots' hand evaluator (a hundred times faster than asking the shanten of each draw)."""
+    rest = list(reading.hand)
+    rest.remove(tile)
+    return step_acceptance(evaluator(rest, reading.melds, reading), reading, live=False)
 
 
 def review_hand(events: Sequence[dict[str, Any]], seat: int, *, policy: str = REVIEW_POLICY,

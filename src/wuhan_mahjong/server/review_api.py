@@ -9,7 +9,8 @@ published hand's review needs it).  The
 answer is the review, each decision with ``frame``: the index of the replay frame that shows
 the position it was taken in (``GET .../frames``), so the replay can jump to it.
 
-A review replays the hand and asks the bot at every decision: 20 to 300 ms of CPU.  It runs
+A review replays the hand and asks the bot at every decision: about 30 to 110 ms of CPU per
+seat in the median, 280 ms at most (``bench/review_bench.py``, README).  It runs
 in the bot worker pool, off the event loop (``server/bot_worker.py``), one at a time per
 node (the pool also decides the bot seats; a review must not hold them up), with at most
 :data:`REVIEW_QUEUE` waiting (429 ``rate_limited`` beyond); each account may ask
