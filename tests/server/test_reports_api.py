@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from wuhan_mahjong.store.reports import open_reports
+from wuhan_mahjong.store.reports import close_report, open_reports
 
 from .harness import Server, play, register, seat_four
 
@@ -77,3 +77,19 @@ def test_players_report_players(server: Server) -> None:
         refused(tokens[0], body, 400, "invalid_request")
     refused(tokens[0], b"x" * 5000, 413, "too_large")
     refused(None, {"reason": "name", "username": "rp1"}, 401, "not_authenticated")
+    # each reads his own reports' state: open, then closed by an operator (no note shown)
+    def filed(token: str | None) -> httpx.Response:
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        return httpx.get(f"{server.http}/api/reports", headers=headers, timeout=10)
+
+    (own,) = filed(tokens[0]).json()["reports"]
+    assert (own["id"], own["reported"], own["reason"], own["status"], own["closed_at"]) == (
+        first.json()["id"], "rp1", "collusion", "open", None)
+    close_report(server.store, own["id"], "op", "warned him")
+    (own,) = filed(tokens[0]).json()["reports"]
+    assert own["status"] == "closed" and own["closed_at"] is not None
+    assert set(own) == {"id", "reported", "reason", "match_id", "status", "created_at",
+                        "closed_at"} and "warned" not in filed(tokens[0]).text
+    assert [r["reason"] for r in filed(tokens[3]).json()["reports"]] == ["name"]
+    assert filed(outsider).json() == {"reports": []}
+    assert filed(None).status_code == 401

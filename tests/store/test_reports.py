@@ -21,6 +21,7 @@ from wuhan_mahjong.store.reports import (
     file_report,
     open_reports,
     reports_about,
+    reports_by,
 )
 
 PW = "correct horse battery"
@@ -92,6 +93,12 @@ def test_reports_of_a_table_and_of_a_name(store: Store) -> None:
     (logged,) = [a for a in Admin(store, "t").actions() if a.action == "close_report"]
     assert logged.actor == "op-lee" and logged.account_id == ben
     assert logged.detail == {"report": first, "reason": "collusion", "note": "warned both"}
+    # the reporter reads his own reports' state, newest first; nobody else's
+    mine = reports_by(store, ann)
+    assert [r.id for r in mine] == sorted((r.id for r in mine), reverse=True)
+    assert {r.id: r.status for r in mine}[first] == "closed"
+    assert first not in [r.id for r in reports_by(store, cal)]
+    assert [r.id for r in reports_by(store, cal)] == [name_report]
     # once closed, the same report may be filed again: it is new
     assert file_report(store, ann, "collusion", match_id="m1", seat=1)[1]
 

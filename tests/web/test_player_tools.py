@@ -20,7 +20,7 @@ from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.server.config import DB_FILE
 from wuhan_mahjong.store import HandRecord, Store, open_store
 from wuhan_mahjong.store.ratings import MIN_MATCHES
-from wuhan_mahjong.store.reports import open_reports
+from wuhan_mahjong.store.reports import close_report, open_reports
 
 from .conftest import open_page, register_user, run_server, signed_in, wait_js
 
@@ -198,6 +198,14 @@ def test_a_rating_curve_and_reports(browser: Any, tools_server: tuple[str, Store
         (table_report,) = [r for r in open_reports(store) if r.match_id == "rp-match"]
         assert (table_report.reported, table_report.reason, table_report.seat) == (
             "curvy", "collusion", 1)
+        # his profile lists them, and says when an operator has dealt with one
+        close_report(store, table_report.id, "op", "warned")
+        page.goto(f"{base}/#/profile")
+        page.wait_for_selector(".my-reports li[data-status='closed']")
+        states = page.locator(".my-reports li").evaluate_all(
+            "els => els.map((e) => [Number(e.dataset.reportId), e.dataset.status])")
+        assert states == [[table_report.id, "closed"], [named.id, "open"]]
+        assert "warned" not in page.inner_text(".my-reports")
         assert console.errors == []
     finally:
         context.close()

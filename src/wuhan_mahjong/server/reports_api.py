@@ -1,4 +1,5 @@
-"""``POST /api/reports``: a player reports another (举报, ``store/reports.py``).
+"""``POST /api/reports``: a player reports another (举报, ``store/reports.py``);
+``GET /api/reports``: his own reports and their state (open, or closed and when).
 
 A report of what happened at a table names the match and the seat (the client has both:
 the ``table`` frame's ``match_id`` and its players' seats); a report of a name names the
@@ -11,6 +12,7 @@ report that cannot be; 429 ``rate_limited`` past ``store.reports.REPORTS_PER_DAY
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 
 from pydantic import Field
 from starlette.requests import Request
@@ -18,10 +20,17 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..store.models import GAME_ID_MAX
-from ..store.reports import REASONS, REPORTS_PER_DAY, ReportError, ReportReason, file_report
+from ..store.reports import (
+    REASONS,
+    REPORTS_PER_DAY,
+    ReportError,
+    ReportReason,
+    file_report,
+    reports_by,
+)
 from .http import HttpError, RequestModel, ResponseModel, account_of, api, hub_of, ok, read_body
 
-__all__ = ["ReportIn", "ReportOut", "report_routes"]
+__all__ = ["FiledListOut", "FiledOut", "ReportIn", "ReportOut", "report_routes"]
 
 NAME_MAX = 64
 
@@ -36,6 +45,22 @@ class ReportIn(RequestModel):
 class ReportOut(ResponseModel):
     id: int
     new: bool
+
+
+class FiledOut(ResponseModel):
+    """One report the caller filed, as he may read it."""
+
+    id: int
+    reported: str
+    reason: str
+    match_id: str | None
+    status: str
+    created_at: datetime
+    closed_at: datetime | None
+
+
+class FiledListOut(ResponseModel):
+    reports: list[FiledOut]
 
 
 @api
@@ -58,5 +83,16 @@ async def report(request: Request) -> Response:
     return ok(ReportOut(id=found, new=new), status=201 if new else 200)
 
 
+@api
+async def my_reports(request: Request) -> Response:
+    """The caller's newest reports with their state (open, or closed and when)."""
+    account = await account_of(request)
+    found = await asyncio.to_thread(reports_by, hub_of(request).store, account.id)
+    return ok(FiledListOut(reports=[FiledOut(
+        id=r.id, reported=r.reported, reason=r.reason, match_id=r.match_id, status=r.status,
+        created_at=r.created_at, closed_at=r.closed_at) for r in found]))
+
+
 def report_routes() -> list[Route]:
-    return [Route("/api/reports", report, methods=["POST"])]
+    return [Route("/api/reports", report, methods=["POST"]),
+            Route("/api/reports", my_reports, methods=["GET"])]

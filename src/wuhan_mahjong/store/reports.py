@@ -13,7 +13,9 @@ A player reports another for one of :data:`REASONS`:
 A report is a row of ``reports``, ``open`` until an operator closes it (``wuhan-mahjong
 admin reports``, ``admin report-close``), with a note of what was done; the closing is in
 the admin event log.  Reporting the same player for the same reason and match again, while
-the first report is open, changes nothing (the answer names the open report).  A player
+the first report is open, changes nothing (the answer names the open report).  The
+reporter reads his own reports' state (:func:`reports_by`, ``GET /api/reports``): open, or
+closed and when, never the operator's note.  A player
 files at most :data:`REPORTS_PER_DAY` reports in any 24 hours, so that reporting cannot
 flood the operators.  The reported player is never told who reported him; nothing of a
 report is public.
@@ -43,7 +45,8 @@ if TYPE_CHECKING:
     from .store import Store
 
 __all__ = ["MATCH_REASONS", "REASONS", "REPORTS_PER_DAY", "Report", "ReportError",
-           "ReportReason", "close_report", "file_report", "open_reports", "reports_about"]
+           "ReportReason", "close_report", "file_report", "open_reports", "reports_about",
+           "reports_by"]
 
 ReportReason = Literal["collusion", "cheating", "stalling", "escaping", "name"]
 REASONS: tuple[ReportReason, ...] = get_args(ReportReason)
@@ -167,6 +170,15 @@ def open_reports(store: Store, *, everything: bool = False, limit: int = 500) ->
     query = select(ReportRow).order_by(ReportRow.id.desc()).limit(limit)
     if not everything:
         query = query.where(ReportRow.status == "open")
+    with store._read() as session:
+        return _listing(session, query)
+
+
+def reports_by(store: Store, reporter_id: int, *, limit: int = 50) -> list[Report]:
+    """The reports ``reporter_id`` filed, newest first: what he may read of them is their
+    subject, reason, status and when it changed (not the operator's note or name)."""
+    query = (select(ReportRow).where(ReportRow.reporter_id == reporter_id)
+             .order_by(ReportRow.id.desc()).limit(limit))
     with store._read() as session:
         return _listing(session, query)
 

@@ -19,7 +19,7 @@ import { initTournaments, openTournament, openTournaments, stopRefresh, tourname
 import { initShare, shareBarHTML } from "./share.js";
 import { blockedCardHTML, initBlocks, isBlocked, loadBlocks } from "./blocks.js";
 import { initMyData, myDataHTML } from "./mydata.js";
-import { initReport, reportSeatHTML } from "./report.js";
+import { initReport, loadMyReports, myReportsHTML, reportSeatHTML } from "./report.js";
 import { initReview, reviewHTML } from "./review.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
@@ -888,7 +888,7 @@ const SCREENS = {
       <tr><th>${t("profile.rank")}</th><td>${esc(en ? a.rank_en : a.rank)}</td></tr></tbody></table></div>
       <div class="card"><h3>${t("stats.title")}</h3>${statsHTML(S.stats, true)}</div>
       <div class="card"><h3>${t("profile.history")}</h3><div class="scroll-x"><table class="history"><tbody>${rows}</tbody></table></div></div>
-      ${blockedCardHTML()}${accountCardHTML(a)}
+      ${blockedCardHTML()}${myReportsHTML()}${accountCardHTML(a)}
       ${a.is_guest ? `<div class="card"><h3>${t("profile.upgrade")}</h3><form id="${F}" novalidate>
         <div class="form-row"><label for="uu">${t("login.user")}</label><input id="uu" name="username" autocomplete="username" required${invalid(F, "username")}>${fieldError(F, "username")}</div>
         <div class="form-row"><label for="up">${t("login.password")}</label><input id="up" name="password" type="password" autocomplete="new-password" required${invalid(F, "password")}>${fieldError(F, "password")}</div>
@@ -970,7 +970,7 @@ function go(screen, params = "", { replace = false } = {}) {
   if (currentHash() !== hash) {
     if (replace) history.replaceState(null, "", hash); else history.pushState(null, "", hash);
   }
-  if (screen === "profile") loadHistory();
+  if (screen === "profile") { loadHistory(); loadMyReports(); }
   if (screen === "lobby") { loadLive(); loadFollowing(); openTournaments(); }
   if (screen === "leaderboard") openLeaderboard(S.board.profile, S.board.period);
   if (screen === "tournaments") openTournaments();
@@ -1039,7 +1039,7 @@ function route() {
   }
   S.error = "";
   S.screen = screen;
-  if (screen === "profile") loadHistory();
+  if (screen === "profile") { loadHistory(); loadMyReports(); }
   if (screen === "lobby") { loadLive(); loadFollowing(); openTournaments(); }
   render();
 }

@@ -1,7 +1,8 @@
 // Reporting a player (举报, POST /api/reports; docs/server.md): after a match, any other
 // player of it for collusion (通牌), cheating, stalling (挂机) or escaping, by the match and
 // his seat; on a player's public page, his name.  Nothing of a report is shown to anyone but
-// the operators; the reporter sees that it was sent.
+// the operators; the reporter sees that it was sent, and on his profile (*我的举报*, GET
+// /api/reports) whether an operator has dealt with it.
 
 import { failureText, t } from "./i18n.js";
 import { esc } from "./table.js";
@@ -14,6 +15,27 @@ let deps = { S: null, api: null, rerender: () => {} };
 export function initReport({ S, api, rerender }) {
   deps = { S, api, rerender };
   S.reports = {}; // key -> {sent: bool, error: string}
+  S.myReports = null; // the profile's list (GET /api/reports)
+}
+
+/** The reports this player filed, for his profile. */
+export async function loadMyReports() {
+  try {
+    deps.S.myReports = (await deps.api("GET", "/api/reports")).reports;
+  } catch {
+    deps.S.myReports = null; // the card is left out; the rest of the profile stands
+  }
+  if (deps.S.screen === "profile") deps.rerender();
+}
+
+/** The profile's card of one's reports and their state (nothing when there are none). */
+export function myReportsHTML() {
+  const list = deps.S.myReports;
+  if (!list || !list.length) return "";
+  const when = (iso) => { const d = new Date(iso); return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString(); };
+  return `<div class="card my-reports"><h3>${t("report.mine")}</h3><ul class="following-list">${list.map((r) =>
+    `<li data-report-id="${r.id}" data-status="${esc(r.status)}">${when(r.created_at)} · ${esc(r.reported)} · ${t(`report.reason.${r.reason}`)} · ` +
+    `${r.status === "closed" ? t("report.closed", { when: when(r.closed_at) }) : t("report.pending")}</li>`).join("")}</ul></div>`;
 }
 
 function statusHTML(key) {
