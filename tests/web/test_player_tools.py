@@ -168,8 +168,15 @@ def test_a_rating_curve_and_reports(browser: Any, tools_server: tuple[str, Store
         page.wait_for_selector("figure.rating-curve[data-profile='yuanhang']")
         assert page.get_attribute("figure.rating-curve", "data-points") == str(MIN_MATCHES + 2)
         assert page.locator("figure.rating-curve polyline").count() == 1
-        # the name report
+        # the name report; its form stays open through a redraw (here: a change of language)
+        wait_js(page, "window.__wm.blocks.loaded === true")  # no late answer redraws the page
         page.click("details.report summary")
+        page.wait_for_selector("details.report[open]")
+        page.click("#lang")
+        wait_js(page, "document.documentElement.lang === 'en'")
+        assert page.locator("details.report[open]").count() == 1
+        page.click("#lang")
+        wait_js(page, "document.documentElement.lang !== 'en'")
         page.click("form[data-report] button[type=submit]")
         page.wait_for_selector("[data-report-sent]")
         (named,) = [r for r in open_reports(store) if r.reason == "name"]

@@ -15,6 +15,7 @@ let deps = { S: null, api: null, rerender: () => {} };
 export function initReport({ S, api, rerender }) {
   deps = { S, api, rerender };
   S.reports = {}; // key -> {sent: bool, error: string}
+  S.reportOpen = new Set(); // the report forms the player opened: a redraw keeps them open
   S.myReports = null; // the profile's list (GET /api/reports)
 }
 
@@ -51,7 +52,7 @@ export function reportSeatHTML(matchId, seat) {
   const st = deps.S.reports[key];
   if (st && st.sent) return statusHTML(key);
   const options = TABLE_REASONS.map((r) => `<option value="${r}">${t(`report.reason.${r}`)}</option>`).join("");
-  return `<details class="report"><summary>${t("report.open")}</summary>
+  return `<details class="report" data-report-key="${esc(key)}"${deps.S.reportOpen.has(key) ? " open" : ""}><summary>${t("report.open")}</summary>
     <form data-report="${esc(key)}" data-match="${esc(matchId)}" data-seat="${seat}">
     <label>${t("report.reason")} <select name="reason">${options}</select></label>
     <button type="submit" class="danger">${t("report.submit")}</button></form>${statusHTML(key)}</details>`;
@@ -62,7 +63,7 @@ export function reportNameHTML(username) {
   const key = `name/${username}`;
   const st = deps.S.reports[key];
   if (st && st.sent) return statusHTML(key);
-  return `<details class="report"><summary>${t("report.name")}</summary>
+  return `<details class="report" data-report-key="${esc(key)}"${deps.S.reportOpen.has(key) ? " open" : ""}><summary>${t("report.name")}</summary>
     <form data-report="${esc(key)}" data-username="${esc(username)}"><input type="hidden" name="reason" value="name">
     <p class="muted">${t("report.name_about")}</p><button type="submit" class="danger">${t("report.submit")}</button></form>${statusHTML(key)}</details>`;
 }
@@ -87,3 +88,10 @@ document.addEventListener("submit", (ev) => {
   ev.preventDefault();
   send(form);
 });
+
+// a form the player opened stays open through the page's redraws (another answer arriving)
+document.addEventListener("toggle", (ev) => {
+  const el = ev.target;
+  if (!(el instanceof HTMLElement) || !el.dataset || el.dataset.reportKey === undefined) return;
+  if (el.open) deps.S.reportOpen.add(el.dataset.reportKey); else deps.S.reportOpen.delete(el.dataset.reportKey);
+}, true);
