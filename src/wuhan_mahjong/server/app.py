@@ -84,6 +84,7 @@ from .cluster_limits import share_limits
 from .config import ServerConfig, database_url, default_bot, redis_url
 from .export_api import EXPORT_BURST, EXPORT_RATE, export_routes
 from .http import (
+    NAME_INPUT_MAX,
     Endpoint,
     HttpError,
     HttpErrorCode,
@@ -142,9 +143,6 @@ def web_dir(config: ServerConfig) -> Path:
 
 
 # --------------------------------------------------------------------------- HTTP models
-NAME_INPUT_MAX = 64
-"""The longest username text accepted as input (a login, a player page): longer than
-``USERNAME_MAX``, since a name may be typed in a form that folds shorter (full-width letters)."""
 
 
 class Credentials(RequestModel):

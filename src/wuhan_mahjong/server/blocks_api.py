@@ -12,11 +12,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..store.social import BLOCK_MAX, FollowError, block, blocked, unblock
-from .http import HttpError, ResponseModel, account_of, api, hub_of, ok
+from .http import NAME_INPUT_MAX, HttpError, ResponseModel, account_of, api, hub_of, ok
 
 __all__ = ["BlockedNow", "BlocksOut", "blocks_routes"]
-
-NAME_MAX = 64
 
 
 class BlocksOut(ResponseModel):
@@ -39,7 +37,7 @@ async def blocks_list(request: Request) -> Response:
 async def block_player(request: Request) -> Response:
     """``POST`` blocks the player, ``DELETE`` lifts the block (both idempotent)."""
     account = await account_of(request)
-    name = request.path_params["username"][:NAME_MAX]
+    name = request.path_params["username"][:NAME_INPUT_MAX]
     store = hub_of(request).store
     if request.method == "DELETE":
         await asyncio.to_thread(unblock, store, account.id, name)

@@ -34,7 +34,7 @@ from .protocol import ErrorParams, validation_params
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["DATABASE_RETRY_AFTER", "Endpoint", "ErrorOut", "HttpError", "HttpErrorCode",
+__all__ = ["DATABASE_RETRY_AFTER", "NAME_INPUT_MAX", "Endpoint", "ErrorOut", "HttpError", "HttpErrorCode",
            "RequestModel", "ResponseModel", "account_of", "api", "bearer_token",
            "client_address", "database_away", "error_response", "hub_of", "limit",
            "maybe_account", "ok", "read_body"]
@@ -72,6 +72,11 @@ def error_response(status: int, code: HttpErrorCode, message: str,
     out = ErrorOut(code=code, message=message, params=params or {})
     return JSONResponse({"error": out.model_dump()}, status_code=status, headers=headers)
 
+
+NAME_INPUT_MAX = 64
+"""The longest username text accepted as input (a login, a player page, a follow, a block, a
+report): longer than ``USERNAME_MAX``, since a name may be typed in a form that folds
+shorter (full-width letters)."""
 
 DATABASE_RETRY_AFTER = 2
 """Seconds a client is asked to wait (``Retry-After``) while the database is away."""

@@ -51,7 +51,7 @@ from .calculator import AddressLimiter, AddressLimits
 from .replay_frames import hand_frames
 from .security import ResponseCache
 
-__all__ = ["replay_routes"]
+__all__ = ["NOT_PUBLIC", "NOT_YOURS", "gzipped_json", "hand_named", "replay_routes"]
 
 HAND_NO_MAX = 2**31 - 1
 RATE = 10.0
@@ -71,7 +71,7 @@ NOT_YOURS = "no finished hand of that match that you sat at"
 NOT_PUBLIC = "no published hand of that match"
 
 
-def _hand(request: Request) -> tuple[str, int] | None:
+def hand_named(request: Request) -> tuple[str, int] | None:
     """The hand the path names, or ``None`` for one that cannot exist."""
     match_id = str(request.path_params["match_id"])
     hand_no = int(request.path_params["hand_no"])
@@ -98,7 +98,7 @@ async def publish_state(request: Request) -> Response:
     viewer = await _account_id(request)
     if viewer is None:
         return _error(401, "not_authenticated", "send 'Authorization: Bearer <token>' of a valid session")
-    hand = _hand(request)
+    hand = hand_named(request)
     if hand is None:
         return _error(404, "not_found", NOT_YOURS)
     store = _store(request)
@@ -146,7 +146,7 @@ def _limited(
 
 async def public_hand(request: Request) -> Response:
     """A published hand for the replay viewer: its record's events and the players' names."""
-    hand = _hand(request)
+    hand = hand_named(request)
     store = _store(request)
     rec = None if hand is None else await asyncio.to_thread(store.public_hand_record, *hand)
     if rec is None:
@@ -168,7 +168,7 @@ async def public_hand(request: Request) -> Response:
 
 async def public_record_file(request: Request) -> Response:
     """The published hand's record file (JSON lines), for ``wuhan-mahjong verify``."""
-    hand = _hand(request)
+    hand = hand_named(request)
     rec = None if hand is None else await asyncio.to_thread(_store(request).public_hand_record, *hand)
     if rec is None:
         return _error(404, "not_found", NOT_PUBLIC)
@@ -201,8 +201,9 @@ def takes_gzip(accept_encoding: str) -> bool:
     return False
 
 
-def _frames_response(request: Request, body: bytes) -> Response:
-    headers = {"Vary": "Accept-Encoding"}
+def gzipped_json(request: Request, body: bytes, headers: dict[str, str] | None = None) -> Response:
+    """``body`` (gzipped JSON) as the client accepts it: as it is, or unzipped."""
+    headers = {"Vary": "Accept-Encoding", **(headers or {})}
     if takes_gzip(request.headers.get("accept-encoding", "")):
         headers["Content-Encoding"] = "gzip"
         return Response(body, media_type="application/json", headers=headers)
@@ -215,14 +216,14 @@ def _frames_routes(
     async def answer(request: Request, rec: HandRecord) -> Response:
         key = f"{rec.match_id}/{rec.hand_no}"
         body = await cache.get(key, lambda: asyncio.to_thread(frames_body, rec))
-        return _frames_response(request, body)
+        return gzipped_json(request, body)
 
     async def own_frames(request: Request) -> Response:
         """A hand's frames for one of its players."""
         viewer = await _account_id(request)
         if viewer is None:
             return _error(401, "not_authenticated", "send 'Authorization: Bearer <token>' of a valid session")
-        hand = _hand(request)
+        hand = hand_named(request)
         rec = (
             None
             if hand is None
@@ -234,7 +235,7 @@ def _frames_routes(
 
     async def public_frames(request: Request) -> Response:
         """A published hand's frames, for anyone."""
-        hand = _hand(request)
+        hand = hand_named(request)
         rec = None if hand is None else await asyncio.to_thread(_store(request).public_hand_record, *hand)
         if rec is None:
             return _error(404, "not_found", NOT_PUBLIC)

@@ -28,16 +28,24 @@ from ..store.reports import (
     file_report,
     reports_by,
 )
-from .http import HttpError, RequestModel, ResponseModel, account_of, api, hub_of, ok, read_body
+from .http import (
+    NAME_INPUT_MAX,
+    HttpError,
+    RequestModel,
+    ResponseModel,
+    account_of,
+    api,
+    hub_of,
+    ok,
+    read_body,
+)
 
 __all__ = ["FiledListOut", "FiledOut", "ReportIn", "ReportOut", "report_routes"]
-
-NAME_MAX = 64
 
 
 class ReportIn(RequestModel):
     reason: ReportReason
-    username: str | None = Field(default=None, min_length=1, max_length=NAME_MAX)
+    username: str | None = Field(default=None, min_length=1, max_length=NAME_INPUT_MAX)
     match_id: str | None = Field(default=None, min_length=1, max_length=GAME_ID_MAX)
     seat: int | None = Field(default=None, ge=0, le=3)
 

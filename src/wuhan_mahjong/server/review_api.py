@@ -31,11 +31,10 @@ from starlette.routing import Route
 from ..bots.review import REVIEW_POLICY, review_hand
 from ..engine.records import HandRecordError, VerifyError, load_records
 from ..store import HandRecord
-from ..store.models import storable_game_id
 from .bot_worker import shared_worker
 from .http import HttpError, account_of, api, client_address, hub_of, limit
 from .replay_frames import hand_frames
-from .replays import takes_gzip
+from .replays import NOT_PUBLIC, NOT_YOURS, gzipped_json, hand_named
 from .security import ResponseCache
 
 __all__ = ["REVIEWS_CACHED", "REVIEW_BURST", "REVIEW_QUEUE", "REVIEW_RATE", "review_body",
@@ -47,9 +46,6 @@ REVIEW_BURST = 10
 REVIEW_QUEUE = 8
 """Reviews that may wait for the node's one running review; more are refused (429)."""
 REVIEWS_CACHED = 256
-HAND_NO_MAX = 10_000
-NOT_YOURS = "no finished hand of that match that you sat at"
-NOT_PUBLIC = "no published hand of that match"
 
 
 def review_body(events_text: str, seat: int) -> bytes:
@@ -119,11 +115,10 @@ def _asked_seat(request: Request, default: int | None) -> int:
 
 
 def _hand(request: Request, missing: str) -> tuple[str, int]:
-    match_id = request.path_params["match_id"]
-    hand_no = request.path_params["hand_no"]
-    if not 0 <= hand_no <= HAND_NO_MAX or not storable_game_id(match_id):
+    found = hand_named(request)
+    if found is None:
         raise HttpError(404, "not_found", missing)
-    return match_id, hand_no
+    return found
 
 
 @api
@@ -159,11 +154,7 @@ async def _answer(request: Request, rec: HandRecord, seat: int) -> Response:
     except (HandRecordError, VerifyError) as e:  # a stored record that does not replay
         raise HttpError(500, "server_error", f"the hand's record cannot be replayed: {e}"
                         ) from None
-    headers = {"Vary": "Accept-Encoding", "Cache-Control": "private, max-age=3600"}
-    if takes_gzip(request.headers.get("accept-encoding", "")):
-        headers["Content-Encoding"] = "gzip"
-        return Response(body, media_type="application/json", headers=headers)
-    return Response(gzip.decompress(body), media_type="application/json", headers=headers)
+    return gzipped_json(request, body, {"Cache-Control": "private, max-age=3600"})
 
 
 def review_routes() -> list[Route]:
