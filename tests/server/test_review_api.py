@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 
 from wuhan_mahjong.bots.review import review_hand
 from wuhan_mahjong.engine.records import load_records
@@ -96,3 +97,27 @@ def test_a_player_reviews_his_hand(server: Server) -> None:
     answers = [_get(server, base + "/review", tokens[2]).status_code
                for _ in range(REVIEW_BURST + 1)]
     assert answers[:REVIEW_BURST] == [200] * REVIEW_BURST and answers[-1] == 429
+
+
+def test_reviews_beyond_the_queue_are_refused(server: Server,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node runs one review at a time and lets a few wait; beyond them the answer is 429
+    at once (here the queue holds none, so any review not yet kept is refused)."""
+    import wuhan_mahjong.server.review_api as review_api
+
+    tokens = [register(server, f"rq{k}") for k in range(4)]
+
+    async def scenario() -> dict[str, Any]:
+        clients = await seat_four(server, tokens, hands=1)
+        ends = await asyncio.gather(*(play(c, seed=i) for i, c in enumerate(clients)))
+        for c in clients:
+            await c.close()
+        return ends[0]
+
+    match_id = asyncio.run(scenario())["match_id"]
+    monkeypatch.setattr(review_api, "REVIEW_QUEUE", 0)
+    refused = _get(server, f"/api/matches/{match_id}/hands/0/review", tokens[0])
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+    assert refused.headers["retry-after"] == "5"
+    monkeypatch.setattr(review_api, "REVIEW_QUEUE", 8)  # room again: the same review is given
+    assert _get(server, f"/api/matches/{match_id}/hands/0/review", tokens[0]).status_code == 200

@@ -303,7 +303,7 @@ class Admin:
                 select(MatchRow.match_id, MatchRow.config).where(MatchRow.status == "running"))
                 if any(isinstance(seat, dict) and seat.get("account_id") == account.id
                        for seat in json.loads(config).get("seats", []))}
-        seated = [t for t in self.tables() if t.match_id in running]
+        seated = [t for t in self.tables() if t.match_id in running] if running else []
         return AccountSummary(
             account=account, is_bot=bool(row is not None and row.is_bot),
             ban=None if ban is None else (ban.reason, ban.banned_at), live_sessions=int(live),
