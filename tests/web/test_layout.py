@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Console
+from .conftest import Console, to_quick_table
 
 PAGE = "/src/wuhan_mahjong/web/index.html"
 
@@ -32,7 +32,7 @@ BOXES = """() => {
     vw: innerWidth, vh: innerHeight, scroll: document.documentElement.scrollWidth,
     regions: Object.fromEntries(['.seat-top', '.seat-left', '.center', '.seat-right', '.me']
       .map((s) => [s, document.querySelector(s) ? box(document.querySelector(s)) : null])),
-    hand: all('.hand .tile'), river: all('.river .tile'), handBox: box(document.querySelector('.hand')),
+    hand: all('.hand .tile'), actions: all('.actions .act'), river: all('.river .tile'), handBox: box(document.querySelector('.hand')),
     names: [...document.querySelectorAll('.seat .name')]
       .map((e) => [e.scrollWidth, e.clientWidth, e.textContent]),
     targets: [...document.querySelectorAll('#app button, #app select, .topbar button, .topbar a')]
@@ -76,8 +76,13 @@ def test_table_layout(browser: Any, static_server: str, artifacts: Path, size: s
     assert xs[0]["x"] >= 0 and xs[-1]["x"] + xs[-1]["w"] <= vw
     for left, right in itertools.pairwise(xs):
         assert left["x"] + left["w"] <= right["x"] + 0.5
+    # the hand and its buttons on the first screen, without scrolling: on a phone the menu
+    # once wrapped onto three rows and pushed them below it
     bottom = b["handBox"]["y"] + b["handBox"]["h"]
-    assert bottom <= vh + 0.5 or size == "portrait", "the hand is below the screen"
+    assert bottom <= vh + 0.5, "the hand is below the screen"
+    assert b["actions"] or frame != "turn", "no action buttons on the turn frame"
+    for act in b["actions"]:
+        assert act["y"] + act["h"] <= vh + 0.5, ("an action button is below the screen", act)
     # the seats, the centre and the own area do not overlap and stay on the screen
     regions = {k: v for k, v in b["regions"].items() if v}
     assert len(regions) == 5
@@ -102,7 +107,8 @@ def test_table_layout(browser: Any, static_server: str, artifacts: Path, size: s
 @pytest.mark.parametrize("size", list(SIZES))
 def test_screens_fit(browser: Any, live_server: str, artifacts: Path, size: str) -> None:
     """The lobby, the rules page, the settings and the leaderboards fit the screen (the menu
-    too, with all its items); screenshots at each size."""
+    too, with all its items, in one row), and a live table shows the whole own hand;
+    screenshots at each size."""
     viewport, _, phone = SIZES[size]
     context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
     page = context.new_page()
@@ -121,5 +127,18 @@ def test_screens_fit(browser: Any, live_server: str, artifacts: Path, size: str)
         if phone:
             small = [t for t in b["targets"] if t["h"] < 40 or t["w"] < 40]
             assert not small, (screen, small[:3])
+        # the menu, with all its items for an account, is one row on every size: on a phone
+        # it once wrapped onto three rows (160 px) and pushed the own hand below the screen
+        bar = page.evaluate("() => document.querySelector('#topbar').getBoundingClientRect().height")
+        assert bar <= 56, (screen, bar)
+    # a live table of a quick match: the whole own hand on the first screen
+    page.evaluate("() => { location.hash = '#/lobby'; }")
+    page.wait_for_selector("#create-form")
+    to_quick_table(page)
+    page.wait_for_selector(".hand .tile")
+    hand = page.evaluate("() => { const r = document.querySelector('.hand').getBoundingClientRect();"
+                         " return [r.bottom, innerHeight]; }")
+    page.screenshot(path=str(artifacts / f"screen-table-{size}.png"))
+    assert hand[0] <= hand[1] + 0.5, ("the hand is below the screen", hand)
     assert console.errors == []
     context.close()

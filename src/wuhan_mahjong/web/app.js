@@ -530,6 +530,12 @@ function renderNav() {
     : [["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]];
   nav.innerHTML = items.map(([k, key]) => `<a class="navlink" href="#/${k}" data-nav="${k}" ${S.screen === k ? `aria-current="page"` : ""}>${t(key)}</a>`).join("") +
     `<button type="button" id="mute" data-do="mute" aria-pressed="${settings.sound ? "false" : "true"}" title="${t(settings.sound ? "settings.mute" : "settings.unmute")}">${settings.sound ? t("settings.sound_on_short") : t("settings.sound_off_short")}</button>`;
+  // on a phone the menu is one sideways-scrolling row: keep the current screen's item in view
+  const current = nav.querySelector("[aria-current]");
+  if (current && nav.scrollWidth > nav.clientWidth) {
+    const [item, strip] = [current.getBoundingClientRect(), nav.getBoundingClientRect()];
+    if (item.left < strip.left || item.right > strip.right) nav.scrollLeft += item.left - strip.left - 8;
+  }
   $("#lang").textContent = t("app.lang");
   $("#title").textContent = t("app.title");
   $("#subtitle").textContent = ` · ${t("app.subtitle")}`;
