@@ -32,7 +32,8 @@ BOXES = """() => {
     vw: innerWidth, vh: innerHeight, scroll: document.documentElement.scrollWidth,
     regions: Object.fromEntries(['.seat-top', '.seat-left', '.center', '.seat-right', '.me']
       .map((s) => [s, document.querySelector(s) ? box(document.querySelector(s)) : null])),
-    hand: all('.hand .tile'), actions: all('.actions .act'), river: all('.river .tile'), handBox: box(document.querySelector('.hand')),
+    hand: all('.hand .tile'), actions: all('.actions .act'), river: all('.river .tile'),
+    handBox: box(document.querySelector('.hand')),
     names: [...document.querySelectorAll('.seat .name')]
       .map((e) => [e.scrollWidth, e.clientWidth, e.textContent]),
     targets: [...document.querySelectorAll('#app button, #app select, .topbar button, .topbar a')]
