@@ -9,7 +9,7 @@ In one transaction, :func:`close_account`:
   every session, and stamps ``closed_at``;
 * moves its silver to the house account (ledger rows ``account_closed`` and
   ``closure_income``: a sink, as fees are; no silver is destroyed, and the audit holds);
-* removes every follow and block from or to it;
+* removes every follow and block from or to it, and its puzzle answers and record;
 * takes it out of the tournaments it entered (withdrawn from a running one, its entry gone
   from an open one) and calls off the open ones it created (nobody else may start them);
 * writes the tombstone over its name in the stored configuration of its finished
@@ -44,6 +44,8 @@ from .models import (
     HandSeatRow,
     MatchResultRow,
     MatchRow,
+    PuzzleAttemptRow,
+    PuzzleStatsRow,
     TournamentPlayerRow,
     TournamentRow,
     utcnow,
@@ -132,6 +134,9 @@ def close_account(store: StoreCore, account_id: int, *, actor: str,
             FollowRow.follower_id == account_id, FollowRow.followee_id == account_id)))
         session.execute(delete(BlockRow).where(or_(
             BlockRow.blocker_id == account_id, BlockRow.blocked_id == account_id)))
+        # his puzzle answers are his alone and say nothing to anyone else
+        session.execute(delete(PuzzleAttemptRow).where(PuzzleAttemptRow.account_id == account_id))
+        session.execute(delete(PuzzleStatsRow).where(PuzzleStatsRow.account_id == account_id))
         open_ids = select(TournamentRow.id).where(TournamentRow.status == "open")
         session.execute(delete(TournamentPlayerRow).where(
             TournamentPlayerRow.account_id == account_id,

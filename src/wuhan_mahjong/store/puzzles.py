@@ -1,0 +1,112 @@
+"""Discard puzzles (何切, ``bots/puzzles.py``): each account's first answers and its record.
+
+The first answer an account gives to a puzzle (profile, number) is the one that counts, as
+on lichess: it is kept with whether it was right, and the account's record (first answers,
+right ones, the current and the best run of right answers) moves with it in the same
+transaction.  Answering again is free and changes nothing here.  Both go when the account
+is closed (``store/closing.py``); the data download carries them (``store/export.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import case, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from .models import PuzzleAttemptRow, PuzzleStatsRow, utcnow
+
+if TYPE_CHECKING:
+    from .core import StoreCore
+
+__all__ = ["PuzzleAttempt", "PuzzleStats", "puzzle_attempt", "puzzle_stats", "record_attempt"]
+
+_TRIES = 3
+"""Transactions tried when another request of the same account races this one (the same
+puzzle answered twice at once, or the record's first row made twice)."""
+
+
+@dataclass(frozen=True)
+class PuzzleStats:
+    attempted: int
+    solved: int
+    streak: int
+    """Right first answers in a row, up to the latest."""
+    best_streak: int
+
+
+NO_STATS = PuzzleStats(0, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class PuzzleAttempt:
+    discard: str
+    correct: bool
+    at: datetime
+
+
+def _stats(row: PuzzleStatsRow | None) -> PuzzleStats:
+    if row is None:
+        return NO_STATS
+    return PuzzleStats(row.attempted, row.solved, row.streak, row.best_streak)
+
+
+def record_attempt(store: StoreCore, account_id: int, profile: str, number: int,
+                   discard: str, correct: bool) -> tuple[PuzzleAttempt, PuzzleStats]:
+    """Record the account's answer to the puzzle if it is his first: (his first answer, his
+    record after it)."""
+    for attempt in range(_TRIES):
+        try:
+            with store._write() as session:
+                first = session.get(PuzzleAttemptRow, (account_id, profile, number))
+                if first is None:
+                    first = PuzzleAttemptRow(account_id=account_id, profile=profile,
+                                             number=number, discard=discard, correct=correct,
+                                             created_at=utcnow())
+                    session.add(first)
+                    session.flush()
+                    _count(session, account_id, correct)
+                stats = session.scalar(select(PuzzleStatsRow)
+                                       .where(PuzzleStatsRow.account_id == account_id)
+                                       .execution_options(populate_existing=True))
+                return (PuzzleAttempt(first.discard, first.correct, first.created_at),
+                        _stats(stats))
+        except IntegrityError:
+            if attempt == _TRIES - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _count(session: Session, account_id: int, correct: bool) -> None:
+    """Move the record by one first answer: one statement, so that two answers at once
+    (two tabs) each count on the other's result."""
+    stats = PuzzleStatsRow
+    run = stats.streak + 1
+    values = ({"attempted": stats.attempted + 1, "solved": stats.solved + 1, "streak": run,
+               "best_streak": case((run > stats.best_streak, run), else_=stats.best_streak)}
+              if correct else {"attempted": stats.attempted + 1, "streak": 0})
+    moved = session.execute(update(stats).where(stats.account_id == account_id)
+                            .values(**values))
+    if not getattr(moved, "rowcount", 0):
+        hit = int(correct)
+        session.add(PuzzleStatsRow(account_id=account_id, attempted=1, solved=hit,
+                                   streak=hit, best_streak=hit))
+        session.flush()
+
+
+def puzzle_attempt(store: StoreCore, account_id: int, profile: str,
+                   number: int) -> PuzzleAttempt | None:
+    """The account's first answer to the puzzle, if he gave one."""
+    with store._read() as session:
+        row = session.get(PuzzleAttemptRow, (account_id, profile, number))
+        return None if row is None else PuzzleAttempt(row.discard, row.correct,
+                                                      row.created_at)
+
+
+def puzzle_stats(store: StoreCore, account_id: int) -> PuzzleStats:
+    """The account's record (all zero before his first answer)."""
+    with store._read() as session:
+        return _stats(session.get(PuzzleStatsRow, account_id))
