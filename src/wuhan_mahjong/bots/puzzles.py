@@ -49,7 +49,7 @@ from .handeval import Evaluator
 from .view import int_view
 
 __all__ = ["PUZZLE_NUMBER_MAX", "Choice", "Puzzle", "PuzzleError",
-           "daily_number", "make_puzzle", "puzzle_json"]
+           "check_puzzle_id", "daily_number", "make_puzzle", "puzzle_json"]
 
 PUZZLE_NUMBER_MAX = 999_999_999
 """The highest puzzle number of a profile (numbers start at 1)."""
@@ -113,12 +113,17 @@ def daily_number(day: date) -> int:
     return day.toordinal() % PUZZLE_NUMBER_MAX + 1
 
 
-def make_puzzle(profile: str, number: int) -> Puzzle:
-    """Puzzle ``number`` of ``profile`` (see the module docstring)."""
+def check_puzzle_id(profile: str, number: int) -> None:
+    """:class:`PuzzleError` unless puzzle ``number`` of ``profile`` exists."""
     if profile not in PROFILES:
         raise PuzzleError(f"unknown profile '{profile}' (choose from {', '.join(PROFILES)})")
     if not 1 <= number <= PUZZLE_NUMBER_MAX:
         raise PuzzleError(f"puzzle numbers run from 1 to {PUZZLE_NUMBER_MAX:,}")
+
+
+def make_puzzle(profile: str, number: int) -> Puzzle:
+    """Puzzle ``number`` of ``profile`` (see the module docstring)."""
+    check_puzzle_id(profile, number)
     rules = get_rules(profile)
     for deal in range(DEALS):
         found = _from_deal(rules, number, random.Random(f"wuhan-mahjong puzzle {profile} "

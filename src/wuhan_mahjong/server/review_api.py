@@ -31,11 +31,10 @@ from starlette.routing import Route
 from ..bots.review import REVIEW_POLICY, review_hand
 from ..engine.records import HandRecordError, VerifyError, load_records
 from ..store import HandRecord
-from .bot_worker import shared_worker
 from .http import HttpError, account_of, api, client_address, hub_of, limit
+from .jobs import JobQueue, job_queue
 from .replay_frames import hand_frames
 from .replays import NOT_PUBLIC, NOT_YOURS, gzipped_json, hand_named
-from .security import ResponseCache
 
 __all__ = ["REVIEWS_CACHED", "REVIEW_BURST", "REVIEW_QUEUE", "REVIEW_RATE", "review_body",
            "review_routes"]
@@ -68,40 +67,11 @@ def review_body(events_text: str, seat: int) -> bytes:
     return gzip.compress(body, compresslevel=6, mtime=0)
 
 
-class _Reviews:
-    """This node's reviews: one running at a time, a bounded queue, the answers kept."""
-
-    def __init__(self) -> None:
-        self.running = asyncio.Semaphore(1)
-        self.waiting = 0
-        self.cache = ResponseCache(REVIEWS_CACHED)
-
-    async def body(self, request: Request, key: str, events: str, seat: int) -> bytes:
-        async def compute() -> bytes:
-            if self.waiting >= REVIEW_QUEUE:
-                raise HttpError(429, "rate_limited", "too many reviews are waiting: try again "
-                                "in a moment", {"Retry-After": "5"})
-            self.waiting += 1
-            try:
-                async with self.running:
-                    cfg = hub_of(request).config
-                    worker = shared_worker(cfg.bot_worker, cfg.bot_workers)
-                    return await worker.run_job(asyncio.get_running_loop(), review_body,
-                                                events, seat)
-            finally:
-                self.waiting -= 1
-
-        result: bytes = await self.cache.get(key, compute)
-        return result
-
-
-def _reviews(request: Request) -> _Reviews:
-    state = request.app.state
-    found = getattr(state, "reviews", None)
-    if found is None:
-        found = state.reviews = _Reviews()
-    assert isinstance(found, _Reviews)
-    return found
+def _reviews(request: Request) -> JobQueue:
+    queue = job_queue(request, "reviews", lambda: JobQueue(
+        "reviews", running=1, waiting=REVIEW_QUEUE, cached=REVIEWS_CACHED))
+    queue.waiting_max = REVIEW_QUEUE  # the module's bound as it stands (a test lowers it)
+    return queue
 
 
 def _asked_seat(request: Request, default: int | None) -> int:
@@ -150,7 +120,7 @@ async def public_review(request: Request) -> Response:
 async def _answer(request: Request, rec: HandRecord, seat: int) -> Response:
     key = f"{REVIEW_POLICY}/{rec.match_id}/{rec.hand_no}/{seat}"
     try:
-        body = await _reviews(request).body(request, key, rec.events, seat)
+        body: bytes = await _reviews(request).run(request, key, review_body, rec.events, seat)
     except (HandRecordError, VerifyError) as e:  # a stored record that does not replay
         raise HttpError(500, "server_error", f"the hand's record cannot be replayed: {e}"
                         ) from None

@@ -1,0 +1,123 @@
+"""Discard puzzles over HTTP (``server/puzzles_api.py``) through the real server: the position
+without its answer, the answer with every choice, an account's first answer recorded and its
+record returned, the puzzle of the day, anonymous askers, bad input and the allowance.
+SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import httpx
+import pytest
+
+from wuhan_mahjong.bots.puzzles import daily_number, make_puzzle, puzzle_json
+from wuhan_mahjong.server.puzzles_api import PUZZLE_BURST
+from wuhan_mahjong.tiles import tile_str
+
+from .harness import Server, guest_token
+
+
+def _call(server: Server, method: str, path: str, token: str | None = None,
+          **kw: Any) -> httpx.Response:
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    return httpx.request(method, f"{server.http}{path}", headers=headers, timeout=60, **kw)
+
+
+def _question(profile: str, number: int) -> dict[str, Any]:
+    return puzzle_json(make_puzzle(profile, number), answer=False)
+
+
+def test_a_player_solves_puzzles(server: Server) -> None:
+    token = guest_token(server)
+    p = make_puzzle("yuanhang", 21)
+    got = _call(server, "GET", "/api/puzzles/yuanhang/21", token)
+    assert got.status_code == 200, got.text
+    asked = got.json()
+    assert asked.pop("attempt") is None and asked.pop("daily") is None
+    assert asked == _question("yuanhang", 21)  # the position, not the answer
+    wrong = p.choices[1].tile
+    r = _call(server, "POST", "/api/puzzles/yuanhang/21/answer", token,
+              json={"discard": tile_str(wrong)})
+    assert r.status_code == 200, r.text
+    full = puzzle_json(p, answer=True)
+    out = r.json()
+    assert out["correct"] is False and out["answer"] == full["answer"]
+    assert out["choices"] == full["choices"]
+    assert out["first"] == {"discard": tile_str(wrong), "correct": False}
+    assert out["stats"] == {"attempted": 1, "solved": 0, "streak": 0, "best_streak": 0}
+    # asked again, it shows his first answer; the right answer now is shown right, and the
+    # first answer stands
+    again = _call(server, "GET", "/api/puzzles/yuanhang/21", token).json()
+    assert again["attempt"] == {"discard": tile_str(wrong), "correct": False}
+    right = _call(server, "POST", "/api/puzzles/yuanhang/21/answer", token,
+                  json={"discard": full["answer"]}).json()
+    assert right["correct"] is True and right["first"]["correct"] is False
+    assert right["stats"]["attempted"] == 1
+    # another puzzle, solved: the record moves
+    other = puzzle_json(make_puzzle("laizishanzhuang", 22), answer=True)
+    solved = _call(server, "POST", "/api/puzzles/laizishanzhuang/22/answer", token,
+                   json={"discard": other["answer"]}).json()
+    assert solved["correct"] is True
+    assert solved["stats"] == {"attempted": 2, "solved": 1, "streak": 1, "best_streak": 1}
+    assert _call(server, "GET", "/api/puzzles/stats", token).json() == solved["stats"]
+    # one account's record is not another's
+    assert _call(server, "GET", "/api/puzzles/stats", guest_token(server)).json() == {
+        "attempted": 0, "solved": 0, "streak": 0, "best_streak": 0}
+
+
+def test_without_an_account(server: Server) -> None:
+    asked = _call(server, "GET", "/api/puzzles/bianfeng/5").json()
+    assert asked["attempt"] is None and asked["number"] == 5
+    answer = puzzle_json(make_puzzle("bianfeng", 5), answer=True)["answer"]
+    out = _call(server, "POST", "/api/puzzles/bianfeng/5/answer", json={"discard": answer}).json()
+    assert out["correct"] is True and out["first"] is None and out["stats"] is None
+    assert _call(server, "GET", "/api/puzzles/stats").status_code == 401
+
+
+def test_the_puzzle_of_the_day(server: Server) -> None:
+    zone = ZoneInfo(server.config.timezone)
+    before = datetime.now(zone).date()
+    got = _call(server, "GET", "/api/puzzles/daily?profile=bianfeng").json()
+    after = datetime.now(zone).date()
+    day = before if got["daily"] == before.isoformat() else after
+    assert got["daily"] == day.isoformat()
+    assert got["number"] == daily_number(day) and got["profile"] == "bianfeng"
+    default = _call(server, "GET", "/api/puzzles/daily").json()
+    assert default["profile"] == "yuanhang" and default["number"] == got["number"]
+
+
+@pytest.mark.parametrize("path", [
+    "/api/puzzles/nope/1", "/api/puzzles/yuanhang/0", "/api/puzzles/yuanhang/1000000000",
+    "/api/puzzles/yuanhang/99999999999999999999999999", "/api/puzzles/yuanhang/-1",
+    "/api/puzzles/yuanhang/1.5", "/api/puzzles/daily?profile=nope",
+    "/api/puzzles/%E9%BA%BB%00/3"])
+def test_no_such_puzzle(server: Server, path: str) -> None:
+    r = _call(server, "GET", path)
+    assert r.status_code == 404, r.text
+    assert r.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize(("body", "status"), [
+    (b'{"discard": "9z"}', 400), (b'{"discard": ""}', 400), (b'{"discard": "\\uff13\\uff4d"}', 400),
+    (b'{"discard": 3}', 400), (b"{", 400), (b"[]", 400), (b'{"discard": "1m", "x": 1}', 400),
+    (b"{}", 400), (b'{"discard": "' + b"1m" * 5000 + b'"}', 413)])
+def test_bad_answers(server: Server, body: bytes, status: int) -> None:
+    token = guest_token(server)
+    r = httpx.post(f"{server.http}/api/puzzles/yuanhang/3/answer", content=body, timeout=60,
+                   headers={"Authorization": f"Bearer {token}",
+                            "Content-Type": "application/json"})
+    assert r.status_code == status, r.text
+    # nothing was recorded
+    assert _call(server, "GET", "/api/puzzles/stats", token).json()["attempted"] == 0
+
+
+def test_the_allowance(server: Server) -> None:
+    token = guest_token(server)
+    codes = []
+    while 429 not in codes and len(codes) < 4 * PUZZLE_BURST:  # the allowance refills meanwhile
+        codes.append(_call(server, "GET", "/api/puzzles/yuanhang/8", token).status_code)
+    assert codes[-1] == 429 and set(codes[:-1]) == {200} and len(codes) > PUZZLE_BURST
+    # another asker is not held up
+    assert _call(server, "GET", "/api/puzzles/yuanhang/8", guest_token(server)).status_code == 200
