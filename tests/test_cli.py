@@ -292,3 +292,27 @@ def test_json_nested_too_deeply_exits_2_with_one_line(tmp_path: Path, args: tupl
     assert p.returncode == 2, p.stderr
     assert "Traceback" not in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def test_puzzle_prints_the_position_and_with_answer_the_choices() -> None:
+    from wuhan_mahjong.bots.puzzles import make_puzzle, puzzle_json
+
+    expected = [puzzle_json(make_puzzle("bianfeng", n), answer=True) for n in (4, 5)]
+    r = cli("puzzle", "4", "5", "--profile", "bianfeng", "--json", "--answer")
+    assert r.returncode == 0, r.stderr
+    assert [json.loads(line) for line in r.stdout.splitlines()] == expected
+    asked = cli("puzzle", "4", "--profile", "bianfeng", "--json")
+    assert "answer" not in json.loads(asked.stdout)
+    text = cli("puzzle", "4", "--profile", "bianfeng", "--answer").stdout
+    assert f"hand     {expected[0]['hand']}" in text
+    assert f"answer   {expected[0]['answer']}" in text
+    assert len([line for line in text.splitlines() if line.startswith("  ")
+                and line.split()[0] in expected[0]["discards"]]) == len(expected[0]["discards"])
+
+
+@pytest.mark.parametrize("args", [["0"], ["1", "1000000000"], ["-5"], ["x"],
+                                  ["1", "--profile", "nope"]])
+def test_puzzle_refuses_what_is_no_puzzle(args: list[str]) -> None:
+    r = cli("puzzle", *args)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("wuhan-mahjong: error:") and len(r.stderr.splitlines()) == 1

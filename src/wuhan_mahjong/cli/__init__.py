@@ -6,7 +6,7 @@ The package, one module per layer it calls:
 - :mod:`.common`: the parser class, :class:`UsageError`, the rule options (public helpers);
 - :mod:`.core`: ``rules``, ``score``, ``hand`` (the standard-library rules core only);
 - :mod:`.engine`: ``simulate``, ``replay``, ``verify``;
-- :mod:`.bots`: ``bot``, ``arena``;
+- :mod:`.bots`: ``bot``, ``arena``, ``puzzle``;
 - :mod:`.serve`: ``serve`` (the ``[server]`` extra).
 - :mod:`.admin`: ``admin`` (the ``[server]`` extra).
 - :mod:`.rl`: ``dataset`` (the ``[rl]`` extra).
@@ -65,6 +65,7 @@ COMMANDS: tuple[Command, ...] = (
             "tables, drain, backup, restore"),
     Command("bot", "bots", "play one seat as a bot over JSON lines (stdin/stdout)"),
     Command("arena", "bots", "play policies against each other on duplicate deals"),
+    Command("puzzle", "bots", "print discard puzzles (何切) and their answers"),
     Command("dataset", "rl", "write a learning dataset of a bot's play (.npz)"),
 )
 

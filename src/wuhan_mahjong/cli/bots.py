@@ -119,5 +119,56 @@ def add_arena_command(a: ArgumentParser) -> None:
     a.set_defaults(func=cmd_arena)
 
 
-CONFIGURE = {"bot": add_bot_command, "arena": add_arena_command}
+def cmd_puzzle(args: argparse.Namespace) -> int:
+    from datetime import date
+
+    from ..bots.puzzles import PuzzleError, check_puzzle_id, daily_number, make_puzzle, puzzle_json
+
+    numbers = [daily_number(date.today())] if args.daily else args.numbers or [1]
+    try:
+        for n in numbers:  # every number checked before the first is printed
+            check_puzzle_id(args.profile, n)
+    except PuzzleError as e:
+        raise UsageError(str(e)) from None
+    for n in numbers:
+        p = make_puzzle(args.profile, n)
+        if args.json:
+            print(json.dumps(puzzle_json(p, answer=args.answer), ensure_ascii=False))
+            continue
+        shown = puzzle_json(p, answer=True)
+        drew = f"  (drew {shown['drawn']})" if shown["drawn"] else "  (after a claim)"
+        print(f"Puzzle {n} ({p.profile}): turn {p.turn}, {p.wall_left} tiles left"
+              f"{', dealer' if p.dealer else ''}")
+        print(f"  hand     {shown['hand']}{drew}")
+        if p.melds:
+            print("  melds    " + ", ".join(f"{m['type']} {m['tiles']}" for m in shown["melds"]))
+        print(f"  laizi    {shown['laizi']} (indicator {shown['indicator']})")
+        print("Which tile? The cut with the lowest shanten and the most acceptance (进张).")
+        if args.answer:
+            print(f"  answer   {shown['answer']}")
+            print("  discard  shanten  进张  kinds")
+            for c in shown["choices"]:
+                print(f"  {c['tile']:<8} {c['shanten']:<8} {c['acceptance']:<5} {c['kinds']}")
+        sys.stdout.flush()
+    return 0
+
+
+def add_puzzle_command(p: ArgumentParser) -> None:
+    from ..bots.puzzles import PUZZLE_NUMBER_MAX
+    from ..rules import PROFILES
+
+    p.description = ("Print discard puzzles (何切): a position from bots' play and the "
+                     "question which tile to cut, the answer with --answer.")
+    p.add_argument("numbers", nargs="*", type=int, metavar="NUMBER",
+                   help=f"puzzle numbers, 1 to {PUZZLE_NUMBER_MAX:,} (default: 1)")
+    p.add_argument("--profile", default="yuanhang", choices=sorted(PROFILES),
+                   help="the rule profile (default yuanhang)")
+    p.add_argument("--daily", action="store_true", help="today's puzzle (每日一题) instead")
+    p.add_argument("--answer", action="store_true",
+                   help="the answer and every choice's shanten and acceptance")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.set_defaults(func=cmd_puzzle)
+
+
+CONFIGURE = {"bot": add_bot_command, "arena": add_arena_command, "puzzle": add_puzzle_command}
 """Sub-command name -> the function that adds its arguments (read by ``cli.build_parser``)."""

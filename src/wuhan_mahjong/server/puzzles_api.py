@@ -67,13 +67,13 @@ PUZZLES_CACHED = 4096
 NO_SUCH_PUZZLE = "no such puzzle"
 
 
-class MeldOut(ResponseModel):
+class PuzzleMeldOut(ResponseModel):
     type: str
     kind: str | None
     tiles: str
 
 
-class AttemptOut(ResponseModel):
+class PuzzleAttemptOut(ResponseModel):
     discard: str
     correct: bool
 
@@ -83,7 +83,7 @@ class PuzzleOut(ResponseModel):
     number: int
     hand: str
     drawn: str | None
-    melds: list[MeldOut]
+    melds: list[PuzzleMeldOut]
     indicator: str
     laizi: str
     turn: int
@@ -92,36 +92,36 @@ class PuzzleOut(ResponseModel):
     discards: list[str]
     daily: str | None = None
     """The day (``YYYY-MM-DD``) whose puzzle this is, for the daily one."""
-    attempt: AttemptOut | None = None
+    attempt: PuzzleAttemptOut | None = None
     """The signed-in caller's first answer to it, if he gave one."""
 
 
-class StatsOut(ResponseModel):
+class PuzzleStatsOut(ResponseModel):
     attempted: int
     solved: int
     streak: int
     best_streak: int
 
 
-class ChoiceOut(ResponseModel):
+class PuzzleChoiceOut(ResponseModel):
     tile: str
     shanten: int
     acceptance: int
     kinds: str
 
 
-class AnswerIn(RequestModel):
+class PuzzleAnswerIn(RequestModel):
     discard: str = Field(min_length=2, max_length=2)
 
 
-class AnswerOut(ResponseModel):
+class PuzzleAnswerOut(ResponseModel):
     correct: bool
     discard: str
     answer: str
-    choices: list[ChoiceOut]
-    first: AttemptOut | None
+    choices: list[PuzzleChoiceOut]
+    first: PuzzleAttemptOut | None
     """The caller's first answer to the puzzle (this one, or an earlier one that counted)."""
-    stats: StatsOut | None
+    stats: PuzzleStatsOut | None
 
 
 def puzzle_full(profile: str, number: int) -> dict[str, Any]:
@@ -154,18 +154,18 @@ def _question(full: dict[str, Any], **more: Any) -> PuzzleOut:
                      **more)
 
 
-def _stats(stats: PuzzleStats) -> StatsOut:
-    return StatsOut(attempted=stats.attempted, solved=stats.solved, streak=stats.streak,
+def _stats(stats: PuzzleStats) -> PuzzleStatsOut:
+    return PuzzleStatsOut(attempted=stats.attempted, solved=stats.solved, streak=stats.streak,
                     best_streak=stats.best_streak)
 
 
-async def _attempt(request: Request, profile: str, number: int) -> AttemptOut | None:
+async def _attempt(request: Request, profile: str, number: int) -> PuzzleAttemptOut | None:
     account = await maybe_account(request)
     if account is None:
         return None
     first = await asyncio.to_thread(puzzle_attempt, hub_of(request).store, account.id,
                                     profile, number)
-    return None if first is None else AttemptOut(discard=first.discard, correct=first.correct)
+    return None if first is None else PuzzleAttemptOut(discard=first.discard, correct=first.correct)
 
 
 @api
@@ -191,23 +191,23 @@ async def answer(request: Request) -> Response:
     """Whether ``discard`` was the answer, and every choice; an account's first answer is
     recorded."""
     profile, number = request.path_params["profile"], request.path_params["number"]
-    body = await read_body(request, AnswerIn)
+    body = await read_body(request, PuzzleAnswerIn)
     full = await _found(request, profile, number)
     if body.discard not in full["discards"]:
         raise HttpError(400, "invalid_request", "discard: not a tile of this hand",
                         params={"field": "discard", "problem": "not_in_hand"})
     correct = body.discard == full["answer"]
     account = await maybe_account(request)
-    first: AttemptOut | None = None
-    stats: StatsOut | None = None
+    first: PuzzleAttemptOut | None = None
+    stats: PuzzleStatsOut | None = None
     if account is not None:
         attempt, record = await asyncio.to_thread(
             record_attempt, hub_of(request).store, account.id, profile, number, body.discard,
             correct)
-        first = AttemptOut(discard=attempt.discard, correct=attempt.correct)
+        first = PuzzleAttemptOut(discard=attempt.discard, correct=attempt.correct)
         stats = _stats(record)
-    return ok(AnswerOut(correct=correct, discard=body.discard, answer=full["answer"],
-                        choices=[ChoiceOut(**c) for c in full["choices"]], first=first,
+    return ok(PuzzleAnswerOut(correct=correct, discard=body.discard, answer=full["answer"],
+                        choices=[PuzzleChoiceOut(**c) for c in full["choices"]], first=first,
                         stats=stats))
 
 
