@@ -2,6 +2,7 @@
 //
 // Screens are hash routes (#/login, #/lobby, #/room, #/table, #/summary, #/replay?id=… or ?public=…,
 // #/profile, #/leaderboard?profile=…&period=…, #/player?name=…, #/tournaments, #/tournament?id=…,
+// #/puzzles?profile=…&n=… (discard puzzles),
 // #/rules?profile=…, #/settings,
 // #/join?code=…: a room's invitation), pushed on the history: Back and Forward
 // move between them, and a link or a typed #/… in an open tab goes there (hashchange).
@@ -20,6 +21,7 @@ import { initShare, shareBarHTML } from "./share.js";
 import { blockedCardHTML, initBlocks, isBlocked, loadBlocks } from "./blocks.js";
 import { initMyData, myDataHTML } from "./mydata.js";
 import { initReport, loadMyReports, myReportsHTML, reportSeatHTML } from "./report.js";
+import { initPuzzles, openPuzzle, puzzlesHTML } from "./puzzles.js";
 import { initReview, reviewHTML } from "./review.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
@@ -526,8 +528,8 @@ function ctx() {
 function renderNav() {
   const nav = $("#nav");
   const items = S.account
-    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]]
-    : [["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]];
+    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["puzzles", "nav.puzzles"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]]
+    : [["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["puzzles", "nav.puzzles"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]];
   nav.innerHTML = items.map(([k, key]) => `<a class="navlink" href="#/${k}" data-nav="${k}" ${S.screen === k ? `aria-current="page"` : ""}>${t(key)}</a>`).join("") +
     `<button type="button" id="mute" data-do="mute" aria-pressed="${settings.sound ? "false" : "true"}" title="${t(settings.sound ? "settings.mute" : "settings.unmute")}">${settings.sound ? t("settings.sound_on_short") : t("settings.sound_off_short")}</button>`;
   // on a phone the menu is one sideways-scrolling row: keep the current screen's item in view
@@ -955,13 +957,14 @@ function tick() {
 setInterval(tick, 250);
 
 // ============================================================ routing
-const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "player", "tournaments", "tournament", "rules", "settings", "fixture", "calculator", "watch", "join"];
+const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "player", "tournaments", "tournament", "puzzles", "rules", "settings", "fixture", "calculator", "watch", "join"];
 const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile", "watch"];
 SCREENS.watch = watchHTML; // #/watch?id=TABLE: a spectator's read-only table (spectate.js)
 SCREENS.leaderboard = leaderboardHTML; // #/leaderboard?profile=…&period=all|week (leaderboard.js)
 SCREENS.player = playerHTML; // #/player?name=…: a player's public page (leaderboard.js)
 SCREENS.tournaments = tournamentsHTML; // #/tournaments: the list and the form (tournaments.js)
 SCREENS.tournament = tournamentHTML; // #/tournament?id=N: one tournament (tournaments.js)
+SCREENS.puzzles = puzzlesHTML; // #/puzzles?profile=…&n=…: discard puzzles (puzzles.js)
 
 function currentHash() {
   return location.hash || "#/";
@@ -992,7 +995,7 @@ function inHand() {
 /** The screen the hash asks for (Back, Forward, a link, a typed address). */
 function route() {
   const { screen, params } = hashParams();
-  if (screen === S.screen && !["replay", "rules", "calculator", "watch", "leaderboard", "player", "tournament"].includes(screen)) return;
+  if (screen === S.screen && !["replay", "rules", "calculator", "watch", "leaderboard", "player", "tournament", "puzzles"].includes(screen)) return;
   if (S.screen === "watch" && screen !== "watch") closeWatch();
   if (S.screen === "tournament" && screen !== "tournament") stopRefresh();
   if (inHand() && screen !== "table") {
@@ -1033,6 +1036,7 @@ function route() {
   if (screen === "player") { S.error = ""; S.screen = "player"; openPlayer(params.get("name")); render(); return; }
   if (screen === "tournaments") { S.error = ""; S.screen = "tournaments"; openTournaments(); render(); return; }
   if (screen === "tournament") { S.error = ""; S.screen = "tournament"; openTournament(params.get("id")); render(); return; }
+  if (screen === "puzzles") { S.error = ""; S.screen = "puzzles"; openPuzzle(params.get("profile"), params.get("n")); render(); return; }
   if (screen === "join") { acceptInvitation(params.get("code")); return; }
   if (screen === "rules") {
     S.rulesProfile = params.get("profile") || null;
@@ -1163,7 +1167,7 @@ async function start() {
   registerServiceWorker();
   if (S.token) connect();
   else if (servedByWorker()) checkServer();
-  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player", "tournaments", "tournament", "join"].includes(screen)) route();
+  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player", "tournaments", "tournament", "puzzles", "join"].includes(screen)) route();
   else if (S.token) go(["profile", "lobby"].includes(screen) ? screen : "lobby", "", { replace: true });
   else go("login", "", { replace: true });
   document.body.dataset.ready = "1";
@@ -1569,6 +1573,7 @@ initMyData({ S, rerender: render });
 initSpectate({ S, api, send, rerender: render });
 initLeaderboard({ S, api, profiles: PROFILES, rerender: render });
 initTournaments({ S, api, profiles: PROFILES, rerender: render });
+initPuzzles({ S, api, profiles: PROFILES, rerender: render });
 initCalculator({ render: () => { if (S.screen === "calculator") render(); } });
 
 start().catch((e) => { app.textContent = t("app.error", { msg: e.message }); });
