@@ -138,6 +138,11 @@ def test_a_puzzle_without_an_account(browser: Any, live_server: str) -> None:
         _check_answer(page, p, tile_str(p.answer))
         assert page.locator(".puzzle-share #puzzle-link").input_value().endswith(
             f"#/puzzles?profile={profile}&n={number}")
+        # 每日一题: the day's puzzle of the profile on screen
+        page.click(".puzzle-bar [data-puzzle='daily']")
+        page.wait_for_selector(".puzzle-head[data-daily]")
+        assert page.url.endswith(f"#/puzzles?profile={profile}")
+        _check_position(page, _puzzle(*_shown(page)))
         # a number that is none: said, nothing drawn
         page.evaluate("() => { location.hash = '#/puzzles?profile=yuanhang&n=0'; }")
         page.wait_for_selector("[data-puzzle-error]")

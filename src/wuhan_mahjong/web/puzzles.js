@@ -102,7 +102,8 @@ export async function openPuzzle(profile, rawNumber) {
   const number = parseNumber(rawNumber);
   const invalid = (profile && !deps.profiles.includes(profile)) || Number.isNaN(number);
   const key = invalid ? `bad/${profile}/${rawNumber}` : number === null ? `daily/${P.profile}` : `${P.profile}/${number}`;
-  if (P.key === key && (P.data || P.loading || P.error)) return;
+  // on screen already (a failed request is asked again)
+  if (P.key === key && (P.data || P.loading || (P.error && invalid))) return;
   P.key = key;
   P.copied = false;
   P.selected = null;
@@ -175,9 +176,8 @@ async function answer(tile) {
     P.answered = true;
     P.selected = null;
     if (result.stats && deps.S.token) { P.stats = result.stats; P.statsError = ""; }
-    const entry = { data: d, result: P.result, answered: true };
-    remember(`${d.profile}/${d.number}`, entry);
-    if (key !== `${d.profile}/${d.number}`) remember(key, entry);
+    // kept under its number (the day's puzzle is asked for again: tomorrow it is another)
+    remember(`${d.profile}/${d.number}`, { data: d, result: P.result, answered: true });
   } catch (e) {
     if (P.key !== key) return;
     P.answerError = failureText(e);
@@ -311,7 +311,7 @@ export function puzzlesHTML() {
   const options = deps.profiles.map((p) => `<option value="${p}" ${p === P.profile ? "selected" : ""}>${esc(t(`opt.profile.${p}`))}</option>`).join("");
   const bar = `<div class="form-row puzzle-bar"><label for="puzzle-profile">${t("opt.profile")}</label>` +
     `<select id="puzzle-profile" data-puzzle-profile="1">${options}</select>` +
-    `<a class="button" href="#/puzzles?profile=${encodeURIComponent(P.profile)}" data-puzzle="daily">${t("puzzle.daily")}</a>` +
+    `<button type="button" data-puzzle="daily">${t("puzzle.daily")}</button>` +
     `<button type="button" data-puzzle="next">${t("puzzle.next")}</button></div>`;
   let body;
   if (!d) {
@@ -335,6 +335,14 @@ function next() {
   location.hash = puzzleHash(P.profile, randomNumber(P.data ? P.data.number : null));
 }
 
+/** The day's puzzle of the chosen profile (asked again when it is the address already). */
+function daily() {
+  const hash = `#/puzzles?profile=${encodeURIComponent(deps.S.puzzle.profile)}`;
+  if (location.hash !== hash) { location.hash = hash; return; }
+  openPuzzle(deps.S.puzzle.profile, null);
+  deps.rerender();
+}
+
 async function copyLink() {
   const P = deps.S.puzzle;
   const field = document.getElementById("puzzle-link");
@@ -355,9 +363,10 @@ document.addEventListener("click", (ev) => {
   const el = ev.target.closest("[data-puzzle]");
   if (!el) return;
   const what = el.dataset.puzzle;
-  if (what === "next") { ev.preventDefault(); next(); } else if (what === "copy") copyLink();
+  if (what === "next") next();
+  else if (what === "daily") daily();
+  else if (what === "copy") copyLink();
   else if (what === "show") answer(el.dataset.tile);
-  // "daily" is a link: the route opens it
 });
 
 document.addEventListener("change", (ev) => {
