@@ -35,6 +35,8 @@ PATHS = ["/api/register", "/api/login", "/api/guest", "/api/upgrade", "/api/logo
          "/api/public/hands/{m}/{h}/review", "/api/blocks", "/api/blocks/{m}",
          "/api/puzzles/{m}/{h}", "/api/puzzles/yuanhang/{h}", "/api/puzzles/{m}/{h}/answer",
          "/api/puzzles/bianfeng/{h}/answer", "/api/puzzles/daily", "/api/puzzles/stats",
+         "/api/puzzles/win/{m}/{h}", "/api/puzzles/win/yuanhang/{h}/answer",
+         "/api/puzzles/win/daily",
          "/",
          "/index.html", "/../../etc/passwd", "/api/nothing", "/x%00y"]
 MATCH_IDS = ["abc", "0" * 32, "%00", "a%00b", "..", "x" * 500, "ðŸ€„", "a%20b", "%ff"]
@@ -44,8 +46,8 @@ VALUES: list[Any] = [None, True, 0, -1, 2**63, 10**40, 1.5, "", "x" * 3000, "ðŸ€
                      "fuzzer\x00", "\x00" * 9]
 FIELDS = ["username", "password", "old", "new", "hand", "indicator", "melds", "profile",
           "options", "token", "public", "name", "rounds", "hands", "capacity", "reason",
-          "match_id", "seat", "discard"]
-QUERY = ["profile", "period", "limit", "offset", "q", "since", "seat"]
+          "match_id", "seat", "discard", "win", "kind"]
+QUERY = ["profile", "period", "limit", "offset", "q", "since", "seat", "kind"]
 RAW_BODIES = [b"{", b"\xff\xfe", b"[]" * 5000, b"null", b'{"a": ' * 200]
 
 

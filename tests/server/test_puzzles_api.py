@@ -1,10 +1,12 @@
-"""Discard puzzles over HTTP (``server/puzzles_api.py``) through the real server: the position
-without its answer, the answer with every choice, an account's first answer recorded and its
-record returned, the puzzle of the day, anonymous askers, bad input and the allowance.
-SQLite and PostgreSQL."""
+"""Puzzles over HTTP (``server/puzzles_api.py``) through the real server: a discard puzzle's
+position without its answer, the answer with every choice; a win question and the
+calculator's answer; an account's first answer recorded and its record in the kind
+returned, the puzzles of the day, anonymous askers, bad input and the allowance.  SQLite
+and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -13,6 +15,8 @@ import httpx
 import pytest
 
 from wuhan_mahjong.bots.puzzles import daily_number, make_puzzle, puzzle_json
+from wuhan_mahjong.bots.win_puzzles import make_win_question, win_question_json
+from wuhan_mahjong.calculator import score_record
 from wuhan_mahjong.server.puzzles_api import PUZZLE_BURST
 from wuhan_mahjong.tiles import tile_str
 
@@ -121,3 +125,53 @@ def test_the_allowance(server: Server) -> None:
     assert codes[-1] == 429 and set(codes[:-1]) == {200} and len(codes) > PUZZLE_BURST
     # another asker is not held up
     assert _call(server, "GET", "/api/puzzles/yuanhang/8", guest_token(server)).status_code == 200
+
+
+def test_a_player_answers_win_questions(server: Server) -> None:
+    token = guest_token(server)
+    yes, no = (next(n for n in range(1, 60) if make_win_question("yuanhang", n).win is want)
+               for want in (True, False))
+    for number, truth in ((yes, True), (no, False)):
+        q = make_win_question("yuanhang", number)
+        got = _call(server, "GET", f"/api/puzzles/win/yuanhang/{number}", token)
+        assert got.status_code == 200, got.text
+        assert got.json() == {**win_question_json(q, answer=False), "kind": "win",
+                              "daily": None, "attempt": None}
+        # the answer is the calculator's, for the record as the question shows it
+        r = _call(server, "POST", f"/api/puzzles/win/yuanhang/{number}/answer", token,
+                  json={"win": not truth})
+        assert r.status_code == 200, r.text
+        out = r.json()
+        assert out["correct"] is False and out["win"] is truth and out["answered"] is not truth
+        assert out["result"] == score_record(json.dumps(q.record)).body
+        assert out["first"] == {"win": not truth, "correct": False}
+        again = _call(server, "GET", f"/api/puzzles/win/yuanhang/{number}", token).json()
+        assert again["attempt"] == {"win": not truth, "correct": False}
+    stats = _call(server, "GET", "/api/puzzles/stats?kind=win", token).json()
+    assert stats == {"attempted": 2, "solved": 0, "streak": 0, "best_streak": 0}
+    # the discard puzzles keep their own record, and the same number is another puzzle
+    assert _call(server, "GET", "/api/puzzles/stats", token).json()["attempted"] == 0
+    assert _call(server, "GET", f"/api/puzzles/yuanhang/{yes}", token).json()["attempt"] is None
+    right = _call(server, "POST", f"/api/puzzles/win/yuanhang/{no + 1000}/answer", token,
+                  json={"win": make_win_question("yuanhang", no + 1000).win}).json()
+    assert right["correct"] is True
+    assert right["stats"] == {"attempted": 3, "solved": 1, "streak": 1, "best_streak": 1}
+    daily = _call(server, "GET", "/api/puzzles/win/daily?profile=laizishanzhuang").json()
+    assert daily["kind"] == "win" and daily["profile"] == "laizishanzhuang" and daily["daily"]
+
+
+@pytest.mark.parametrize(("path", "body", "status"), [
+    ("/api/puzzles/win/yuanhang/3/answer", b'{"win": "yes"}', 400),
+    ("/api/puzzles/win/yuanhang/3/answer", b'{"win": 1}', 400),
+    ("/api/puzzles/win/yuanhang/3/answer", b"{}", 400),
+    ("/api/puzzles/win/yuanhang/0/answer", b'{"win": true}', 404),
+    ("/api/puzzles/win/nope/3/answer", b'{"win": true}', 404),
+    ("/api/puzzles/stats?kind=riddle", None, 400)])
+def test_bad_win_answers(server: Server, path: str, body: bytes | None, status: int) -> None:
+    token = guest_token(server)
+    method = "GET" if body is None else "POST"
+    r = httpx.request(method, f"{server.http}{path}", content=body, timeout=60,
+                      headers={"Authorization": f"Bearer {token}",
+                               "Content-Type": "application/json"})
+    assert r.status_code == status, r.text
+    assert _call(server, "GET", "/api/puzzles/stats?kind=win", token).json()["attempted"] == 0

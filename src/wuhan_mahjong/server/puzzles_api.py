@@ -1,30 +1,38 @@
-"""Discard puzzles (何切, ``bots/puzzles.py``) over HTTP, as lichess serves its puzzles:
+"""Puzzles over HTTP, as lichess serves its puzzles: discard puzzles (何切, "which tile?",
+``bots/puzzles.py``) and win questions (胡不胡, "may it win?", ``bots/win_puzzles.py``).
 
 ``GET /api/puzzles/{profile}/{number}``
-    the position (no answer), and the signed-in caller's first answer to it if he gave one;
+    a discard puzzle's position (no answer), and the signed-in caller's first answer to it
+    if he gave one;
 ``GET /api/puzzles/daily?profile=P``
-    the puzzle of the day (每日一题), on the calendar of the ``timezone`` setting;
+    the discard puzzle of the day (每日一题), on the calendar of the ``timezone`` setting;
 ``POST /api/puzzles/{profile}/{number}/answer`` ``{"discard": "3p"}``
     whether it was the answer, the answer and every choice with its shanten and tile
-    acceptance; for a signed-in caller his first answer is recorded and his record
-    returned (``store/puzzles.py``);
-``GET /api/puzzles/stats``
-    the signed-in caller's record.
+    acceptance;
+``GET /api/puzzles/win/{profile}/{number}``, ``GET /api/puzzles/win/daily?profile=P``
+    a win question: a settlement record whose winner's tiles make a winning shape;
+``POST /api/puzzles/win/{profile}/{number}/answer`` ``{"win": true}``
+    whether the answer was right, and the settlement calculator's answer for the record
+    (the settlement, or the rule that stops the win);
+``GET /api/puzzles/stats?kind=discard|win``
+    the signed-in caller's record in one kind.
 
-Anyone may ask and answer; only an account's first answers count in its record.  A
-puzzle is a pure function of (profile, number), about 50 to 80 ms of CPU to find, so it is
-found in the bot worker pool off the event loop (``server/jobs.py``, at most two at once
-per node, :data:`PUZZLE_QUEUE` waiting) and kept (:data:`PUZZLES_CACHED`); each account (or
-address, without one) may ask :data:`PUZZLE_BURST` at once and :data:`PUZZLE_RATE` a second
-in the long run, counted over the cluster.
+Anyone may ask and answer; for a signed-in caller the first answer to each puzzle is
+recorded with his record in its kind (``store/puzzles.py``), and returned.  A puzzle is a
+pure function of (kind, profile, number), 50 to 250 ms of CPU to find, so it is found in
+the bot worker pool off the event loop (``server/jobs.py``, at most two at once per node,
+:data:`PUZZLE_QUEUE` waiting) and kept (:data:`PUZZLES_CACHED`); each account (or address,
+without one) may ask :data:`PUZZLE_BURST` at once and :data:`PUZZLE_RATE` a second in the
+long run, counted over the cluster.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from datetime import date
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -36,8 +44,16 @@ from ..bots.puzzles import (
     make_puzzle,
     puzzle_json,
 )
+from ..bots.win_puzzles import make_win_question, win_question_json
 from ..store.models import utcnow
-from ..store.puzzles import PuzzleStats, puzzle_attempt, puzzle_stats, record_attempt
+from ..store.puzzles import (
+    PUZZLE_KINDS,
+    PuzzleAttempt,
+    PuzzleStats,
+    puzzle_attempt,
+    puzzle_stats,
+    record_attempt,
+)
 from .config import calendar_zone
 from .http import (
     HttpError,
@@ -124,9 +140,43 @@ class PuzzleAnswerOut(ResponseModel):
     stats: PuzzleStatsOut | None
 
 
-def puzzle_full(profile: str, number: int) -> dict[str, Any]:
+class WinAttemptOut(ResponseModel):
+    win: bool
+    """His answer: may the hand win?"""
+    correct: bool
+
+
+class WinPuzzleOut(ResponseModel):
+    kind: Literal["win"] = "win"
+    profile: str
+    number: int
+    record: dict[str, Any]
+    """The settlement record (``docs/score.md``): the question."""
+    daily: str | None = None
+    attempt: WinAttemptOut | None = None
+
+
+class WinAnswerIn(RequestModel):
+    win: StrictBool
+
+
+class WinAnswerOut(ResponseModel):
+    correct: bool
+    answered: bool
+    win: bool
+    """The truth: whether the hand may win."""
+    result: dict[str, Any]
+    """The calculator's answer for the record (``POST /api/score``): the settlement, or
+    ``{"valid": false, "reason", "refusal": {code, params}}``."""
+    first: WinAttemptOut | None
+    stats: PuzzleStatsOut | None
+
+
+def puzzle_full(kind: str, profile: str, number: int) -> dict[str, Any]:
     """The puzzle with its answer, as JSON: a module-level pure function (it runs in a
     worker process)."""
+    if kind == "win":
+        return win_question_json(make_win_question(profile, number), answer=True)
     return puzzle_json(make_puzzle(profile, number), answer=True)
 
 
@@ -135,7 +185,7 @@ def _queue(request: Request) -> JobQueue:
         "puzzles", running=2, waiting=PUZZLE_QUEUE, cached=PUZZLES_CACHED))
 
 
-async def _found(request: Request, profile: str, number: int) -> dict[str, Any]:
+async def _found(request: Request, kind: str, profile: str, number: int) -> dict[str, Any]:
     """Puzzle ``number`` of ``profile`` with its answer, within the caller's allowance."""
     account = await maybe_account(request)
     who = f"account {account.id}" if account is not None else client_address(request)
@@ -144,82 +194,154 @@ async def _found(request: Request, profile: str, number: int) -> dict[str, Any]:
         check_puzzle_id(profile, number)
     except PuzzleError as e:
         raise HttpError(404, "not_found", str(e)) from None
-    found: dict[str, Any] = await _queue(request).run(request, f"{profile}/{number}",
-                                                      puzzle_full, profile, number)
+    found: dict[str, Any] = await _queue(request).run(request, f"{kind}/{profile}/{number}",
+                                                      puzzle_full, kind, profile, number)
     return found
-
-
-def _question(full: dict[str, Any], **more: Any) -> PuzzleOut:
-    return PuzzleOut(**{k: v for k, v in full.items() if k not in ("answer", "choices")},
-                     **more)
 
 
 def _stats(stats: PuzzleStats) -> PuzzleStatsOut:
     return PuzzleStatsOut(attempted=stats.attempted, solved=stats.solved, streak=stats.streak,
-                    best_streak=stats.best_streak)
+                          best_streak=stats.best_streak)
 
 
-async def _attempt(request: Request, profile: str, number: int) -> PuzzleAttemptOut | None:
+async def _first(request: Request, kind: str, profile: str,
+                 number: int) -> PuzzleAttempt | None:
+    """The signed-in caller's first answer to the puzzle, if any."""
     account = await maybe_account(request)
     if account is None:
         return None
-    first = await asyncio.to_thread(puzzle_attempt, hub_of(request).store, account.id,
-                                    profile, number)
-    return None if first is None else PuzzleAttemptOut(discard=first.discard, correct=first.correct)
+    found: PuzzleAttempt | None = await asyncio.to_thread(
+        puzzle_attempt, hub_of(request).store, account.id, kind, profile, number)
+    return found
+
+
+async def _record(request: Request, kind: str, profile: str, number: int, answer: str,
+                  correct: bool) -> tuple[PuzzleAttempt, PuzzleStats] | None:
+    """Record the signed-in caller's answer (if it is his first): his first answer and his
+    record; ``None`` without an account."""
+    account = await maybe_account(request)
+    if account is None:
+        return None
+    return await asyncio.to_thread(record_attempt, hub_of(request).store, account.id, kind,
+                                   profile, number, answer, correct)
+
+
+def _today(request: Request) -> date:
+    return utcnow().astimezone(calendar_zone(hub_of(request).config.timezone)).date()
+
+
+def _asked(request: Request) -> tuple[str, int]:
+    return request.path_params["profile"], request.path_params["number"]
+
+
+# ------------------------------------------------------------------ 何切: which tile?
+def _question(full: dict[str, Any], first: PuzzleAttempt | None, **more: Any) -> PuzzleOut:
+    attempt = None if first is None else PuzzleAttemptOut(discard=first.answer,
+                                                          correct=first.correct)
+    return PuzzleOut(**{k: v for k, v in full.items() if k not in ("answer", "choices")},
+                     attempt=attempt, **more)
 
 
 @api
 async def puzzle(request: Request) -> Response:
-    profile, number = request.path_params["profile"], request.path_params["number"]
-    full = await _found(request, profile, number)
-    return ok(_question(full, attempt=await _attempt(request, profile, number)))
+    profile, number = _asked(request)
+    full = await _found(request, "discard", profile, number)
+    return ok(_question(full, await _first(request, "discard", profile, number)))
 
 
 @api
 async def daily(request: Request) -> Response:
     """The puzzle of the day: the same for everybody on the server's calendar day."""
     profile = request.query_params.get("profile", "yuanhang")
-    day = utcnow().astimezone(calendar_zone(hub_of(request).config.timezone)).date()
+    day = _today(request)
     number = daily_number(day)
-    full = await _found(request, profile, number)
-    return ok(_question(full, daily=day.isoformat(),
-                        attempt=await _attempt(request, profile, number)))
+    full = await _found(request, "discard", profile, number)
+    return ok(_question(full, await _first(request, "discard", profile, number),
+                        daily=day.isoformat()))
 
 
 @api
 async def answer(request: Request) -> Response:
     """Whether ``discard`` was the answer, and every choice; an account's first answer is
     recorded."""
-    profile, number = request.path_params["profile"], request.path_params["number"]
+    profile, number = _asked(request)
     body = await read_body(request, PuzzleAnswerIn)
-    full = await _found(request, profile, number)
+    full = await _found(request, "discard", profile, number)
     if body.discard not in full["discards"]:
         raise HttpError(400, "invalid_request", "discard: not a tile of this hand",
                         params={"field": "discard", "problem": "not_in_hand"})
     correct = body.discard == full["answer"]
-    account = await maybe_account(request)
-    first: PuzzleAttemptOut | None = None
-    stats: PuzzleStatsOut | None = None
-    if account is not None:
-        attempt, record = await asyncio.to_thread(
-            record_attempt, hub_of(request).store, account.id, profile, number, body.discard,
-            correct)
-        first = PuzzleAttemptOut(discard=attempt.discard, correct=attempt.correct)
-        stats = _stats(record)
-    return ok(PuzzleAnswerOut(correct=correct, discard=body.discard, answer=full["answer"],
-                        choices=[PuzzleChoiceOut(**c) for c in full["choices"]], first=first,
-                        stats=stats))
+    kept = await _record(request, "discard", profile, number, body.discard, correct)
+    return ok(PuzzleAnswerOut(
+        correct=correct, discard=body.discard, answer=full["answer"],
+        choices=[PuzzleChoiceOut(**c) for c in full["choices"]],
+        first=None if kept is None else PuzzleAttemptOut(discard=kept[0].answer,
+                                                          correct=kept[0].correct),
+        stats=None if kept is None else _stats(kept[1])))
+
+
+# ------------------------------------------------------------------ 胡不胡: may it win?
+def _win_question(full: dict[str, Any], first: PuzzleAttempt | None,
+                  **more: Any) -> WinPuzzleOut:
+    attempt = None if first is None else WinAttemptOut(win=first.answer == "yes",
+                                                       correct=first.correct)
+    return WinPuzzleOut(profile=full["profile"], number=full["number"], record=full["record"],
+                        attempt=attempt, **more)
+
+
+@api
+async def win_puzzle(request: Request) -> Response:
+    profile, number = _asked(request)
+    full = await _found(request, "win", profile, number)
+    return ok(_win_question(full, await _first(request, "win", profile, number)))
+
+
+@api
+async def win_daily(request: Request) -> Response:
+    profile = request.query_params.get("profile", "yuanhang")
+    day = _today(request)
+    number = daily_number(day)
+    full = await _found(request, "win", profile, number)
+    return ok(_win_question(full, await _first(request, "win", profile, number),
+                            daily=day.isoformat()))
+
+
+@api
+async def win_answer(request: Request) -> Response:
+    """Whether the answer (may the hand win?) was right, and the calculator's answer; an
+    account's first answer is recorded."""
+    profile, number = _asked(request)
+    body = await read_body(request, WinAnswerIn)
+    full = await _found(request, "win", profile, number)
+    correct = body.win == full["win"]
+    kept = await _record(request, "win", profile, number, "yes" if body.win else "no", correct)
+    return ok(WinAnswerOut(
+        correct=correct, answered=body.win, win=full["win"], result=full["result"],
+        first=None if kept is None else WinAttemptOut(win=kept[0].answer == "yes",
+                                                      correct=kept[0].correct),
+        stats=None if kept is None else _stats(kept[1])))
 
 
 @api
 async def stats(request: Request) -> Response:
+    """The caller's record in one kind of puzzle (``?kind=discard``, the default, or
+    ``win``)."""
     account = await account_of(request)
-    return ok(_stats(await asyncio.to_thread(puzzle_stats, hub_of(request).store, account.id)))
+    kind = request.query_params.get("kind", "discard")
+    if kind not in PUZZLE_KINDS:
+        raise HttpError(400, "invalid_request", f"kind: one of {', '.join(PUZZLE_KINDS)}",
+                        params={"field": "kind", "problem": "choice"})
+    return ok(_stats(await asyncio.to_thread(puzzle_stats, hub_of(request).store, account.id,
+                                             kind)))
 
 
 def puzzle_routes() -> list[Route]:
     """The puzzle routes (the app sets ``state.puzzle_limit``)."""
     return [Route("/api/puzzles/daily", daily, methods=["GET"]),
             Route("/api/puzzles/stats", stats, methods=["GET"]),
+            Route("/api/puzzles/win/daily", win_daily, methods=["GET"]),
+            Route("/api/puzzles/win/{profile}/{number:int}", win_puzzle, methods=["GET"]),
+            Route("/api/puzzles/win/{profile}/{number:int}/answer", win_answer,
+                  methods=["POST"]),
             Route("/api/puzzles/{profile}/{number:int}", puzzle, methods=["GET"]),
             Route("/api/puzzles/{profile}/{number:int}/answer", answer, methods=["POST"])]

@@ -26,8 +26,8 @@ account and returns it as one JSON-ready document (:data:`EXPORT_FORMAT`, versio
   resets), without the operator's name;
 * ``reports_filed``: the reports (举报, :mod:`.reports`) he filed, and whether an operator
   closed them.  Reports about him are not his to read: they would name who reported him;
-* ``puzzles``: his first answer to each discard puzzle (何切, :mod:`.puzzles`) and his
-  record.
+* ``puzzles``: his first answer to each puzzle (何切 and 胡不胡, :mod:`.puzzles`) and his
+  record in each kind.
 
 A closed account exports nothing (:class:`UnknownAccount`): its name, password and
 follows are gone, and it can no longer sign in to ask.
@@ -200,14 +200,19 @@ def account_export(store: StoreCore, account_id: int, *,
                      select(ReportRow, reported.username)
                      .join(reported, reported.id == ReportRow.reported_id)
                      .where(ReportRow.reporter_id == mine).order_by(ReportRow.id))]
-        puzzles = [{"profile": a.profile, "number": a.number, "discard": a.discard,
-                    "correct": a.correct, "at": _at(a.created_at)}
+        puzzles = [{"kind": a.kind, "profile": a.profile, "number": a.number,
+                    "answer": a.answer, "correct": a.correct, "at": _at(a.created_at)}
                    for a in session.scalars(select(PuzzleAttemptRow)
                                             .where(PuzzleAttemptRow.account_id == mine)
                                             .order_by(PuzzleAttemptRow.created_at,
+                                                      PuzzleAttemptRow.kind,
                                                       PuzzleAttemptRow.profile,
                                                       PuzzleAttemptRow.number))]
-        record = session.get(PuzzleStatsRow, mine)
+        records = {r.kind: {"attempted": r.attempted, "solved": r.solved, "streak": r.streak,
+                            "best_streak": r.best_streak}
+                   for r in session.scalars(select(PuzzleStatsRow)
+                                            .where(PuzzleStatsRow.account_id == mine)
+                                            .order_by(PuzzleStatsRow.kind))}
         return {
             "format": EXPORT_FORMAT, "version": EXPORT_VERSION,
             "exported_at": _at(now or utcnow()),
@@ -216,9 +221,7 @@ def account_export(store: StoreCore, account_id: int, *,
             "hands": _hands(session, mine), "following": following,
             "followers": int(followers), "blocked": blocks, "tournaments": _tournaments(session, mine),
             "operator_actions": actions, "reports_filed": filed,
-            "puzzles": {"attempts": puzzles, "record": None if record is None else {
-                "attempted": record.attempted, "solved": record.solved,
-                "streak": record.streak, "best_streak": record.best_streak}},
+            "puzzles": {"attempts": puzzles, "records": records},
         }
 
 

@@ -498,8 +498,9 @@ class BlockRow(Base):
 
 
 class PuzzleAttemptRow(Base):
-    """An account's first answer to a discard puzzle (何切, ``store/puzzles.py``): later
-    answers to the same puzzle are shown the answer but not recorded."""
+    """An account's first answer to a puzzle (``store/puzzles.py``): ``kind`` ``discard`` (何切,
+    ``answer`` the tile) or ``win`` (胡不胡, ``answer`` ``yes`` or ``no``).  Later answers to
+    the same puzzle are shown the answer but not recorded."""
 
     __tablename__ = "puzzle_attempts"
     __table_args__ = (Index("ix_puzzle_attempts_account_id_created_at", "account_id",
@@ -508,23 +509,25 @@ class PuzzleAttemptRow(Base):
     account_id: Mapped[int] = mapped_column(
         ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
     )
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
     profile: Mapped[str] = mapped_column(String(16), primary_key=True)
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    discard: Mapped[str] = mapped_column(String(4))
+    answer: Mapped[str] = mapped_column(String(4))
     correct: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class PuzzleStatsRow(Base):
-    """An account's puzzle record, kept beside the attempts so that answering costs one
-    row whatever the history: first answers, right ones, the current and the best run of
-    right answers."""
+    """An account's record in one kind of puzzle, kept beside the attempts so that answering
+    costs one row whatever the history: first answers, right ones, the current and the best
+    run of right answers."""
 
     __tablename__ = "puzzle_stats"
 
     account_id: Mapped[int] = mapped_column(
         ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
     )
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
     attempted: Mapped[int] = mapped_column(Integer)
     solved: Mapped[int] = mapped_column(Integer)
     streak: Mapped[int] = mapped_column(Integer)

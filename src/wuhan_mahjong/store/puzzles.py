@@ -1,9 +1,11 @@
-"""Discard puzzles (何切, ``bots/puzzles.py``): each account's first answers and its record.
+"""Puzzles: each account's first answers and its record, per kind of puzzle: ``discard``
+(何切, ``bots/puzzles.py``: the answer is a tile) and ``win`` (胡不胡,
+``bots/win_puzzles.py``: the answer is ``yes`` or ``no``).
 
-The first answer an account gives to a puzzle (profile, number) is the one that counts, as
-on lichess: it is kept with whether it was right, and the account's record (first answers,
-right ones, the current and the best run of right answers) moves with it in the same
-transaction.  Answering again is free and changes nothing here.  Both go when the account
+The first answer an account gives to a puzzle (kind, profile, number) is the one that
+counts, as on lichess: it is kept with whether it was right, and the account's record in
+that kind (first answers, right ones, the current and the best run of right answers) moves
+with it in the same transaction.  Answering again is free and changes nothing here.  Both go when the account
 is closed (``store/closing.py``); the data download carries them (``store/export.py``).
 """
 
@@ -22,7 +24,11 @@ from .models import PuzzleAttemptRow, PuzzleStatsRow, utcnow
 if TYPE_CHECKING:
     from .core import StoreCore
 
-__all__ = ["PuzzleAttempt", "PuzzleStats", "puzzle_attempt", "puzzle_stats", "record_attempt"]
+__all__ = ["PUZZLE_KINDS", "PuzzleAttempt", "PuzzleStats", "puzzle_attempt", "puzzle_stats",
+           "record_attempt"]
+
+PUZZLE_KINDS = ("discard", "win")
+"""The kinds of puzzle, each with its own record."""
 
 _TRIES = 3
 """Transactions tried when another request of the same account races this one (the same
@@ -43,7 +49,7 @@ NO_STATS = PuzzleStats(0, 0, 0, 0)
 
 @dataclass(frozen=True)
 class PuzzleAttempt:
-    discard: str
+    answer: str
     correct: bool
     at: datetime
 
@@ -54,25 +60,28 @@ def _stats(row: PuzzleStatsRow | None) -> PuzzleStats:
     return PuzzleStats(row.attempted, row.solved, row.streak, row.best_streak)
 
 
-def record_attempt(store: StoreCore, account_id: int, profile: str, number: int,
-                   discard: str, correct: bool) -> tuple[PuzzleAttempt, PuzzleStats]:
+def record_attempt(store: StoreCore, account_id: int, kind: str, profile: str, number: int,
+                   answer: str, correct: bool) -> tuple[PuzzleAttempt, PuzzleStats]:
     """Record the account's answer to the puzzle if it is his first: (his first answer, his
-    record after it)."""
+    record in the kind after it)."""
+    if kind not in PUZZLE_KINDS:
+        raise ValueError(f"no kind of puzzle {kind!r}")
     for attempt in range(_TRIES):
         try:
             with store._write() as session:
-                first = session.get(PuzzleAttemptRow, (account_id, profile, number))
+                first = session.get(PuzzleAttemptRow, (account_id, kind, profile, number))
                 if first is None:
-                    first = PuzzleAttemptRow(account_id=account_id, profile=profile,
-                                             number=number, discard=discard, correct=correct,
+                    first = PuzzleAttemptRow(account_id=account_id, kind=kind, profile=profile,
+                                             number=number, answer=answer, correct=correct,
                                              created_at=utcnow())
                     session.add(first)
                     session.flush()
-                    _count(session, account_id, correct)
+                    _count(session, account_id, kind, correct)
                 stats = session.scalar(select(PuzzleStatsRow)
-                                       .where(PuzzleStatsRow.account_id == account_id)
+                                       .where(PuzzleStatsRow.account_id == account_id,
+                                              PuzzleStatsRow.kind == kind)
                                        .execution_options(populate_existing=True))
-                return (PuzzleAttempt(first.discard, first.correct, first.created_at),
+                return (PuzzleAttempt(first.answer, first.correct, first.created_at),
                         _stats(stats))
         except IntegrityError:
             if attempt == _TRIES - 1:
@@ -80,7 +89,7 @@ def record_attempt(store: StoreCore, account_id: int, profile: str, number: int,
     raise AssertionError("unreachable")
 
 
-def _count(session: Session, account_id: int, correct: bool) -> None:
+def _count(session: Session, account_id: int, kind: str, correct: bool) -> None:
     """Move the record by one first answer: one statement, so that two answers at once
     (two tabs) each count on the other's result."""
     stats = PuzzleStatsRow
@@ -88,25 +97,24 @@ def _count(session: Session, account_id: int, correct: bool) -> None:
     values = ({"attempted": stats.attempted + 1, "solved": stats.solved + 1, "streak": run,
                "best_streak": case((run > stats.best_streak, run), else_=stats.best_streak)}
               if correct else {"attempted": stats.attempted + 1, "streak": 0})
-    moved = session.execute(update(stats).where(stats.account_id == account_id)
-                            .values(**values))
+    moved = session.execute(update(stats).where(stats.account_id == account_id,
+                                                stats.kind == kind).values(**values))
     if not getattr(moved, "rowcount", 0):
         hit = int(correct)
-        session.add(PuzzleStatsRow(account_id=account_id, attempted=1, solved=hit,
+        session.add(PuzzleStatsRow(account_id=account_id, kind=kind, attempted=1, solved=hit,
                                    streak=hit, best_streak=hit))
         session.flush()
 
 
-def puzzle_attempt(store: StoreCore, account_id: int, profile: str,
+def puzzle_attempt(store: StoreCore, account_id: int, kind: str, profile: str,
                    number: int) -> PuzzleAttempt | None:
     """The account's first answer to the puzzle, if he gave one."""
     with store._read() as session:
-        row = session.get(PuzzleAttemptRow, (account_id, profile, number))
-        return None if row is None else PuzzleAttempt(row.discard, row.correct,
-                                                      row.created_at)
+        row = session.get(PuzzleAttemptRow, (account_id, kind, profile, number))
+        return None if row is None else PuzzleAttempt(row.answer, row.correct, row.created_at)
 
 
-def puzzle_stats(store: StoreCore, account_id: int) -> PuzzleStats:
-    """The account's record (all zero before his first answer)."""
+def puzzle_stats(store: StoreCore, account_id: int, kind: str) -> PuzzleStats:
+    """The account's record in ``kind`` (all zero before his first answer)."""
     with store._read() as session:
-        return _stats(session.get(PuzzleStatsRow, account_id))
+        return _stats(session.get(PuzzleStatsRow, (account_id, kind)))
