@@ -316,3 +316,17 @@ def test_puzzle_refuses_what_is_no_puzzle(args: list[str]) -> None:
     r = cli("puzzle", *args)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("wuhan-mahjong: error:") and len(r.stderr.splitlines()) == 1
+
+
+def test_puzzle_win_prints_records_that_score_answers() -> None:
+    from wuhan_mahjong.bots.win_puzzles import make_win_question, win_question_json
+
+    q = make_win_question("laizishanzhuang", 6)
+    r = cli("puzzle", "6", "--win", "--profile", "laizishanzhuang")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == q.record
+    scored = cli("score", "--compact", stdin=r.stdout)
+    assert scored.returncode == (0 if q.win else 1)
+    assert json.loads(scored.stdout) == q.answer
+    answered = cli("puzzle", "6", "--win", "--answer", "--profile", "laizishanzhuang")
+    assert json.loads(answered.stdout) == win_question_json(q, answer=True)

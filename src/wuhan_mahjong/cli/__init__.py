@@ -65,7 +65,8 @@ COMMANDS: tuple[Command, ...] = (
             "tables, drain, backup, restore"),
     Command("bot", "bots", "play one seat as a bot over JSON lines (stdin/stdout)"),
     Command("arena", "bots", "play policies against each other on duplicate deals"),
-    Command("puzzle", "bots", "print discard puzzles (何切) and their answers"),
+    Command("puzzle", "bots", "print discard puzzles (何切) or win questions (胡不胡), and their "
+            "answers"),
     Command("dataset", "rl", "write a learning dataset of a bot's play (.npz)"),
 )
 

@@ -130,6 +130,17 @@ def cmd_puzzle(args: argparse.Namespace) -> int:
             check_puzzle_id(args.profile, n)
     except PuzzleError as e:
         raise UsageError(str(e)) from None
+    if args.win:
+        from ..bots.win_puzzles import make_win_question, win_question_json
+
+        for n in numbers:
+            q = make_win_question(args.profile, n)
+            # the record alone is what `wuhan-mahjong score` reads: the answer is its output
+            shown = win_question_json(q, answer=args.answer) if args.json or args.answer \
+                else q.record
+            print(json.dumps(shown, ensure_ascii=False))
+            sys.stdout.flush()
+        return 0
     for n in numbers:
         p = make_puzzle(args.profile, n)
         if args.json:
@@ -158,7 +169,8 @@ def add_puzzle_command(p: ArgumentParser) -> None:
     from ..rules import PROFILES
 
     p.description = ("Print discard puzzles (何切): a position from bots' play and the "
-                     "question which tile to cut, the answer with --answer.")
+                     "question which tile to cut, the answer with --answer; or, with --win, "
+                     "win questions (胡不胡): may this hand win?")
     p.add_argument("numbers", nargs="*", type=int, metavar="NUMBER",
                    help=f"puzzle numbers, 1 to {PUZZLE_NUMBER_MAX:,} (default: 1)")
     p.add_argument("--profile", default="yuanhang", choices=sorted(PROFILES),
@@ -167,6 +179,10 @@ def add_puzzle_command(p: ArgumentParser) -> None:
     p.add_argument("--answer", action="store_true",
                    help="the answer and every choice's shanten and acceptance")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.add_argument("--win", action="store_true",
+                   help="win questions (胡不胡) instead: each a settlement record on one line, "
+                   "which `wuhan-mahjong score` answers (with --answer or --json: the "
+                   "question's JSON, the answer in it with --answer)")
     p.set_defaults(func=cmd_puzzle)
 
 
