@@ -1,4 +1,5 @@
-"""Discard puzzles (何切): CPU to find one, and the tile acceptance counted two ways.
+"""Puzzles: CPU to find a discard puzzle (何切), its tile acceptance counted two ways, and
+CPU to find a win question (胡不胡) against answering it.
 
     python bench/puzzle_bench.py [--puzzles 40] [--first 1]
 
@@ -9,7 +10,12 @@ ms to find one (median, p99, the largest; wall median beside), and for the found
 positions the cost of counting every choice's acceptance with the bots' hand evaluator (as
 the module does) against the peer, the rules core's ``analysis.shanten`` asked of every
 draw (as the first version did), timed in the same run on the same positions; the two
-counts are compared and must agree.  CPU time is ``time.process_time``.
+counts are compared and must agree.
+
+A win question (``bots/win_puzzles.py``) plays a whole deal with four greedy bots and asks
+the settlement calculator of every winning shape met; the peer is answering the question
+found, the calculator on its record as ``POST /api/score`` does (``calculator.score_record``),
+timed in the same run.  CPU time is ``time.process_time``.
 """
 
 from __future__ import annotations
@@ -20,7 +26,11 @@ import time
 
 from wuhan_mahjong.analysis import shanten
 from wuhan_mahjong.bots.handeval import Evaluator
+import json
+
 from wuhan_mahjong.bots.puzzles import Puzzle, make_puzzle
+from wuhan_mahjong.bots.win_puzzles import make_win_question
+from wuhan_mahjong.calculator import score_record
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.tiles import NUM_KINDS
 
@@ -100,6 +110,31 @@ def main() -> None:
         print(f"| {profile} | {args.puzzles} | {statistics.median(finds):.1f} / "
               f"{_quantile(finds, 0.99):.1f} / {max(finds):.1f} | {statistics.median(walls):.1f} "
               f"| {f:.1f} / {c:.1f} | {c / f:.1f}× | {'yes' if agree else 'NO'} |")
+    win_questions(args.puzzles, args.first)
+
+
+def win_questions(count: int, first: int) -> None:
+    print()
+    print("| profile | questions | yes | find CPU ms: median / p99 / max | answer CPU ms median "
+          "| find ÷ answer (medians) |")
+    print("|---|---|---|---|---|---|")
+    for profile in PROFILES:
+        finds: list[float] = []
+        answers: list[float] = []
+        yes = 0
+        for number in range(first, first + count):
+            cpu = time.process_time()
+            q = make_win_question(profile, number)
+            finds.append((time.process_time() - cpu) * 1000)
+            text = json.dumps(q.record)
+            cpu = time.process_time()
+            answered = score_record(text)
+            answers.append((time.process_time() - cpu) * 1000)
+            assert answered.body == q.answer
+            yes += q.win
+        f, a = statistics.median(finds), statistics.median(answers)
+        print(f"| {profile} | {count} | {yes} | {f:.1f} / {_quantile(finds, 0.99):.1f} / "
+              f"{max(finds):.1f} | {a:.2f} | {f / a:.0f}× |")
 
 
 if __name__ == "__main__":
