@@ -29,6 +29,7 @@ long run, counted over the cluster.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import date
 from typing import Any, Literal
 
@@ -243,24 +244,6 @@ def _question(full: dict[str, Any], first: PuzzleAttempt | None, **more: Any) ->
 
 
 @api
-async def puzzle(request: Request) -> Response:
-    profile, number = _asked(request)
-    full = await _found(request, "discard", profile, number)
-    return ok(_question(full, await _first(request, "discard", profile, number)))
-
-
-@api
-async def daily(request: Request) -> Response:
-    """The puzzle of the day: the same for everybody on the server's calendar day."""
-    profile = request.query_params.get("profile", "yuanhang")
-    day = _today(request)
-    number = daily_number(day)
-    full = await _found(request, "discard", profile, number)
-    return ok(_question(full, await _first(request, "discard", profile, number),
-                        daily=day.isoformat()))
-
-
-@api
 async def answer(request: Request) -> Response:
     """Whether ``discard`` was the answer, and every choice; an account's first answer is
     recorded."""
@@ -290,23 +273,6 @@ def _win_question(full: dict[str, Any], first: PuzzleAttempt | None,
 
 
 @api
-async def win_puzzle(request: Request) -> Response:
-    profile, number = _asked(request)
-    full = await _found(request, "win", profile, number)
-    return ok(_win_question(full, await _first(request, "win", profile, number)))
-
-
-@api
-async def win_daily(request: Request) -> Response:
-    profile = request.query_params.get("profile", "yuanhang")
-    day = _today(request)
-    number = daily_number(day)
-    full = await _found(request, "win", profile, number)
-    return ok(_win_question(full, await _first(request, "win", profile, number),
-                            daily=day.isoformat()))
-
-
-@api
 async def win_answer(request: Request) -> Response:
     """Whether the answer (may the hand win?) was right, and the calculator's answer; an
     account's first answer is recorded."""
@@ -320,6 +286,28 @@ async def win_answer(request: Request) -> Response:
         first=None if kept is None else WinAttemptOut(win=kept[0].answer == "yes",
                                                       correct=kept[0].correct),
         stats=None if kept is None else _stats(kept[1])))
+
+
+_SHOWN: dict[str, Callable[..., ResponseModel]] = {"discard": _question, "win": _win_question}
+"""How each kind of puzzle is shown before it is answered."""
+
+
+def _asking(kind: str, *, daily: bool) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint that shows a puzzle of ``kind`` without its answer: the one the path
+    names, or (``daily``) the puzzle of the day (每日一题) of ``?profile=`` (default
+    ``yuanhang``), the same for everybody on the server's calendar day."""
+    async def ask(request: Request) -> Response:
+        more = {}
+        if daily:
+            day = _today(request)
+            profile, number = request.query_params.get("profile", "yuanhang"), daily_number(day)
+            more["daily"] = day.isoformat()
+        else:
+            profile, number = _asked(request)
+        full = await _found(request, kind, profile, number)
+        return ok(_SHOWN[kind](full, await _first(request, kind, profile, number), **more))
+
+    return api(ask)
 
 
 @api
@@ -337,11 +325,13 @@ async def stats(request: Request) -> Response:
 
 def puzzle_routes() -> list[Route]:
     """The puzzle routes (the app sets ``state.puzzle_limit``)."""
-    return [Route("/api/puzzles/daily", daily, methods=["GET"]),
+    return [Route("/api/puzzles/daily", _asking("discard", daily=True), methods=["GET"]),
             Route("/api/puzzles/stats", stats, methods=["GET"]),
-            Route("/api/puzzles/win/daily", win_daily, methods=["GET"]),
-            Route("/api/puzzles/win/{profile}/{number:int}", win_puzzle, methods=["GET"]),
+            Route("/api/puzzles/win/daily", _asking("win", daily=True), methods=["GET"]),
+            Route("/api/puzzles/win/{profile}/{number:int}", _asking("win", daily=False),
+                  methods=["GET"]),
             Route("/api/puzzles/win/{profile}/{number:int}/answer", win_answer,
                   methods=["POST"]),
-            Route("/api/puzzles/{profile}/{number:int}", puzzle, methods=["GET"]),
+            Route("/api/puzzles/{profile}/{number:int}", _asking("discard", daily=False),
+                  methods=["GET"]),
             Route("/api/puzzles/{profile}/{number:int}/answer", answer, methods=["POST"])]
