@@ -2,7 +2,7 @@
 //
 // Screens are hash routes (#/login, #/lobby, #/room, #/table, #/summary, #/replay?id=… or ?public=…,
 // #/profile, #/leaderboard?profile=…&period=…, #/player?name=…, #/tournaments, #/tournament?id=…,
-// #/puzzles?profile=…&n=… (discard puzzles),
+// #/puzzles?profile=…&n=… (discard puzzles), #/puzzles?kind=win&profile=…&n=… (win questions),
 // #/rules?profile=…, #/settings,
 // #/join?code=…: a room's invitation), pushed on the history: Back and Forward
 // move between them, and a link or a typed #/… in an open tab goes there (hashchange).
@@ -964,7 +964,7 @@ SCREENS.leaderboard = leaderboardHTML; // #/leaderboard?profile=…&period=all|w
 SCREENS.player = playerHTML; // #/player?name=…: a player's public page (leaderboard.js)
 SCREENS.tournaments = tournamentsHTML; // #/tournaments: the list and the form (tournaments.js)
 SCREENS.tournament = tournamentHTML; // #/tournament?id=N: one tournament (tournaments.js)
-SCREENS.puzzles = puzzlesHTML; // #/puzzles?profile=…&n=…: discard puzzles (puzzles.js)
+SCREENS.puzzles = puzzlesHTML; // #/puzzles?kind=…&profile=…&n=…: discard puzzles and win questions (puzzles.js)
 
 function currentHash() {
   return location.hash || "#/";
@@ -1036,7 +1036,7 @@ function route() {
   if (screen === "player") { S.error = ""; S.screen = "player"; openPlayer(params.get("name")); render(); return; }
   if (screen === "tournaments") { S.error = ""; S.screen = "tournaments"; openTournaments(); render(); return; }
   if (screen === "tournament") { S.error = ""; S.screen = "tournament"; openTournament(params.get("id")); render(); return; }
-  if (screen === "puzzles") { S.error = ""; S.screen = "puzzles"; openPuzzle(params.get("profile"), params.get("n")); render(); return; }
+  if (screen === "puzzles") { S.error = ""; S.screen = "puzzles"; openPuzzle(params.get("profile"), params.get("n"), params.get("kind")); render(); return; }
   if (screen === "join") { acceptInvitation(params.get("code")); return; }
   if (screen === "rules") {
     S.rulesProfile = params.get("profile") || null;

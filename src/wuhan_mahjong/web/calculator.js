@@ -126,8 +126,10 @@ export function openCalculator(encoded) {
   ask();
 }
 
-export function calculatorHash() {
-  return `#/calculator?r=${encodeState(recordJSON())}`;
+/** The page's address for the record on it, or for settlement record `data` (docs/score.md,
+ * as the server sends one: a win question's, puzzles.js), read as the address would be. */
+export function calculatorHash(data = null) {
+  return `#/calculator?r=${encodeState(data ? recordJSON(fromJSON(data)) : recordJSON())}`;
 }
 
 async function loadRules() {
@@ -372,12 +374,19 @@ function resultHTML() {
   if (!s) return `<div class="calc-result card" id="calc-result" data-state="pending"><p>${t("app.loading")}</p></div>`;
   if (s.status === "refused") return `<div class="calc-result card" id="calc-result" data-state="refused"><p class="calc-refused" role="status"><b>${t("calc.refused")}</b> ${esc(refusalText(s.refusal, s.reason))}</p></div>`;
   if (s.status === "error") return `<div class="calc-result card" id="calc-result" data-state="error"><p class="error" role="alert">${esc(t("calc.malformed", { msg: errorOf(s.answer) }))}</p></div>`;
-  const b = s.body;
+  return `<div class="calc-result" id="calc-result" data-state="settled">${settlementHTML(r, s.body, { profile: profile() })}</div>`;
+}
+
+/** The settlement `body` (POST /api/score's answer) of record `rec` (this page's, or one as the
+ * server sends it), drawn as at the table (table.js's renderSettlement); `names` per seat, else
+ * the seats' winds.  puzzles.js draws a win question's answer with it. */
+export function settlementHTML(rec, body, { names = null, profile: name = rec.profile } = {}) {
+  const from = WITH_FROM.includes(rec.win_by) && rec.from !== undefined ? rec.from : null;
   const view = {
-    viewer: null, dealer: r.dealer, profile: profile(), laizi: b.laizi, indicator: b.indicator,
-    result: { outcome: "win", winner: r.winner, win_by: r.win_by, from_seat: WITH_FROM.includes(r.win_by) ? r.from : null, tile: r.winning_tile, deltas: b.deltas, settlement: b, reveal: null },
+    viewer: null, dealer: rec.dealer, profile: name, laizi: body.laizi, indicator: body.indicator,
+    result: { outcome: "win", winner: rec.winner, win_by: rec.win_by, from_seat: from, tile: rec.winning_tile, deltas: body.deltas, settlement: body, reveal: null },
   };
-  return `<div class="calc-result" id="calc-result" data-state="settled">${renderSettlement(view, { names: null })}</div>`;
+  return renderSettlement(view, { names });
 }
 
 export function calculatorHTML() {

@@ -11,14 +11,29 @@
 // his record (GET /api/puzzles/stats: done, solved, the streak and the best streak); the
 // server counts only an account's first answer to a puzzle, and says which one it was
 // (`attempt` of the question), so a puzzle answered before shows that result at once.
+//
+// Win questions (胡不胡, "can this hand win?") are the second kind, switched to at the top:
+// #/puzzles?kind=win (the day's), ?kind=win&profile=P and ?kind=win&profile=P&n=N; the same
+// daily, next, profile, share link and record (GET /api/puzzles/stats?kind=win: each kind
+// has its own).  A question is a settlement record (docs/score.md, wuhan_mahjong.bots.
+// win_puzzles) whose winner's tiles make a winning shape: the page draws the winner's hand
+// and the winning tile set apart with how it came, his melds, special kongs and laizi thrown,
+// the dealer, and the other seats' melds and kongs (their own factors count towards the
+// minimum score; their concealed tiles are not shown).  能胡 / 不能胡 (or Y / N) answers
+// (POST /api/puzzles/win/{profile}/{n}/answer); the answer is the settlement calculator's:
+// the settlement, drawn as the calculator draws it (calculator.js's settlementHTML), or the
+// rule that stops the win (refusalText), and a link opens the record in the calculator.
 
-import { failureText, t, tileName } from "./i18n.js";
+import { calculatorHash, settlementHTML } from "./calculator.js";
+import { failureText, refusalText, seatName, t, tileName } from "./i18n.js";
 import { esc, tileHTML } from "./table.js";
 import { parseTiles } from "./tiles.js";
 
 export const PUZZLE_NUMBER_MAX = 999999999;
 const CACHE_MAX = 32; // puzzles (and their answers) kept for Back and Forward
 const PROFILE_KEY = "wm.puzzle.profile";
+export const PUZZLE_KINDS = ["discard", "win"];
+const KONGS = ["red", "green", "laizi", "pi"]; // a seat's special kongs, as the record names them
 
 let deps = { S: null, api: null, profiles: [], rerender: () => {} };
 
@@ -28,16 +43,22 @@ export function initPuzzles({ S, api, profiles, rerender }) {
   let profile = profiles[0];
   try { profile = localStorage.getItem(PROFILE_KEY) || profile; } catch { /* ignore */ }
   S.puzzle = {
+    kind: "discard", // "discard" (何切) or "win" (胡不胡)
     profile: profiles.includes(profile) ? profile : profiles[0],
-    key: null, // what is on screen: "daily/P" or "P/N"
+    key: null, // what is on screen: "daily/P" or "P/N"; "win:daily/P" or "win:P/N"
     data: null, // the question (GET), with `daily` for the day's puzzle
-    result: null, // the server's answer to this player's latest cut
+    result: null, // the server's answer to this player's latest cut (or yes / no)
     answered: false, // an answer to this puzzle already counted (before, or in this visit)
     error: "", answerError: "", loading: false, answering: null, selected: null,
-    stats: null, statsError: "", statsFor: undefined,
+    // the record of each kind: {discard, win}
+    stats: {}, statsError: {}, statsFor: {},
     cache: new Map(), cacheFor: undefined, copied: false,
+    last: {}, // the address last shown of each kind (the switch goes back to it)
+    laizi: null, // GET /api/rules' laizi of each indicator, per profile (a win question's)
   };
 }
+
+const prefix = (kind) => (kind === "win" ? "win:" : "");
 
 /** A puzzle number from the address, or null (the day's puzzle, or not a number). */
 function parseNumber(raw) {
@@ -58,12 +79,14 @@ export function randomNumber(not = null) {
   }
 }
 
-export function puzzleHash(profile, number) {
-  return `#/puzzles?profile=${encodeURIComponent(profile)}&n=${number}`;
+/** The address of puzzle `number` of `profile` in `kind`, or of the day's (no number). */
+export function puzzleHash(profile, number, kind = "discard") {
+  const n = number === null || number === undefined ? "" : `&n=${number}`;
+  return `#/puzzles?${kind === "win" ? "kind=win&" : ""}profile=${encodeURIComponent(profile)}${n}`;
 }
 
-function shareURL(profile, number) {
-  return `${location.origin}${location.pathname}${puzzleHash(profile, number)}`;
+function shareURL(profile, number, kind) {
+  return `${location.origin}${location.pathname}${puzzleHash(profile, number, kind)}`;
 }
 
 function shown() {
@@ -78,9 +101,9 @@ function sameAccount() {
   if (P.cacheFor !== who) {
     P.cache.clear();
     P.cacheFor = who;
-    P.stats = null;
-    P.statsError = "";
-    P.statsFor = undefined;
+    P.stats = {};
+    P.statsError = {};
+    P.statsFor = {};
     if (P.key) { P.key = null; P.data = null; P.result = null; P.answered = false; }
   }
 }
@@ -93,15 +116,20 @@ function remember(key, entry) {
 }
 
 /** Show the puzzle the route asks for: `number` of `profile`, or the day's puzzle of
- * `profile` (no number), or of the profile chosen last (no profile either). */
-export async function openPuzzle(profile, rawNumber) {
+ * `profile` (no number), or of the profile chosen last (no profile either); a discard
+ * puzzle, or a win question with `rawKind` "win". */
+export async function openPuzzle(profile, rawNumber, rawKind = null) {
   const P = deps.S.puzzle;
+  const kind = rawKind === "win" ? "win" : "discard";
+  P.kind = kind;
+  P.last[kind] = location.hash;
   sameAccount();
-  loadStats();
+  loadStats(kind);
+  if (kind === "win") loadLaizi();
   if (profile && deps.profiles.includes(profile)) setProfile(profile);
   const number = parseNumber(rawNumber);
   const invalid = (profile && !deps.profiles.includes(profile)) || Number.isNaN(number);
-  const key = invalid ? `bad/${profile}/${rawNumber}` : number === null ? `daily/${P.profile}` : `${P.profile}/${number}`;
+  const key = prefix(kind) + (invalid ? `bad/${profile}/${rawNumber}` : number === null ? `daily/${P.profile}` : `${P.profile}/${number}`);
   // on screen already (a failed request is asked again)
   if (P.key === key && (P.data || P.loading || (P.error && invalid))) return;
   P.key = key;
@@ -117,13 +145,14 @@ export async function openPuzzle(profile, rawNumber) {
   Object.assign(P, { data: null, result: null, answered: false, error: "", loading: true });
   if (invalid) { P.loading = false; P.error = t("puzzle.not_found"); return; }
   try {
+    const base = kind === "win" ? "/api/puzzles/win" : "/api/puzzles";
     const path = number === null
-      ? `/api/puzzles/daily?profile=${encodeURIComponent(P.profile)}`
-      : `/api/puzzles/${encodeURIComponent(P.profile)}/${number}`;
-    const data = await deps.api("GET", path);
+      ? `${base}/daily?profile=${encodeURIComponent(P.profile)}`
+      : `${base}/${encodeURIComponent(P.profile)}/${number}`;
+    const data = { ...(await deps.api("GET", path)), kind }; // drawn as the kind asked for
     if (P.key !== key) return; // another puzzle was asked for meanwhile
     // the day's puzzle is puzzle N too: an answer given to it under its number is kept
-    const same = P.cache.get(`${data.profile}/${data.number}`);
+    const same = P.cache.get(`${prefix(kind)}${data.profile}/${data.number}`);
     P.data = data;
     P.result = same ? same.result : null;
     P.answered = !!data.attempt || (same ? same.answered : false);
@@ -141,22 +170,37 @@ function setProfile(profile) {
   try { localStorage.setItem(PROFILE_KEY, profile); } catch { /* ignore */ }
 }
 
-/** The signed-in player's record (once per account, then from each answer). */
-async function loadStats() {
+/** The signed-in player's record in `kind` (once per account, then from each answer). */
+async function loadStats(kind) {
   const P = deps.S.puzzle;
   const who = deps.S.token || null;
-  if (!who || P.statsFor === who) return;
-  P.statsFor = who;
+  if (!who || P.statsFor[kind] === who) return;
+  P.statsFor[kind] = who;
   try {
-    const stats = await deps.api("GET", "/api/puzzles/stats");
+    const stats = await deps.api("GET", `/api/puzzles/stats?kind=${kind}`);
     if (deps.S.token !== who) return;
-    P.stats = stats;
-    P.statsError = "";
+    P.stats[kind] = stats;
+    P.statsError[kind] = "";
   } catch (e) {
     if (deps.S.token !== who) return;
-    P.statsFor = undefined; // asked again on the next puzzle
-    P.statsError = failureText(e);
+    P.statsFor[kind] = undefined; // asked again on the next puzzle
+    P.statsError[kind] = failureText(e);
   }
+  if (shown()) deps.rerender();
+}
+
+/** The laizi of each indicator (GET /api/rules), for drawing a win question's laizi: the
+ * record names only the indicator (the settlement names the laizi too, once answered). */
+async function loadLaizi() {
+  const P = deps.S.puzzle;
+  if (P.laizi || P.laiziLoading) return;
+  P.laiziLoading = true;
+  try {
+    P.laizi = (await deps.api("GET", "/api/rules")).laizi || {};
+  } catch {
+    // drawn without the laizi marked ("?"); asked again on the next question
+  }
+  P.laiziLoading = false;
   if (shown()) deps.rerender();
 }
 
@@ -175,9 +219,35 @@ async function answer(tile) {
     P.result = { ...result, again: P.answered && !!deps.S.token }; // again: this answer did not count
     P.answered = true;
     P.selected = null;
-    if (result.stats && deps.S.token) { P.stats = result.stats; P.statsError = ""; }
+    if (result.stats && deps.S.token) { P.stats.discard = result.stats; P.statsError.discard = ""; }
     // kept under its number (the day's puzzle is asked for again: tomorrow it is another)
     remember(`${d.profile}/${d.number}`, { data: d, result: P.result, answered: true });
+  } catch (e) {
+    if (P.key !== key) return;
+    P.answerError = failureText(e);
+  } finally {
+    if (P.key === key) P.answering = null;
+  }
+  if (shown()) deps.rerender();
+}
+
+/** Say whether the win question's hand may win: the server says whether that was right, and
+ * gives the calculator's answer. */
+async function answerWin(win) {
+  const P = deps.S.puzzle;
+  const d = P.data;
+  if (!d || d.kind !== "win" || P.answering) return;
+  const key = P.key;
+  P.answering = win ? "yes" : "no";
+  P.answerError = "";
+  deps.rerender();
+  try {
+    const result = await deps.api("POST", `/api/puzzles/win/${encodeURIComponent(d.profile)}/${d.number}/answer`, { win });
+    if (P.key !== key) return;
+    P.result = { ...result, again: P.answered && !!deps.S.token };
+    P.answered = true;
+    if (result.stats && deps.S.token) { P.stats.win = result.stats; P.statsError.win = ""; }
+    remember(`win:${d.profile}/${d.number}`, { data: d, result: P.result, answered: true });
   } catch (e) {
     if (P.key !== key) return;
     P.answerError = failureText(e);
@@ -199,9 +269,9 @@ function handTiles(d) {
   return { tiles, drawn, all: drawn ? [...tiles, drawn] : tiles };
 }
 
-function meldHTML(m, laizi) {
+function meldHTML(m, laizi, from = "") {
   const tiles = parseTiles(m.tiles);
-  const label = m.type === "kong" && m.kind ? t(`act.kong.${m.kind}`) : t(`meld.${m.type}`);
+  const label = (m.type === "kong" && m.kind ? t(`act.kong.${m.kind}`) : t(`meld.${m.type}`)) + (from ? ` · ${from}` : "");
   // a concealed kong as the table shows it: its two end tiles face down
   const body = tiles.map((x, i) => tileHTML(m.kind === "concealed" && (i === 0 || i === 3) ? "back" : x, { laizi })).join("");
   return `<span class="meld meld-${esc(m.type)}" data-meld="${esc(m.type)}"><span class="meld-tiles">${body}</span><span class="meld-label">${esc(label)}</span></span>`;
@@ -288,7 +358,7 @@ function choicesHTML(d) {
 
 function shareHTML(d) {
   const P = deps.S.puzzle;
-  const url = shareURL(d.profile, d.number);
+  const url = shareURL(d.profile, d.number, d.kind === "win" ? "win" : "discard");
   return `<div class="form-row puzzle-share"><label for="puzzle-link">${t("puzzle.share")}</label>` +
     `<input id="puzzle-link" class="invite-link" readonly value="${esc(url)}">` +
     `<button type="button" data-puzzle="copy">${t(P.copied ? "puzzle.copied" : "puzzle.copy")}</button></div>`;
@@ -298,16 +368,137 @@ function statsHTML() {
   const S = deps.S;
   const P = S.puzzle;
   if (!S.token) return `<p class="muted puzzle-stats-none"><a href="#/login">${t("puzzle.sign_in")}</a></p>`;
-  if (!P.stats) return P.statsError ? `<p class="error" role="alert">${esc(P.statsError)}</p>` : "";
-  const s = P.stats;
-  return `<p class="puzzle-stats" data-attempted="${s.attempted}" data-solved="${s.solved}" data-streak="${s.streak}" data-best-streak="${s.best_streak}">` +
+  const s = P.stats[P.kind];
+  if (!s) return P.statsError[P.kind] ? `<p class="error" role="alert">${esc(P.statsError[P.kind])}</p>` : "";
+  return `<p class="puzzle-stats" data-kind="${P.kind}" data-attempted="${s.attempted}" data-solved="${s.solved}" data-streak="${s.streak}" data-best-streak="${s.best_streak}">` +
     t("puzzle.stats", { attempted: s.attempted, solved: s.solved, streak: s.streak, best: s.best_streak }) + `</p>`;
+}
+
+// ------------------------------------------------------------------ win questions
+/** A seat as the winner sees it: 0 himself, 1 下家, 2 对家, 3 上家. */
+const rel = (rec, seat) => (seat - rec.winner + 4) % 4;
+const relName = (rec, seat) => t(`winq.rel.${rel(rec, seat)}`);
+
+function winLaizi(d) {
+  const P = deps.S.puzzle;
+  const r = P.result && P.result.result;
+  if (r && r.laizi) return r.laizi;
+  const table = P.laizi && P.laizi[d.record.profile || d.profile];
+  return (table && table[d.record.indicator]) || null;
+}
+
+/** A seat's special kongs and laizi thrown (only those it has), as labelled chips. */
+function specialsHTML(seat) {
+  const kongs = seat.kongs || {};
+  const n = (k) => (Number.isInteger(k) ? k : 0);
+  const chips = KONGS.filter((k) => n(kongs[k]) > 0).map((k) => [k, n(kongs[k])]);
+  if (n(seat.laizi_discards) > 0) chips.push(["laizi_discards", n(seat.laizi_discards)]);
+  return chips.map(([k, count]) => `<span class="winq-chip" data-special="${k}" data-n="${count}">${t(`winq.k.${k}`)}${count > 1 ? `×${count}` : ""}</span>`).join("");
+}
+
+function dealerMark(rec, seat) {
+  return rec.dealer === seat ? ` <span class="dealer" data-dealer-mark="1" title="${esc(t("seat.dealer"))}">${t("seat.dealer_short")}</span>` : "";
+}
+
+/** How the winning tile came: 自摸, 杠上开花, 海底捞, or who dealt it in. */
+function winByText(rec) {
+  if (rec.win_by === "discard" || rec.win_by === "rob_kong") {
+    return t(`winq.by.${rec.win_by}`, { who: esc(relName(rec, rec.from)) });
+  }
+  return t(`winq.by.${rec.win_by}`);
+}
+
+function winPositionHTML(d) {
+  const rec = d.record;
+  const w = rec.winner;
+  const me = rec.seats[w];
+  const lz = winLaizi(d);
+  const lzFig = `<div class="lz puzzle-lz"><figure class="indicator"><figcaption>${t("table.indicator")}</figcaption>${tileHTML(rec.indicator)}</figure>` +
+    `<span class="arrow" aria-hidden="true">→</span>` +
+    `<figure class="laizi-fig"><figcaption>${t("table.laizi")}</figcaption>${lz ? tileHTML(lz, { cls: "laizi" }) : `<span class="calc-empty">?</span>`}</figure></div>`;
+  const facts = [
+    `<span data-winner="${w}">${esc(seatName(w))}</span>`,
+    `<span data-dealer="${rec.dealer === w ? 1 : 0}">${t(rec.dealer === w ? "seat.dealer" : "puzzle.not_dealer")}</span>`,
+  ];
+  const position = `<div class="puzzle-position">${lzFig}<p class="puzzle-facts">${facts.join(" · ")}</p></div>`;
+  const question = `<p class="puzzle-question winq-question">${t("winq.question")}</p><p class="muted winq-reminder">${t("winq.reminder")}</p>`;
+  const fromOf = (m) => (Number.isInteger(m.from) ? esc(relName(rec, m.from)) : "");
+  const melds = (me.melds || []).length ? `<div class="melds puzzle-melds winq-melds">${me.melds.map((m) => meldHTML(m, lz, fromOf(m))).join("")}</div>` : "";
+  const specials = specialsHTML(me);
+  const hand = parseTiles(me.hand).map((x) => tileHTML(x, { laizi: lz })).join("");
+  const handRow = `<div class="hand puzzle-hand winq-hand" data-count="${parseTiles(me.hand).length + 1}" aria-label="${esc(t("winq.hand"))}">${hand}` +
+    `<span class="drawn-gap"></span>${tileHTML(rec.winning_tile, { laizi: lz, cls: "winning", attrs: ` data-winning="1"` })}</div>`;
+  const how = `<p class="winq-how" data-win-by="${esc(rec.win_by)}"${Number.isInteger(rec.from) ? ` data-from="${rec.from}" data-from-rel="${rel(rec, rec.from)}"` : ""}>` +
+    `${t("winq.winning_tile")} ${tileHTML(rec.winning_tile, { laizi: lz })} <b>${winByText(rec)}</b></p>`;
+  const others = [1, 2, 3].map((k) => {
+    const s = (w + k) % 4;
+    const seat = rec.seats[s];
+    const ms = (seat.melds || []).map((m) => meldHTML(m, lz, fromOf(m))).join("");
+    const sp = specialsHTML(seat);
+    const body = ms || sp ? `<span class="melds">${ms}</span>${sp}` : `<span class="muted">${t("winq.nothing")}</span>`;
+    return `<li class="winq-seat" data-seat="${s}" data-rel="${k}"><span class="winq-who"><b>${t(`winq.rel.${k}`)}</b>` +
+      ` <span class="muted">${t(`seat.short.${s}`)}</span>${dealerMark(rec, s)}</span>${body}</li>`;
+  }).join("");
+  return `${position}${question}<div class="winq-me" data-seat="${w}">${melds}${specials ? `<div class="winq-specials">${specials}</div>` : ""}${handRow}${how}</div>` +
+    `<div class="winq-others"><h3>${t("winq.others")}</h3><ul>${others}</ul></div>`;
+}
+
+function winButtonsHTML() {
+  const P = deps.S.puzzle;
+  if (P.result) return "";
+  const one = (yes) => {
+    const what = yes ? "yes" : "no";
+    return `<button type="button" class="winq-answer" data-winq="${what}" aria-keyshortcuts="${yes ? "Y" : "N"}"` +
+      `${P.answering ? " disabled" : ""}${P.answering === what ? ` aria-busy="true"` : ""}>${t(`winq.${what}`)} <kbd>${yes ? "Y" : "N"}</kbd></button>`;
+  };
+  return `<div class="winq-buttons">${one(true)}${one(false)}</div><p class="muted winq-keys">${t("winq.keys")}</p>`;
+}
+
+/** The truth: it may win, or the rule that stops it (in the player's language). */
+function truthText(r) {
+  if (r.win) return t("winq.can");
+  const calc = r.result || {};
+  return t("winq.cannot", { why: esc(refusalText(calc.refusal, calc.reason || "")) });
+}
+
+function winVerdictHTML(d) {
+  const P = deps.S.puzzle;
+  const r = P.result;
+  if (r) {
+    const said = t("winq.you_said", { answer: t(r.answered ? "winq.yes" : "winq.no") });
+    return `<div class="puzzle-verdict ${r.correct ? "right" : "wrong"}" role="status" data-correct="${r.correct ? 1 : 0}" data-win="${r.win ? 1 : 0}">` +
+      `<b class="puzzle-mark" aria-hidden="true">${r.correct ? "✓" : "✗"}</b> <b>${t(r.correct ? "puzzle.correct" : "winq.wrong")}</b> ${said}` +
+      ` <span class="winq-truth"${r.win ? "" : ` data-refusal="${esc((r.result && r.result.refusal && r.result.refusal.code) || "")}"`}>${truthText(r)}</span>` +
+      `${r.again ? `<span class="muted puzzle-again"> · ${t("puzzle.not_counted")}</span>` : ""}</div>`;
+  }
+  const a = d.attempt;
+  if (a) {
+    return `<div class="puzzle-verdict earlier ${a.correct ? "right" : "wrong"}" role="status" data-earlier="${a.correct ? 1 : 0}">` +
+      `<b class="puzzle-mark" aria-hidden="true">${a.correct ? "✓" : "✗"}</b> ${t(a.correct ? "winq.earlier_right" : "winq.earlier_wrong", { answer: t(a.win ? "winq.yes" : "winq.no") })}` +
+      ` <button type="button" data-puzzle="show-win" data-win="${a.win ? 1 : 0}">${t("puzzle.show_answer")}</button></div>`;
+  }
+  return "";
+}
+
+/** After the answer: the settlement as the calculator draws it (a win), and the record in the
+ * calculator. */
+function winResultHTML(d) {
+  const r = deps.S.puzzle.result;
+  if (!r) return "";
+  const rec = d.record;
+  const names = [0, 1, 2, 3].map((s) => relName(rec, s));
+  const settled = r.win && r.result && r.result.valid !== false
+    ? `<div class="winq-settlement">${settlementHTML(rec, r.result, { names })}</div>` : "";
+  return `${settled}<div class="form-row puzzle-after"><a class="button" data-calc-link="1" href="${esc(calculatorHash(rec))}">${t("winq.open_calc")}</a>` +
+    `<button type="button" class="primary" data-puzzle="next">${t("puzzle.next")}</button></div>${shareHTML(d)}`;
 }
 
 /** The puzzles page. */
 export function puzzlesHTML() {
   const P = deps.S.puzzle;
   const d = P.data;
+  const kinds = PUZZLE_KINDS.map((k) => `<button type="button" role="tab" class="puzzle-kind${k === P.kind ? " active" : ""}" data-puzzle-kind="${k}" aria-selected="${k === P.kind}">${t(`puzzle.kind.${k}`)}</button>`).join("");
+  const switcher = `<div class="puzzle-switch" role="tablist" aria-label="${esc(t("puzzle.kinds"))}">${kinds}</div>`;
   const options = deps.profiles.map((p) => `<option value="${p}" ${p === P.profile ? "selected" : ""}>${esc(t(`opt.profile.${p}`))}</option>`).join("");
   const bar = `<div class="form-row puzzle-bar"><label for="puzzle-profile">${t("opt.profile")}</label>` +
     `<select id="puzzle-profile" data-puzzle-profile="1">${options}</select>` +
@@ -318,29 +509,44 @@ export function puzzlesHTML() {
     body = P.error ? `<p class="error" role="alert" data-puzzle-error="1">${esc(P.error)}</p>` : `<p>${t("app.loading")}</p>`;
   } else {
     const title = d.daily ? t("puzzle.daily_of", { day: esc(d.daily) }) : t("puzzle.number", { n: d.number });
-    const head = `<p class="puzzle-head" data-profile="${esc(d.profile)}" data-number="${d.number}"${d.daily ? ` data-daily="${esc(d.daily)}"` : ""}>` +
-      `<b>${title}</b> · ${esc(t(`opt.profile.${d.profile}`))}${d.daily ? ` · <a href="${puzzleHash(d.profile, d.number)}">${t("puzzle.number", { n: d.number })}</a>` : ""}</p>`;
+    const win = d.kind === "win";
+    const head = `<p class="puzzle-head" data-kind="${win ? "win" : "discard"}" data-profile="${esc(d.profile)}" data-number="${d.number}"${d.daily ? ` data-daily="${esc(d.daily)}"` : ""}>` +
+      `<b>${title}</b> · ${esc(t(`opt.profile.${d.profile}`))}${d.daily ? ` · <a href="${puzzleHash(d.profile, d.number, win ? "win" : "discard")}">${t("puzzle.number", { n: d.number })}</a>` : ""}</p>`;
     const err = P.answerError ? `<p class="error" role="alert" data-answer-error="1">${esc(P.answerError)}</p>` : "";
-    const after = P.result
-      ? `<div class="puzzle-result">${choicesHTML(d)}<div class="form-row puzzle-after"><button type="button" class="primary" data-puzzle="next">${t("puzzle.next")}</button></div>${shareHTML(d)}</div>`
-      : `<p class="muted puzzle-about">${t("puzzle.about")}</p>`;
-    body = `<div class="puzzle" data-puzzle-state="${P.result ? "answered" : "open"}">${head}${positionHTML(d)}${err}${verdictHTML(d)}${after}</div>`;
+    if (win) {
+      const after = P.result ? `<div class="puzzle-result winq-result">${winResultHTML(d)}</div>` : "";
+      body = `<div class="puzzle winq" data-puzzle-state="${P.result ? "answered" : "open"}">${head}${winPositionHTML(d)}${err}${winVerdictHTML(d)}${winButtonsHTML()}${after}</div>`;
+    } else {
+      const after = P.result
+        ? `<div class="puzzle-result">${choicesHTML(d)}<div class="form-row puzzle-after"><button type="button" class="primary" data-puzzle="next">${t("puzzle.next")}</button></div>${shareHTML(d)}</div>`
+        : `<p class="muted puzzle-about">${t("puzzle.about")}</p>`;
+      body = `<div class="puzzle" data-puzzle-state="${P.result ? "answered" : "open"}">${head}${positionHTML(d)}${err}${verdictHTML(d)}${after}</div>`;
+    }
   }
-  return `<div class="screen puzzles"><div class="card"><h2>${t("puzzle.title")}</h2>${bar}${statsHTML()}${body}</div></div>`;
+  const h2 = t(P.kind === "win" ? "winq.title" : "puzzle.title");
+  return `<div class="screen puzzles" data-kind="${P.kind}"><div class="card">${switcher}<h2>${h2}</h2>${bar}${statsHTML()}${body}</div></div>`;
 }
 
 // ------------------------------------------------------------------ events
 function next() {
   const P = deps.S.puzzle;
-  location.hash = puzzleHash(P.profile, randomNumber(P.data ? P.data.number : null));
+  location.hash = puzzleHash(P.profile, randomNumber(P.data ? P.data.number : null), P.kind);
 }
 
 /** The day's puzzle of the chosen profile (asked again when it is the address already). */
 function daily() {
-  const hash = `#/puzzles?profile=${encodeURIComponent(deps.S.puzzle.profile)}`;
+  const P = deps.S.puzzle;
+  const hash = puzzleHash(P.profile, null, P.kind);
   if (location.hash !== hash) { location.hash = hash; return; }
-  openPuzzle(deps.S.puzzle.profile, null);
+  openPuzzle(P.profile, null, P.kind);
   deps.rerender();
+}
+
+/** The other kind: the puzzle of it shown last, else its puzzle of the day. */
+function switchKind(kind) {
+  const P = deps.S.puzzle;
+  if (kind === P.kind || !PUZZLE_KINDS.includes(kind)) return;
+  location.hash = P.last[kind] || puzzleHash(P.profile, null, kind);
 }
 
 async function copyLink() {
@@ -360,6 +566,10 @@ document.addEventListener("click", (ev) => {
   if (!shown() || !ev.target.closest) return;
   const tile = ev.target.closest("[data-puzzle-tile]");
   if (tile) { ev.preventDefault(); answer(tile.dataset.puzzleTile); return; }
+  const yn = ev.target.closest("[data-winq]");
+  if (yn) { ev.preventDefault(); answerWin(yn.dataset.winq === "yes"); return; }
+  const kind = ev.target.closest("[data-puzzle-kind]");
+  if (kind) { ev.preventDefault(); switchKind(kind.dataset.puzzleKind); return; }
   const el = ev.target.closest("[data-puzzle]");
   if (!el) return;
   const what = el.dataset.puzzle;
@@ -367,6 +577,7 @@ document.addEventListener("click", (ev) => {
   else if (what === "daily") daily();
   else if (what === "copy") copyLink();
   else if (what === "show") answer(el.dataset.tile);
+  else if (what === "show-win") answerWin(el.dataset.win === "1");
 });
 
 document.addEventListener("change", (ev) => {
@@ -374,17 +585,27 @@ document.addEventListener("change", (ev) => {
   const profile = ev.target.value;
   if (!deps.profiles.includes(profile)) return;
   setProfile(profile);
-  location.hash = `#/puzzles?profile=${encodeURIComponent(profile)}`; // that profile's puzzle of the day
+  location.hash = puzzleHash(profile, null, deps.S.puzzle.kind); // that profile's puzzle of the day
 });
 
 // the table's keys: 1-9 and 0 pick a tile, the arrows move, Enter cuts (the drawn tile when
-// none is picked), Escape lets go; N is the next puzzle
+// none is picked), Escape lets go; N is the next puzzle.  A win question: Y 能胡, N 不能胡;
+// once answered, N is the next question
 document.addEventListener("keydown", (ev) => {
   if (!shown() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.target.closest && ev.target.closest("input,select,textarea,button,a")) return;
   const P = deps.S.puzzle;
   const d = P.data;
   if (!d) return;
+  if (d.kind === "win") {
+    const key = ev.key.toLowerCase();
+    if (key !== "y" && key !== "n") return;
+    ev.preventDefault();
+    if (ev.repeat || P.answering) return;
+    if (P.result) { if (key === "n") next(); return; }
+    answerWin(key === "y");
+    return;
+  }
   const { all } = handTiles(d);
   const key = ev.key;
   const focused = ev.target.dataset && ev.target.dataset.pi !== undefined ? Number(ev.target.dataset.pi) : null;
