@@ -33,9 +33,9 @@ from .test_cluster import redis_url  # noqa: F401 - the fixture
 from .test_durable_crash import ServeProcess, _accounts
 
 LIMITS = ("--replay-rate", "0.001", "--replay-burst", "4", "--watch-rate", "0.001",
-          "--watch-burst", "2")
+          "--watch-burst", "2", "--puzzle-rate", "0.001", "--puzzle-burst", "4")
 """Tiny allowances that do not refill during a test: four replay requests and four
-live-table lists per address, two ``watch`` per account."""
+live-table lists per address, two ``watch`` per account, four puzzle requests."""
 
 
 @pytest.fixture
@@ -310,3 +310,11 @@ def test_a_rolling_upgrade_relays_nothing_between_versions(
         shared.close()
         store.close()
         old.close()
+
+
+@pytest.mark.slow
+def test_puzzles_are_one_allowance_over_the_nodes(two_nodes: list[ServeProcess]) -> None:
+    """Four puzzle requests per address in all, over both nodes, then 429 on each."""
+    for answer in _refusals(two_nodes, "/api/puzzles/yuanhang/8", 4):
+        assert answer.status_code == 429, answer.text
+        assert answer.json()["error"]["code"] == "rate_limited"

@@ -17,11 +17,9 @@ import pytest
 from wuhan_mahjong.bots.puzzles import daily_number, make_puzzle, puzzle_json
 from wuhan_mahjong.bots.win_puzzles import make_win_question, win_question_json
 from wuhan_mahjong.calculator import score_record
-from wuhan_mahjong.server.calculator import AddressLimiter
-from wuhan_mahjong.server.puzzles_api import PUZZLE_BURST, PUZZLE_RATE
 from wuhan_mahjong.tiles import tile_str
 
-from .harness import Server, guest_token
+from .harness import Server, StartServer, guest_token
 
 
 def _call(server: Server, method: str, path: str, token: str | None = None,
@@ -118,16 +116,14 @@ def test_bad_answers(server: Server, body: bytes, status: int) -> None:
     assert _call(server, "GET", "/api/puzzles/stats", token).json()["attempted"] == 0
 
 
-def test_the_allowance(server: Server) -> None:
-    """A burst of :data:`PUZZLE_BURST` requests, then 429 (a clock that stands still: the
-    allowance refills at one a second, which a slow machine's requests could keep up with)."""
-    server.app.state.puzzle_limit = AddressLimiter(PUZZLE_RATE, PUZZLE_BURST, clock=lambda: 0.0)
+def test_the_allowance(start_server: StartServer) -> None:
+    """``puzzle_burst`` requests, then 429 (an allowance that does not refill during the
+    test: at its default of one a second, a slow machine's requests could keep up with it)."""
+    server = start_server(puzzle_rate=0.001, puzzle_burst=5)
     token = guest_token(server)
     codes = [_call(server, "GET", "/api/puzzles/yuanhang/8", token).status_code
-             for _ in range(PUZZLE_BURST + 1)]
-    assert codes == [200] * PUZZLE_BURST + [429]
-    # another asker is not held up
-    assert _call(server, "GET", "/api/puzzles/yuanhang/8", guest_token(server)).status_code == 200
+             for _ in range(6)]
+    assert codes == [200] * 5 + [429]
     # another asker is not held up
     assert _call(server, "GET", "/api/puzzles/yuanhang/8", guest_token(server)).status_code == 200
 

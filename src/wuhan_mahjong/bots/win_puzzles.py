@@ -114,9 +114,9 @@ def _candidates(state: HandState) -> list[WinRecord]:
         # is the rules' (a hand that has not opened is asked about too)
         tile, frm = state.pending_tile, state.pending_from
         for s in range(4):
-            hand = state.hand_tiles(s)
-            if s != frm and is_winning_shape([*hand, tile], state.melds[s], laizi, state.rules):
-                out.append(_record(state, s, "discard", frm, tile, tuple(hand)))
+            held = state.hand_tiles(s)
+            if s != frm and is_winning_shape([*held, tile], state.melds[s], laizi, state.rules):
+                out.append(_record(state, s, "discard", frm, tile, tuple(held)))
     return out
 
 

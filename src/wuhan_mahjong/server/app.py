@@ -107,7 +107,7 @@ from .leaderboard import RatingOut, leaderboard_routes, profile_ratings
 from .limits import watch_abandoned
 from .observability import emit, observability_routes
 from .protocol import PROTOCOL_VERSION, AccountInfo
-from .puzzles_api import PUZZLE_BURST, PUZZLE_RATE, puzzle_routes
+from .puzzles_api import puzzle_routes
 from .pwa import pwa_routes
 from .ratelimit import LoginGuard, LoginLimits
 from .replays import replay_routes
@@ -762,7 +762,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
     app.state.watch_limit = AddressLimiter(cfg.watch_rate, cfg.watch_burst)
     app.state.export_limit = AddressLimiter(EXPORT_RATE, EXPORT_BURST)
     app.state.review_limit = AddressLimiter(REVIEW_RATE, REVIEW_BURST)
-    app.state.puzzle_limit = AddressLimiter(PUZZLE_RATE, PUZZLE_BURST)
+    app.state.puzzle_limit = AddressLimiter(cfg.puzzle_rate, cfg.puzzle_burst)
     app.state.hint_cache = ResponseCache()
     shared = redis_url(cfg)
     if shared is not None:  # a cluster node: the limits count every node's requests

@@ -42,7 +42,6 @@ from starlette.applications import Starlette
 from .calculator import AddressLimiter
 from .config import ServerConfig
 from .export_api import EXPORT_BURST, EXPORT_RATE
-from .puzzles_api import PUZZLE_BURST, PUZZLE_RATE
 from .ratelimit import LoginGuard
 from .review_api import REVIEW_BURST, REVIEW_RATE
 
@@ -229,4 +228,4 @@ def share_limits(app: Starlette, url: str, cfg: ServerConfig) -> None:
     state.watch_limit = RedisAddressLimiter(redis, "watch", cfg.watch_rate, cfg.watch_burst)
     state.export_limit = RedisAddressLimiter(redis, "export", EXPORT_RATE, EXPORT_BURST)
     state.review_limit = RedisAddressLimiter(redis, "review", REVIEW_RATE, REVIEW_BURST)
-    state.puzzle_limit = RedisAddressLimiter(redis, "puzzle", PUZZLE_RATE, PUZZLE_BURST)
+    state.puzzle_limit = RedisAddressLimiter(redis, "puzzle", cfg.puzzle_rate, cfg.puzzle_burst)

@@ -116,6 +116,11 @@ class ServerConfig:
     a player's own match records (``/api/matches/...``) and the live-table list: requests
     per second per client address (``replay_burst`` at once; 429 beyond)."""
     replay_burst: int = 60
+    puzzle_rate: float = 1.0
+    """Puzzles (``server/puzzles_api.py``: positions and answers, each found once per node by
+    bots' play): requests per second per account, or per client address without one
+    (``puzzle_burst`` at once; 429 beyond)."""
+    puzzle_burst: int = 30
     spectator_delay_moves: int = 3
     """Spectators see each move this many moves late (``server/spectate.py``), so watching
     cannot help a player; 0: live.  A hand's end is shown at once."""
@@ -182,6 +187,8 @@ class ServerConfig:
             raise ValueError("calc_rate must be > 0 and calc_burst >= 1")
         if self.replay_rate <= 0 or self.replay_burst < 1:
             raise ValueError("replay_rate must be > 0 and replay_burst >= 1")
+        if self.puzzle_rate <= 0 or self.puzzle_burst < 1:
+            raise ValueError("puzzle_rate must be > 0 and puzzle_burst >= 1")
         if self.daily_allowance < 0 or self.register_per_hour < 0 or self.guests_per_hour < 0:
             raise ValueError("daily_allowance and the sign-up limits must be >= 0")
         if self.hint_rate <= 0 or self.hint_burst < 1:

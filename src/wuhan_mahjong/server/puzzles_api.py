@@ -22,8 +22,8 @@ recorded with his record in its kind (``store/puzzles.py``), and returned.  A pu
 pure function of (kind, profile, number), 50 to 250 ms of CPU to find, so it is found in
 the bot worker pool off the event loop (``server/jobs.py``, at most two at once per node,
 :data:`PUZZLE_QUEUE` waiting) and kept (:data:`PUZZLES_CACHED`); each account (or address,
-without one) may ask :data:`PUZZLE_BURST` at once and :data:`PUZZLE_RATE` a second in the
-long run, counted over the cluster.
+without one) may ask ``puzzle_burst`` at once and ``puzzle_rate`` a second in the long run
+(settings), counted over the cluster.
 """
 
 from __future__ import annotations
@@ -71,12 +71,8 @@ from .http import (
 )
 from .jobs import JobQueue, job_queue
 
-__all__ = ["PUZZLES_CACHED", "PUZZLE_BURST", "PUZZLE_QUEUE", "PUZZLE_RATE", "puzzle_routes"]
+__all__ = ["PUZZLES_CACHED", "PUZZLE_QUEUE", "puzzle_routes"]
 
-PUZZLE_RATE = 1.0
-"""Puzzle requests (positions and answers) per second an account or address may make in
-the long run."""
-PUZZLE_BURST = 30
 PUZZLE_QUEUE = 16
 """Puzzles that may wait to be found on this node; more are refused (429)."""
 PUZZLES_CACHED = 4096
