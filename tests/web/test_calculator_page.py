@@ -211,6 +211,15 @@ def entered(browser: Any, base: str, rec: dict[str, Any], state: str) -> tuple[A
     return context, page, console
 
 
+def assert_headers_one_line(page: Any) -> None:
+    """The payments' table headers are one line each (付款人 once stood one character a line
+    beside long factor lists on a phone)."""
+    heads = page.evaluate("""() => [...document.querySelectorAll('.calc-result .settlement th')]
+        .map((th) => [th.textContent, th.getBoundingClientRect().height,
+                      parseFloat(getComputedStyle(th).lineHeight) || 20])""")
+    assert heads and all(h <= 1.6 * line + 8 for _, h, line in heads), heads
+
+
 @pytest.mark.slow
 def test_big_hand_with_contracting_and_its_waits(browser: Any, live_server: str, artifacts: Path) -> None:
     context, page, console = entered(browser, live_server, BIG_CONTRACT, "settled")
@@ -229,8 +238,10 @@ def test_big_hand_with_contracting_and_its_waits(browser: Any, live_server: str,
                 for w in cast(list[dict[str, Any]], hand["waits"])]
     assert waits == expected and len(waits) == 2
     page.screenshot(path=str(artifacts / "calculator-contract.png"), full_page=True)
-    # nothing overflows the phone's width
+    # nothing overflows the phone's width, and the payments' headers stay one line each
+    # (付款人 once stood one character a line)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert_headers_one_line(page)
     assert page_errors(console) == []
     context.close()
 
@@ -240,6 +251,7 @@ def test_golden_cap_and_the_share_link_reopens_it(browser: Any, live_server: str
     context, page, console = entered(browser, live_server, GOLDEN, "settled")
     seen = expect_settled(page, GOLDEN)
     assert seen["golden"] and "golden" in seen["limits"]
+    assert_headers_one_line(page)
     page.screenshot(path=str(artifacts / "calculator-golden.png"), full_page=True)
     link = page.input_value("#calc-link")
     assert link == page.url and "#/calculator?r=" in link
