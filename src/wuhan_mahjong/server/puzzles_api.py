@@ -15,7 +15,9 @@
     whether the answer was right, and the settlement calculator's answer for the record
     (the settlement, or the rule that stops the win);
 ``GET /api/puzzles/stats?kind=discard|win``
-    the signed-in caller's record in one kind.
+    the signed-in caller's record in one kind;
+``GET /api/puzzles/history?kind=discard|win&wrong=1&offset=0&limit=20``
+    his first answers in one kind, newest first (错题本 with ``wrong=1``: the wrong ones).
 
 Anyone may ask and answer; for a signed-in caller the first answer to each puzzle is
 recorded with his record in its kind (``store/puzzles.py``), and returned.  A puzzle is a
@@ -48,10 +50,12 @@ from ..bots.puzzles import (
 from ..bots.win_puzzles import make_win_question, win_question_json
 from ..store.models import utcnow
 from ..store.puzzles import (
+    HISTORY_OFFSET_MAX,
     PUZZLE_KINDS,
     PuzzleAttempt,
     PuzzleStats,
     puzzle_attempt,
+    puzzle_history,
     puzzle_stats,
     record_attempt,
 )
@@ -306,15 +310,67 @@ def _asking(kind: str, *, daily: bool) -> Callable[[Request], Awaitable[Response
     return api(ask)
 
 
+class PastAttemptOut(ResponseModel):
+    kind: str
+    profile: str
+    number: int
+    answer: str
+    correct: bool
+    at: str
+
+
+class PuzzleHistoryOut(ResponseModel):
+    attempts: list[PastAttemptOut]
+    more: bool
+
+
+HISTORY_PAGE_MAX = 100
+"""The most attempts one history request returns."""
+
+
+def _kind(request: Request) -> str:
+    kind = request.query_params.get("kind", "discard")
+    if kind not in PUZZLE_KINDS:
+        raise HttpError(400, "invalid_request", f"kind: one of {', '.join(PUZZLE_KINDS)}",
+                        params={"field": "kind", "problem": "choice"})
+    return kind
+
+
+def _count_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise HttpError(400, "invalid_request", f"{name}: a whole number from {low} to {high}",
+                        params={"field": name, "min": low, "max": high})
+    return int(text)
+
+
+@api
+async def history(request: Request) -> Response:
+    """The caller's first answers in one kind, newest first (错题本 with ``?wrong=1``)."""
+    account = await account_of(request)
+    kind = _kind(request)
+    wrong = request.query_params.get("wrong", "0")
+    if wrong not in ("0", "1"):
+        raise HttpError(400, "invalid_request", "wrong: 0 or 1",
+                        params={"field": "wrong", "problem": "choice"})
+    limit = _count_param(request, "limit", 20, 1, HISTORY_PAGE_MAX)
+    offset = _count_param(request, "offset", 0, 0, HISTORY_OFFSET_MAX)
+    found, more = await asyncio.to_thread(puzzle_history, hub_of(request).store, account.id,
+                                          kind, wrong_only=wrong == "1", offset=offset,
+                                          limit=limit)
+    return ok(PuzzleHistoryOut(attempts=[
+        PastAttemptOut(kind=a.kind, profile=a.profile, number=a.number, answer=a.answer,
+                       correct=a.correct, at=a.at.isoformat()) for a in found], more=more))
+
+
 @api
 async def stats(request: Request) -> Response:
     """The caller's record in one kind of puzzle (``?kind=discard``, the default, or
     ``win``)."""
     account = await account_of(request)
-    kind = request.query_params.get("kind", "discard")
-    if kind not in PUZZLE_KINDS:
-        raise HttpError(400, "invalid_request", f"kind: one of {', '.join(PUZZLE_KINDS)}",
-                        params={"field": "kind", "problem": "choice"})
+    kind = _kind(request)
     return ok(_stats(await asyncio.to_thread(puzzle_stats, hub_of(request).store, account.id,
                                              kind)))
 
@@ -323,6 +379,7 @@ def puzzle_routes() -> list[Route]:
     """The puzzle routes (the app sets ``state.puzzle_limit``)."""
     return [Route("/api/puzzles/daily", _asking("discard", daily=True), methods=["GET"]),
             Route("/api/puzzles/stats", stats, methods=["GET"]),
+            Route("/api/puzzles/history", history, methods=["GET"]),
             Route("/api/puzzles/win/daily", _asking("win", daily=True), methods=["GET"]),
             Route("/api/puzzles/win/{profile}/{number:int}", _asking("win", daily=False),
                   methods=["GET"]),

@@ -24,11 +24,13 @@ from .models import PuzzleAttemptRow, PuzzleStatsRow, utcnow
 if TYPE_CHECKING:
     from .core import StoreCore
 
-__all__ = ["PUZZLE_KINDS", "PuzzleAttempt", "PuzzleStats", "puzzle_attempt", "puzzle_stats",
-           "record_attempt"]
+__all__ = ["HISTORY_OFFSET_MAX", "PUZZLE_KINDS", "PastAttempt", "PuzzleAttempt", "PuzzleStats",
+           "puzzle_attempt", "puzzle_history", "puzzle_stats", "record_attempt"]
 
 PUZZLE_KINDS = ("discard", "win")
 """The kinds of puzzle, each with its own record."""
+HISTORY_OFFSET_MAX = 100_000
+"""The deepest page of an account's history (:func:`puzzle_history`)."""
 
 _TRIES = 3
 """Transactions tried when another request of the same account races this one (the same
@@ -118,3 +120,35 @@ def puzzle_stats(store: StoreCore, account_id: int, kind: str) -> PuzzleStats:
     """The account's record in ``kind`` (all zero before his first answer)."""
     with store._read() as session:
         return _stats(session.get(PuzzleStatsRow, (account_id, kind)))
+
+
+@dataclass(frozen=True)
+class PastAttempt:
+    """One first answer in an account's history (错题本)."""
+
+    kind: str
+    profile: str
+    number: int
+    answer: str
+    correct: bool
+    at: datetime
+
+
+def puzzle_history(store: StoreCore, account_id: int, kind: str, *, wrong_only: bool = False,
+                   offset: int = 0, limit: int = 20) -> tuple[list[PastAttempt], bool]:
+    """The account's first answers in ``kind``, newest first (only the wrong ones with
+    ``wrong_only``): up to ``limit`` from ``offset``, and whether more follow."""
+    if kind not in PUZZLE_KINDS:
+        raise ValueError(f"no kind of puzzle {kind!r}")
+    offset = max(0, min(offset, HISTORY_OFFSET_MAX))
+    row = PuzzleAttemptRow
+    query = select(row).where(row.account_id == account_id, row.kind == kind)
+    if wrong_only:
+        query = query.where(~row.correct)
+    query = (query.order_by(row.created_at.desc(), row.profile, row.number.desc())
+             .offset(offset).limit(max(0, limit) + 1))
+    with store._read() as session:
+        rows = list(session.scalars(query))
+    found = [PastAttempt(r.kind, r.profile, r.number, r.answer, r.correct, r.created_at)
+             for r in rows[:limit]]
+    return found, len(rows) > limit
