@@ -36,7 +36,7 @@ PATHS = ["/api/register", "/api/login", "/api/guest", "/api/upgrade", "/api/logo
          "/api/puzzles/{m}/{h}", "/api/puzzles/yuanhang/{h}", "/api/puzzles/{m}/{h}/answer",
          "/api/puzzles/bianfeng/{h}/answer", "/api/puzzles/daily", "/api/puzzles/stats",
          "/api/puzzles/win/{m}/{h}", "/api/puzzles/win/yuanhang/{h}/answer",
-         "/api/puzzles/win/daily",
+         "/api/puzzles/win/daily", "/api/puzzles/history",
          "/",
          "/index.html", "/../../etc/passwd", "/api/nothing", "/x%00y"]
 MATCH_IDS = ["abc", "0" * 32, "%00", "a%00b", "..", "x" * 500, "ðŸ€„", "a%20b", "%ff"]
@@ -47,7 +47,7 @@ VALUES: list[Any] = [None, True, 0, -1, 2**63, 10**40, 1.5, "", "x" * 3000, "ðŸ€
 FIELDS = ["username", "password", "old", "new", "hand", "indicator", "melds", "profile",
           "options", "token", "public", "name", "rounds", "hands", "capacity", "reason",
           "match_id", "seat", "discard", "win", "kind"]
-QUERY = ["profile", "period", "limit", "offset", "q", "since", "seat", "kind"]
+QUERY = ["profile", "period", "limit", "offset", "q", "since", "seat", "kind", "wrong"]
 RAW_BODIES = [b"{", b"\xff\xfe", b"[]" * 5000, b"null", b'{"a": ' * 200]
 
 

@@ -176,3 +176,27 @@ def test_bad_win_answers(server: Server, path: str, body: bytes | None, status: 
                                "Content-Type": "application/json"})
     assert r.status_code == status, r.text
     assert _call(server, "GET", "/api/puzzles/stats?kind=win", token).json()["attempted"] == 0
+
+
+def test_the_history(server: Server) -> None:
+    token = guest_token(server)
+    for number in (31, 32):
+        full = puzzle_json(make_puzzle("yuanhang", number), answer=True)
+        tile = full["answer"] if number == 31 else full["choices"][1]["tile"]
+        assert _call(server, "POST", f"/api/puzzles/yuanhang/{number}/answer", token,
+                     json={"discard": tile}).status_code == 200
+    got = _call(server, "GET", "/api/puzzles/history", token).json()
+    assert [(a["number"], a["correct"], a["kind"]) for a in got["attempts"]] == [
+        (32, False, "discard"), (31, True, "discard")]
+    assert got["more"] is False
+    wrong = _call(server, "GET", "/api/puzzles/history?wrong=1&limit=1", token).json()
+    assert [a["number"] for a in wrong["attempts"]] == [32] and wrong["more"] is False
+    first = _call(server, "GET", "/api/puzzles/history?limit=1", token).json()
+    assert [a["number"] for a in first["attempts"]] == [32] and first["more"] is True
+    assert _call(server, "GET", "/api/puzzles/history?kind=win", token).json() == {
+        "attempts": [], "more": False}
+    assert _call(server, "GET", "/api/puzzles/history").status_code == 401
+    for query in ("kind=x", "wrong=2", "limit=0", "limit=101", "offset=-1", "offset=100001",
+                  "limit=%EF%BC%91", "limit=1.5", "offset=" + "9" * 40):
+        r = _call(server, "GET", f"/api/puzzles/history?{query}", token)
+        assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_request", query

@@ -14,6 +14,7 @@ from wuhan_mahjong.store.export import account_export
 from wuhan_mahjong.store.puzzles import (
     PuzzleStats,
     puzzle_attempt,
+    puzzle_history,
     puzzle_stats,
     record_attempt,
 )
@@ -92,3 +93,25 @@ def test_the_download_carries_them_and_closing_removes_them(store: Store) -> Non
     assert puzzle_stats(store, me, "discard") == PuzzleStats(0, 0, 0, 0)
     assert puzzle_stats(store, me, "win") == PuzzleStats(0, 0, 0, 0)
     assert puzzle_attempt(store, me, "discard", "yuanhang", 7) is None
+
+
+def test_the_history_newest_first_and_the_wrong_ones(store: Store) -> None:
+    me = store.register("me", PASSWORD).id
+    answers = [("yuanhang", 1, "3m", True), ("bianfeng", 2, "4p", False),
+               ("yuanhang", 3, "5s", False), ("laizishanzhuang", 4, "6m", True)]
+    for profile, number, tile, right in answers:
+        record_attempt(store, me, "discard", profile, number, tile, right)
+    record_attempt(store, me, "win", "yuanhang", 9, "yes", False)
+    found, more = puzzle_history(store, me, "discard")
+    assert [(a.profile, a.number, a.answer, a.correct) for a in found] == list(reversed(answers))
+    assert more is False and [a.kind for a in found] == ["discard"] * 4
+    wrong, _ = puzzle_history(store, me, "discard", wrong_only=True)
+    assert [a.number for a in wrong] == [3, 2]
+    page, more = puzzle_history(store, me, "discard", limit=3)
+    assert [a.number for a in page] == [4, 3, 2] and more is True
+    page, more = puzzle_history(store, me, "discard", offset=3, limit=3)
+    assert [a.number for a in page] == [1] and more is False
+    assert [a.answer for a in puzzle_history(store, me, "win")[0]] == ["yes"]
+    assert puzzle_history(store, store.register("other", PASSWORD).id, "discard") == ([], False)
+    with pytest.raises(ValueError):
+        puzzle_history(store, me, "riddle")
