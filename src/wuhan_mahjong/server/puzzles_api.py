@@ -48,6 +48,7 @@ from ..bots.puzzles import (
     puzzle_json,
 )
 from ..bots.win_puzzles import make_win_question, win_question_json
+from ..store import Account
 from ..store.models import utcnow
 from ..store.puzzles import (
     HISTORY_OFFSET_MAX,
@@ -181,6 +182,16 @@ def puzzle_full(kind: str, profile: str, number: int) -> dict[str, Any]:
     return puzzle_json(make_puzzle(profile, number), answer=True)
 
 
+async def _caller(request: Request) -> Account | None:
+    """The request's account, if its token is good: looked up once per request (each look
+    is a database read)."""
+    state = request.state
+    if not hasattr(state, "puzzle_caller"):
+        state.puzzle_caller = await maybe_account(request)
+    found: Account | None = state.puzzle_caller
+    return found
+
+
 def _queue(request: Request) -> JobQueue:
     return job_queue(request, "puzzles", lambda: JobQueue(
         "puzzles", running=2, waiting=PUZZLE_QUEUE, cached=PUZZLES_CACHED))
@@ -188,7 +199,7 @@ def _queue(request: Request) -> JobQueue:
 
 async def _found(request: Request, kind: str, profile: str, number: int) -> dict[str, Any]:
     """Puzzle ``number`` of ``profile`` with its answer, within the caller's allowance."""
-    account = await maybe_account(request)
+    account = await _caller(request)
     who = f"account {account.id}" if account is not None else client_address(request)
     await limit(request, request.app.state.puzzle_limit, who, "puzzle requests")
     try:
@@ -208,7 +219,7 @@ def _stats(stats: PuzzleStats) -> PuzzleStatsOut:
 async def _first(request: Request, kind: str, profile: str,
                  number: int) -> PuzzleAttempt | None:
     """The signed-in caller's first answer to the puzzle, if any."""
-    account = await maybe_account(request)
+    account = await _caller(request)
     if account is None:
         return None
     found: PuzzleAttempt | None = await asyncio.to_thread(
@@ -220,7 +231,7 @@ async def _record(request: Request, kind: str, profile: str, number: int, answer
                   correct: bool) -> tuple[PuzzleAttempt, PuzzleStats] | None:
     """Record the signed-in caller's answer (if it is his first): his first answer and his
     record; ``None`` without an account."""
-    account = await maybe_account(request)
+    account = await _caller(request)
     if account is None:
         return None
     return await asyncio.to_thread(record_attempt, hub_of(request).store, account.id, kind,
