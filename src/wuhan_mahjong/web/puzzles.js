@@ -23,9 +23,16 @@
 // (POST /api/puzzles/win/{profile}/{n}/answer); the answer is the settlement calculator's:
 // the settlement, drawn as the calculator draws it (calculator.js's settlementHTML), or the
 // rule that stops the win (refusalText), and a link opens the record in the calculator.
+//
+// 我的记录 (the puzzle history, 错题本, as lichess's): below the puzzle, a signed-in player's
+// first answers in the kind shown, newest first (GET /api/puzzles/history?kind=…&wrong=1
+// &offset=…&limit=…), all of them or 只看错题 (the wrong ones); each row ✓ or ✗, the profile,
+// the number, the answer he gave (a tile, or 能胡 / 不能胡) and when, and a link to the puzzle
+// (which shows his earlier answer); 更多 asks for the next page.  An answer that counts asks
+// for the list again.
 
 import { calculatorHash, settlementHTML } from "./calculator.js";
-import { failureText, refusalText, seatName, t, tileName } from "./i18n.js";
+import { failureText, getLang, refusalText, seatName, t, tileName } from "./i18n.js";
 import { esc, tileHTML } from "./table.js";
 import { parseTiles } from "./tiles.js";
 
@@ -34,6 +41,8 @@ const CACHE_MAX = 32; // puzzles (and their answers) kept for Back and Forward
 const PROFILE_KEY = "wm.puzzle.profile";
 export const PUZZLE_KINDS = ["discard", "win"];
 const KONGS = ["red", "green", "laizi", "pi"]; // a seat's special kongs, as the record names them
+const HISTORY_PAGE = 20; // rows of the history asked for at once (the server allows 1..100)
+const HISTORY_MAX = 100;
 
 let deps = { S: null, api: null, profiles: [], rerender: () => {} };
 
@@ -52,6 +61,7 @@ export function initPuzzles({ S, api, profiles, rerender }) {
     error: "", answerError: "", loading: false, answering: null, selected: null,
     // the record of each kind: {discard, win}
     stats: {}, statsError: {}, statsFor: {},
+    history: {}, // the history of each kind: {discard, win} (historyOf)
     cache: new Map(), cacheFor: undefined, copied: false,
     last: {}, // the address last shown of each kind (the switch goes back to it)
     laizi: null, // GET /api/rules' laizi of each indicator, per profile (a win question's)
@@ -104,6 +114,7 @@ function sameAccount() {
     P.stats = {};
     P.statsError = {};
     P.statsFor = {};
+    P.history = {};
     if (P.key) { P.key = null; P.data = null; P.result = null; P.answered = false; }
   }
 }
@@ -125,6 +136,7 @@ export async function openPuzzle(profile, rawNumber, rawKind = null) {
   P.last[kind] = location.hash;
   sameAccount();
   loadStats(kind);
+  loadHistory(kind);
   if (kind === "win") loadLaizi();
   if (profile && deps.profiles.includes(profile)) setProfile(profile);
   const number = parseNumber(rawNumber);
@@ -189,6 +201,59 @@ async function loadStats(kind) {
   if (shown()) deps.rerender();
 }
 
+/** The signed-in player's history in `kind`: the filter (`wrong`), the rows shown, whether
+ * more follow; `seq` tells the latest request from older ones. */
+function historyOf(kind) {
+  const P = deps.S.puzzle;
+  if (!P.history[kind]) {
+    P.history[kind] = { wrong: false, rows: [], more: false, loaded: false, loading: false, error: "", seq: 0 };
+  }
+  return P.history[kind];
+}
+
+/** Ask for the history in `kind`: its first page (once, then from an answer or a filter:
+ * `again`, as many rows as are shown, up to 100), or the page after the rows shown (`more`). */
+async function loadHistory(kind, { again = false, more = false } = {}) {
+  const S = deps.S;
+  const who = S.token || null;
+  if (!who) return;
+  const H = historyOf(kind);
+  if (more ? H.loading || !H.more : !again && (H.loaded || H.loading)) return;
+  const seq = ++H.seq;
+  const offset = more ? H.rows.length : 0;
+  const limit = more ? HISTORY_PAGE : Math.min(HISTORY_MAX, Math.max(HISTORY_PAGE, H.rows.length + 1));
+  H.loading = true;
+  H.error = "";
+  const query = `kind=${kind}${H.wrong ? "&wrong=1" : ""}&offset=${offset}&limit=${limit}`;
+  try {
+    const data = await deps.api("GET", `/api/puzzles/history?${query}`);
+    if (S.token !== who || H.seq !== seq) return; // another account, or a later request
+    const got = Array.isArray(data.attempts) ? data.attempts : [];
+    if (more) {
+      // a row already shown (an answer recorded since the first page) is not shown twice
+      const seen = new Set(H.rows.map((a) => `${a.profile}/${a.number}`));
+      H.rows = [...H.rows, ...got.filter((a) => !seen.has(`${a.profile}/${a.number}`))];
+    } else H.rows = got;
+    H.more = !!data.more;
+    H.loaded = true;
+  } catch (e) {
+    if (S.token !== who || H.seq !== seq) return;
+    H.error = failureText(e);
+  }
+  H.loading = false;
+  if (shown()) deps.rerender();
+}
+
+/** All rows, or only the wrong ones: the list from its start. */
+function filterHistory(wrong) {
+  const P = deps.S.puzzle;
+  const H = historyOf(P.kind);
+  if (H.wrong === wrong) return;
+  Object.assign(H, { wrong, rows: [], more: false, loaded: false, error: "" });
+  loadHistory(P.kind, { again: true });
+  deps.rerender();
+}
+
 /** The laizi of each indicator (GET /api/rules), for drawing a win question's laizi: the
  * record names only the indicator (the settlement names the laizi too, once answered). */
 async function loadLaizi() {
@@ -220,6 +285,7 @@ async function answer(tile) {
     P.answered = true;
     P.selected = null;
     if (result.stats && deps.S.token) { P.stats.discard = result.stats; P.statsError.discard = ""; }
+    if (!P.result.again) loadHistory("discard", { again: true });
     // kept under its number (the day's puzzle is asked for again: tomorrow it is another)
     remember(`${d.profile}/${d.number}`, { data: d, result: P.result, answered: true });
   } catch (e) {
@@ -247,6 +313,7 @@ async function answerWin(win) {
     P.result = { ...result, again: P.answered && !!deps.S.token };
     P.answered = true;
     if (result.stats && deps.S.token) { P.stats.win = result.stats; P.statsError.win = ""; }
+    if (!P.result.again) loadHistory("win", { again: true });
     remember(`win:${d.profile}/${d.number}`, { data: d, result: P.result, answered: true });
   } catch (e) {
     if (P.key !== key) return;
@@ -372,6 +439,63 @@ function statsHTML() {
   if (!s) return P.statsError[P.kind] ? `<p class="error" role="alert">${esc(P.statsError[P.kind])}</p>` : "";
   return `<p class="puzzle-stats" data-kind="${P.kind}" data-attempted="${s.attempted}" data-solved="${s.solved}" data-streak="${s.streak}" data-best-streak="${s.best_streak}">` +
     t("puzzle.stats", { attempted: s.attempted, solved: s.solved, streak: s.streak, best: s.best_streak }) + `</p>`;
+}
+
+/** When an answer was given: the day and the time, in the page's language. */
+function whenText(iso) {
+  const text = String(iso || "");
+  // a time without its zone is the server's UTC
+  const d = new Date(/T.*([zZ]|[+-]\d\d:?\d\d)$/.test(text) || !text.includes("T") ? text : `${text}Z`);
+  if (Number.isNaN(d.getTime())) return "";
+  const lang = getLang() === "en" ? "en" : "zh-CN";
+  const year = d.getFullYear() !== new Date().getFullYear() ? { year: "numeric" } : {};
+  return d.toLocaleString(lang, { ...year, month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false });
+}
+
+function historyRowHTML(a) {
+  const P = deps.S.puzzle;
+  const kind = a.kind === "win" ? "win" : "discard";
+  const number = Number(a.number);
+  const profile = String(a.profile || "");
+  const name = deps.profiles.includes(profile) ? t(`opt.profile.${profile}`) : profile;
+  const answer = String(a.answer || "");
+  const given = kind === "win"
+    ? `<span class="puzzle-history-said">${t(answer === "yes" ? "winq.yes" : "winq.no")}</span>`
+    : /^[1-9][mps]$|^[1-7]z$/.test(answer) ? tileHTML(answer) : `<span>${esc(answer)}</span>`;
+  const d = P.data;
+  const current = d && d.kind === kind && d.profile === profile && d.number === number;
+  return `<li><a class="puzzle-history-row ${a.correct ? "right" : "wrong"}" href="${esc(puzzleHash(profile, number, kind))}"` +
+    ` data-history-profile="${esc(profile)}" data-history-number="${number}" data-correct="${a.correct ? 1 : 0}" data-answer="${esc(answer)}"` +
+    `${current ? ` aria-current="page"` : ""}>` +
+    `<b class="puzzle-mark" role="img" aria-label="${esc(t(a.correct ? "puzzle.history.right" : "puzzle.history.wrong_one"))}">${a.correct ? "✓" : "✗"}</b>` +
+    `<span class="puzzle-history-what">${esc(name)} · ${t("puzzle.number", { n: number })}</span>` +
+    `<span class="puzzle-history-answer">${given}</span>` +
+    `<time class="muted" datetime="${esc(a.at || "")}">${esc(whenText(a.at))}</time></a></li>`;
+}
+
+/** 我的记录: the signed-in player's first answers in the kind shown. */
+function historyHTML() {
+  const S = deps.S;
+  const P = S.puzzle;
+  if (!S.token) return "";
+  const H = historyOf(P.kind);
+  const filters = [false, true].map((wrong) =>
+    `<button type="button" class="puzzle-history-filter${H.wrong === wrong ? " active" : ""}" data-puzzle-history="${wrong ? "wrong" : "all"}"` +
+    ` aria-pressed="${H.wrong === wrong}">${t(wrong ? "puzzle.history.wrong" : "puzzle.history.all")}</button>`).join("");
+  let body;
+  if (H.loaded) {
+    body = H.rows.length
+      ? `<ul class="puzzle-history-list">${H.rows.map(historyRowHTML).join("")}</ul>`
+      : `<p class="muted puzzle-history-none">${t(H.wrong ? "puzzle.history.no_wrong" : "puzzle.history.none")}</p>`;
+  } else body = H.error ? "" : `<p class="muted">${t("app.loading")}</p>`;
+  const err = H.error ? `<p class="error" role="alert" data-history-error="1">${esc(H.error)}</p>` : "";
+  const more = H.loaded && H.more
+    ? `<div class="form-row puzzle-history-more"><button type="button" data-puzzle-history="more"${H.loading ? ` disabled aria-busy="true"` : ""}>${t("puzzle.history.more")}</button></div>` : "";
+  const state = H.loading ? "loading" : H.loaded ? "loaded" : "error";
+  return `<section class="puzzle-history" data-kind="${P.kind}" data-wrong="${H.wrong ? 1 : 0}" data-state="${state}" data-rows="${H.rows.length}" aria-labelledby="puzzle-history-title">` +
+    `<div class="puzzle-history-head"><h3 id="puzzle-history-title">${t("puzzle.history.title")}</h3>` +
+    `<div class="puzzle-history-filters" role="group" aria-label="${esc(t("puzzle.history.filter"))}">${filters}</div></div>` +
+    `<p class="muted puzzle-history-about">${t("puzzle.history.about")}</p>${body}${err}${more}</section>`;
 }
 
 // ------------------------------------------------------------------ win questions
@@ -524,7 +648,7 @@ export function puzzlesHTML() {
     }
   }
   const h2 = t(P.kind === "win" ? "winq.title" : "puzzle.title");
-  return `<div class="screen puzzles" data-kind="${P.kind}"><div class="card">${switcher}<h2>${h2}</h2>${bar}${statsHTML()}${body}</div></div>`;
+  return `<div class="screen puzzles" data-kind="${P.kind}"><div class="card">${switcher}<h2>${h2}</h2>${bar}${statsHTML()}${body}${historyHTML()}</div></div>`;
 }
 
 // ------------------------------------------------------------------ events
@@ -570,6 +694,15 @@ document.addEventListener("click", (ev) => {
   if (yn) { ev.preventDefault(); answerWin(yn.dataset.winq === "yes"); return; }
   const kind = ev.target.closest("[data-puzzle-kind]");
   if (kind) { ev.preventDefault(); switchKind(kind.dataset.puzzleKind); return; }
+  const hist = ev.target.closest("[data-puzzle-history]");
+  if (hist) {
+    ev.preventDefault();
+    const what = hist.dataset.puzzleHistory;
+    if (what === "more") { loadHistory(deps.S.puzzle.kind, { more: true }); deps.rerender(); } else filterHistory(what === "wrong");
+    return;
+  }
+  // a row of the history: its puzzle, from the top of the page
+  if (ev.target.closest(".puzzle-history-row")) { window.scrollTo({ top: 0 }); return; }
   const el = ev.target.closest("[data-puzzle]");
   if (!el) return;
   const what = el.dataset.puzzle;
