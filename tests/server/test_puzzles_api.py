@@ -189,6 +189,7 @@ def test_the_history(server: Server) -> None:
     assert [(a["number"], a["correct"], a["kind"]) for a in got["attempts"]] == [
         (32, False, "discard"), (31, True, "discard")]
     assert got["more"] is False
+    assert all(datetime.fromisoformat(a["at"]).utcoffset() is not None for a in got["attempts"])
     wrong = _call(server, "GET", "/api/puzzles/history?wrong=1&limit=1", token).json()
     assert [a["number"] for a in wrong["attempts"]] == [32] and wrong["more"] is False
     first = _call(server, "GET", "/api/puzzles/history?limit=1", token).json()
