@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from wuhan_mahjong.bots.win_puzzles import WinQuestion, make_win_question
+from wuhan_mahjong.tiles import parse_tiles, tile_str
 
 from .conftest import PHONE, Console, as_guest, open_page, wait_js
 
@@ -40,15 +41,7 @@ def _question(profile: str, number: int) -> WinQuestion:
 
 def tiles(text: str) -> list[str]:
     """"123m5p" -> ["1m", "2m", "3m", "5p"] (the record's notation)."""
-    out: list[str] = []
-    digits = ""
-    for ch in text:
-        if ch.isdigit():
-            digits += ch
-        else:
-            out += [f"{d}{ch}" for d in digits]
-            digits = ""
-    return out
+    return [tile_str(t) for t in parse_tiles(text)]
 
 
 def _faces(locator: Any) -> list[str]:

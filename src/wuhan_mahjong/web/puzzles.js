@@ -269,25 +269,25 @@ async function loadLaizi() {
   if (shown()) deps.rerender();
 }
 
-/** Cut `tile`: the server says whether it is the best and lists every cut. */
-async function answer(tile) {
+/** Send an answer of `kind` to `path` (`answering` marks it on screen while it travels):
+ * the server says whether it was right and shows the answer. */
+async function submit(kind, answering, path, body) {
   const P = deps.S.puzzle;
   const d = P.data;
-  if (!d || P.answering || !(d.discards || []).includes(tile)) return;
   const key = P.key;
-  P.answering = tile;
+  P.answering = answering;
   P.answerError = "";
   deps.rerender();
   try {
-    const result = await deps.api("POST", `/api/puzzles/${encodeURIComponent(d.profile)}/${d.number}/answer`, { discard: tile });
+    const result = await deps.api("POST", path, body);
     if (P.key !== key) return;
     P.result = { ...result, again: P.answered && !!deps.S.token }; // again: this answer did not count
     P.answered = true;
     P.selected = null;
-    if (result.stats && deps.S.token) { P.stats.discard = result.stats; P.statsError.discard = ""; }
-    if (!P.result.again) loadHistory("discard", { again: true });
+    if (result.stats && deps.S.token) { P.stats[kind] = result.stats; P.statsError[kind] = ""; }
+    if (!P.result.again) loadHistory(kind, { again: true });
     // kept under its number (the day's puzzle is asked for again: tomorrow it is another)
-    remember(`${d.profile}/${d.number}`, { data: d, result: P.result, answered: true });
+    remember(`${kind === "win" ? "win:" : ""}${d.profile}/${d.number}`, { data: d, result: P.result, answered: true });
   } catch (e) {
     if (P.key !== key) return;
     P.answerError = failureText(e);
@@ -297,31 +297,21 @@ async function answer(tile) {
   if (shown()) deps.rerender();
 }
 
+/** Cut `tile`: the server says whether it is the best and lists every cut. */
+async function answer(tile) {
+  const P = deps.S.puzzle;
+  const d = P.data;
+  if (!d || P.answering || !(d.discards || []).includes(tile)) return;
+  await submit("discard", tile, `/api/puzzles/${encodeURIComponent(d.profile)}/${d.number}/answer`, { discard: tile });
+}
+
 /** Say whether the win question's hand may win: the server says whether that was right, and
  * gives the calculator's answer. */
 async function answerWin(win) {
   const P = deps.S.puzzle;
   const d = P.data;
   if (!d || d.kind !== "win" || P.answering) return;
-  const key = P.key;
-  P.answering = win ? "yes" : "no";
-  P.answerError = "";
-  deps.rerender();
-  try {
-    const result = await deps.api("POST", `/api/puzzles/win/${encodeURIComponent(d.profile)}/${d.number}/answer`, { win });
-    if (P.key !== key) return;
-    P.result = { ...result, again: P.answered && !!deps.S.token };
-    P.answered = true;
-    if (result.stats && deps.S.token) { P.stats.win = result.stats; P.statsError.win = ""; }
-    if (!P.result.again) loadHistory("win", { again: true });
-    remember(`win:${d.profile}/${d.number}`, { data: d, result: P.result, answered: true });
-  } catch (e) {
-    if (P.key !== key) return;
-    P.answerError = failureText(e);
-  } finally {
-    if (P.key === key) P.answering = null;
-  }
-  if (shown()) deps.rerender();
+  await submit("win", win ? "yes" : "no", `/api/puzzles/win/${encodeURIComponent(d.profile)}/${d.number}/answer`, { win });
 }
 
 // ------------------------------------------------------------------ drawing
