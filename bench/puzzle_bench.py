@@ -21,13 +21,12 @@ timed in the same run.  CPU time is ``time.process_time``.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 
 from wuhan_mahjong.analysis import shanten
 from wuhan_mahjong.bots.handeval import Evaluator
-import json
-
 from wuhan_mahjong.bots.puzzles import Puzzle, make_puzzle
 from wuhan_mahjong.bots.win_puzzles import make_win_question
 from wuhan_mahjong.calculator import score_record
