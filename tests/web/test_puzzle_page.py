@@ -152,6 +152,19 @@ def test_a_puzzle_without_an_account(browser: Any, live_server: str) -> None:
         context.close()
 
 
+def test_the_lobby_leads_to_the_days_puzzle(browser: Any, live_server: str) -> None:
+    """The lobby's link opens the puzzles at the day's puzzle, its position drawn."""
+    context, page, console = as_guest(browser, live_server)
+    try:
+        page.click("[data-lobby-puzzle]")
+        page.wait_for_selector(".puzzle-head[data-daily]")
+        assert page.locator("#nav [data-nav='puzzles'][aria-current='page']").count() == 1
+        _check_position(page, _puzzle(*_shown(page)))
+        assert console.errors == [], console.errors
+    finally:
+        context.close()
+
+
 @pytest.mark.slow
 def test_a_guests_puzzles(browser: Any, live_server: str, artifacts: Path) -> None:
     """The menu's 练习 opens the day's puzzle; a wrong cut and then a right one count in

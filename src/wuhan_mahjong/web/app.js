@@ -775,7 +775,7 @@ const SCREENS = {
     const F = "create-form";
     const row = (name, label, control) => `<div class="form-row"><label for="cf-${name}">${label}</label>${control}${fieldError(F, name)}</div>`;
     return `<div class="screen">${hello}
-      <div class="card">${quick}${queued}${formError("quick")}${S.enteredTournament ? `<a href="#/tournament?id=${encodeURIComponent(S.enteredTournament)}" data-entered-tournament="${esc(S.enteredTournament)}">${t("tour.view_entered")}</a>` : ""}</div>
+      <div class="card">${quick}${queued}${formError("quick")}<p class="lobby-puzzle"><a class="button" href="#/puzzles" data-lobby-puzzle="1">${t("lobby.daily_puzzle")}</a></p>${S.enteredTournament ? `<a href="#/tournament?id=${encodeURIComponent(S.enteredTournament)}" data-entered-tournament="${esc(S.enteredTournament)}">${t("tour.view_entered")}</a>` : ""}</div>
       <div class="card"><h3>${t("lobby.create")}</h3><form id="${F}" novalidate>
         ${row("profile", t("opt.profile"), `<select id="cf-profile" name="profile">${PROFILES.map((p) => `<option value="${p}">${t(`opt.profile.${p}`)}</option>`).join("")}</select>`)}
         ${row("opening_scoring", t("opt.opening"), `<select id="cf-opening_scoring" name="opening_scoring"><option value="">${t("opt.opening.default")}</option><option value="per_opening">${t("opt.opening.per_opening")}</option><option value="once">${t("opt.opening.once")}</option></select>`)}

@@ -36,6 +36,7 @@ const zh = {
 
   "lobby.title": "大厅",
   "lobby.quick": "快速开始（对战三个机器人）",
+  "lobby.daily_puzzle": "每日一题：何切、胡不胡",
   "lobby.create": "创建房间",
   "lobby.join": "加入房间",
   "lobby.code": "房间号（6位）",
@@ -800,6 +801,7 @@ const en = {
 
   "lobby.title": "Lobby",
   "lobby.quick": "Quick match (against three bots)",
+  "lobby.daily_puzzle": "Daily puzzles: which tile, can it win",
   "lobby.create": "Create a room",
   "lobby.join": "Join a room",
   "lobby.code": "Room code (6 digits)",
