@@ -57,11 +57,7 @@ def _by_evaluator(p: Puzzle) -> list[tuple[int, ...]]:
     unseen = _unseen(p)
     out = []
     for c in sorted(p.choices, key=lambda c: c.tile):
-        ev = whole.with_tile(c.tile, -1)
-        now = ev.shanten_after(-1, 0)
-        out.append(tuple(t for t in range(NUM_KINDS)
-                         if unseen[t] and t not in rules.must_kong_tiles
-                         and (t == p.laizi or ev.shanten_after(t, 1) < now)))
+        out.append(whole.with_tile(c.tile, -1).acceptance_kinds(unseen, p.laizi))
     return out
 
 

@@ -26,10 +26,10 @@ from .handinfo import HandInputError, hand_report
 from .rules import DEFAULT_PROFILE, RulesError, get_rules
 from .scoring import settle
 from .tiles import TileError
-from .win_record import RecordError, load_win_record, parse_json
+from .win_record import RecordError, WinRecord, load_win_record, parse_json
 
-__all__ = ["HAND_QUERY_FIELDS", "MALFORMED", "ScoreAnswer", "hand_query", "hand_query_text",
-           "score_record"]
+__all__ = ["HAND_QUERY_FIELDS", "MALFORMED", "ScoreAnswer", "answer_record", "hand_query",
+           "hand_query_text", "score_record"]
 
 MALFORMED: tuple[type[ValueError], ...] = (RecordError, RulesError, TileError, HandInputError)
 """The errors that mean "malformed input" (CLI exit 2, HTTP 400); each has a one-line message."""
@@ -58,7 +58,13 @@ def score_record(text: str) -> ScoreAnswer:
     ...
     wuhan_mahjong.win_record.RecordError: missing field 'indicator'
     """
-    rec = load_win_record(text)
+    return answer_record(load_win_record(text))
+
+
+def answer_record(rec: WinRecord) -> ScoreAnswer:
+    """What the parsed record ``rec`` comes to (:func:`score_record` after the parsing): a
+    record built in code (a win question, ``bots/win_puzzles.py``) gets the very answer its
+    JSON text would."""
     try:
         result = settle(rec)
     except NotAWin as e:

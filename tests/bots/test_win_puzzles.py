@@ -15,7 +15,7 @@ from wuhan_mahjong.analysis import is_winning_shape
 from wuhan_mahjong.bots import win_puzzles
 from wuhan_mahjong.bots.puzzles import PUZZLE_NUMBER_MAX, PuzzleError
 from wuhan_mahjong.bots.win_puzzles import WinQuestion, make_win_question, win_question_json
-from wuhan_mahjong.calculator import score_record
+from wuhan_mahjong.calculator import answer_record, score_record
 from wuhan_mahjong.engine.state import HandState
 from wuhan_mahjong.rules import PROFILES, get_rules
 from wuhan_mahjong.tiles import parse_tile, parse_tiles
@@ -70,7 +70,7 @@ def test_the_engine_agrees_on_every_candidate(profile: str,
         found = real(state)
         for rec in found:
             engine = state.win_now(rec.winner) is not None
-            assert engine == win_puzzles._wins(win_puzzles._settled(rec)), rec
+            assert engine == answer_record(rec).settled, rec
             checked.append(engine)
         return found
 

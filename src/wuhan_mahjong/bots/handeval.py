@@ -358,20 +358,28 @@ class Evaluator:
         return self._count(unseen, laizi, lambda t: any(
             self.shanten_after(t, 1, tg) < sh for tg, sh in current))
 
+    def acceptance_kinds(self, unseen: Sequence[int], laizi: int,
+                         current: int | None = None) -> tuple[int, ...]:
+        """The kinds :meth:`acceptance` counts, in tile order: what a discard puzzle
+        (``bots/puzzles.py``) shows as the tiles that help."""
+        if current is None:
+            current = self.shanten_after(-1, 0)
+        now = current
+        return self._kinds(unseen, laizi, lambda t: self.shanten_after(t, 1) < now)
+
+    def _kinds(self, unseen: Sequence[int], laizi: int,
+               improves: Callable[[int], bool]) -> tuple[int, ...]:
+        """The unseen kinds that ``improves`` accepts, the laizi always (one more wild) and
+        the must-kong tiles never (they cannot stay in the hand)."""
+        must = self.must
+        return tuple(t for t in range(NUM_KINDS)
+                     if unseen[t] and t not in must and (t == laizi or improves(t)))
+
     def _count(self, unseen: Sequence[int], laizi: int,
                improves: Callable[[int], bool]) -> tuple[int, int]:
-        """(tiles, kinds) of the unseen kinds that ``improves`` accepts, the laizi always
-        (one more wild) and the must-kong tiles never (they cannot stay in the hand)."""
-        total = 0
-        kinds = 0
-        for t in range(NUM_KINDS):
-            n = unseen[t]
-            if not n or t in self.must:
-                continue
-            if t == laizi or improves(t):
-                total += n
-                kinds += 1
-        return total, kinds
+        """(tiles, kinds) of :meth:`_kinds`."""
+        kinds = self._kinds(unseen, laizi, improves)
+        return sum(unseen[t] for t in kinds), len(kinds)
 
     def with_tile(self, tile: int, delta: int) -> Evaluator:
         """A new evaluator with one tile added or removed (``ValueError`` for a tile the

@@ -103,10 +103,6 @@ class Puzzle:
         """The best discard: the lowest shanten, then the most acceptance (one kind)."""
         return self.choices[0].tile
 
-    def choice(self, tile: int) -> Choice | None:
-        """The choice of discarding ``tile``; ``None`` when it is not a legal discard."""
-        return next((c for c in self.choices if c.tile == tile), None)
-
 
 def daily_number(day: date) -> int:
     """The puzzle of the day (每日一题): the same number for everybody on ``day``."""
@@ -189,7 +185,7 @@ def _position(state: HandState, seat: int, rules: Rules, number: int,
         return None
 
     def choices(among: list[int]) -> list[Choice]:
-        return sorted((_choice(after[t], t, left[t], unseen, state.laizi, state.must)
+        return sorted((_choice(after[t], t, left[t], unseen, state.laizi)
                        for t in among), key=lambda c: (c.shanten, -c.acceptance, c.tile))
 
     best = choices(close)
@@ -202,12 +198,9 @@ def _position(state: HandState, seat: int, rules: Rules, number: int,
                   choices=(best[0], *rivals))
 
 
-def _choice(ev13: Evaluator, tile: int, now: int, unseen: list[int], laizi: int,
-            must: tuple[int, ...]) -> Choice:
-    """Discarding ``tile`` leaves the hand of ``ev13`` at shanten ``now``: its acceptance.
-    A drawn laizi is always a step (one more wild); a must-kong tile never (it leaves)."""
-    kinds = tuple(t for t in range(NUM_KINDS) if unseen[t] > 0 and t not in must
-                  and (t == laizi or ev13.shanten_after(t, 1) < now))
+def _choice(ev13: Evaluator, tile: int, now: int, unseen: list[int], laizi: int) -> Choice:
+    """Discarding ``tile`` leaves the hand of ``ev13`` at shanten ``now``: its acceptance."""
+    kinds = ev13.acceptance_kinds(unseen, laizi, current=now)
     return Choice(tile, now, sum(unseen[t] for t in kinds), kinds)
 
 

@@ -27,20 +27,18 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..analysis import NotAWin, is_winning_shape
+from ..analysis import is_winning_shape
+from ..calculator import answer_record
 from ..engine.dealing import new_salt, shuffled_wall
 from ..engine.state import HandState, new_hand
 from ..rules import Rules, get_rules
-from ..scoring import settle
 from ..win_record import WinRecord, dump_win_record
 from .greedy import GreedyBot
 from .puzzles import DEALS, check_puzzle_id
 from .view import int_view
 
-__all__ = ["WIN_BY_DRAW", "WinQuestion", "make_win_question", "win_question_json"]
+__all__ = ["WinQuestion", "make_win_question", "win_question_json"]
 
-WIN_BY_DRAW = {"wall": "self_draw", "replacement": "kong_bloom", "final": "last_tile"}
-"""How a draw wins, by where it came from (the engine's ``draw_source``)."""
 
 
 @dataclass(frozen=True)
@@ -77,9 +75,9 @@ def _from_deal(rules: Rules, number: int, rng: random.Random,
     found: list[tuple[WinRecord, dict[str, Any]]] = []
     while not state.ended:
         for rec in _candidates(state):
-            answer = _settled(rec)
-            if _wins(answer) == want:
-                found.append((rec, answer))
+            scored = answer_record(rec)  # the calculator's, as POST /api/score answers
+            if scored.settled == want:
+                found.append((rec, scored.body))
         s = state.to_act()[0]
         state.apply(s, bots[s].choose(int_view(state, s)))
     if not want:
@@ -93,22 +91,18 @@ def _from_deal(rules: Rules, number: int, rng: random.Random,
     return WinQuestion(rules.profile, number, dump_win_record(rec), want, answer)
 
 
-def _wins(answer: dict[str, Any]) -> bool:
-    return answer.get("valid") is not False
-
-
 def _candidates(state: HandState) -> list[WinRecord]:
     """The winning shapes of this moment, as settlement records: the player to move with
     his draw, or each player who may answer a discard with it."""
     out = []
     laizi = state.laizi
-    if state.phase in ("turn", "final") and state.drawn is not None and state.draw_source:
+    if state.phase in ("turn", "final") and state.drawn is not None:
         s = state.current
+        win_by = state.win_by_now(s)  # the engine's: a self-draw, 杠上花 or 海底捞
         hand = list(state.hand_tiles(s))
-        if is_winning_shape(hand, state.melds[s], laizi, state.rules):
+        if win_by and is_winning_shape(hand, state.melds[s], laizi, state.rules):
             hand.remove(state.drawn)
-            out.append(_record(state, s, WIN_BY_DRAW[state.draw_source], None, state.drawn,
-                               tuple(hand)))
+            out.append(_record(state, s, win_by, None, state.drawn, tuple(hand)))
     elif state.phase == "claim" and state.pending_tile is not None:
         # every other player, whether or not the engine offers him the win: the question
         # is the rules' (a hand that has not opened is asked about too)
@@ -125,16 +119,6 @@ def _record(state: HandState, winner: int, win_by: str, frm: int | None, tile: i
     seats = tuple(state.seat_state(s, hand if s == winner else None) for s in range(4))
     return WinRecord(state.rules, state.dealer, state.indicator, winner, win_by, frm, tile,
                      seats)
-
-
-def _settled(rec: WinRecord) -> dict[str, Any]:
-    """What the calculator answers for the record (``calculator.score_record``'s body)."""
-    try:
-        result = settle(rec)
-    except NotAWin as e:
-        return {"valid": False, "reason": str(e), "refusal": e.refusal.to_json()}
-    body: dict[str, Any] = result.to_json()
-    return body
 
 
 def win_question_json(q: WinQuestion, *, answer: bool) -> dict[str, Any]:

@@ -82,7 +82,6 @@ PUZZLE_QUEUE = 16
 """Puzzles that may wait to be found on this node; more are refused (429)."""
 PUZZLES_CACHED = 4096
 """Puzzles kept per node (a few KB each): the day's puzzle and those being solved."""
-NO_SUCH_PUZZLE = "no such puzzle"
 
 
 class PuzzleMeldOut(ResponseModel):
