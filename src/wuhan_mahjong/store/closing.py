@@ -10,6 +10,8 @@ In one transaction, :func:`close_account`:
 * moves its silver to the house account (ledger rows ``account_closed`` and
   ``closure_income``: a sink, as fees are; no silver is destroyed, and the audit holds);
 * removes every follow and block from or to it, and its puzzle answers and record;
+* takes it out of every club (亲友圈): a club it owned goes to its longest-standing admin,
+  else member, and is dissolved if it had none (``store/clubs.py``);
 * takes it out of the tournaments it entered (withdrawn from a running one, its entry gone
   from an open one) and calls off the open ones it created (nobody else may start them);
 * writes the tombstone over its name in the stored configuration of its finished
@@ -32,6 +34,7 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from .admin import log_action
+from .clubs import leave_all
 from .core import StoreCore
 from .errors import AccountInMatch, UnknownAccount
 from .ledger_store import LedgerReason, move_silver
@@ -137,6 +140,7 @@ def close_account(store: StoreCore, account_id: int, *, actor: str,
         # his puzzle answers are his alone and say nothing to anyone else
         session.execute(delete(PuzzleAttemptRow).where(PuzzleAttemptRow.account_id == account_id))
         session.execute(delete(PuzzleStatsRow).where(PuzzleStatsRow.account_id == account_id))
+        clubs_dissolved = leave_all(session, account_id)
         open_ids = select(TournamentRow.id).where(TournamentRow.status == "open")
         session.execute(delete(TournamentPlayerRow).where(
             TournamentPlayerRow.account_id == account_id,
@@ -154,7 +158,8 @@ def close_account(store: StoreCore, account_id: int, *, actor: str,
         log_action(session, actor, "close_account", account_id, {
             "reason": reason, "silver": silver, "matches_renamed": matches,
             "sessions_ended": int(getattr(sessions, "rowcount", 0)),
-            "follows_removed": int(getattr(follows, "rowcount", 0))})
+            "follows_removed": int(getattr(follows, "rowcount", 0)),
+            "clubs_dissolved": clubs_dissolved})
         return silver
 
 

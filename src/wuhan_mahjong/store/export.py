@@ -27,7 +27,9 @@ account and returns it as one JSON-ready document (:data:`EXPORT_FORMAT`, versio
 * ``reports_filed``: the reports (举报, :mod:`.reports`) he filed, and whether an operator
   closed them.  Reports about him are not his to read: they would name who reported him;
 * ``puzzles``: his first answer to each puzzle (何切 and 胡不胡, :mod:`.puzzles`) and his
-  record in each kind.
+  record in each kind;
+* ``clubs``: each club (亲友圈, :mod:`.clubs`) he is in or asked to join: its number, name
+  and his role, since when.
 
 A closed account exports nothing (:class:`UnknownAccount`): its name, password and
 follows are gone, and it can no longer sign in to ask.
@@ -51,6 +53,8 @@ from .models import (
     AuthSessionRow,
     BanRow,
     BlockRow,
+    ClubMemberRow,
+    ClubRow,
     FollowRow,
     HandRecordRow,
     HandSeatRow,
@@ -213,6 +217,11 @@ def account_export(store: StoreCore, account_id: int, *,
                    for r in session.scalars(select(PuzzleStatsRow)
                                             .where(PuzzleStatsRow.account_id == mine)
                                             .order_by(PuzzleStatsRow.kind))}
+        clubs = [{"number": number, "name": name, "role": role, "since": _at(since)}
+                 for number, name, role, since in session.execute(
+                     select(ClubRow.number, ClubRow.name, ClubMemberRow.role, ClubMemberRow.since)
+                     .join(ClubMemberRow, ClubMemberRow.club_id == ClubRow.id)
+                     .where(ClubMemberRow.account_id == mine).order_by(ClubRow.number))]
         return {
             "format": EXPORT_FORMAT, "version": EXPORT_VERSION,
             "exported_at": _at(now or utcnow()),
@@ -221,7 +230,7 @@ def account_export(store: StoreCore, account_id: int, *,
             "hands": _hands(session, mine), "following": following,
             "followers": int(followers), "blocked": blocks, "tournaments": _tournaments(session, mine),
             "operator_actions": actions, "reports_filed": filed,
-            "puzzles": {"attempts": puzzles, "records": records},
+            "puzzles": {"attempts": puzzles, "records": records}, "clubs": clubs,
         }
 
 

@@ -532,3 +532,48 @@ class PuzzleStatsRow(Base):
     solved: Mapped[int] = mapped_column(Integer)
     streak: Mapped[int] = mapped_column(Integer)
     best_streak: Mapped[int] = mapped_column(Integer)
+
+
+class ClubRow(Base):
+    """A club (亲友圈, ``store/clubs.py``): a group of players under an owner, known by its
+    6-digit ``number``, whose members open tables with the club's rules (``preset``, the
+    room options as JSON) and see the club's standings."""
+
+    __tablename__ = "clubs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    owner_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    profile: Mapped[str] = mapped_column(String(32))
+    preset: Mapped[str] = mapped_column(Text)
+    notice: Mapped[str] = mapped_column(String(800))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ClubMemberRow(Base):
+    """An account's place in a club: ``owner``, ``admin``, ``member``, or ``pending`` (he
+    asked to join and an owner or admin has not answered yet)."""
+
+    __tablename__ = "club_members"
+
+    club_id: Mapped[int] = mapped_column(
+        ForeignKey("clubs.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    role: Mapped[str] = mapped_column(String(16))
+    since: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ClubMatchRow(Base):
+    """A match played at one of a club's tables (written in the transaction that opens it):
+    what the club's standings and its list of matches are made of."""
+
+    __tablename__ = "club_matches"
+    __table_args__ = (Index("ix_club_matches_club_id_created_at", "club_id", "created_at"),)
+
+    match_id: Mapped[str] = mapped_column(String(GAME_ID_MAX), primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

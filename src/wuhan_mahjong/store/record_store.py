@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from . import matchlog, publish, ratings, stats, tournaments
+from . import clubs, matchlog, publish, ratings, stats, tournaments
 from .core import check_id, check_int
 from .errors import InvalidSettlement, RecordExists, UnknownAccount
 from .ledger_store import LedgerSettlement, LedgerStore
@@ -197,6 +197,7 @@ class RecordStore(LedgerStore):
         with self._write() as session:
             epoch = matchlog.open_match(session, match_id, table_id, seed, config, owner)
             tournaments.match_opened(session, match_id, config, owner)  # a tournament's table
+            clubs.match_opened(session, match_id, config)  # a club's table
             return epoch
 
     def append_match_events(self, match_id: str, epoch: int, events: Sequence[MatchEvent]) -> int:
