@@ -82,7 +82,7 @@ def test_every_input_problem_is_translated_with_its_parameters() -> None:
 def test_every_problem_and_placeholder_is_known() -> None:
     """The placeholders of err.* strings are parameters the server sends (or filled by the client)."""
     sent = {"room", "need", "have", "option", "field", "problem", "seconds", "max", "min", "username",
-            "rate", "status", "code", "low", "high", "tournament"}
+            "rate", "status", "code", "low", "high", "tournament", "club"}
     for key, text in re.findall(r'^\s*"(err\.[\w.]+)": "(.*)",$', I18N, re.M):
         for name in re.findall(r"\{(\w+)\}", text):
             assert name in sent, (key, name)

@@ -79,6 +79,7 @@ from .admin import keep_house, watch_admin
 from .blocks_api import blocks_routes
 from .bot_worker import shared_worker
 from .calculator import AddressLimiter, calculator_routes
+from .clubs_api import club_routes
 from .cluster import join_cluster
 from .cluster_limits import share_limits
 from .config import ServerConfig, database_url, default_bot, redis_url
@@ -724,6 +725,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         *report_routes(),
         *review_routes(),
         *puzzle_routes(),
+        *club_routes(),
         *blocks_routes(),
         Route("/api/profile", profile, methods=["GET"]),
         Route("/api/players/{username}", player, methods=["GET"]),
@@ -759,6 +761,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
     app.state.replay_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
     app.state.live_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
     app.state.tournament_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
+    app.state.club_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
     app.state.watch_limit = AddressLimiter(cfg.watch_rate, cfg.watch_burst)
     app.state.export_limit = AddressLimiter(EXPORT_RATE, EXPORT_BURST)
     app.state.review_limit = AddressLimiter(REVIEW_RATE, REVIEW_BURST)

@@ -91,6 +91,7 @@ if TYPE_CHECKING:
 
     from ..store import Account
     from .hub import Client, Hub
+    from .lobby import ClubRoom
     from .table import Table
 
 __all__ = ["Cluster", "connect_redis", "join_cluster"]
@@ -378,6 +379,8 @@ class Cluster:
         self.address_tables: Counter[str] = Counter()
         """This node's running tables per address, as last written to ``wm:addr``."""
         self.beats = 0
+        self.club_writes = asyncio.Lock()
+        """Club listings are written in the order the lobby changed them (FIFO lock)."""
         self.live_text = ""
         """This node's watchable tables as last written to ``wm:live``."""
         self.log_version = 1
@@ -781,6 +784,46 @@ class Cluster:
                                        px=self.ttl_ms):
             code = fresh()
         return code
+
+    def _club_key(self, number: int) -> str:
+        return f"{self.space}club:{number}:rooms"
+
+    async def list_club_room(self, number: int, code: str, room: ClubRoom | None) -> None:
+        """List a club's table waiting on this node (``None``: it started or closed) in the
+        cluster's listing of the club (a Redis hash: code → the table and its node)."""
+        from redis.exceptions import RedisError
+
+        async with self.club_writes:
+            try:
+                if room is None:
+                    await self.redis.hdel(self._club_key(number), code)
+                else:
+                    await self.redis.hset(self._club_key(number), code, json.dumps(
+                        {"node": self.node, "host": room.host, "players": list(room.players),
+                         "hands": room.hands, "stake": room.stake}, ensure_ascii=False))
+            except RedisError as e:  # the listing lags; the room itself is not touched
+                log.warning("club %d: the listing of room %s was not written (%s)", number,
+                            code, e)
+
+    async def club_rooms(self, number: int) -> list[ClubRoom]:
+        """Every node's tables of the club waiting for players.  An entry whose room code no
+        live node holds any more (its node died, or a write was lost) is dropped."""
+        from .lobby import ClubRoom
+
+        key = self._club_key(number)
+        found, stale = [], []
+        for field, raw in (await self.redis.hgetall(key)).items():
+            code = field if isinstance(field, str) else bytes(field).decode()
+            entry = json.loads(raw)
+            if await self._holder(f"wm:room:{code}") != entry["node"]:
+                stale.append(code)
+                continue
+            found.append(ClubRoom(code=code, host=str(entry["host"]),
+                                  players=tuple(str(p) for p in entry["players"]),
+                                  hands=int(entry["hands"]), stake=int(entry["stake"])))
+        if stale:
+            await self.redis.hdel(key, *stale)
+        return found
 
     async def _holder(self, key: str) -> str | None:
         """The live node holding a room or queue key (``None``: none, or a dead one)."""

@@ -20,6 +20,11 @@ Private rooms
     to its end, a new room with the same options waits for its players (the
     code is in their ``match_end``: *再来一场*); the first to come back hosts
     it, and it closes if nobody comes within :data:`REMATCH_SECONDS`.
+Club tables (亲友圈)
+    A room whose options name a club (``club``) is that club's table: only its members
+    open or join it, it is played by the club's rules (the lobby replaces the options by the
+    club's, :func:`club_options`), and the club's page lists it while it waits for players
+    (:meth:`Lobby.club_rooms`; in a cluster every node's, from Redis).
 
 Silver: bots never hold silver, so a silver table seats four registered
 players; each needs :func:`~.economy.min_to_sit` (checked on joining and again
@@ -35,7 +40,10 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pydantic import ValidationError
+
 from ..rules import OPTION_BOUNDS, Rules, RulesError, get_rules
+from ..store import clubs
 from ..store.database import error_line, is_transient
 from .economy import min_to_sit
 from .limits import tables_at_address, tables_elsewhere
@@ -53,7 +61,8 @@ from .protocol import (
 if TYPE_CHECKING:
     from .hub import Client, Hub
 
-__all__ = ["REMATCH_SECONDS", "SERVER_OPTIONS", "Lobby", "Room", "room_rules"]
+__all__ = ["CLUB_SEATING_ROLES", "REMATCH_SECONDS", "SERVER_OPTIONS", "ClubRoom", "Lobby", "Room",
+           "club_options", "room_rules"]
 
 log = logging.getLogger("wuhan_mahjong.server.lobby")
 
@@ -85,6 +94,31 @@ def room_rules(options: RoomOptions) -> Rules:
         overrides["cap"] = options.cap
         overrides["cap_per_opening"] = options.cap
     return get_rules(options.profile, overrides)
+
+
+CLUB_SEATING_ROLES = frozenset({"owner", "admin", "member"})
+"""The roles in a club that sit at its tables (an applicant does not, yet)."""
+
+
+def club_options(club: clubs.Club) -> RoomOptions:
+    """The options of a table of ``club``: its rules (``preset``), naming it."""
+    try:
+        return RoomOptions.model_validate({**club.preset, "club": club.number})
+    except ValidationError as e:
+        raise ProtocolError("bad_options", f"the rules of club {club.number} are not valid "
+                            f"any more ({e.error_count()} errors): its owner sets them again",
+                            club=club.number) from None
+
+
+@dataclass(frozen=True)
+class ClubRoom:
+    """A club's table waiting for players, as its page lists it."""
+
+    code: str
+    host: str
+    players: tuple[str, ...]
+    hands: int
+    stake: int
 
 
 @dataclass
@@ -320,8 +354,22 @@ class Lobby:
             if code not in self.rooms:
                 return code
 
+    async def _club_seat(self, client: Client, number: int) -> clubs.Club:
+        """The club, if ``client`` may sit at its tables (a member); refuses anyone else."""
+        try:
+            role, club = await asyncio.to_thread(clubs.member_role, self.hub.store, number,
+                                                 client.account_id)
+        except clubs.ClubError:
+            raise ProtocolError("not_found", f"no club {number}", club=number) from None
+        if role not in CLUB_SEATING_ROLES:
+            raise ProtocolError("not_member", f"only the members of club {number} sit at its "
+                                "tables", club=number)
+        return club
+
     async def create_room(self, client: Client, options: RoomOptions) -> None:
         self._free(client)
+        if options.club is not None:  # a club's table: its members only, by its rules
+            options = club_options(await self._club_seat(client, options.club))
         try:
             rules = room_rules(options)
         except RulesError as e:
@@ -354,6 +402,8 @@ class Lobby:
         if client.account_id in room.kicked:
             raise ProtocolError("kicked", f"the host of room {code} asked you to leave it",
                                 room=code)
+        if room.options.club is not None:
+            await self._club_seat(client, room.options.club)
         await self._check_silver(client, room.options.stake, room.rules)
         self._free(client, await tables_elsewhere(self.hub, client.address))
         if self.rooms.get(code) is not room or room.starting:
@@ -385,6 +435,7 @@ class Lobby:
     def _close_if_empty(self, room: Room) -> None:
         if self.rooms.get(room.code) is room and not room.members and not room.starting:
             del self.rooms[room.code]
+            self._club_listing(room)
 
     def _room_of(self, client: Client) -> Room:
         place = self.hub.where.get(client.account_id)
@@ -418,6 +469,7 @@ class Lobby:
             return
         room.starting = True
         self.rooms.pop(room.code, None)
+        self._club_listing(room)
         humans = list(room.members)
         for a, _ in humans:
             self.hub.where.starting(a)
@@ -429,6 +481,36 @@ class Lobby:
     def _room_update(self, room: Room) -> None:
         for a, _ in room.members:
             self.hub.send_to(a, self._room_msg(room, a))
+        self._club_listing(room)
+
+    @staticmethod
+    def _club_room(room: Room) -> ClubRoom:
+        host = next((n for a, n in room.members if a == room.host), "")
+        return ClubRoom(code=room.code, host=host, players=tuple(n for _, n in room.members),
+                        hands=room.options.hands, stake=room.options.stake)
+
+    def _club_listing(self, room: Room) -> None:
+        """In a cluster, tell the other nodes how a club's table waits (or that it is gone)."""
+        cluster = self.hub.cluster
+        number = room.options.club
+        if cluster is None or number is None:
+            return
+        listed = (self.rooms.get(room.code) is room and bool(room.members)
+                  and not room.starting)
+        task = asyncio.get_running_loop().create_task(
+            cluster.list_club_room(number, room.code,
+                                   self._club_room(room) if listed else None))
+        self.hub.background(task)
+
+    async def club_rooms(self, number: int) -> list[ClubRoom]:
+        """The club's tables waiting for players: this node's, or in a cluster every
+        node's; the fullest first (the next to start)."""
+        if self.hub.cluster is not None:
+            found = await self.hub.cluster.club_rooms(number)
+        else:
+            found = [self._club_room(r) for r in self.rooms.values()
+                     if r.options.club == number and r.members and not r.starting]
+        return sorted(found, key=lambda r: (-len(r.players), r.code))
 
     def _room_msg(self, room: Room, viewer: int) -> RoomMsg:
         return RoomMsg(code=room.code, options=room.options,
@@ -471,6 +553,7 @@ class Lobby:
             room.ready.pop(account_id, None)
             if not room.members:
                 self.rooms.pop(room.code, None)
+                self._club_listing(room)
                 return
             if room.host == account_id:
                 room.host = room.members[0][0]

@@ -36,6 +36,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from .. import jsontext
 from ..engine.views import SeatView
 from ..rules import PROFILES, get_rules
+from ..store.clubs import NUMBER_HIGH as CLUB_NUMBER_HIGH
+from ..store.clubs import NUMBER_LOW as CLUB_NUMBER_LOW
 from .config import HANDS_MAX, STAKE_MAX
 
 __all__ = [
@@ -63,6 +65,7 @@ ErrorCode = Literal[
     "insufficient_silver", "bad_options", "not_seated", "no_decision", "bad_action",
     "illegal_action", "stale_decision", "already_answered", "escaped", "server_error",
     "not_watchable", "watchers_full", "offline", "kicked", "not_friends", "in_tournament",
+    "not_member",
 ]
 
 
@@ -140,6 +143,9 @@ class RoomOptions(_Msg):
     spectators: bool = True
     """Whether others may watch the room's table (delayed, no hidden tile: ``server.spectate``);
     on by default, as lichess lets anyone watch any game; the host turns it off."""
+    club: int | None = Field(default=None, ge=CLUB_NUMBER_LOW, le=CLUB_NUMBER_HIGH)
+    """A club's table (亲友圈, ``store/clubs.py``): only its members open or join it, and it is
+    played by the club's rules, whatever else the options say (the lobby puts them in)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 

@@ -140,6 +140,8 @@ class ClubMatch:
     results: tuple[tuple[str, int], ...]
     """Each seat's name and points so far, best first (bots too)."""
     created_at: datetime
+    table_id: str
+    """The table that plays (or played) it: to watch it while it runs."""
 
 
 # ---------------------------------------------------------------------------- checks
@@ -528,7 +530,8 @@ def club_matches(store: StoreCore, number: int, limit: int = 20) -> list[ClubMat
             seats.sort(key=lambda s: -s[1])
             out.append(ClubMatch(match_id=match.match_id, status=match.status,
                                  hands_done=match.hands_done, hands=int(config.get("hands", 0)),
-                                 results=tuple(seats), created_at=created))
+                                 results=tuple(seats), created_at=created,
+                                 table_id=match.table_id))
         return out
 
 

@@ -1,0 +1,165 @@
+"""Clubs (亲友圈) through the real server: a club founded with its rules, players asking to
+join and let in, a member's table played by the club's rules (whatever options he sent),
+listed on the club's page while it waits, refused to a pending applicant and to an outsider,
+played to its end; the club's matches and its standings (each player's points are his match
+totals); what a non-member sees; the API's refusals.  SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+
+from .harness import Client, Server, guest_token, play, register
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _post(server: Server, path: str, token: str, body: Any = None) -> httpx.Response:
+    return httpx.post(f"{server.http}{path}", json=body if body is not None else {},
+                      headers=_auth(token), timeout=10)
+
+
+def _get(server: Server, path: str, token: str) -> httpx.Response:
+    return httpx.get(f"{server.http}{path}", headers=_auth(token), timeout=10)
+
+
+RULES = {"profile": "bianfeng", "hands": 1, "opening_scoring": "per_opening", "cap": 250}
+
+
+def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
+    names = ["owner", "amy", "bo", "pat", "out"]
+    tokens = dict(zip(names, (register(server, n) for n in names), strict=True))
+    made = _post(server, "/api/clubs", tokens["owner"],
+                 {"name": "汉口 老友", "notice": "周五晚八点", "options": RULES})
+    assert made.status_code == 201, made.text
+    club = made.json()
+    number = club["number"]
+    assert club["role"] == "owner" and club["profile"] == "bianfeng"
+    assert club["options"]["hands"] == 1 and club["options"]["cap"] == 250
+    for n in ("amy", "bo", "pat"):
+        applied = _post(server, f"/api/clubs/{number}/apply", tokens[n])
+        assert applied.json() == {"role": "pending"}
+    # a pending applicant sees the club's face, not its members, tables or standings
+    seen = _get(server, f"/api/clubs/{number}", tokens["pat"]).json()
+    assert seen["club"]["role"] == "pending" and seen["club"]["name"] == "汉口 老友"
+    assert seen["members"] is None and seen["rooms"] is None and seen["matches"] is None
+    refused = _get(server, f"/api/clubs/{number}/standings", tokens["pat"])
+    assert refused.status_code == 409 and refused.json()["error"]["params"]["reason"] == "not_member"
+    # a member may not answer applications; the owner lets two in
+    no = _post(server, f"/api/clubs/{number}/members", tokens["pat"],
+               {"username": "amy", "action": "approve"})
+    assert no.status_code == 409 and no.json()["error"]["params"]["reason"] == "not_allowed"
+    for n in ("amy", "bo"):
+        let_in = _post(server, f"/api/clubs/{number}/members", tokens["owner"],
+                       {"username": n, "action": "approve"})
+        assert let_in.json() == {"role": "member"}, let_in.text
+    owner_view = _get(server, f"/api/clubs/{number}", tokens["owner"]).json()
+    assert [(m["username"], m["role"]) for m in owner_view["members"]] == [
+        ("owner", "owner"), ("amy", "member"), ("bo", "member"), ("pat", "pending")]
+    member_view = _get(server, f"/api/clubs/{number}", tokens["amy"]).json()
+    assert "pat" not in [m["username"] for m in member_view["members"]]  # admins' business
+    assert [c["number"] for c in _get(server, "/api/clubs", tokens["amy"]).json()["clubs"]] == [
+        number]
+
+    async def scenario() -> tuple[list[Client], list[dict[str, Any]]]:
+        owner, amy, bo, pat, out = clients = [Client(server, tokens[n], n) for n in names]
+        for c in clients:
+            await c.connect()
+        # the club's rules, whatever the member's options said
+        await amy.send({"type": "create_room",
+                        "options": {"club": number, "profile": "yuanhang", "hands": 4}})
+        room = await amy.expect("room")
+        assert room["options"]["club"] == number and room["options"]["profile"] == "bianfeng"
+        assert room["options"]["hands"] == 1 and room["options"]["cap"] == 250
+        code = room["code"]
+        listed = (await asyncio.to_thread(_get, server, f"/api/clubs/{number}",
+                                          tokens["bo"])).json()["rooms"]
+        assert listed == [{"code": code, "host": "amy", "players": ["amy"], "hands": 1,
+                           "stake": 0}]
+        for stranger in (pat, out):  # an applicant and an outsider: not at its tables
+            await stranger.send({"type": "join_room", "code": code})
+            err = await stranger.expect("error")
+            assert err["code"] == "not_member" and err["params"]["club"] == number
+            await stranger.send({"type": "create_room", "options": {"club": number}})
+            assert (await stranger.expect("error"))["code"] == "not_member"
+        await out.send({"type": "create_room", "options": {"club": 999_999 if number != 999_999
+                                                           else 100_000}})
+        assert (await out.expect("error"))["code"] == "not_found"
+        for c in (owner, bo):
+            await c.send({"type": "join_room", "code": code})
+            await c.expect("room")
+        for c in (amy, owner, bo):
+            await c.send({"type": "ready"})
+        while not all(m["ready"] for m in (await amy.expect("room"))["members"]):
+            pass
+        await amy.send({"type": "start"})
+        tables = [await c.expect("table") for c in (amy, owner, bo)]
+        assert tables[0]["profile"] == "bianfeng"
+        assert tables[0]["rules"]["opening_scoring"] == "per_opening"
+        gone = (await asyncio.to_thread(_get, server, f"/api/clubs/{number}",
+                                        tokens["bo"])).json()["rooms"]
+        assert gone == []  # started: no longer waiting
+        ends = await asyncio.gather(*(play(c, bot="greedy", seed=k, timeout=120)
+                                      for k, c in enumerate((amy, owner, bo))))
+        for c in clients:
+            await c.close()
+        return clients, [{"seat": t["seat"], "totals": e["totals"]}
+                         for t, e in zip(tables, ends, strict=True)]
+
+    _, results = asyncio.run(scenario())
+    mine = {n: r["totals"][r["seat"]] for n, r in zip(("amy", "owner", "bo"), results,
+                                                        strict=True)}
+    for period in ("week", "month", "all"):
+        standing = _get(server, f"/api/clubs/{number}/standings?period={period}",
+                        tokens["bo"]).json()
+        assert standing["period"] == period and (standing["since"] is None) == (period == "all")
+        got = {s["username"]: (s["points"], s["matches"], s["hands"])
+               for s in standing["standings"]}
+        assert got == {n: (p, 1, 1) for n, p in mine.items()}, (period, got)
+    bad = _get(server, f"/api/clubs/{number}/standings?period=year", tokens["bo"])
+    assert bad.status_code == 400
+    (match,) = _get(server, f"/api/clubs/{number}", tokens["bo"]).json()["matches"]
+    assert match["status"] == "finished" and match["hands_done"] == 1 and match["hands"] == 1
+    assert sorted(p for _, p in match["results"]) == sorted(results[0]["totals"])
+    assert match["table_id"] is None
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"name": ""}, "name"),
+    ({"name": "x" * 21}, "name"),
+    ({"name": "ok", "notice": "\u0007"}, "notice"),
+    ({"name": "ok", "options": {"profile": "yuanhang", "rules": {"cap": -5}}}, "options"),
+    ({"name": "ok", "options": {"profile": "yuanhang", "rules": {"service_fee": 0}}}, "options"),
+    ({"name": "ok", "options": {"profile": "yuanhang", "stake": 10, "cap": 0}}, "options"),
+])
+def test_bad_clubs_are_refused(server: Server, body: dict[str, Any], field: str) -> None:
+    token = register(server, "founder")
+    r = _post(server, "/api/clubs", token, body)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]["params"]["field"] == field
+
+
+def test_who_may_found_and_what_is_not_found(server: Server) -> None:
+    guest = guest_token(server)
+    r = _post(server, "/api/clubs", guest, {"name": "guests"})
+    assert r.status_code == 409 and r.json()["error"]["params"]["reason"] == "guest"
+    assert _post(server, "/api/clubs", "nonsense", {"name": "x"}).status_code == 401
+    token = register(server, "founder")
+    for number in ("000001", "12345", "1234567", "abcdef", "１２３４５６"):
+        assert _get(server, f"/api/clubs/{number}", token).status_code == 404, number
+    number = _post(server, "/api/clubs", token, {"name": "一个"}).json()["number"]
+    other = 100_000 if number != 100_000 else 100_001
+    assert _get(server, f"/api/clubs/{other}", token).status_code == 404
+    assert _post(server, f"/api/clubs/{other}/apply", token).status_code == 404
+    left = _post(server, f"/api/clubs/{number}/leave", token)
+    assert left.status_code == 409 and left.json()["error"]["params"]["reason"] == "owner"
+    renamed = _post(server, f"/api/clubs/{number}/settings", token,
+                    {"name": "两个", "options": {"profile": "laizishanzhuang", "hands": 8}})
+    assert renamed.status_code == 200 and renamed.json()["profile"] == "laizishanzhuang"
+    assert _post(server, f"/api/clubs/{number}/dissolve", token).json() == {"ok": True}
+    assert _get(server, f"/api/clubs/{number}", token).status_code == 404
