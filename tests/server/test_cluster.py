@@ -1365,3 +1365,66 @@ def test_every_redis_connection_of_a_node_is_probed(redis_url: str) -> None:
     keepalive, tcp = asyncio.run(options())
     assert keepalive == 1
     assert tcp == redis_socket_options() and tcp[socket.TCP_USER_TIMEOUT] == 30_000
+
+
+@pytest.mark.slow
+def test_a_clubs_table_is_listed_and_seated_across_nodes(nodes: list[ServeProcess],
+                                                          db_url: str) -> None:
+    """A club's table opened on node 2 is on the club's page of every node (the Redis
+    listing), refuses a non-member whose socket is on node 3 (the room's node checks), seats a
+    member from node 1; a table whose node was killed leaves every node's page."""
+    from wuhan_mahjong.store import clubs
+
+    store, tokens, ids = _accounts(db_url, 4)
+    club = clubs.create(store, ids[0], "三镇", "yuanhang", {"profile": "yuanhang", "hands": 2}).number
+    for k in (1, 2):
+        clubs.apply(store, club, ids[k])
+        clubs.answer(store, club, ids[0], f"crash{k}", "approve")
+    first, second, third = _started(nodes)
+
+    def rooms(node: ServeProcess, token: str) -> list[dict[str, Any]]:
+        r = httpx.get(f"{node.http}/api/clubs/{club}", timeout=10,
+                      headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200, r.text
+        return list(r.json()["rooms"])
+
+    try:
+        async def scenario() -> None:
+            host = Client(second, tokens[1])  # type: ignore[arg-type]
+            member = Client(first, tokens[2])  # type: ignore[arg-type]
+            outsider = Client(third, tokens[3])  # type: ignore[arg-type]
+            for c in (host, member, outsider):
+                await c.connect()
+            await host.send({"type": "create_room", "options": {"club": club, "hands": 9}})
+            room = await host.expect("room")
+            assert room["options"]["club"] == club and room["options"]["hands"] == 2
+            code = room["code"]
+            for node in (first, second, third):
+                listed = await asyncio.to_thread(rooms, node, tokens[0])
+                assert [(r["code"], r["host"], r["players"]) for r in listed] == [
+                    (code, "crash1", ["crash1"])], node.port
+            await outsider.send({"type": "join_room", "code": code})
+            refused = await outsider.expect("error")
+            assert refused["code"] == "not_member" and refused["params"]["club"] == club
+            await member.send({"type": "join_room", "code": code})
+            assert len((await member.expect("room"))["members"]) == 2
+            for _ in range(50):  # the listing follows the room (written after each change)
+                listed = await asyncio.to_thread(rooms, third, tokens[0])
+                if listed and len(listed[0]["players"]) == 2:
+                    break
+                await asyncio.sleep(0.1)
+            assert listed[0]["players"] == ["crash1", "crash2"]
+            for c in (member, outsider):
+                await c.close()
+            # the room's node dies: its waiting table leaves every page
+            await asyncio.to_thread(second.kill)
+            for _ in range(150):
+                if not await asyncio.to_thread(rooms, first, tokens[0]):
+                    break
+                await asyncio.sleep(0.1)
+            assert await asyncio.to_thread(rooms, first, tokens[0]) == []
+            assert await asyncio.to_thread(rooms, third, tokens[2]) == []
+
+        asyncio.run(scenario())
+    finally:
+        store.close()

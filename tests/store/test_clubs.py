@@ -5,6 +5,7 @@ SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from datetime import timedelta
@@ -241,3 +242,35 @@ def test_two_applications_at_once_for_the_last_place(store: Store,
     with store._write() as session:  # the standings of an empty period are empty
         session.execute(update(ClubMatchRow).values(created_at=utcnow()))
     assert clubs.standings(store, number) == []
+
+
+def test_the_operator_lists_and_dissolves_clubs(store: Store, db_url: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from wuhan_mahjong.cli import main
+    from wuhan_mahjong.store.admin import Admin
+
+    owner, member = store.register("owner", PW).id, store.register("mei", PW).id
+    rude = _club(store, owner, "rude name")
+    clubs.apply(store, rude, member)
+    clubs.answer(store, rude, owner, "mei", "approve")
+    kept = _club(store, member, "kept")
+
+    def admin(*words: str) -> tuple[int, str, str]:
+        code = main(["admin", "--db", db_url, "--as", "ops", *words])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    code, out, _ = admin("clubs", "--json")
+    listed = {c["number"]: c for c in json.loads(out)}
+    assert code == 0 and listed[rude]["members"] == 2 and listed[rude]["owner"] == "owner"
+    assert listed[kept]["name"] == "kept"
+    code, out, _ = admin("clubs")
+    assert code == 0 and "2 clubs" in out and f"{rude} 'rude name' yuanhang, 2 members" in out
+    code, out, _ = admin("club-dissolve", str(rude), "--reason", "its name")
+    assert code == 0 and f"club {rude} 'rude name' of owner dissolved (2 members)" in out
+    assert _code(clubs.club, store, rude) == "not_found"
+    code, _, err = admin("club-dissolve", str(rude))
+    assert code == 2 and f"no club {rude}" in err and "Traceback" not in err
+    (logged, *_) = [a for a in Admin(store, "t").actions() if a.action == "club_dissolve"]
+    assert logged.actor == "ops" and logged.detail is not None
+    assert logged.detail["reason"] == "its name"

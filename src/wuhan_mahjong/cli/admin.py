@@ -150,6 +150,16 @@ def add_admin_command(s: ArgumentParser) -> None:
     p.add_argument("--reason", help="why (kept in the event log)")
     p.set_defaults(func=_tournament_cancel)
 
+    p = sub.add_parser("clubs", help="the newest clubs (亲友圈), with owners and members")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_clubs)
+
+    p = sub.add_parser("club-dissolve", help="dissolve a club (its members' matches and hands "
+                                             "stay theirs)")
+    p.add_argument("number", type=_count, metavar="NUMBER")
+    p.add_argument("--reason", help="why (kept in the event log)")
+    p.set_defaults(func=_club_dissolve)
+
     p = sub.add_parser("tables", help="the matches running now, in every server on this database")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_tables)
@@ -620,6 +630,35 @@ def _tournament_cancel(args: argparse.Namespace) -> int:
     def work(admin: Admin) -> int:
         before = admin.cancel_tournament(args.tournament_id, args.reason)
         print(f"tournament #{args.tournament_id} called off (it was {before})")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _clubs(args: argparse.Namespace) -> int:
+    def work(admin: Admin) -> int:
+        found = admin.clubs()
+        if args.json:
+            print(json.dumps([{"number": c.number, "name": c.name, "owner": c.owner,
+                               "profile": c.profile, "members": c.members,
+                               "notice": c.notice, "created": c.created_at.isoformat()}
+                              for c in found], ensure_ascii=False))
+            return 0
+        print(f"{len(found)} club{'s' if len(found) != 1 else ''}")
+        for c in found:
+            print(f"  {c.number} {c.name!r} {c.profile}, {c.members} member"
+                  f"{'s' if c.members != 1 else ''}, owner {c.owner}, "
+                  f"founded {c.created_at:%Y-%m-%d %H:%M} UTC")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _club_dissolve(args: argparse.Namespace) -> int:
+    def work(admin: Admin) -> int:
+        club = admin.dissolve_club(args.number, args.reason)
+        print(f"club {club.number} {club.name!r} of {club.owner} dissolved "
+              f"({club.members} member{'s' if club.members != 1 else ''})")
         return 0
 
     return _with_admin(args, work)

@@ -36,6 +36,10 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session
 
 from .accounts import check_password_rules
+from .clubs import Club, ClubError
+from .clubs import club as club_page
+from .clubs import dissolve as dissolve_club
+from .clubs import listing as club_listing
 from .database import PG_CLIENT_TIMEOUTS, READ_ONLY, create_store_engine
 from .errors import AccountInMatch, AuthenticationFailed, StoreError
 from .export import account_export
@@ -345,6 +349,22 @@ class Admin:
         self.log("tournament_cancel", None, {"tournament": tournament_id, "was": before,
                                              "reason": reason})
         return before
+
+    def clubs(self) -> list[Club]:
+        """The newest clubs (亲友圈), with their owners and members."""
+        return club_listing(self.store, limit=200)
+
+    def dissolve_club(self, number: int, reason: str | None = None) -> Club:
+        """Dissolve a club (a name or a notice against the rules, say), logged; the club as
+        it was.  Its members' matches and hands stay theirs."""
+        try:
+            club = club_page(self.store, number)
+            dissolve_club(self.store, number, None)
+        except ClubError as exc:
+            raise AdminError(f"club {number}: {exc}") from exc
+        self.log("club_dissolve", None, {"club": number, "name": club.name,
+                                         "owner": club.owner, "reason": reason})
+        return club
 
     def fairplay(self, *, min_wins: int = 20, alpha: float = 0.001, profile: str | None = None,
                  since: datetime | None = None,

@@ -58,7 +58,7 @@ __all__ = [
     "JOINED_MAX", "MEMBERS_MAX", "NAME_MAX", "NOTICE_MAX", "NUMBER_HIGH", "NUMBER_LOW",
     "OWNED_MAX", "PENDING_MAX", "RECENT_MAX", "ROLES", "Club", "ClubError", "ClubMatch",
     "ClubMember", "ClubStanding", "MemberAction", "answer", "apply", "club", "club_matches",
-    "create", "dissolve", "leave", "leave_all", "match_opened", "member_role", "members",
+    "create", "dissolve", "leave", "leave_all", "listing", "match_opened", "member_role", "members",
     "my_clubs", "standings", "transfer", "update",
 ]
 
@@ -458,6 +458,22 @@ def my_clubs(store: StoreCore, account_id: int) -> list[Club]:
         order = {role: k for k, role in enumerate(ROLES)}
         clubs = [_club(session, row, role) for row, role in rows]
         return sorted(clubs, key=lambda c: order.get(c.role or "", 9))
+
+
+def listing(store: StoreCore, *, limit: int = 200) -> list[Club]:
+    """The newest clubs, for the operators (``wuhan-mahjong admin clubs``)."""
+    with store._read() as session:
+        counted = (select(ClubMemberRow.club_id, func.count().label("n"))
+                   .where(ClubMemberRow.role != "pending")
+                   .group_by(ClubMemberRow.club_id).subquery())
+        rows = session.execute(
+            select(ClubRow, AccountRow.username, counted.c.n)
+            .join(AccountRow, AccountRow.id == ClubRow.owner_id)
+            .outerjoin(counted, counted.c.club_id == ClubRow.id)
+            .order_by(ClubRow.created_at.desc(), ClubRow.id.desc()).limit(max(1, limit))).all()
+        return [Club(number=row.number, name=row.name, owner=owner, profile=row.profile,
+                     preset=json.loads(row.preset), notice=row.notice, members=int(n or 0),
+                     created_at=row.created_at) for row, owner, n in rows]
 
 
 def members(store: StoreCore, number: int) -> list[ClubMember]:
