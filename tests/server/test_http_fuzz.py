@@ -36,17 +36,23 @@ PATHS = ["/api/register", "/api/login", "/api/guest", "/api/upgrade", "/api/logo
          "/api/puzzles/{m}/{h}", "/api/puzzles/yuanhang/{h}", "/api/puzzles/{m}/{h}/answer",
          "/api/puzzles/bianfeng/{h}/answer", "/api/puzzles/daily", "/api/puzzles/stats",
          "/api/puzzles/win/{m}/{h}", "/api/puzzles/win/yuanhang/{h}/answer",
-         "/api/puzzles/win/daily", "/api/puzzles/history",
+         "/api/puzzles/win/daily", "/api/puzzles/history", "/api/clubs", "/api/clubs/{c}",
+         "/api/clubs/{c}/standings", "/api/clubs/{c}/apply", "/api/clubs/{c}/leave",
+         "/api/clubs/{c}/members", "/api/clubs/{c}/settings", "/api/clubs/{c}/transfer",
+         "/api/clubs/{c}/dissolve",
          "/",
          "/index.html", "/../../etc/passwd", "/api/nothing", "/x%00y"]
 MATCH_IDS = ["abc", "0" * 32, "%00", "a%00b", "..", "x" * 500, "🀄", "a%20b", "%ff"]
 HAND_NOS = ["0", "1", "-1", str(2**40), str(10**30)]
+CLUB_NUMBERS = ["000000", "123456", "1e5", "%EF%BC%91%EF%BC%92%EF%BC%93%EF%BC%94%EF%BC%95%EF%BC%96",
+                "9" * 40]
+"""Club numbers besides the fuzzer's own club's (which the test adds)."""
 VALUES: list[Any] = [None, True, 0, -1, 2**63, 10**40, 1.5, "", "x" * 3000, "🀄", "\ud800", [],
                      {}, [1], {"a": 1}, "fuzzer", "secret-123", "yuanhang", "all", "week", "a\x00b",
                      "fuzzer\x00", "\x00" * 9]
 FIELDS = ["username", "password", "old", "new", "hand", "indicator", "melds", "profile",
           "options", "token", "public", "name", "rounds", "hands", "capacity", "reason",
-          "match_id", "seat", "discard", "win", "kind"]
+          "match_id", "seat", "discard", "win", "kind", "notice", "action"]
 QUERY = ["profile", "period", "limit", "offset", "q", "since", "seat", "kind", "wrong"]
 RAW_BODIES = [b"{", b"\xff\xfe", b"[]" * 5000, b"null", b'{"a": ' * 200]
 
@@ -56,12 +62,15 @@ def test_random_requests_get_answers_not_errors(start_server: StartServer, web: 
     """``web``: with the client's files mounted at "/", as served."""
     server = start_server(calc_rate=1e6, calc_burst=10**6, **({"web_dir": WEB} if web else {}))
     token = register(server, "fuzzer")
+    club = httpx.post(f"{server.http}/api/clubs", json={"name": "fuzzers"}, timeout=10,
+                      headers={"Authorization": f"Bearer {token}"}).json()["number"]
     rng = random.Random(20261203)
     codes: collections.Counter[int] = collections.Counter()
     with httpx.Client(base_url=server.http, timeout=30) as client:
         for _ in range(1500):
             path = (rng.choice(PATHS).replace("{m}", rng.choice(MATCH_IDS))
-                    .replace("{h}", rng.choice(HAND_NOS)))
+                    .replace("{h}", rng.choice(HAND_NOS))
+                    .replace("{c}", rng.choice([*CLUB_NUMBERS, str(club), str(club)])))
             headers = {}
             if rng.random() < 0.6:
                 headers["Authorization"] = "Bearer " + rng.choice([token, "nope", token + "x"])

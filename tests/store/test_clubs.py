@@ -274,3 +274,34 @@ def test_the_operator_lists_and_dissolves_clubs(store: Store, db_url: str,
     (logged, *_) = [a for a in Admin(store, "t").actions() if a.action == "club_dissolve"]
     assert logged.actor == "ops" and logged.detail is not None
     assert logged.detail["reason"] == "its name"
+
+
+def test_a_resumed_club_match_counts_each_hand_once(store: Store) -> None:
+    """A match taken over after its node died replays the hand the crash interrupted: the
+    club's standings count that hand once, and the match is the club's once."""
+    players = [store.register(n, PW).id for n in ("owner", "amy", "bo", "cai")]
+    number = _club(store, players[0])
+    for k, name in enumerate(("amy", "bo", "cai"), start=1):
+        clubs.apply(store, number, players[k])
+        clubs.answer(store, number, players[0], name, "approve")
+    config = {"profile": "yuanhang", "hands": 2, "room": {**PRESET, "club": number},
+              "seats": [{"account_id": a, "name": f"p{a}", "is_bot": False} for a in players]}
+    epoch = store.open_match("resumed", "t-resumed", "00", config, owner="node-a")
+    match = Match(get_rules("yuanhang"), 2, rng=random.Random(11))
+    hand = match.start_hand()
+    while not hand.ended:
+        seat = hand.to_act()[0]
+        match.apply(seat, simple_policy(hand, seat))
+    record = HandRecord(match_id="resumed", hand_no=0, commitment=hand.commitment, wall="",
+                        salt=hand.salt.hex(), events="\n".join(match.history[-1].records),
+                        seats=dict(enumerate(players)))
+    deltas = dict(zip(players, hand.result.deltas, strict=True))
+    assert store.finish_hand("resumed", epoch, record, deltas, stake=0, fee=0,
+                             profile="yuanhang", totals=hand.result.deltas) is not None
+    taken = store.claim_match("resumed", owner="node-b")  # node a died; b replays hand 0
+    assert store.finish_hand("resumed", taken, record, deltas, stake=0, fee=0,
+                             profile="yuanhang", totals=hand.result.deltas) is None
+    table = {s.username: (s.points, s.hands, s.matches) for s in clubs.standings(store, number)}
+    names = dict(zip(players, ("owner", "amy", "bo", "cai"), strict=True))
+    assert table == {names[a]: (p, 1, 1) for a, p in deltas.items()}
+    assert [m.status for m in clubs.club_matches(store, number)] == ["running"]

@@ -342,7 +342,7 @@ def apply(store: StoreCore, number: int, account_id: int) -> str:
 
 
 def _member_named(session: Session, row: ClubRow, username: str) -> ClubMemberRow:
-    found = session.scalar(
+    found = None if "\x00" in username else session.scalar(  # PostgreSQL refuses a NUL
         select(ClubMemberRow).join(AccountRow, AccountRow.id == ClubMemberRow.account_id)
         .where(ClubMemberRow.club_id == row.id, AccountRow.username == username))
     if found is None:
