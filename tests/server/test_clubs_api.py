@@ -59,9 +59,11 @@ def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
                        {"username": n, "action": "approve"})
         assert let_in.json() == {"role": "member"}, let_in.text
     owner_view = _get(server, f"/api/clubs/{number}", tokens["owner"]).json()
+    assert owner_view["club"]["pending"] == 1  # pat waits for an answer
     assert [(m["username"], m["role"]) for m in owner_view["members"]] == [
         ("owner", "owner"), ("amy", "member"), ("bo", "member"), ("pat", "pending")]
     member_view = _get(server, f"/api/clubs/{number}", tokens["amy"]).json()
+    assert member_view["club"]["pending"] == 0
     assert "pat" not in [m["username"] for m in member_view["members"]]  # admins' business
     assert [c["number"] for c in _get(server, "/api/clubs", tokens["amy"]).json()["clubs"]] == [
         number]

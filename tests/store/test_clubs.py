@@ -76,6 +76,8 @@ def test_a_club_from_founding_to_its_standings(store: Store) -> None:
     for x in (a, b, c, outsider):
         assert clubs.apply(store, number, x) == "pending"
     assert clubs.apply(store, number, a) == "pending"  # twice is once
+    assert clubs.club(store, number, owner).pending == 4  # for those who answer them
+    assert clubs.club(store, number, a).pending == 0
     assert [m.role for m in clubs.members(store, number)] == ["owner", *["pending"] * 4]
     for name in ("amy", "bo", "cai"):
         assert clubs.answer(store, number, owner, name, "approve") == "member"

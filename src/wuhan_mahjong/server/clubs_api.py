@@ -88,6 +88,8 @@ class ClubOut(ResponseModel):
     created_at: datetime
     role: str | None
     """The asker's role: ``owner``, ``admin``, ``member``, ``pending`` or ``null``."""
+    pending: int
+    """Applications waiting for an answer: for the owner and admins (0 for the others)."""
 
 
 class ClubLimitsOut(ResponseModel):
@@ -181,7 +183,7 @@ class ClubTransferIn(RequestModel):
 def _club_out(club: Club) -> ClubOut:
     return ClubOut(number=club.number, name=club.name, owner=club.owner, profile=club.profile,
                    options=club.preset, notice=club.notice, members=club.members,
-                   created_at=club.created_at, role=club.role)
+                   created_at=club.created_at, role=club.role, pending=club.pending)
 
 
 def _refused(e: ClubError) -> HttpError:

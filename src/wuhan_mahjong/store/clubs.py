@@ -110,6 +110,8 @@ class Club:
     created_at: datetime
     role: str | None = None
     """The asker's role in it (:data:`ROLES`), ``None`` when he has none."""
+    pending: int = 0
+    """Applications waiting, for an asker who answers them (owner, admin); else 0."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +215,8 @@ def _club(session: Session, row: ClubRow, role: str | None) -> Club:
     return Club(number=row.number, name=row.name, owner="" if owner is None else owner.username,
                 profile=row.profile, preset=json.loads(row.preset), notice=row.notice,
                 members=_count(session, row.id, pending=False), created_at=row.created_at,
-                role=role)
+                role=role, pending=(_count(session, row.id, pending=True)
+                                    if role in ("owner", "admin") else 0))
 
 
 def _joined(session: Session, account_id: int) -> int:
