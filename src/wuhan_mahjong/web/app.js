@@ -2,6 +2,7 @@
 //
 // Screens are hash routes (#/login, #/lobby, #/room, #/table, #/summary, #/replay?id=… or ?public=…,
 // #/profile, #/leaderboard?profile=…&period=…, #/player?name=…, #/tournaments, #/tournament?id=…,
+// #/clubs, #/club?n=…&period=… (亲友圈),
 // #/puzzles?profile=…&n=… (discard puzzles), #/puzzles?kind=win&profile=…&n=… (win questions),
 // #/rules?profile=…, #/settings,
 // #/join?code=…: a room's invitation), pushed on the history: Back and Forward
@@ -17,6 +18,7 @@ import { play, unlock } from "./sound.js";
 import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js";
 import { followingHTML, initLeaderboard, leaderboardHTML, loadFollowing, openLeaderboard, openPlayer, playerHTML, statsHTML } from "./leaderboard.js";
 import { initTournaments, openTournament, openTournaments, stopRefresh, tournamentHTML, tournamentsCardHTML, tournamentsHTML } from "./tournaments.js";
+import { clubHTML, clubsCardHTML, clubsHTML, initClubs, onClubError, openClub, openClubs, stopClubRefresh } from "./clubs.js";
 import { initShare, shareBarHTML } from "./share.js";
 import { blockedCardHTML, initBlocks, isBlocked, loadBlocks } from "./blocks.js";
 import { initMyData, myDataHTML } from "./mydata.js";
@@ -299,6 +301,8 @@ function onError(msg) {
     setFormError("quick", msg, "lobby.quick_failed");
   } else if (ref === "invite") {
     S.inviteError = errorText(msg);
+  } else if (ref === "club") { // 开桌 or 加入 on a club's page (clubs.js)
+    onClubError(msg);
   } else {
     S.error = errorText(msg);
   }
@@ -528,7 +532,7 @@ function ctx() {
 function renderNav() {
   const nav = $("#nav");
   const items = S.account
-    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["puzzles", "nav.puzzles"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]]
+    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["clubs", "nav.clubs"], ["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["puzzles", "nav.puzzles"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]]
     : [["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["puzzles", "nav.puzzles"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]];
   nav.innerHTML = items.map(([k, key]) => `<a class="navlink" href="#/${k}" data-nav="${k}" ${S.screen === k ? `aria-current="page"` : ""}>${t(key)}</a>`).join("") +
     `<button type="button" id="mute" data-do="mute" aria-pressed="${settings.sound ? "false" : "true"}" title="${t(settings.sound ? "settings.mute" : "settings.unmute")}">${settings.sound ? t("settings.sound_on_short") : t("settings.sound_off_short")}</button>`;
@@ -788,7 +792,7 @@ const SCREENS = {
       <div class="card"><h3>${t("lobby.join")}</h3><form id="join-form" novalidate><div class="form-row">
         <input name="code" inputmode="numeric" maxlength="6" placeholder="${t("lobby.code")}" aria-label="${t("lobby.code")}" required${invalid("join-form", "code")}>
         <button class="primary" type="submit">${t("lobby.join_btn")}</button></div>${formError("join-form")}</form></div>
-      ${tournamentsCardHTML()}${watchListHTML()}${S.account ? followingHTML() : ""}
+      ${clubsCardHTML()}${tournamentsCardHTML()}${watchListHTML()}${S.account ? followingHTML() : ""}
       <p class="error">${esc(S.error)}</p></div>`;
   },
 
@@ -804,7 +808,7 @@ const SCREENS = {
       <p>${t("room.share", { code: esc(r.code) })}</p>
       <div class="form-row invite"><label for="invite-link">${t("room.invite")}</label><input id="invite-link" class="invite-link" readonly value="${esc(invitationURL(r.code))}">
       <button type="button" data-do="invite">${t(S.inviteCopied === r.code ? "room.copied" : "room.copy")}</button></div>
-      <p class="room-options">${optionsLine(r.options)}</p>
+      ${r.options.club ? `<p class="club-tag" data-room-club="${esc(r.options.club)}">${t("club.table_of", { n: esc(r.options.club) })}</p>` : ""}<p class="room-options">${optionsLine(r.options)}</p>
       ${overrides ? `<ul class="overrides">${overrides}</ul>` : ""}
       <ul class="seats-list">${members}</ul><p>${t("room.waiting")}</p>
       <div class="form-row">${me && !me.ready ? `<button data-do="ready">${t("table.ready")}</button>` : ""}
@@ -957,13 +961,15 @@ function tick() {
 setInterval(tick, 250);
 
 // ============================================================ routing
-const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "player", "tournaments", "tournament", "puzzles", "rules", "settings", "fixture", "calculator", "watch", "join"];
-const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile", "watch"];
+const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "player", "tournaments", "tournament", "clubs", "club", "puzzles", "rules", "settings", "fixture", "calculator", "watch", "join"];
+const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile", "watch", "clubs", "club"];
 SCREENS.watch = watchHTML; // #/watch?id=TABLE: a spectator's read-only table (spectate.js)
 SCREENS.leaderboard = leaderboardHTML; // #/leaderboard?profile=…&period=all|week (leaderboard.js)
 SCREENS.player = playerHTML; // #/player?name=…: a player's public page (leaderboard.js)
 SCREENS.tournaments = tournamentsHTML; // #/tournaments: the list and the form (tournaments.js)
 SCREENS.tournament = tournamentHTML; // #/tournament?id=N: one tournament (tournaments.js)
+SCREENS.clubs = clubsHTML; // #/clubs: the player's clubs, joining and founding one (clubs.js)
+SCREENS.club = clubHTML; // #/club?n=NNNNNN&period=…: one club (clubs.js)
 SCREENS.puzzles = puzzlesHTML; // #/puzzles?kind=…&profile=…&n=…: discard puzzles and win questions (puzzles.js)
 
 function currentHash() {
@@ -980,9 +986,10 @@ function go(screen, params = "", { replace = false } = {}) {
     if (replace) history.replaceState(null, "", hash); else history.pushState(null, "", hash);
   }
   if (screen === "profile") { loadHistory(); loadMyReports(); }
-  if (screen === "lobby") { loadLive(); loadFollowing(); openTournaments(); }
+  if (screen === "lobby") { loadLive(); loadFollowing(); openTournaments(); openClubs(); }
   if (screen === "leaderboard") openLeaderboard(S.board.profile, S.board.period);
   if (screen === "tournaments") openTournaments();
+  if (screen === "clubs") openClubs();
   if (screen === "rules" || screen === "table" || screen === "room") loadRules();
   render();
 }
@@ -995,9 +1002,10 @@ function inHand() {
 /** The screen the hash asks for (Back, Forward, a link, a typed address). */
 function route() {
   const { screen, params } = hashParams();
-  if (screen === S.screen && !["replay", "rules", "calculator", "watch", "leaderboard", "player", "tournament", "puzzles"].includes(screen)) return;
+  if (screen === S.screen && !["replay", "rules", "calculator", "watch", "leaderboard", "player", "tournament", "club", "puzzles"].includes(screen)) return;
   if (S.screen === "watch" && screen !== "watch") closeWatch();
   if (S.screen === "tournament" && screen !== "tournament") stopRefresh();
+  if (S.screen === "club" && screen !== "club") stopClubRefresh();
   if (inHand() && screen !== "table") {
     if (!window.confirm(t("nav.back_confirm"))) {
       history.pushState(null, "", "#/table");
@@ -1036,6 +1044,8 @@ function route() {
   if (screen === "player") { S.error = ""; S.screen = "player"; openPlayer(params.get("name")); render(); return; }
   if (screen === "tournaments") { S.error = ""; S.screen = "tournaments"; openTournaments(); render(); return; }
   if (screen === "tournament") { S.error = ""; S.screen = "tournament"; openTournament(params.get("id")); render(); return; }
+  if (screen === "clubs") { S.error = ""; S.screen = "clubs"; openClubs(); render(); return; }
+  if (screen === "club") { S.error = ""; S.screen = "club"; openClub(params.get("n"), params.get("period")); render(); return; }
   if (screen === "puzzles") { S.error = ""; S.screen = "puzzles"; openPuzzle(params.get("profile"), params.get("n"), params.get("kind")); render(); return; }
   if (screen === "join") { acceptInvitation(params.get("code")); return; }
   if (screen === "rules") {
@@ -1050,7 +1060,7 @@ function route() {
   S.error = "";
   S.screen = screen;
   if (screen === "profile") { loadHistory(); loadMyReports(); }
-  if (screen === "lobby") { loadLive(); loadFollowing(); openTournaments(); }
+  if (screen === "lobby") { loadLive(); loadFollowing(); openTournaments(); openClubs(); }
   render();
 }
 window.addEventListener("hashchange", route);
@@ -1167,7 +1177,7 @@ async function start() {
   registerServiceWorker();
   if (S.token) connect();
   else if (servedByWorker()) checkServer();
-  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player", "tournaments", "tournament", "puzzles", "join"].includes(screen)) route();
+  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player", "tournaments", "tournament", "clubs", "club", "puzzles", "join"].includes(screen)) route();
   else if (S.token) go(["profile", "lobby"].includes(screen) ? screen : "lobby", "", { replace: true });
   else go("login", "", { replace: true });
   document.body.dataset.ready = "1";
@@ -1573,6 +1583,7 @@ initMyData({ S, rerender: render });
 initSpectate({ S, api, send, rerender: render });
 initLeaderboard({ S, api, profiles: PROFILES, rerender: render });
 initTournaments({ S, api, profiles: PROFILES, rerender: render });
+initClubs({ S, api, send: sendWhenConnected, profiles: PROFILES, rerender: render, optionsLine, roomOptions: createOptions });
 initPuzzles({ S, api, profiles: PROFILES, rerender: render });
 initCalculator({ render: () => { if (S.screen === "calculator") render(); } });
 
