@@ -139,8 +139,11 @@ def test_found_apply_approve_in_the_pages(browser: Any, live_server: str, artifa
         amy.click(f".club-list [data-club='{number}'] a")
         amy.wait_for_selector("[data-club-name='汉口老友']")
         assert amy.locator(".club-members, .club-tables, .club-board").count() == 0
-        # the owner answers on the club's page
-        page.click("[data-club-do='refresh']")
+        # the owner's list says an application waits; he answers on the club's page
+        page.click("#nav [data-nav='clubs']")
+        page.wait_for_selector(f".club-list [data-club='{number}'] [data-club-pending='1']")
+        assert page.inner_text("[data-club-pending]") == "1 个申请待审核"
+        page.click(f".club-list [data-club='{number}'] a")
         page.wait_for_selector("[data-club-applicant='amy_club']")
         page.click("[data-club-applicant='amy_club'] [data-club-action='approve']")
         page.wait_for_selector("[data-club-member-row='amy_club'][data-role='member']")
@@ -186,9 +189,10 @@ def test_found_apply_approve_in_the_pages(browser: Any, live_server: str, artifa
         amy.click("[data-club-do='edit']")
         amy.wait_for_selector("#club-edit-form #ce-notice")
         assert amy.locator("#ce-name, #ce-hands").count() == 0
-        # the lobby's card lists his club
+        # the lobby's card lists his club, no application waiting now
         page.click("#nav [data-nav='lobby']")
         page.wait_for_selector(f".club-card [data-club='{number}']")
+        assert page.locator(".club-card [data-club-pending]").count() == 0
         assert _unexpected(console, amy_console) == []
     finally:
         amy_context.close()
@@ -198,11 +202,13 @@ def test_found_apply_approve_in_the_pages(browser: Any, live_server: str, artifa
 @pytest.mark.slow
 def test_a_club_table_opened_and_joined_from_the_page(browser: Any, live_server: str) -> None:
     base = live_server
-    host, friend, outsider = (_user(base, n) for n in ("tbl_host", "tbl_friend", "tbl_out"))
-    number = _club_over_http(base, host, [friend], [])
+    host, friend, third, outsider = (_user(base, n) for n in ("tbl_host", "tbl_friend",
+                                                              "tbl_third", "tbl_out"))
+    number = _club_over_http(base, host, [friend, third], [])
     context, page, console = signed_in(browser, base, friend, f"#/club?n={number}")
     host_context, other, other_console = signed_in(browser, base, host, f"#/club?n={number}")
     out_context, out, out_console = signed_in(browser, base, outsider, "#/lobby")
+    third_context, watcher, watcher_console = signed_in(browser, base, third, f"#/club?n={number}")
     try:
         page.wait_for_selector(".club-no-rooms")
         page.click("[data-club-do='open']")
@@ -231,8 +237,24 @@ def test_a_club_table_opened_and_joined_from_the_page(browser: Any, live_server:
         out.evaluate(f"() => {{ location.hash = '#/club?n={number}'; }}")
         out.wait_for_selector("[data-club-do='apply']")
         assert out.locator("[data-club-room], .club-tables").count() == 0
-        assert _unexpected(console, other_console, out_console) == []
+        # the table starts (bots fill it); a third member sees the match running and watches it
+        for p in (page, other):
+            p.click("[data-do='ready']")
+        wait_js(page, "window.__wm.room && window.__wm.room.members.every((m) => m.ready)")
+        page.click("[data-do='start']")
+        page.wait_for_selector(".table", timeout=20_000)
+        watcher.click("[data-club-do='refresh']")
+        watcher.wait_for_selector(".club-matches [data-status='running']")
+        assert watcher.locator("[data-club-room]").count() == 0  # no longer waiting
+        running = watcher.inner_text(".club-matches li")
+        assert "0/2" in running, running
+        table_id = wait_js(page, "window.__wm.table && window.__wm.table.table_id")
+        watcher.click(f".club-matches [data-watch='{table_id}']")
+        wait_js(watcher, "window.__wm.screen === 'watch'")
+        assert f"#/watch?id={table_id}" in watcher.url
+        assert _unexpected(console, other_console, out_console, watcher_console) == []
     finally:
+        third_context.close()
         out_context.close()
         host_context.close()
         context.close()
@@ -317,4 +339,44 @@ def test_the_club_pages_fit(browser: Any, live_server: str, artifacts: Path, siz
             page.screenshot(path=str(artifacts / f"club-{size}-{lang}.png"), full_page=True)
             _fits(page, f"club {lang}", phone)
     finally:
+        context.close()
+
+
+def test_remove_transfer_and_dissolve(browser: Any, live_server: str) -> None:
+    """The owner's buttons: a refusal said by its code (the member he removes has just left),
+    handing the club over (he stays an admin), and the new owner dissolving it, each after
+    a question that may be answered no."""
+    base = live_server
+    owner, gone, heir = (_user(base, n) for n in ("own_old", "own_gone", "own_heir"))
+    number = _club_over_http(base, owner, [gone, heir], [])
+    context, page, console = signed_in(browser, base, owner, f"#/club?n={number}")
+    heir_context, new, new_console = signed_in(browser, base, heir, f"#/club?n={number}")
+    page.on("dialog", lambda d: d.accept())
+    try:
+        page.wait_for_selector("[data-club-member-row='own_gone']")
+        assert _call(base, "POST", f"/api/clubs/{number}/leave", gone, {}) == {"ok": True}
+        page.click("[data-club-member='own_gone'][data-club-action='remove']")  # a stale page
+        wait_js(page, "document.querySelector(\"[data-error-for='club-members']\").textContent"
+                      " === 'own_gone 已经不在这个亲友圈里了'")
+        assert page.locator("[data-club-member-row='own_gone']").count() == 0  # asked again
+        page.click("[data-club-transfer='own_heir']")
+        page.wait_for_selector("[data-club-member-row='own_heir'][data-role='owner']")
+        assert page.inner_text(".club-page .club-role") == "我的身份：管理员"
+        assert page.locator("[data-club-do='leave']").count() == 1
+        assert page.locator("[data-club-do='dissolve'], [data-club-transfer]").count() == 0
+        new.reload()
+        new.wait_for_selector("[data-club-do='dissolve']")
+        new.once("dialog", lambda d: d.dismiss())
+        new.click("[data-club-do='dissolve']")  # answered no: nothing happens
+        new.wait_for_timeout(300)
+        assert new.evaluate("location.hash") == f"#/club?n={number}"
+        new.once("dialog", lambda d: d.accept())
+        new.click("[data-club-do='dissolve']")
+        new.wait_for_selector(".club-none")
+        assert new.evaluate("location.hash") == "#/clubs"
+        page.click("[data-club-do='refresh']")
+        wait_js(page, "document.body.textContent.includes('没有这个亲友圈')")
+        assert _unexpected(console, new_console) == []
+    finally:
+        heir_context.close()
         context.close()

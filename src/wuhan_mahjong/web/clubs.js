@@ -51,6 +51,11 @@ function roleText(role) {
   return ROLES.includes(role) ? t(`club.role.${role}`) : "";
 }
 
+/** The applications waiting for this owner's or admin's answer (the server's count). */
+function pendingBadge(c) {
+  return c.pending ? ` <span class="club-badge" data-club-pending="${c.pending}">${t("club.pending_n", { n: c.pending })}</span>` : "";
+}
+
 function localDate(iso, withTime = false) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
@@ -81,7 +86,7 @@ export function clubsCardHTML() {
   const list = (deps.S.clubs.list || []).slice(0, 3);
   if (!list.length) return "";
   return `<div class="card club-card"><h3>${t("club.mine")}</h3><ul class="club-list">${list.map((c) => `<li data-club="${c.number}">` +
-    `<a href="#/club?n=${c.number}">${esc(c.name)}</a> · <span class="club-role" data-role="${esc(c.role || "")}">${roleText(c.role)}</span></li>`).join("")}</ul>` +
+    `<a href="#/club?n=${c.number}">${esc(c.name)}</a> · <span class="club-role" data-role="${esc(c.role || "")}">${roleText(c.role)}</span>${pendingBadge(c)}</li>`).join("")}</ul>` +
     `<a href="#/clubs">${t("club.all")}</a></div>`;
 }
 
@@ -89,7 +94,7 @@ function listHTML(C) {
   if (C.list === null) return `<p>${C.error ? `<span class="error" role="alert">${esc(C.error)}</span>` : t("app.loading")}</p>`;
   if (!C.list.length) return `<p class="muted club-none">${t("club.none")}</p>`;
   return `<ul class="club-list">${C.list.map((c) => `<li data-club="${c.number}">` +
-    `<a href="#/club?n=${c.number}">${esc(c.name)}</a> · <span class="club-role" data-role="${esc(c.role || "")}">${roleText(c.role)}</span>` +
+    `<a href="#/club?n=${c.number}">${esc(c.name)}</a> · <span class="club-role" data-role="${esc(c.role || "")}">${roleText(c.role)}</span>${pendingBadge(c)}` +
     `<br><span class="muted">${t("club.number_n", { n: c.number })} · ${esc(t(`opt.profile.${c.profile}`))} · ${t("club.members_n", { n: c.members })}</span></li>`).join("")}</ul>`;
 }
 
@@ -365,16 +370,20 @@ export function clubHTML() {
     ${member ? tablesHTML(d) + standingsHTML(d) + matchesHTML(d) + membersHTML(d) : ""}</div>`;
 }
 
-function setError(where, e) {
-  deps.S.club.errors = { [where]: e ? failureText(e) : "" };
+function setError(where, e, about = null) {
+  // the server's not_member names no one: about another player (移出, 转让…) it is he who is
+  // not in the club, not the asker
+  const other = about && e && e.code === "club_refused" && e.params && e.params.reason === "not_member";
+  deps.S.club.errors = { [where]: !e ? "" : other ? t("club.not_in", { name: about }) : failureText(e) };
 }
 
-async function post(where, path, body = {}) {
+/** POST to the club's route `path`; null when refused (its error shown at `where`). */
+async function post(where, path, body = {}, about = null) {
   setError(where, null);
   try {
     return await deps.api("POST", `/api/clubs/${deps.S.club.n}${path}`, body);
   } catch (e) {
-    setError(where, e);
+    setError(where, e, about);
     return null;
   }
 }
@@ -410,13 +419,13 @@ async function act(what) {
 
 async function member(username, action) {
   if (action === "remove" && !window.confirm(t("club.remove_confirm", { name: username }))) return;
-  await post("members", "/members", { username, action });
+  await post("members", "/members", { username, action }, username);
   await loadClub();
 }
 
 async function transfer(username) {
   if (!window.confirm(t("club.transfer_confirm", { name: username }))) return;
-  await post("members", "/transfer", { username });
+  await post("members", "/transfer", { username }, username);
   await loadClub();
 }
 
