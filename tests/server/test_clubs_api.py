@@ -67,6 +67,10 @@ def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
     assert "pat" not in [m["username"] for m in member_view["members"]]  # admins' business
     assert [c["number"] for c in _get(server, "/api/clubs", tokens["amy"]).json()["clubs"]] == [
         number]
+    gone = _post(server, f"/api/clubs/{number}/members", tokens["owner"],
+                 {"username": "nobody", "action": "remove"})
+    assert gone.status_code == 409
+    assert gone.json()["error"]["params"] == {"reason": "no_player", "username": "nobody"}
 
     async def scenario() -> tuple[list[Client], list[dict[str, Any]]]:
         owner, amy, bo, pat, out = clients = [Client(server, tokens[n], n) for n in names]

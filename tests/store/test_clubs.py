@@ -138,14 +138,16 @@ def test_who_may_do_what(store: Store) -> None:
     assert _code(clubs.answer, store, number, admin, "owner", "remove") == "not_allowed"
     assert _code(clubs.answer, store, number, admin, "mei", "admin") == "not_allowed"
     assert _code(clubs.answer, store, number, admin, "ada", "remove") == "not_allowed"  # self
-    assert _code(clubs.answer, store, number, admin, "app", "remove") == "not_member"
+    assert _code(clubs.answer, store, number, admin, "app", "remove") == "applicant"
     assert _code(clubs.answer, store, number, admin, "mei", "approve") == "already"
-    assert _code(clubs.answer, store, number, admin, "nobody", "approve") == "not_member"
+    assert _code(clubs.answer, store, number, admin, "nobody", "approve") == "no_player"
+    assert _code(clubs.answer, store, number, admin, "no\x00body", "remove") == "no_player"
     assert clubs.answer(store, number, admin, "app", "approve") == "member"
     assert clubs.answer(store, number, admin, "app", "remove") is None
     assert clubs.member_role(store, number, applicant)[0] is None
     # the notice is the admins' too; the name and the rules are the owner's
-    assert clubs.update(store, number, admin, notice=" 周六\r\n 下午  两点 ").notice == "周六\n下午 两点"
+    assert clubs.update(store, number, admin, notice=" 周六\r\n 下午  两点，不见不散！ ").notice == (
+        "周六\n下午 两点，不见不散！")  # full-width punctuation kept (NFC, not NFKC)
     assert _code(clubs.update, store, number, admin, name="x") == "not_allowed"
     assert _code(clubs.update, store, number, member, notice="x") == "not_allowed"
     changed = clubs.update(store, number, owner, name="  武昌  牌友 ", profile="bianfeng",
@@ -167,7 +169,7 @@ def test_who_may_do_what(store: Store) -> None:
     assert _code(clubs.leave, store, number, owner) == "owner"
     assert _code(clubs.leave, store, number, guest_less) == "not_member"
     assert _code(clubs.transfer, store, number, admin, "mei") == "not_allowed"
-    assert _code(clubs.transfer, store, number, owner, "gil") == "not_member"
+    assert _code(clubs.transfer, store, number, owner, "gil") == "no_player"
     clubs.transfer(store, number, owner, "mei")
     roles = {m.username: m.role for m in clubs.members(store, number)}
     assert roles == {"mei": "owner", "owner": "admin", "ada": "admin"}

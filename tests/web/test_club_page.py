@@ -357,7 +357,7 @@ def test_remove_transfer_and_dissolve(browser: Any, live_server: str) -> None:
         assert _call(base, "POST", f"/api/clubs/{number}/leave", gone, {}) == {"ok": True}
         page.click("[data-club-member='own_gone'][data-club-action='remove']")  # a stale page
         wait_js(page, "document.querySelector(\"[data-error-for='club-members']\").textContent"
-                      " === 'own_gone 已经不在这个亲友圈里了'")
+                      " === 'own_gone 不在这个亲友圈里，也没有申请加入'")
         assert page.locator("[data-club-member-row='own_gone']").count() == 0  # asked again
         page.click("[data-club-transfer='own_heir']")
         page.wait_for_selector("[data-club-member-row='own_heir'][data-role='owner']")

@@ -193,7 +193,10 @@ def _refused(e: ClubError) -> HttpError:
         field = {"bad_name": "name", "bad_notice": "notice"}.get(e.code, "options")
         return HttpError(400, "invalid_request", str(e),
                          params={"field": field, "problem": str(e)})
-    return HttpError(409, "club_refused", str(e), params={"reason": e.code})
+    params: dict[str, str | int | float] = {"reason": e.code}
+    if e.username is not None:
+        params["username"] = e.username
+    return HttpError(409, "club_refused", str(e), params=params)
 
 
 def _preset(options: RoomOptions) -> dict[str, Any]:

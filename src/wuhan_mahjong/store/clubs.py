@@ -81,7 +81,11 @@ NUMBER_LOW, NUMBER_HIGH = 100_000, 999_999
 ROLES = ("owner", "admin", "member", "pending")
 
 ClubErrorCode = Literal["not_found", "not_member", "not_allowed", "bad_name", "bad_notice",
-                        "invalid", "guest", "too_many", "full", "already", "owner"]
+                        "invalid", "guest", "too_many", "full", "already", "owner", "no_player",
+                        "applicant"]
+"""Why a club request is refused.  ``not_member``: the asker is not in the club;
+``no_player``: the player he names is neither in it nor asking to join; ``applicant``: the
+player he names has only asked to join (let him in first)."""
 MemberAction = Literal["approve", "reject", "remove", "admin", "member"]
 """What an owner or admin does with a player of the club (:func:`answer`): let an applicant
 in, turn him away, remove a member, name an admin (the owner only), make an admin a plain
@@ -89,11 +93,13 @@ member again (the owner only)."""
 
 
 class ClubError(StoreError, ValueError):
-    """A club request that cannot be: ``code`` says why (the API's reason)."""
+    """A club request that cannot be: ``code`` says why (the API's reason), ``username``
+    names the other player it is about, if any."""
 
-    def __init__(self, message: str, code: ClubErrorCode) -> None:
+    def __init__(self, message: str, code: ClubErrorCode, username: str | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.username = username
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,9 +154,11 @@ class ClubMatch:
 
 # ---------------------------------------------------------------------------- checks
 def _clean_name(name: object) -> str:
+    """NFC, not NFKC: a name is shown, never compared, and NFKC would turn its full-width
+    punctuation (，。！) into ASCII."""
     if not isinstance(name, str):
         raise ClubError("the name must be text", "bad_name")
-    text = " ".join(unicodedata.normalize("NFKC", name).split())
+    text = " ".join(unicodedata.normalize("NFC", name).split())
     if not 1 <= len(text) <= NAME_MAX or any(unicodedata.category(c).startswith("C")
                                              for c in text):
         raise ClubError(f"a club's name has 1 to {NAME_MAX} visible characters", "bad_name")
@@ -162,7 +170,7 @@ def _clean_notice(notice: object) -> str:
     if not isinstance(notice, str):
         raise ClubError("the notice must be text", "bad_notice")
     lines = [" ".join(line.split()) for line in
-             unicodedata.normalize("NFKC", notice).replace("\r\n", "\n").split("\n")]
+             unicodedata.normalize("NFC", notice).replace("\r\n", "\n").split("\n")]
     text = "\n".join(lines).strip("\n")
     if len(text) > NOTICE_MAX or any(unicodedata.category(c).startswith("C")
                                      for c in text if c != "\n"):
@@ -305,13 +313,13 @@ def transfer(store: StoreCore, number: int, owner_id: int, username: str) -> Non
             raise ClubError("only the club's owner hands it on", "not_allowed")
         target = _member_named(session, row, username)
         if target.role not in ("admin", "member"):
-            raise ClubError(f"{username} is not a member of the club", "not_member")
+            raise ClubError(f"{username} has only asked to join the club", "applicant", username)
         owned = session.scalar(select(func.count()).select_from(ClubRow)
                                .where(ClubRow.owner_id == target.account_id)) or 0
         if owned >= OWNED_MAX:
-            raise ClubError(f"{username} owns {OWNED_MAX} clubs already", "too_many")
+            raise ClubError(f"{username} owns {OWNED_MAX} clubs already", "too_many", username)
         if registered_row(session, target.account_id) is None:
-            raise ClubError(f"{username} cannot own a club", "guest")
+            raise ClubError(f"{username} cannot own a club", "guest", username)
         old = session.get(ClubMemberRow, (row.id, owner_id))
         if old is not None:
             old.role = "admin"
@@ -350,7 +358,7 @@ def _member_named(session: Session, row: ClubRow, username: str) -> ClubMemberRo
         .where(ClubMemberRow.club_id == row.id, AccountRow.username == username))
     if found is None:
         raise ClubError(f"nobody called {username!r} is in the club or asks to join it",
-                        "not_member")
+                        "no_player", username)
     return found
 
 
@@ -368,7 +376,7 @@ def answer(store: StoreCore, number: int, actor_id: int, username: str,
             raise ClubError("not of oneself", "not_allowed")
         if action in ("approve", "reject"):
             if target.role != "pending":
-                raise ClubError(f"{username} has not asked to join", "already")
+                raise ClubError(f"{username} has not asked to join", "already", username)
             if action == "reject":
                 session.delete(target)
                 session.flush()
@@ -379,7 +387,7 @@ def answer(store: StoreCore, number: int, actor_id: int, username: str,
             session.flush()
             return "member"
         if target.role == "pending":
-            raise ClubError(f"{username} has only asked to join", "not_member")
+            raise ClubError(f"{username} has only asked to join", "applicant", username)
         if target.role == "owner":
             raise ClubError("the owner cannot be removed or changed", "not_allowed")
         if action == "remove":

@@ -370,20 +370,17 @@ export function clubHTML() {
     ${member ? tablesHTML(d) + standingsHTML(d) + matchesHTML(d) + membersHTML(d) : ""}</div>`;
 }
 
-function setError(where, e, about = null) {
-  // the server's not_member names no one: about another player (移出, 转让…) it is he who is
-  // not in the club, not the asker
-  const other = about && e && e.code === "club_refused" && e.params && e.params.reason === "not_member";
-  deps.S.club.errors = { [where]: !e ? "" : other ? t("club.not_in", { name: about }) : failureText(e) };
+function setError(where, e) {
+  deps.S.club.errors = { [where]: !e ? "" : failureText(e) };
 }
 
 /** POST to the club's route `path`; null when refused (its error shown at `where`). */
-async function post(where, path, body = {}, about = null) {
+async function post(where, path, body = {}) {
   setError(where, null);
   try {
     return await deps.api("POST", `/api/clubs/${deps.S.club.n}${path}`, body);
   } catch (e) {
-    setError(where, e, about);
+    setError(where, e);
     return null;
   }
 }
@@ -419,13 +416,13 @@ async function act(what) {
 
 async function member(username, action) {
   if (action === "remove" && !window.confirm(t("club.remove_confirm", { name: username }))) return;
-  await post("members", "/members", { username, action }, username);
+  await post("members", "/members", { username, action });
   await loadClub();
 }
 
 async function transfer(username) {
   if (!window.confirm(t("club.transfer_confirm", { name: username }))) return;
-  await post("members", "/transfer", { username }, username);
+  await post("members", "/transfer", { username });
   await loadClub();
 }
 
