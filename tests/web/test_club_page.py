@@ -15,6 +15,9 @@ from typing import Any
 
 import pytest
 
+from wuhan_mahjong.server.clubs_api import period_start
+from wuhan_mahjong.store.models import utcnow
+
 from .conftest import PHONE, as_guest, register_user, signed_in, wait_js
 
 RULES = {"profile": "bianfeng", "hands": 2, "opening_scoring": "per_opening", "cap": 250}
@@ -161,6 +164,12 @@ def test_found_apply_approve_in_the_pages(browser: Any, live_server: str, artifa
         wait_js(amy, "location.hash.endsWith('&period=month') && document.querySelector("
                      "\"[data-club-period='month']\").getAttribute('aria-current') === 'page'")
         amy.wait_for_selector(".club-no-standings")
+        # the month began at midnight on the server's calendar (Asia/Shanghai): its first day,
+        # whatever the browser's zone (in UTC that midnight is on the day before)
+        first = period_start("month", utcnow(), "Asia/Shanghai")
+        assert first is not None
+        amy.wait_for_selector(".club-board .muted")
+        assert f"自 {first.year}/{first.month}/1 起" in amy.inner_text(".club-board")
         rows = amy.locator("[data-club-member-row]")
         assert rows.count() == 2
         assert amy.get_attribute("[data-club-member-row='圈主老王']", "data-role") == "owner"

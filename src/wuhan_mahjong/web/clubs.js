@@ -56,6 +56,14 @@ function pendingBadge(c) {
   return c.pending ? ` <span class="club-badge" data-club-pending="${c.pending}">${t("club.pending_n", { n: c.pending })}</span>` : "";
 }
 
+/** The calendar day an ISO time names in its own offset (a period's start is midnight on the
+ * server's calendar: shown in the viewer's zone it could fall on the day before). */
+function calendarDay(iso) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso || "");
+  if (!m) return "";
+  return getLang() === "en" ? `${+m[2]}/${+m[3]}/${m[1]}` : `${m[1]}/${+m[2]}/${+m[3]}`;
+}
+
 function localDate(iso, withTime = false) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
@@ -210,6 +218,11 @@ async function loadClub({ standings = true } = {}) {
     changed = JSON.stringify(data) !== JSON.stringify(D.data) || !!D.error;
     D.data = data;
     D.error = "";
+    // the list of my clubs (its page, the lobby's card) shows this club as it is now: its
+    // badge of applications, my role, its size
+    const list = deps.S.clubs.list;
+    const at = list ? list.findIndex((c) => c.number === data.club.number) : -1;
+    if (at >= 0) list[at] = data.club;
   } catch (e) {
     if (D.n !== n) return;
     D.error = notFound(e);
@@ -254,8 +267,8 @@ function headHTML(d) {
   if (!role) actions.push(`<button type="button" class="primary" data-club-do="apply">${t("club.apply")}</button>`);
   if (role === "pending") actions.push(`<button type="button" data-club-do="withdraw">${t("club.withdraw")}</button>`);
   if (role === "admin" || role === "member") actions.push(`<button type="button" data-club-do="leave">${t("club.leave")}</button>`);
-  if (role === "owner") actions.push(`<button type="button" class="danger" data-club-do="dissolve">${t("club.dissolve")}</button>`);
   if (role === "owner" || role === "admin") actions.push(`<button type="button" data-club-do="edit" aria-expanded="${deps.S.club.editing}">${t("club.edit")}</button>`);
+  if (role === "owner") actions.push(`<button type="button" class="danger" data-club-do="dissolve">${t("club.dissolve")}</button>`); // the dangerous one last
   const mine = role ? ` · <span class="club-role" data-role="${esc(role)}">${t("club.my_role", { role: roleText(role) })}</span>` : "";
   const pending = role === "pending" ? `<p class="muted club-pending">${t("club.pending_about")}</p>` : "";
   const notice = c.notice ? `<div class="club-notice"><h4>${t("club.notice")}</h4><p data-club-notice="1">${esc(c.notice)}</p></div>` : "";
@@ -307,7 +320,7 @@ function standingsHTML(d) {
     body = `<div class="scroll-x"><table class="history tour-standings club-standings"><thead><tr><th>${t("board.rank")}</th><th>${t("board.player")}</th>` +
       `<th>${t("tour.points")}</th><th>${t("club.hands")}</th><th>${t("club.wins")}</th><th>${t("tour.matches")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
   }
-  const since = s && s.since && s.period === D.period ? `<p class="muted">${t("club.since_period", { when: localDate(s.since) })}</p>` : "";
+  const since = s && s.since && s.period === D.period ? `<p class="muted">${t("club.since_period", { when: calendarDay(s.since) })}</p>` : "";
   return `<div class="card club-board"><h3>${t("club.standings")}</h3><nav class="tabs" aria-label="${t("club.standings")}">${tabs}</nav>${since}${body}</div>`;
 }
 
