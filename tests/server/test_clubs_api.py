@@ -169,3 +169,57 @@ def test_who_may_found_and_what_is_not_found(server: Server) -> None:
     assert renamed.status_code == 200 and renamed.json()["profile"] == "laizishanzhuang"
     assert _post(server, f"/api/clubs/{number}/dissolve", token).json() == {"ok": True}
     assert _get(server, f"/api/clubs/{number}", token).status_code == 404
+
+
+def test_the_players_a_change_concerns_hear_of_it(server: Server) -> None:
+    """``club_event`` frames: the owner and admins of an application, the applicant of its
+    answer, a member of his new role or his removal, the heir of the club; nobody else."""
+    names = ["boss", "aide", "newbie", "idle"]
+    tokens = dict(zip(names, (register(server, n) for n in names), strict=True))
+    number = _post(server, "/api/clubs", tokens["boss"], {"name": "消息圈"}).json()["number"]
+    _post(server, f"/api/clubs/{number}/apply", tokens["aide"])
+    _post(server, f"/api/clubs/{number}/members", tokens["boss"],
+          {"username": "aide", "action": "approve"})
+    _post(server, f"/api/clubs/{number}/members", tokens["boss"],
+          {"username": "aide", "action": "admin"})
+
+    async def scenario() -> list[Client]:
+        clients = {n: Client(server, tokens[n], n) for n in names}
+        for c in clients.values():
+            await c.connect()
+
+        async def call(path: str, who: str, body: Any = None) -> None:
+            r = await asyncio.to_thread(_post, server, path, tokens[who], body)
+            assert r.status_code == 200, r.text
+
+        def event(kind: str, by: str) -> dict[str, Any]:
+            return {"type": "club_event", "event": kind, "club": number, "name": "消息圈",
+                    "username": by}
+
+        await call(f"/api/clubs/{number}/apply", "newbie")
+        for answerer in ("boss", "aide"):
+            assert await clients[answerer].expect("club_event") == event("applied", "newbie")
+        await call(f"/api/clubs/{number}/apply", "newbie")  # again: nobody is told twice
+        await call(f"/api/clubs/{number}/members", "aide",
+                   {"username": "newbie", "action": "approve"})
+        assert await clients["newbie"].expect("club_event") == event("approved", "aide")
+        await call(f"/api/clubs/{number}/members", "boss",
+                   {"username": "newbie", "action": "admin"})
+        assert await clients["newbie"].expect("club_event") == event("admin", "boss")
+        await call(f"/api/clubs/{number}/transfer", "boss", {"username": "newbie"})
+        assert await clients["newbie"].expect("club_event") == event("owner", "boss")
+        await call(f"/api/clubs/{number}/members", "newbie",
+                   {"username": "aide", "action": "remove"})
+        assert await clients["aide"].expect("club_event") == event("removed", "newbie")
+        await asyncio.sleep(0.3)
+        for c in clients.values():
+            await c.close()
+        return list(clients.values())
+
+    clients = asyncio.run(scenario())
+    heard = {c.name: [(f["event"], f["username"]) for f in c.of_type("club_event")]
+             for c in clients}
+    assert heard == {"boss": [("applied", "newbie")], "aide": [("applied", "newbie"),
+                                                                ("removed", "newbie")],
+                     "newbie": [("approved", "aide"), ("admin", "boss"), ("owner", "boss")],
+                     "idle": []}

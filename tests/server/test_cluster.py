@@ -1372,7 +1372,8 @@ def test_a_clubs_table_is_listed_and_seated_across_nodes(nodes: list[ServeProces
                                                           db_url: str) -> None:
     """A club's table opened on node 2 is on the club's page of every node (the Redis
     listing), refuses a non-member whose socket is on node 3 (the room's node checks), seats a
-    member from node 1; a table whose node was killed leaves every node's page."""
+    member from node 1; an application made on node 3 reaches the owner on node 1; a table
+    whose node was killed leaves every node's page."""
     from wuhan_mahjong.store import clubs
 
     store, tokens, ids = _accounts(db_url, 4)
@@ -1414,7 +1415,18 @@ def test_a_clubs_table_is_listed_and_seated_across_nodes(nodes: list[ServeProces
                     break
                 await asyncio.sleep(0.1)
             assert listed[0]["players"] == ["crash1", "crash2"]
-            for c in (member, outsider):
+            # the outsider asks to join on node 3's HTTP: the owner, connected to node 1,
+            # hears of it
+            owner = Client(first, tokens[0])  # type: ignore[arg-type]
+            await owner.connect()
+            applied = await asyncio.to_thread(
+                httpx.post, f"{third.http}/api/clubs/{club}/apply", timeout=10,
+                headers={"Authorization": f"Bearer {tokens[3]}"})
+            assert applied.json() == {"role": "pending"}
+            heard = await owner.expect("club_event")
+            assert (heard["event"], heard["username"], heard["club"]) == ("applied", "crash3",
+                                                                          club)
+            for c in (member, outsider, owner):
                 await c.close()
             # the room's node dies: its waiting table leaves every page
             await asyncio.to_thread(second.kill)

@@ -389,3 +389,33 @@ def test_remove_transfer_and_dissolve(browser: Any, live_server: str) -> None:
     finally:
         heir_context.close()
         context.close()
+
+
+def test_the_owner_hears_of_an_application_on_any_screen(browser: Any, live_server: str) -> None:
+    """A ``club_event`` on a page: the owner, on the lobby, sees the application and goes
+    to review it; the applicant, on the lobby, sees that he is in and the line closes."""
+    base = live_server
+    owner, newcomer = (_user(base, n) for n in ("ev_owner", "ev_new"))
+    number = _club_over_http(base, owner, [], [])
+    context, page, console = signed_in(browser, base, owner, "#/lobby")
+    new_context, new, new_console = signed_in(browser, base, newcomer, "#/lobby")
+    try:
+        page.wait_for_selector("#create-form")  # the lobby: welcomed, so connected
+        new.wait_for_selector("#create-form")
+        assert _call(base, "POST", f"/api/clubs/{number}/apply", newcomer, {}) == {
+            "role": "pending"}
+        page.wait_for_selector("[data-club-event='applied']")
+        assert "ev_new 申请加入亲友圈" in page.inner_text("[data-club-event='applied']")
+        page.click("[data-club-event-open]")
+        page.wait_for_selector("[data-club-applicant='ev_new']")
+        assert page.locator("[data-club-event]").count() == 0  # closed by going there
+        page.click("[data-club-applicant='ev_new'] [data-club-action='approve']")
+        new.wait_for_selector("[data-club-event='approved']")
+        assert "ev_owner 同意了你加入亲友圈" in new.inner_text("[data-club-event]")
+        new.wait_for_selector(f".club-card [data-club='{number}']")  # his clubs, asked again
+        new.click("[data-club-event-close]")
+        assert new.locator("[data-club-event]").count() == 0
+        assert _unexpected(console, new_console) == []
+    finally:
+        new_context.close()
+        context.close()

@@ -22,6 +22,10 @@ and plays the club's rules (``server/lobby.py``).  The rules are checked here as
 are when a club is founded or changed (``bad_options`` as 400 ``invalid_request``), so a
 member's table never meets rules the server would refuse.
 
+The players a change concerns hear of it at once on their connection, on whichever node
+holds it (``club_event``): the owner and admins of an application, an applicant of its
+answer, a member of his removal or his new role.
+
 Weeks start on Monday and months on the 1st, at midnight of the ``timezone`` setting.
 Every route is behind a per-address allowance as large as the tournaments'
 (``replay_rate``, ``replay_burst``).
@@ -67,7 +71,7 @@ from .http import (
     read_body,
 )
 from .lobby import CLUB_SEATING_ROLES, Lobby, room_rules
-from .protocol import ProtocolError, RoomOptions
+from .protocol import ClubEventKind, ClubEventMsg, ProtocolError, RoomOptions, encode
 
 __all__ = ["club_routes", "period_start"]
 
@@ -318,11 +322,33 @@ async def club_standings(request: Request) -> Response:
                                            for s in found]))
 
 
+ANSWER_EVENTS: dict[str, ClubEventKind] = {"approve": "approved", "reject": "rejected",
+                                           "remove": "removed", "admin": "admin",
+                                           "member": "member"}
+"""The event the player acted on hears of, by the action."""
+
+
+def _tell(request: Request, account_ids: list[int], event: ClubEventKind, club: Club,
+          username: str) -> None:
+    """A ``club_event`` frame to each of the accounts, wherever it is connected."""
+    text = encode(ClubEventMsg(event=event, club=club.number, name=club.name,
+                               username=username))
+    hub = hub_of(request)
+    for account_id in account_ids:
+        hub.deliver(account_id, text)
+
+
 @api
 async def apply_to_club(request: Request) -> Response:
     await _limited(request)
     account = await account_of(request)
-    role = await _store(store_clubs.apply, hub_of(request).store, _number(request), account.id)
+    number = _number(request)
+    store = hub_of(request).store
+    before = await _store(store_clubs.club, store, number, account.id)
+    role = await _store(store_clubs.apply, store, number, account.id)
+    if before.role is None and role == "pending":  # a new application: tell who answers it
+        _tell(request, await _store(store_clubs.answerers, store, number), "applied", before,
+              account.username)
     return ok(ClubRoleOut(role=role))
 
 
@@ -340,8 +366,13 @@ async def answer_member(request: Request) -> Response:
     account = await account_of(request)
     number = _number(request)
     body = await read_body(request, ClubMemberIn)
-    role = await _store(store_clubs.answer, hub_of(request).store, number, account.id,
-                        body.username, body.action)
+    store = hub_of(request).store
+    role = await _store(store_clubs.answer, store, number, account.id, body.username,
+                        body.action)
+    target = await asyncio.to_thread(store.account_by_username, body.username)
+    if target is not None:
+        club = await _store(store_clubs.club, store, number)
+        _tell(request, [target.id], ANSWER_EVENTS[body.action], club, account.username)
     return ok(ClubRoleOut(role=role))
 
 
@@ -365,7 +396,12 @@ async def transfer_club(request: Request) -> Response:
     account = await account_of(request)
     number = _number(request)
     body = await read_body(request, ClubTransferIn)
-    await _store(store_clubs.transfer, hub_of(request).store, number, account.id, body.username)
+    store = hub_of(request).store
+    await _store(store_clubs.transfer, store, number, account.id, body.username)
+    heir = await asyncio.to_thread(store.account_by_username, body.username)
+    if heir is not None:
+        club = await _store(store_clubs.club, store, number)
+        _tell(request, [heir.id], "owner", club, account.username)
     return JSONResponse({"ok": True})
 
 

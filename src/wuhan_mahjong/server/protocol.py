@@ -609,6 +609,25 @@ class InvitedMsg(_Msg):
     options: RoomOptions
 
 
+ClubEventKind = Literal["applied", "approved", "rejected", "removed", "admin", "member",
+                        "owner"]
+
+
+class ClubEventMsg(_Msg):
+    """To a player, on whichever node holds his connection: something about him in a club
+    (亲友圈, ``server/clubs_api.py``).  ``applied``: ``username`` asks to join a club he owns or
+    helps run; ``approved`` / ``rejected``: his application was answered; ``removed``: he was
+    removed from it; ``admin`` / ``member`` / ``owner``: his role in it is now that."""
+
+    type: Literal["club_event"] = "club_event"
+    event: ClubEventKind
+    club: int
+    name: str
+    """The club's name."""
+    username: str
+    """Who it is about: the applicant for ``applied``, else the player who acted."""
+
+
 class InviteSentMsg(_Msg):
     """To the inviter: the invitation reached the player's connection."""
 
@@ -628,7 +647,7 @@ class WatchersMsg(_Msg):
 ServerMessage = Annotated[
     WelcomeMsg | ErrorMsg | PongMsg | QueuedMsg | RoomMsg | LeftMsg | TableMsg | StateMsg
     | HandEndMsg | MatchEndMsg | NoticeMsg | ChatOut | WatchingMsg | WatchStateMsg
-    | UnwatchedMsg | WatchersMsg | InvitedMsg | InviteSentMsg,
+    | UnwatchedMsg | WatchersMsg | InvitedMsg | InviteSentMsg | ClubEventMsg,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGES: TypeAdapter[Any] = TypeAdapter(ServerMessage)

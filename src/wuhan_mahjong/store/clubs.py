@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 __all__ = [
     "JOINED_MAX", "MEMBERS_MAX", "NAME_MAX", "NOTICE_MAX", "NUMBER_HIGH", "NUMBER_LOW",
     "OWNED_MAX", "PENDING_MAX", "RECENT_MAX", "ROLES", "Club", "ClubError", "ClubMatch",
-    "ClubMember", "ClubStanding", "MemberAction", "answer", "apply", "club", "club_matches",
+    "ClubMember", "ClubStanding", "MemberAction", "answer", "answerers", "apply", "club", "club_matches",
     "create", "dissolve", "leave", "leave_all", "listing", "match_opened", "member_role", "members",
     "my_clubs", "standings", "transfer", "update",
 ]
@@ -449,6 +449,17 @@ def member_role(store: StoreCore, number: int, account_id: int) -> tuple[str | N
         row = _club_row(session, number)
         role = _role(session, row.id, account_id)
         return role, _club(session, row, role)
+
+
+def answerers(store: StoreCore, number: int) -> list[int]:
+    """The accounts that answer the club's applications: its owner and admins."""
+    with store._read() as session:
+        row = _club_row(session, number)
+        return list(session.scalars(
+            select(ClubMemberRow.account_id)
+            .where(ClubMemberRow.club_id == row.id,
+                   ClubMemberRow.role.in_(("owner", "admin")))
+            .order_by(ClubMemberRow.account_id)))
 
 
 def club(store: StoreCore, number: int, asker_id: int | None = None) -> Club:

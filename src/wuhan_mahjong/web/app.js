@@ -18,7 +18,7 @@ import { play, unlock } from "./sound.js";
 import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js";
 import { followingHTML, initLeaderboard, leaderboardHTML, loadFollowing, openLeaderboard, openPlayer, playerHTML, statsHTML } from "./leaderboard.js";
 import { initTournaments, openTournament, openTournaments, stopRefresh, tournamentHTML, tournamentsCardHTML, tournamentsHTML } from "./tournaments.js";
-import { clubHTML, clubsCardHTML, clubsHTML, initClubs, onClubError, openClub, openClubs, stopClubRefresh } from "./clubs.js";
+import { closeClubEvent, clubEventHTML, clubHTML, clubsCardHTML, clubsHTML, initClubs, onClubError, onClubEvent, openClub, openClubs, stopClubRefresh } from "./clubs.js";
 import { initShare, shareBarHTML } from "./share.js";
 import { blockedCardHTML, initBlocks, isBlocked, loadBlocks } from "./blocks.js";
 import { initMyData, myDataHTML } from "./mydata.js";
@@ -376,6 +376,10 @@ function onMessage(msg) {
       // the settlement of the last hand stays on top; its button leads to the summary
       if (!S.settlementOpen) go("summary"); else renderOverlay();
       break;
+    case "club_event": // something about this player in a club (clubs.js)
+      onClubEvent(msg);
+      if (S.screen !== "table") play("chat");
+      break;
     case "invited": // someone who follows this player invites him into his room
       S.invited = msg;
       if (S.screen !== "table") { play("chat"); render(); }
@@ -597,7 +601,7 @@ function render() {
   // A re-render (e.g. the profile's history arriving, an error) must not lose what the player chose.
   rememberForms();
   const focused = document.activeElement && app.contains(document.activeElement) && document.activeElement.id;
-  app.innerHTML = invitedHTML() + fn();
+  app.innerHTML = invitedHTML() + clubEventHTML() + fn();
   restoreForms();
   if (focused) { const el = document.getElementById(focused); if (el) el.focus(); }
   app.dataset.screen = S.screen;

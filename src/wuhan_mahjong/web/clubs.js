@@ -34,6 +34,39 @@ export function initClubs(given) {
   deps.S.club = { n: null, data: null, error: "", errors: {}, period: "week", standings: null, standingsError: "", editing: false };
 }
 
+// ============================================================ club_event frames
+const EVENTS = ["applied", "approved", "rejected", "removed", "admin", "member", "owner"];
+
+/** Something about this player in a club (``club_event``): a line on top of every screen but
+ * the table until he closes it, and the club's data (its page, my clubs) asked again. */
+export function onClubEvent(msg) {
+  if (!EVENTS.includes(msg.event)) return;
+  deps.S.clubEvent = msg;
+  if (shown("club") && String(deps.S.club.n) === String(msg.club)) {
+    if (msg.event === "removed") deps.S.club.data = null;
+    loadClub();
+  }
+  openClubs();
+  if (!shown("table")) deps.rerender();
+}
+
+/** The line of the last ``club_event`` (empty at the table: a hand is not interrupted). */
+export function clubEventHTML() {
+  const e = deps.S.clubEvent;
+  if (!e || shown("table") || !deps.S.account) return "";
+  const text = t(`club.event.${e.event}`, { username: esc(e.username), name: esc(e.name), n: e.club });
+  const link = e.event === "removed" || e.event === "rejected" ? ""
+    : `<a class="button primary" href="#/club?n=${e.club}" data-club-event-open="1">${t(e.event === "applied" ? "club.event.review" : "club.event.open")}</a>`;
+  return `<div class="card club-event" role="status" data-club-event="${esc(e.event)}"><p>${text}</p>
+    <div class="form-row">${link}<button type="button" data-club-event-close="1">${t("club.event.close")}</button></div></div>`;
+}
+
+/** Close the line (its button, or opening the club from it). */
+export function closeClubEvent() {
+  deps.S.clubEvent = null;
+  deps.rerender();
+}
+
 function shown(screen) {
   return deps.S.screen === screen;
 }
@@ -460,6 +493,12 @@ export function onClubError(msg) {
 }
 
 document.addEventListener("click", (ev) => {
+  const line = ev.target.closest && ev.target.closest("[data-club-event-close],[data-club-event-open]");
+  if (line) { // the club_event line: closed by its button, or by going to the club (the link)
+    if (line.dataset.clubEventClose) ev.preventDefault();
+    closeClubEvent();
+    return;
+  }
   const el = ev.target.closest && ev.target.closest("[data-club-do],[data-club-join],[data-club-member],[data-club-transfer]");
   if (!el) return;
   ev.preventDefault();
