@@ -1,12 +1,13 @@
 """Clubs: what a club's standings (战绩榜) and its page cost as the club grows.
 
-    python bench/club_bench.py [--members 200] [--matches 2000] [--db URL]
+    python bench/club_bench.py [--members 200] [--matches 2000] [--elsewhere 2000] [--db URL]
 
 Builds a club of ``--members`` members on a fresh database (SQLite in a temporary directory
 by default; ``--db postgresql+psycopg://...`` for an empty PostgreSQL database), and
 ``--matches`` finished matches of 4 hands at its tables, four members at each, with their
 ``hand_stats`` rows written as ``finish_hand`` writes them (bulk inserts, so that building
-is quick).  Then times, in one run:
+is quick), and ``--elsewhere`` matches of the same members away from the club (quick
+matches), which the club's queries must not wade through.  Then times, in one run:
 
 * the club's standings over all of it and over this week (``clubs.standings``), which add
   up every member's hands at the club's tables;
@@ -52,7 +53,8 @@ HANDS = 4
 FAST = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 
-def build(url: str, members: int, matches: int, seed: int) -> tuple[Any, int, int]:
+def build(url: str, members: int, matches: int, seed: int,
+          elsewhere: int = 0) -> tuple[Any, int, int]:
     """The store, the club's number and one member's account id."""
     store = open_store(url, password_hasher=FAST)
     ids = [store.register(f"m{k:04d}", "secret-123").id for k in range(members)]
@@ -65,11 +67,13 @@ def build(url: str, members: int, matches: int, seed: int) -> tuple[Any, int, in
     rng = random.Random(seed)
     now = utcnow()
     record_id = 0
-    for start in range(0, matches, 500):
+    total = matches + elsewhere
+    at_club = set(rng.sample(range(total), matches))  # interleaved in time with the others
+    for start in range(0, total, 500):
         match_rows, club_rows, records, seats, stats = [], [], [], [], []
-        for m in range(start, min(matches, start + 500)):
+        for m in range(start, min(total, start + 500)):
             match_id = f"bench-{m}"
-            at = now - timedelta(minutes=30 * (matches - m))
+            at = now - timedelta(minutes=30 * (total - m))
             players = rng.sample(ids, 4)
             match_rows.append({"match_id": match_id, "table_id": f"t{m}", "status": "finished",
                                "seed": "00", "hands_done": HANDS, "totals": "[0, 0, 0, 0]",
@@ -77,7 +81,8 @@ def build(url: str, members: int, matches: int, seed: int) -> tuple[Any, int, in
                                "config": json.dumps({"hands": HANDS, "seats": [
                                    {"account_id": a, "name": f"p{a}", "is_bot": False}
                                    for a in players]})})
-            club_rows.append({"match_id": match_id, "club_id": club_id, "created_at": at})
+            if m in at_club:
+                club_rows.append({"match_id": match_id, "club_id": club_id, "created_at": at})
             for h in range(HANDS):
                 record_id += 1
                 records.append({"id": record_id, "match_id": match_id, "hand_no": h,
@@ -115,6 +120,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--members", type=int, default=200)
     parser.add_argument("--matches", type=int, default=2000)
+    parser.add_argument("--elsewhere", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=9)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", help="an empty database's URL (default: SQLite, temporary)")
@@ -122,7 +128,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
         t0 = time.perf_counter()
-        store, number, member = build(url, args.members, args.matches, args.seed)
+        store, number, member = build(url, args.members, args.matches, args.seed,
+                                      args.elsewhere)
         built = time.perf_counter() - t0
         week = utcnow() - timedelta(days=7)
         cases = [
@@ -138,7 +145,8 @@ def main() -> None:
         store.close()
     peer_cpu, peer_wall = results[0][1], results[0][2]
     print(f"club of {args.members} members, {args.matches} matches of {HANDS} hands "
-          f"({4 * HANDS * args.matches:,} seat-hands) on {url.split(':')[0]}, built in "
+          f"({4 * HANDS * args.matches:,} seat-hands) and {args.elsewhere} elsewhere on "
+          f"{url.split(':')[0]}, built in "
           f"{built:.1f} s; median of {args.repeat} calls; {len(table)} members ranked")
     print(f"{'':34} {'CPU ms':>8} {'wall ms':>8} {'CPU ×peer':>10} {'wall ×peer':>10}")
     for name, cpu, wall in results:

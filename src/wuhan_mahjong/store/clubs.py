@@ -518,22 +518,24 @@ def standings(store: StoreCore, number: int, since: datetime | None = None) -> l
     hands, wins and matches.  Bots and players who left are not listed."""
     with store._read() as session:
         row = _club_row(session, number)
+        # Driven from the club's matches (its index by club and time), then each hand's
+        # rows: joined to the members first, SQLite walked every member's hands anywhere.
         query = (
             select(HandStatRow.account_id, func.sum(HandStatRow.points), func.count(),
                    func.sum(case((HandStatRow.won, 1), else_=0)),
                    func.count(func.distinct(HandRecordRow.match_id)))
-            .join(HandRecordRow, HandRecordRow.id == HandStatRow.record_id)
-            .join(ClubMatchRow, ClubMatchRow.match_id == HandRecordRow.match_id)
-            .join(ClubMemberRow, (ClubMemberRow.club_id == row.id)
-                  & (ClubMemberRow.account_id == HandStatRow.account_id))
-            .where(ClubMatchRow.club_id == row.id, ClubMemberRow.role != "pending")
+            .select_from(ClubMatchRow)
+            .join(HandRecordRow, HandRecordRow.match_id == ClubMatchRow.match_id)
+            .join(HandStatRow, HandStatRow.record_id == HandRecordRow.id)
+            .where(ClubMatchRow.club_id == row.id)
             .group_by(HandStatRow.account_id))
         if since is not None:
             query = query.where(ClubMatchRow.created_at >= since)
-        totals = session.execute(query).all()
         names = dict(session.execute(
             select(AccountRow.id, AccountRow.username)
-            .where(AccountRow.id.in_([t[0] for t in totals]))).all()) if totals else {}
+            .join(ClubMemberRow, ClubMemberRow.account_id == AccountRow.id)
+            .where(ClubMemberRow.club_id == row.id, ClubMemberRow.role != "pending")).all())
+        totals = [t for t in session.execute(query).all() if t[0] in names]
         ordered = sorted(totals, key=lambda t: (-int(t[1] or 0), -int(t[3] or 0),
                                                 names.get(t[0], "")))
         out: list[ClubStanding] = []
