@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Console, to_quick_table
+from .conftest import Console, register_user, signed_in, to_quick_table
 
 PAGE = "/src/wuhan_mahjong/web/index.html"
 
@@ -143,3 +143,36 @@ def test_screens_fit(browser: Any, live_server: str, artifacts: Path, size: str)
     assert hand[0] <= hand[1] + 0.5, ("the hand is below the screen", hand)
     assert console.errors == []
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_menu_is_one_row_at_every_width(browser: Any, live_server: str, lang: str) -> None:
+    """A registered player's menu (every item) is one row from tablet to wide desktop, in
+    both languages; where it does not fit it scrolls sideways and every item stays
+    reachable.  In English at 1024 px it wrapped onto three rows (108 px)."""
+    token = register_user(live_server, f"menu_{lang}")
+    context, page, console = signed_in(browser, live_server, token)
+    try:
+        page.evaluate(f"() => localStorage.setItem('wm.lang', '{lang}')")
+        page.reload()
+        page.wait_for_selector("#create-form")
+        for width in (768, 900, 1024, 1152, 1280, 1366, 1440):
+            page.set_viewport_size({"width": width, "height": 800})
+            bar = page.evaluate("() => document.querySelector('#topbar').getBoundingClientRect()"
+                                ".height")
+            assert bar <= 56, (lang, width, bar)
+            nav = page.evaluate("""() => { const n = document.querySelector('#topbar nav');
+              const r = n.getBoundingClientRect();
+              return {scroll: n.scrollWidth, client: n.clientWidth, right: r.right,
+                      vw: document.documentElement.clientWidth,
+                      items: n.querySelectorAll('a, button').length}; }""")
+            assert nav["items"] >= 9 and nav["right"] <= nav["vw"], (lang, width, nav)
+            # the last item is reachable: scrolled into view it lies inside the menu
+            last = page.evaluate("""() => { const n = document.querySelector('#topbar nav');
+              const items = n.querySelectorAll('a, button'); const e = items[items.length - 1];
+              e.scrollIntoView({inline: 'end'}); const r = e.getBoundingClientRect();
+              const m = n.getBoundingClientRect(); return r.right <= m.right + 1; }""")
+            assert last, (lang, width)
+        assert not console.errors
+    finally:
+        context.close()

@@ -533,6 +533,14 @@ function ctx() {
   };
 }
 
+/** The menu's row fades out at its end only while items lie beyond it (``more``): a hint
+ * that it scrolls, which would hide the last item when everything fits. */
+function markNavOverflow(nav = $("#nav")) {
+  if (nav) nav.classList.toggle("more", nav.scrollWidth > nav.clientWidth + 1 && nav.scrollLeft + nav.clientWidth < nav.scrollWidth - 1);
+}
+window.addEventListener("resize", () => markNavOverflow());
+document.addEventListener("scroll", (ev) => { if (ev.target && ev.target.id === "nav") markNavOverflow(ev.target); }, true);
+
 function renderNav() {
   const nav = $("#nav");
   const items = S.account
@@ -540,6 +548,7 @@ function renderNav() {
     : [["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["puzzles", "nav.puzzles"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]];
   nav.innerHTML = items.map(([k, key]) => `<a class="navlink" href="#/${k}" data-nav="${k}" ${S.screen === k ? `aria-current="page"` : ""}>${t(key)}</a>`).join("") +
     `<button type="button" id="mute" data-do="mute" aria-pressed="${settings.sound ? "false" : "true"}" title="${t(settings.sound ? "settings.mute" : "settings.unmute")}">${settings.sound ? t("settings.sound_on_short") : t("settings.sound_off_short")}</button>`;
+  markNavOverflow(nav);
   // on a phone the menu is one sideways-scrolling row: keep the current screen's item in view
   const current = nav.querySelector("[aria-current]");
   if (current && nav.scrollWidth > nav.clientWidth) {
