@@ -34,8 +34,9 @@ Every route is behind a per-address allowance as large as the tournaments'
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from pydantic import Field
 from starlette.requests import Request
@@ -74,6 +75,9 @@ from .lobby import CLUB_SEATING_ROLES, Lobby, room_rules
 from .protocol import ClubEventKind, ClubEventMsg, ProtocolError, RoomOptions, encode
 
 __all__ = ["club_routes", "period_start"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 StandingsPeriod = Literal["week", "month", "all"]
 PERIODS: dict[str, StandingsPeriod] = {"week": "week", "month": "month", "all": "all"}
@@ -229,7 +233,8 @@ def _number(request: Request) -> int:
     return int(text)
 
 
-async def _store(call: Any, *args: Any, **kwargs: Any) -> Any:
+async def _store(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``call`` in a worker thread, a club refusal as its HTTP error."""
     try:
         return await asyncio.to_thread(call, *args, **kwargs)
     except ClubError as e:
