@@ -156,6 +156,7 @@ def test_the_menu_is_one_row_at_every_width(browser: Any, live_server: str, lang
         page.evaluate(f"() => localStorage.setItem('wm.lang', '{lang}')")
         page.reload()
         page.wait_for_selector("#create-form")
+        page.wait_for_selector("#nav [data-nav='clubs']")  # the account's menu, every item
         for width in (768, 900, 1024, 1152, 1280, 1366, 1440):
             page.set_viewport_size({"width": width, "height": 800})
             bar = page.evaluate("() => document.querySelector('#topbar').getBoundingClientRect()"

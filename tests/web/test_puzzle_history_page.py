@@ -45,8 +45,14 @@ def _goto(page: Any, hash_: str) -> None:
     page.evaluate(f"() => {{ location.hash = {json.dumps(hash_)}; }}")
 
 
-def _shown(page: Any, kind: str = "discard") -> tuple[str, int]:
-    """The profile and number of the puzzle on screen, once drawn."""
+def _shown(page: Any, kind: str = "discard",
+           coming: tuple[str, int] | None = None) -> tuple[str, int]:
+    """The profile and number of the puzzle on screen, once drawn; after a click that opens
+    another, once it has replaced the one before (``coming``: the one it should be; a
+    timeout if it never comes)."""
+    if coming is not None:  # read at once, the click's puzzle may not have replaced the old
+        page.wait_for_selector(f".puzzle-head[data-kind='{kind}'][data-profile='{coming[0]}']"
+                               f"[data-number='{coming[1]}']")
     page.wait_for_selector(".winq-hand .tile" if kind == "win" else ".puzzle-hand .tile")
     head = page.locator(f".puzzle-head[data-kind='{kind}']")
     return str(head.get_attribute("data-profile")), int(str(head.get_attribute("data-number")))
@@ -166,7 +172,7 @@ def test_a_guests_history(browser: Any, live_server: str, artifacts: Path) -> No
         _filter(page, True)
         assert len(_history(page, "discard", 1, wrong=True)) == 1
         page.click(".puzzle-history-row")
-        assert _shown(page) == SECOND
+        assert _shown(page, coming=SECOND) == SECOND
         assert page.url.endswith(f"#/puzzles?profile={SECOND[0]}&n={SECOND[1]}")
         earlier = page.locator(".puzzle-verdict.earlier")
         earlier.wait_for()
@@ -176,7 +182,7 @@ def test_a_guests_history(browser: Any, live_server: str, artifacts: Path) -> No
         _filter(page, False)
         _history(page, "discard", 2)
         page.click(f".puzzle-history-row[data-history-number='{FIRST[1]}']")
-        assert _shown(page) == FIRST
+        assert _shown(page, coming=FIRST) == FIRST
         page.locator(".puzzle-verdict.earlier[data-earlier='1']").wait_for()
         assert console.errors == [], console.errors
     finally:
