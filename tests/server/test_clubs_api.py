@@ -148,6 +148,9 @@ def test_bad_clubs_are_refused(server: Server, body: dict[str, Any], field: str)
     r = _post(server, "/api/clubs", token, body)
     assert r.status_code == 400, r.text
     assert r.json()["error"]["params"]["field"] == field
+    if body.get("options", {}).get("rules", {}).get("cap") == -5:  # named, with its range
+        params = r.json()["error"]["params"]
+        assert (params["option"], params["low"]) == ("cap", 0) and params["high"] > 0
 
 
 def test_who_may_found_and_what_is_not_found(server: Server) -> None:

@@ -43,7 +43,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..rules import RulesError
 from ..store import clubs as store_clubs
 from ..store.clubs import (
     JOINED_MAX,
@@ -71,7 +70,7 @@ from .http import (
     ok,
     read_body,
 )
-from .lobby import CLUB_SEATING_ROLES, Lobby, room_rules
+from .lobby import CLUB_SEATING_ROLES, checked_rules
 from .protocol import ClubEventKind, ClubEventMsg, ProtocolError, RoomOptions, encode
 
 __all__ = ["club_routes", "period_start"]
@@ -210,13 +209,10 @@ def _refused(e: ClubError) -> HttpError:
 def _preset(options: RoomOptions) -> dict[str, Any]:
     """A club's rules from room options, checked as a room's are (400 when refused)."""
     try:
-        Lobby._needed(options.stake, room_rules(options))
-    except RulesError as e:
-        raise HttpError(400, "invalid_request", str(e),
-                        params={"field": "options", "problem": str(e)}) from None
+        checked_rules(options)
     except ProtocolError as e:
         raise HttpError(400, "invalid_request", str(e),
-                        params={"field": "options", "problem": str(e)}) from None
+                        params={"field": "options", "problem": str(e), **e.params}) from None
     return options.model_dump(mode="json", exclude={"club"})
 
 
@@ -321,9 +317,7 @@ async def club_standings(request: Request) -> Response:
     since = period_start(period, utcnow(), hub.config.timezone)
     found = await _store(store_clubs.standings, hub.store, number, since)
     return ok(ClubStandingsOut(period=period, since=since,
-                                standings=[ClubStandingOut(rank=s.rank, username=s.username,
-                                                       points=s.points, hands=s.hands,
-                                                       wins=s.wins, matches=s.matches)
+                                standings=[ClubStandingOut.model_validate(s, from_attributes=True)
                                            for s in found]))
 
 

@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from .hub import Client, Hub
 
 __all__ = ["CLUB_SEATING_ROLES", "REMATCH_SECONDS", "SERVER_OPTIONS", "ClubRoom", "Lobby", "Room",
-           "club_options", "room_rules"]
+           "checked_rules", "club_options", "room_rules", "seat_silver"]
 
 log = logging.getLogger("wuhan_mahjong.server.lobby")
 
@@ -94,6 +94,33 @@ def room_rules(options: RoomOptions) -> Rules:
         overrides["cap"] = options.cap
         overrides["cap_per_opening"] = options.cap
     return get_rules(options.profile, overrides)
+
+
+def seat_silver(stake: int, rules: Rules) -> int:
+    """The silver a seat needs (:func:`min_to_sit`); refuses uncapped silver rules."""
+    need = min_to_sit(rules, stake)
+    if need is None:
+        raise ProtocolError("bad_options", "a silver table needs capped rules: the cap and "
+                            "the contract cap must be above 0 (or play a free table)",
+                            option="cap")
+    return need
+
+
+def checked_rules(options: RoomOptions) -> Rules:
+    """The rules of a room's options, refused as ``bad_options`` (naming the option, and its
+    range when it has one) when they cannot be: a room's, and a club's rules for its tables."""
+    try:
+        rules = room_rules(options)
+    except RulesError as e:
+        named = re.search(r"option '(\w+)'", str(e))
+        option = named.group(1) if named else ""
+        bounds = OPTION_BOUNDS.get(option)
+        if bounds is not None:  # the player is told the allowed range
+            raise ProtocolError("bad_options", str(e), low=bounds[0], high=bounds[1],
+                                option=option) from None
+        raise ProtocolError("bad_options", str(e), option=option) from None
+    seat_silver(options.stake, rules)
+    return rules
 
 
 CLUB_SEATING_ROLES = frozenset({"owner", "admin", "member"})
@@ -165,18 +192,8 @@ class Lobby:
             raise ProtocolError("busy", f"your address already has {limit} tables running: "
                                 "wait until one of them ends")
 
-    @staticmethod
-    def _needed(stake: int, rules: Rules) -> int:
-        """The silver a seat needs (:func:`min_to_sit`); refuses uncapped silver rules."""
-        need = min_to_sit(rules, stake)
-        if need is None:
-            raise ProtocolError("bad_options", "a silver table needs capped rules: the cap and "
-                                "the contract cap must be above 0 (or play a free table)",
-                                option="cap")
-        return need
-
     async def _check_silver(self, client: Client, stake: int, rules: Rules) -> None:
-        need = self._needed(stake, rules)
+        need = seat_silver(stake, rules)
         if stake <= 0:
             return
         if client.is_guest:
@@ -294,7 +311,7 @@ class Lobby:
         a balance may have changed since joining)."""
         if stake <= 0:
             return []
-        need = self._needed(stake, rules)
+        need = seat_silver(stake, rules)
         short = []
         for a, _ in humans:
             account = await self.hub.fresh_account(a)
@@ -370,16 +387,7 @@ class Lobby:
         self._free(client)
         if options.club is not None:  # a club's table: its members only, by its rules
             options = club_options(await self._club_seat(client, options.club))
-        try:
-            rules = room_rules(options)
-        except RulesError as e:
-            named = re.search(r"option '(\w+)'", str(e))
-            option = named.group(1) if named else ""
-            bounds = OPTION_BOUNDS.get(option)
-            if bounds is not None:  # the player is told the allowed range
-                raise ProtocolError("bad_options", str(e), low=bounds[0], high=bounds[1],
-                                    option=option) from None
-            raise ProtocolError("bad_options", str(e), option=option) from None
+        rules = checked_rules(options)
         await self._check_silver(client, options.stake, rules)
         code = self._new_code()
         if self.hub.cluster is not None:  # unique across the cluster's nodes
