@@ -190,6 +190,9 @@ def test_the_players_a_change_concerns_hear_of_it(server: Server) -> None:
         clients = {n: Client(server, tokens[n], n) for n in names}
         for c in clients.values():
             await c.connect()
+        seen = await asyncio.to_thread(_get, server, f"/api/clubs/{number}", tokens["boss"])
+        assert {(m["username"], m["online"]) for m in seen.json()["members"]} == {
+            ("boss", True), ("aide", True)}
 
         async def call(path: str, who: str, body: Any = None) -> None:
             r = await asyncio.to_thread(_post, server, path, tokens[who], body)
@@ -220,6 +223,13 @@ def test_the_players_a_change_concerns_hear_of_it(server: Server) -> None:
         return list(clients.values())
 
     clients = asyncio.run(scenario())
+    for _ in range(50):  # gone: no longer online (the server sees the sockets close)
+        members = _get(server, f"/api/clubs/{number}", tokens["boss"]).json()["members"]
+        if not any(m["online"] for m in members):
+            break
+        asyncio.run(asyncio.sleep(0.1))
+    assert {(m["username"], m["online"]) for m in members} == {("newbie", False),
+                                                               ("boss", False)}
     heard = {c.name: [(f["event"], f["username"]) for f in c.of_type("club_event")]
              for c in clients}
     assert heard == {"boss": [("applied", "newbie")], "aide": [("applied", "newbie"),

@@ -172,6 +172,9 @@ def test_found_apply_approve_in_the_pages(browser: Any, live_server: str, artifa
         assert f"自 {first.year}/{first.month}/1 起" in amy.inner_text(".club-board")
         rows = amy.locator("[data-club-member-row]")
         assert rows.count() == 2
+        # both have the page open, so both are connected: online, and counted
+        assert amy.locator("[data-club-member-row][data-online='1'] .club-online").count() == 2
+        assert amy.inner_text(".club-online-count") == "2 人在线"
         assert amy.get_attribute("[data-club-member-row='圈主老王']", "data-role") == "owner"
         assert amy.inner_text("[data-club-member-row='圈主老王'] .club-role") == "圈主"
         assert amy.locator("[data-club-member], [data-club-transfer], [data-club-applicant]").count() == 0

@@ -116,6 +116,8 @@ class ClubMemberOut(ResponseModel):
     username: str
     role: str
     since: datetime
+    online: bool
+    """Connected now (to any node); always false for an applicant."""
 
 
 class ClubRoomOut(ResponseModel):
@@ -284,12 +286,14 @@ async def club_detail(request: Request) -> Response:
     if club.role not in CLUB_SEATING_ROLES:
         return ok(ClubDetailOut(club=_club_out(club)))
     everyone = await _store(store_clubs.members, hub.store, number)
+    online = await hub.online([m.account_id for m in everyone if m.role != "pending"])
     admin = club.role in ("owner", "admin")
     rooms = await hub.lobby.club_rooms(number)
     matches = await _store(store_clubs.club_matches, hub.store, number)
     out = ClubDetailOut(
         club=_club_out(club),
-        members=[ClubMemberOut(username=m.username, role=m.role, since=m.since)
+        members=[ClubMemberOut(username=m.username, role=m.role, since=m.since,
+                               online=m.account_id in online)
                  for m in everyone if admin or m.role != "pending"],
         rooms=[ClubRoomOut(code=r.code, host=r.host, players=list(r.players), hands=r.hands,
                        stake=r.stake) for r in rooms],

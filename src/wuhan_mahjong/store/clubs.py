@@ -126,6 +126,8 @@ class ClubMember:
     role: str
     since: datetime
     """When he joined (or asked to, for an applicant)."""
+    account_id: int = 0
+    """For the server (who is online); never sent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -504,11 +506,11 @@ def members(store: StoreCore, number: int) -> list[ClubMember]:
     with store._read() as session:
         row = _club_row(session, number)
         rows = session.execute(
-            select(AccountRow.username, ClubMemberRow.role, ClubMemberRow.since)
+            select(AccountRow.username, ClubMemberRow.role, ClubMemberRow.since, AccountRow.id)
             .join(AccountRow, AccountRow.id == ClubMemberRow.account_id)
             .where(ClubMemberRow.club_id == row.id)).all()
         order = {role: k for k, role in enumerate(ROLES)}
-        found = [ClubMember(username=u, role=r, since=s) for u, r, s in rows]
+        found = [ClubMember(username=u, role=r, since=s, account_id=a) for u, r, s, a in rows]
         return sorted(found, key=lambda m: (order.get(m.role, 9), m.since, m.username))
 
 

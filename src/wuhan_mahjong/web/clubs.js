@@ -383,9 +383,11 @@ function membersHTML(d) {
       `<button type="button" data-club-member="${esc(m.username)}" data-club-action="reject">${t("club.reject")}</button></span></li>`).join("");
     apps = `<h3>${t("club.applications")}</h3>${rows ? `<ul class="club-people club-applications">${rows}</ul>` : `<p class="muted club-no-applications">${t("club.no_applications")}</p>`}`;
   }
-  const rows = members.map((m) => `<li data-club-member-row="${esc(m.username)}" data-role="${esc(m.role)}">${playerLink(m.username)} · ` +
+  const online = members.filter((m) => m.online).length;
+  const rows = members.map((m) => `<li data-club-member-row="${esc(m.username)}" data-role="${esc(m.role)}" data-online="${m.online ? 1 : 0}">${playerLink(m.username)}` +
+    `${m.online ? ` <span class="club-online">${t("following.online")}</span>` : ""} · ` +
     `<span class="club-role" data-role="${esc(m.role)}">${roleText(m.role)}</span> <span class="muted">${t("club.joined_on", { when: localDate(m.since) })}</span> ${memberButtons(c, m)}</li>`).join("");
-  return `<div class="card club-members">${apps}<h3>${t("club.member_list", { n: members.length })}</h3>${errorLine("members")}<ul class="club-people">${rows}</ul></div>`;
+  return `<div class="card club-members">${apps}<h3>${t("club.member_list", { n: members.length })}${online ? ` <span class="muted club-online-count">${t("club.online_n", { n: online })}</span>` : ""}</h3>${errorLine("members")}<ul class="club-people">${rows}</ul></div>`;
 }
 
 function editHTML(d) {
