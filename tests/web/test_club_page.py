@@ -422,3 +422,32 @@ def test_the_owner_hears_of_an_application_on_any_screen(browser: Any, live_serv
     finally:
         new_context.close()
         context.close()
+
+
+def test_names_and_notices_are_text_not_markup(browser: Any, live_server: str) -> None:
+    """A club's name, notice and a member's name are shown as typed: markup in them is
+    text (no element, no script), on the club's page, in my clubs and in an event line."""
+    base = live_server
+    owner, member = _user(base, "xss_owner"), _user(base, "xss_member")
+    name = "<i>圈</i>&amp;"
+    notice = "<img src=x onerror=\"window.__pwned=1\">公告"
+    number = int(_call(base, "POST", "/api/clubs", owner,
+                       {"name": name, "notice": notice, "options": RULES})["number"])
+    context, page, console = signed_in(browser, base, owner, f"#/club?n={number}")
+    try:
+        page.wait_for_selector("[data-club-notice]")
+        assert page.inner_text(".club-page h2") == name
+        assert page.inner_text("[data-club-notice]") == notice
+        assert page.locator(".club-page h2 i, .club-page img").count() == 0
+        assert _call(base, "POST", f"/api/clubs/{number}/apply", member, {}) == {
+            "role": "pending"}
+        page.wait_for_selector("[data-club-event='applied']")  # the name in the event line
+        assert name in page.inner_text("[data-club-event]")
+        assert page.locator("[data-club-event] i").count() == 0
+        page.goto(f"{base}/#/clubs")
+        page.wait_for_selector(f"[data-club='{number}']")
+        assert name in page.inner_text(f"[data-club='{number}']")
+        assert page.evaluate("() => window.__pwned === undefined")
+        assert _unexpected(console) == []
+    finally:
+        context.close()
