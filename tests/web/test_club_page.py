@@ -230,12 +230,14 @@ def test_a_club_table_opened_and_joined_from_the_page(browser: Any, live_server:
         assert page.get_attribute("[data-room-club]", "data-room-club") == str(number)
         line = page.inner_text(".room-options")
         assert "边锋" in line and "局数 2" in line and "口口翻" in line, line  # the club's rules
-        # another member's page lists the waiting table; 加入 seats him there
+        # another member's page lists the waiting table with its 加入; 快速加入 seats him at
+        # the waiting table (not at a new one)
         other.click("[data-club-do='refresh']")
         other.wait_for_selector(f"[data-club-room='{code}']")
         listed = other.inner_text(f"[data-club-room='{code}']")
         assert "tbl_friend" in listed and "1/4" in listed, listed
-        other.click(f"[data-club-join='{code}']")
+        assert other.locator(f"[data-club-join='{code}']").count() == 1
+        other.click("[data-club-do='quick']")
         other.wait_for_selector(f".room-code[data-code='{code}']", timeout=15_000)
         wait_js(other, "window.__wm.room && window.__wm.room.members.length === 2")
         assert "局数 2" in other.inner_text(".room-options")

@@ -318,7 +318,7 @@ function tablesHTML(d) {
     `${t("club.seated", { n: r.players.length })} (${r.players.map((p) => esc(p)).join("、")}) · ${t("opt.hands")} ${r.hands}${r.stake ? ` · ${t("opt.stake")} ${r.stake}` : ""} ` +
     `<button type="button" class="primary" data-club-join="${esc(r.code)}">${t("club.join_table")}</button></li>`).join("");
   return `<div class="card club-tables"><h3>${t("club.tables")}</h3>
-    <div class="club-actions"><button type="button" class="primary" data-club-do="open">${t("club.open_table")}</button>
+    <div class="club-actions"><button type="button" class="primary" data-club-do="quick">${t("club.quick")}</button><button type="button" data-club-do="open">${t("club.open_table")}</button>
     <button type="button" data-club-do="refresh">${t("watch.refresh")}</button></div>${errorLine("tables")}
     ${rows ? `<ul class="club-rooms">${rows}</ul>` : `<p class="muted club-no-rooms">${t("club.no_tables")}</p>`}</div>`;
 }
@@ -452,10 +452,14 @@ async function act(what) {
     setError("edit", null);
     deps.rerender();
     return;
-  } else if (what === "open") {
+  } else if (what === "open" || what === "quick") {
+    // 快速加入: the waiting table nearest to starting (the server lists the fullest first),
+    // or a new one when none waits; 开桌: always a new one
     setError("tables", null);
     const n = Number(D.n);
-    if (!deps.send({ type: "create_room", options: { club: n }, ref: "club" })) setError("tables", { code: "network" });
+    const waiting = what === "quick" && D.data && (D.data.rooms || []).find((r) => r.players.length < 4);
+    const msg = waiting ? { type: "join_room", code: waiting.code, ref: "club" } : { type: "create_room", options: { club: n }, ref: "club" };
+    if (!deps.send(msg)) setError("tables", { code: "network" });
     deps.rerender();
     return;
   }
