@@ -81,6 +81,7 @@ def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
                         "options": {"club": number, "profile": "yuanhang", "hands": 4}})
         room = await amy.expect("room")
         assert room["options"]["club"] == number and room["options"]["profile"] == "bianfeng"
+        assert room["club_name"] == "汉口 老友"
         assert room["options"]["hands"] == 1 and room["options"]["cap"] == 250
         code = room["code"]
         listed = (await asyncio.to_thread(_get, server, f"/api/clubs/{number}",

@@ -228,6 +228,7 @@ def test_a_club_table_opened_and_joined_from_the_page(browser: Any, live_server:
         code = page.get_attribute(".room-code", "data-code")
         assert code and re.fullmatch(r"[0-9]{6}", code)
         assert page.get_attribute("[data-room-club]", "data-room-club") == str(number)
+        assert page.inner_text("[data-room-club]") == f"亲友圈「江汉 牌友」（{number}）的桌子"
         line = page.inner_text(".room-options")
         assert "边锋" in line and "局数 2" in line and "口口翻" in line, line  # the club's rules
         # another member's page lists the waiting table with its 加入; 快速加入 seats him at

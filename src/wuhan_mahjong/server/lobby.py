@@ -172,6 +172,8 @@ class Room:
     starting: bool = False
     kicked: set[int] = field(default_factory=set)
     """Accounts the host asked to leave: they may not join this room again."""
+    club_name: str | None = None
+    """The name of the club whose table this is, as it was when the room opened."""
 
 
 class Lobby:
@@ -385,15 +387,18 @@ class Lobby:
 
     async def create_room(self, client: Client, options: RoomOptions) -> None:
         self._free(client)
+        club_name = None
         if options.club is not None:  # a club's table: its members only, by its rules
-            options = club_options(await self._club_seat(client, options.club))
+            club = await self._club_seat(client, options.club)
+            options, club_name = club_options(club), club.name
         rules = checked_rules(options)
         await self._check_silver(client, options.stake, rules)
         code = self._new_code()
         if self.hub.cluster is not None:  # unique across the cluster's nodes
             code = await self.hub.cluster.room_code(code, self._new_code)
         self._free(client, await tables_elsewhere(self.hub, client.address))
-        room = Room(code=code, host=client.account_id, options=options, rules=rules)
+        room = Room(code=code, host=client.account_id, options=options, rules=rules,
+                    club_name=club_name)
         room.members.append((client.account_id, client.name))
         room.ready[client.account_id] = False
         self.rooms[room.code] = room
@@ -523,7 +528,7 @@ class Lobby:
     def _room_msg(self, room: Room, viewer: int) -> RoomMsg:
         return RoomMsg(code=room.code, options=room.options,
                        min_silver=min_to_sit(room.rules, room.options.stake) or 0,
-                       overrides=room.rules.overrides(),
+                       overrides=room.rules.overrides(), club_name=room.club_name,
                        members=[RoomMember(name=n, ready=room.ready.get(a, False),
                                            host=a == room.host, you=a == viewer)
                                 for a, n in room.members])

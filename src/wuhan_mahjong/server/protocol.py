@@ -423,6 +423,9 @@ class RoomMsg(_Msg):
     overrides: dict[str, Any] = Field(default_factory=dict)
     """Every rule option of the room that differs from its profile's preset, by name
     (the clients show them to every member before they press ready)."""
+    club_name: str | None = None
+    """The name of the club whose table this is (``options.club``), when the room knows it
+    (a rematch's room names only the number)."""
 
 
 class LeftMsg(_Msg):

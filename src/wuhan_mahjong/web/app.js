@@ -821,7 +821,7 @@ const SCREENS = {
       <p>${t("room.share", { code: esc(r.code) })}</p>
       <div class="form-row invite"><label for="invite-link">${t("room.invite")}</label><input id="invite-link" class="invite-link" readonly value="${esc(invitationURL(r.code))}">
       <button type="button" data-do="invite">${t(S.inviteCopied === r.code ? "room.copied" : "room.copy")}</button></div>
-      ${r.options.club ? `<p class="club-tag" data-room-club="${esc(r.options.club)}">${t("club.table_of", { n: esc(r.options.club) })}</p>` : ""}<p class="room-options">${optionsLine(r.options)}</p>
+      ${r.options.club ? `<p class="club-tag" data-room-club="${esc(r.options.club)}">${r.club_name ? t("club.table_of_named", { name: esc(r.club_name), n: esc(r.options.club) }) : t("club.table_of", { n: esc(r.options.club) })}</p>` : ""}<p class="room-options">${optionsLine(r.options)}</p>
       ${overrides ? `<ul class="overrides">${overrides}</ul>` : ""}
       <ul class="seats-list">${members}</ul><p>${t("room.waiting")}</p>
       <div class="form-row">${me && !me.ready ? `<button data-do="ready">${t("table.ready")}</button>` : ""}
