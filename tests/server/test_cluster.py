@@ -30,7 +30,7 @@ import httpx
 import pytest
 import redis
 
-from wuhan_mahjong.store import Store
+from wuhan_mahjong.store import Store, clubs
 
 from .harness import Client, free_port, play, seat_four
 from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted
@@ -980,12 +980,12 @@ def test_with_redis_away_a_node_tells_what_it_knows(
     """Presence and the watchable tables fall back to the node's own knowledge while Redis
     does not answer: a player connected here and seated here is online, at his table, on
     the live list and on his page (not a 500, not nobody); who is seated is what this
-    node knows (a tournament entry)."""
+    node knows (a tournament entry); a club's page lists the club's tables waiting here."""
     server = PrivateRedis(tmp_path)
     server.start()
     monkeypatch.setenv("WUHAN_MAHJONG_REDIS", server.url)
     node = ServeProcess(db_url, tmp_path / "node.log")
-    store, tokens, _ = _accounts(db_url, 3)
+    store, tokens, ids = _accounts(db_url, 3)
     try:
         node.start()
         fan = {"Authorization": f"Bearer {tokens[1]}"}
@@ -993,8 +993,15 @@ def test_with_redis_away_a_node_tells_what_it_knows(
                           timeout=10).status_code == 200
         tid = httpx.post(f"{node.http}/api/tournaments", headers=fan, json={"name": "away"},
                          timeout=10).json()["id"]
+        club = clubs.create(store, ids[1], "断网", "yuanhang", {"profile": "yuanhang"}).number
+        clubs.apply(store, club, ids[2])
+        clubs.answer(store, club, ids[1], "crash2", "approve")
 
         async def scenario() -> None:
+            host = Client(node, tokens[2])  # type: ignore[arg-type]
+            await host.connect()  # a club's table waits on this node
+            await host.send({"type": "create_room", "options": {"club": club}})
+            code = (await host.expect("room"))["code"]
             player = Client(node, tokens[0])  # type: ignore[arg-type]
             await player.connect()
             await player.send({"type": "quick_match"})
@@ -1012,6 +1019,11 @@ def test_with_redis_away_a_node_tells_what_it_knows(
             page = await asyncio.to_thread(lambda: httpx.get(
                 f"{node.http}/api/players/crash0", timeout=30))
             assert page.status_code == 200 and page.json()["playing"]["table_id"] == table_id
+            # the club's page: the tables this node holds (not a 500, not none)
+            clubbed = await asyncio.to_thread(lambda: httpx.get(
+                f"{node.http}/api/clubs/{club}", headers=fan, timeout=30))
+            assert clubbed.status_code == 200, clubbed.text
+            assert [r["code"] for r in clubbed.json()["rooms"]] == [code]
 
             def join(token: str) -> httpx.Response:
                 return httpx.post(f"{node.http}/api/tournaments/{tid}/join", timeout=30,
@@ -1025,6 +1037,7 @@ def test_with_redis_away_a_node_tells_what_it_knows(
             free = await asyncio.to_thread(join, tokens[2])
             assert free.status_code == 200, free.text
             await player.close()
+            await host.close()
 
         asyncio.run(scenario())
     finally:
@@ -1374,8 +1387,6 @@ def test_a_clubs_table_is_listed_and_seated_across_nodes(nodes: list[ServeProces
     listing), refuses a non-member whose socket is on node 3 (the room's node checks), seats a
     member from node 1; an application made on node 3 reaches the owner on node 1; a table
     whose node was killed leaves every node's page."""
-    from wuhan_mahjong.store import clubs
-
     store, tokens, ids = _accounts(db_url, 4)
     club = clubs.create(store, ids[0], "三镇", "yuanhang", {"profile": "yuanhang", "hands": 2}).number
     for k in (1, 2):

@@ -46,6 +46,7 @@ from starlette.routing import Route
 from ..store import clubs as store_clubs
 from ..store.clubs import (
     JOINED_MAX,
+    MEMBER_ROLES,
     MEMBERS_MAX,
     NAME_MAX,
     NOTICE_MAX,
@@ -70,7 +71,7 @@ from .http import (
     ok,
     read_body,
 )
-from .lobby import CLUB_SEATING_ROLES, checked_rules
+from .lobby import checked_rules
 from .protocol import ClubEventKind, ClubEventMsg, ProtocolError, RoomOptions, encode
 
 __all__ = ["club_routes", "period_start"]
@@ -282,25 +283,23 @@ async def club_detail(request: Request) -> Response:
     account = await account_of(request)
     number = _number(request)
     hub = hub_of(request)
-    club = await _store(store_clubs.club, hub.store, number, account.id)
-    if club.role not in CLUB_SEATING_ROLES:
+    shown = await _store(store_clubs.page, hub.store, number, account.id)
+    club = shown.club
+    if club.role not in MEMBER_ROLES:
         return ok(ClubDetailOut(club=_club_out(club)))
-    everyone = await _store(store_clubs.members, hub.store, number)
-    online = await hub.online([m.account_id for m in everyone if m.role != "pending"])
-    admin = club.role in ("owner", "admin")
+    online = await hub.online([m.account_id for m in shown.members if m.role != "pending"])
     rooms = await hub.lobby.club_rooms(number)
-    matches = await _store(store_clubs.club_matches, hub.store, number)
     out = ClubDetailOut(
         club=_club_out(club),
         members=[ClubMemberOut(username=m.username, role=m.role, since=m.since,
-                               online=m.account_id in online)
-                 for m in everyone if admin or m.role != "pending"],
+                               online=m.account_id in online) for m in shown.members],
         rooms=[ClubRoomOut(code=r.code, host=r.host, players=list(r.players), hands=r.hands,
-                       stake=r.stake) for r in rooms],
+                           stake=r.stake) for r in rooms],
         matches=[ClubMatchOut(match_id=m.match_id, status=m.status, hands_done=m.hands_done,
-                          hands=m.hands, results=list(m.results), created_at=m.created_at,
-                          table_id=m.table_id if m.status == "running" else None)
-                 for m in sorted(matches, key=lambda m: m.status != "running")])
+                              hands=m.hands, results=list(m.results),
+                              created_at=m.created_at,
+                              table_id=m.table_id if m.status == "running" else None)
+                 for m in sorted(shown.matches, key=lambda m: m.status != "running")])
     return ok(out)
 
 
@@ -314,12 +313,8 @@ async def club_standings(request: Request) -> Response:
         raise HttpError(400, "invalid_request", "period is week, month or all",
                         params={"field": "period", "problem": "week, month or all"})
     hub = hub_of(request)
-    club = await _store(store_clubs.club, hub.store, number, account.id)
-    if club.role not in CLUB_SEATING_ROLES:
-        raise HttpError(409, "club_refused", "only the club's members see its standings",
-                        params={"reason": "not_member"})
     since = period_start(period, utcnow(), hub.config.timezone)
-    found = await _store(store_clubs.standings, hub.store, number, since)
+    found = await _store(store_clubs.standings, hub.store, number, since, asker_id=account.id)
     return ok(ClubStandingsOut(period=period, since=since,
                                 standings=[ClubStandingOut.model_validate(s, from_attributes=True)
                                            for s in found]))

@@ -811,11 +811,12 @@ class Cluster:
         from .lobby import ClubRoom
 
         key = self._club_key(number)
+        entries = [(field if isinstance(field, str) else bytes(field).decode(), json.loads(raw))
+                   for field, raw in (await self.redis.hgetall(key)).items()]
+        holders = await asyncio.gather(*(self._holder(f"wm:room:{code}") for code, _ in entries))
         found, stale = [], []
-        for field, raw in (await self.redis.hgetall(key)).items():
-            code = field if isinstance(field, str) else bytes(field).decode()
-            entry = json.loads(raw)
-            if await self._holder(f"wm:room:{code}") != entry["node"]:
+        for (code, entry), holder in zip(entries, holders, strict=True):
+            if holder != entry["node"]:
                 stale.append(code)
                 continue
             found.append(ClubRoom(code=code, host=str(entry["host"]),

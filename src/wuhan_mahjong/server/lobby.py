@@ -61,7 +61,7 @@ from .protocol import (
 if TYPE_CHECKING:
     from .hub import Client, Hub
 
-__all__ = ["CLUB_SEATING_ROLES", "REMATCH_SECONDS", "SERVER_OPTIONS", "ClubRoom", "Lobby", "Room",
+__all__ = ["REMATCH_SECONDS", "SERVER_OPTIONS", "ClubRoom", "Lobby", "Room",
            "checked_rules", "club_options", "room_rules", "seat_silver"]
 
 log = logging.getLogger("wuhan_mahjong.server.lobby")
@@ -121,10 +121,6 @@ def checked_rules(options: RoomOptions) -> Rules:
         raise ProtocolError("bad_options", str(e), option=option) from None
     seat_silver(options.stake, rules)
     return rules
-
-
-CLUB_SEATING_ROLES = frozenset({"owner", "admin", "member"})
-"""The roles in a club that sit at its tables (an applicant does not, yet)."""
 
 
 def club_options(club: clubs.Club) -> RoomOptions:
@@ -380,7 +376,7 @@ class Lobby:
                                                  client.account_id)
         except clubs.ClubError:
             raise ProtocolError("not_found", f"no club {number}", club=number) from None
-        if role not in CLUB_SEATING_ROLES:
+        if role not in clubs.MEMBER_ROLES:
             raise ProtocolError("not_member", f"only the members of club {number} sit at its "
                                 "tables", club=number)
         return club
@@ -502,27 +498,35 @@ class Lobby:
         return ClubRoom(code=room.code, host=host, players=tuple(n for _, n in room.members),
                         hands=room.options.hands, stake=room.options.stake)
 
+    def _room_waits(self, room: Room) -> bool:
+        """Whether a room is open here and waits for players (a club's page lists it)."""
+        return self.rooms.get(room.code) is room and bool(room.members) and not room.starting
+
     def _club_listing(self, room: Room) -> None:
         """In a cluster, tell the other nodes how a club's table waits (or that it is gone)."""
         cluster = self.hub.cluster
         number = room.options.club
         if cluster is None or number is None:
             return
-        listed = (self.rooms.get(room.code) is room and bool(room.members)
-                  and not room.starting)
         task = asyncio.get_running_loop().create_task(
             cluster.list_club_room(number, room.code,
-                                   self._club_room(room) if listed else None))
+                                   self._club_room(room) if self._room_waits(room) else None))
         self.hub.background(task)
 
     async def club_rooms(self, number: int) -> list[ClubRoom]:
-        """The club's tables waiting for players: this node's, or in a cluster every
-        node's; the fullest first (the next to start)."""
+        """The club's tables waiting for players: in a cluster every node's, else (or while
+        Redis does not answer: what this node knows) this node's; the fullest first (the
+        next to start)."""
+        found = None
         if self.hub.cluster is not None:
-            found = await self.hub.cluster.club_rooms(number)
-        else:
-            found = [self._club_room(r) for r in self.rooms.values()
-                     if r.options.club == number and r.members and not r.starting]
+            try:
+                found = await self.hub.cluster.club_rooms(number)
+            except Exception as e:  # Redis away: this node's own tables
+                log.warning("club %d: other nodes' tables unknown, Redis does not answer (%s)",
+                            number, error_line(e))
+        if found is None:
+            found = [self._club_room(r) for r in list(self.rooms.values())
+                     if r.options.club == number and self._room_waits(r)]
         return sorted(found, key=lambda r: (-len(r.players), r.code))
 
     def _room_msg(self, room: Room, viewer: int) -> RoomMsg:

@@ -39,6 +39,7 @@ from sqlalchemy.orm import Session
 
 from ..rules import PROFILES
 from .errors import StoreError
+from .matchlog import seat_results
 from .models import (
     AccountRow,
     ClubMatchRow,
@@ -55,11 +56,42 @@ if TYPE_CHECKING:
     from .core import StoreCore
 
 __all__ = [
-    "JOINED_MAX", "MEMBERS_MAX", "NAME_MAX", "NOTICE_MAX", "NUMBER_HIGH", "NUMBER_LOW",
-    "OWNED_MAX", "PENDING_MAX", "RECENT_MAX", "ROLES", "Club", "ClubError", "ClubMatch",
-    "ClubMember", "ClubStanding", "MemberAction", "answer", "answerers", "apply", "club", "club_matches",
-    "create", "dissolve", "leave", "leave_all", "listing", "match_opened", "member_role", "members",
-    "my_clubs", "standings", "transfer", "update",
+    "JOINED_MAX",
+    "MEMBERS_MAX",
+    "MEMBER_ROLES",
+    "NAME_MAX",
+    "NOTICE_MAX",
+    "NUMBER_HIGH",
+    "NUMBER_LOW",
+    "OWNED_MAX",
+    "PENDING_MAX",
+    "RECENT_MAX",
+    "ROLES",
+    "Club",
+    "ClubError",
+    "ClubMatch",
+    "ClubMember",
+    "ClubPage",
+    "ClubStanding",
+    "MemberAction",
+    "answer",
+    "answerers",
+    "apply",
+    "club",
+    "club_matches",
+    "create",
+    "dissolve",
+    "leave",
+    "leave_all",
+    "listing",
+    "match_opened",
+    "member_role",
+    "members",
+    "my_clubs",
+    "page",
+    "standings",
+    "transfer",
+    "update",
 ]
 
 NAME_MAX = 20
@@ -79,6 +111,9 @@ RECENT_MAX = 50
 NUMBER_LOW, NUMBER_HIGH = 100_000, 999_999
 """A club's number (圈号) has six digits and never starts with 0."""
 ROLES = ("owner", "admin", "member", "pending")
+MEMBER_ROLES = frozenset({"owner", "admin", "member"})
+"""The roles of a club's members: they sit at its tables and see its page whole (an
+applicant, ``pending``, does not yet)."""
 
 ClubErrorCode = Literal["not_found", "not_member", "not_allowed", "bad_name", "bad_notice",
                         "invalid", "guest", "too_many", "full", "already", "owner", "no_player",
@@ -126,8 +161,18 @@ class ClubMember:
     role: str
     since: datetime
     """When he joined (or asked to, for an applicant)."""
-    account_id: int = 0
+    account_id: int
     """For the server (who is online); never sent."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClubPage:
+    """A club as its page shows it to one asker: the club, and for a member its members
+    (applicants too for the owner and admins) and its latest matches."""
+
+    club: Club
+    members: tuple[ClubMember, ...] = ()
+    matches: tuple[ClubMatch, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -500,26 +545,54 @@ def listing(store: StoreCore, *, limit: int = 200) -> list[Club]:
                      created_at=row.created_at) for row, owner, n in rows]
 
 
+def _members(session: Session, row: ClubRow) -> list[ClubMember]:
+    rows = session.execute(
+        select(AccountRow.username, ClubMemberRow.role, ClubMemberRow.since, AccountRow.id)
+        .join(AccountRow, AccountRow.id == ClubMemberRow.account_id)
+        .where(ClubMemberRow.club_id == row.id)).all()
+    order = {role: k for k, role in enumerate(ROLES)}
+    found = [ClubMember(username=u, role=r, since=s, account_id=a) for u, r, s, a in rows]
+    return sorted(found, key=lambda m: (order.get(m.role, 9), m.since, m.username))
+
+
 def members(store: StoreCore, number: int) -> list[ClubMember]:
     """Everybody in the club and every applicant: owner, admins, members (longest-standing
     first), then the applications, oldest first."""
     with store._read() as session:
-        row = _club_row(session, number)
-        rows = session.execute(
-            select(AccountRow.username, ClubMemberRow.role, ClubMemberRow.since, AccountRow.id)
-            .join(AccountRow, AccountRow.id == ClubMemberRow.account_id)
-            .where(ClubMemberRow.club_id == row.id)).all()
-        order = {role: k for k, role in enumerate(ROLES)}
-        found = [ClubMember(username=u, role=r, since=s, account_id=a) for u, r, s, a in rows]
-        return sorted(found, key=lambda m: (order.get(m.role, 9), m.since, m.username))
+        return _members(session, _club_row(session, number))
 
 
-def standings(store: StoreCore, number: int, since: datetime | None = None) -> list[ClubStanding]:
-    """The club's standings (战绩榜): each present member's points over every hand he played
-    at the club's tables (in matches opened ``since``, if given), most points first; with his
-    hands, wins and matches.  Bots and players who left are not listed."""
+def page(store: StoreCore, number: int, asker_id: int) -> ClubPage:
+    """The club's page for ``asker_id``, read in one transaction (the page asks again every
+    few seconds while a member looks at it).  Its counts and its owner come from the member
+    list it reads anyway."""
     with store._read() as session:
         row = _club_row(session, number)
+        role = _role(session, row.id, asker_id)
+        if role not in MEMBER_ROLES:
+            return ClubPage(_club(session, row, role))
+        everyone = _members(session, row)
+        pending = sum(m.role == "pending" for m in everyone)
+        club = Club(number=row.number, name=row.name,
+                    owner=next((m.username for m in everyone if m.role == "owner"), ""),
+                    profile=row.profile, preset=json.loads(row.preset), notice=row.notice,
+                    members=len(everyone) - pending, created_at=row.created_at, role=role,
+                    pending=pending if role in ("owner", "admin") else 0)
+        shown = tuple(m for m in everyone
+                      if m.role != "pending" or role in ("owner", "admin"))
+        return ClubPage(club, shown, tuple(_matches(session, row, 20)))
+
+
+def standings(store: StoreCore, number: int, since: datetime | None = None, *,
+              asker_id: int | None = None) -> list[ClubStanding]:
+    """The club's standings (战绩榜): each present member's points over every hand he played
+    at the club's tables (in matches opened ``since``, if given), most points first; with his
+    hands, wins and matches.  Bots and players who left are not listed.  With ``asker_id``,
+    only for a member (``not_member`` for anyone else)."""
+    with store._read() as session:
+        row = _club_row(session, number)
+        if asker_id is not None and _role(session, row.id, asker_id) not in MEMBER_ROLES:
+            raise ClubError("only the club's members see its standings", "not_member")
         # Driven from the club's matches (its index by club and time), then each hand's
         # rows: joined to the members first, SQLite walked every member's hands anywhere.
         query = (
@@ -551,30 +624,26 @@ def standings(store: StoreCore, number: int, since: datetime | None = None) -> l
         return out
 
 
+def _matches(session: Session, row: ClubRow, limit: int) -> list[ClubMatch]:
+    rows = session.execute(
+        select(MatchRow, ClubMatchRow.created_at)
+        .join(ClubMatchRow, ClubMatchRow.match_id == MatchRow.match_id)
+        .where(ClubMatchRow.club_id == row.id)
+        .order_by(ClubMatchRow.created_at.desc(), MatchRow.match_id.desc())
+        .limit(max(1, min(int(limit), RECENT_MAX)))).all()
+    return [ClubMatch(match_id=match.match_id, status=match.status,
+                      hands_done=match.hands_done,
+                      hands=int(json.loads(match.config).get("hands", 0)),
+                      results=seat_results(match.config, match.totals), created_at=created,
+                      table_id=match.table_id)
+            for match, created in rows]
+
+
 def club_matches(store: StoreCore, number: int, limit: int = 20) -> list[ClubMatch]:
     """The club's latest matches (at most :data:`RECENT_MAX`), newest first, running ones
     included, with each seat's points so far."""
-    limit = max(1, min(int(limit), RECENT_MAX))
     with store._read() as session:
-        row = _club_row(session, number)
-        rows = session.execute(
-            select(MatchRow, ClubMatchRow.created_at)
-            .join(ClubMatchRow, ClubMatchRow.match_id == MatchRow.match_id)
-            .where(ClubMatchRow.club_id == row.id)
-            .order_by(ClubMatchRow.created_at.desc(), MatchRow.match_id.desc())
-            .limit(limit)).all()
-        out = []
-        for match, created in rows:
-            config = json.loads(match.config)
-            points = [int(p) for p in json.loads(match.totals)]
-            seats = [(str(s.get("name")), points[k] if k < len(points) else 0)
-                     for k, s in enumerate(config.get("seats", []))]
-            seats.sort(key=lambda s: -s[1])
-            out.append(ClubMatch(match_id=match.match_id, status=match.status,
-                                 hands_done=match.hands_done, hands=int(config.get("hands", 0)),
-                                 results=tuple(seats), created_at=created,
-                                 table_id=match.table_id))
-        return out
+        return _matches(session, _club_row(session, number), limit)
 
 
 def match_opened(session: Session, match_id: str, config: Mapping[str, Any]) -> None:

@@ -46,6 +46,7 @@ __all__ = [
     "MatchEvent",
     "MatchFenced",
     "MatchLogError",
+    "SeatPoints",
     "append_events",
     "append_many",
     "applied_actions",
@@ -59,6 +60,8 @@ __all__ = [
     "open_match",
     "running_match_ids",
     "running_match_owners",
+    "seat_points",
+    "seat_results",
     "window_answers",
     "window_data",
 ]
@@ -165,6 +168,31 @@ class LoggedMatch:
     owner: str | None
     reason: str | None
     events: tuple[MatchEvent, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPoints:
+    """One seat of a stored match with its points so far."""
+
+    account_id: int
+    name: str
+    is_bot: bool
+    points: int
+
+
+def seat_points(config: str, totals: str) -> list[SeatPoints]:
+    """A match's seats with their points, from its stored configuration and totals."""
+    points = [int(p) for p in json.loads(totals)]
+    return [SeatPoints(int(s["account_id"]), str(s.get("name")), bool(s.get("is_bot")),
+                       points[k])
+            for k, s in enumerate(json.loads(config).get("seats", [])) if k < len(points)]
+
+
+def seat_results(config: str, totals: str) -> tuple[tuple[str, int], ...]:
+    """A match's seats as (name, points), best first: what a tournament's table and a
+    club's list of matches show."""
+    seats = sorted(seat_points(config, totals), key=lambda s: -s.points)
+    return tuple((s.name, s.points) for s in seats)
 
 
 def hand_game_id(match_id: str, hand_no: int) -> str:

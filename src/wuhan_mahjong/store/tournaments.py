@@ -48,6 +48,7 @@ from sqlalchemy.orm import Session
 
 from ..rules import PROFILES
 from .errors import StoreError
+from .matchlog import seat_points, seat_results
 from .models import (
     AccountRow,
     MatchRow,
@@ -173,28 +174,11 @@ class TournamentTable:
     """Each seat's name and points, best first, once the table's match has ended."""
 
 
-@dataclass(frozen=True, slots=True)
-class _SeatPoints:
-    account_id: int
-    name: str
-    is_bot: bool
-    points: int
-
-
-def _seat_points(config: str, totals: str) -> list[_SeatPoints]:
-    """A match's seats with their points (from its stored configuration and totals)."""
-    points = [int(p) for p in json.loads(totals)]
-    return [_SeatPoints(int(s["account_id"]), str(s.get("name")), bool(s.get("is_bot")),
-                        points[k])
-            for k, s in enumerate(json.loads(config).get("seats", [])) if k < len(points)]
-
-
 def _results(config: str | None, totals: str | None) -> tuple[tuple[str, int], ...]:
-    """A match's seats (name, points), best first."""
+    """A match's seats (name, points), best first (none before it opened)."""
     if config is None or totals is None:
         return ()
-    seats = sorted(_seat_points(config, totals), key=lambda s: -s.points)
-    return tuple((s.name, s.points) for s in seats)
+    return seat_results(config, totals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,7 +404,7 @@ def _table_results(session: Session, tournament_id: int) -> list[tuple[dict[int,
         .where(TournamentTableRow.tournament_id == tournament_id,
                TournamentTableRow.status.in_(("finished", "aborted"))))
     for config, totals in rows:
-        seats = _seat_points(config, totals)
+        seats = seat_points(config, totals)
         out.append(({s.account_id: s.points for s in seats if not s.is_bot},
                     max((s.points for s in seats), default=0)))
     return out
