@@ -100,6 +100,14 @@ def add_admin_command(s: ArgumentParser) -> None:
                    help="read the new password from the first line of standard input")
     p.set_defaults(func=_reset_password)
 
+    p = sub.add_parser("role", help="name a registered player moderator or admin of the staff "
+                                    "pages (#/staff), or (none) a player again; without a name, "
+                                    "list the staff")
+    p.add_argument("username", nargs="?")
+    p.add_argument("role", nargs="?", choices=("moderator", "admin", "none"))
+    p.add_argument("--json", action="store_true", help="print JSON (the list)")
+    p.set_defaults(func=_role)
+
     p = sub.add_parser("audit", help="check the silver ledger's invariants (exit 1 if broken); "
                                      "show the event log")
     p.add_argument("--log", type=_count, default=10, metavar="N",
@@ -331,28 +339,13 @@ def _close(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from ..store.admin_docs import summary_doc
+
     def work(admin: Admin) -> int:
         found = admin.show(args.username)
         a = found.account
         if args.json:
-            print(json.dumps({
-                "id": a.id, "username": a.username, "guest": a.is_guest, "bot": found.is_bot,
-                "silver": a.silver, "points": a.points, "level": a.level.number,
-                "created_at": a.created_at.isoformat(),
-                "ban": None if found.ban is None else {"reason": found.ban[0],
-                                                       "since": found.ban[1].isoformat()},
-                "live_sessions": found.live_sessions,
-                "last_login": None if found.last_login is None else found.last_login.isoformat(),
-                "ledger": [{"at": e.created_at.isoformat(), "delta": e.delta,
-                            "balance_after": e.balance_after, "reason": e.reason,
-                            "reference": e.reference} for e in found.ledger],
-                "matches": [{"match_id": m.match_id, "profile": m.profile,
-                             "points": m.points_delta, "silver": m.silver_net,
-                             "escaped": m.escaped,
-                             "finished_at": m.finished_at.isoformat()} for m in found.matches],
-                "table": None if found.table is None else found.table.match_id,
-                "reports_open": found.reports_open, "reports_total": found.reports_total},
-                ensure_ascii=False))
+            print(json.dumps(summary_doc(found), ensure_ascii=False))
             return 0
         kind = "bot" if found.is_bot else "guest" if a.is_guest else "registered"
         print(f"{a.username} (account {a.id}, {kind}, since {a.created_at:%Y-%m-%d})")
@@ -453,25 +446,42 @@ def _reset_password(args: argparse.Namespace) -> int:
     return _with_admin(args, work)
 
 
+def _role(args: argparse.Namespace) -> int:
+    from ..store.admin_docs import staff_doc
+
+    if args.username is not None and args.role is None:
+        raise UsageError("give the role too: moderator, admin or none")
+
+    def work(admin: Admin) -> int:
+        if args.username is None:
+            staff = admin.staff()
+            if args.json:
+                print(json.dumps([staff_doc(m) for m in staff], ensure_ascii=False))
+                return 0
+            print(f"{len(staff)} staff member{'s' if len(staff) != 1 else ''}")
+            for m in staff:
+                print(f"  {m.username}: {m.role}, named by {m.granted_by} "
+                      f"{m.granted_at:%Y-%m-%d %H:%M} UTC")
+            return 0
+        role = None if args.role == "none" else args.role
+        before = admin.set_role(args.username, role)
+        was = "a player" if before is None else f"a {before}"
+        now = "a player again" if role is None else f"a {role}"
+        print(f"{admin.account(args.username).username} is {now} (was {was})")
+        return 0
+
+    return _with_admin(args, work)
+
+
 def _audit(args: argparse.Namespace) -> int:
+    from ..store.admin_docs import audit_doc
+
     def work(admin: Admin) -> int:
         result = admin.audit()
         actions = admin.actions(args.log) if args.log > 0 else []
         banned = admin.banned()
         if args.json:
-            print(json.dumps({
-                "ok": result.ok, "total_balances": result.total_balances,
-                "player_balances": result.player_balances, "house_balance": result.house_balance,
-                "sources": dict(result.sources), "sinks": result.sinks,
-                "fee_income": result.fee_income, "closure_income": result.closure_income,
-                "transfers": result.transfers,
-                "unknown_reasons": list(result.unknown_reasons),
-                "mismatched_accounts": list(result.mismatched_accounts),
-                "negative_accounts": list(result.negative_accounts),
-                "banned": [name for name, _r, _t in banned],
-                "log": [{"id": a.id, "at": a.created_at.isoformat(), "actor": a.actor,
-                         "action": a.action, "account_id": a.account_id, "detail": a.detail}
-                        for a in actions]}, ensure_ascii=False))
+            print(json.dumps(audit_doc(result, banned, actions), ensure_ascii=False))
         else:
             print(f"ledger: {'ok' if result.ok else 'BROKEN'}")
             print(f"  balances {result.total_balances} (players {result.player_balances}, "
@@ -503,6 +513,7 @@ def _audit(args: argparse.Namespace) -> int:
 def _fairplay(args: argparse.Namespace) -> int:
     from datetime import timedelta
 
+    from ..store.admin_docs import pair_doc
     from ..store.fairplay import CHANCE_SHARE, fed_hands
     from ..store.models import utcnow
     from ..store.reports import reports_about
@@ -528,17 +539,14 @@ def _fairplay(args: argparse.Namespace) -> int:
         ids = {name: admin.account(name).id for p in pairs for name in (p.feeder, p.winner)}
         reported = reports_about(admin.store, list(ids.values()), "collusion")
 
+        counts = {name: reported.get(account_id, 0) for name, account_id in ids.items()}
+
         def reports(name: str) -> int:
-            return reported.get(ids[name], 0)
+            return counts[name]
 
         if args.json:
             print(json.dumps({"pairs_looked_at": looked, "chance_share": CHANCE_SHARE,
-                              "pairs": [{"feeder": p.feeder, "winner": p.winner,
-                                         "wins": p.wins, "fed": p.fed, "share": p.share,
-                                         "p_value": p.p_value,
-                                         "collusion_reports": {"feeder": reports(p.feeder),
-                                                               "winner": reports(p.winner)}}
-                                        for p in pairs]},
+                              "pairs": [pair_doc(p, counts) for p in pairs]},
                              ensure_ascii=False))
             return 0
         print(f"{looked} pair{'s' if looked != 1 else ''} of registered players with at least "
@@ -569,6 +577,7 @@ def _report_line(r: Report) -> str:
 def _reports(args: argparse.Namespace) -> int:
     from collections import Counter
 
+    from ..store.admin_docs import report_doc
     from ..store.reports import open_reports
 
     def work(admin: Admin) -> int:
@@ -577,11 +586,7 @@ def _reports(args: argparse.Namespace) -> int:
             who = admin.account(args.player).id
             found = [r for r in found if r.reported_id == who]
         if args.json:
-            print(json.dumps([{"id": r.id, "created_at": r.created_at.isoformat(),
-                               "reporter": r.reporter, "reported": r.reported,
-                               "reason": r.reason, "match_id": r.match_id, "seat": r.seat,
-                               "status": r.status, "note": r.note, "closed_by": r.closed_by}
-                              for r in found], ensure_ascii=False))
+            print(json.dumps([report_doc(r) for r in found], ensure_ascii=False))
             return 0
         kind = "reports" if args.everything else "open reports"
         print(f"{len(found)} {kind}" + (":" if found else ""))
@@ -607,14 +612,12 @@ def _report_close(args: argparse.Namespace) -> int:
 
 
 def _tournaments(args: argparse.Namespace) -> int:
+    from ..store.admin_docs import tournament_doc
+
     def work(admin: Admin) -> int:
         found = admin.tournaments()
         if args.json:
-            print(json.dumps([{"id": t.id, "name": t.name, "profile": t.profile,
-                               "status": t.status, "round": t.round, "rounds": t.rounds,
-                               "hands": t.hands, "players": t.players, "capacity": t.capacity,
-                               "creator": t.creator, "created": t.created_at.isoformat()}
-                              for t in found], ensure_ascii=False))
+            print(json.dumps([tournament_doc(t) for t in found], ensure_ascii=False))
             return 0
         print(f"{len(found)} tournament{'s' if len(found) != 1 else ''}")
         for t in found:
@@ -636,13 +639,12 @@ def _tournament_cancel(args: argparse.Namespace) -> int:
 
 
 def _clubs(args: argparse.Namespace) -> int:
+    from ..store.admin_docs import club_doc
+
     def work(admin: Admin) -> int:
         found = admin.clubs()
         if args.json:
-            print(json.dumps([{"number": c.number, "name": c.name, "owner": c.owner,
-                               "profile": c.profile, "members": c.members,
-                               "notice": c.notice, "created": c.created_at.isoformat()}
-                              for c in found], ensure_ascii=False))
+            print(json.dumps([club_doc(c) for c in found], ensure_ascii=False))
             return 0
         print(f"{len(found)} club{'s' if len(found) != 1 else ''}")
         for c in found:
@@ -665,15 +667,12 @@ def _club_dissolve(args: argparse.Namespace) -> int:
 
 
 def _tables(args: argparse.Namespace) -> int:
+    from ..store.admin_docs import table_doc
+
     def work(admin: Admin) -> int:
         tables = admin.tables()
         if args.json:
-            print(json.dumps([{"match_id": t.match_id, "table_id": t.table_id,
-                               "profile": t.profile, "hands_done": t.hands_done,
-                               "hands": t.hands, "stake": t.stake, "players": list(t.players),
-                               "server": t.owner, "started": t.started.isoformat(),
-                               "updated": t.updated.isoformat()} for t in tables],
-                             ensure_ascii=False))
+            print(json.dumps([table_doc(t) for t in tables], ensure_ascii=False))
             return 0
         state = "draining (no new matches)" if admin.draining() else "open"
         print(f"{len(tables)} running match{'es' if len(tables) != 1 else ''}; servers: {state}")

@@ -117,6 +117,7 @@ from .review_api import REVIEW_BURST, REVIEW_RATE, review_routes
 from .rules_api import rules_routes
 from .security import HardenedStarlette, ResponseCache, redact_access_logs, trust_proxies
 from .spectate import spectate_routes
+from .staff_api import staff_routes
 from .stats_api import StatsOut, stats_out
 from .tournaments import TournamentRunner, tournament_routes
 
@@ -739,6 +740,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         Route("/api/now", now_playing, methods=["GET"]),
         Route("/api/hint", hint_for_seat, methods=["GET"]),
         *rules_routes(),
+        *staff_routes(),
         *calculator_routes(AddressLimiter(cfg.calc_rate, cfg.calc_burst)),
         *replay_routes(),
         *spectate_routes(),
@@ -762,6 +764,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
     app.state.live_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
     app.state.tournament_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
     app.state.club_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
+    app.state.staff_limit = AddressLimiter(cfg.replay_rate, cfg.replay_burst)
     app.state.watch_limit = AddressLimiter(cfg.watch_rate, cfg.watch_burst)
     app.state.export_limit = AddressLimiter(EXPORT_RATE, EXPORT_BURST)
     app.state.review_limit = AddressLimiter(REVIEW_RATE, REVIEW_BURST)

@@ -225,6 +225,8 @@ def share_limits(app: Starlette, url: str, cfg: ServerConfig) -> None:
     state.live_limit = RedisAddressLimiter(redis, "live", cfg.replay_rate, cfg.replay_burst)
     state.tournament_limit = RedisAddressLimiter(redis, "tournament", cfg.replay_rate,
                                                  cfg.replay_burst)
+    state.club_limit = RedisAddressLimiter(redis, "club", cfg.replay_rate, cfg.replay_burst)
+    state.staff_limit = RedisAddressLimiter(redis, "staff", cfg.replay_rate, cfg.replay_burst)
     state.watch_limit = RedisAddressLimiter(redis, "watch", cfg.watch_rate, cfg.watch_burst)
     state.export_limit = RedisAddressLimiter(redis, "export", EXPORT_RATE, EXPORT_BURST)
     state.review_limit = RedisAddressLimiter(redis, "review", REVIEW_RATE, REVIEW_BURST)

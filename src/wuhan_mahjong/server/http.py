@@ -55,7 +55,7 @@ class ResponseModel(BaseModel):
 HttpErrorCode = Literal[
     "too_large", "invalid_request", "not_authenticated", "rate_limited", "not_a_guest", "not_found",
     "username_taken", "invalid_credentials", "authentication_failed", "server_error",
-    "method_not_allowed", "in_match", "tournament_refused", "club_refused",
+    "method_not_allowed", "in_match", "tournament_refused", "club_refused", "staff_refused",
 ]
 """Every ``error.code`` of the HTTP API (the client translates each one, with ``params``)."""
 

@@ -54,6 +54,7 @@ from .models import (
     ServerFlagRow,
     utcnow,
 )
+from .staff import StaffMember, StaffRole, staff_list, write_role
 from .tournaments import Tournament, TournamentError, call_off, listing
 
 if TYPE_CHECKING:
@@ -86,7 +87,12 @@ PG_DUMP_MAGIC = b"PGDMP"
 
 
 class AdminError(StoreError, ValueError):
-    """An operator's request that cannot be done (an unknown account, a file in the way ...)."""
+    """An operator's request that cannot be done (an unknown account, a file in the way ...);
+    ``not_found`` says whether what it names does not exist (the staff API's 404)."""
+
+    def __init__(self, message: str, *, not_found: bool = False) -> None:
+        super().__init__(message)
+        self.not_found = not_found
 
 
 class AccountBanned(AuthenticationFailed):
@@ -182,6 +188,10 @@ def poll_server_state(store: Store, since_id: int) -> ServerPoll:
                       draining=flag is not None and flag.value == "on", actions=actions)
 
 
+def _role_words(role: str | None) -> str:
+    return "no staff member" if role is None else f"a {role}"
+
+
 def _action(r: AdminActionRow) -> AdminAction:
     return AdminAction(id=r.id, created_at=r.created_at, actor=r.actor, action=r.action,
                        account_id=r.account_id,
@@ -224,7 +234,7 @@ class Admin:
         """The account called ``username`` (case-insensitive); :class:`AdminError` if none."""
         found = self.store.account_by_username(username)
         if found is None:
-            raise AdminError(f"no account named '{username}'")
+            raise AdminError(f"no account named '{username}'", not_found=True)
         return found
 
     def log(self, action: str, account_id: int | None = None,
@@ -326,7 +336,7 @@ class Admin:
         with self._write() as session, session.begin():
             row = session.get(AccountRow, account.id, with_for_update=True)
             if row is None:
-                raise AdminError(f"no account named '{username}'")
+                raise AdminError(f"no account named '{username}'", not_found=True)
             row.password_hash = new_hash
             ended = session.execute(delete(AuthSessionRow)
                                     .where(AuthSessionRow.account_id == account.id))
@@ -334,6 +344,24 @@ class Admin:
                        {"sessions_ended": int(getattr(ended, "rowcount", 0)),
                         "generated": password is None})
         return new
+
+    def set_role(self, username: str, role: StaffRole | None) -> StaffRole | None:
+        """Make a registered player a staff member (``store/staff.py``) of ``role``, or
+        (``None``) a player again, logged; his role before."""
+        account = self.account(username)
+        with self._write() as session, session.begin():
+            row = session.get(AccountRow, account.id, with_for_update=True)
+            if row is None:
+                raise AdminError(f"no account named '{username}'", not_found=True)
+            before = write_role(session, row, role, self.actor)
+            if before == role:
+                raise AdminError(f"'{account.username}' is {_role_words(role)} already")
+            log_action(session, self.actor, "role", account.id, {"role": role, "was": before})
+        return before
+
+    def staff(self) -> list[StaffMember]:
+        """The staff, admins first."""
+        return staff_list(self.store)
 
     def tournaments(self) -> list[Tournament]:
         """The open and running tournaments, and those finished this week (``listing``)."""
@@ -345,7 +373,8 @@ class Admin:
         try:
             before = call_off(self.store, tournament_id)
         except TournamentError as exc:
-            raise AdminError(f"tournament {tournament_id}: {exc}") from exc
+            raise AdminError(f"tournament {tournament_id}: {exc}",
+                             not_found=exc.code == "not_found") from exc
         self.log("tournament_cancel", None, {"tournament": tournament_id, "was": before,
                                              "reason": reason})
         return before
@@ -361,7 +390,7 @@ class Admin:
             club = club_page(self.store, number)
             dissolve_club(self.store, number, None)
         except ClubError as exc:
-            raise AdminError(f"club {number}: {exc}") from exc
+            raise AdminError(f"club {number}: {exc}", not_found=exc.code == "not_found") from exc
         self.log("club_dissolve", None, {"club": number, "name": club.name,
                                          "owner": club.owner, "reason": reason})
         return club

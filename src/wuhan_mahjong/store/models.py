@@ -45,6 +45,7 @@ __all__ = [
     "RatingRow",
     "ServerFlagRow",
     "SettlementRow",
+    "StaffRow",
     "TournamentPlayerRow",
     "TournamentRow",
     "TournamentTableRow",
@@ -577,3 +578,17 @@ class ClubMatchRow(Base):
     match_id: Mapped[str] = mapped_column(String(GAME_ID_MAX), primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class StaffRow(Base):
+    """A player the operator trusts with the staff pages (``store/staff.py``): ``moderator``
+    or ``admin``, who named him and when."""
+
+    __tablename__ = "staff"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    role: Mapped[str] = mapped_column(String(16))
+    granted_by: Mapped[str] = mapped_column(String(128))
+    granted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -1,0 +1,191 @@
+"""The staff pages' API (``server/staff_api.py``, ``store/staff.py``) through the real server,
+on SQLite and PostgreSQL: who may do what (players nothing, moderators not the admins'
+actions, nobody on his own rank or above or on himself), each action the same as the command
+line's (a ban shuts the player out and closes his connection, a grant is a ledger row the
+audit accepts, a removed moderator can do nothing more at once), every action in the event
+log under ``web:NAME``, and the refusals' codes."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+
+from wuhan_mahjong.server import admin as server_admin
+from wuhan_mahjong.store.admin import Admin
+
+from .harness import Client, Server, register
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _post(server: Server, path: str, token: str, body: Any = None) -> httpx.Response:
+    return httpx.post(f"{server.http}{path}", json=body if body is not None else {},
+                      headers=_auth(token), timeout=10)
+
+
+def _get(server: Server, path: str, token: str) -> httpx.Response:
+    return httpx.get(f"{server.http}{path}", headers=_auth(token), timeout=10)
+
+
+def _refusal(r: httpx.Response) -> tuple[int, str, str | None]:
+    error = r.json()["error"]
+    return r.status_code, error["code"], error.get("params", {}).get("reason")
+
+
+@pytest.fixture
+def staffed(server: Server) -> tuple[Server, dict[str, str]]:
+    """A server with an admin ``boss``, a moderator ``mod`` and players ``pat`` and ``cheat``."""
+    names = ["boss", "mod", "pat", "cheat"]
+    tokens = {n: register(server, n) for n in names}
+    operator = Admin(server.store, "root")
+    operator.set_role("boss", "admin")
+    operator.set_role("mod", "moderator")
+    return server, tokens
+
+
+def test_who_may_do_what(staffed: tuple[Server, dict[str, str]]) -> None:
+    server, t = staffed
+    assert _refusal(_get(server, "/api/staff", t["pat"])) == (403, "staff_refused", "not_staff")
+    assert _refusal(_get(server, "/api/staff/reports", t["pat"]))[2] == "not_staff"
+    assert _get(server, "/api/staff", "nonsense").status_code == 401
+    home = _get(server, "/api/staff", t["mod"]).json()
+    assert home["role"] == "moderator"
+    assert "ban" in home["actions"] and "grant" not in home["actions"]
+    assert [(m["username"], m["role"]) for m in home["staff"]] == [("boss", "admin"),
+                                                                   ("mod", "moderator")]
+    assert set(_get(server, "/api/staff", t["boss"]).json()["actions"]) > set(home["actions"])
+    # a moderator: not the admins' actions, nobody of his rank or above, not himself
+    grant = _post(server, "/api/staff/accounts/pat", t["mod"], {"action": "grant", "amount": 5})
+    assert _refusal(grant) == (403, "staff_refused", "not_allowed")
+    assert _refusal(_post(server, "/api/staff/drain", t["mod"], {"on": True}))[2] == "not_allowed"
+    assert _refusal(_get(server, "/api/staff/audit", t["mod"]))[2] == "not_allowed"
+    assert _refusal(_post(server, "/api/staff/accounts/boss", t["mod"],
+                          {"action": "ban"}))[2] == "rank"
+    assert _refusal(_get(server, "/api/staff/accounts/boss", t["mod"]))[2] == "rank"
+    assert _refusal(_post(server, "/api/staff/accounts/mod", t["mod"],
+                          {"action": "ban"}))[2] == "self"
+    # an admin reaches moderators, not admins, and names no admin from a browser
+    assert _get(server, "/api/staff/accounts/mod", t["boss"]).json()["role"] == "moderator"
+    assert _refusal(_post(server, "/api/staff/accounts/boss", t["boss"],
+                          {"action": "grant", "amount": 5}))[2] == "self"
+    to_admin = _post(server, "/api/staff/accounts/pat", t["boss"],
+                     {"action": "role", "role": "admin"})
+    assert to_admin.status_code == 400 and to_admin.json()["error"]["code"] == "invalid_request"
+    # nothing to act on, and input out of bounds
+    assert _get(server, "/api/staff/accounts/nobody", t["mod"]).status_code == 404
+    assert _get(server, "/api/staff/accounts/" + "x" * 200, t["mod"]).status_code == 404
+    huge = _post(server, "/api/staff/accounts/pat", t["boss"],
+                 {"action": "grant", "amount": 10**30})
+    assert huge.status_code == 400
+    assert _get(server, "/api/staff/log?limit=-3", t["mod"]).status_code == 400
+    assert _get(server, "/api/staff/fairplay?profile=riichi", t["mod"]).status_code == 400
+    assert server.store.account_by_username("pat").silver == 1000  # type: ignore[union-attr]
+
+
+def test_a_moderators_ban_and_an_admins_grant(staffed: tuple[Server, dict[str, str]]) -> None:
+    server, t = staffed
+
+    async def banned_while_connected() -> int | None:
+        cheat = Client(server, t["cheat"], "cheat")
+        await cheat.connect()
+        r = await asyncio.to_thread(_post, server, "/api/staff/accounts/cheat", t["mod"],
+                                    {"action": "ban", "reason": "通牌"})
+        assert r.status_code == 200, r.text
+        assert r.json()["account"]["ban"]["reason"] == "通牌"
+        await asyncio.wait_for(cheat.closed.wait(), 4 * server_admin.POLL_SECONDS + 5)
+        return cheat.close_code
+
+    assert asyncio.run(banned_while_connected()) == server_admin.BANNED_CLOSE_CODE
+    login = httpx.post(f"{server.http}/api/login", json={"username": "cheat",
+                                                         "password": "secret-123"}, timeout=10)
+    assert login.status_code == 401
+    again = _post(server, "/api/staff/accounts/cheat", t["mod"], {"action": "ban"})
+    assert _refusal(again) == (409, "staff_refused", "refused")
+    assert _post(server, "/api/staff/accounts/cheat", t["mod"],
+                 {"action": "unban"}).json()["account"]["ban"] is None
+
+    granted = _post(server, "/api/staff/accounts/pat", t["boss"],
+                    {"action": "grant", "amount": 250, "reason": "refund of a lost match"})
+    assert granted.status_code == 200, granted.text
+    body = granted.json()
+    assert body["balance"] == 1250 and body["account"]["silver"] == 1250
+    assert body["account"]["ledger"][0]["reason"] == "operator_grant"
+    below_zero = _post(server, "/api/staff/accounts/pat", t["boss"],
+                       {"action": "grant", "amount": -5000})
+    assert _refusal(below_zero)[0:2] == (409, "staff_refused")
+    audit = _get(server, "/api/staff/audit", t["boss"]).json()
+    assert audit["ok"] is True and audit["sources"]["operator_grant"] == 250
+
+    log = _get(server, "/api/staff/log?limit=20", t["mod"]).json()["log"]
+    done = [(a["actor"], a["action"]) for a in reversed(log)]
+    assert [d for d in done if d[0].startswith("web:")] == [
+        ("web:mod", "ban"), ("web:mod", "unban"), ("web:boss", "grant"), ("web:boss", "audit")]
+
+
+def test_moderators_come_and_go_at_once(staffed: tuple[Server, dict[str, str]]) -> None:
+    server, t = staffed
+    named = _post(server, "/api/staff/accounts/pat", t["boss"],
+                  {"action": "role", "role": "moderator"})
+    assert named.status_code == 200 and named.json()["role"] == "moderator"
+    assert _get(server, "/api/staff", t["pat"]).json()["role"] == "moderator"
+    assert _get(server, "/api/staff/reports", t["pat"]).status_code == 200
+    gone = _post(server, "/api/staff/accounts/pat", t["boss"], {"action": "role", "role": "none"})
+    assert gone.status_code == 200 and gone.json()["role"] is None
+    assert _refusal(_get(server, "/api/staff/reports", t["pat"]))[2] == "not_staff"
+    # a new password from an admin: the old sessions end, the new password logs in
+    reset = _post(server, "/api/staff/accounts/pat", t["boss"], {"action": "reset_password"})
+    password = reset.json()["password"]
+    assert _get(server, "/api/profile", t["pat"]).status_code == 401
+    login = httpx.post(f"{server.http}/api/login", json={"username": "pat", "password": password},
+                       timeout=10)
+    assert login.status_code == 200, login.text
+    # closing an account: the name becomes a tombstone, the silver goes to the house
+    closed = _post(server, "/api/staff/accounts/cheat", t["boss"],
+                   {"action": "close", "reason": "asked by mail"})
+    assert closed.status_code == 200 and closed.json()["account"] is None
+    assert server.store.account_by_username("cheat") is None
+
+
+def test_reports_clubs_and_tables(staffed: tuple[Server, dict[str, str]]) -> None:
+    server, t = staffed
+    filed = _post(server, "/api/reports", t["pat"], {"reason": "name", "username": "cheat"})
+    assert filed.status_code == 201, filed.text
+    listed = _get(server, "/api/staff/reports", t["mod"]).json()["reports"]
+    assert [(r["reporter"], r["reported"], r["status"]) for r in listed] == [
+        ("pat", "cheat", "open")]
+    report_id = listed[0]["id"]
+    closed = _post(server, f"/api/staff/reports/{report_id}/close", t["mod"],
+                   {"note": "warned him"})
+    assert closed.json()["report"]["status"] == "closed"
+    assert closed.json()["report"]["closed_by"] == "web:mod"
+    assert _get(server, "/api/staff/reports", t["mod"]).json()["reports"] == []
+    assert len(_get(server, "/api/staff/reports?all=1", t["mod"]).json()["reports"]) == 1
+    twice = _post(server, f"/api/staff/reports/{report_id}/close", t["mod"], {})
+    assert _refusal(twice) == (409, "staff_refused", "refused")
+    assert _post(server, "/api/staff/reports/99999/close", t["mod"], {}).status_code == 404
+    assert _post(server, "/api/staff/reports/x1/close", t["mod"], {}).status_code == 404
+
+    club = _post(server, "/api/clubs", t["cheat"], {"name": "坏名字", "options": {}}).json()
+    clubs = _get(server, "/api/staff/clubs", t["mod"]).json()["clubs"]
+    assert [(c["number"], c["owner"]) for c in clubs] == [(club["number"], "cheat")]
+    dissolved = _post(server, f"/api/staff/clubs/{club['number']}/dissolve", t["mod"],
+                      {"reason": "offensive name"})
+    assert dissolved.json()["club"]["name"] == "坏名字"
+    assert _get(server, f"/api/clubs/{club['number']}", t["cheat"]).status_code == 404
+    assert _post(server, f"/api/staff/clubs/{club['number']}/dissolve", t["mod"],
+                 {}).status_code == 404
+    assert _post(server, "/api/staff/tournaments/4242/cancel", t["mod"], {}).status_code == 404
+    assert _get(server, "/api/staff/tournaments", t["mod"]).json() == {"tournaments": []}
+
+    assert _get(server, "/api/staff/tables", t["mod"]).json() == {"tables": [],
+                                                                 "draining": False}
+    assert _post(server, "/api/staff/drain", t["boss"], {"on": True}).json() == {"draining": True}
+    assert _get(server, "/api/staff/tables", t["mod"]).json()["draining"] is True
+    _post(server, "/api/staff/drain", t["boss"], {"on": False})
+    screen = _get(server, "/api/staff/fairplay?min_wins=1&days=30", t["mod"]).json()
+    assert screen["pairs_looked_at"] == 0 and screen["pairs"] == []
