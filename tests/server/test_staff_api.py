@@ -59,6 +59,8 @@ def test_who_may_do_what(staffed: tuple[Server, dict[str, str]]) -> None:
     assert [(m["username"], m["role"]) for m in home["staff"]] == [("boss", "admin"),
                                                                    ("mod", "moderator")]
     assert set(_get(server, "/api/staff", t["boss"]).json()["actions"]) > set(home["actions"])
+    assert [_get(server, "/api/profile", t[n]).json()["staff"] for n in ("boss", "mod", "pat")] \
+        == ["admin", "moderator", None]
     # a moderator: not the admins' actions, nobody of his rank or above, not himself
     grant = _post(server, "/api/staff/accounts/pat", t["mod"], {"action": "grant", "amount": 5})
     assert _refusal(grant) == (403, "staff_refused", "not_allowed")

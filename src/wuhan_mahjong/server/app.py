@@ -75,6 +75,7 @@ from ..store.social import (
     following,
     unfollow,
 )
+from ..store.staff import role_of
 from .admin import keep_house, watch_admin
 from .blocks_api import blocks_routes
 from .bot_worker import shared_worker
@@ -182,6 +183,8 @@ class ProfileOut(ResponseModel):
     """Skill ratings per profile (matches of four humans; server/leaderboard.py)."""
     stats: list[StatsOut] = Field(default_factory=list)
     """His statistics (战绩) per profile he has played (server/stats_api.py)."""
+    staff: str | None = None
+    """His staff role (``moderator``, ``admin``: the staff pages, ``#/staff``), else null."""
 
 
 class RatingPointOut(ResponseModel):
@@ -477,8 +480,9 @@ async def profile(request: Request) -> Response:
     history = await asyncio.to_thread(hub_of(request).store.match_history, account.id)
     ratings = await profile_ratings(hub_of(request).store, account.id)
     stats = await stats_out(hub_of(request).store, account.id, own=True)
+    staff = await asyncio.to_thread(role_of, hub_of(request).store, account.id)
     return ok(ProfileOut(
-        ratings=ratings, stats=stats,
+        ratings=ratings, stats=stats, staff=staff,
         account=Hub.account_info(account), points_to_next_level=points_to_next_level(account.points),
         history=[HistoryLine(match_id=h.match_id, profile=h.profile, kind=h.kind,
                              finished_at=h.finished_at, points=h.points_delta, silver=h.silver_delta,
