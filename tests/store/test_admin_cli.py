@@ -112,6 +112,27 @@ def test_audit_exits_1_when_the_ledger_is_broken(store: Store, db_url: str,
     assert code == 1 and out.startswith("ledger: BROKEN")
 
 
+def test_naming_staff(store: Store, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    store.register("alice", PW)
+    code, out, _ = run(capsys, db_url, "role", "ALICE", "moderator")
+    assert code == 0 and out.strip() == "alice is a moderator (was a player)"
+    code, out, _ = run(capsys, db_url, "role", "--json")
+    assert code == 0
+    assert [(m["username"], m["role"], m["granted_by"]) for m in json.loads(out)] == [
+        ("alice", "moderator", "tester")]
+    code, out, _ = run(capsys, db_url, "role")
+    assert code == 0 and out.startswith("1 staff member\n  alice: moderator, named by tester")
+    code, out, _ = run(capsys, db_url, "role", "alice", "none")
+    assert code == 0 and out.strip() == "alice is a player again (was a moderator)"
+    guest = store.create_guest().account.username
+    for words, expected in [(["role", "alice"], "give the role too"),
+                            (["role", "alice", "none"], "'alice' is no staff member already"),
+                            (["role", guest, "admin"], "cannot be staff"),
+                            (["role", "nobody", "admin"], "no account named 'nobody'")]:
+        code, _, err = run(capsys, db_url, *words)
+        assert code == 2 and expected in one_line_error(err), (words, err)
+
+
 def test_errors_are_one_line(store: Store, db_url: str, capsys: pytest.CaptureFixture[str],
                              tmp_path: Path) -> None:
     store.register("alice", PW)

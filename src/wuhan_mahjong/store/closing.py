@@ -49,6 +49,7 @@ from .models import (
     MatchRow,
     PuzzleAttemptRow,
     PuzzleStatsRow,
+    StaffRow,
     TournamentPlayerRow,
     TournamentRow,
     utcnow,
@@ -141,6 +142,7 @@ def close_account(store: StoreCore, account_id: int, *, actor: str,
         session.execute(delete(PuzzleAttemptRow).where(PuzzleAttemptRow.account_id == account_id))
         session.execute(delete(PuzzleStatsRow).where(PuzzleStatsRow.account_id == account_id))
         clubs_dissolved = leave_all(session, account_id)
+        session.execute(delete(StaffRow).where(StaffRow.account_id == account_id))
         open_ids = select(TournamentRow.id).where(TournamentRow.status == "open")
         session.execute(delete(TournamentPlayerRow).where(
             TournamentPlayerRow.account_id == account_id,

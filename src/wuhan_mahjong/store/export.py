@@ -29,7 +29,8 @@ account and returns it as one JSON-ready document (:data:`EXPORT_FORMAT`, versio
 * ``puzzles``: his first answer to each puzzle (何切 and 胡不胡, :mod:`.puzzles`) and his
   record in each kind;
 * ``clubs``: each club (亲友圈, :mod:`.clubs`) he is in or asked to join: its number, name
-  and his role, since when.
+  and his role, since when;
+* ``staff``: his staff role (:mod:`.staff`) and since when, or ``null``.
 
 A closed account exports nothing (:class:`UnknownAccount`): its name, password and
 follows are gone, and it can no longer sign in to ask.
@@ -66,6 +67,7 @@ from .models import (
     RatedResultRow,
     RatingRow,
     ReportRow,
+    StaffRow,
     TournamentPlayerRow,
     TournamentRow,
     utcnow,
@@ -222,6 +224,7 @@ def account_export(store: StoreCore, account_id: int, *,
                      select(ClubRow.number, ClubRow.name, ClubMemberRow.role, ClubMemberRow.since)
                      .join(ClubMemberRow, ClubMemberRow.club_id == ClubRow.id)
                      .where(ClubMemberRow.account_id == mine).order_by(ClubRow.number))]
+        staff = session.get(StaffRow, mine)
         return {
             "format": EXPORT_FORMAT, "version": EXPORT_VERSION,
             "exported_at": _at(now or utcnow()),
@@ -231,6 +234,8 @@ def account_export(store: StoreCore, account_id: int, *,
             "followers": int(followers), "blocked": blocks, "tournaments": _tournaments(session, mine),
             "operator_actions": actions, "reports_filed": filed,
             "puzzles": {"attempts": puzzles, "records": records}, "clubs": clubs,
+            "staff": None if staff is None else {"role": staff.role,
+                                                 "since": _at(staff.granted_at)},
         }
 
 
