@@ -62,7 +62,12 @@ def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
     assert owner_view["club"]["pending"] == 1  # pat waits for an answer
     assert [(m["username"], m["role"]) for m in owner_view["members"]] == [
         ("owner", "owner"), ("amy", "member"), ("bo", "member"), ("pat", "pending")]
+    # each row says what the asker may do with him: the page's buttons
+    assert [m["actions"] for m in owner_view["members"]] == [
+        [], ["admin", "transfer", "remove"], ["admin", "transfer", "remove"],
+        ["approve", "reject"]]
     member_view = _get(server, f"/api/clubs/{number}", tokens["amy"]).json()
+    assert all(m["actions"] == [] for m in member_view["members"])
     assert member_view["club"]["pending"] == 0
     assert "pat" not in [m["username"] for m in member_view["members"]]  # admins' business
     assert [c["number"] for c in _get(server, "/api/clubs", tokens["amy"]).json()["clubs"]] == [

@@ -309,3 +309,47 @@ def test_a_resumed_club_match_counts_each_hand_once(store: Store) -> None:
     names = dict(zip(players, ("owner", "amy", "bo", "cai"), strict=True))
     assert table == {names[a]: (p, 1, 1) for a, p in deltas.items()}
     assert [m.status for m in clubs.club_matches(store, number)] == ["running"]
+
+
+@pytest.mark.parametrize("asker", ["owner", "admin", "member"])
+def test_the_member_lists_buttons_are_what_the_store_allows(store: Store, asker: str) -> None:
+    """For every asker's role, every other player's role and every action: the action is
+    done exactly when ``member_actions`` offers it (so the page's buttons never offer what
+    the store refuses, nor hide what it allows); an owner naming an admin again changes
+    nothing."""
+    targets = ["admin", "member", "pending"]
+    actions: list[clubs.MemberAction] = ["approve", "reject", "remove", "admin", "member"]
+    for target in targets:
+        for action in actions:
+            owner = store.register(f"o{target[:2]}{action[:3]}{asker[:2]}", PW)
+            number = _club(store, owner.id)
+            people = {"owner": owner}
+            for role in {"admin", "member", "pending", asker} - {"owner"}:
+                people[role] = store.register(f"{role[:3]}{target[:2]}{action[:3]}{asker[:2]}", PW)
+                clubs.apply(store, number, people[role].id)
+                if role != "pending":
+                    clubs.answer(store, number, owner.id, people[role].username, "approve")
+                if role == "admin":
+                    clubs.answer(store, number, owner.id, people[role].username, "admin")
+            if asker == target:  # a second player of the asker's role, to act on
+                other = store.register(f"x{target[:2]}{action[:3]}{asker[:2]}", PW)
+                clubs.apply(store, number, other.id)
+                if target != "pending":
+                    clubs.answer(store, number, owner.id, other.username, "approve")
+                if target == "admin":
+                    clubs.answer(store, number, owner.id, other.username, "admin")
+                people_target = other
+            else:
+                people_target = people[target]
+            offered = clubs.member_actions(asker, target, own=False)
+            again = asker == "owner" and action == target
+            try:
+                clubs.answer(store, number, people[asker].id, people_target.username, action)
+                done = True
+            except ClubError:
+                done = False
+            assert done == (action in offered or again), (asker, target, action, offered)
+    assert clubs.member_actions("owner", "owner", own=False) == ()
+    assert clubs.member_actions("owner", "admin", own=True) == ()
+    assert clubs.member_actions("pending", "member", own=False) == ()
+    assert clubs.member_actions(None, "member", own=False) == ()

@@ -56,6 +56,8 @@ from ..store.clubs import (
     Club,
     ClubError,
     MemberAction,
+    MemberRowAction,
+    member_actions,
 )
 from ..store.models import utcnow
 from .config import calendar_zone
@@ -119,6 +121,9 @@ class ClubMemberOut(ResponseModel):
     since: datetime
     online: bool
     """Connected now (to any node); always false for an applicant."""
+    actions: list[MemberRowAction]
+    """What the asker may do with him (``store.clubs.member_actions``): the buttons of his
+    row, so that the client never decides who may do what."""
 
 
 class ClubRoomOut(ResponseModel):
@@ -292,7 +297,10 @@ async def club_detail(request: Request) -> Response:
     out = ClubDetailOut(
         club=_club_out(club),
         members=[ClubMemberOut(username=m.username, role=m.role, since=m.since,
-                               online=m.account_id in online) for m in shown.members],
+                               online=m.account_id in online,
+                               actions=list(member_actions(club.role, m.role,
+                                                           own=m.account_id == account.id)))
+                 for m in shown.members],
         rooms=[ClubRoomOut(code=r.code, host=r.host, players=list(r.players), hands=r.hands,
                            stake=r.stake) for r in rooms],
         matches=[ClubMatchOut(match_id=m.match_id, status=m.status, hands_done=m.hands_done,

@@ -74,6 +74,7 @@ __all__ = [
     "ClubPage",
     "ClubStanding",
     "MemberAction",
+    "MemberRowAction",
     "answer",
     "answerers",
     "apply",
@@ -85,6 +86,7 @@ __all__ = [
     "leave_all",
     "listing",
     "match_opened",
+    "member_actions",
     "member_role",
     "members",
     "my_clubs",
@@ -125,6 +127,30 @@ MemberAction = Literal["approve", "reject", "remove", "admin", "member"]
 """What an owner or admin does with a player of the club (:func:`answer`): let an applicant
 in, turn him away, remove a member, name an admin (the owner only), make an admin a plain
 member again (the owner only)."""
+
+
+MemberRowAction = Literal["approve", "reject", "remove", "admin", "member", "transfer"]
+"""What one may do with a player of the club's member list: a :data:`MemberAction`, or
+hand him the club (:func:`transfer`)."""
+
+
+def member_actions(asker: str | None, member: str, *, own: bool) -> tuple[MemberRowAction, ...]:
+    """What a player whose role in the club is ``asker`` may do with a player whose role is
+    ``member`` (``own``: his own row): the one rule :func:`answer` and :func:`transfer`
+    enforce and the club's page offers.
+
+    >>> member_actions("owner", "member", own=False)
+    ('admin', 'transfer', 'remove')
+    >>> member_actions("admin", "pending", own=False), member_actions("admin", "admin", own=False)
+    (('approve', 'reject'), ())
+    """
+    if own or asker not in ("owner", "admin") or member == "owner":
+        return ()
+    if member == "pending":
+        return ("approve", "reject")
+    if asker != "owner":
+        return ("remove",) if member == "member" else ()
+    return ("member" if member == "admin" else "admin", "transfer", "remove")
 
 
 class ClubError(StoreError, ValueError):
@@ -435,16 +461,15 @@ def answer(store: StoreCore, number: int, actor_id: int, username: str,
             return "member"
         if target.role == "pending":
             raise ClubError(f"{username} has only asked to join", "applicant", username)
-        if target.role == "owner":
-            raise ClubError("the owner cannot be removed or changed", "not_allowed")
+        again = actor == "owner" and action == target.role  # an admin named again: no change
+        if not again and action not in member_actions(actor, target.role, own=False):
+            raise ClubError("the owner cannot be removed or changed" if target.role == "owner"
+                            else "only the owner removes an admin" if action == "remove"
+                            else "only the owner names or unnames admins", "not_allowed")
         if action == "remove":
-            if target.role == "admin" and actor != "owner":
-                raise ClubError("only the owner removes an admin", "not_allowed")
             session.delete(target)
             session.flush()
             return None
-        if actor != "owner":
-            raise ClubError("only the owner names or unnames admins", "not_allowed")
         target.role = action
         session.flush()
         return action

@@ -357,16 +357,13 @@ function standingsHTML(d) {
   return `<div class="card club-board"><h3>${t("club.standings")}</h3><nav class="tabs" aria-label="${t("club.standings")}">${tabs}</nav>${since}${body}</div>`;
 }
 
-function memberButtons(c, m) {
-  const me = c.role;
-  if (m.role === "owner" || (deps.S.account && m.username === deps.S.account.username)) return "";
+function memberButtons(m) {
+  // the server says what the viewer may do with each row (store.clubs.member_actions)
   const b = (action, key, cls = "") => `<button type="button"${cls ? ` class="${cls}"` : ""} data-club-member="${esc(m.username)}" data-club-action="${action}">${t(key)}</button>`;
-  const out = [];
-  if (me === "owner") {
-    out.push(m.role === "admin" ? b("member", "club.unadmin") : b("admin", "club.make_admin"));
-    out.push(`<button type="button" data-club-transfer="${esc(m.username)}">${t("club.transfer")}</button>`);
-  }
-  if (me === "owner" || (me === "admin" && m.role === "member")) out.push(b("remove", "club.remove"));
+  const labels = { admin: "club.make_admin", member: "club.unadmin", remove: "club.remove" };
+  const out = (m.actions || []).filter((a) => a in labels || a === "transfer").map((a) => a === "transfer"
+    ? `<button type="button" data-club-transfer="${esc(m.username)}">${t("club.transfer")}</button>`
+    : b(a, labels[a]));
   return out.length ? `<span class="club-member-actions">${out.join(" ")}</span>` : "";
 }
 
@@ -386,7 +383,7 @@ function membersHTML(d) {
   const online = members.filter((m) => m.online).length;
   const rows = members.map((m) => `<li data-club-member-row="${esc(m.username)}" data-role="${esc(m.role)}" data-online="${m.online ? 1 : 0}">${playerLink(m.username)}` +
     `${m.online ? ` <span class="club-online">${t("following.online")}</span>` : ""} · ` +
-    `<span class="club-role" data-role="${esc(m.role)}">${roleText(m.role)}</span> <span class="muted">${t("club.joined_on", { when: localDate(m.since) })}</span> ${memberButtons(c, m)}</li>`).join("");
+    `<span class="club-role" data-role="${esc(m.role)}">${roleText(m.role)}</span> <span class="muted">${t("club.joined_on", { when: localDate(m.since) })}</span> ${memberButtons(m)}</li>`).join("");
   return `<div class="card club-members">${apps}<h3>${t("club.member_list", { n: members.length })}${online ? ` <span class="muted club-online-count">${t("club.online_n", { n: online })}</span>` : ""}</h3>${errorLine("members")}<ul class="club-people">${rows}</ul></div>`;
 }
 
