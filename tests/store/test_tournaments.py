@@ -169,6 +169,14 @@ def test_bad_tournaments_are_refused(store: Store, change: dict[str, object], co
     assert refused.value.code == code
 
 
+def test_a_name_keeps_its_full_width_punctuation(store: Store) -> None:
+    """NFC, not NFKC: 「武汉杯（第一届）！」 stays as written (NFKC made it 「武汉杯(第一届)!」)."""
+    (a,) = _players(store, 1)
+    tid = tour.create(store, a, "武汉杯（第一届）！", "yuanhang", hands=1, rounds=1, capacity=8)
+    detail = tour.detail(store, tid)
+    assert detail is not None and detail.tournament.name == "武汉杯（第一届）！"
+
+
 def test_who_may_create_enter_and_call_off(store: Store) -> None:
     a, b, c, d = _players(store, 4)
     guest = store.create_guest().account.id

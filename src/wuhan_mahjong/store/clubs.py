@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..rules import PROFILES
+from .core import shown_name
 from .errors import StoreError
 from .matchlog import seat_results
 from .models import (
@@ -227,13 +228,8 @@ class ClubMatch:
 
 # ---------------------------------------------------------------------------- checks
 def _clean_name(name: object) -> str:
-    """NFC, not NFKC: a name is shown, never compared, and NFKC would turn its full-width
-    punctuation (，。！) into ASCII."""
-    if not isinstance(name, str):
-        raise ClubError("the name must be text", "bad_name")
-    text = " ".join(unicodedata.normalize("NFC", name).split())
-    if not 1 <= len(text) <= NAME_MAX or any(unicodedata.category(c).startswith("C")
-                                             for c in text):
+    text = shown_name(name, NAME_MAX)
+    if text is None:
         raise ClubError(f"a club's name has 1 to {NAME_MAX} visible characters", "bad_name")
     return text
 

@@ -13,6 +13,7 @@ Concurrency of balance changes
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,7 +28,8 @@ from .database import READ_ONLY
 from .errors import InvalidSettlement, UnknownAccount
 from .models import GAME_ID_MAX, AccountRow, storable_game_id
 
-__all__ = ["MAX_AMOUNT", "StoreCore", "StoreSettings", "check_id", "check_int", "check_profile"]
+__all__ = ["MAX_AMOUNT", "StoreCore", "StoreSettings", "check_id", "check_int", "check_profile",
+           "shown_name"]
 
 MAX_AMOUNT = 2**53 - 1
 """Largest stake, fee, penalty, grant or balance accepted (exact in JSON numbers)."""
@@ -56,6 +58,26 @@ def check_id(name: str, value: str) -> None:
     if not isinstance(value, str) or not value or not storable_game_id(value):
         raise InvalidSettlement(f"{name} must be a string of 1 to {GAME_ID_MAX} characters "
                                 "and no NUL")
+
+
+def shown_name(value: object, longest: int) -> str | None:
+    """A name players give a thing (a club, a tournament) as it is kept: NFC, runs of
+    white space one space, 1 to ``longest`` characters; ``None`` for anything else (not
+    text, empty, too long, a control or format character).
+
+    NFC, not NFKC: such a name is shown, never compared, and NFKC would turn its full-width
+    punctuation (，！) into ASCII.
+
+    >>> shown_name("  汉口  老友！ ", 20), shown_name("a\u200bb", 20), shown_name("", 20)
+    ('汉口 老友！', None, None)
+    """
+    if not isinstance(value, str):
+        return None
+    text = " ".join(unicodedata.normalize("NFC", value).split())
+    if not 1 <= len(text) <= longest or any(unicodedata.category(c).startswith("C")
+                                            for c in text):
+        return None
+    return text
 
 
 def check_profile(profile: str) -> None:

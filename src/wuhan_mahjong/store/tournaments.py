@@ -37,7 +37,6 @@ from __future__ import annotations
 import json
 import random
 import secrets
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -47,6 +46,7 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from ..rules import PROFILES
+from .core import shown_name
 from .errors import StoreError
 from .matchlog import seat_points, seat_results
 from .models import (
@@ -228,11 +228,8 @@ def seat_round(order: Sequence[int]) -> list[list[int]]:
 
 
 def _clean_name(name: str) -> str:
-    if not isinstance(name, str):
-        raise TournamentError("the name must be text", "bad_name")
-    text = " ".join(unicodedata.normalize("NFKC", name).split())
-    if not 1 <= len(text) <= NAME_MAX or any(unicodedata.category(c).startswith("C")
-                                             for c in text):
+    text = shown_name(name, NAME_MAX)
+    if text is None:
         raise TournamentError(f"a tournament's name has 1 to {NAME_MAX} visible characters",
                               "bad_name")
     return text
