@@ -2,7 +2,7 @@
 //
 // Screens are hash routes (#/login, #/lobby, #/room, #/table, #/summary, #/replay?id=… or ?public=…,
 // #/profile, #/leaderboard?profile=…&period=…, #/player?name=…, #/tournaments, #/tournament?id=…,
-// #/clubs, #/club?n=…&period=… (亲友圈),
+// #/clubs, #/club?n=…&period=… (亲友圈), #/staff?tab=…&name=… (管理: the staff pages),
 // #/puzzles?profile=…&n=… (discard puzzles), #/puzzles?kind=win&profile=…&n=… (win questions),
 // #/rules?profile=…, #/settings,
 // #/join?code=…: a room's invitation), pushed on the history: Back and Forward
@@ -23,6 +23,7 @@ import { initShare, shareBarHTML } from "./share.js";
 import { blockedCardHTML, initBlocks, isBlocked, loadBlocks } from "./blocks.js";
 import { initMyData, myDataHTML } from "./mydata.js";
 import { initReport, loadMyReports, myReportsHTML, reportSeatHTML } from "./report.js";
+import { initStaff, openStaff, staffHTML } from "./staff.js";
 import { initPuzzles, openPuzzle, puzzlesHTML } from "./puzzles.js";
 import { initReview, reviewHTML } from "./review.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
@@ -63,9 +64,10 @@ applySettings();
 
 // ============================================================ HTTP helpers
 /** An Error carrying the server's error code and parameters (translated by errorText). */
-function apiError(code, params, status) {
+function apiError(code, params, status, detail = "") {
   const err = new Error(code);
   err.code = code; err.params = params || {}; err.status = status;
+  err.detail = detail; // the server's own sentence (English): the staff pages show it with a refusal
   return err;
 }
 
@@ -83,7 +85,7 @@ async function api(method, path, body) {
   const data = type.includes("json") ? await res.json() : await res.text();
   if (!res.ok) {
     const e = data && typeof data === "object" ? data.error || data : null;
-    if (e && typeof e.code === "string") throw apiError(e.code, e.params, res.status);
+    if (e && typeof e.code === "string") throw apiError(e.code, e.params, res.status, typeof e.message === "string" ? e.message : "");
     throw apiError("http", { status: res.status }, res.status);
   }
   return data;
@@ -93,6 +95,7 @@ function saveToken(token) {
   S.token = token;
   if (token) S.loginNote = ""; // signed in again: the note of a closed account has been read
   S.outbox = []; // a lobby request belongs to the session it was made in
+  S.staffRole = null; // known again from this session's profile (GET /api/profile)
   try { if (token) localStorage.setItem("wm.token", token); else localStorage.removeItem("wm.token"); } catch { /* ignore */ }
 }
 
@@ -544,7 +547,8 @@ document.addEventListener("scroll", (ev) => { if (ev.target && ev.target.id === 
 function renderNav() {
   const nav = $("#nav");
   const items = S.account
-    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["clubs", "nav.clubs"], ["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["puzzles", "nav.puzzles"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]]
+    ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["clubs", "nav.clubs"], ["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["puzzles", "nav.puzzles"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"],
+      ...(S.staffRole ? [["staff", "nav.staff"]] : [])]
     : [["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["puzzles", "nav.puzzles"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]];
   nav.innerHTML = items.map(([k, key]) => `<a class="navlink" href="#/${k}" data-nav="${k}" ${S.screen === k ? `aria-current="page"` : ""}>${t(key)}</a>`).join("") +
     `<button type="button" id="mute" data-do="mute" aria-pressed="${settings.sound ? "false" : "true"}" title="${t(settings.sound ? "settings.mute" : "settings.unmute")}">${settings.sound ? t("settings.sound_on_short") : t("settings.sound_off_short")}</button>`;
@@ -906,6 +910,7 @@ const SCREENS = {
     const done = S.upgraded ? `<p class="ok" role="status">${t("profile.upgraded")}</p>` : "";
     return `<div class="screen"><div class="card"><h2>${t("profile.title")}</h2>
       <p><b>${esc(a.username)}</b>${a.is_guest ? ` (${t("profile.guest")})` : ` · <a href="#/player?name=${encodeURIComponent(a.username)}" data-my-page="1">${t("player.public")}</a>`}</p>${done}
+      ${S.staffRole ? `<p class="staff-link"><a class="button" href="#/staff" data-staff-link="${esc(S.staffRole)}">${t("nav.staff")}</a> <span class="muted">${t("profile.staff_role", { role: t(`staff.role.${S.staffRole}`) })}</span></p>` : ""}
       <table class="history"><tbody>
       <tr><th>${t("profile.silver")}</th><td data-field="silver">${a.silver}</td></tr>
       <tr><th>${t("profile.points")}</th><td data-field="points">${a.points}</td></tr>
@@ -974,8 +979,8 @@ function tick() {
 setInterval(tick, 250);
 
 // ============================================================ routing
-const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "player", "tournaments", "tournament", "clubs", "club", "puzzles", "rules", "settings", "fixture", "calculator", "watch", "join"];
-const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile", "watch", "clubs", "club"];
+const ROUTES = ["login", "lobby", "room", "table", "summary", "replay", "profile", "leaderboard", "player", "tournaments", "tournament", "clubs", "club", "puzzles", "rules", "settings", "fixture", "calculator", "watch", "join", "staff"];
+const NEEDS_ACCOUNT = ["lobby", "room", "table", "summary", "profile", "watch", "clubs", "club", "staff"];
 SCREENS.watch = watchHTML; // #/watch?id=TABLE: a spectator's read-only table (spectate.js)
 SCREENS.leaderboard = leaderboardHTML; // #/leaderboard?profile=…&period=all|week (leaderboard.js)
 SCREENS.player = playerHTML; // #/player?name=…: a player's public page (leaderboard.js)
@@ -983,6 +988,7 @@ SCREENS.tournaments = tournamentsHTML; // #/tournaments: the list and the form (
 SCREENS.tournament = tournamentHTML; // #/tournament?id=N: one tournament (tournaments.js)
 SCREENS.clubs = clubsHTML; // #/clubs: the player's clubs, joining and founding one (clubs.js)
 SCREENS.club = clubHTML; // #/club?n=NNNNNN&period=…: one club (clubs.js)
+SCREENS.staff = staffHTML; // #/staff?tab=…&name=…: the staff pages (staff.js)
 SCREENS.puzzles = puzzlesHTML; // #/puzzles?kind=…&profile=…&n=…: discard puzzles and win questions (puzzles.js)
 
 function currentHash() {
@@ -1015,7 +1021,7 @@ function inHand() {
 /** The screen the hash asks for (Back, Forward, a link, a typed address). */
 function route() {
   const { screen, params } = hashParams();
-  if (screen === S.screen && !["replay", "rules", "calculator", "watch", "leaderboard", "player", "tournament", "club", "puzzles"].includes(screen)) return;
+  if (screen === S.screen && !["replay", "rules", "calculator", "watch", "leaderboard", "player", "tournament", "club", "puzzles", "staff"].includes(screen)) return;
   if (S.screen === "watch" && screen !== "watch") closeWatch();
   if (S.screen === "tournament" && screen !== "tournament") stopRefresh();
   if (S.screen === "club" && screen !== "club") stopClubRefresh();
@@ -1059,6 +1065,10 @@ function route() {
   if (screen === "tournament") { S.error = ""; S.screen = "tournament"; openTournament(params.get("id")); render(); return; }
   if (screen === "clubs") { S.error = ""; S.screen = "clubs"; openClubs(); render(); return; }
   if (screen === "club") { S.error = ""; S.screen = "club"; openClub(params.get("n"), params.get("period")); render(); return; }
+  if (screen === "staff") {
+    const entering = S.screen !== "staff";
+    S.error = ""; S.screen = "staff"; openStaff(params.get("tab"), params.get("name"), entering); render(); return;
+  }
   if (screen === "puzzles") { S.error = ""; S.screen = "puzzles"; openPuzzle(params.get("profile"), params.get("n"), params.get("kind")); render(); return; }
   if (screen === "join") { acceptInvitation(params.get("code")); return; }
   if (screen === "rules") {
@@ -1087,7 +1097,9 @@ async function loadHistory() {
     S.history = data.history || [];
     S.ratings = data.ratings || [];
     S.stats = data.stats || [];
-    if (S.screen === "profile" || S.screen === "leaderboard") render();
+    const wasStaff = S.staffRole;
+    S.staffRole = data.staff || null; // the staff pages' link (管理) on the profile and in the menu
+    if (S.screen === "profile" || S.screen === "leaderboard" || wasStaff !== S.staffRole) render();
   } catch { /* the profile shows without history */ }
 }
 
@@ -1190,7 +1202,7 @@ async function start() {
   registerServiceWorker();
   if (S.token) connect();
   else if (servedByWorker()) checkServer();
-  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player", "tournaments", "tournament", "clubs", "club", "puzzles", "join"].includes(screen)) route();
+  if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player", "tournaments", "tournament", "clubs", "club", "puzzles", "join", "staff"].includes(screen)) route();
   else if (S.token) go(["profile", "lobby"].includes(screen) ? screen : "lobby", "", { replace: true });
   else go("login", "", { replace: true });
   document.body.dataset.ready = "1";
@@ -1592,6 +1604,7 @@ initShare({ api, rerender: render });
 initReview({ S, api, rerender: render });
 initBlocks({ S, api, rerender: render });
 initReport({ S, api, rerender: render });
+initStaff({ S, api, profiles: PROFILES, rerender: render });
 initMyData({ S, rerender: render });
 initSpectate({ S, api, send, rerender: render });
 initLeaderboard({ S, api, profiles: PROFILES, rerender: render });
