@@ -191,3 +191,43 @@ def test_reports_clubs_and_tables(staffed: tuple[Server, dict[str, str]]) -> Non
     _post(server, "/api/staff/drain", t["boss"], {"on": False})
     screen = _get(server, "/api/staff/fairplay?min_wins=1&days=30", t["mod"]).json()
     assert screen["pairs_looked_at"] == 0 and screen["pairs"] == []
+
+
+def test_a_notice_reaches_every_player_at_once(staffed: tuple[Server, dict[str, str]]) -> None:
+    """An admin's notice (系统公告) comes to a connected player as an ``announcement`` frame
+    within a poll, with the ``welcome`` of a later connection, and goes when taken down."""
+    server, t = staffed
+    refused = _post(server, "/api/staff/announcement", t["mod"], {"text": "hi"})
+    assert _refusal(refused) == (403, "staff_refused", "not_allowed")
+    wait = 4 * server_admin.POLL_SECONDS + 5
+
+    async def flow() -> None:
+        pat = Client(server, t["pat"], "pat")
+        welcome = await pat.connect()
+        assert welcome["announcement"] is None
+        shown = await asyncio.to_thread(_post, server, "/api/staff/announcement", t["boss"],
+                                        {"text": "今晚 23:00 停服维护十分钟", "hours": 3})
+        assert shown.status_code == 200, shown.text
+        frame = await pat.expect("announcement", timeout=wait)
+        assert frame["announcement"]["text"] == "今晚 23:00 停服维护十分钟"
+        assert frame["announcement"]["id"] == shown.json()["announcement"]["id"]
+        assert frame["announcement"]["expires_at"] is not None
+        later = Client(server, t["cheat"], "cheat")
+        assert (await later.connect())["announcement"] == frame["announcement"]
+        down = await asyncio.to_thread(_post, server, "/api/staff/announcement", t["boss"],
+                                       {"text": None})
+        assert down.json() == {"announcement": None}
+        assert (await pat.expect("announcement", timeout=wait))["announcement"] is None
+        assert (await later.expect("announcement", timeout=wait))["announcement"] is None
+        await pat.close()
+        await later.close()
+
+    asyncio.run(flow())
+    listed = _get(server, "/api/staff/announcement", t["boss"]).json()
+    assert listed["announcement"] is None
+    assert [a["text"] for a in listed["recent"]] == ["今晚 23:00 停服维护十分钟"]
+    bad = _post(server, "/api/staff/announcement", t["boss"], {"text": "x", "hours": 0})
+    assert bad.status_code == 400
+    empty = _post(server, "/api/staff/announcement", t["boss"], {"text": "  "})
+    assert _refusal(empty) == (409, "staff_refused", "refused")
+    assert _post(server, "/api/staff/announcement", t["boss"], {"text": None}).status_code == 409

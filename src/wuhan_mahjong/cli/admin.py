@@ -108,6 +108,16 @@ def add_admin_command(s: ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (the list)")
     p.set_defaults(func=_role)
 
+    p = sub.add_parser("announce", help="show a notice to every player (系统公告, e.g. a "
+                                        "maintenance window): a banner in every client within "
+                                        "seconds; without TEXT, the notices shown and before")
+    p.add_argument("text", nargs="?", metavar="TEXT")
+    p.add_argument("--hours", type=_hours, metavar="H",
+                   help="take it down by itself after H hours (default: when --off)")
+    p.add_argument("--off", action="store_true", help="take the notice shown now down")
+    p.add_argument("--json", action="store_true", help="print JSON (the list)")
+    p.set_defaults(func=_announce)
+
     p = sub.add_parser("audit", help="check the silver ledger's invariants (exit 1 if broken); "
                                      "show the event log")
     p.add_argument("--log", type=_count, default=10, metavar="N",
@@ -441,6 +451,55 @@ def _reset_password(args: argparse.Namespace) -> int:
         else:
             print(f"password of {args.username} set")
         print("every session of the account has ended")
+        return 0
+
+    return _with_admin(args, work)
+
+
+def _hours(text: str) -> float:
+    from ..store.announcements import LONGEST_HOURS
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number") from None
+    if not (math.isfinite(value) and 0 < value <= LONGEST_HOURS):
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {LONGEST_HOURS}")
+    return value
+
+
+def _announce(args: argparse.Namespace) -> int:
+    from ..store.admin_docs import announcement_doc
+    from ..store.models import utcnow
+
+    if args.off and (args.text is not None or args.hours is not None):
+        raise UsageError("--off takes the notice down: give no TEXT or --hours with it")
+    if args.hours is not None and args.text is None:
+        raise UsageError("--hours is how long TEXT is shown: give the TEXT too")
+
+    def work(admin: Admin) -> int:
+        if args.off:
+            ended = admin.end_announcement()
+            print(f"notice {ended.id} taken down: {ended.text}")
+            return 0
+        if args.text is not None:
+            shown = admin.announce(args.text, args.hours)
+            until = ("until taken down (--off)" if shown.expires_at is None
+                     else f"until {shown.expires_at:%Y-%m-%d %H:%M} UTC")
+            print(f"notice {shown.id} shown to every player {until}: {shown.text}")
+            return 0
+        found = admin.announcements()
+        now = utcnow()
+        if args.json:
+            print(json.dumps([announcement_doc(a) for a in found], ensure_ascii=False))
+            return 0
+        print(f"{len(found)} notice{'s' if len(found) != 1 else ''} (newest first)")
+        for a in found:
+            state = ("taken down" if a.ended_at is not None else "until taken down"
+                     if a.expires_at is None else
+                     f"{'expired' if a.expires_at <= now else 'until'} "
+                     f"{a.expires_at:%Y-%m-%d %H:%M} UTC")
+            print(f"  #{a.id} {a.created_at:%Y-%m-%d %H:%M} UTC by {a.actor}, {state}: {a.text}")
         return 0
 
     return _with_admin(args, work)

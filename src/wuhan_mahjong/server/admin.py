@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING
 
 from ..store import StoreError
 from ..store.admin import account_banned, last_action_id, poll_server_state
+from ..store.announcements import Announcement
 from ..store.closing import close_abandoned_guests
 from ..store.database import error_line, is_transient
 from .observability import emit
-from .protocol import ProtocolError
+from .protocol import AnnouncementMsg, AnnouncementOut, ProtocolError
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -73,6 +74,20 @@ def _apply(hub: Hub, banned: tuple[int, ...], draining: bool | None,
                  "no new match starts" if draining else "new matches start again")
 
 
+def _announce(hub: Hub, shown: Announcement | None) -> None:
+    """Send every connected player the notice shown now when it changed (a new one, or
+    none any more)."""
+    notice = None if shown is None else AnnouncementOut(id=shown.id, text=shown.text,
+                                                        expires_at=shown.expires_at)
+    if notice == hub.announcement:
+        return
+    hub.announcement = notice
+    frame = AnnouncementMsg(announcement=notice)
+    for client in list(hub.clients.values()):
+        client.send(frame)
+    log.info("announcement %s", "taken down" if notice is None else f"{notice.id} shown")
+
+
 async def watch_admin(hub: Hub, poll: float | None = None) -> None:
     """Poll the admin log and flags for the server's lifetime (cancelled at shutdown).
 
@@ -104,6 +119,7 @@ async def watch_admin(hub: Hub, poll: float | None = None) -> None:
                 emit("admin_action", action=action.action, actor=action.actor,
                      account_id=action.account_id, admin_action_id=action.id)
             _apply(hub, state.banned, change, state.closed)
+            _announce(hub, state.announcement)
         await asyncio.sleep(seconds)
 
 

@@ -42,6 +42,7 @@ from .protocol import (
     PROTOCOL_VERSION,
     AccountInfo,
     ActionMsg,
+    AnnouncementOut,
     AutoMsg,
     ChatMsg,
     CreateRoomMsg,
@@ -170,6 +171,8 @@ class Hub:
         """Who runs the tables (the owner of their matches in the store's log)."""
         self.draining = False
         """Set at shutdown (or by an operator's drain): no new table starts."""
+        self.announcement: AnnouncementOut | None = None
+        """The notice to every player shown now (``server/admin.py`` polls it)."""
         self.shutting_down = False
         """Set at shutdown: the tables stop, their matches go on after a restart or on
         another node."""
@@ -335,7 +338,8 @@ class Hub:
         self.clients[client.account_id] = client
         place = self.where.get(client.account_id)
         client.send(WelcomeMsg(account=self.account_info(account),
-                               at_table=isinstance(place, TablePlace)))
+                               at_table=isinstance(place, TablePlace),
+                               announcement=self.announcement))
         if isinstance(place, TablePlace):
             place.table.post("connect", place.seat)
 

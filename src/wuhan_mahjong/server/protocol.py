@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+from datetime import datetime
 from types import UnionType
 from typing import (
     TYPE_CHECKING,
@@ -375,11 +376,21 @@ class AccountInfo(_Msg):
     rank_en: str
 
 
+class AnnouncementOut(BaseModel):
+    """A notice to every player (系统公告, ``store/announcements.py``)."""
+
+    id: int
+    text: str
+    expires_at: datetime | None
+
+
 class WelcomeMsg(_Msg):
     type: Literal["welcome"] = "welcome"
     protocol: int = PROTOCOL_VERSION
     account: AccountInfo
     at_table: bool
+    announcement: AnnouncementOut | None = None
+    """The notice to every player shown now, if any (later ones come as ``announcement``)."""
 
 
 class ErrorMsg(_Msg):
@@ -631,6 +642,14 @@ class ClubEventMsg(_Msg):
     """Who it is about: the applicant for ``applied``, else the player who acted."""
 
 
+class AnnouncementMsg(_Msg):
+    """To every connected player, on every node, within a few seconds of an operator's or
+    an admin's change: the notice shown now, or ``null`` once it is taken down or expires."""
+
+    type: Literal["announcement"] = "announcement"
+    announcement: AnnouncementOut | None
+
+
 class InviteSentMsg(_Msg):
     """To the inviter: the invitation reached the player's connection."""
 
@@ -650,7 +669,7 @@ class WatchersMsg(_Msg):
 ServerMessage = Annotated[
     WelcomeMsg | ErrorMsg | PongMsg | QueuedMsg | RoomMsg | LeftMsg | TableMsg | StateMsg
     | HandEndMsg | MatchEndMsg | NoticeMsg | ChatOut | WatchingMsg | WatchStateMsg
-    | UnwatchedMsg | WatchersMsg | InvitedMsg | InviteSentMsg | ClubEventMsg,
+    | UnwatchedMsg | WatchersMsg | InvitedMsg | InviteSentMsg | ClubEventMsg | AnnouncementMsg,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGES: TypeAdapter[Any] = TypeAdapter(ServerMessage)

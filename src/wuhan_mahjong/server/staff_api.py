@@ -18,6 +18,8 @@ for the moderators and admins an operator names, from a browser.
     GET  /api/staff/fairplay?min_wins=&days=&profile=       → {pairs_looked_at, chance_share, pairs}
     GET  /api/staff/log?limit=N                    → {log}
     GET  /api/staff/audit                          → the audit document
+    GET  /api/staff/announcement                   → {announcement, recent}
+    POST /api/staff/announcement {text, hours?}    → {announcement}  (text null: take it down)
 
 Each answer is the document ``admin ... --json`` prints (``store/admin_docs.py``).  Every
 request reads the caller's role from the database (:func:`.staff.check`): 403
@@ -48,6 +50,7 @@ from ..store.account_store import Account
 from ..store.admin import Admin, AdminError
 from ..store.admin_docs import (
     action_doc,
+    announcement_doc,
     audit_doc,
     club_doc,
     pair_doc,
@@ -57,6 +60,7 @@ from ..store.admin_docs import (
     table_doc,
     tournament_doc,
 )
+from ..store.announcements import ANNOUNCEMENT_MAX, LONGEST_HOURS
 from ..store.core import MAX_AMOUNT
 from ..store.fairplay import CHANCE_SHARE
 from ..store.models import utcnow
@@ -105,6 +109,12 @@ class AccountActionIn(RequestModel):
 
 class DrainIn(RequestModel):
     on: bool
+
+
+class AnnounceIn(RequestModel):
+    text: str | None = Field(max_length=4 * ANNOUNCEMENT_MAX)
+    """The notice to every player; ``null`` takes the one shown down."""
+    hours: float | None = Field(default=None, gt=0, le=LONGEST_HOURS)
 
 
 def _json(doc: dict[str, Any], status: int = 200) -> Response:
@@ -329,6 +339,26 @@ async def audit(request: Request) -> Response:
     return _json(audit_doc(result, banned))
 
 
+@api
+async def announcement(request: Request) -> Response:
+    _, admin = await _staff(request, "announce")
+    found = await _call(admin.announcements)
+    shown = await _call(admin.announcement)
+    return _json({"announcement": None if shown is None else announcement_doc(shown),
+                  "recent": [announcement_doc(a) for a in found]})
+
+
+@api
+async def announce(request: Request) -> Response:
+    _, admin = await _staff(request, "announce")
+    body = await read_body(request, AnnounceIn)
+    if body.text is None:
+        await _call(admin.end_announcement)
+        return _json({"announcement": None})
+    shown = await _call(admin.announce, body.text, body.hours)
+    return _json({"announcement": announcement_doc(shown)})
+
+
 def staff_routes() -> list[Route]:
     return [
         Route("/api/staff", staff_home, methods=["GET"]),
@@ -346,4 +376,6 @@ def staff_routes() -> list[Route]:
         Route("/api/staff/fairplay", fairplay, methods=["GET"]),
         Route("/api/staff/log", event_log, methods=["GET"]),
         Route("/api/staff/audit", audit, methods=["GET"]),
+        Route("/api/staff/announcement", announcement, methods=["GET"]),
+        Route("/api/staff/announcement", announce, methods=["POST"]),
     ]

@@ -36,6 +36,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session
 
 from .accounts import check_password_rules
+from .announcements import Announcement, announce, current, end_announcement, recent
 from .clubs import Club, ClubError
 from .clubs import club as club_page
 from .clubs import dissolve as dissolve_club
@@ -165,6 +166,8 @@ class ServerPoll:
     """Accounts closed by an operator since the last poll (their connections are closed)."""
     actions: tuple[AdminAction, ...] = ()
     """Every admin action logged since the last poll (the server's event log shows them)."""
+    announcement: Announcement | None = None
+    """The notice to every player shown now (``store/announcements.py``)."""
 
 
 def last_action_id(store: Store) -> int:
@@ -178,6 +181,7 @@ def poll_server_state(store: Store, since_id: int) -> ServerPoll:
         rows = session.scalars(select(AdminActionRow).where(AdminActionRow.id > since_id)
                                .order_by(AdminActionRow.id).limit(1000)).all()
         flag = session.get(ServerFlagRow, DRAIN_FLAG)
+        notice = current(session)
     actions = tuple(_action(r) for r in rows)
     last = actions[-1].id if actions else since_id
     banned = tuple(a.account_id for a in actions
@@ -185,7 +189,8 @@ def poll_server_state(store: Store, since_id: int) -> ServerPoll:
     closed = tuple(a.account_id for a in actions
                    if a.action == "close_account" and a.account_id is not None)
     return ServerPoll(last_id=int(last), banned=banned, closed=closed,
-                      draining=flag is not None and flag.value == "on", actions=actions)
+                      draining=flag is not None and flag.value == "on", actions=actions,
+                      announcement=notice)
 
 
 def _role_words(role: str | None) -> str:
@@ -447,6 +452,34 @@ class Admin:
             else:
                 row.value, row.updated_at = value, utcnow()
             log_action(session, self.actor, "drain" if on else "undrain")
+
+    def announce(self, text: str, hours: float | None = None) -> Announcement:
+        """Show a notice to every player (系统公告, ``store/announcements.py``), logged; the
+        running servers send it within a poll."""
+        with self._write() as session, session.begin():
+            shown = announce(session, text, self.actor, hours)
+            log_action(session, self.actor, "announce", None,
+                       {"id": shown.id, "text": shown.text, "hours": hours})
+        return shown
+
+    def end_announcement(self) -> Announcement:
+        """Take the notice shown now down, logged; :class:`AdminError` if none is shown."""
+        with self._write() as session, session.begin():
+            ended = end_announcement(session)
+            if ended is None:
+                raise AdminError("no notice is shown now")
+            log_action(session, self.actor, "announce_end", None, {"id": ended.id})
+        return ended
+
+    def announcement(self) -> Announcement | None:
+        """The notice shown now (:func:`.announcements.current`)."""
+        with _read_session(self.store) as session, session.begin():
+            return current(session)
+
+    def announcements(self, limit: int = 20) -> list[Announcement]:
+        """The newest notices, newest first, shown or not."""
+        with _read_session(self.store) as session, session.begin():
+            return recent(session, limit)
 
     def draining(self) -> bool:
         with _read_session(self.store) as session, session.begin():

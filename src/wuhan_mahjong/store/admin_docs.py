@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .admin import AccountSummary, AdminAction, RunningTable
+    from .announcements import Announcement
     from .clubs import Club
     from .fairplay import FedPair
     from .ledger_store import Audit
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "action_doc",
+    "announcement_doc",
     "audit_doc",
     "club_doc",
     "pair_doc",
@@ -111,3 +113,8 @@ def pair_doc(p: FedPair, reports: Mapping[str, int]) -> _Doc:
 def staff_doc(m: StaffMember) -> _Doc:
     return {"username": m.username, "role": m.role, "granted_by": m.granted_by,
             "granted_at": m.granted_at.isoformat()}
+
+
+def announcement_doc(a: Announcement) -> _Doc:
+    return {"id": a.id, "text": a.text, "actor": a.actor, "created_at": a.created_at.isoformat(),
+            "expires_at": _when(a.expires_at), "ended_at": _when(a.ended_at)}

@@ -30,6 +30,7 @@ from sqlalchemy.types import TypeDecorator
 __all__ = [
     "AccountRow",
     "AdminActionRow",
+    "AnnouncementRow",
     "AuthSessionRow",
     "BanRow",
     "Base",
@@ -592,3 +593,17 @@ class StaffRow(Base):
     role: Mapped[str] = mapped_column(String(16))
     granted_by: Mapped[str] = mapped_column(String(128))
     granted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class AnnouncementRow(Base):
+    """A notice to every player (系统公告: a maintenance window, an event), shown by each
+    client until it ends or expires (``store/announcements.py``)."""
+
+    __tablename__ = "announcements"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    text: Mapped[str] = mapped_column(String(800))
+    actor: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -8,7 +8,8 @@ from the staff pages.  What each role may do there is :data:`PERMISSIONS`:
   and unbans, dissolves a club, calls a tournament off, sees the running tables, runs the
   fair-play screen and reads the event log;
 * an **admin** may also grant silver, reset a password, close an account, audit the
-  ledger, drain the servers and name moderators.
+  ledger, drain the servers, give the notice to every player (系统公告) and name
+  moderators.
 
 Every action goes through :class:`.admin.Admin`, so it is the same action as the command
 line's, written to the same event log, under the actor ``web:NAME``.  A staff member acts
@@ -54,7 +55,7 @@ STAFF_ROLES: tuple[StaffRole, ...] = ("moderator", "admin")
 StaffAction = Literal[
     "reports", "report_close", "show", "ban", "unban", "tables", "clubs", "club_dissolve",
     "tournaments", "tournament_cancel", "fairplay", "log",
-    "grant", "reset_password", "close", "audit", "drain", "role",
+    "grant", "reset_password", "close", "audit", "drain", "role", "announce",
 ]
 
 _MODERATOR: frozenset[StaffAction] = frozenset({
@@ -62,7 +63,8 @@ _MODERATOR: frozenset[StaffAction] = frozenset({
     "tournaments", "tournament_cancel", "fairplay", "log"})
 PERMISSIONS: dict[StaffRole, frozenset[StaffAction]] = {
     "moderator": _MODERATOR,
-    "admin": _MODERATOR | {"grant", "reset_password", "close", "audit", "drain", "role"},
+    "admin": _MODERATOR | {"grant", "reset_password", "close", "audit", "drain", "role",
+                           "announce"},
 }
 """What each role may do on the staff pages."""
 
