@@ -128,6 +128,7 @@ def test_a_moderator_bans_a_reported_player(browser: Any, staff_server: tuple[st
         row.locator("[data-staff-lookup='cheater_wu']").click()
         page.wait_for_selector("[data-staff-account='cheater_wu']")
         assert page.evaluate("location.hash") == "#/staff?tab=player&name=cheater_wu"
+        assert page.input_value("#staff-name") == "cheater_wu"
         assert page.inner_text("[data-field='ban']") == "未封禁"
         assert page.inner_text("[data-field='reports']") == "待处理 1 · 共 1"
         assert page.locator("#staff-grant-form, [data-staff-act='reset_password'], "

@@ -117,6 +117,7 @@ export async function openStaff(tab, name, entering = false) {
   if (entering) s.accountFor = null;
   s.tab = tab || null;
   s.name = (name || "").trim();
+  if (s.name) deps.S.forms["staff-lookup-form"] = { name: s.name }; // the field names who is shown
   s.password = null; // a new password is shown once: never again after leaving it
   s.copied = false;
   s.open = null;
@@ -236,7 +237,7 @@ function reportHTML(r) {
     : "";
   const done = r.status === "closed"
     ? `<p class="muted">${t("staff.reports.closed_by", { name: esc(r.closed_by || ""), when: when(r.closed_at) })}${r.note ? ` · ${esc(r.note)}` : ""}</p>`
-    : `<form class="staff-inline" data-staff-close="${r.id}" novalidate><input name="note" maxlength="${NOTE_MAX}" placeholder="${t("staff.reports.note")}" aria-label="${t("staff.reports.note")}">
+    : `<form id="staff-close-${r.id}" class="staff-inline" data-staff-close="${r.id}" novalidate><input name="note" maxlength="${NOTE_MAX}" placeholder="${t("staff.reports.note")}" aria-label="${t("staff.reports.note")}">
       <button type="submit" class="primary">${t("staff.reports.close")}</button></form>`;
   return `<li data-staff-report="${r.id}" data-status="${esc(r.status)}"><p class="staff-line"><b class="staff-reason">${known(`report.reason.${r.reason}`, r.reason)}</b> ·
     ${t("staff.reports.by", { name: esc(r.reporter) })} · ${t("staff.reports.about")}
@@ -336,7 +337,7 @@ function tablesHTML(s) {
 /** The inline form that asks for a reason before a club is dissolved or a tournament
  * called off (`kind`: club, tournament). */
 function reasonFormHTML(kind, id, label) {
-  return `<form class="staff-inline" data-staff-reason="${kind}" data-id="${esc(String(id))}" novalidate>
+  return `<form id="staff-${kind}-${esc(String(id))}" class="staff-inline" data-staff-reason="${kind}" data-id="${esc(String(id))}" novalidate>
     <input name="reason" maxlength="${REASON_MAX}" placeholder="${t("staff.act.reason")}" aria-label="${t("staff.act.reason")}">
     <button type="submit" class="danger">${label}</button><button type="button" data-staff-do="cancel-open">${t("club.cancel_edit")}</button></form>`;
 }
@@ -486,6 +487,7 @@ async function closeReport(form) {
   s.errors.reports = "";
   try {
     await deps.api("POST", `/api/staff/reports/${id}/close`, { note: form.elements.note.value.trim() || null });
+    delete deps.S.forms[form.id];
   } catch (e) {
     s.errors.reports = errText(e);
   }
@@ -503,6 +505,7 @@ async function reasonAction(form) {
   s.errors[tab] = "";
   try {
     await deps.api("POST", path, { reason: form.elements.reason.value.trim() || null });
+    delete deps.S.forms[form.id];
     s.open = null;
   } catch (e) {
     s.errors[tab] = errText(e);
