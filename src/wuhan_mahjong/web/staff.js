@@ -70,7 +70,7 @@ function tabs() {
  * (a ban of a banned account, a grant below zero). */
 function errText(e) {
   const text = failureText(e);
-  return e && e.params && e.params.reason === "refused" && e.detail ? `${text}（${e.detail}）` : text;
+  return e && e.params && e.params.reason === "refused" && e.detail ? t("staff.refused_detail", { text, detail: e.detail }) : text;
 }
 
 function when(iso, withTime = true) {
@@ -93,6 +93,11 @@ function profileName(p) {
 
 function roleName(role) {
   return role ? known(`staff.role.${role}`, role) : t("staff.role.none");
+}
+
+/** A colon in the reader's language (full-width in Chinese). */
+function colon() {
+  return getLang() === "en" ? ": " : "：";
 }
 
 function signed(n) {
@@ -190,7 +195,7 @@ export function staffHTML() {
     return `<div class="screen staff-page"><div class="card">${head}${body}</div></div>`;
   }
   const h = s.home;
-  const team = (h.staff || []).map((m) => `<span data-staff-member="${esc(m.username)}">${esc(m.username)}（${roleName(m.role)}）</span>`).join("、");
+  const team = (h.staff || []).map((m) => `<span data-staff-member="${esc(m.username)}">${t("staff.member", { name: esc(m.username), role: roleName(m.role) })}</span>`).join("、");
   const nav = tabs().map((tab) => `<a class="tab" href="#/staff?tab=${tab}" data-staff-tab="${tab}"${tab === s.tab ? ` aria-current="page"` : ""}>${t(`staff.tab.${tab}`)}</a>`).join("");
   const body = {
     reports: reportsHTML, player: playerHTML, tables: tablesHTML, clubs: clubsHTML,
@@ -198,7 +203,7 @@ export function staffHTML() {
   }[s.tab];
   return `<div class="screen staff-page" data-staff-role="${esc(h.role)}"><div class="card">${head}
     <p>${t("staff.you_are", { role: `<b class="staff-role" data-role="${esc(h.role)}">${roleName(h.role)}</b>` })}</p>
-    ${team ? `<p class="muted staff-team">${t("staff.team")}：${team}</p>` : ""}
+    ${team ? `<p class="muted staff-team">${t("staff.team", { list: team })}</p>` : ""}
     <nav class="tabs staff-tabs" aria-label="${t("staff.title")}">${nav}</nav></div>
     ${body ? body(s) : ""}</div>`;
 }
@@ -270,7 +275,7 @@ function accountHTML(s, found) {
   const role = found.role;
   const kind = a.bot ? t("room.bot") : a.guest ? t("profile.guest") : t("staff.player.registered");
   const row = (key, value, field) => `<tr><th>${t(key)}</th><td${field ? ` data-field="${field}"` : ""}>${value}</td></tr>`;
-  const ban = a.ban ? `<span class="refused">${t("staff.player.banned_since", { when: when(a.ban.since) })}</span>${a.ban.reason ? `：${esc(a.ban.reason)}` : ""}` : t("staff.player.not_banned");
+  const ban = a.ban ? `<span class="refused">${t("staff.player.banned_since", { when: when(a.ban.since) })}</span>${a.ban.reason ? `${colon()}${esc(a.ban.reason)}` : ""}` : t("staff.player.not_banned");
   const facts = `<table class="history staff-facts"><tbody>
     ${row("profile.silver", String(a.silver), "silver")}${row("profile.points", String(a.points), "points")}${row("profile.level", String(a.level), "level")}
     ${row("staff.player.kind", kind, "kind")}${row("staff.player.created", when(a.created_at, false), "created")}
@@ -422,7 +427,7 @@ function auditHTML(s) {
     const row = (key, value) => `<tr><th>${t(key)}</th><td>${value}</td></tr>`;
     const sources = Object.entries(a.sources || {}).map(([k, v]) => `<tr><th><code>${esc(k)}</code></th><td>${v}</td></tr>`).join("");
     const problems = [["staff.audit.unknown", a.unknown_reasons], ["staff.audit.mismatched", a.mismatched_accounts], ["staff.audit.negative", a.negative_accounts]]
-      .filter(([, list]) => list && list.length).map(([key, list]) => `<p class="refused">${t(key)}：${list.map((x) => esc(String(x))).join("、")}</p>`).join("");
+      .filter(([, list]) => list && list.length).map(([key, list]) => `<p class="refused">${t(key)}${colon()}${list.map((x) => esc(String(x))).join("、")}</p>`).join("");
     const banned = (a.banned || []).map((n) => lookUpLink(n)).join("、");
     body = errorLine(s, "audit") + `<p class="staff-audit ${a.ok ? "ok" : "refused"}" data-audit-ok="${a.ok ? 1 : 0}"><b>${t(a.ok ? "staff.audit.ok" : "staff.audit.broken")}</b></p>${problems}
       <table class="history staff-facts"><tbody>${row("staff.audit.total", a.total_balances)}${row("staff.audit.players", a.player_balances)}${row("staff.audit.house", a.house_balance)}
