@@ -16,7 +16,7 @@ import pytest
 from wuhan_mahjong.server import admin as server_admin
 from wuhan_mahjong.store.admin import Admin
 
-from .harness import Client, Server, register
+from .harness import Client, Server, play, register, seat_four
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -204,7 +204,10 @@ def test_a_notice_reaches_every_player_at_once(staffed: tuple[Server, dict[str, 
     async def flow() -> None:
         pat = Client(server, t["pat"], "pat")
         welcome = await pat.connect()
-        assert welcome["announcement"] is None
+        assert welcome["announcement"] is None and welcome["staff"] is None
+        boss = Client(server, t["boss"], "boss")
+        assert (await boss.connect())["staff"] == "admin"  # the menu's link to the staff pages
+        await boss.close()
         shown = await asyncio.to_thread(_post, server, "/api/staff/announcement", t["boss"],
                                         {"text": "今晚 23:00 停服维护十分钟", "hours": 3})
         assert shown.status_code == 200, shown.text
@@ -231,3 +234,42 @@ def test_a_notice_reaches_every_player_at_once(staffed: tuple[Server, dict[str, 
     empty = _post(server, "/api/staff/announcement", t["boss"], {"text": "  "})
     assert _refusal(empty) == (409, "staff_refused", "refused")
     assert _post(server, "/api/staff/announcement", t["boss"], {"text": None}).status_code == 409
+
+
+def test_a_moderator_replays_the_hand_a_report_names(start_server: Any) -> None:
+    """Four players finish a match; one reports another.  A moderator (who did not sit
+    there) lists the match's hands and its players and gets a hand's replay frames, the
+    same as its players get; the reading is logged; a player gets neither."""
+    server = start_server()
+    tokens = {n: register(server, n) for n in ("rp0", "rp1", "rp2", "rp3", "mod", "nosy")}
+    Admin(server.store, "root").set_role("mod", "moderator")
+
+    async def scenario() -> dict[str, Any]:
+        clients = await seat_four(server, [tokens[f"rp{k}"] for k in range(4)], hands=1)
+        ends = await asyncio.gather(*(play(c, seed=i) for i, c in enumerate(clients)))
+        for c in clients:
+            await c.close()
+        return ends[0]
+
+    match_id = asyncio.run(scenario())["match_id"]
+    listed = _get(server, f"/api/staff/matches/{match_id}", tokens["mod"])
+    assert listed.status_code == 200, listed.text
+    assert listed.json()["hands"] == [0]
+    assert sorted(listed.json()["players"]) == ["rp0", "rp1", "rp2", "rp3"]
+    staff_frames = _get(server, f"/api/staff/matches/{match_id}/hands/0/frames", tokens["mod"])
+    own_frames = _get(server, f"/api/matches/{match_id}/hands/0/frames", tokens["rp0"])
+    assert staff_frames.status_code == own_frames.status_code == 200
+    assert staff_frames.json() == own_frames.json() and staff_frames.json()["frames"]
+    # a player who did not sit there sees nothing, by either door
+    assert _get(server, f"/api/matches/{match_id}/hands/0/frames", tokens["nosy"]).status_code \
+        == 404
+    assert _refusal(_get(server, f"/api/staff/matches/{match_id}", tokens["nosy"]))[2] \
+        == "not_staff"
+    assert _refusal(_get(server, f"/api/staff/matches/{match_id}/hands/0/frames",
+                         tokens["nosy"]))[2] == "not_staff"
+    for path in (f"/api/staff/matches/{match_id}/hands/7/frames", "/api/staff/matches/nope",
+                 "/api/staff/matches/" + "x" * 300):
+        assert _get(server, path, tokens["mod"]).status_code == 404, path
+    log = _get(server, "/api/staff/log", tokens["mod"]).json()["log"]
+    assert [(a["actor"], a["action"], a["detail"]["match_id"]) for a in log
+            if a["action"] == "read_match"] == [("web:mod", "read_match", match_id)]

@@ -1286,6 +1286,7 @@ class Cluster:
             from .hub import Client
 
             account = await hub.fresh_account(account_id)
+            staff = await hub.staff_role(account)
             port = RelayPort(self, account_id, str(data["n"]), cid)
             client = Client(hub, cast(WebSocket, port), account)
             client.token_hash = str(data["h"])
@@ -1295,7 +1296,7 @@ class Cluster:
             self.writers.add(writer)
             writer.add_done_callback(self.writers.discard)
             self.remote[(account_id, cid)] = client
-            hub.attach(client, account)
+            hub.attach(client, account, staff)
         elif kind == "in":
             sender = self.remote.get((account_id, cid))
             if sender is None or sender.closed:

@@ -28,6 +28,7 @@ from ..store import Account, Store, StoreError
 from ..store.accounts import hash_token
 from ..store.database import error_line, is_transient
 from ..store.models import utcnow
+from ..store.staff import StaffRole, role_of
 from ..store.tournaments import entered
 from .admin import refuse_seat
 from .admission import OVERLOADED_CLOSE_CODE, Admission
@@ -330,7 +331,13 @@ class Hub:
         client.close(4401, "logged out")
 
     # ------------------------------------------------------------------ connections
-    def attach(self, client: Client, account: Account) -> None:
+    async def staff_role(self, account: Account) -> StaffRole | None:
+        """The account's staff role (``store/staff.py``) for its welcome; a guest has none."""
+        if account.is_guest:
+            return None
+        return await asyncio.to_thread(role_of, self.store, account.id)
+
+    def attach(self, client: Client, account: Account, staff: StaffRole | None = None) -> None:
         old = self.clients.get(client.account_id)
         if old is not None and old is not client:
             old.send(NoticeMsg(code="replaced", message="this account connected again elsewhere"))
@@ -339,7 +346,7 @@ class Hub:
         place = self.where.get(client.account_id)
         client.send(WelcomeMsg(account=self.account_info(account),
                                at_table=isinstance(place, TablePlace),
-                               announcement=self.announcement))
+                               announcement=self.announcement, staff=staff))
         if isinstance(place, TablePlace):
             place.table.post("connect", place.seat)
 
@@ -690,8 +697,9 @@ async def serve_websocket(ws: WebSocket) -> None:
     client.token_hash = hash_token(token)
     client.address = address
     hub.addresses[account.id] = client.address
+    staff = await hub.staff_role(account)
     writer = asyncio.get_running_loop().create_task(client.writer())
-    hub.attach(client, account)
+    hub.attach(client, account, staff)
     try:
         while not client.closed:
             text = await _receive_text(ws)

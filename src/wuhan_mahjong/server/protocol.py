@@ -39,6 +39,7 @@ from ..engine.views import SeatView
 from ..rules import PROFILES, get_rules
 from ..store.clubs import NUMBER_HIGH as CLUB_NUMBER_HIGH
 from ..store.clubs import NUMBER_LOW as CLUB_NUMBER_LOW
+from ..store.staff import StaffRole
 from .config import HANDS_MAX, STAKE_MAX
 
 __all__ = [
@@ -391,6 +392,8 @@ class WelcomeMsg(_Msg):
     at_table: bool
     announcement: AnnouncementOut | None = None
     """The notice to every player shown now, if any (later ones come as ``announcement``)."""
+    staff: StaffRole | None = None
+    """The player's staff role (the staff pages, ``#/staff``), else ``null``."""
 
 
 class ErrorMsg(_Msg):

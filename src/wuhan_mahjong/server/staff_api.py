@@ -19,6 +19,8 @@ for the moderators and admins an operator names, from a browser.
     GET  /api/staff/log?limit=N                    → {log}
     GET  /api/staff/audit                          → the audit document
     GET  /api/staff/announcement                   → {announcement, recent}
+    GET  /api/staff/matches/{match_id}             → {match_id, hands, players}  (logged)
+    GET  /api/staff/matches/{match_id}/hands/{n}/frames   → the replay viewer's frames
     POST /api/staff/announcement {text, hours?}    → {announcement}  (text null: take it down)
 
 Each answer is the document ``admin ... --json`` prints (``store/admin_docs.py``).  Every
@@ -63,7 +65,7 @@ from ..store.admin_docs import (
 from ..store.announcements import ANNOUNCEMENT_MAX, LONGEST_HOURS
 from ..store.core import MAX_AMOUNT
 from ..store.fairplay import CHANCE_SHARE
-from ..store.models import utcnow
+from ..store.models import storable_game_id, utcnow
 from ..store.reports import NOTE_MAX, ReportError, close_report, open_reports, reports_about
 from ..store.staff import PERMISSIONS, StaffAction, StaffRefused, check, role_of, web_actor
 from .http import (
@@ -77,6 +79,7 @@ from .http import (
     limit,
     read_body,
 )
+from .replays import frames_body, gzipped_json, hand_named
 
 __all__ = ["staff_routes"]
 
@@ -359,6 +362,33 @@ async def announce(request: Request) -> Response:
     return _json({"announcement": announcement_doc(shown)})
 
 
+def _match_id(request: Request) -> str:
+    match_id = str(request.path_params["match_id"])
+    if not storable_game_id(match_id):
+        raise HttpError(404, "not_found", "no such match")
+    return match_id
+
+
+@api
+async def match_hands(request: Request) -> Response:
+    """A match's finished hands and its players, for reading what a report is about."""
+    _, admin = await _staff(request, "replays")
+    match_id = _match_id(request)
+    numbers, names = await _call(admin.match_hands, match_id)
+    return _json({"match_id": match_id, "hands": numbers, "players": names})
+
+
+@api
+async def hand_frames(request: Request) -> Response:
+    """A hand's replay frames (the players' own viewer's), of any finished hand."""
+    _, admin = await _staff(request, "replays")
+    hand = hand_named(request)
+    rec = None if hand is None else await asyncio.to_thread(admin.store.staff_hand_record, *hand)
+    if rec is None:
+        raise HttpError(404, "not_found", "no such finished hand")
+    return gzipped_json(request, await asyncio.to_thread(frames_body, rec))
+
+
 def staff_routes() -> list[Route]:
     return [
         Route("/api/staff", staff_home, methods=["GET"]),
@@ -378,4 +408,7 @@ def staff_routes() -> list[Route]:
         Route("/api/staff/audit", audit, methods=["GET"]),
         Route("/api/staff/announcement", announcement, methods=["GET"]),
         Route("/api/staff/announcement", announce, methods=["POST"]),
+        Route("/api/staff/matches/{match_id}", match_hands, methods=["GET"]),
+        Route("/api/staff/matches/{match_id}/hands/{hand_no:int}/frames", hand_frames,
+              methods=["GET"]),
     ]

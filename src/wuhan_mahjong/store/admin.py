@@ -19,6 +19,7 @@ is not); PostgreSQL through ``pg_dump --format=custom`` and ``pg_restore``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -42,7 +43,7 @@ from .clubs import club as club_page
 from .clubs import dissolve as dissolve_club
 from .clubs import listing as club_listing
 from .database import PG_CLIENT_TIMEOUTS, READ_ONLY, create_store_engine
-from .errors import AccountInMatch, AuthenticationFailed, StoreError
+from .errors import AccountInMatch, AuthenticationFailed, StoreError, UnknownAccount
 from .export import account_export
 from .fairplay import FedPair, fed_pairs
 from .models import (
@@ -367,6 +368,23 @@ class Admin:
     def staff(self) -> list[StaffMember]:
         """The staff, admins first."""
         return staff_list(self.store)
+
+    def match_hands(self, match_id: str, reason: str | None = None
+                    ) -> tuple[list[int], list[str | None]]:
+        """The finished hands of any match and its players' names by seat, for the staff
+        reading a report; the reading is logged (who read which match).  :class:`AdminError`
+        (not found) for a match with no finished hand."""
+        numbers = self.store.staff_hand_numbers(match_id)
+        if not numbers:
+            raise AdminError(f"no finished hand of match {match_id!r}", not_found=True)
+        record = self.store.staff_hand_record(match_id, numbers[0])
+        names: list[str | None] = [None] * 4
+        for seat, account_id in (record.seats.items() if record is not None else ()):
+            with contextlib.suppress(UnknownAccount):
+                names[seat] = self.store.account(account_id).username
+        self.log("read_match", None, {"match_id": match_id, "hands": len(numbers),
+                                      "reason": reason})
+        return numbers, names
 
     def tournaments(self) -> list[Tournament]:
         """The open and running tournaments, and those finished this week (``listing``)."""

@@ -159,6 +159,23 @@ class RecordStore(LedgerStore):
                 )
             )
 
+    def staff_hand_numbers(self, match_id: str) -> list[int]:
+        """The finished hand numbers of any match, ascending, for the staff reading a report
+        (the caller has checked the role: ``store.staff.check``, action ``replays``)."""
+        with self._read() as session:
+            return list(session.scalars(select(HandRecordRow.hand_no)
+                                        .where(HandRecordRow.match_id == match_id)
+                                        .order_by(HandRecordRow.hand_no)))
+
+    def staff_hand_record(self, match_id: str, hand_no: int) -> HandRecord | None:
+        """Any finished hand's record, for the staff (as :meth:`staff_hand_numbers`)."""
+        with self._read() as session:
+            row = session.scalar(select(HandRecordRow).where(
+                HandRecordRow.match_id == match_id, HandRecordRow.hand_no == hand_no))
+            if row is None:
+                return None
+            return _record_from_row(row, publish.record_seats(session, row.id))
+
     # -- shareable replays (see .publish) ----------------------------------------------
 
     def set_hand_published(

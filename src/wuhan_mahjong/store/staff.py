@@ -4,8 +4,9 @@ Whoever holds the database is the root of trust: ``wuhan-mahjong admin role NAME
 names an admin, and only the command line does.  An admin names and removes moderators
 from the staff pages.  What each role may do there is :data:`PERMISSIONS`:
 
-* a **moderator** reads the players' reports and closes them, looks an account up, bans
-  and unbans, dissolves a club, calls a tournament off, sees the running tables, runs the
+* a **moderator** reads the players' reports and closes them, replays any finished hand
+  (the one a report names; each match he opens is logged), looks an account up, bans and
+  unbans, dissolves a club, calls a tournament off, sees the running tables, runs the
   fair-play screen and reads the event log;
 * an **admin** may also grant silver, reset a password, close an account, audit the
   ledger, drain the servers, give the notice to every player (系统公告) and name
@@ -54,13 +55,13 @@ STAFF_ROLES: tuple[StaffRole, ...] = ("moderator", "admin")
 
 StaffAction = Literal[
     "reports", "report_close", "show", "ban", "unban", "tables", "clubs", "club_dissolve",
-    "tournaments", "tournament_cancel", "fairplay", "log",
+    "tournaments", "tournament_cancel", "fairplay", "log", "replays",
     "grant", "reset_password", "close", "audit", "drain", "role", "announce",
 ]
 
 _MODERATOR: frozenset[StaffAction] = frozenset({
     "reports", "report_close", "show", "ban", "unban", "tables", "clubs", "club_dissolve",
-    "tournaments", "tournament_cancel", "fairplay", "log"})
+    "tournaments", "tournament_cancel", "fairplay", "log", "replays"})
 PERMISSIONS: dict[StaffRole, frozenset[StaffAction]] = {
     "moderator": _MODERATOR,
     "admin": _MODERATOR | {"grant", "reset_password", "close", "audit", "drain", "role",
