@@ -16,6 +16,7 @@ import pytest
 
 import wuhan_mahjong
 from wuhan_mahjong.server.app import HttpErrorCode
+from wuhan_mahjong.store.admin import Admin
 
 from .harness import StartServer, register
 
@@ -39,7 +40,12 @@ PATHS = ["/api/register", "/api/login", "/api/guest", "/api/upgrade", "/api/logo
          "/api/puzzles/win/daily", "/api/puzzles/history", "/api/clubs", "/api/clubs/{c}",
          "/api/clubs/{c}/standings", "/api/clubs/{c}/apply", "/api/clubs/{c}/leave",
          "/api/clubs/{c}/members", "/api/clubs/{c}/settings", "/api/clubs/{c}/transfer",
-         "/api/clubs/{c}/dissolve",
+         "/api/clubs/{c}/dissolve", "/api/staff", "/api/staff/reports",
+         "/api/staff/reports/{h}/close", "/api/staff/accounts/{m}", "/api/staff/accounts/someone",
+         "/api/staff/tables", "/api/staff/clubs", "/api/staff/clubs/{c}/dissolve",
+         "/api/staff/tournaments", "/api/staff/tournaments/{h}/cancel", "/api/staff/fairplay",
+         "/api/staff/log", "/api/staff/audit", "/api/staff/announcement",
+         "/api/staff/matches/{m}", "/api/staff/matches/{m}/hands/{h}/frames",
          "/",
          "/index.html", "/../../etc/passwd", "/api/nothing", "/x%00y"]
 MATCH_IDS = ["abc", "0" * 32, "%00", "a%00b", "..", "x" * 500, "ðŸ€„", "a%20b", "%ff"]
@@ -52,8 +58,10 @@ VALUES: list[Any] = [None, True, 0, -1, 2**63, 10**40, 1.5, "", "x" * 3000, "ðŸ€
                      "fuzzer\x00", "\x00" * 9]
 FIELDS = ["username", "password", "old", "new", "hand", "indicator", "melds", "profile",
           "options", "token", "public", "name", "rounds", "hands", "capacity", "reason",
-          "match_id", "seat", "discard", "win", "kind", "notice", "action"]
-QUERY = ["profile", "period", "limit", "offset", "q", "since", "seat", "kind", "wrong"]
+          "match_id", "seat", "discard", "win", "kind", "notice", "action", "amount", "role",
+          "note", "text", "on"]
+QUERY = ["profile", "period", "limit", "offset", "q", "since", "seat", "kind", "wrong", "all",
+         "min_wins", "days"]
 RAW_BODIES = [b"{", b"\xff\xfe", b"[]" * 5000, b"null", b'{"a": ' * 200]
 
 
@@ -62,6 +70,8 @@ def test_random_requests_get_answers_not_errors(start_server: StartServer, web: 
     """``web``: with the client's files mounted at "/", as served."""
     server = start_server(calc_rate=1e6, calc_burst=10**6, **({"web_dir": WEB} if web else {}))
     token = register(server, "fuzzer")
+    register(server, "someone")
+    Admin(server.store, "root").set_role("fuzzer", "admin")  # the staff routes, not only 403s
     club = httpx.post(f"{server.http}/api/clubs", json={"name": "fuzzers"}, timeout=10,
                       headers={"Authorization": f"Bearer {token}"}).json()["number"]
     rng = random.Random(20261203)
@@ -113,6 +123,11 @@ def test_a_nul_in_typed_text_is_a_miss_not_an_error(start_server: StartServer) -
             r = client.get(path)
             assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", path
         auth = {"Authorization": f"Bearer {register(server, 'another')}"}
+        Admin(server.store, "root").set_role("another", "admin")
+        for path in ("/api/staff/accounts/some%00one", "/api/staff/matches/a%00b",
+                     "/api/staff/matches/a%00b/hands/1/frames"):
+            r = client.get(path, headers=auth)
+            assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", path
         for path in ("/api/matches/a%00b/hands", "/api/matches/a%00b/hands/1",
                      "/api/matches/a%00b/hands/1/frames", "/api/hands/a%00b/1/publish",
                      "/api/matches/a%00b/hands/1/review"):

@@ -54,6 +54,7 @@ def summary_doc(found: AccountSummary) -> _Doc:
                      "silver": m.silver_net, "escaped": m.escaped,
                      "finished_at": m.finished_at.isoformat()} for m in found.matches],
         "table": None if found.table is None else found.table.match_id,
+        "table_id": None if found.table is None else found.table.table_id,
         "reports_open": found.reports_open, "reports_total": found.reports_total}
 
 
