@@ -5,6 +5,7 @@ overlapping, names whole, touch targets of at least 40 px.  Screenshots of each 
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +49,17 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> float:
     return max(0.0, w) * max(0.0, h)
 
 
+NOTICE = {"id": 7, "text": "今晚 23:00 停服维护十分钟，请大家提前结束对局。维护后新增亲友圈排行榜，欢迎体验！"
+                         " Maintenance tonight at 23:00 for ten minutes.", "expires_at": None}
+"""A long notice to every player (系统公告, ``notice.js``): the table leaves it room."""
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("frame", ["turn", "late"])
-def test_table_layout(browser: Any, static_server: str, artifacts: Path, size: str, frame: str) -> None:
+@pytest.mark.parametrize("notice", [False, True], ids=["", "notice"])
+def test_table_layout(browser: Any, static_server: str, artifacts: Path, size: str, frame: str,
+                      notice: bool) -> None:
     viewport, min_tile, phone = SIZES[size]
     # reduced motion: the boxes and screenshots show where things end up, not an animation's frame
     context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone,
@@ -62,11 +70,15 @@ def test_table_layout(browser: Any, static_server: str, artifacts: Path, size: s
     page.wait_for_selector(".table")
     # long player names, as at a live table
     page.evaluate(f"() => {{ window.__wm.fixture.names = {NAMES!r}; }}")
+    if notice:  # the notice banner under the menu bar, as the server's frame would show it
+        page.evaluate(f"() => window.__wm.showAnnouncement({json.dumps(NOTICE)})")
     other = "claim" if frame != "claim" else "turn"
     page.select_option("#fixture-frame", other)
     page.select_option("#fixture-frame", frame)
     b = page.evaluate(BOXES)
-    page.screenshot(path=str(artifacts / f"layout-{size}-{frame}.png"))
+    if notice:
+        assert page.is_visible("#notice .notice-text"), "no notice shown"
+    page.screenshot(path=str(artifacts / f"layout-{size}-{frame}{'-notice' if notice else ''}.png"))
     vw, vh = b["vw"], b["vh"]
     assert b["scroll"] <= vw, "wider than the screen"
     # own tiles and discards big enough

@@ -28,6 +28,7 @@ import { initPuzzles, openPuzzle, puzzlesHTML } from "./puzzles.js";
 import { initReview, reviewHTML } from "./review.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
+import { currentAnnouncement, renderNotice, setAnnouncement } from "./notice.js";
 import {
   actionLabel, actionsForTile, chatPanelHTML, chooserList, esc, groupActions, handTiles, renderSettlement,
   renderTable, tableInfoHTML,
@@ -57,6 +58,8 @@ const S = {
   lastTick: null,
 };
 window.__wm = S; // for tests and debugging
+S.showAnnouncement = (a) => setAnnouncement(a); // tests: a notice on the fixture page
+S.announcement = () => currentAnnouncement();
 
 try { S.token = localStorage.getItem("wm.token"); } catch { /* ignore */ }
 try { S.forms["create-form"] = JSON.parse(localStorage.getItem("wm.form.create") || "{}"); } catch { /* ignore */ }
@@ -95,7 +98,8 @@ function saveToken(token) {
   S.token = token;
   if (token) S.loginNote = ""; // signed in again: the note of a closed account has been read
   S.outbox = []; // a lobby request belongs to the session it was made in
-  S.staffRole = null; // known again from this session's profile (GET /api/profile)
+  S.staffRole = null; // known again from this session's welcome (or its profile, GET /api/profile)
+  if (!token) setAnnouncement(null); // signed out: the notice comes again with the next welcome
   try { if (token) localStorage.setItem("wm.token", token); else localStorage.removeItem("wm.token"); } catch { /* ignore */ }
 }
 
@@ -320,6 +324,8 @@ function onMessage(msg) {
       S.wsOpen = true; S.reconnectDelay = 500; S.lastFrameAt = Date.now(); showBanner("");
       S.account = msg.account;
       S.atTable = msg.at_table;
+      setAnnouncement(msg.announcement || null); // the notice to every player (notice.js)
+      if ((msg.staff || null) !== S.staffRole) S.staffRole = msg.staff || null; // the menu's 管理 from the start
       loadBlocks(); // whose quick chat to hide
       if (S.screen === "watch") openWatch(S.watch.id); // watching again after a reconnection
       if (msg.at_table) send({ type: "snapshot" });
@@ -400,6 +406,9 @@ function onMessage(msg) {
       break;
     case "chat":
       onChat(msg);
+      break;
+    case "announcement": // a notice given, taken down or expired (notice.js)
+      setAnnouncement(msg.announcement || null);
       break;
     default:
       break;
@@ -569,6 +578,7 @@ function renderNav() {
   if (waiting && !S.wasWaiting) buzz();
   S.wasWaiting = waiting;
   if (S.connectionKey) banner.textContent = t(S.connectionKey);
+  renderNotice(S.screen);
 }
 
 /** A short vibration when the table starts waiting for this player (a phone in a pocket),

@@ -19,6 +19,9 @@ const zh = {
   "app.error": "出错了：{msg}",
   "app.back": "返回",
   "app.close": "关闭",
+  "notice.label": "系统公告",
+  "notice.tag": "公告",
+  "notice.close": "关闭这条公告",
 
   "login.title": "欢迎",
   "login.guest": "游客开玩",
@@ -1011,6 +1014,9 @@ const en = {
   "app.error": "Error: {msg}",
   "app.back": "Back",
   "app.close": "Close",
+  "notice.label": "Notice to all players",
+  "notice.tag": "Notice",
+  "notice.close": "Dismiss this notice",
 
   "login.title": "Welcome",
   "login.guest": "Play as guest",
