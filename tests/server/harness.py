@@ -150,6 +150,21 @@ def guest_token(server: Server) -> str:
     return token
 
 
+def bearer(token: str) -> dict[str, str]:
+    """The headers of an API request with ``token``."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def api_post(server: Server, path: str, token: str, body: Any = None) -> httpx.Response:
+    """POST ``body`` (``{}`` when none) as JSON to ``path`` with ``token``."""
+    return httpx.post(f"{server.http}{path}", json=body if body is not None else {},
+                      headers=bearer(token), timeout=10)
+
+
+def api_get(server: Server, path: str, token: str) -> httpx.Response:
+    return httpx.get(f"{server.http}{path}", headers=bearer(token), timeout=10)
+
+
 def register(server: Server, username: str, password: str = "secret-123") -> str:
     r = httpx.post(f"{server.http}/api/register", json={"username": username, "password": password},
                    timeout=10)

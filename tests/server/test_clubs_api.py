@@ -9,24 +9,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import httpx
 import pytest
 
-from .harness import Client, Server, guest_token, play, register
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def _post(server: Server, path: str, token: str, body: Any = None) -> httpx.Response:
-    return httpx.post(f"{server.http}{path}", json=body if body is not None else {},
-                      headers=_auth(token), timeout=10)
-
-
-def _get(server: Server, path: str, token: str) -> httpx.Response:
-    return httpx.get(f"{server.http}{path}", headers=_auth(token), timeout=10)
-
+from .harness import Client, Server, api_get, api_post, guest_token, play, register
 
 RULES = {"profile": "bianfeng", "hands": 1, "opening_scoring": "per_opening", "cap": 250}
 
@@ -34,7 +19,7 @@ RULES = {"profile": "bianfeng", "hands": 1, "opening_scoring": "per_opening", "c
 def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
     names = ["owner", "amy", "bo", "pat", "out"]
     tokens = dict(zip(names, (register(server, n) for n in names), strict=True))
-    made = _post(server, "/api/clubs", tokens["owner"],
+    made = api_post(server, "/api/clubs", tokens["owner"],
                  {"name": "汉口 老友", "notice": "周五晚八点", "options": RULES})
     assert made.status_code == 201, made.text
     club = made.json()
@@ -42,23 +27,23 @@ def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
     assert club["role"] == "owner" and club["profile"] == "bianfeng"
     assert club["options"]["hands"] == 1 and club["options"]["cap"] == 250
     for n in ("amy", "bo", "pat"):
-        applied = _post(server, f"/api/clubs/{number}/apply", tokens[n])
+        applied = api_post(server, f"/api/clubs/{number}/apply", tokens[n])
         assert applied.json() == {"role": "pending"}
     # a pending applicant sees the club's face, not its members, tables or standings
-    seen = _get(server, f"/api/clubs/{number}", tokens["pat"]).json()
+    seen = api_get(server, f"/api/clubs/{number}", tokens["pat"]).json()
     assert seen["club"]["role"] == "pending" and seen["club"]["name"] == "汉口 老友"
     assert seen["members"] is None and seen["rooms"] is None and seen["matches"] is None
-    refused = _get(server, f"/api/clubs/{number}/standings", tokens["pat"])
+    refused = api_get(server, f"/api/clubs/{number}/standings", tokens["pat"])
     assert refused.status_code == 409 and refused.json()["error"]["params"]["reason"] == "not_member"
     # a member may not answer applications; the owner lets two in
-    no = _post(server, f"/api/clubs/{number}/members", tokens["pat"],
+    no = api_post(server, f"/api/clubs/{number}/members", tokens["pat"],
                {"username": "amy", "action": "approve"})
     assert no.status_code == 409 and no.json()["error"]["params"]["reason"] == "not_allowed"
     for n in ("amy", "bo"):
-        let_in = _post(server, f"/api/clubs/{number}/members", tokens["owner"],
+        let_in = api_post(server, f"/api/clubs/{number}/members", tokens["owner"],
                        {"username": n, "action": "approve"})
         assert let_in.json() == {"role": "member"}, let_in.text
-    owner_view = _get(server, f"/api/clubs/{number}", tokens["owner"]).json()
+    owner_view = api_get(server, f"/api/clubs/{number}", tokens["owner"]).json()
     assert owner_view["club"]["pending"] == 1  # pat waits for an answer
     assert [(m["username"], m["role"]) for m in owner_view["members"]] == [
         ("owner", "owner"), ("amy", "member"), ("bo", "member"), ("pat", "pending")]
@@ -66,13 +51,13 @@ def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
     assert [m["actions"] for m in owner_view["members"]] == [
         [], ["admin", "transfer", "remove"], ["admin", "transfer", "remove"],
         ["approve", "reject"]]
-    member_view = _get(server, f"/api/clubs/{number}", tokens["amy"]).json()
+    member_view = api_get(server, f"/api/clubs/{number}", tokens["amy"]).json()
     assert all(m["actions"] == [] for m in member_view["members"])
     assert member_view["club"]["pending"] == 0
     assert "pat" not in [m["username"] for m in member_view["members"]]  # admins' business
-    assert [c["number"] for c in _get(server, "/api/clubs", tokens["amy"]).json()["clubs"]] == [
+    assert [c["number"] for c in api_get(server, "/api/clubs", tokens["amy"]).json()["clubs"]] == [
         number]
-    gone = _post(server, f"/api/clubs/{number}/members", tokens["owner"],
+    gone = api_post(server, f"/api/clubs/{number}/members", tokens["owner"],
                  {"username": "nobody", "action": "remove"})
     assert gone.status_code == 409
     assert gone.json()["error"]["params"] == {"reason": "no_player", "username": "nobody"}
@@ -89,7 +74,7 @@ def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
         assert room["club_name"] == "汉口 老友"
         assert room["options"]["hands"] == 1 and room["options"]["cap"] == 250
         code = room["code"]
-        listed = (await asyncio.to_thread(_get, server, f"/api/clubs/{number}",
+        listed = (await asyncio.to_thread(api_get, server, f"/api/clubs/{number}",
                                           tokens["bo"])).json()["rooms"]
         assert listed == [{"code": code, "host": "amy", "players": ["amy"], "hands": 1,
                            "stake": 0}]
@@ -113,7 +98,7 @@ def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
         tables = [await c.expect("table") for c in (amy, owner, bo)]
         assert tables[0]["profile"] == "bianfeng"
         assert tables[0]["rules"]["opening_scoring"] == "per_opening"
-        gone = (await asyncio.to_thread(_get, server, f"/api/clubs/{number}",
+        gone = (await asyncio.to_thread(api_get, server, f"/api/clubs/{number}",
                                         tokens["bo"])).json()["rooms"]
         assert gone == []  # started: no longer waiting
         ends = await asyncio.gather(*(play(c, bot="greedy", seed=k, timeout=120)
@@ -127,15 +112,15 @@ def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
     mine = {n: r["totals"][r["seat"]] for n, r in zip(("amy", "owner", "bo"), results,
                                                         strict=True)}
     for period in ("week", "month", "all"):
-        standing = _get(server, f"/api/clubs/{number}/standings?period={period}",
+        standing = api_get(server, f"/api/clubs/{number}/standings?period={period}",
                         tokens["bo"]).json()
         assert standing["period"] == period and (standing["since"] is None) == (period == "all")
         got = {s["username"]: (s["points"], s["matches"], s["hands"])
                for s in standing["standings"]}
         assert got == {n: (p, 1, 1) for n, p in mine.items()}, (period, got)
-    bad = _get(server, f"/api/clubs/{number}/standings?period=year", tokens["bo"])
+    bad = api_get(server, f"/api/clubs/{number}/standings?period=year", tokens["bo"])
     assert bad.status_code == 400
-    (match,) = _get(server, f"/api/clubs/{number}", tokens["bo"]).json()["matches"]
+    (match,) = api_get(server, f"/api/clubs/{number}", tokens["bo"]).json()["matches"]
     assert match["status"] == "finished" and match["hands_done"] == 1 and match["hands"] == 1
     assert sorted(p for _, p in match["results"]) == sorted(results[0]["totals"])
     assert match["table_id"] is None
@@ -151,7 +136,7 @@ def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
 ])
 def test_bad_clubs_are_refused(server: Server, body: dict[str, Any], field: str) -> None:
     token = register(server, "founder")
-    r = _post(server, "/api/clubs", token, body)
+    r = api_post(server, "/api/clubs", token, body)
     assert r.status_code == 400, r.text
     assert r.json()["error"]["params"]["field"] == field
     if body.get("options", {}).get("rules", {}).get("cap") == -5:  # named, with its range
@@ -161,23 +146,23 @@ def test_bad_clubs_are_refused(server: Server, body: dict[str, Any], field: str)
 
 def test_who_may_found_and_what_is_not_found(server: Server) -> None:
     guest = guest_token(server)
-    r = _post(server, "/api/clubs", guest, {"name": "guests"})
+    r = api_post(server, "/api/clubs", guest, {"name": "guests"})
     assert r.status_code == 409 and r.json()["error"]["params"]["reason"] == "guest"
-    assert _post(server, "/api/clubs", "nonsense", {"name": "x"}).status_code == 401
+    assert api_post(server, "/api/clubs", "nonsense", {"name": "x"}).status_code == 401
     token = register(server, "founder")
     for number in ("000001", "12345", "1234567", "abcdef", "１２３４５６"):
-        assert _get(server, f"/api/clubs/{number}", token).status_code == 404, number
-    number = _post(server, "/api/clubs", token, {"name": "一个"}).json()["number"]
+        assert api_get(server, f"/api/clubs/{number}", token).status_code == 404, number
+    number = api_post(server, "/api/clubs", token, {"name": "一个"}).json()["number"]
     other = 100_000 if number != 100_000 else 100_001
-    assert _get(server, f"/api/clubs/{other}", token).status_code == 404
-    assert _post(server, f"/api/clubs/{other}/apply", token).status_code == 404
-    left = _post(server, f"/api/clubs/{number}/leave", token)
+    assert api_get(server, f"/api/clubs/{other}", token).status_code == 404
+    assert api_post(server, f"/api/clubs/{other}/apply", token).status_code == 404
+    left = api_post(server, f"/api/clubs/{number}/leave", token)
     assert left.status_code == 409 and left.json()["error"]["params"]["reason"] == "owner"
-    renamed = _post(server, f"/api/clubs/{number}/settings", token,
+    renamed = api_post(server, f"/api/clubs/{number}/settings", token,
                     {"name": "两个", "options": {"profile": "laizishanzhuang", "hands": 8}})
     assert renamed.status_code == 200 and renamed.json()["profile"] == "laizishanzhuang"
-    assert _post(server, f"/api/clubs/{number}/dissolve", token).json() == {"ok": True}
-    assert _get(server, f"/api/clubs/{number}", token).status_code == 404
+    assert api_post(server, f"/api/clubs/{number}/dissolve", token).json() == {"ok": True}
+    assert api_get(server, f"/api/clubs/{number}", token).status_code == 404
 
 
 def test_the_players_a_change_concerns_hear_of_it(server: Server) -> None:
@@ -185,23 +170,23 @@ def test_the_players_a_change_concerns_hear_of_it(server: Server) -> None:
     answer, a member of his new role or his removal, the heir of the club; nobody else."""
     names = ["boss", "aide", "newbie", "idle"]
     tokens = dict(zip(names, (register(server, n) for n in names), strict=True))
-    number = _post(server, "/api/clubs", tokens["boss"], {"name": "消息圈"}).json()["number"]
-    _post(server, f"/api/clubs/{number}/apply", tokens["aide"])
-    _post(server, f"/api/clubs/{number}/members", tokens["boss"],
+    number = api_post(server, "/api/clubs", tokens["boss"], {"name": "消息圈"}).json()["number"]
+    api_post(server, f"/api/clubs/{number}/apply", tokens["aide"])
+    api_post(server, f"/api/clubs/{number}/members", tokens["boss"],
           {"username": "aide", "action": "approve"})
-    _post(server, f"/api/clubs/{number}/members", tokens["boss"],
+    api_post(server, f"/api/clubs/{number}/members", tokens["boss"],
           {"username": "aide", "action": "admin"})
 
     async def scenario() -> list[Client]:
         clients = {n: Client(server, tokens[n], n) for n in names}
         for c in clients.values():
             await c.connect()
-        seen = await asyncio.to_thread(_get, server, f"/api/clubs/{number}", tokens["boss"])
+        seen = await asyncio.to_thread(api_get, server, f"/api/clubs/{number}", tokens["boss"])
         assert {(m["username"], m["online"]) for m in seen.json()["members"]} == {
             ("boss", True), ("aide", True)}
 
         async def call(path: str, who: str, body: Any = None) -> None:
-            r = await asyncio.to_thread(_post, server, path, tokens[who], body)
+            r = await asyncio.to_thread(api_post, server, path, tokens[who], body)
             assert r.status_code == 200, r.text
 
         def event(kind: str, by: str) -> dict[str, Any]:
@@ -230,7 +215,7 @@ def test_the_players_a_change_concerns_hear_of_it(server: Server) -> None:
 
     clients = asyncio.run(scenario())
     for _ in range(50):  # gone: no longer online (the server sees the sockets close)
-        members = _get(server, f"/api/clubs/{number}", tokens["boss"]).json()["members"]
+        members = api_get(server, f"/api/clubs/{number}", tokens["boss"]).json()["members"]
         if not any(m["online"] for m in members):
             break
         asyncio.run(asyncio.sleep(0.1))

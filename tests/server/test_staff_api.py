@@ -16,20 +16,7 @@ import pytest
 from wuhan_mahjong.server import admin as server_admin
 from wuhan_mahjong.store.admin import Admin
 
-from .harness import Client, Server, play, register, seat_four
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def _post(server: Server, path: str, token: str, body: Any = None) -> httpx.Response:
-    return httpx.post(f"{server.http}{path}", json=body if body is not None else {},
-                      headers=_auth(token), timeout=10)
-
-
-def _get(server: Server, path: str, token: str) -> httpx.Response:
-    return httpx.get(f"{server.http}{path}", headers=_auth(token), timeout=10)
+from .harness import Client, Server, api_get, api_post, play, register, seat_four
 
 
 def _refusal(r: httpx.Response) -> tuple[int, str, str | None]:
@@ -50,42 +37,42 @@ def staffed(server: Server) -> tuple[Server, dict[str, str]]:
 
 def test_who_may_do_what(staffed: tuple[Server, dict[str, str]]) -> None:
     server, t = staffed
-    assert _refusal(_get(server, "/api/staff", t["pat"])) == (403, "staff_refused", "not_staff")
-    assert _refusal(_get(server, "/api/staff/reports", t["pat"]))[2] == "not_staff"
-    assert _get(server, "/api/staff", "nonsense").status_code == 401
-    home = _get(server, "/api/staff", t["mod"]).json()
+    assert _refusal(api_get(server, "/api/staff", t["pat"])) == (403, "staff_refused", "not_staff")
+    assert _refusal(api_get(server, "/api/staff/reports", t["pat"]))[2] == "not_staff"
+    assert api_get(server, "/api/staff", "nonsense").status_code == 401
+    home = api_get(server, "/api/staff", t["mod"]).json()
     assert home["role"] == "moderator"
     assert "ban" in home["actions"] and "grant" not in home["actions"]
     assert [(m["username"], m["role"]) for m in home["staff"]] == [("boss", "admin"),
                                                                    ("mod", "moderator")]
-    assert set(_get(server, "/api/staff", t["boss"]).json()["actions"]) > set(home["actions"])
-    assert [_get(server, "/api/profile", t[n]).json()["staff"] for n in ("boss", "mod", "pat")] \
+    assert set(api_get(server, "/api/staff", t["boss"]).json()["actions"]) > set(home["actions"])
+    assert [api_get(server, "/api/profile", t[n]).json()["staff"] for n in ("boss", "mod", "pat")] \
         == ["admin", "moderator", None]
     # a moderator: not the admins' actions, nobody of his rank or above, not himself
-    grant = _post(server, "/api/staff/accounts/pat", t["mod"], {"action": "grant", "amount": 5})
+    grant = api_post(server, "/api/staff/accounts/pat", t["mod"], {"action": "grant", "amount": 5})
     assert _refusal(grant) == (403, "staff_refused", "not_allowed")
-    assert _refusal(_post(server, "/api/staff/drain", t["mod"], {"on": True}))[2] == "not_allowed"
-    assert _refusal(_get(server, "/api/staff/audit", t["mod"]))[2] == "not_allowed"
-    assert _refusal(_post(server, "/api/staff/accounts/boss", t["mod"],
+    assert _refusal(api_post(server, "/api/staff/drain", t["mod"], {"on": True}))[2] == "not_allowed"
+    assert _refusal(api_get(server, "/api/staff/audit", t["mod"]))[2] == "not_allowed"
+    assert _refusal(api_post(server, "/api/staff/accounts/boss", t["mod"],
                           {"action": "ban"}))[2] == "rank"
-    assert _refusal(_get(server, "/api/staff/accounts/boss", t["mod"]))[2] == "rank"
-    assert _refusal(_post(server, "/api/staff/accounts/mod", t["mod"],
+    assert _refusal(api_get(server, "/api/staff/accounts/boss", t["mod"]))[2] == "rank"
+    assert _refusal(api_post(server, "/api/staff/accounts/mod", t["mod"],
                           {"action": "ban"}))[2] == "self"
     # an admin reaches moderators, not admins, and names no admin from a browser
-    assert _get(server, "/api/staff/accounts/mod", t["boss"]).json()["role"] == "moderator"
-    assert _refusal(_post(server, "/api/staff/accounts/boss", t["boss"],
+    assert api_get(server, "/api/staff/accounts/mod", t["boss"]).json()["role"] == "moderator"
+    assert _refusal(api_post(server, "/api/staff/accounts/boss", t["boss"],
                           {"action": "grant", "amount": 5}))[2] == "self"
-    to_admin = _post(server, "/api/staff/accounts/pat", t["boss"],
+    to_admin = api_post(server, "/api/staff/accounts/pat", t["boss"],
                      {"action": "role", "role": "admin"})
     assert to_admin.status_code == 400 and to_admin.json()["error"]["code"] == "invalid_request"
     # nothing to act on, and input out of bounds
-    assert _get(server, "/api/staff/accounts/nobody", t["mod"]).status_code == 404
-    assert _get(server, "/api/staff/accounts/" + "x" * 200, t["mod"]).status_code == 404
-    huge = _post(server, "/api/staff/accounts/pat", t["boss"],
+    assert api_get(server, "/api/staff/accounts/nobody", t["mod"]).status_code == 404
+    assert api_get(server, "/api/staff/accounts/" + "x" * 200, t["mod"]).status_code == 404
+    huge = api_post(server, "/api/staff/accounts/pat", t["boss"],
                  {"action": "grant", "amount": 10**30})
     assert huge.status_code == 400
-    assert _get(server, "/api/staff/log?limit=-3", t["mod"]).status_code == 400
-    assert _get(server, "/api/staff/fairplay?profile=riichi", t["mod"]).status_code == 400
+    assert api_get(server, "/api/staff/log?limit=-3", t["mod"]).status_code == 400
+    assert api_get(server, "/api/staff/fairplay?profile=riichi", t["mod"]).status_code == 400
     assert server.store.account_by_username("pat").silver == 1000  # type: ignore[union-attr]
 
 
@@ -95,7 +82,7 @@ def test_a_moderators_ban_and_an_admins_grant(staffed: tuple[Server, dict[str, s
     async def banned_while_connected() -> int | None:
         cheat = Client(server, t["cheat"], "cheat")
         await cheat.connect()
-        r = await asyncio.to_thread(_post, server, "/api/staff/accounts/cheat", t["mod"],
+        r = await asyncio.to_thread(api_post, server, "/api/staff/accounts/cheat", t["mod"],
                                     {"action": "ban", "reason": "通牌"})
         assert r.status_code == 200, r.text
         assert r.json()["account"]["ban"]["reason"] == "通牌"
@@ -106,24 +93,24 @@ def test_a_moderators_ban_and_an_admins_grant(staffed: tuple[Server, dict[str, s
     login = httpx.post(f"{server.http}/api/login", json={"username": "cheat",
                                                          "password": "secret-123"}, timeout=10)
     assert login.status_code == 401
-    again = _post(server, "/api/staff/accounts/cheat", t["mod"], {"action": "ban"})
+    again = api_post(server, "/api/staff/accounts/cheat", t["mod"], {"action": "ban"})
     assert _refusal(again) == (409, "staff_refused", "refused")
-    assert _post(server, "/api/staff/accounts/cheat", t["mod"],
+    assert api_post(server, "/api/staff/accounts/cheat", t["mod"],
                  {"action": "unban"}).json()["account"]["ban"] is None
 
-    granted = _post(server, "/api/staff/accounts/pat", t["boss"],
+    granted = api_post(server, "/api/staff/accounts/pat", t["boss"],
                     {"action": "grant", "amount": 250, "reason": "refund of a lost match"})
     assert granted.status_code == 200, granted.text
     body = granted.json()
     assert body["balance"] == 1250 and body["account"]["silver"] == 1250
     assert body["account"]["ledger"][0]["reason"] == "operator_grant"
-    below_zero = _post(server, "/api/staff/accounts/pat", t["boss"],
+    below_zero = api_post(server, "/api/staff/accounts/pat", t["boss"],
                        {"action": "grant", "amount": -5000})
     assert _refusal(below_zero)[0:2] == (409, "staff_refused")
-    audit = _get(server, "/api/staff/audit", t["boss"]).json()
+    audit = api_get(server, "/api/staff/audit", t["boss"]).json()
     assert audit["ok"] is True and audit["sources"]["operator_grant"] == 250
 
-    log = _get(server, "/api/staff/log?limit=20", t["mod"]).json()["log"]
+    log = api_get(server, "/api/staff/log?limit=20", t["mod"]).json()["log"]
     done = [(a["actor"], a["action"]) for a in reversed(log)]
     assert [d for d in done if d[0].startswith("web:")] == [
         ("web:mod", "ban"), ("web:mod", "unban"), ("web:boss", "grant"), ("web:boss", "audit")]
@@ -131,23 +118,23 @@ def test_a_moderators_ban_and_an_admins_grant(staffed: tuple[Server, dict[str, s
 
 def test_moderators_come_and_go_at_once(staffed: tuple[Server, dict[str, str]]) -> None:
     server, t = staffed
-    named = _post(server, "/api/staff/accounts/pat", t["boss"],
+    named = api_post(server, "/api/staff/accounts/pat", t["boss"],
                   {"action": "role", "role": "moderator"})
     assert named.status_code == 200 and named.json()["role"] == "moderator"
-    assert _get(server, "/api/staff", t["pat"]).json()["role"] == "moderator"
-    assert _get(server, "/api/staff/reports", t["pat"]).status_code == 200
-    gone = _post(server, "/api/staff/accounts/pat", t["boss"], {"action": "role", "role": "none"})
+    assert api_get(server, "/api/staff", t["pat"]).json()["role"] == "moderator"
+    assert api_get(server, "/api/staff/reports", t["pat"]).status_code == 200
+    gone = api_post(server, "/api/staff/accounts/pat", t["boss"], {"action": "role", "role": "none"})
     assert gone.status_code == 200 and gone.json()["role"] is None
-    assert _refusal(_get(server, "/api/staff/reports", t["pat"]))[2] == "not_staff"
+    assert _refusal(api_get(server, "/api/staff/reports", t["pat"]))[2] == "not_staff"
     # a new password from an admin: the old sessions end, the new password logs in
-    reset = _post(server, "/api/staff/accounts/pat", t["boss"], {"action": "reset_password"})
+    reset = api_post(server, "/api/staff/accounts/pat", t["boss"], {"action": "reset_password"})
     password = reset.json()["password"]
-    assert _get(server, "/api/profile", t["pat"]).status_code == 401
+    assert api_get(server, "/api/profile", t["pat"]).status_code == 401
     login = httpx.post(f"{server.http}/api/login", json={"username": "pat", "password": password},
                        timeout=10)
     assert login.status_code == 200, login.text
     # closing an account: the name becomes a tombstone, the silver goes to the house
-    closed = _post(server, "/api/staff/accounts/cheat", t["boss"],
+    closed = api_post(server, "/api/staff/accounts/cheat", t["boss"],
                    {"action": "close", "reason": "asked by mail"})
     assert closed.status_code == 200 and closed.json()["account"] is None
     assert server.store.account_by_username("cheat") is None
@@ -155,41 +142,41 @@ def test_moderators_come_and_go_at_once(staffed: tuple[Server, dict[str, str]]) 
 
 def test_reports_clubs_and_tables(staffed: tuple[Server, dict[str, str]]) -> None:
     server, t = staffed
-    filed = _post(server, "/api/reports", t["pat"], {"reason": "name", "username": "cheat"})
+    filed = api_post(server, "/api/reports", t["pat"], {"reason": "name", "username": "cheat"})
     assert filed.status_code == 201, filed.text
-    listed = _get(server, "/api/staff/reports", t["mod"]).json()["reports"]
+    listed = api_get(server, "/api/staff/reports", t["mod"]).json()["reports"]
     assert [(r["reporter"], r["reported"], r["status"]) for r in listed] == [
         ("pat", "cheat", "open")]
     report_id = listed[0]["id"]
-    closed = _post(server, f"/api/staff/reports/{report_id}/close", t["mod"],
+    closed = api_post(server, f"/api/staff/reports/{report_id}/close", t["mod"],
                    {"note": "warned him"})
     assert closed.json()["report"]["status"] == "closed"
     assert closed.json()["report"]["closed_by"] == "web:mod"
-    assert _get(server, "/api/staff/reports", t["mod"]).json()["reports"] == []
-    assert len(_get(server, "/api/staff/reports?all=1", t["mod"]).json()["reports"]) == 1
-    twice = _post(server, f"/api/staff/reports/{report_id}/close", t["mod"], {})
+    assert api_get(server, "/api/staff/reports", t["mod"]).json()["reports"] == []
+    assert len(api_get(server, "/api/staff/reports?all=1", t["mod"]).json()["reports"]) == 1
+    twice = api_post(server, f"/api/staff/reports/{report_id}/close", t["mod"], {})
     assert _refusal(twice) == (409, "staff_refused", "refused")
-    assert _post(server, "/api/staff/reports/99999/close", t["mod"], {}).status_code == 404
-    assert _post(server, "/api/staff/reports/x1/close", t["mod"], {}).status_code == 404
+    assert api_post(server, "/api/staff/reports/99999/close", t["mod"], {}).status_code == 404
+    assert api_post(server, "/api/staff/reports/x1/close", t["mod"], {}).status_code == 404
 
-    club = _post(server, "/api/clubs", t["cheat"], {"name": "坏名字", "options": {}}).json()
-    clubs = _get(server, "/api/staff/clubs", t["mod"]).json()["clubs"]
+    club = api_post(server, "/api/clubs", t["cheat"], {"name": "坏名字", "options": {}}).json()
+    clubs = api_get(server, "/api/staff/clubs", t["mod"]).json()["clubs"]
     assert [(c["number"], c["owner"]) for c in clubs] == [(club["number"], "cheat")]
-    dissolved = _post(server, f"/api/staff/clubs/{club['number']}/dissolve", t["mod"],
+    dissolved = api_post(server, f"/api/staff/clubs/{club['number']}/dissolve", t["mod"],
                       {"reason": "offensive name"})
     assert dissolved.json()["club"]["name"] == "坏名字"
-    assert _get(server, f"/api/clubs/{club['number']}", t["cheat"]).status_code == 404
-    assert _post(server, f"/api/staff/clubs/{club['number']}/dissolve", t["mod"],
+    assert api_get(server, f"/api/clubs/{club['number']}", t["cheat"]).status_code == 404
+    assert api_post(server, f"/api/staff/clubs/{club['number']}/dissolve", t["mod"],
                  {}).status_code == 404
-    assert _post(server, "/api/staff/tournaments/4242/cancel", t["mod"], {}).status_code == 404
-    assert _get(server, "/api/staff/tournaments", t["mod"]).json() == {"tournaments": []}
+    assert api_post(server, "/api/staff/tournaments/4242/cancel", t["mod"], {}).status_code == 404
+    assert api_get(server, "/api/staff/tournaments", t["mod"]).json() == {"tournaments": []}
 
-    assert _get(server, "/api/staff/tables", t["mod"]).json() == {"tables": [],
+    assert api_get(server, "/api/staff/tables", t["mod"]).json() == {"tables": [],
                                                                  "draining": False}
-    assert _post(server, "/api/staff/drain", t["boss"], {"on": True}).json() == {"draining": True}
-    assert _get(server, "/api/staff/tables", t["mod"]).json()["draining"] is True
-    _post(server, "/api/staff/drain", t["boss"], {"on": False})
-    screen = _get(server, "/api/staff/fairplay?min_wins=1&days=30", t["mod"]).json()
+    assert api_post(server, "/api/staff/drain", t["boss"], {"on": True}).json() == {"draining": True}
+    assert api_get(server, "/api/staff/tables", t["mod"]).json()["draining"] is True
+    api_post(server, "/api/staff/drain", t["boss"], {"on": False})
+    screen = api_get(server, "/api/staff/fairplay?min_wins=1&days=30", t["mod"]).json()
     assert screen["pairs_looked_at"] == 0 and screen["pairs"] == []
 
 
@@ -197,7 +184,7 @@ def test_a_notice_reaches_every_player_at_once(staffed: tuple[Server, dict[str, 
     """An admin's notice (系统公告) comes to a connected player as an ``announcement`` frame
     within a poll, with the ``welcome`` of a later connection, and goes when taken down."""
     server, t = staffed
-    refused = _post(server, "/api/staff/announcement", t["mod"], {"text": "hi"})
+    refused = api_post(server, "/api/staff/announcement", t["mod"], {"text": "hi"})
     assert _refusal(refused) == (403, "staff_refused", "not_allowed")
     wait = 4 * server_admin.POLL_SECONDS + 5
 
@@ -208,7 +195,7 @@ def test_a_notice_reaches_every_player_at_once(staffed: tuple[Server, dict[str, 
         boss = Client(server, t["boss"], "boss")
         assert (await boss.connect())["staff"] == "admin"  # the menu's link to the staff pages
         await boss.close()
-        shown = await asyncio.to_thread(_post, server, "/api/staff/announcement", t["boss"],
+        shown = await asyncio.to_thread(api_post, server, "/api/staff/announcement", t["boss"],
                                         {"text": "今晚 23:00 停服维护十分钟", "hours": 3})
         assert shown.status_code == 200, shown.text
         frame = await pat.expect("announcement", timeout=wait)
@@ -217,7 +204,7 @@ def test_a_notice_reaches_every_player_at_once(staffed: tuple[Server, dict[str, 
         assert frame["announcement"]["expires_at"] is not None
         later = Client(server, t["cheat"], "cheat")
         assert (await later.connect())["announcement"] == frame["announcement"]
-        down = await asyncio.to_thread(_post, server, "/api/staff/announcement", t["boss"],
+        down = await asyncio.to_thread(api_post, server, "/api/staff/announcement", t["boss"],
                                        {"text": None})
         assert down.json() == {"announcement": None}
         assert (await pat.expect("announcement", timeout=wait))["announcement"] is None
@@ -226,14 +213,14 @@ def test_a_notice_reaches_every_player_at_once(staffed: tuple[Server, dict[str, 
         await later.close()
 
     asyncio.run(flow())
-    listed = _get(server, "/api/staff/announcement", t["boss"]).json()
+    listed = api_get(server, "/api/staff/announcement", t["boss"]).json()
     assert listed["announcement"] is None
     assert [a["text"] for a in listed["recent"]] == ["今晚 23:00 停服维护十分钟"]
-    bad = _post(server, "/api/staff/announcement", t["boss"], {"text": "x", "hours": 0})
+    bad = api_post(server, "/api/staff/announcement", t["boss"], {"text": "x", "hours": 0})
     assert bad.status_code == 400
-    empty = _post(server, "/api/staff/announcement", t["boss"], {"text": "  "})
+    empty = api_post(server, "/api/staff/announcement", t["boss"], {"text": "  "})
     assert _refusal(empty) == (409, "staff_refused", "refused")
-    assert _post(server, "/api/staff/announcement", t["boss"], {"text": None}).status_code == 409
+    assert api_post(server, "/api/staff/announcement", t["boss"], {"text": None}).status_code == 409
 
 
 def test_a_moderator_replays_the_hand_a_report_names(start_server: Any) -> None:
@@ -252,24 +239,24 @@ def test_a_moderator_replays_the_hand_a_report_names(start_server: Any) -> None:
         return ends[0]
 
     match_id = asyncio.run(scenario())["match_id"]
-    listed = _get(server, f"/api/staff/matches/{match_id}", tokens["mod"])
+    listed = api_get(server, f"/api/staff/matches/{match_id}", tokens["mod"])
     assert listed.status_code == 200, listed.text
     assert listed.json()["hands"] == [0]
     assert sorted(listed.json()["players"]) == ["rp0", "rp1", "rp2", "rp3"]
-    staff_frames = _get(server, f"/api/staff/matches/{match_id}/hands/0/frames", tokens["mod"])
-    own_frames = _get(server, f"/api/matches/{match_id}/hands/0/frames", tokens["rp0"])
+    staff_frames = api_get(server, f"/api/staff/matches/{match_id}/hands/0/frames", tokens["mod"])
+    own_frames = api_get(server, f"/api/matches/{match_id}/hands/0/frames", tokens["rp0"])
     assert staff_frames.status_code == own_frames.status_code == 200
     assert staff_frames.json() == own_frames.json() and staff_frames.json()["frames"]
     # a player who did not sit there sees nothing, by either door
-    assert _get(server, f"/api/matches/{match_id}/hands/0/frames", tokens["nosy"]).status_code \
+    assert api_get(server, f"/api/matches/{match_id}/hands/0/frames", tokens["nosy"]).status_code \
         == 404
-    assert _refusal(_get(server, f"/api/staff/matches/{match_id}", tokens["nosy"]))[2] \
+    assert _refusal(api_get(server, f"/api/staff/matches/{match_id}", tokens["nosy"]))[2] \
         == "not_staff"
-    assert _refusal(_get(server, f"/api/staff/matches/{match_id}/hands/0/frames",
+    assert _refusal(api_get(server, f"/api/staff/matches/{match_id}/hands/0/frames",
                          tokens["nosy"]))[2] == "not_staff"
     for path in (f"/api/staff/matches/{match_id}/hands/7/frames", "/api/staff/matches/nope",
                  "/api/staff/matches/" + "x" * 300):
-        assert _get(server, path, tokens["mod"]).status_code == 404, path
-    log = _get(server, "/api/staff/log", tokens["mod"]).json()["log"]
+        assert api_get(server, path, tokens["mod"]).status_code == 404, path
+    log = api_get(server, "/api/staff/log", tokens["mod"]).json()["log"]
     assert [(a["actor"], a["action"], a["detail"]["match_id"]) for a in log
             if a["action"] == "read_match"] == [("web:mod", "read_match", match_id)]

@@ -15,24 +15,15 @@ from typing import Any
 import httpx
 import pytest
 
-from .harness import Client, Server, play, register
+from .harness import Client, Server, api_post, bearer, play, register
 from .test_durable_crash import ServeProcess, _accounts
 
 PASSWORD = "secret-123"
 
 
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def _post(server: Server, path: str, token: str, body: Any = None) -> httpx.Response:
-    return httpx.post(f"{server.http}{path}", json=body if body is not None else {},
-                      headers=_auth(token), timeout=10)
-
-
 def _detail(server: Server, tid: int, token: str | None = None) -> dict[str, Any]:
     r = httpx.get(f"{server.http}/api/tournaments/{tid}", timeout=10,
-                  headers=_auth(token) if token else None)
+                  headers=bearer(token) if token else None)
     assert r.status_code == 200, r.text
     return dict(r.json())
 
@@ -40,14 +31,14 @@ def _detail(server: Server, tid: int, token: str | None = None) -> dict[str, Any
 def test_a_tournament_of_two_rounds_through_the_server(server: Server) -> None:
     names = [f"tp{k}" for k in range(5)]
     tokens = [register(server, n) for n in names]
-    made = _post(server, "/api/tournaments", tokens[0],
+    made = api_post(server, "/api/tournaments", tokens[0],
                  {"name": "周末杯", "profile": "yuanhang", "hands": 1, "rounds": 2,
                   "capacity": 8})
     assert made.status_code == 201, made.text
     tid = made.json()["id"]
     for t in tokens[1:]:
-        assert _post(server, f"/api/tournaments/{tid}/join", t).status_code == 200
-    early = _post(server, f"/api/tournaments/{tid}/start", tokens[1])
+        assert api_post(server, f"/api/tournaments/{tid}/join", t).status_code == 200
+    early = api_post(server, f"/api/tournaments/{tid}/start", tokens[1])
     assert early.status_code == 409 and early.json()["error"]["params"]["reason"] == "not_creator"
     listed = httpx.get(f"{server.http}/api/tournaments", timeout=10).json()["tournaments"]
     assert [(t["id"], t["players"], t["status"]) for t in listed] == [(tid, 5, "open")]
@@ -63,7 +54,7 @@ def test_a_tournament_of_two_rounds_through_the_server(server: Server) -> None:
         await clients[1].send({"type": "quick_match"})
         refused = await clients[1].expect("error")
         assert refused["code"] == "in_tournament" and refused["params"]["tournament"] == tid
-        started = await asyncio.to_thread(_post, server, f"/api/tournaments/{tid}/start",
+        started = await asyncio.to_thread(api_post, server, f"/api/tournaments/{tid}/start",
                                           tokens[0])
         assert started.status_code == 200, started.text
         for round_no in (1, 2):
@@ -131,10 +122,10 @@ def test_a_table_waits_for_a_player_at_another_table_unless_he_withdrew(server: 
     once he withdraws it starts without him (a bot in his seat)."""
     names = ["wa", "wb", "wc", "busy"]
     tokens = [register(server, n) for n in names]
-    tid = _post(server, "/api/tournaments", tokens[0],
+    tid = api_post(server, "/api/tournaments", tokens[0],
                 {"name": "waits", "hands": 1, "rounds": 1, "capacity": 4}).json()["id"]
     for t in tokens[1:]:
-        assert _post(server, f"/api/tournaments/{tid}/join", t).status_code == 200
+        assert api_post(server, f"/api/tournaments/{tid}/join", t).status_code == 200
     busy = server.store.account_by_username("busy")
     assert busy is not None
     server.hub.where.starting(busy.id)  # at another table (being seated there)
@@ -143,13 +134,13 @@ def test_a_table_waits_for_a_player_at_another_table_unless_he_withdrew(server: 
             clients = [Client(server, t) for t in tokens[:3]]
             for c in clients:
                 await c.connect()
-            started = await asyncio.to_thread(_post, server, f"/api/tournaments/{tid}/start",
+            started = await asyncio.to_thread(api_post, server, f"/api/tournaments/{tid}/start",
                                               tokens[0])
             assert started.status_code == 200
             await asyncio.sleep(1.0)  # the runner has looked: the table waits for him
             assert not any(c.of_type("table") for c in clients)
             assert _detail(server, tid)["tables"][0]["status"] == "pending"
-            gone = await asyncio.to_thread(_post, server, f"/api/tournaments/{tid}/withdraw",
+            gone = await asyncio.to_thread(api_post, server, f"/api/tournaments/{tid}/withdraw",
                                            tokens[3])
             assert gone.status_code == 200
             tables = await asyncio.gather(*(c.expect("table", timeout=30) for c in clients))
@@ -172,24 +163,24 @@ def test_the_apis_refusals(server: Server) -> None:
     for body, status in (({"name": ""}, 400), ({"name": "x", "hands": 99}, 400),
                          ({"name": "x", "capacity": 2}, 400), ({"name": "x", "rounds": "3"}, 400),
                          ({"name": "x", "extra": 1}, 400), ({"name": "x\u0000y"}, 400)):
-        r = _post(server, "/api/tournaments", token, body)
+        r = api_post(server, "/api/tournaments", token, body)
         assert r.status_code == status, (body, r.text)
         assert r.json()["error"]["code"] == "invalid_request"
-    r = _post(server, "/api/tournaments", guest, {"name": "guests' cup"})
+    r = api_post(server, "/api/tournaments", guest, {"name": "guests' cup"})
     assert r.status_code == 409 and r.json()["error"]["params"]["reason"] == "guest"
     assert httpx.post(f"{server.http}/api/tournaments", json={"name": "x"},
                       timeout=10).status_code == 401
-    tid = _post(server, "/api/tournaments", token, {"name": "cup"}).json()["id"]
-    r = _post(server, f"/api/tournaments/{tid}/start", token)
+    tid = api_post(server, "/api/tournaments", token, {"name": "cup"}).json()["id"]
+    r = api_post(server, f"/api/tournaments/{tid}/start", token)
     assert r.status_code == 409 and r.json()["error"]["params"]["reason"] == "too_few"
-    r = _post(server, f"/api/tournaments/{tid}/withdraw", other)
+    r = api_post(server, f"/api/tournaments/{tid}/withdraw", other)
     assert r.status_code == 409 and r.json()["error"]["params"]["reason"] == "not_entered"
     for path in ("/api/tournaments/999999", "/api/tournaments/x1", "/api/tournaments/1" + "0" * 20,
                  "/api/tournaments/%EF%BC%91"):
         assert httpx.get(f"{server.http}{path}", timeout=10).status_code == 404, path
-    assert _post(server, "/api/tournaments/999999/join", other).status_code == 404
-    assert _post(server, f"/api/tournaments/{tid}/cancel", other).status_code == 409
-    assert _post(server, f"/api/tournaments/{tid}/cancel", token).status_code == 200
+    assert api_post(server, "/api/tournaments/999999/join", other).status_code == 404
+    assert api_post(server, f"/api/tournaments/{tid}/cancel", other).status_code == 409
+    assert api_post(server, f"/api/tournaments/{tid}/cancel", token).status_code == 200
     assert _detail(server, tid)["tournament"]["status"] == "cancelled"
 
 
@@ -208,10 +199,10 @@ def test_a_tournament_survives_kill_9_of_its_server(node: ServeProcess, db_url: 
     store, tokens, _ = _accounts(db_url, 4)
     try:
         node.start()
-        tid = _post(node, "/api/tournaments", tokens[0],
+        tid = api_post(node, "/api/tournaments", tokens[0],
                     {"name": "crash cup", "hands": 1, "rounds": 2, "capacity": 4}).json()["id"]
         for t in tokens[1:]:
-            assert _post(node, f"/api/tournaments/{tid}/join", t).status_code == 200
+            assert api_post(node, f"/api/tournaments/{tid}/join", t).status_code == 200
 
         async def seated() -> list[Client]:
             clients = [Client(node, t) for t in tokens]  # type: ignore[arg-type]
@@ -221,7 +212,7 @@ def test_a_tournament_survives_kill_9_of_its_server(node: ServeProcess, db_url: 
 
         async def round_one() -> None:
             clients = await seated()
-            assert (await asyncio.to_thread(_post, node, f"/api/tournaments/{tid}/start",
+            assert (await asyncio.to_thread(api_post, node, f"/api/tournaments/{tid}/start",
                                             tokens[0])).status_code == 200
             await asyncio.gather(*(c.expect("state", timeout=30) for c in clients))
             node.kill()
@@ -272,19 +263,19 @@ def test_a_tournament_starts_by_itself_at_its_time(server: Server) -> None:
     body = {"name": "八点开赛", "hands": 1, "rounds": 1, "capacity": 4}
     for when in ((datetime.now(UTC) + timedelta(minutes=1)).isoformat(),
                  (datetime.now(UTC) + timedelta(days=8)).isoformat()):
-        r = _post(server, "/api/tournaments", tokens[0], {**body, "starts_at": when})
+        r = api_post(server, "/api/tournaments", tokens[0], {**body, "starts_at": when})
         assert r.status_code == 400, r.text
         error = r.json()["error"]
         assert error["params"] == {"field": "starts_at", "problem": "start_time", "low": 5,
                                    "high": 7}
     for when in (soon.replace(tzinfo=None).isoformat(), "tonight"):
-        r = _post(server, "/api/tournaments", tokens[0], {**body, "starts_at": when})
+        r = api_post(server, "/api/tournaments", tokens[0], {**body, "starts_at": when})
         assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_request", when
-    made = _post(server, "/api/tournaments", tokens[0], {**body, "starts_at": soon.isoformat()})
+    made = api_post(server, "/api/tournaments", tokens[0], {**body, "starts_at": soon.isoformat()})
     assert made.status_code == 201, made.text
     tid = made.json()["id"]
     for t in tokens[1:]:
-        assert _post(server, f"/api/tournaments/{tid}/join", t).status_code == 200
+        assert api_post(server, f"/api/tournaments/{tid}/join", t).status_code == 200
     shown = _detail(server, tid)["tournament"]
     assert shown["status"] == "open"
     assert datetime.fromisoformat(shown["starts_at"]) == soon
