@@ -46,6 +46,12 @@ def test_who_may_do_what(staffed: tuple[Server, dict[str, str]]) -> None:
     assert [(m["username"], m["role"]) for m in home["staff"]] == [("boss", "admin"),
                                                                    ("mod", "moderator")]
     assert set(api_get(server, "/api/staff", t["boss"]).json()["actions"]) > set(home["actions"])
+    seen = home["overview"]
+    assert (seen["players"], seen["new_players"], seen["banned"], seen["reports_open"]) == (
+        4, 4, 0, 0)
+    assert (seen["matches_running"], seen["matches_since"], seen["clubs"]) == (0, 0, 0)
+    assert (seen["online"], seen["tables"], seen["draining"], seen["announcement"]) == (
+        0, 0, False, None)
     assert [api_get(server, "/api/profile", t[n]).json()["staff"] for n in ("boss", "mod", "pat")] \
         == ["admin", "moderator", None]
     # a moderator: not the admins' actions, nobody of his rank or above, not himself
@@ -175,6 +181,8 @@ def test_reports_clubs_and_tables(staffed: tuple[Server, dict[str, str]]) -> Non
                                                                  "draining": False}
     assert api_post(server, "/api/staff/drain", t["boss"], {"on": True}).json() == {"draining": True}
     assert api_get(server, "/api/staff/tables", t["mod"]).json()["draining"] is True
+    seen = api_get(server, "/api/staff", t["mod"]).json()["overview"]
+    assert (seen["draining"], seen["clubs"], seen["reports_open"]) == (True, 0, 0)
     api_post(server, "/api/staff/drain", t["boss"], {"on": False})
     screen = api_get(server, "/api/staff/fairplay?min_wins=1&days=30", t["mod"]).json()
     assert screen["pairs_looked_at"] == 0 and screen["pairs"] == []
@@ -239,6 +247,8 @@ def test_a_moderator_replays_the_hand_a_report_names(start_server: Any) -> None:
         return ends[0]
 
     match_id = asyncio.run(scenario())["match_id"]
+    seen = api_get(server, "/api/staff", tokens["mod"]).json()["overview"]
+    assert (seen["players"], seen["matches_since"], seen["matches_running"]) == (6, 1, 0)
     listed = api_get(server, f"/api/staff/matches/{match_id}", tokens["mod"])
     assert listed.status_code == 200, listed.text
     assert listed.json()["hands"] == [0]

@@ -3,7 +3,7 @@ for the moderators and admins an operator names, from a browser.
 
 ::
 
-    GET  /api/staff                                → {role, actions, staff}
+    GET  /api/staff                                → {role, actions, staff, overview}
     GET  /api/staff/reports?all=1                  → {reports}
     POST /api/staff/reports/{id}/close {note?}     → {report}
     GET  /api/staff/accounts/{username}            → {account, role}
@@ -55,6 +55,7 @@ from ..store.admin_docs import (
     announcement_doc,
     audit_doc,
     club_doc,
+    overview_doc,
     pair_doc,
     report_doc,
     staff_doc,
@@ -68,6 +69,7 @@ from ..store.fairplay import CHANCE_SHARE
 from ..store.models import storable_game_id, utcnow
 from ..store.reports import NOTE_MAX, ReportError, close_report, open_reports, reports_about
 from ..store.staff import PERMISSIONS, StaffAction, StaffRefused, check, role_of, web_actor
+from .config import calendar_zone
 from .http import (
     NAME_INPUT_MAX,
     HttpError,
@@ -179,9 +181,16 @@ async def staff_home(request: Request) -> Response:
     role = await asyncio.to_thread(role_of, hub.store, account.id)
     if role is None:
         raise _refused(StaffRefused("not_staff", "this account is no staff member"))
-    staff = await asyncio.to_thread(Admin(hub.store, web_actor(account.username)).staff)
+    admin = Admin(hub.store, web_actor(account.username))
+    staff = await asyncio.to_thread(admin.staff)
+    now = utcnow().astimezone(calendar_zone(hub.config.timezone))
+    today = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    found = await asyncio.to_thread(admin.overview, today)
+    online, running = await hub.platform_counts()
     return _json({"role": role, "actions": sorted(PERMISSIONS[role]),
-                  "staff": [staff_doc(m) for m in staff]})
+                  "staff": [staff_doc(m) for m in staff],
+                  "overview": {**overview_doc(found), "online": online, "tables": running,
+                               "since": today.isoformat()}})
 
 
 @api

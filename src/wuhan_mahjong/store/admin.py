@@ -51,9 +51,12 @@ from .models import (
     AdminActionRow,
     AuthSessionRow,
     BanRow,
+    ClubRow,
     MatchRow,
     ReportRow,
     ServerFlagRow,
+    SettlementRow,
+    TournamentRow,
     utcnow,
 )
 from .staff import StaffMember, StaffRole, staff_list, write_role
@@ -71,6 +74,7 @@ __all__ = [
     "Admin",
     "AdminAction",
     "AdminError",
+    "Overview",
     "RunningTable",
     "ServerPoll",
     "account_banned",
@@ -224,6 +228,26 @@ class AccountSummary:
     reports_open: int
     """Open reports about him."""
     reports_total: int
+
+
+@dataclass(frozen=True, slots=True)
+class Overview:
+    """The platform at a glance from the database, for the staff pages' first screen."""
+
+    players: int
+    """Registered accounts, not closed."""
+    new_players: int
+    """Of them, registered since ``since``."""
+    banned: int
+    matches_running: int
+    matches_since: int
+    """Matches settled since ``since``."""
+    reports_open: int
+    clubs: int
+    tournaments_open: int
+    tournaments_running: int
+    draining: bool
+    announcement: Announcement | None
 
 
 class Admin:
@@ -459,6 +483,37 @@ class Admin:
                 stake=int(cfg.get("stake", 0)), players=players, owner=row.owner,
                 started=row.created_at, updated=row.updated_at))
         return out
+
+    def overview(self, since: datetime) -> Overview:
+        """Counts of the platform (one read): players, matches, reports, clubs, tournaments,
+        the drain flag and the notice shown."""
+        def count(query: Any) -> int:
+            return int(session.scalar(query) or 0)
+
+        with _read_session(self.store) as session, session.begin():
+            registered = select(func.count()).select_from(AccountRow).where(
+                AccountRow.is_guest.is_(False), AccountRow.is_house.is_(False),
+                AccountRow.is_bot.is_(False), AccountRow.closed_at.is_(None))
+            tournaments = dict(session.execute(
+                select(TournamentRow.status, func.count()).where(
+                    TournamentRow.status.in_(("open", "running"))).group_by(TournamentRow.status)
+            ).all())
+            flag = session.get(ServerFlagRow, DRAIN_FLAG)
+            return Overview(
+                players=count(registered),
+                new_players=count(registered.where(AccountRow.created_at >= since)),
+                banned=count(select(func.count()).select_from(BanRow)),
+                matches_running=count(select(func.count()).select_from(MatchRow)
+                                      .where(MatchRow.status == "running")),
+                matches_since=count(select(func.count()).select_from(SettlementRow).where(
+                    SettlementRow.kind == "game", SettlementRow.settled_at >= since)),
+                reports_open=count(select(func.count()).select_from(ReportRow)
+                                   .where(ReportRow.status == "open")),
+                clubs=count(select(func.count()).select_from(ClubRow)),
+                tournaments_open=int(tournaments.get("open", 0)),
+                tournaments_running=int(tournaments.get("running", 0)),
+                draining=flag is not None and flag.value == "on",
+                announcement=current(session))
 
     def set_drain(self, on: bool) -> None:
         """Ask the running servers to start no new match (``on``) or to start them again."""

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .admin import AccountSummary, AdminAction, RunningTable
+    from .admin import AccountSummary, AdminAction, Overview, RunningTable
     from .announcements import Announcement
     from .clubs import Club
     from .fairplay import FedPair
@@ -22,6 +22,7 @@ __all__ = [
     "announcement_doc",
     "audit_doc",
     "club_doc",
+    "overview_doc",
     "pair_doc",
     "report_doc",
     "staff_doc",
@@ -119,3 +120,12 @@ def staff_doc(m: StaffMember) -> _Doc:
 def announcement_doc(a: Announcement) -> _Doc:
     return {"id": a.id, "text": a.text, "actor": a.actor, "created_at": a.created_at.isoformat(),
             "expires_at": _when(a.expires_at), "ended_at": _when(a.ended_at)}
+
+
+def overview_doc(o: Overview) -> _Doc:
+    return {"players": o.players, "new_players": o.new_players, "banned": o.banned,
+            "matches_running": o.matches_running, "matches_since": o.matches_since,
+            "reports_open": o.reports_open, "clubs": o.clubs,
+            "tournaments_open": o.tournaments_open, "tournaments_running": o.tournaments_running,
+            "draining": o.draining,
+            "announcement": None if o.announcement is None else announcement_doc(o.announcement)}
