@@ -674,7 +674,7 @@ function renderOverlay() {
     html = renderSettlement(S.lastSettlement, c);
   } else if (S.screen === "replay" && S.replay && S.replay.showSettlement) {
     const f = S.replay.frames[S.replay.i];
-    if (f && f.view.result) html = renderSettlement(f.view, { names: null, continueLabel: t("app.close") });
+    if (f && f.view.result) html = renderSettlement(f.view, { names: S.replay.names || null, replayHands: S.replay.staff ? true : null, continueLabel: t("app.close") });
   } else if (S.screen === "fixture" && S.fixture && S.fixture.view && S.fixture.view.result && !S.fixture.hideSettlement) {
     html = renderSettlement(S.fixture.view, { names: S.fixture.names, continueLabel: t("settle.continue") });
   }
@@ -892,7 +892,21 @@ const SCREENS = {
       <input id="replay-id" name="id" value="${esc(r ? r.id || "" : "")}" placeholder="match/hand"><button type="submit">${t("replay.load")}</button></form>`;
     if (!r || !r.frames) return `<div class="screen"><div class="card"><h2>${t("replay.title")}</h2>${form}<p class="error">${esc(r && r.error ? r.error : "")}</p></div></div>`;
     const f = r.frames[r.i];
-    const c = { names: null, selected: null, deadline: null, hint: null, pending: true, chooser: null, replayHands: f.hands, caption: replayCaption(f) };
+    const c = { names: r.names || null, selected: null, deadline: null, hint: null, pending: true, chooser: null, replayHands: f.hands, caption: replayCaption(f) };
+    const match = r.id.split("/")[0];
+    const hands = r.hands && r.hands.length > 1 ? `<div class="replay-bar">${r.hands.map((n) => `<button ${r.staff ? "data-replay-staff" : "data-replay"}="${esc(match)}/${n}" ${`${match}/${n}` === r.id ? "disabled" : ""}>${t("table.hand_no", { n: n + 1 })}</button>`).join("")}</div>` : "";
+    if (r.staff) { // a staff member reading any match (a report's): no review, check or sharing, which are the players'
+      const who = (r.names || []).map((name, seat) => `<span data-replay-player="${seat}">${esc(seatName(seat))} ${esc(name || "—")}</span>`).join(" · ");
+      return `<div class="replay" data-replay-staff-match="${esc(match)}"><div class="card staff-replay-head"><h2>${t("staff.replay.title")}</h2>
+        <p>${t("staff.replay.match", { match: `<code>${esc(match)}</code>` })} · <a href="#/staff?tab=reports">${t("staff.replay.back")}</a></p>
+        ${who ? `<p class="muted staff-replay-players">${who}</p>` : ""}</div>
+        <div class="replay-bar"><button data-rp="start">« ${t("replay.start")}</button><button data-rp="prev">◀ ${t("replay.prev")}</button>
+        <span data-step="${r.i}">${t("replay.step", { i: r.i + 1, n: r.frames.length })}</span>
+        <button data-rp="next">${t("replay.next")} ▶</button><button data-rp="end">${t("replay.end")} »</button>
+        <button data-rp="play">${r.timer ? t("replay.pause") : t("replay.play")}</button>
+        ${f.view.result ? `<button data-rp="settle">${t("settle.title")}</button>` : ""}</div>
+        ${hands}<div class="replay-caption">${esc(c.caption)}</div>${renderTable(f.view, c)}</div>`;
+    }
     return `<div class="replay">${form}
       <div class="replay-bar"><button data-rp="start">« ${t("replay.start")}</button><button data-rp="prev">◀ ${t("replay.prev")}</button>
       <span data-step="${r.i}">${t("replay.step", { i: r.i + 1, n: r.frames.length })}</span>
@@ -900,7 +914,7 @@ const SCREENS = {
       <button data-rp="play">${r.timer ? t("replay.pause") : t("replay.play")}</button>
       ${f.view.result ? `<button data-rp="settle">${t("settle.title")}</button>` : ""}</div>
       ${reviewHTML(r)}
-      ${r.hands && r.hands.length > 1 ? `<div class="replay-bar">${r.hands.map((n) => `<button data-replay="${esc(r.id.split("/")[0])}/${n}" ${`${r.id.split("/")[0]}/${n}` === r.id ? "disabled" : ""}>${t("table.hand_no", { n: n + 1 })}</button>`).join("")}</div>` : ""}
+      ${hands}
       ${verifyHTML(`${r.pub ? "public" : "replay"}:${r.id}`)}${r.pub ? "" : shareBarHTML(r.id)}
       <div class="replay-caption">${esc(c.caption)}</div>${renderTable(f.view, c)}</div>`;
   },
@@ -1053,9 +1067,10 @@ function route() {
     // ?public=match/n: a published hand; ?src=… is the older form of a public link
     const legacy = /^\/api\/public\/hands\/([^/]+)\/(\d+)\/record\.jsonl$/.exec(params.get("src") || "");
     const pub = legacy ? `${decodeURIComponent(legacy[1])}/${legacy[2]}` : params.get("public");
-    const id = pub || params.get("id") || "";
+    const staff = !pub && params.get("staff"); // ?staff=match[/n]: any finished hand, for the staff (a report's match)
+    const id = pub || staff || params.get("id") || "";
     S.screen = "replay";
-    if (id && (!S.replay || S.replay.id !== id || S.replay.pub !== !!pub)) loadReplay(id, !!pub);
+    if (id && (!S.replay || S.replay.id !== id || S.replay.pub !== !!pub || !!S.replay.staff !== !!staff)) loadReplay(id, !!pub, !!staff);
     else if (!id && params.get("src")) S.replay = { id: "", pub: true, frames: null, i: 0, error: t("replay.none") };
     render();
     return;
@@ -1121,16 +1136,26 @@ function hashParams() {
 
 /** A replay: the server replays the stored hand with the engine and sends every step's
  * frame {events, view, hands} (docs/protocol.md "Replays"); this page only steps through
- * them. `pub`: a published hand (no account needed), else one the player sat at. */
-async function loadReplay(id, pub = false) {
-  S.replay = { id, pub, frames: null, i: 0, error: "" };
+ * them. `pub`: a published hand (no account needed); `staff`: any finished hand, for a
+ * staff member whose role may replay (GET /api/staff/matches/{m}: its hands and its
+ * players' names; the same frames from /api/staff/matches/{m}/hands/{n}/frames); else one
+ * the player sat at. */
+async function loadReplay(id, pub = false, staff = false) {
+  S.replay = { id, pub, staff, frames: null, i: 0, error: "", names: null };
   render();
   try {
     const [match, hand] = id.split("/");
     const m = encodeURIComponent(match);
     let path;
     if (pub) path = `/api/public/hands/${m}/${encodeURIComponent(hand)}/frames`;
-    else {
+    else if (staff) {
+      const list = await api("GET", `/api/staff/matches/${m}`);
+      S.replay.hands = list.hands || [];
+      S.replay.names = Array.isArray(list.players) ? list.players : null;
+      const n = hand !== undefined && hand !== "" ? Number(hand) : S.replay.hands[0];
+      S.replay.id = `${match}/${n}`;
+      path = `/api/staff/matches/${m}/hands/${n}/frames`;
+    } else {
       // GET /api/matches/{id}/hands lists the hands the player sat at
       const list = await api("GET", `/api/matches/${m}/hands`);
       S.replay.hands = list.hands || [];
@@ -1142,16 +1167,16 @@ async function loadReplay(id, pub = false) {
     if (!data.frames || !data.frames.length) throw apiError("not_found", {}, 404);
     S.replay.frames = data.frames;
     // the address names the hand shown, so it can be shared or reloaded
-    if (S.screen === "replay") history.replaceState(null, "", `#/replay?${pub ? "public" : "id"}=${encodeURIComponent(S.replay.id)}`);
+    if (S.screen === "replay") history.replaceState(null, "", `#/replay?${pub ? "public" : staff ? "staff" : "id"}=${encodeURIComponent(S.replay.id)}`);
   } catch (e) {
     S.replay.error = e.status === 404 ? t("replay.none") : t("app.error", { msg: e.code ? errorText(e) : e.message });
   }
   if (S.screen === "replay") render();
 }
 
-function openReplay(id) {
-  go("replay", `?id=${encodeURIComponent(id)}`);
-  loadReplay(id);
+function openReplay(id, staff = false) {
+  go("replay", `?${staff ? "staff" : "id"}=${encodeURIComponent(id)}`);
+  loadReplay(id, false, staff);
 }
 
 /** A frame's caption: what its record lines say happened (the answers in a claim window
@@ -1377,7 +1402,7 @@ document.addEventListener("pointerdown", unlock, { once: true });
 document.addEventListener("keydown", unlock, { once: true });
 
 document.addEventListener("click", (ev) => {
-  const el = ev.target.closest("[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],[data-invite-player],[data-kick],#lang");
+  const el = ev.target.closest("[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-replay-staff],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],[data-invite-player],[data-kick],#lang");
   if (!el) return;
   if (el.id === "lang") { setLang(getLang() === "zh" ? "en" : "zh"); render(); return; }
   if (el.dataset.nav) {
@@ -1393,6 +1418,7 @@ document.addEventListener("click", (ev) => {
   }
   if (el.dataset.rulesProfile) { ev.preventDefault(); location.hash = `#/rules?profile=${el.dataset.rulesProfile}`; return; }
   if (el.dataset.replay) { openReplay(el.dataset.replay); return; }
+  if (el.dataset.replayStaff) { openReplay(el.dataset.replayStaff, true); return; }
   if (el.dataset.kick) {
     if (window.confirm(t("room.kick_confirm", { who: el.dataset.kick }))) send({ type: "kick", name: el.dataset.kick, ref: "room" });
     return;

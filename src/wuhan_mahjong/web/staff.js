@@ -5,7 +5,9 @@
 // has (`actions`): 举报 (the reports, closed with a note), 玩家 (an account looked up by name,
 // #/staff?tab=player&name=…, with the buttons his role allows), 牌桌 (the running matches and
 // the drain), 亲友圈 (dissolve), 比赛 (call off), 公平 (the fair-play screen), 日志 (the event
-// log) and 账本 (the audit).  Every figure is the server's: the page draws what it is sent,
+// log), 账本 (the audit) and 公告 (the notice to every player: given, replaced, taken down).
+// A report's match (and a looked-up player's) opens the replay viewer on it for a role that
+// may replay any hand (`replays`: #/replay?staff=MATCH, app.js loadReplay).  Every figure is the server's: the page draws what it is sent,
 // and after an action draws the server's answer.  Destructive actions ask first.  The
 // server checks every request again (role and rank); its refusals show by their code
 // (`err.staff_refused.*`) next to what caused them.
@@ -17,6 +19,7 @@ import { esc } from "./table.js";
 const TABS = [
   ["reports", "reports"], ["player", "show"], ["tables", "tables"], ["clubs", "clubs"],
   ["tournaments", "tournaments"], ["fairplay", "fairplay"], ["log", "log"], ["audit", "audit"],
+  ["notice", "announce"],
 ];
 const LISTS = {
   reports: (St) => `/api/staff/reports${St.closedToo ? "?all=1" : ""}`,
@@ -25,7 +28,10 @@ const LISTS = {
   tournaments: () => "/api/staff/tournaments",
   log: () => "/api/staff/log?limit=50",
   audit: () => "/api/staff/audit",
+  notice: () => "/api/staff/announcement",
 };
+const NOTICE_MAX = 200; // the notice to every player (store/announcements.py)
+const NOTICE_HOURS = 720; // its longest life (LONGEST_HOURS)
 const NOTE_MAX = 256; // a report's note (store/reports.py)
 const REASON_MAX = 500; // a staff member's reason (server/staff_api.py)
 const SHOWN_ROWS = 10; // of an account's ledger and matches
@@ -108,6 +114,12 @@ function playerHref(name) {
   return `#/staff?tab=player&name=${encodeURIComponent(name)}`;
 }
 
+/** A match id: a link to its replay (#/replay?staff=…) for a role that may replay any hand. */
+function matchLink(matchId) {
+  const code = `<code>${esc(matchId)}</code>`;
+  return has("replays") ? `<a href="#/replay?staff=${encodeURIComponent(matchId)}" data-staff-match="${esc(matchId)}">${code}</a>` : code;
+}
+
 /** A name that opens the player's tab on him. */
 function lookUpLink(name) {
   return `<a href="${playerHref(name)}" data-staff-name="${esc(name)}">${esc(name)}</a>`;
@@ -147,7 +159,8 @@ export async function openStaff(tab, name, entering = false) {
   await loadTab();
 }
 
-async function loadTab() {
+/** The tab's data, asked again (`keepError`: after an action, whose refusal stays shown). */
+async function loadTab(keepError = false) {
   const s = St();
   const tab = s.tab;
   if (tab === "player") {
@@ -159,7 +172,7 @@ async function loadTab() {
   try {
     const data = await deps.api("GET", path(s));
     s.lists[tab] = data;
-    s.errors[tab] = "";
+    if (!keepError) s.errors[tab] = "";
   } catch (e) {
     s.errors[tab] = errText(e);
   }
@@ -199,7 +212,7 @@ export function staffHTML() {
   const nav = tabs().map((tab) => `<a class="tab" href="#/staff?tab=${tab}" data-staff-tab="${tab}"${tab === s.tab ? ` aria-current="page"` : ""}>${t(`staff.tab.${tab}`)}</a>`).join("");
   const body = {
     reports: reportsHTML, player: playerHTML, tables: tablesHTML, clubs: clubsHTML,
-    tournaments: tournamentsHTML, fairplay: fairplayHTML, log: logHTML, audit: auditHTML,
+    tournaments: tournamentsHTML, fairplay: fairplayHTML, log: logHTML, audit: auditHTML, notice: noticeHTML,
   }[s.tab];
   return `<div class="screen staff-page" data-staff-role="${esc(h.role)}"><div class="card">${head}
     <p>${t("staff.you_are", { role: `<b class="staff-role" data-role="${esc(h.role)}">${roleName(h.role)}</b>` })}</p>
@@ -238,7 +251,7 @@ function reportsHTML(s) {
 
 function reportHTML(r) {
   const where = r.match_id
-    ? ` · ${t("staff.reports.match", { match: `<code>${esc(r.match_id)}</code>` })}${r.seat === null || r.seat === undefined ? "" : ` · ${seatName(r.seat)}`}`
+    ? ` · ${t("staff.reports.match", { match: matchLink(r.match_id) })}${r.seat === null || r.seat === undefined ? "" : ` · ${seatName(r.seat)}`}`
     : "";
   const done = r.status === "closed"
     ? `<p class="muted">${t("staff.reports.closed_by", { name: esc(r.closed_by || ""), when: when(r.closed_at) })}${r.note ? ` · ${esc(r.note)}` : ""}</p>`
@@ -285,7 +298,7 @@ function accountHTML(s, found) {
     ${row("staff.player.reports", t("staff.player.reports_n", { open: a.reports_open, total: a.reports_total }), "reports")}
     ${row("staff.player.role", roleName(role), "role")}</tbody></table>`;
   const ledger = (a.ledger || []).slice(0, SHOWN_ROWS).map((e) => `<li><span class="staff-amount" data-delta="${e.delta}">${signed(e.delta)}</span> → ${e.balance_after} · ${esc(e.reason)}${e.reference ? ` <span class="muted">${esc(e.reference)}</span>` : ""}<br><span class="muted">${when(e.at)}</span></li>`).join("");
-  const matches = (a.matches || []).slice(0, SHOWN_ROWS).map((m) => `<li><code>${esc(m.match_id)}</code> · ${profileName(m.profile)} · ${t("staff.player.points_n", { n: signed(m.points) })}${m.silver ? ` · ${t("summary.silver", { n: signed(m.silver) })}` : ""}${m.escaped ? ` · <span class="refused">${t("profile.escaped")}</span>` : ""}<br><span class="muted">${when(m.finished_at)}</span></li>`).join("");
+  const matches = (a.matches || []).slice(0, SHOWN_ROWS).map((m) => `<li>${matchLink(m.match_id)} · ${profileName(m.profile)} · ${t("staff.player.points_n", { n: signed(m.points) })}${m.silver ? ` · ${t("summary.silver", { n: signed(m.silver) })}` : ""}${m.escaped ? ` · <span class="refused">${t("profile.escaped")}</span>` : ""}<br><span class="muted">${when(m.finished_at)}</span></li>`).join("");
   return `<div class="staff-account" data-staff-account="${esc(a.username)}"><h4 class="staff-who">${esc(a.username)} <span class="muted">#${a.id}</span></h4>${facts}
     ${actionsHTML(s, a, role)}
     <h4>${t("staff.player.ledger")}</h4>${ledger ? `<ul class="staff-rows staff-small">${ledger}</ul>` : `<p class="muted">${t("staff.none")}</p>`}
@@ -438,6 +451,39 @@ function auditHTML(s) {
   return card("audit", t("staff.tab.audit"), "", body);
 }
 
+// ------------------------------------------------------------ 公告
+/** A notice's state: shown now, taken down, expired. */
+function noticeState(a, now) {
+  if (now && a.id === now.id) return `<span class="ok" data-notice-state="shown">${t("staff.notice.shown")}</span>`;
+  if (a.ended_at) return `<span data-notice-state="ended">${t("staff.notice.ended", { when: when(a.ended_at) })}</span>`;
+  return `<span data-notice-state="expired">${t("staff.notice.expired", { when: when(a.expires_at) })}</span>`;
+}
+
+function noticeHTML(s) {
+  const data = s.lists.notice;
+  let body = loading(s, "notice");
+  if (data) {
+    const now = data.announcement;
+    const until = (a) => (a.expires_at ? t("staff.notice.until", { when: when(a.expires_at) }) : t("staff.notice.no_end"));
+    const shown = now
+      ? `<div class="staff-notice-now" data-staff-notice="${esc(String(now.id))}"><p class="staff-notice-text">${esc(now.text)}</p>
+        <p class="muted">${t("staff.notice.by", { name: esc(now.actor), when: when(now.created_at) })} · ${until(now)}</p>
+        <div class="staff-actions"><button type="button" class="danger" data-staff-do="notice-off">${t("staff.notice.take_down")}</button></div></div>`
+      : `<p class="muted staff-none" data-staff-notice="none">${t("staff.notice.none")}</p>`;
+    const form = `<form id="staff-notice-form" class="staff-notice-form" novalidate>
+      <label for="staff-notice-text">${t(now ? "staff.notice.new_replaces" : "staff.notice.text")}</label>
+      <textarea id="staff-notice-text" name="text" rows="2" maxlength="${NOTICE_MAX}" required placeholder="${t("staff.notice.placeholder", { n: NOTICE_MAX })}"></textarea>
+      <div class="form-row"><label for="staff-notice-hours">${t("staff.notice.hours")}</label>
+      <input id="staff-notice-hours" name="hours" type="number" inputmode="decimal" min="0" max="${NOTICE_HOURS}" step="any" placeholder="${t("staff.notice.hours_none")}"></div>
+      <button type="submit" class="primary">${t("staff.notice.give")}</button></form>`;
+    const rows = (data.recent || []).map((a) => `<li data-staff-notice-row="${esc(String(a.id))}"><p class="staff-notice-text">${esc(a.text)}</p>
+      <p class="muted">${t("staff.notice.by", { name: esc(a.actor), when: when(a.created_at) })} · ${noticeState(a, now)}</p></li>`).join("");
+    body = errorLine(s, "notice") + `<h4>${t("staff.notice.now")}</h4>${shown}${form}
+      <h4>${t("staff.notice.recent")}</h4>${rows ? `<ul class="staff-rows">${rows}</ul>` : `<p class="muted">${t("staff.none")}</p>`}`;
+  }
+  return card("notice", t("staff.notice.title"), "", body);
+}
+
 // ============================================================ actions
 function forgetForm(id) {
   const form = document.getElementById(id);
@@ -496,7 +542,7 @@ async function closeReport(form) {
   } catch (e) {
     s.errors.reports = errText(e);
   }
-  await loadTab();
+  await loadTab(true);
 }
 
 async function reasonAction(form) {
@@ -515,7 +561,7 @@ async function reasonAction(form) {
   } catch (e) {
     s.errors[tab] = errText(e);
   }
-  await loadTab();
+  await loadTab(true);
 }
 
 async function drain() {
@@ -528,7 +574,31 @@ async function drain() {
   } catch (e) {
     s.errors.tables = errText(e);
   }
-  await loadTab();
+  await loadTab(true);
+}
+
+/** Give the notice to every player (POST /api/staff/announcement {text, hours?}), which
+ * replaces the one shown; `form` null: take the one shown down ({text: null}). */
+async function announce(form) {
+  const s = St();
+  if (s.busy) return;
+  let body = { text: null };
+  if (form) {
+    const text = form.elements.text.value.trim();
+    const hours = form.elements.hours.value.trim();
+    if (!text) { s.errors.notice = t("staff.notice.empty"); redraw(); return; }
+    body = { text };
+    if (hours) body.hours = Number(hours);
+  } else if (!window.confirm(t("staff.confirm.notice_off"))) return;
+  s.busy = true; s.errors.notice = "";
+  try {
+    await deps.api("POST", "/api/staff/announcement", body);
+    if (form) forgetForm(form.id);
+  } catch (e) {
+    s.errors.notice = errText(e);
+  }
+  s.busy = false;
+  await loadTab(true);
 }
 
 async function fairplay(form) {
@@ -580,6 +650,7 @@ document.addEventListener("click", (ev) => {
   else if (what === "refresh") loadTab();
   else if (what === "closed-too") { s.closedToo = !s.closedToo; s.lists.reports = null; redraw(); loadTab(); }
   else if (what === "drain") drain();
+  else if (what === "notice-off") announce(null);
   else if (what === "cancel-open") { s.open = null; redraw(); }
   else if (what === "copy") copyPassword();
   else if (what === "forget") { s.password = null; s.copied = false; redraw(); }
@@ -607,6 +678,9 @@ document.addEventListener("submit", (ev) => {
   } else if (form.dataset.staffReason) {
     ev.preventDefault();
     reasonAction(form);
+  } else if (form.id === "staff-notice-form") {
+    ev.preventDefault();
+    announce(form);
   } else if (form.id === "staff-fair-form") {
     ev.preventDefault();
     fairplay(form);
