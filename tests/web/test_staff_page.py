@@ -117,6 +117,11 @@ def test_a_moderator_bans_a_reported_player(browser: Any, staff_server: tuple[st
         page.click("[data-staff-link]")
         page.wait_for_selector("[data-staff-section='reports'] [data-staff-report]")
         assert page.get_attribute(".staff-page", "data-staff-role") == "moderator"
+        # the platform at a glance: the report just filed is open, its players registered
+        stats = page.locator("[data-staff-stat] b").evaluate_all(
+            "els => Object.fromEntries(els.map((e) => [e.parentNode.dataset.staffStat, "
+            "Number(e.textContent)]))")
+        assert stats["reports"] >= 1 and stats["players"] >= 3 and stats["online"] >= 1, stats
         tabs = page.locator(".staff-tabs [data-staff-tab]").evaluate_all(
             "els => els.map((e) => e.dataset.staffTab)")
         assert tabs == ["reports", "player", "tables", "clubs", "tournaments", "fairplay", "log"]

@@ -217,8 +217,25 @@ export function staffHTML() {
   return `<div class="screen staff-page" data-staff-role="${esc(h.role)}"><div class="card">${head}
     <p>${t("staff.you_are", { role: `<b class="staff-role" data-role="${esc(h.role)}">${roleName(h.role)}</b>` })}</p>
     ${team ? `<p class="muted staff-team">${t("staff.team", { list: team })}</p>` : ""}
+    ${overviewHTML(h.overview)}
     <nav class="tabs staff-tabs" aria-label="${t("staff.title")}">${nav}</nav></div>
     ${body ? body(s) : ""}</div>`;
+}
+
+/** The platform at a glance (GET /api/staff's overview): a row of figures. */
+function overviewHTML(o) {
+  if (!o) return "";
+  const stat = (key, value, name) => `<li data-staff-stat="${name}"><b>${esc(String(value))}</b> <span class="muted">${t(key)}</span></li>`;
+  const items = [
+    stat("staff.stat.online", o.online, "online"), stat("staff.stat.tables", o.tables, "tables"),
+    stat("staff.stat.matches_today", o.matches_since, "matches_today"),
+    stat("staff.stat.players", o.players, "players"), stat("staff.stat.new_today", o.new_players, "new_today"),
+    stat("staff.stat.reports", o.reports_open, "reports"), stat("staff.stat.banned", o.banned, "banned"),
+    stat("staff.stat.clubs", o.clubs, "clubs"),
+    stat("staff.stat.tournaments", o.tournaments_open + o.tournaments_running, "tournaments"),
+  ];
+  const drain = o.draining ? `<p class="error" role="status" data-staff-stat="draining">${t("staff.tables.draining")}</p>` : "";
+  return `<ul class="staff-stats" aria-label="${t("staff.stat.title")}">${items.join("")}</ul>${drain}`;
 }
 
 function loading(s, tab) {
