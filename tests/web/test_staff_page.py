@@ -147,10 +147,13 @@ def test_a_moderator_bans_a_reported_player(browser: Any, staff_server: tuple[st
         assert shown["ban"]["reason"] == "昵称辱骂他人"
         # a second ban is refused by the store: said next to the account, in words
         # (the report closes with a note)
-        page.click("[data-staff-tab='reports']")
+        with page.expect_response(lambda r: "/api/staff/reports" in r.url):  # the list, fresh
+            page.click("[data-staff-tab='reports']")
         page.wait_for_selector("form[data-staff-close] input[name=note]")
         page.fill("form[data-staff-close] input[name=note]", "已封号")
-        page.click("form[data-staff-close] button[type=submit]")
+        wait_js(page, "document.querySelector('form[data-staff-close] input[name=note]')"
+                      ".value === '已封号'")
+        page.press("form[data-staff-close] input[name=note]", "Enter")
         page.wait_for_selector(".staff-none")
         page.click("[data-staff-do='closed-too']")
         page.wait_for_selector("[data-staff-report][data-status='closed']")
