@@ -297,3 +297,7 @@ def test_a_tournament_starts_by_itself_at_its_time(server: Server) -> None:
 
     asyncio.run(scenario())
     assert _detail(server, tid)["tournament"]["status"] == "running"
+    # the server stops with the tournament's table running (its end nudged the runner as
+    # it was cancelled, and the stop waited for it for ever)
+    server.stop()
+    assert not server.thread.is_alive()

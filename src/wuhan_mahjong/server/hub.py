@@ -579,9 +579,13 @@ class Hub:
         tasks = list(self.table_tasks.values()) + list(self.tasks)
         for t in tasks:
             t.cancel()
-        for t in tasks:
-            with contextlib.suppress(BaseException):
-                await t
+        if tasks:  # bounded: a task that ignores its cancellation must not hold the shutdown
+            done, stuck = await asyncio.wait(tasks, timeout=grace)
+            for t in done:
+                with contextlib.suppress(BaseException):
+                    t.result()
+            for t in stuck:
+                log.warning("task %s did not stop at shutdown: left behind", t.get_name())
         await close_match_writer(self.store)
         for client in list(self.clients.values()):
             client.close(1012, "server restarting: reconnect to resume your match")

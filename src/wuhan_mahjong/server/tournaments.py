@@ -297,8 +297,12 @@ class TournamentRunner:
                 else:
                     log.warning("tournaments wait: the database is unavailable (%s)",
                                 error_line(e))
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for returns normally when it
+            # is cancelled in the same turn as the event is set (a table ending at shutdown
+            # nudges the runner), and the server's shutdown then waited for it for ever
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), TICK_SECONDS)
+                async with asyncio.timeout(TICK_SECONDS):
+                    await self.wake.wait()
             self.wake.clear()
 
     async def tick(self) -> None:
