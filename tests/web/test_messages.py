@@ -38,6 +38,16 @@ def test_every_server_error_code_is_translated() -> None:
         assert not missing, (lang, missing)
 
 
+def test_every_ledger_reason_is_translated() -> None:
+    """The staff pages name each silver change of an account by its ledger reason."""
+    from wuhan_mahjong.store.ledger_store import LedgerReason
+
+    for lang in ("zh", "en"):
+        keys = _table(I18N, lang)
+        missing = sorted(r.value for r in LedgerReason if f"staff.ledger.{r.value}" not in keys)
+        assert not missing, (lang, missing)
+
+
 def test_every_refusal_is_translated_with_its_parameters() -> None:
     """Why a hand may not win (the rules core's refusal codes, which the calculator shows):
     a string in each language, whose placeholders are the parameters the core sends."""

@@ -194,6 +194,7 @@ def test_an_admin_grants_and_resets_a_password(browser: Any, staff_server: tuple
         page.fill("#staff-grant-reason", "补偿掉线")
         page.click("#staff-grant-form button[type=submit]")
         wait_js(page, f"document.querySelector(\"[data-field='silver']\").textContent === '{before + 250}'")
+        assert page.inner_text("[data-ledger-reason='operator_grant']") == "管理发放"
         assert page.inner_text("[data-staff-note]") == f"已发放，pat_chen 现在有 {before + 250} 银子"
         assert page.input_value("#staff-grant-amount") == ""
         # the password: shown once, with a copy button; gone after leaving the tab

@@ -314,7 +314,7 @@ function accountHTML(s, found) {
     ${row("staff.player.table", a.table ? `<code>${esc(a.table)}</code>` : t("staff.none"), "table")}
     ${row("staff.player.reports", t("staff.player.reports_n", { open: a.reports_open, total: a.reports_total }), "reports")}
     ${row("staff.player.role", roleName(role), "role")}</tbody></table>`;
-  const ledger = (a.ledger || []).slice(0, SHOWN_ROWS).map((e) => `<li><span class="staff-amount" data-delta="${e.delta}">${signed(e.delta)}</span> → ${e.balance_after} · ${esc(e.reason)}${e.reference ? ` <span class="muted">${esc(e.reference)}</span>` : ""}<br><span class="muted">${when(e.at)}</span></li>`).join("");
+  const ledger = (a.ledger || []).slice(0, SHOWN_ROWS).map((e) => `<li><span class="staff-amount" data-delta="${e.delta}">${signed(e.delta)}</span> → ${e.balance_after} · <span data-ledger-reason="${esc(e.reason)}">${known(`staff.ledger.${e.reason}`, e.reason)}</span>${e.reference ? ` <span class="muted">${esc(e.reference)}</span>` : ""}<br><span class="muted">${when(e.at)}</span></li>`).join("");
   const matches = (a.matches || []).slice(0, SHOWN_ROWS).map((m) => `<li>${matchLink(m.match_id)} · ${profileName(m.profile)} · ${t("staff.player.points_n", { n: signed(m.points) })}${m.silver ? ` · ${t("summary.silver", { n: signed(m.silver) })}` : ""}${m.escaped ? ` · <span class="refused">${t("profile.escaped")}</span>` : ""}<br><span class="muted">${when(m.finished_at)}</span></li>`).join("");
   return `<div class="staff-account" data-staff-account="${esc(a.username)}"><h4 class="staff-who">${esc(a.username)} <span class="muted">#${a.id}</span></h4>${facts}
     ${actionsHTML(s, a, role)}
