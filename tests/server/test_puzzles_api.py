@@ -198,6 +198,6 @@ def test_the_history(server: Server) -> None:
         "attempts": [], "more": False}
     assert _call(server, "GET", "/api/puzzles/history").status_code == 401
     for query in ("kind=x", "wrong=2", "limit=0", "limit=101", "offset=-1", "offset=100001",
-                  "limit=%EF%BC%91", "limit=1.5", "offset=" + "9" * 40):
+                  "limit=%EF%BC%91", "limit=1.5", "offset=" + "9" * 40, "offset=" + "9" * 5000):
         r = _call(server, "GET", f"/api/puzzles/history?{query}", token)
         assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_request", query

@@ -78,6 +78,7 @@ def test_who_may_do_what(staffed: tuple[Server, dict[str, str]]) -> None:
                  {"action": "grant", "amount": 10**30})
     assert huge.status_code == 400
     assert api_get(server, "/api/staff/log?limit=-3", t["mod"]).status_code == 400
+    assert api_get(server, "/api/staff/log?limit=" + "9" * 5000, t["mod"]).status_code == 400
     assert api_get(server, "/api/staff/fairplay?profile=riichi", t["mod"]).status_code == 400
     assert server.store.account_by_username("pat").silver == 1000  # type: ignore[union-attr]
 

@@ -129,7 +129,7 @@ async def _admit(request: Request, limiter: AddressLimits) -> str:
                               {"seconds": seconds}, {"Retry-After": str(seconds)}))
     too_large = _Refused(_error(413, "too_large", f"request body over {MAX_BODY} bytes", {"max": MAX_BODY}))
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    if declared.isascii() and declared.isdigit() and (len(declared) > 9 or int(declared) > MAX_BODY):
         raise too_large
     raw = bytearray()
     async for chunk in request.stream():

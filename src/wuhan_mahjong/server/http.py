@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["DATABASE_RETRY_AFTER", "NAME_INPUT_MAX", "Endpoint", "ErrorOut", "HttpError", "HttpErrorCode",
            "RequestModel", "ResponseModel", "account_of", "api", "bearer_token",
            "client_address", "database_away", "error_response", "hub_of", "limit",
-           "maybe_account", "ok", "read_body"]
+           "maybe_account", "ok", "query_count", "read_body", "whole_number"]
 
 log = logging.getLogger("wuhan_mahjong.server")
 
@@ -171,6 +171,34 @@ def api(handler: Endpoint) -> Endpoint:
             return database_away()
 
     return wrapped
+
+
+def whole_number(text: str, low: int, high: int) -> int | None:
+    """``text`` as a whole number from ``low`` to ``high`` (ASCII digits only), else ``None``.
+
+    Bounded in length before ``int``: Python refuses to convert more than 4,300 digits
+    (a ``ValueError``, which a handler would answer with a 500).
+
+    >>> whole_number("42", 1, 100), whole_number("9" * 5000, 1, 100), whole_number("４２", 1, 100)
+    (42, None, None)
+    """
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(high)):
+        return None
+    value = int(text)
+    return value if low <= value <= high else None
+
+
+def query_count(request: Request, name: str, default: int, low: int, high: int) -> int:
+    """The query parameter ``name`` as a whole number from ``low`` to ``high`` (``default``
+    when absent); 400 ``invalid_request`` with ``params`` ``field``, ``min``, ``max`` else."""
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    value = whole_number(text, low, high)
+    if value is None:
+        raise HttpError(400, "invalid_request", f"{name}: a whole number from {low} to {high}",
+                        params={"field": name, "min": low, "max": high})
+    return value
 
 
 def client_address(request: Request) -> str:

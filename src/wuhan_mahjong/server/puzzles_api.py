@@ -72,6 +72,7 @@ from .http import (
     limit,
     maybe_account,
     ok,
+    query_count,
     read_body,
 )
 from .jobs import JobQueue, job_queue
@@ -346,16 +347,6 @@ def _kind(request: Request) -> str:
     return kind
 
 
-def _count_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    text = request.query_params.get(name)
-    if text is None:
-        return default
-    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-        raise HttpError(400, "invalid_request", f"{name}: a whole number from {low} to {high}",
-                        params={"field": name, "min": low, "max": high})
-    return int(text)
-
-
 @api
 async def history(request: Request) -> Response:
     """The caller's first answers in one kind, newest first (错题本 with ``?wrong=1``)."""
@@ -365,8 +356,8 @@ async def history(request: Request) -> Response:
     if wrong not in ("0", "1"):
         raise HttpError(400, "invalid_request", "wrong: 0 or 1",
                         params={"field": "wrong", "problem": "choice"})
-    limit = _count_param(request, "limit", 20, 1, HISTORY_PAGE_MAX)
-    offset = _count_param(request, "offset", 0, 0, HISTORY_OFFSET_MAX)
+    limit = query_count(request, "limit", 20, 1, HISTORY_PAGE_MAX)
+    offset = query_count(request, "offset", 0, 0, HISTORY_OFFSET_MAX)
     found, more = await asyncio.to_thread(puzzle_history, hub_of(request).store, account.id,
                                           kind, wrong_only=wrong == "1", offset=offset,
                                           limit=limit)

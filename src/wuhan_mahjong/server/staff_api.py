@@ -79,6 +79,7 @@ from .http import (
     client_address,
     hub_of,
     limit,
+    query_count,
     read_body,
 )
 from .replays import frames_body, gzipped_json, hand_named
@@ -152,16 +153,6 @@ async def _staff(request: Request, action: StaffAction,
     hub = hub_of(request)
     await _call(check, hub.store, account.id, action, target_id)
     return account, Admin(hub.store, web_actor(account.username))
-
-
-def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    text = request.query_params.get(name)
-    if text is None:
-        return default
-    if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
-        raise HttpError(400, "invalid_request", f"{name}: a whole number from {low} to {high}",
-                        params={"field": name, "problem": f"{low}-{high}"})
-    return int(text)
 
 
 def _path_id(request: Request, name: str) -> int:
@@ -316,8 +307,8 @@ async def tournament_cancel(request: Request) -> Response:
 @api
 async def fairplay(request: Request) -> Response:
     _, admin = await _staff(request, "fairplay")
-    min_wins = _int_param(request, "min_wins", 20, 1, 100_000)
-    days = _int_param(request, "days", 0, 0, 36_500)
+    min_wins = query_count(request, "min_wins", 20, 1, 100_000)
+    days = query_count(request, "days", 0, 0, 36_500)
     profile = request.query_params.get("profile") or None
     if profile is not None and profile not in PROFILES:
         raise HttpError(400, "invalid_request", "profile: " + ", ".join(sorted(PROFILES)),
@@ -339,7 +330,7 @@ async def fairplay(request: Request) -> Response:
 @api
 async def event_log(request: Request) -> Response:
     _, admin = await _staff(request, "log")
-    newest = _int_param(request, "limit", 50, 1, LOG_MAX)
+    newest = query_count(request, "limit", 50, 1, LOG_MAX)
     return _json({"log": [action_doc(a) for a in await _call(admin.actions, newest)]})
 
 
