@@ -55,7 +55,7 @@ CLUB_NUMBERS = ["000000", "123456", "1e5", "%EF%BC%91%EF%BC%92%EF%BC%93%EF%BC%94
 """Club numbers besides the fuzzer's own club's (which the test adds)."""
 VALUES: list[Any] = [None, True, 0, -1, 2**63, 10**40, 1.5, "", "x" * 3000, "🀄", "\ud800", [],
                      {}, [1], {"a": 1}, "fuzzer", "secret-123", "yuanhang", "all", "week", "a\x00b",
-                     "fuzzer\x00", "\x00" * 9]
+                     "fuzzer\x00", "\x00" * 9, "9" * 5000]
 FIELDS = ["username", "password", "old", "new", "hand", "indicator", "melds", "profile",
           "options", "token", "public", "name", "rounds", "hands", "capacity", "reason",
           "match_id", "seat", "discard", "win", "kind", "notice", "action", "amount", "role",
