@@ -179,3 +179,28 @@ def test_an_unexpected_fault_under_api_is_a_json_500(start_server: StartServer,
     monkeypatch.undo()
     with httpx.Client(base_url=server.http, timeout=30) as client:  # uvicorn closed that one
         assert client.get("/api/health").json()["ok"] is True
+
+
+def test_a_path_number_of_thousands_of_digits_is_a_404(start_server: StartServer) -> None:
+    """A hand's or a puzzle's number in the path is read by the routing itself; Starlette's
+    ``{n:int}`` handed any run of digits to ``int``, which refuses more than 4,300: every
+    route of a number answered a number of 5,000 digits with a 500 (on any method, signed
+    in or not).  It is no such hand or puzzle now, in the API's error shape."""
+    server = start_server()
+    auth = {"Authorization": f"Bearer {register(server, 'someone')}"}
+    Admin(server.store, "root").set_role("someone", "admin")
+    big = "9" * 5000
+    with httpx.Client(base_url=server.http, timeout=30, headers=auth) as client:
+        for path in (f"/api/matches/abc/hands/{big}", f"/api/matches/abc/hands/{big}/frames",
+                     f"/api/matches/abc/hands/{big}/review", f"/api/hands/abc/{big}/publish",
+                     f"/api/public/hands/abc/{big}", f"/api/public/hands/abc/{big}/frames",
+                     f"/api/public/hands/abc/{big}/record.jsonl",
+                     f"/api/public/hands/abc/{big}/review", f"/api/puzzles/yuanhang/{big}",
+                     f"/api/puzzles/win/yuanhang/{big}", f"/api/staff/matches/abc/hands/{big}/frames"):
+            for method in ("GET", "POST"):
+                r = client.request(method, path, json={})
+                assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", (
+                    method, path[:60], r.status_code, r.text)
+        for path in ("/api/puzzles/yuanhang/1", "/api/matches/abc/hands/123456789012345678"):
+            assert client.get(path).status_code in (200, 404)  # a number of a few digits: as before
+        assert client.get("/api/health").status_code == 200

@@ -739,7 +739,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         *leaderboard_routes(),
         *tournament_routes(),
         Route("/api/matches/{match_id}/hands", hands, methods=["GET"]),
-        Route("/api/matches/{match_id}/hands/{hand_no:int}", record, methods=["GET"]),
+        Route("/api/matches/{match_id}/hands/{hand_no:whole}", record, methods=["GET"]),
         Route("/api/health", health, methods=["GET"]),
         Route("/api/now", now_playing, methods=["GET"]),
         Route("/api/hint", hint_for_seat, methods=["GET"]),

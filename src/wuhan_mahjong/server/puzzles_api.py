@@ -382,10 +382,10 @@ def puzzle_routes() -> list[Route]:
             Route("/api/puzzles/stats", stats, methods=["GET"]),
             Route("/api/puzzles/history", history, methods=["GET"]),
             Route("/api/puzzles/win/daily", _asking("win", daily=True), methods=["GET"]),
-            Route("/api/puzzles/win/{profile}/{number:int}", _asking("win", daily=False),
+            Route("/api/puzzles/win/{profile}/{number:whole}", _asking("win", daily=False),
                   methods=["GET"]),
-            Route("/api/puzzles/win/{profile}/{number:int}/answer", win_answer,
+            Route("/api/puzzles/win/{profile}/{number:whole}/answer", win_answer,
                   methods=["POST"]),
-            Route("/api/puzzles/{profile}/{number:int}", _asking("discard", daily=False),
+            Route("/api/puzzles/{profile}/{number:whole}", _asking("discard", daily=False),
                   methods=["GET"]),
-            Route("/api/puzzles/{profile}/{number:int}/answer", answer, methods=["POST"])]
+            Route("/api/puzzles/{profile}/{number:whole}/answer", answer, methods=["POST"])]

@@ -48,6 +48,7 @@ from ..engine.records import load_records
 from ..store import HandRecord, Store, UnknownAccount
 from ..store.models import storable_game_id
 from .calculator import AddressLimiter, AddressLimits
+from .http import WholeNumberConvertor  # noqa: F401 (registers the routes' {hand_no:whole})
 from .replay_frames import hand_frames
 from .security import ResponseCache
 
@@ -248,8 +249,8 @@ def replay_routes(limiter: AddressLimiter | None = None) -> list[Route]:
     """The publish routes, the public ones and the frames, all behind one per-address
     limiter: the app's ``state.replay_limit``, else ``limiter``."""
     lim = limiter or AddressLimiter(RATE, BURST)
-    base = "/api/hands/{match_id}/{hand_no:int}/publish"
-    public = "/api/public/hands/{match_id}/{hand_no:int}"
+    base = "/api/hands/{match_id}/{hand_no:whole}/publish"
+    public = "/api/public/hands/{match_id}/{hand_no:whole}"
     own_frames, public_frames = _frames_routes(ResponseCache(FRAMES_CACHED))
     return [
         Route(base, _limited(lim, publish_state), methods=["GET", "POST", "DELETE"]),
@@ -257,6 +258,6 @@ def replay_routes(limiter: AddressLimiter | None = None) -> list[Route]:
         Route(public + "/record.jsonl", _limited(lim, public_record_file), methods=["GET"]),
         Route(public + "/frames", _limited(lim, public_frames), methods=["GET"]),
         Route(
-            "/api/matches/{match_id}/hands/{hand_no:int}/frames", _limited(lim, own_frames), methods=["GET"]
+            "/api/matches/{match_id}/hands/{hand_no:whole}/frames", _limited(lim, own_frames), methods=["GET"]
         ),
     ]

@@ -129,7 +129,7 @@ async def _answer(request: Request, rec: HandRecord, seat: int) -> Response:
 
 def review_routes() -> list[Route]:
     """The review route (the app sets ``state.review_limit``)."""
-    return [Route("/api/matches/{match_id}/hands/{hand_no:int}/review", review,
+    return [Route("/api/matches/{match_id}/hands/{hand_no:whole}/review", review,
                   methods=["GET"]),
-            Route("/api/public/hands/{match_id}/{hand_no:int}/review", public_review,
+            Route("/api/public/hands/{match_id}/{hand_no:whole}/review", public_review,
                   methods=["GET"])]

@@ -409,6 +409,6 @@ def staff_routes() -> list[Route]:
         Route("/api/staff/announcement", announcement, methods=["GET"]),
         Route("/api/staff/announcement", announce, methods=["POST"]),
         Route("/api/staff/matches/{match_id}", match_hands, methods=["GET"]),
-        Route("/api/staff/matches/{match_id}/hands/{hand_no:int}/frames", hand_frames,
+        Route("/api/staff/matches/{match_id}/hands/{hand_no:whole}/frames", hand_frames,
               methods=["GET"]),
     ]
