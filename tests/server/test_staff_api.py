@@ -16,7 +16,7 @@ import pytest
 from wuhan_mahjong.server import admin as server_admin
 from wuhan_mahjong.store.admin import Admin
 
-from .harness import Client, Server, api_get, api_post, play, register, seat_four
+from .harness import Client, Server, api_get, api_post, bearer, play, register, seat_four
 
 
 def _refusal(r: httpx.Response) -> tuple[int, str, str | None]:
@@ -271,3 +271,28 @@ def test_a_moderator_replays_the_hand_a_report_names(start_server: Any) -> None:
     log = api_get(server, "/api/staff/log", tokens["mod"]).json()["log"]
     assert [(a["actor"], a["action"], a["detail"]["match_id"]) for a in log
             if a["action"] == "read_match"] == [("web:mod", "read_match", match_id)]
+
+
+def test_a_reason_with_a_nul_is_refused_not_an_error(staffed: tuple[Server, dict[str, str]]) -> None:
+    """PostgreSQL refuses a NUL in any text: a reason, a grant's reference or a report's
+    note with one (or another control character) is refused in words; it was a 500."""
+    server, t = staffed
+    lone = httpx.post(f"{server.http}/api/staff/accounts/pat", headers=bearer(t["boss"]),
+                      content=b'{"action": "ban", "reason": "\\ud800"}', timeout=10)
+    assert lone.status_code == 400 and lone.json()["error"]["code"] == "invalid_request"
+    for body in ({"action": "ban", "reason": "a\x00b"},
+                 {"action": "grant", "amount": 5, "reason": "x\x00"},
+                 {"action": "close", "reason": "bye\x07"}):
+        r = api_post(server, "/api/staff/accounts/pat", t["boss"], body)
+        assert _refusal(r) == (409, "staff_refused", "refused"), (body, r.text)
+    shown = api_get(server, "/api/staff/accounts/pat", t["boss"]).json()["account"]
+    assert shown["ban"] is None and shown["silver"] == 1000
+    assert api_post(server, "/api/reports", t["pat"],
+                    {"reason": "name", "username": "cheat"}).status_code == 201
+    (report,) = api_get(server, "/api/staff/reports", t["mod"]).json()["reports"]
+    r = api_post(server, f"/api/staff/reports/{report['id']}/close", t["mod"], {"note": "a\x00"})
+    assert _refusal(r) == (409, "staff_refused", "refused")
+    # a reason of spaces is none; one of many lines is one line
+    r = api_post(server, "/api/staff/accounts/pat", t["boss"],
+                 {"action": "ban", "reason": " 通牌\n 证据见对局 "})
+    assert r.json()["account"]["ban"]["reason"] == "通牌 证据见对局"

@@ -42,6 +42,7 @@ from .clubs import Club, ClubError
 from .clubs import club as club_page
 from .clubs import dissolve as dissolve_club
 from .clubs import listing as club_listing
+from .core import shown_name
 from .database import PG_CLIENT_TIMEOUTS, READ_ONLY, create_store_engine
 from .errors import AccountInMatch, AuthenticationFailed, StoreError, UnknownAccount
 from .export import account_export
@@ -198,6 +199,22 @@ def poll_server_state(store: Store, since_id: int) -> ServerPoll:
                       announcement=notice)
 
 
+REASON_MAX = 500
+"""The longest reason an operator gives (a ban's, a grant's ...)."""
+
+
+def _reason(text: str | None) -> str | None:
+    """An operator's reason as it is kept: one line of visible characters (NFC, spaces
+    folded), ``None`` for none; :class:`AdminError` for control characters (a NUL, which
+    PostgreSQL refuses in any text) or more than :data:`REASON_MAX` characters."""
+    if text is None or not text.strip():
+        return None
+    kept = shown_name(text, REASON_MAX)
+    if kept is None:
+        raise AdminError(f"a reason is one line of at most {REASON_MAX} visible characters")
+    return kept
+
+
 def _role_words(role: str | None) -> str:
     return "no staff member" if role is None else f"a {role}"
 
@@ -276,6 +293,7 @@ class Admin:
         """Create (or, negative, remove) silver: a ledger row ``operator_grant``; the balance."""
         if amount == 0:
             raise AdminError("a grant of 0 silver changes nothing")
+        reason = _reason(reason)
         account = self.account(username)
         reference = reason or f"operator grant by {self.actor}"
         balance = self.store.grant(account.id, amount, reference=reference[:128])
@@ -283,6 +301,7 @@ class Admin:
         return balance
 
     def ban(self, username: str, reason: str | None = None) -> Account:
+        reason = _reason(reason)
         account = self.account(username)
         with self._write() as session, session.begin():
             if is_banned(session, account.id):
@@ -312,6 +331,7 @@ class Admin:
     def close(self, username: str, reason: str | None = None) -> tuple[Account, int]:
         """Close an account (注销, :func:`.closing.close_account`), as its player may; the
         account as it was and the silver that went to the house."""
+        reason = _reason(reason)
         account = self.account(username)
         try:
             return account, self.store.close_account(account.id, None, operator=self.actor,

@@ -37,6 +37,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from .admin import log_action
+from .core import shown_name
 from .errors import StoreError
 from .models import AccountRow, MatchRow, ReportRow, storable_game_id, utcnow
 from .ratings import public_account
@@ -198,7 +199,10 @@ def reports_about(store: Store, account_ids: Sequence[int], reason: str | None =
 
 def close_report(store: Store, report_id: int, actor: str, note: str | None = None) -> Report:
     """Close an open report with a note of what was done (logged); the report as closed."""
-    text = None if note is None else " ".join(note.split())[:NOTE_MAX] or None
+    text = None if note is None or not note.strip() else shown_name(note, NOTE_MAX)
+    if note is not None and note.strip() and text is None:
+        raise ReportError(f"a note is one line of at most {NOTE_MAX} visible characters",
+                          "invalid")
     with store._write() as session:
         row = session.get(ReportRow, report_id, with_for_update=True)
         if row is None:
