@@ -123,3 +123,36 @@ def test_rate_limit_then_close_on_persistent_abuse(start_server: StartServer) ->
         return c
 
     asyncio.run(scenario())
+
+
+def test_a_number_of_thousands_of_digits_is_an_error_frame(start_server: StartServer) -> None:
+    """``json.loads`` refuses an integer of more than 4,300 digits with a ``ValueError``
+    that is no ``JSONDecodeError``: the parser let it out, and the connection ended in a
+    traceback (1011) instead of an error frame.  Before the ``hello`` no message size
+    was checked, so any client could (the size is checked there now too); after it, with
+    ``max_message_bytes`` above 4,300."""
+    server = start_server(max_message_bytes=8192)
+    token = guest_token(server)
+    big = "9" * 5000
+
+    async def scenario() -> None:
+        async with websockets.connect(server.ws, max_size=2**22) as ws:  # not yet logged in
+            await ws.send('{"type": "hello", "token": "x", "protocol": ' + big + "}")
+            err = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert err["type"] == "error" and err["code"] == "bad_json", err
+            await ws.send(json.dumps({"type": "hello", "token": "x" * 9000}))  # > 8192
+            err = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert err["code"] == "too_large" and err["params"] == {"max": 8192}, err
+            await ws.send(json.dumps({"type": "hello", "token": token}))  # still served
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+        c = Client(server, token)
+        await c.connect()
+        await c.send('{"type": "ping", "ref": "n", "n": ' + big + "}")
+        err = await c.expect("error")
+        assert err["code"] == "bad_json" and err["message"], err
+        await c.send({"type": "ping", "ref": "after"})
+        assert (await c.expect("pong"))["ref"] == "after"
+        assert not c.closed.is_set()
+        await c.close()
+
+    asyncio.run(scenario())

@@ -634,6 +634,11 @@ async def _authenticate(hub: Hub, ws: WebSocket, limiter: RateLimiter) -> tuple[
             if limiter.abusive:
                 return None
             continue
+        if len(text) > hub.config.max_message_bytes:  # as after the hello
+            await ws.send_text(encode(ErrorMsg(
+                code="too_large", params={"max": hub.config.max_message_bytes},
+                message=f"a message may be at most {hub.config.max_message_bytes} bytes")))
+            continue
         try:
             msg = parse_client_message(text) if text else None
         except ProtocolError as e:

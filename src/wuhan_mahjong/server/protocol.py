@@ -297,6 +297,10 @@ def parse_client_message(text: str) -> Any:
     Traceback (most recent call last):
     ...
     wuhan_mahjong.server.protocol.ProtocolError: a string holds a lone surrogate: send valid Unicode
+    >>> parse_client_message('{"type": "ping", "n": ' + "9" * 5000 + '}')
+    Traceback (most recent call last):
+    ...
+    wuhan_mahjong.server.protocol.ProtocolError: malformed JSON: a number of too many digits
     """
     try:
         obj = jsontext.loads(text)
@@ -305,6 +309,8 @@ def parse_client_message(text: str) -> Any:
                             "a string holds a lone surrogate: send valid Unicode") from None
     except json.JSONDecodeError as e:
         raise ProtocolError("bad_json", f"malformed JSON: {e.msg}") from None
+    except ValueError:  # an integer of more than 4,300 digits, which Python will not convert
+        raise ProtocolError("bad_json", "malformed JSON: a number of too many digits") from None
     if not isinstance(obj, dict):
         raise ProtocolError("invalid_message", "a message must be a JSON object")
     ref = obj.get("ref") if isinstance(obj.get("ref"), str) and len(obj["ref"]) <= 64 else None
