@@ -1,6 +1,7 @@
 """JSON text from outside (a record, a view, an action, an option) decoded with one rule:
 whatever the standard parser cannot decode is a :class:`json.JSONDecodeError`, nesting too
-deep for it included, and so is a string that is not Unicode text.
+deep for it and a number of more digits than ``int`` converts included, and so is a string
+that is not Unicode text.
 
 ``json.loads`` recurses once per nested array or object, so a line of 100,000 ``[`` raises
 ``RecursionError``, which is no ``ValueError``: every caller that answered malformed JSON
@@ -18,6 +19,10 @@ json.decoder.JSONDecodeError: nested too deeply: line 1 column 1 (char 0)
 Traceback (most recent call last):
 ...
 wuhan_mahjong.jsontext.LoneSurrogateError: a string holds a lone surrogate: line 1 column 1 (char 0)
+>>> loads("[" + "9" * 5000 + "]")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+json.decoder.JSONDecodeError: not decodable (Exceeds the limit (4300 digits) ...
 >>> loads(b'["\\xed\\xa0\\x80"]')  # the same half pair, in UTF-8
 Traceback (most recent call last):
 ...
@@ -61,6 +66,10 @@ def loads(text: str | bytes) -> Any:
         obj = json.loads(text)
     except RecursionError:
         raise json.JSONDecodeError("nested too deeply", _doc(text), 0) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as e:  # a number of more than 4,300 digits; bytes that are no UTF-8
+        raise json.JSONDecodeError(f"not decodable ({e})", _doc(text), 0) from None
     may_hold = (_MAY_HOLD.search(text) if isinstance(text, str)
                 else _MAY_HOLD_BYTES.search(text))
     if may_hold and has_lone_surrogate(obj):
