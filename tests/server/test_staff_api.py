@@ -296,3 +296,31 @@ def test_a_reason_with_a_nul_is_refused_not_an_error(staffed: tuple[Server, dict
     r = api_post(server, "/api/staff/accounts/pat", t["boss"],
                  {"action": "ban", "reason": " 通牌\n 证据见对局 "})
     assert r.json()["account"]["ban"]["reason"] == "通牌 证据见对局"
+
+
+def test_a_welcome_without_the_staff_role_when_the_database_blinks(
+        staffed: tuple[Server, dict[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database going away between a connection's login and its welcome costs the
+    welcome its staff role, not the connection (it closed with a traceback)."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from wuhan_mahjong.server import hub as hub_module
+
+    server, t = staffed
+
+    def away(*_: object) -> None:
+        raise OperationalError("SELECT", {}, sqlite3.OperationalError("database is locked"))
+
+    monkeypatch.setattr(hub_module, "role_of", away)
+
+    async def flow() -> dict[str, Any]:
+        boss = Client(server, t["boss"], "boss")
+        welcome = await boss.connect()
+        await boss.send({"type": "ping", "ref": "p"})
+        await boss.expect("pong")
+        await boss.close()
+        return welcome
+
+    assert asyncio.run(flow())["staff"] is None

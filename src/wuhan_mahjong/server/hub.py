@@ -332,10 +332,18 @@ class Hub:
 
     # ------------------------------------------------------------------ connections
     async def staff_role(self, account: Account) -> StaffRole | None:
-        """The account's staff role (``store/staff.py``) for its welcome; a guest has none."""
+        """The account's staff role (``store/staff.py``) for its welcome; a guest has none.
+        With the database away, none: the welcome is not worth the connection (the staff
+        pages ask again)."""
         if account.is_guest:
             return None
-        return await asyncio.to_thread(role_of, self.store, account.id)
+        try:
+            return await asyncio.to_thread(role_of, self.store, account.id)
+        except Exception as e:
+            if not is_transient(e):
+                raise
+            log.warning("staff role of account %d unknown: %s", account.id, error_line(e))
+            return None
 
     def attach(self, client: Client, account: Account, staff: StaffRole | None = None) -> None:
         old = self.clients.get(client.account_id)
