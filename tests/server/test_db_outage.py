@@ -30,7 +30,7 @@ from wuhan_mahjong.store import MatchFenced, hand_game_id, open_store
 from wuhan_mahjong.store.admin import AdminError, backup
 from wuhan_mahjong.store.database import PG_CLIENT_TIMEOUTS, create_store_engine, is_transient
 
-from .harness import FAST_HASHER, StartServer, play, register, seat_four
+from .harness import FAST_HASHER, Client, Server, StartServer, play, register, seat_four
 from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted
 from .test_durable_crash import Player, ServeProcess, _accounts
 
@@ -364,3 +364,30 @@ def test_every_database_connection_of_a_node_is_probed(db_url: str) -> None:
             assert {k: got.get(k) for k in want} == want
     finally:
         store.close()
+
+
+def test_a_request_while_the_database_blinks_is_an_error_frame(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quick match asked while the database does not answer gets a ``server_error`` frame
+    and the connection stays (the error left the handler and closed it with 1011)."""
+    from wuhan_mahjong.server import hub as hub_module
+
+    token = register(server, "pat")
+
+    def away(*_: object) -> None:
+        raise OperationalError("SELECT", {}, sqlite3.OperationalError("database is locked"))
+
+    monkeypatch.setattr(hub_module, "entered", away)
+
+    async def flow() -> None:
+        pat = Client(server, token, "pat")
+        await pat.connect()
+        await pat.send({"type": "quick_match", "profile": "yuanhang", "ref": "q"})
+        error = await pat.expect("error")
+        assert (error["code"], error["ref"]) == ("server_error", "q")
+        await pat.send({"type": "ping", "ref": "p"})
+        await pat.expect("pong")
+        assert not pat.closed.is_set()
+        await pat.close()
+
+    asyncio.run(flow())

@@ -324,3 +324,4 @@ def test_a_welcome_without_the_staff_role_when_the_database_blinks(
         return welcome
 
     assert asyncio.run(flow())["staff"] is None
+

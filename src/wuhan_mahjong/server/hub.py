@@ -387,6 +387,13 @@ class Hub:
             log.warning("store error for account %d: %s", client.account_id, e)
             client.send(ErrorMsg(code="server_error", message="the database refused the request",
                                  ref=msg.ref))
+        except Exception as e:  # the database away: this request fails, the connection stays
+            if not is_transient(e):
+                raise
+            log.warning("database unavailable for account %d: %s", client.account_id,
+                        error_line(e))
+            client.send(ErrorMsg(code="server_error", ref=msg.ref,
+                                 message="the database is unavailable: try again shortly"))
 
     async def _dispatch(self, client: Client, msg: Any) -> None:
         acct = client.account_id
