@@ -204,6 +204,22 @@ def run_server(data: Path, extra: list[str] | None = None) -> Iterator[str]:
         log.close()
 
 
+@contextlib.contextmanager
+def server_and_store(data: Path) -> Iterator[tuple[str, Any]]:
+    """:func:`run_server` on ``data`` with its database open beside it (a test names staff,
+    files reports or reads what the browser did): (URL, ``Store``)."""
+    pytest.importorskip("wuhan_mahjong.server.app")
+    from wuhan_mahjong.server.config import DB_FILE
+    from wuhan_mahjong.store import open_store
+
+    with run_server(data) as base:
+        store = open_store(f"sqlite:///{(data / DB_FILE).resolve()}")
+        try:
+            yield base, store
+        finally:
+            store.close()
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real server, shared by the live browser tests of a run."""

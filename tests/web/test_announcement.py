@@ -26,11 +26,10 @@ import pytest
 import websockets
 
 from wuhan_mahjong.bots import get_bot
-from wuhan_mahjong.server.config import DB_FILE
-from wuhan_mahjong.store import Store, open_store
+from wuhan_mahjong.store import Store
 from wuhan_mahjong.store.admin import Admin
 
-from .conftest import PHONE, Console, register_user, run_server, to_quick_table, wait_js
+from .conftest import PHONE, Console, register_user, server_and_store, to_quick_table, wait_js
 
 POLL = 30.0
 """Seconds to wait for a notice to reach a page: the server polls every 2 s; a busy machine."""
@@ -38,14 +37,8 @@ POLL = 30.0
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
-    pytest.importorskip("wuhan_mahjong.server.app")
-    data = tmp_path_factory.mktemp("notice-data")
-    with run_server(data) as base:
-        store = open_store(f"sqlite:///{(data / DB_FILE).resolve()}")
-        try:
-            yield base, store
-        finally:
-            store.close()
+    with server_and_store(tmp_path_factory.mktemp("notice-data")) as running:
+        yield running
 
 
 def _page(browser: Any, base: str, token: str, hash_: str, **ctx: Any) -> tuple[Any, Any, Console]:

@@ -17,24 +17,17 @@ import pytest
 
 from wuhan_mahjong.engine import Match, simple_policy
 from wuhan_mahjong.rules import get_rules
-from wuhan_mahjong.server.config import DB_FILE
-from wuhan_mahjong.store import HandRecord, Store, open_store
+from wuhan_mahjong.store import HandRecord, Store
 from wuhan_mahjong.store.ratings import MIN_MATCHES
 from wuhan_mahjong.store.reports import close_report, open_reports
 
-from .conftest import open_page, register_user, run_server, signed_in, wait_js
+from .conftest import open_page, register_user, server_and_store, signed_in, wait_js
 
 
 @pytest.fixture(scope="module")
 def tools_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
-    pytest.importorskip("wuhan_mahjong.server.app")
-    data = tmp_path_factory.mktemp("tools-data")
-    with run_server(data) as base:
-        store = open_store(f"sqlite:///{(data / DB_FILE).resolve()}")
-        try:
-            yield base, store
-        finally:
-            store.close()
+    with server_and_store(tmp_path_factory.mktemp("tools-data")) as running:
+        yield running
 
 
 def _id(store: Store, name: str) -> int:

@@ -18,11 +18,10 @@ from typing import Any
 
 import pytest
 
-from wuhan_mahjong.server.config import DB_FILE
-from wuhan_mahjong.store import Store, open_store
+from wuhan_mahjong.store import Store
 from wuhan_mahjong.store.admin import Admin
 
-from .conftest import PHONE, register_user, run_server, wait_js
+from .conftest import PHONE, register_user, server_and_store, wait_js
 
 BOXES = """() => ({
   vw: innerWidth, scroll: document.documentElement.scrollWidth,
@@ -41,14 +40,8 @@ BOXES = """() => ({
 
 @pytest.fixture(scope="module")
 def staff_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
-    pytest.importorskip("wuhan_mahjong.server.app")
-    data = tmp_path_factory.mktemp("staff-data")
-    with run_server(data) as base:
-        store = open_store(f"sqlite:///{(data / DB_FILE).resolve()}")
-        try:
-            yield base, store
-        finally:
-            store.close()
+    with server_and_store(tmp_path_factory.mktemp("staff-data")) as running:
+        yield running
 
 
 def _call(base: str, method: str, path: str, token: str, body: Any = None) -> Any:
