@@ -294,6 +294,26 @@ def test_json_nested_too_deeply_exits_2_with_one_line(tmp_path: Path, args: tupl
     assert len(p.stderr.strip().splitlines()) == 1, p.stderr
 
 
+@pytest.mark.parametrize("seat", ["\u00b2", "1" * 5000, "\u0663"],
+                         ids=["superscript-2", "5000-digits", "arabic-indic-3"])
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_a_script_seat_of_odd_digits_exits_2_with_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], seat: str, form: str) -> None:
+    """A script's seat is 0-3 in ASCII digits: "²" passes ``str.isdigit()`` but ``int()``
+    refuses it, as it refuses more than 4,300 digits, with a bare ValueError (a traceback);
+    "٣" (Arabic-Indic three) was read as seat 3."""
+    from wuhan_mahjong.cli import main
+
+    wall = tmp_path / "wall.txt"
+    wall.write_text(WALL)
+    script = tmp_path / "script.txt"
+    script.write_text(f"{seat} discard 1m" if form == "text"
+                      else json.dumps({"seat": seat, "action": {"type": "pass"}}))
+    assert main(["simulate", "--wall", str(wall), "--script", str(script)]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("wuhan-mahjong: error: script line 1: not a seat: "), line
+
+
 def test_puzzle_prints_the_position_and_with_answer_the_choices() -> None:
     from wuhan_mahjong.bots.puzzles import make_puzzle, puzzle_json
 

@@ -33,7 +33,9 @@ def _seat_arg(text: str, where: str) -> int:
     t = text.strip().upper()
     if t in SEAT_NAMES:
         return SEAT_NAMES.index(t)
-    if t.isdigit() and 0 <= int(t) < 4:
+    if t.isascii() and t.isdigit() and (t.lstrip("0") or "0") in ("0", "1", "2", "3"):
+        # ASCII digits only ("²".isdigit(), but int("²") fails), and never int() of a
+        # run of more than 4,300 digits (a ValueError of its own)
         return int(t)
     raise UsageError(f"{where}: not a seat: '{text}' (0-3 or E, S, W, N)")
 
