@@ -314,6 +314,45 @@ def test_a_script_seat_of_odd_digits_exits_2_with_one_line(
     assert line.startswith("wuhan-mahjong: error: script line 1: not a seat: "), line
 
 
+@pytest.mark.parametrize("args", [["score"], ["replay", "-"], ["verify", "-"], ["bot"],
+                                  ["bot", "--jsonl"], ["simulate", "--wall", "-", "--script", "-"],
+                                  ["admin", "reset-password", "alice", "--password-stdin"]])
+def test_a_closed_standard_input_exits_2_with_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    """Started with standard input closed (``<&-``), Python's ``sys.stdin`` is None: every
+    command that reads it died of AttributeError or TypeError (a traceback)."""
+    from wuhan_mahjong.cli import main
+
+    monkeypatch.setattr(sys, "stdin", None)
+    assert main(args) == 2
+    assert capsys.readouterr().err == "wuhan-mahjong: error: cannot read standard input: it is closed\n"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["bot", "--policy", "greedy", "--jsonl"], "line 1: not JSON: a string holds a lone surrogate"),
+    (["bot", "--policy", "greedy"], "cannot read standard input: not UTF-8 text (byte 0xff at "
+     "offset 12)"),
+    (["admin", "reset-password", "alice", "--password-stdin"],
+     "cannot read standard input: not UTF-8 text (byte 0xff)"),
+], ids=["bot-jsonl", "bot", "admin-password"])
+def test_standard_input_of_bytes_that_are_no_utf8_exits_2_with_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str],
+        message: str) -> None:
+    """Under a locale whose standard input decodes strictly (``en_US.UTF-8``,
+    ``PYTHONIOENCODING=utf-8``), a byte that is no UTF-8 was a UnicodeDecodeError
+    traceback from ``bot`` and ``admin reset-password --password-stdin``; it is a malformed
+    line (``--jsonl``) or input like any other."""
+    import io
+
+    from wuhan_mahjong.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"viewer": "\xff"}\n'),
+                                                       encoding="utf-8", errors="strict"))
+    assert main(args) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line == f"wuhan-mahjong: error: {message}", line
+
+
 def test_puzzle_prints_the_position_and_with_answer_the_choices() -> None:
     from wuhan_mahjong.bots.puzzles import make_puzzle, puzzle_json
 

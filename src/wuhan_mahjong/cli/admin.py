@@ -440,7 +440,13 @@ def _unban(args: argparse.Namespace) -> int:
 def _reset_password(args: argparse.Namespace) -> int:
     password = None
     if args.password_stdin:
-        password = sys.stdin.readline().rstrip("\r\n")
+        if sys.stdin is None:  # started with standard input closed (``<&-``)
+            raise UsageError("cannot read standard input: it is closed")
+        try:
+            password = sys.stdin.readline().rstrip("\r\n")
+        except UnicodeDecodeError as e:  # a locale whose standard input decodes strictly
+            raise UsageError(f"cannot read standard input: not UTF-8 text (byte "
+                             f"{e.object[e.start]:#04x})") from None
         if not password:
             raise UsageError("no password on standard input")
 

@@ -12,12 +12,13 @@ statistics (``--json`` for JSON).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
 import sys
 
 from .. import jsontext
-from .common import ArgumentParser, UsageError, add_rules_options, rules_from_args
+from .common import ArgumentParser, UsageError, add_rules_options, read_input, rules_from_args
 
 MAX_ARENA_HANDS = 10_000_000
 """More than a week of play for the slowest bots; past it a number is a typo."""
@@ -34,12 +35,19 @@ def cmd_bot(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     if args.jsonl:
+        stdin = sys.stdin
+        if stdin is None:  # started with standard input closed (``<&-``)
+            raise UsageError("cannot read standard input: it is closed")
+        if isinstance(stdin, io.TextIOWrapper):
+            # bytes that are no UTF-8 are a bad line (a lone surrogate, which the JSON
+            # decoder refuses), whatever the locale, not a UnicodeDecodeError mid-loop
+            stdin.reconfigure(errors="surrogateescape")
         try:
-            serve(bot, sys.stdin, sys.stdout)
+            serve(bot, stdin, sys.stdout)
         except BotProtocolError as e:
             raise UsageError(str(e)) from None
         return 0
-    text = sys.stdin.read()
+    text = read_input(None)
     try:
         view = jsontext.loads(text)
     except json.JSONDecodeError as e:

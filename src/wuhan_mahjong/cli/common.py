@@ -66,9 +66,12 @@ def read_input(path: str | None) -> str:
     """The text of ``path``, or of standard input for ``None`` or ``-``.
 
     Either must be UTF-8 (a leading byte-order mark, as some Windows editors write, is
-    dropped); anything else is a :class:`UsageError` naming the first bad byte."""
+    dropped); anything else is a :class:`UsageError` naming the first bad byte, and so is
+    a standard input that is closed."""
     name = "standard input" if path is None or path == "-" else path
     if path is None or path == "-":
+        if sys.stdin is None:  # started with standard input closed (``<&-``)
+            raise UsageError(f"cannot read {name}: it is closed")
         raw = getattr(sys.stdin, "buffer", None)
         if raw is None:  # a text stream put in place of stdin (tests, embedding)
             return sys.stdin.read().removeprefix("\ufeff")
