@@ -353,6 +353,29 @@ def test_standard_input_of_bytes_that_are_no_utf8_exits_2_with_one_line(
     assert line == f"wuhan-mahjong: error: {message}", line
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["audit", "--log", "9" * 30], "--log: must be at most 9223372036854775807"),
+    (["fairplay", "--min-wins", "9" * 30], "--min-wins: must be at most 9223372036854775807"),
+    (["report-close", "9" * 30, "--note", "x"], "ID: must be at most 9223372036854775807"),
+    (["fairplay", "--days", "1000000"], "--days: must be at most 36500"),
+    (["tournament-cancel", str(2**40)], "ID: must be at most 2147483647"),
+    (["club-dissolve", str(2**31)], "NUMBER: must be at most 2147483647"),
+    (["audit", "--log", "9" * 5000], "--log: not a whole number: '999"),
+], ids=["log", "min-wins", "report", "days", "tournament", "club", "5000-digits"])
+def test_an_admin_number_beyond_the_database_is_refused_with_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    """A count or an id larger than its column holds was a driver's OverflowError (SQLite)
+    or DataError (PostgreSQL INTEGER), and ``fairplay --days 1000000`` a date before the
+    year 1: tracebacks.  The parser refuses them, before the database is opened."""
+    from wuhan_mahjong.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["admin", "--db", f"sqlite:///{tmp_path / 'none.db'}", *args])
+    assert stop.value.code == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"wuhan-mahjong: error: argument {message}"), line
+
+
 def test_puzzle_prints_the_position_and_with_answer_the_choices() -> None:
     from wuhan_mahjong.bots.puzzles import make_puzzle, puzzle_json
 

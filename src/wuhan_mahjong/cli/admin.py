@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..tiles import echo
 from .common import ArgumentParser, UsageError, one_line
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ def add_admin_command(s: ArgumentParser) -> None:
                    help="flag a pair whose count has a chance below P divided by the pairs "
                         "looked at (default 0.001)")
     p.add_argument("--profile", choices=sorted(PROFILES), help="only hands of this profile")
-    p.add_argument("--days", type=_count, default=0, metavar="N",
+    p.add_argument("--days", type=_days, default=0, metavar="N",
                    help="only hands of the last N days (default 0: all)")
     p.add_argument("--all", dest="everything", action="store_true",
                    help="print every pair looked at, flagged or not")
@@ -164,7 +165,7 @@ def add_admin_command(s: ArgumentParser) -> None:
 
     p = sub.add_parser("tournament-cancel", help="call a tournament off, started or not: no "
                                                  "table of it starts any more")
-    p.add_argument("tournament_id", type=_count, metavar="ID")
+    p.add_argument("tournament_id", type=_row_id, metavar="ID")
     p.add_argument("--reason", help="why (kept in the event log)")
     p.set_defaults(func=_tournament_cancel)
 
@@ -174,7 +175,7 @@ def add_admin_command(s: ArgumentParser) -> None:
 
     p = sub.add_parser("club-dissolve", help="dissolve a club (its members' matches and hands "
                                              "stay theirs)")
-    p.add_argument("number", type=_count, metavar="NUMBER")
+    p.add_argument("number", type=_row_id, metavar="NUMBER")
     p.add_argument("--reason", help="why (kept in the event log)")
     p.set_defaults(func=_club_dissolve)
 
@@ -204,15 +205,42 @@ def add_admin_command(s: ArgumentParser) -> None:
     p.set_defaults(func=_restore)
 
 
-def _count(text: str) -> int:
-    """A whole number >= 0 (an argparse type: a bad one is a one-line usage error)."""
+BIGINT_MAX = 2**63 - 1
+"""The largest number a database column (SQLite INTEGER, PostgreSQL BIGINT) holds: a count
+beyond it was an OverflowError from the driver, a traceback."""
+INTEGER_MAX = 2**31 - 1
+"""The largest id of a PostgreSQL INTEGER column (a tournament's, a club's): one beyond it
+was a DataError from the driver, a traceback."""
+DAYS_MAX = 36_500
+"""``fairplay --days``: a hundred years; many more reach before the year 1 (OverflowError)."""
+
+
+def _whole(text: str, high: int) -> int:
+    """A whole number from 0 to ``high`` (a bad one is a one-line usage error)."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a whole number: {echo(text)!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    if value > high:
+        raise argparse.ArgumentTypeError(f"must be at most {high}, got {echo(text)}")
     return value
+
+
+def _count(text: str) -> int:
+    """A whole number >= 0 that a database column holds (an argparse type)."""
+    return _whole(text, BIGINT_MAX)
+
+
+def _row_id(text: str) -> int:
+    """A tournament's id or a club's number: a whole number >= 0 of an INTEGER column."""
+    return _whole(text, INTEGER_MAX)
+
+
+def _days(text: str) -> int:
+    """``fairplay --days``: a whole number of days from 0 to :data:`DAYS_MAX`."""
+    return _whole(text, DAYS_MAX)
 
 
 def _probability(text: str) -> float:
