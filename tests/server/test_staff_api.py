@@ -176,6 +176,10 @@ def test_reports_clubs_and_tables(staffed: tuple[Server, dict[str, str]]) -> Non
     assert api_post(server, f"/api/staff/clubs/{club['number']}/dissolve", t["mod"],
                  {}).status_code == 404
     assert api_post(server, "/api/staff/tournaments/4242/cancel", t["mod"], {}).status_code == 404
+    for path in ("/api/staff/tournaments/999999999999/cancel", "/api/staff/clubs/2147483648/dissolve",
+                 "/api/staff/reports/99999999999999999999/close", "/api/staff/reports/0/close"):
+        # beyond the column's integer: no such thing (it was PostgreSQL's error, a 500)
+        assert api_post(server, path, t["mod"], {}).status_code == 404, path
     assert api_get(server, "/api/staff/tournaments", t["mod"]).json() == {"tournaments": []}
 
     assert api_get(server, "/api/staff/tables", t["mod"]).json() == {"tables": [],

@@ -81,6 +81,7 @@ from .http import (
     limit,
     query_count,
     read_body,
+    whole_number,
 )
 from .replays import frames_body, gzipped_json, hand_named
 
@@ -155,11 +156,16 @@ async def _staff(request: Request, action: StaffAction,
     return account, Admin(hub.store, web_actor(account.username))
 
 
+ID_HIGH = {"report": 2**63 - 1, "club": 2**31 - 1, "tournament": 2**31 - 1}
+"""The largest id each kind of path names (its column's type: a larger one would be the
+database's error, not a 404)."""
+
+
 def _path_id(request: Request, name: str) -> int:
-    text = str(request.path_params[name])
-    if not (text.isascii() and text.isdigit() and 0 < len(text) <= 12):
+    found = whole_number(str(request.path_params[name]), 1, ID_HIGH[name])
+    if found is None:
         raise HttpError(404, "not_found", f"no such {name}")
-    return int(text)
+    return found
 
 
 @api
