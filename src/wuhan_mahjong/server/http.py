@@ -180,7 +180,7 @@ def whole_number(text: str, low: int, high: int) -> int | None:
     Bounded in length before ``int``: Python refuses to convert more than 4,300 digits
     (a ``ValueError``, which a handler would answer with a 500).
 
-    >>> whole_number("42", 1, 100), whole_number("9" * 5000, 1, 100), whole_number("４２", 1, 100)
+    >>> whole_number("42", 1, 100), whole_number("9" * 5000, 1, 100), whole_number("\uff14\uff12", 1, 100)
     (42, None, None)
     """
     if not (text.isascii() and text.isdigit()) or len(text) > len(str(high)):

@@ -309,8 +309,6 @@ def parse_client_message(text: str) -> Any:
                             "a string holds a lone surrogate: send valid Unicode") from None
     except json.JSONDecodeError as e:
         raise ProtocolError("bad_json", f"malformed JSON: {e.msg}") from None
-    except ValueError:  # an integer of more than 4,300 digits, which Python will not convert
-        raise ProtocolError("bad_json", "malformed JSON: a number of too many digits") from None
     if not isinstance(obj, dict):
         raise ProtocolError("invalid_message", "a message must be a JSON object")
     ref = obj.get("ref") if isinstance(obj.get("ref"), str) and len(obj["ref"]) <= 64 else None
