@@ -13,6 +13,7 @@ another.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -1451,3 +1452,34 @@ def test_a_clubs_table_is_listed_and_seated_across_nodes(nodes: list[ServeProces
         asyncio.run(scenario())
     finally:
         store.close()
+
+
+def test_a_cluster_task_that_ignores_its_cancellation_does_not_hold_the_leave(
+        start_server: Any, redis_url: str) -> None:
+    """A node leaving the cluster waits for its loops a bounded time, then drops its
+    heartbeat and leases anyway (the survivors take its matches over at once)."""
+    import threading
+
+    server = start_server(redis_url=redis_url)
+    cluster = server.hub.cluster
+    release = threading.Event()
+
+    async def stubborn() -> None:
+        while not release.is_set():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.sleep(0.05)
+
+    async def add() -> None:
+        cluster.tasks.append(asyncio.get_running_loop().create_task(stubborn(), name="stubborn"))
+
+    loop = server.uvicorn.loop
+    asyncio.run_coroutine_threadsafe(add(), loop).result(10)
+    try:
+        asyncio.run_coroutine_threadsafe(cluster.close(), loop).result(60)
+        client = redis.Redis.from_url(redis_url)
+        try:
+            assert not client.exists(f"wm:node:{cluster.node}")
+        finally:
+            client.close()
+    finally:
+        release.set()

@@ -411,9 +411,13 @@ class Cluster:
             await asyncio.wait(list(self.senders.values()), timeout=2)
         for task in self.tasks:
             task.cancel()
-        for task in self.tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        if self.tasks:  # bounded, as the hub's shutdown: a stuck loop must not keep the leases
+            done, stuck = await asyncio.wait(list(self.tasks), timeout=5)
+            for task in done:
+                with contextlib.suppress(BaseException):
+                    task.result()
+            for task in stuck:
+                log.warning("cluster task %s did not stop: left behind", task.get_name())
         with contextlib.suppress(Exception):
             keys = [f"wm:lease:{match_id}" for match_id in self.leased]
             keys += [f"wm:home:{account_id}" for account_id in self.homes]
