@@ -140,7 +140,8 @@ class AccountRow(Base):
     is_bot: Mapped[bool] = mapped_column(Boolean, server_default=false())
     silver: Mapped[int] = mapped_column(BigInteger, default=0)
     points: Mapped[int] = mapped_column(BigInteger, default=0)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # indexed: the staff pages count today's new players (migration v0019)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
     # set when the account was closed (注销, store/closing.py): its name is a tombstone,
     # it has no password, no session, no public page and no silver
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
@@ -188,7 +189,8 @@ class SettlementRow(Base):
     stake: Mapped[int | None] = mapped_column(BigInteger)
     fee: Mapped[int] = mapped_column(BigInteger)
     fees_collected: Mapped[int] = mapped_column(BigInteger)
-    settled_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # indexed: the staff pages count today's matches (migration v0019)
+    settled_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
 
 
 class MatchResultRow(Base):
