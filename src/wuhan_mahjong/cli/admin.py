@@ -609,7 +609,7 @@ def _fairplay(args: argparse.Namespace) -> int:
     from ..store.admin_docs import pair_doc
     from ..store.fairplay import CHANCE_SHARE, fed_hands
     from ..store.models import utcnow
-    from ..store.reports import reports_about
+    from ..store.reports import reports_about_names
 
     def work(admin: Admin) -> int:
         if args.pair:
@@ -629,13 +629,11 @@ def _fairplay(args: argparse.Namespace) -> int:
                                        profile=args.profile, since=since,
                                        everything=args.everything)
         # what the players saw beside what the hands say: collusion reports of each player
-        ids = {name: admin.account(name).id for p in pairs for name in (p.feeder, p.winner)}
-        reported = reports_about(admin.store, list(ids.values()), "collusion")
-
-        counts = {name: reported.get(account_id, 0) for name, account_id in ids.items()}
+        counts = reports_about_names(admin.store, [n for p in pairs for n in (p.feeder, p.winner)],
+                                     "collusion")
 
         def reports(name: str) -> int:
-            return counts[name]
+            return counts.get(name, 0)
 
         if args.json:
             print(json.dumps({"pairs_looked_at": looked, "chance_share": CHANCE_SHARE,

@@ -67,7 +67,7 @@ from ..store.announcements import ANNOUNCEMENT_MAX, LONGEST_HOURS
 from ..store.core import MAX_AMOUNT
 from ..store.fairplay import CHANCE_SHARE
 from ..store.models import storable_game_id, utcnow
-from ..store.reports import NOTE_MAX, ReportError, close_report, open_reports, reports_about
+from ..store.reports import NOTE_MAX, ReportError, close_report, open_reports, reports_about_names
 from ..store.staff import PERMISSIONS, StaffAction, StaffRefused, check, role_of, web_actor
 from .config import calendar_zone
 from .http import (
@@ -321,14 +321,8 @@ async def fairplay(request: Request) -> Response:
                         params={"field": "profile", "problem": ", ".join(sorted(PROFILES))})
     since = utcnow() - timedelta(days=days) if days else None
     looked, pairs = await _call(admin.fairplay, min_wins=min_wins, profile=profile, since=since)
-    names = sorted({name for p in pairs for name in (p.feeder, p.winner)})
-    ids = {}
-    for name in names:
-        found = await asyncio.to_thread(admin.store.account_by_username, name)
-        if found is not None:
-            ids[name] = found.id
-    reported = await _call(reports_about, admin.store, list(ids.values()), "collusion")
-    counts = {name: reported.get(account_id, 0) for name, account_id in ids.items()}
+    counts = await _call(reports_about_names, admin.store,
+                         [name for p in pairs for name in (p.feeder, p.winner)], "collusion")
     return _json({"pairs_looked_at": looked, "chance_share": CHANCE_SHARE,
                   "pairs": [pair_doc(p, counts) for p in pairs]})
 

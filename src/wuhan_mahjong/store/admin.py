@@ -19,7 +19,6 @@ is not); PostgreSQL through ``pg_dump --format=custom`` and ``pg_restore``.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import secrets
@@ -44,7 +43,7 @@ from .clubs import dissolve as dissolve_club
 from .clubs import listing as club_listing
 from .core import shown_name
 from .database import PG_CLIENT_TIMEOUTS, READ_ONLY, create_store_engine
-from .errors import AccountInMatch, AuthenticationFailed, StoreError, UnknownAccount
+from .errors import AccountInMatch, AuthenticationFailed, StoreError
 from .export import account_export
 from .fairplay import FedPair, fed_pairs
 from .models import (
@@ -53,6 +52,8 @@ from .models import (
     AuthSessionRow,
     BanRow,
     ClubRow,
+    HandRecordRow,
+    HandSeatRow,
     MatchRow,
     ReportRow,
     ServerFlagRow,
@@ -421,11 +422,16 @@ class Admin:
         numbers = self.store.staff_hand_numbers(match_id)
         if not numbers:
             raise AdminError(f"no finished hand of match {match_id!r}", not_found=True)
-        record = self.store.staff_hand_record(match_id, numbers[0])
         names: list[str | None] = [None] * 4
-        for seat, account_id in (record.seats.items() if record is not None else ()):
-            with contextlib.suppress(UnknownAccount):
-                names[seat] = self.store.account(account_id).username
+        with _read_session(self.store) as session, session.begin():
+            for seat, name in session.execute(  # who sat where: the first hand's seats
+                    select(HandSeatRow.seat, AccountRow.username)
+                    .join(HandRecordRow, HandRecordRow.id == HandSeatRow.record_id)
+                    .join(AccountRow, AccountRow.id == HandSeatRow.account_id)
+                    .where(HandRecordRow.match_id == match_id,
+                           HandRecordRow.hand_no == numbers[0])):
+                if 0 <= seat < 4:
+                    names[seat] = name
         self.log("read_match", None, {"match_id": match_id, "hands": len(numbers),
                                       "reason": reason})
         return numbers, names

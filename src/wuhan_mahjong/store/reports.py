@@ -28,7 +28,7 @@ reports beside each pair).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, get_args
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MATCH_REASONS", "REASONS", "REPORTS_PER_DAY", "Report", "ReportError",
            "ReportReason", "close_report", "file_report", "open_reports", "reports_about",
+           "reports_about_names",
            "reports_by"]
 
 ReportReason = Literal["collusion", "cheating", "stalling", "escaping", "name"]
@@ -195,6 +196,15 @@ def reports_about(store: Store, account_ids: Sequence[int], reason: str | None =
         query = query.where(ReportRow.reason == reason)
     with store._read() as session:
         return {account: int(n) for account, n in session.execute(query)}
+
+
+def reports_about_names(store: Store, names: Iterable[str], reason: str | None = None
+                        ) -> dict[str, int]:
+    """:func:`reports_about` by player name (the fair-play screen's pairs name them)."""
+    ids = {name: found.id for name in set(names)
+           if (found := store.account_by_username(name)) is not None}
+    reported = reports_about(store, list(ids.values()), reason)
+    return {name: reported.get(account_id, 0) for name, account_id in ids.items()}
 
 
 def close_report(store: Store, report_id: int, actor: str, note: str | None = None) -> Report:
