@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from wuhan_mahjong.store import AccountBanned, AuthenticationFailed, InsufficientSilver, Store
+from wuhan_mahjong.store import admin as admin_module
 from wuhan_mahjong.store.admin import (
     Admin,
     AdminError,
@@ -37,6 +38,27 @@ def test_grant_is_a_named_ledger_source_and_logged(store: Store) -> None:
     log = admin.actions()
     assert [(a.action, a.account_id, a.actor) for a in log] == [("grant", alice.id, "ops")] * 2
     assert log[0].detail == {"amount": -50, "balance": 1200, "reason": None}
+
+
+def test_a_grant_and_its_log_row_land_together(store: Store,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A grant whose event-log row cannot be written is not made: silver never moves
+    without the record of who moved it (they were two transactions)."""
+    alice = store.register("alice", PW)
+    admin = Admin(store, "ops")
+
+    def broken_log(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the log table is away")
+
+    monkeypatch.setattr(admin_module, "log_action", broken_log)
+    with pytest.raises(RuntimeError):
+        admin.grant("alice", 250, "prize")
+    assert store.account(alice.id).silver == 1000
+    assert [e.reason for e in store.ledger(alice.id)] == ["signup_grant"]
+    monkeypatch.undo()
+    assert admin.grant("alice", 250, "prize") == 1250
+    assert [a.action for a in admin.actions()] == ["grant"]
+    assert store.audit().ok
 
 
 def test_banned_account_cannot_log_in_or_use_its_sessions(store: Store) -> None:

@@ -297,9 +297,12 @@ class Admin:
         reason = _reason(reason)
         account = self.account(username)
         reference = reason or f"operator grant by {self.actor}"
-        balance = self.store.grant(account.id, amount, reference=reference[:128])
-        self.log("grant", account.id, {"amount": amount, "reason": reason, "balance": balance})
-        return balance
+
+        def record(session: Session, balance: int) -> None:
+            log_action(session, self.actor, "grant", account.id,
+                       {"amount": amount, "reason": reason, "balance": balance})
+
+        return self.store.grant(account.id, amount, reference=reference[:128], record=record)
 
     def ban(self, username: str, reason: str | None = None) -> Account:
         reason = _reason(reason)

@@ -225,7 +225,8 @@ def move_silver(
 class LedgerStore(StoreCore):
     """Silver in, silver between players, silver out: every change with its ledger row."""
 
-    def grant(self, account_id: int, amount: int, *, reference: str | None = None) -> int:
+    def grant(self, account_id: int, amount: int, *, reference: str | None = None,
+              record: Callable[[Session, int], None] | None = None) -> int:
         """An operator's grant: create (``amount`` > 0) or remove (< 0) silver; returns the balance.
 
         The one way for an operator to change a balance by hand (the admin
@@ -233,12 +234,17 @@ class LedgerStore(StoreCore):
         named source (a negative amount is a sink); ``reference`` says why
         (e.g. ``"refund of match 20261201-ab12"``).  A debit below zero raises
         :class:`InsufficientSilver`; the house account cannot be granted to.
+
+        ``record(session, balance)`` runs in the grant's own transaction (the admin
+        command's event-log row), so the grant and its record land together or not at all.
         """
-        return self._source(account_id, amount, LedgerReason.OPERATOR_GRANT, reference)
+        return self._source(account_id, amount, LedgerReason.OPERATOR_GRANT, reference,
+                            record=record)
 
     def _source(
         self, account_id: int, amount: int, reason: LedgerReason, reference: str | None, *,
         once: bool = False, top_up: bool = False,
+        record: Callable[[Session, int], None] | None = None,
     ) -> int:
         """Create (or remove) ``amount`` silver; ``top_up``: at most what keeps the balance
         within :data:`MAX_AMOUNT` (:class:`_NothingToGrant` when that is nothing), where an
@@ -277,6 +283,8 @@ class LedgerStore(StoreCore):
             if row.silver + amount > MAX_AMOUNT:
                 raise InvalidSettlement("balance would exceed the largest amount")
             move_silver(session, row, amount, reason, reference, utcnow())
+            if record is not None:
+                record(session, row.silver)
             return row.silver
 
     def daily_allowance(self, account_id: int, amount: int, *, day: date | None = None) -> int | None:
