@@ -126,6 +126,58 @@ def test_a_club_table_from_founding_to_the_standings(server: Server) -> None:
     assert match["table_id"] is None
 
 
+def test_a_club_table_starts_only_with_the_clubs_members(server: Server) -> None:
+    """Whoever is removed from a club while he waits at its table leaves the table when it
+    is to start (told why: ``left`` naming the club), and it does not start without the host
+    starting again; when the club was dissolved, everyone leaves and the table is gone."""
+    names = ["boss", "ann", "ben"]
+    tokens = dict(zip(names, (register(server, n) for n in names), strict=True))
+    number = api_post(server, "/api/clubs", tokens["boss"], {"name": "散伙圈"}).json()["number"]
+    for n in ("ann", "ben"):
+        api_post(server, f"/api/clubs/{number}/apply", tokens[n])
+        api_post(server, f"/api/clubs/{number}/members", tokens["boss"],
+                 {"username": n, "action": "approve"})
+
+    async def call(path: str, body: Any = None) -> None:
+        r = await asyncio.to_thread(api_post, server, path, tokens["boss"], body)
+        assert r.status_code == 200, r.text
+
+    async def scenario() -> None:
+        boss, ann, ben = clients = [Client(server, tokens[n], n) for n in names]
+        for c in clients:
+            await c.connect()
+        await ann.send({"type": "create_room", "options": {"club": number}})
+        code = (await ann.expect("room"))["code"]
+        for c in (boss, ben):
+            await c.send({"type": "join_room", "code": code})
+            await c.expect("room")
+        for c in clients:
+            await c.send({"type": "ready"})
+        while True:
+            members = (await ann.expect("room"))["members"]
+            if len(members) == 3 and all(m["ready"] for m in members):
+                break
+        await call(f"/api/clubs/{number}/members", {"username": "ben", "action": "remove"})
+        await ann.send({"type": "start"})
+        left = await ben.expect("left")
+        assert left["where"] == "room" and left["club"] == number and not left["kicked"]
+        room = await ann.expect("room")
+        assert [m["name"] for m in room["members"]] == ["ann", "boss"]
+        await ben.send({"type": "join_room", "code": code})  # and he cannot come back
+        assert (await ben.expect("error"))["code"] == "not_member"
+        await call(f"/api/clubs/{number}/dissolve")
+        await ann.send({"type": "start"})
+        for c in (ann, boss):
+            assert (await c.expect("left"))["club"] == number
+        await boss.send({"type": "join_room", "code": code})
+        assert (await boss.expect("error"))["code"] == "not_found"
+        for c in clients:  # nobody was seated at a table
+            assert not [f for f in c.frames if f.msg["type"] == "table"]
+            await c.close()
+
+    asyncio.run(scenario())
+
+
 @pytest.mark.parametrize("body, field", [
     ({"name": ""}, "name"),
     ({"name": "x" * 21}, "name"),

@@ -456,7 +456,7 @@ class Lobby:
         room = self._room_of(client)
         room.ready[client.account_id] = ready
         self._room_update(room)
-        if len(room.members) == 4 and all(room.ready.values()):
+        if len(room.members) == 4 and all(room.ready.values()) and await self._club_still(room):
             self._start_room(room)
 
     async def start_room(self, client: Client) -> None:
@@ -471,7 +471,34 @@ class Lobby:
         if len(room.members) < 4 and not room.options.fill_bots:
             raise ProtocolError("not_ready", "the room needs four players (fill_bots is off)",
                                 reason="four_players")
-        self._start_room(room)
+        if await self._club_still(room):
+            self._start_room(room)
+
+    async def _club_still(self, room: Room) -> bool:
+        """Whether a club's table may start as it is: each member seated at it is still a
+        member of the club.  Whoever was removed from the club (or left it) while he waited
+        at its table leaves the table, and every member does when the club was dissolved
+        (each is told: ``left`` naming the club); then it does not start, and the host
+        starts again with whoever remains.  Any other room may start."""
+        number = room.options.club
+        if number is None:
+            return True
+        gone = []
+        for account_id, _ in list(room.members):
+            try:
+                role, _ = await asyncio.to_thread(clubs.member_role, self.hub.store, number,
+                                                  account_id)
+            except clubs.ClubError:  # dissolved
+                role = None
+            if role not in clubs.MEMBER_ROLES:
+                gone.append(account_id)
+        if self.rooms.get(room.code) is not room or room.starting:
+            return False  # it changed while the store answered: the next start asks again
+        for account_id in gone:
+            if any(a == account_id for a, _ in room.members):
+                self.leave(account_id)
+                self.hub.send_to(account_id, LeftMsg(where="room", club=number))
+        return not gone
 
     def _start_room(self, room: Room) -> None:
         if room.starting:

@@ -451,6 +451,9 @@ class LeftMsg(_Msg):
     where: Literal["queue", "room", "table"]
     kicked: bool = False
     """The room's host asked him to leave it (``kick``)."""
+    club: int | None = None
+    """He left a club's table because he is no longer a member of that club (removed, or he
+    left it, or it was dissolved) when it was to start."""
     escaped: bool = False
     penalty: int = 0
     """Points paid for an escape (the profile's ``escape`` penalty)."""

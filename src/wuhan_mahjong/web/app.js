@@ -362,6 +362,7 @@ function onMessage(msg) {
       if (msg.where === "queue" && S.screen === "lobby") render();
       else if (S.screen !== "summary") go("lobby", "", { replace: true });
       if (msg.kicked) { S.error = t("room.kicked"); render(); }
+      else if (msg.club != null) { S.error = t("room.club_gone", { club: msg.club }); render(); }
       break;
     case "table":
       S.table = msg; S.players = msg.players; S.queued = null; S.room = null; S.matchEnd = null;
