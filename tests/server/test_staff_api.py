@@ -8,6 +8,7 @@ log under ``web:NAME``, and the refusals' codes."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -234,6 +235,33 @@ def test_a_notice_reaches_every_player_at_once(staffed: tuple[Server, dict[str, 
     empty = api_post(server, "/api/staff/announcement", t["boss"], {"text": "  "})
     assert _refusal(empty) == (409, "staff_refused", "refused")
     assert api_post(server, "/api/staff/announcement", t["boss"], {"text": None}).status_code == 409
+
+
+def test_a_notice_with_an_end_goes_by_itself(staffed: tuple[Server, dict[str, str]]) -> None:
+    """A notice given for a time (``hours``) is taken from every connected player by the
+    server once it has expired, with no admin acting, and a later welcome has none."""
+    server, t = staffed
+    wait = 4 * server_admin.POLL_SECONDS + 5
+
+    async def flow() -> None:
+        pat = Client(server, t["pat"], "pat")
+        await pat.connect()
+        shown = await asyncio.to_thread(api_post, server, "/api/staff/announcement", t["boss"],
+                                        {"text": "片刻即止", "hours": 0.001})  # 3.6 s
+        assert shown.status_code == 200, shown.text
+        frame = await pat.expect("announcement", timeout=wait)
+        ends = datetime.fromisoformat(frame["announcement"]["expires_at"])
+        assert (await pat.expect("announcement", timeout=wait + 4))["announcement"] is None
+        assert datetime.now(UTC) >= ends  # not before its time
+        later = Client(server, t["cheat"], "cheat")
+        assert (await later.connect())["announcement"] is None
+        await pat.close()
+        await later.close()
+
+    asyncio.run(flow())
+    listed = api_get(server, "/api/staff/announcement", t["boss"]).json()
+    assert listed["announcement"] is None
+    assert [a["text"] for a in listed["recent"]][:1] == ["片刻即止"]
 
 
 def test_a_moderator_replays_the_hand_a_report_names(start_server: Any) -> None:

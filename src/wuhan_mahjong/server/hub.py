@@ -345,6 +345,14 @@ class Hub:
             log.warning("staff role of account %d unknown: %s", account.id, error_line(e))
             return None
 
+    def announcement_now(self) -> AnnouncementOut | None:
+        """The notice to send a new connection: the last one the admin poll saw, unless it
+        has expired since (the next poll sends everyone its end)."""
+        notice = self.announcement
+        if notice is not None and notice.expires_at is not None and notice.expires_at <= utcnow():
+            return None
+        return notice
+
     def attach(self, client: Client, account: Account, staff: StaffRole | None = None) -> None:
         old = self.clients.get(client.account_id)
         if old is not None and old is not client:
@@ -354,7 +362,7 @@ class Hub:
         place = self.where.get(client.account_id)
         client.send(WelcomeMsg(account=self.account_info(account),
                                at_table=isinstance(place, TablePlace),
-                               announcement=self.announcement, staff=staff))
+                               announcement=self.announcement_now(), staff=staff))
         if isinstance(place, TablePlace):
             place.table.post("connect", place.seat)
 
