@@ -19,6 +19,7 @@ import queue
 import shlex
 import subprocess
 import threading
+from collections.abc import Iterator
 from typing import IO, Any
 
 from .. import jsontext
@@ -32,13 +33,38 @@ class BotProtocolError(RuntimeError):
     """The other side broke the JSON-lines protocol (bad JSON, no answer, exit)."""
 
 
+MAX_LINE = 1_000_000
+"""The most characters one line may hold, in either direction.  A seat view is a few
+thousand characters and an action a few dozen; a line past this is not the protocol, and
+reading on would hold it all in memory (a ``cat /dev/zero`` bot exhausted the machine)."""
+
+
+def _lines(inp: IO[str]) -> Iterator[tuple[int, str]]:
+    """``(number, line)`` for every line of ``inp``; a line longer than :data:`MAX_LINE`
+    or input that is not UTF-8 text raises :class:`BotProtocolError`."""
+    no = 0
+    while True:
+        try:
+            line = inp.readline(MAX_LINE + 1)
+        except UnicodeDecodeError as e:
+            raise BotProtocolError(f"line {no + 1}: not UTF-8 text (byte "
+                                   f"{e.object[e.start]:#04x})") from None
+        if not line:
+            return
+        no += 1
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            raise BotProtocolError(f"line {no}: longer than {MAX_LINE:,} characters")
+        yield no, line
+
+
 def serve(bot: Bot, inp: IO[str], out: IO[str]) -> int:
     """Answer every view line on ``inp`` with an action line on ``out``; returns the number
-    of decisions.  Blank lines are ignored; a line that is not a seat view raises
-    :class:`BotProtocolError` (the command prints it as one line and exits 2)."""
+    of decisions.  Blank lines are ignored; a line that is not a seat view (or longer than
+    :data:`MAX_LINE`) raises :class:`BotProtocolError` (the command prints it as one line
+    and exits 2)."""
     n = 0
-    for no, line in enumerate(inp, 1):
-        line = line.strip()
+    for no, raw in _lines(inp):
+        line = raw.strip()
         if not line:
             continue
         try:
@@ -50,7 +76,7 @@ def serve(bot: Bot, inp: IO[str], out: IO[str]) -> int:
         try:
             action = bot.choose(view)  # type: ignore[arg-type]
         except (KeyError, TypeError, ValueError) as e:
-            raise BotProtocolError(f"line {no}: cannot decide: {e}") from None
+            raise BotProtocolError(f"line {no}: cannot decide: {echo(str(e), 200)}") from None
         out.write(json.dumps(action.to_json()) + "\n")
         out.flush()
         n += 1
@@ -65,12 +91,23 @@ input than was sent), which used to stall the arena for good without a word.  De
 themselves are never cut short by it, so results do not depend on the machine's speed."""
 
 
+QUEUED_LINES = 64
+"""Lines of a bot's output read ahead of the table (the reader waits past that)."""
+
+
+class _TooLong:
+    """The reader's word that the bot wrote a line longer than :data:`MAX_LINE`."""
+
+
 class SubprocessBot:
     """A bot played by an external command speaking JSON lines (one process, reused)."""
 
     def __init__(self, command: str, name: str | None = None,
                  answer_seconds: float | None = ANSWER_SECONDS) -> None:
-        argv = shlex.split(command)
+        try:
+            argv = shlex.split(command)
+        except ValueError as e:  # shlex says only "No closing quotation"
+            raise ValueError(f"cannot read bot command '{command}': {e}") from None
         if not argv:
             raise ValueError("empty bot command")
         self.command = command
@@ -84,27 +121,52 @@ class SubprocessBot:
         except OSError as e:
             raise ValueError(f"cannot start bot command '{command}': {e.strerror}") from None
         self.hung = False
-        """It gave no answer in time: :meth:`close` kills it without waiting."""
-        self._answers: queue.Queue[str | UnicodeDecodeError | None] = queue.Queue()
+        """It gave no answer in time, or more output than the protocol allows: :meth:`close`
+        kills it without waiting."""
+        self._closing = False
+        self._failure: str | None = None
+        """Why the bot's output is broken for good (every later answer fails the same way)."""
+        self._answers: queue.Queue[str | UnicodeDecodeError | _TooLong | None] = \
+            queue.Queue(maxsize=QUEUED_LINES)
         """The bot's output lines, read by a thread of their own (so a wait can time out);
-        a decoding error; ``None`` at the end of its output."""
+        a decoding error or a line too long; ``None`` at the end of its output.  Bounded:
+        a bot that writes without end waits for the table instead of filling the memory."""
         threading.Thread(target=self._read, name=f"bot output {command}", daemon=True).start()
+
+    def _put(self, item: str | UnicodeDecodeError | _TooLong | None) -> bool:
+        """Queue ``item`` once there is room; False (dropped) once :meth:`close` began."""
+        while not self._closing:
+            try:
+                self._answers.put(item, timeout=0.1)
+            except queue.Full:
+                continue
+            return True
+        return False
 
     def _read(self) -> None:
         stdout = self.proc.stdout
         assert stdout is not None
         try:
-            for line in stdout:
-                self._answers.put(line)
+            while True:
+                line = stdout.readline(MAX_LINE + 1)
+                if not line:
+                    break
+                if len(line) > MAX_LINE and not line.endswith("\n"):
+                    self._put(_TooLong())  # and read no more: the rest is no protocol either
+                    return
+                if not self._put(line):
+                    return
         except UnicodeDecodeError as e:
-            self._answers.put(e)
+            self._put(e)
         except (OSError, ValueError):  # closed under the reader (close())
             pass
-        self._answers.put(None)
+        self._put(None)
 
     def choose(self, view: SeatView) -> Action:
         proc = self.proc
         assert proc.stdin is not None and proc.stdout is not None
+        if self._failure is not None:
+            raise BotProtocolError(self._failure)
         try:
             proc.stdin.write(json.dumps(view, ensure_ascii=False) + "\n")
             proc.stdin.flush()
@@ -117,13 +179,17 @@ class SubprocessBot:
             raise BotProtocolError(f"bot '{self.command}' gave no answer in "
                                    f"{self.answer_seconds:g} s") from None
         if isinstance(line, UnicodeDecodeError):
-            self._answers.put(line)  # the stream is broken: so is every later answer
-            raise BotProtocolError(f"bot '{self.command}' answered bytes that are not UTF-8 "
-                                   f"(byte {line.object[line.start]:#04x})")
+            self._failure = (f"bot '{self.command}' answered bytes that are not UTF-8 "
+                             f"(byte {line.object[line.start]:#04x})")
+            raise BotProtocolError(self._failure)
+        if isinstance(line, _TooLong):
+            self.hung = True  # it may still be writing: nobody reads it any more
+            self._failure = (f"bot '{self.command}' answered a line longer than "
+                             f"{MAX_LINE:,} characters")
+            raise BotProtocolError(self._failure)
         if line is None:
-            self._answers.put(None)
-            raise BotProtocolError(f"bot '{self.command}' closed its output and "
-                                   f"{self._ended()}")
+            self._failure = f"bot '{self.command}' closed its output and {self._ended()}"
+            raise BotProtocolError(self._failure)
         try:
             obj: Any = jsontext.loads(line)
             return action_from_json(obj)
@@ -143,6 +209,7 @@ class SubprocessBot:
 
     def close(self) -> None:
         proc = self.proc
+        self._closing = True  # the reader drops what it still reads, instead of waiting
         if proc.stdin is not None:
             with contextlib.suppress(BrokenPipeError):
                 proc.stdin.close()

@@ -18,14 +18,18 @@ a bot (it sees only the seat view, like every bot): register it by name with
 from __future__ import annotations
 
 import argparse
+import io
 import itertools
 import json
 import sys
+import zipfile
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from numpy.lib.npyio import NpzFile
 
 from ..engine.actions import Action
 from ..engine.views import SeatView
@@ -113,10 +117,39 @@ class MLP:
 
     @classmethod
     def load(cls, path: str) -> MLP:
-        with np.load(path, allow_pickle=False) as f:
-            keys = sorted((k for k in f.files if k.startswith("p")), key=lambda k: int(k[1:]))
-            params = [f[k].astype(np.float32) for k in keys]
-        net = cls(params)
+        """The network saved in ``path`` (:meth:`save`).  A missing file is an ``OSError``;
+        a file that is no such network (truncated, not an ``.npz``, layers that do not fit
+        together or to the spaces, NaN weights) a ``ValueError`` saying what is wrong."""
+        try:
+            f = np.load(path, allow_pickle=False)
+        except (ValueError, EOFError, zipfile.BadZipFile) as e:
+            why = "" if "pickle" in str(e) else f": {e}"  # (NumPy's guess for any other file)
+            raise ValueError(f"{path}: not a weights file (.npz){why}") from None
+        if not isinstance(f, NpzFile):
+            raise ValueError(f"{path}: not a weights file (.npz): a single array")
+        try:
+            with f:
+                keys = [k for k in f.files if k.startswith("p") and k[1:].isdigit()]
+                keys.sort(key=lambda k: int(k[1:]))
+                params = [np.asarray(f[k]) for k in keys]
+        except (ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as e:
+            raise ValueError(f"{path}: a damaged weights file: {e}") from None
+        if not params or len(params) % 2 or keys != [f"p{i}" for i in range(len(params))]:
+            raise ValueError(f"{path}: no network (arrays p0, p1, ...: a weight and a bias "
+                             "per layer)")
+        width = None
+        for i in range(0, len(params), 2):
+            w, b = params[i], params[i + 1]
+            if w.ndim != 2 or b.shape != w.shape[1:] or width not in (None, w.shape[0]):
+                after = f" after a layer of {width} units" if width is not None else ""
+                raise ValueError(f"{path}: layer {i // 2} does not fit: weights "
+                                 f"{w.shape}, bias {b.shape}{after}")
+            if w.dtype.kind not in "fiu" or b.dtype.kind not in "fiu":
+                raise ValueError(f"{path}: layer {i // 2} holds {w.dtype} values, not numbers")
+            if not (np.isfinite(w).all() and np.isfinite(b).all()):
+                raise ValueError(f"{path}: layer {i // 2} holds NaN or infinite weights")
+            width = w.shape[1]
+        net = cls([p.astype(np.float32) for p in params])
         if net.sizes[0] != OBS_SIZE or net.sizes[-1] != NUM_ACTIONS:
             raise ValueError(f"{path}: a network {net.sizes[0]} -> {net.sizes[-1]}, this "
                              f"observation/action space needs {OBS_SIZE} -> {NUM_ACTIONS}")
@@ -173,6 +206,9 @@ class MLPBot:
         self._obs = np.zeros(OBS_SHAPE, dtype=np.float32)
 
     def choose(self, view: SeatView) -> Action:
+        from ..bots.seat_reading import parse_view
+
+        parse_view(view)  # a malformed view is a ViewError naming the field, not a crash
         mask = view_mask(view)
         if not mask.any():
             from ..bots.base import NoLegalAction
@@ -180,6 +216,8 @@ class MLPBot:
             raise NoLegalAction(f"seat {view['viewer']} has no decision to make")
         obs = encode(view, self._obs)
         index = int(self.net.act(obs[None], mask[None].astype(np.bool_))[0])
+        if not mask[index]:  # every legal logit NaN (weights diverged in training)
+            raise ValueError(f"the network '{self.name}' scores no legal action (NaN outputs)")
         table = view["on_table"]
         from ..tiles import parse_tile
 
@@ -207,6 +245,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from ..bots.jsonl import BotProtocolError, serve
 
+    if isinstance(sys.stdin, io.TextIOWrapper):  # bytes that are no UTF-8: a bad line, as
+        sys.stdin.reconfigure(errors="surrogateescape")  # with `wuhan-mahjong bot --jsonl`
     try:
         serve(MLPBot(net), sys.stdin, sys.stdout)
     except BotProtocolError as e:
