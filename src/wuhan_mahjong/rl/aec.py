@@ -30,7 +30,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from ..engine.state import seat_name
 from ..engine.views import seat_view
-from .game import IndexedGame, finite_number, whole_number
+from .game import IndexedGame, action_number, finite_number, whole_number
 from .spaces import NUM_ACTIONS, OBS_SHAPE, PASS_INDEX
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
@@ -50,10 +50,14 @@ _IDLE_MASK[PASS_INDEX] = 1
 
 
 def _is_pass(action: Any) -> bool:
-    try:
-        return int(action) == PASS_INDEX
-    except (TypeError, ValueError, OverflowError):
-        return False
+    return action_number(action) == PASS_INDEX
+
+
+def _seat_of(agent: Any) -> int:
+    """The seat of an agent's name, or a ValueError that lists the agents."""
+    if agent not in AGENTS:
+        raise ValueError(f"unknown agent {agent!r} (agents: {', '.join(AGENTS)})")
+    return AGENTS.index(agent)
 
 
 class _Base:
@@ -79,10 +83,10 @@ class _Base:
         self._act_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
 
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self._obs_spaces[agent]
+        return self._obs_spaces[AGENTS[_seat_of(agent)]]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self._act_spaces[agent]
+        return self._act_spaces[AGENTS[_seat_of(agent)]]
 
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
         game = self.game
@@ -144,9 +148,11 @@ class WuhanMahjongEnv(_Base, AECEnv):  # type: ignore[misc]
         self._steps = 0
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return self._observe_seat(AGENTS.index(agent))
+        return self._observe_seat(_seat_of(agent))
 
     def step(self, action: Any) -> None:
+        if not self.agents:  # before reset (an AttributeError), or once every agent is done
+            raise RuntimeError("no hand is being played: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -202,6 +208,11 @@ class WuhanMahjongParallelEnv(_Base, ParallelEnv):  # type: ignore[misc]
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
                                                      dict[str, bool], dict[str, Any]]:
+        if not self.agents:  # before reset, or after the end: it played the hand on, unseen
+            raise RuntimeError("no hand is being played: call reset()")
+        if not isinstance(actions, dict):
+            raise TypeError(f"actions must be a dict of agent -> action index, got "
+                            f"{type(actions).__name__}")
         game = self.game
         rewards = {a: 0.0 for a in self.agents}
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}

@@ -33,11 +33,14 @@ import json
 import os
 import random
 import sys
+import zipfile
+import zlib
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 import numpy as np
 import numpy.typing as npt
+from numpy.lib.npyio import NpzFile
 
 from ..bots import get_bot
 from ..engine.state import new_hand
@@ -149,12 +152,35 @@ def _generate(profile: str, hands: int, policy: str, seed: int, options: dict[st
     }
 
 
+ARRAYS = ("obs", "mask", "action", "seat", "hand", "reward", "deltas", "dealer", "planes", "meta")
+"""The arrays of a dataset file (the module docstring's table)."""
+
+
 def load(path: str) -> dict[str, Any]:
-    """A dataset file's arrays (``obs`` as float32) and its ``meta`` as a dict."""
-    with np.load(path, allow_pickle=False) as f:
-        out: dict[str, Any] = {k: f[k] for k in f.files}
-    out["obs"] = out["obs"].astype(np.float32)
-    out["meta"] = json.loads(str(out["meta"]))
+    """A dataset file's arrays (``obs`` as float32) and its ``meta`` as a dict.  A missing
+    file is an ``OSError``; one that is truncated, damaged or no dataset a
+    :class:`DatasetError` naming the file (it was whatever NumPy or ``zipfile`` raised:
+    ``BadZipFile``, ``EOFError``, ``KeyError``)."""
+    try:
+        f = np.load(path, allow_pickle=False)
+    except (ValueError, EOFError, zipfile.BadZipFile) as e:
+        why = "" if "pickle" in str(e) else f": {e}"  # (NumPy's guess for any other file)
+        raise DatasetError(f"{path}: not a dataset file (.npz){why}") from None
+    if not isinstance(f, NpzFile):
+        raise DatasetError(f"{path}: not a dataset file (.npz): a single array")
+    with f:
+        missing = [k for k in ARRAYS if k not in f.files]
+        if missing:
+            raise DatasetError(f"{path}: not a dataset file: no {', '.join(missing)}")
+        try:
+            out: dict[str, Any] = {k: f[k] for k in f.files}
+            out["obs"] = out["obs"].astype(np.float32)
+            meta = json.loads(str(out["meta"]))
+        except (ValueError, EOFError, zipfile.BadZipFile, zlib.error) as e:
+            raise DatasetError(f"{path}: a damaged dataset file: {e}") from None
+    if not isinstance(meta, dict):
+        raise DatasetError(f"{path}: a damaged dataset file: meta is not a JSON object")
+    out["meta"] = meta
     return out
 
 
@@ -189,6 +215,8 @@ def run(args: argparse.Namespace) -> int:
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
         raise DatasetError(f"cannot write {out}: no such directory {folder}")
+    if os.path.isdir(out):  # found only at the end, when every hand had been played
+        raise DatasetError(f"cannot write {out}: it is a directory")
     show = sys.stderr.isatty() if args.progress is None else args.progress
     bar = ProgressBar(args.hands, sys.stderr) if show and args.hands > 0 else None
     options = _options(args.option)

@@ -5,12 +5,15 @@ Illegal indices (what a learner without a mask samples) never end the hand and n
 raise: the seat plays its *default action* instead — pass when it may pass,
 otherwise discard the tile just drawn, otherwise the first legal discard,
 otherwise the first legal action — and the step reports ``illegal`` (the
-environments put it in ``info`` and add the optional ``illegal_penalty``).
+environments put it in ``info`` and add the optional ``illegal_penalty``).  An index is
+an integer (``int``, a NumPy integer or a 0-d integer array, as ``Discrete`` samples):
+anything else — ``3.7``, ``"3"``, ``True``, ``None`` — is illegal too, never rounded.
 """
 
 from __future__ import annotations
 
 import math
+import operator
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -49,6 +52,29 @@ def finite_number(name: str, value: Any) -> float:
     return float(value)
 
 
+def action_number(index: Any) -> int | None:
+    """``index`` as an action number if it is an integer (not a bool: ``True`` is no
+    action), else None.  ``int()`` would turn ``3.7`` and ``"3"`` into 3, so a learner
+    emitting floats would play actions it never chose, unflagged."""
+    if isinstance(index, bool | np.bool_):
+        return None
+    try:
+        return operator.index(index)
+    except TypeError:
+        return None
+
+
+def seed_value(seed: Any) -> Any:
+    """A reset's ``seed`` for :class:`random.Random`: a NumPy integer as the ``int`` it is
+    (``Random`` refuses it); None, an ``int``, a ``str`` or ``bytes`` as given; anything
+    else a ValueError naming it."""
+    if isinstance(seed, np.integer):
+        return int(seed)
+    if seed is None or isinstance(seed, int | float | str | bytes | bytearray):
+        return seed
+    raise ValueError(f"seed must be an integer or None, got {seed!r}")
+
+
 def default_action(state: HandState, seat: int) -> Action:
     """What a seat plays for an illegal index (see the module docstring)."""
     acts = state.legal_actions(seat)
@@ -82,7 +108,7 @@ class IndexedGame:
     def reset(self, seed: int | None = None) -> None:
         """A new hand (or match).  ``seed`` reseeds the walls; without it the stream goes on."""
         if seed is not None:
-            self.rng = random.Random(seed)
+            self.rng = random.Random(seed_value(seed))
         if self.match_mode:
             self.match = Match(self.rules, self.hands, rng=self.rng, auto_pass=self.auto_pass)
             self.state = self.match.start_hand()
@@ -119,9 +145,12 @@ class IndexedGame:
     def to_action(self, seat: int, index: Any) -> tuple[Action, bool]:
         """The engine action for ``index`` by ``seat``, or the default action and True if illegal."""
         state = self.state
+        number = action_number(index)
+        if number is None:
+            return default_action(state, seat), True
         try:
-            action = index_action(int(index), state.pending_tile)
-        except (ValueError, TypeError, OverflowError):
+            action = index_action(number, state.pending_tile)
+        except ValueError:
             return default_action(state, seat), True
         if action in state.legal_actions(seat):
             return action, False

@@ -79,6 +79,8 @@ class GymEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        if isinstance(seed, np.integer):  # Gymnasium refuses a NumPy integer ("must be a
+            seed = int(seed)              # python integer"), as seeds drawn by NumPy are
         super().reset(seed=seed)
         rng = self.np_random
         while True:

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .game import IndexedGame, whole_number
+from .game import IndexedGame, seed_value, whole_number
 from .spaces import NUM_ACTIONS, OBS_SHAPE
 
 
@@ -38,7 +38,7 @@ class SelfPlayVector:
                  **options: Any) -> None:
         num_envs = whole_number("num_envs", num_envs, 1)
         self.num_envs = num_envs
-        master = random.Random(seed)
+        master = random.Random(seed_value(seed))
         self.games = [IndexedGame(profile, match=match, hands=hands, auto_pass=True,
                              reward_scale=reward_scale, options=options) for _ in range(num_envs)]
         self._seeds = [master.getrandbits(62) for _ in range(num_envs)]
@@ -47,6 +47,7 @@ class SelfPlayVector:
         self.seat = np.zeros(num_envs, dtype=np.int8)
         self.hands_done = 0
         self.illegal = 0
+        self._dealt = False
 
     def _fill(self, i: int) -> None:
         t = self.games[i]
@@ -61,6 +62,7 @@ class SelfPlayVector:
         for i, t in enumerate(self.games):
             t.reset(self._seeds[i])
             self._fill(i)
+        self._dealt = True
         return self.obs.copy(), self.mask.copy(), self.seat.copy()
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]
@@ -69,8 +71,19 @@ class SelfPlayVector:
         """Play one action per row.  Returns the next observations, masks and seats, the
         rewards of hands that ended (``(num_envs, 4)``, by seat; zero elsewhere) and which
         rows ended an episode (and were dealt again)."""
-        if len(actions) != self.num_envs:
-            raise ValueError(f"need {self.num_envs} actions, got {len(actions)}")
+        if not self._dealt:  # it played the unseeded hands made with the games, unseen
+            raise RuntimeError("no hands are dealt: call reset()")
+        try:
+            count: int | None = len(actions)
+        except TypeError:  # a bare number
+            count = None
+        shape = getattr(actions, "shape", None)
+        if count != self.num_envs or (shape is not None and len(shape) != 1):
+            # an (n, 1) array made every row's action an array, illegal: each row played
+            # its default action, with no word but the ``illegal`` count
+            got = f"shape {tuple(shape)}" if shape is not None else \
+                f"{count}" if count is not None else type(actions).__name__
+            raise ValueError(f"need {self.num_envs} actions, one per row, got {got}")
         rewards = np.zeros((self.num_envs, 4), dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=np.bool_)
         for i, t in enumerate(self.games):
