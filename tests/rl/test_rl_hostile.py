@@ -315,3 +315,23 @@ def test_an_output_that_is_a_directory_is_refused_before_any_hand_is_played(
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"wuhan-mahjong: error: cannot write {out}: it is a directory"]
     assert played == [] and sorted(p.name for p in tmp_path.iterdir()) == ["d.npz"]
+
+
+# ----------------------------------------------------------------------------- settings
+
+
+def test_numpy_rule_options_are_the_numbers_they_hold() -> None:
+    """``GymEnv(cap=np.int64(100))`` was refused: "option 'cap' must be a non-negative
+    integer, at most 10000; got np.int64(100)"."""
+    games = [make(cap=np.int64(100), direct_kong_opens=np.bool_(False)).game
+             for make in (rl.GymEnv, rl.raw_env, rl.parallel_env)]
+    games.append(rl.SelfPlayVector(1, cap=np.int64(100), direct_kong_opens=np.bool_(False)).games[0])
+    for game in games:
+        assert game.rules.cap == 100 and game.rules.direct_kong_opens is False
+
+
+@pytest.mark.parametrize("profile", [["yuanhang"], {"a": 1}, None, 3])
+def test_a_profile_that_is_no_name_is_an_unknown_profile(profile: Any) -> None:
+    """A list or dict was ``TypeError: unhashable type``."""
+    with pytest.raises(ValueError, match=r"unknown profile .* \(choose from bianfeng"):
+        rl.GymEnv(profile)

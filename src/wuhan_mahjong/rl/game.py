@@ -30,9 +30,13 @@ from .spaces import OBS_SHAPE, action_mask, encode, index_action
 
 
 def make_rules(profile: str, options: Mapping[str, Any]) -> Rules:
-    if profile not in PROFILES:
-        raise ValueError(f"unknown profile '{profile}' (choose from {', '.join(sorted(PROFILES))})")
-    return get_rules(profile, dict(options))
+    """The rules of an environment: a profile's name and rule options, where a NumPy
+    scalar (a value from a sweep's array) counts as the Python number it holds (the rules
+    said ``cap`` "must be a non-negative integer, got np.int64(5)")."""
+    if not isinstance(profile, str) or profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r} (choose from {', '.join(sorted(PROFILES))})")
+    return get_rules(profile, {k: v.item() if isinstance(v, np.generic) else v
+                               for k, v in options.items()})
 
 
 def whole_number(name: str, value: Any, low: int) -> int:
