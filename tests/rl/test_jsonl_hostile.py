@@ -153,3 +153,50 @@ def test_the_policy_bot_reads_bytes_that_are_no_utf8_as_a_bad_line(tmp_path: Pat
     err = r.stderr.decode().strip().splitlines()
     assert r.returncode == 2 and len(err) == 1, err
     assert err[0].startswith("wuhan_mahjong.rl.policy: error: line 1: not JSON")
+
+
+GREEDY = f"{sys.executable} -m wuhan_mahjong bot --policy greedy --jsonl"
+
+
+def test_a_bot_timeout_past_what_a_wait_can_take_is_no_limit() -> None:
+    """``arena --bot-timeout 1e300`` passed the check (a finite number of seconds) and then
+    every answer's wait raised OverflowError: a traceback."""
+    for seconds in (1e300, float("inf")):
+        bot = SubprocessBot(GREEDY, answer_seconds=seconds)
+        try:
+            view = a_view()
+            assert bot.choose(view) == get_bot("greedy", 0).choose(view)  # type: ignore[arg-type]
+        finally:
+            bot.close()
+    for bad in (0, -1.0, float("nan"), "5"):
+        with pytest.raises(ValueError, match="answer_seconds must be a number of seconds > 0"):
+            SubprocessBot(GREEDY, answer_seconds=bad)  # type: ignore[arg-type]
+
+
+def test_the_arena_takes_a_huge_bot_timeout() -> None:
+    r = subprocess.run([sys.executable, "-m", "wuhan_mahjong", "arena", "--seats",
+                        f"cmd:{GREEDY},random,random,random", "--hands", "4", "--bot-timeout",
+                        "1e300"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_byte_order_mark_opening_the_stream_is_dropped(tmp_path: Path) -> None:
+    """Windows PowerShell pipes a byte-order mark ahead of the first view, and a .NET bot
+    writing UTF-8 opens its output with one: both were refused ("not JSON: Unexpected
+    UTF-8 BOM"), where the single-view ``wuhan-mahjong bot`` drops it."""
+    view = json.dumps(a_view())
+    out = io.StringIO()
+    assert serve(get_bot("greedy", 0), io.StringIO("\ufeff" + view + "\n" + view + "\n"), out) == 2
+    # only where the stream opens: a mark inside it is still no JSON
+    with pytest.raises(BotProtocolError, match="line 2: not JSON"):
+        serve(get_bot("greedy", 0), io.StringIO(view + "\n\ufeff" + view + "\n"), io.StringIO())
+    bot = _bot(tmp_path, "import json, sys\n"
+                         "for n, line in enumerate(sys.stdin):\n"
+                         "    a = json.loads(line)['legal_actions'][0]\n"
+                         "    sys.stdout.write(('\\ufeff' if n == 0 else '') + json.dumps(a) + '\\n')\n"
+                         "    sys.stdout.flush()\n")
+    try:
+        first = bot.choose(a_view())  # type: ignore[arg-type]
+        assert bot.choose(a_view()) == first  # type: ignore[arg-type]
+    finally:
+        bot.close()

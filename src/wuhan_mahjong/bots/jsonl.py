@@ -33,6 +33,8 @@ class BotProtocolError(RuntimeError):
     """The other side broke the JSON-lines protocol (bad JSON, no answer, exit)."""
 
 
+BOM = "\ufeff"
+
 MAX_LINE = 1_000_000
 """The most characters one line may hold, in either direction.  A seat view is a few
 thousand characters and an action a few dozen; a line past this is not the protocol, and
@@ -64,7 +66,9 @@ def serve(bot: Bot, inp: IO[str], out: IO[str]) -> int:
     and exits 2)."""
     n = 0
     for no, raw in _lines(inp):
-        line = raw.strip()
+        # a byte-order mark opening the stream (Windows PowerShell pipes one) is dropped,
+        # as `wuhan-mahjong bot` drops it from a single view (it was "not JSON")
+        line = (raw.removeprefix(BOM) if no == 1 else raw).strip()
         if not line:
             continue
         try:
@@ -112,8 +116,16 @@ class SubprocessBot:
             raise ValueError("empty bot command")
         self.command = command
         self.name = name or f"cmd:{command}"
+        if answer_seconds is not None and not (isinstance(answer_seconds, int | float)
+                                               and answer_seconds > 0):  # (NaN is not)
+            raise ValueError(f"answer_seconds must be a number of seconds > 0 or None, got "
+                             f"{answer_seconds!r}")
         self.answer_seconds = answer_seconds
         """``None``: wait for an answer for ever."""
+        self._wait: float | None = (answer_seconds if answer_seconds is not None
+                                    and answer_seconds <= threading.TIMEOUT_MAX else None)
+        """What a wait is given: past ``threading.TIMEOUT_MAX`` (``--bot-timeout 1e300``,
+        infinity) a wait raised OverflowError; it is for ever all the same."""
         try:
             self.proc: subprocess.Popen[str] = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, encoding="utf-8",
@@ -146,11 +158,14 @@ class SubprocessBot:
     def _read(self) -> None:
         stdout = self.proc.stdout
         assert stdout is not None
+        first = True
         try:
             while True:
                 line = stdout.readline(MAX_LINE + 1)
                 if not line:
                     break
+                if first:  # a .NET bot writing UTF-8 opens with a byte-order mark
+                    line, first = line.removeprefix(BOM), False
                 if len(line) > MAX_LINE and not line.endswith("\n"):
                     self._put(_TooLong())  # and read no more: the rest is no protocol either
                     return
@@ -173,7 +188,7 @@ class SubprocessBot:
         except BrokenPipeError:
             raise BotProtocolError(f"bot '{self.command}' {self._ended()}") from None
         try:
-            line = self._answers.get(timeout=self.answer_seconds)
+            line = self._answers.get(timeout=self._wait)
         except queue.Empty:
             self.hung = True
             raise BotProtocolError(f"bot '{self.command}' gave no answer in "
