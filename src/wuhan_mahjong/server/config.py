@@ -143,6 +143,9 @@ class ServerConfig:
     abandon_seconds: float = 120.0
     """A table at which no player has been connected for this long is abandoned: its
     players escape (the escape rules) and the match ends after the hand in progress."""
+    end_vote_seconds: float = 60.0
+    """How long the players at a table have to answer a request to end the match early
+    (申请解散, ``server/end_vote.py``); who has not answered by then agrees."""
     tables_per_address: int = 8
     """Running tables with a player from one address; a new queue, room or table from
     that address waits until one ends.  (Each account is at one place at a time.)"""
@@ -193,6 +196,8 @@ class ServerConfig:
             raise ValueError("daily_allowance and the sign-up limits must be >= 0")
         if self.hint_rate <= 0 or self.hint_burst < 1:
             raise ValueError("hint_rate must be > 0 and hint_burst >= 1")
+        if not 0 < self.end_vote_seconds <= 3600:
+            raise ValueError("end_vote_seconds must be > 0 and at most 3600")
         if not 0 < self.abandon_seconds < float("inf") or self.tables_per_address < 1:
             raise ValueError("abandon_seconds must be > 0 and tables_per_address >= 1")
         if self.max_tables < 0 or self.max_loop_lag < 0:

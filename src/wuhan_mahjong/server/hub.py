@@ -44,6 +44,7 @@ from .protocol import (
     AccountInfo,
     ActionMsg,
     AnnouncementOut,
+    AnswerEndMsg,
     AutoMsg,
     ChatMsg,
     CreateRoomMsg,
@@ -57,6 +58,7 @@ from .protocol import (
     NoticeMsg,
     PingMsg,
     PongMsg,
+    ProposeEndMsg,
     ProtocolError,
     QuickMatchMsg,
     ReadyMsg,
@@ -440,7 +442,7 @@ class Hub:
         elif isinstance(msg, UnwatchMsg):
             if not self.spectate.unwatch(acct, client=client):
                 raise ProtocolError("not_found", "you are not watching a table")
-        elif isinstance(msg, ActionMsg | AutoMsg | SnapshotMsg):
+        elif isinstance(msg, ActionMsg | AutoMsg | SnapshotMsg | ProposeEndMsg | AnswerEndMsg):
             place = self.where.get(acct)
             if not isinstance(place, TablePlace):
                 if isinstance(msg, SnapshotMsg) and isinstance(place, QueuePlace | RoomPlace):
@@ -455,6 +457,10 @@ class Hub:
                 place.table.post("action", place.seat, action, msg.ref, msg.hand_no, msg.decision)
             elif isinstance(msg, AutoMsg):
                 place.table.post("auto", place.seat, msg.on)
+            elif isinstance(msg, ProposeEndMsg):
+                place.table.post("propose_end", place.seat, msg.ref)
+            elif isinstance(msg, AnswerEndMsg):
+                place.table.post("answer_end", place.seat, msg.agree, msg.ref)
             else:
                 place.table.post("snapshot", place.seat)
         else:  # pragma: no cover - parse_client_message returns only the types above

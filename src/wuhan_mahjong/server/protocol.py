@@ -67,7 +67,7 @@ ErrorCode = Literal[
     "insufficient_silver", "bad_options", "not_seated", "no_decision", "bad_action",
     "illegal_action", "stale_decision", "already_answered", "escaped", "server_error",
     "not_watchable", "watchers_full", "offline", "kicked", "not_friends", "in_tournament",
-    "not_member",
+    "not_member", "cannot_end",
 ]
 
 
@@ -217,6 +217,20 @@ class AutoMsg(_ClientMsg):
     on: bool
 
 
+class ProposeEndMsg(_ClientMsg):
+    """Ask the others at the table to end the match after the hand in progress (申请解散,
+    ``server/end_vote.py``)."""
+
+    type: Literal["propose_end"]
+
+
+class AnswerEndMsg(_ClientMsg):
+    """Answer the open request to end the match: agree, or refuse."""
+
+    type: Literal["answer_end"]
+    agree: bool
+
+
 class SnapshotMsg(_ClientMsg):
     """Ask for the table and state frames again."""
 
@@ -255,12 +269,12 @@ class InviteMsg(_ClientMsg):
 ClientMessage = Annotated[
     HelloMsg | PingMsg | QuickMatchMsg | CreateRoomMsg | JoinRoomMsg | ReadyMsg | StartMsg
     | LeaveMsg | ActionMsg | AutoMsg | SnapshotMsg | ChatMsg | WatchMsg | UnwatchMsg
-    | InviteMsg | KickMsg,
+    | InviteMsg | KickMsg | ProposeEndMsg | AnswerEndMsg,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "ping", "quick_match", "create_room", "join_room", "ready", "start",
                 "leave", "action", "auto", "snapshot", "chat", "watch", "unwatch", "invite",
-                "kick")
+                "kick", "propose_end", "answer_end")
 _CLIENT = TypeAdapter[Any](ClientMessage)
 
 
@@ -577,6 +591,25 @@ class NoticeMsg(_Msg):
     seat: int | None = None
 
 
+class EndVoteMsg(_Msg):
+    """To every player at the table when someone asks to end the match early (申请解散), at
+    each answer, at the vote's end, and again on reconnection while it is open."""
+
+    type: Literal["end_vote"] = "end_vote"
+    proposer: int
+    voters: list[int]
+    """The seats whose agreement is needed (the players who have not escaped)."""
+    agreed: list[int]
+    refused: int | None = None
+    """The seat that said no (the proposer's own: he left the match, and his request with
+    him)."""
+    seconds: float
+    """Left to answer; who has not answered by then agrees."""
+    result: Literal["open", "passed", "refused"]
+    hands: int | None = None
+    """Once passed: the match's number of hands now (it ends after hand ``hands - 1``)."""
+
+
 class ChatOut(_Msg):
     """A player's quick phrase or emote, to everyone at the table."""
 
@@ -679,7 +712,8 @@ class WatchersMsg(_Msg):
 ServerMessage = Annotated[
     WelcomeMsg | ErrorMsg | PongMsg | QueuedMsg | RoomMsg | LeftMsg | TableMsg | StateMsg
     | HandEndMsg | MatchEndMsg | NoticeMsg | ChatOut | WatchingMsg | WatchStateMsg
-    | UnwatchedMsg | WatchersMsg | InvitedMsg | InviteSentMsg | ClubEventMsg | AnnouncementMsg,
+    | UnwatchedMsg | WatchersMsg | InvitedMsg | InviteSentMsg | ClubEventMsg | AnnouncementMsg
+    | EndVoteMsg,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGES: TypeAdapter[Any] = TypeAdapter(ServerMessage)

@@ -83,11 +83,13 @@ from ..store import (
 from ..store.tournaments import ClaimLost
 from ..tiles import tile_str
 from .bot_worker import BotWorker, shared_worker
+from .end_vote import EndVote, VoteResult
 from .frames import MoveViews
 from .match_writer import match_writer
 from .observability import BOT_CAP_HITS, BOT_DECISION_SECONDS, BOT_DECISIONS, emit
 from .outage import ride_out
 from .protocol import (
+    EndVoteMsg,
     ErrorCode,
     ErrorMsg,
     HandEndMsg,
@@ -340,6 +342,10 @@ class Table:
         self._bot_seeds: dict[int, int] = {}
         self._bot_locks = [threading.Lock() for _ in range(4)]
         """One seat's decisions run one at a time (a stale one still running goes first)."""
+        self.end_vote: EndVote | None = None
+        """The open request to end the match early (申请解散, ``server/end_vote.py``)."""
+        self.end_asked: dict[int, int] = {}
+        """Seat -> the hand in which it last asked to end the match (once a hand)."""
 
     # ------------------------------------------------------------------ outside interface
     def post(self, *event: Any) -> None:
@@ -484,8 +490,9 @@ class Table:
             table.seats[seat].auto = on and not table.seats[seat].escaped
         return table
 
-    def _error(self, seat: int, code: ErrorCode, message: str, ref: str | None) -> None:
-        self._send(seat, ErrorMsg(code=code, message=message, ref=ref))
+    def _error(self, seat: int, code: ErrorCode, message: str, ref: str | None,
+               **params: str | int | float) -> None:
+        self._send(seat, ErrorMsg(code=code, message=message, ref=ref, params=params))
 
     def _players(self) -> list[PlayerInfo]:
         return [PlayerInfo(seat=s.seat, name=s.name, bot=s.is_bot, connected=s.is_bot or s.connected,
@@ -821,12 +828,17 @@ class Table:
             self._on_leave(event[1])
         elif kind == "end":
             self._end_after_this_hand()
+        elif kind == "propose_end":
+            self._propose_end(event[1], event[2])
+        elif kind == "answer_end":
+            self._answer_end(event[1], event[2], event[3])
         elif kind == "connect":
             seat = event[1]
             self.seats[seat].connected = True
             self.seats[seat].last = None
             self._send(seat, self.table_msg(seat))
             self._broadcast(force=seat)
+            self._resend_vote(seat)
         elif kind == "disconnect":
             self.seats[event[1]].connected = False
         elif kind == "snapshot":
@@ -834,6 +846,7 @@ class Table:
             self._send(seat, self.table_msg(seat))
             self.seats[seat].last = None
             self._broadcast(force=seat)
+            self._resend_vote(seat)
 
     def _on_action(self, seat: int, action: Action, ref: str | None, hand_no: int | None,
                    decision: int) -> None:
@@ -898,6 +911,13 @@ class Table:
                                         "plays the seat"))
         self._sync()
         self.escapes_to_settle.append(seat)  # once the escape is written (see _persist)
+        vote = self.end_vote
+        if vote is not None:  # he has no say any more: the others decide
+            vote.voters = vote.voters - {seat}
+            vote.agreed.discard(seat)
+            if vote.refused is None and vote.proposer == seat:
+                vote.refused = seat  # his request leaves with him
+            self._settle_vote(changed=True)
         if not self._humans_present():  # nobody is left to play for
             self._end_after_this_hand()
 
@@ -912,6 +932,84 @@ class Table:
         match.hands = hands
         self._log("end", data=str(hands))
         self.version += 1
+
+    # ------------------------------------------------------------------ ending by agreement
+    def _ends_early_already(self) -> bool:
+        """Whether the match ends after the hand in progress anyway (its last, or an early
+        end was decided), so a request to end it would change nothing."""
+        match = self.match
+        in_progress = match.hand is not None and not match.hand.ended
+        return self.finished or match.finished or match.hand_no + (1 if in_progress else 0) >= match.hands
+
+    def _propose_end(self, seat: int, ref: str | None) -> None:
+        """A player asks to end the match after the hand in progress (申请解散)."""
+        if self.seats[seat].escaped:
+            self._error(seat, "escaped", "you have left this match", ref)
+            return
+        hand = self.hand
+        turn = hand.hand_no if hand is not None else -1
+        refusal = ("tournament" if self.tournament is not None
+                   else "ending" if self._ends_early_already()
+                   else "voting" if self.end_vote is not None
+                   else "asked" if self.end_asked.get(seat) == turn else None)
+        if refusal is not None:
+            self._error(seat, "cannot_end", {
+                "tournament": "a tournament's match is played to its end",
+                "ending": "the match ends after this hand already",
+                "voting": "a request to end the match is open: answer it",
+                "asked": "you asked to end the match in this hand already",
+            }[refusal], ref, reason=refusal)
+            return
+        self.end_asked[seat] = turn
+        voters = [s.seat for s in self.seats if not s.is_bot and not s.escaped]
+        self.end_vote = EndVote.open(seat, voters, self._now(), self.config.end_vote_seconds)
+        self._log_vote("asked", seat)
+        self._settle_vote(changed=True)
+
+    def _answer_end(self, seat: int, agree: bool, ref: str | None) -> None:
+        vote = self.end_vote
+        if vote is None:
+            self._error(seat, "cannot_end", "nobody asked to end the match", ref,
+                        reason="no_vote")
+            return
+        try:
+            vote.answer(seat, agree)
+        except ValueError as e:
+            self._error(seat, "cannot_end", str(e), ref, reason="answered")
+            return
+        self._log_vote("agreed" if agree else "refused", seat)
+        self._settle_vote(changed=True)
+
+    def _log_vote(self, what: str, seat: int) -> None:
+        log.info("match %s: seat %d %s to end the match early", self.match_id, seat, what)
+
+    def _settle_vote(self, changed: bool = False) -> None:
+        """Close the vote once it is decided (everyone agreed, someone refused, or the time
+        is up): a passed vote ends the match after the hand in progress.  Everyone at the
+        table is told when it is decided, or ``changed`` (asked, answered, a voter left)."""
+        vote = self.end_vote
+        if vote is None:
+            return
+        result = vote.result(self._now())
+        if result == "passed":
+            self._end_after_this_hand()
+        if result != "open":
+            self.end_vote = None
+            emit("end_vote", match_id=self.match_id, result=result, proposer=vote.proposer)
+        elif not changed:
+            return
+        for info in self.seats:
+            self._send(info.seat, self._vote_msg(vote, result))
+
+    def _vote_msg(self, vote: EndVote, result: VoteResult) -> EndVoteMsg:
+        return EndVoteMsg(
+            proposer=vote.proposer, voters=sorted(vote.voters), agreed=sorted(vote.agreed),
+            refused=vote.refused, seconds=round(max(0.0, vote.deadline - self._now()), 3),
+            result=result, hands=self.match.hands if result == "passed" else None)
+
+    def _resend_vote(self, seat: int) -> None:
+        if self.end_vote is not None:
+            self._send(seat, self._vote_msg(self.end_vote, "open"))
 
     def _start_escape_settlement(self, seat: int) -> None:
         task = self.loop.create_task(self._settle_escape(seat))
@@ -948,6 +1046,8 @@ class Table:
         if self.inbox:
             return
         self.wake.clear()
+        if self.end_vote is not None:  # its deadline is a timer too
+            until = min(until, self.end_vote.deadline)
         delay = until - self._now()
         if delay <= 0:
             await asyncio.sleep(0)
@@ -959,6 +1059,7 @@ class Table:
     def _drain(self) -> None:
         while self.inbox:
             self._handle(self.inbox.popleft())
+        self._settle_vote()
 
     async def _idle(self, seconds: float) -> None:
         """Between hands: handle events (reconnections, leaves) while the result shows."""

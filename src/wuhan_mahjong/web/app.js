@@ -29,6 +29,7 @@ import { initReview, reviewHTML } from "./review.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
 import { currentAnnouncement, renderNotice, setAnnouncement } from "./notice.js";
+import { endVoteButtonHTML, endVoteHTML, onEndVote, resetEndVote } from "./endvote.js";
 import {
   actionLabel, actionsForTile, chatPanelHTML, chooserList, esc, groupActions, handTiles, renderSettlement,
   renderTable, tableInfoHTML,
@@ -365,6 +366,7 @@ function onMessage(msg) {
       else if (msg.club != null) { S.error = t("room.club_gone", { club: msg.club }); render(); }
       break;
     case "table":
+      if (!S.table || S.table.match_id !== msg.match_id) resetEndVote();
       S.table = msg; S.players = msg.players; S.queued = null; S.room = null; S.matchEnd = null;
       S.bubbles = {};
       if (!S.handEndsFor || S.handEndsFor !== msg.match_id) { S.handEnds = []; S.handEndsFor = msg.match_id; }
@@ -385,6 +387,10 @@ function onMessage(msg) {
       S.deadline = null;
       // the settlement of the last hand stays on top; its button leads to the summary
       if (!S.settlementOpen) go("summary"); else renderOverlay();
+      break;
+    case "end_vote": // a request to end the match early (endvote.js)
+      onEndVote(msg, S.players);
+      if (S.screen === "table") render();
       break;
     case "club_event": // something about this player in a club (clubs.js)
       onClubEvent(msg);
@@ -856,12 +862,13 @@ const SCREENS = {
       `<button data-do="chat" aria-expanded="${S.chatOpen}">${t("chat.open")}</button>` +
       `<button data-do="info" aria-expanded="${S.infoOpen}">${t("table.info")}</button>` +
       `<button data-do="auto" aria-pressed="${auto ? "true" : "false"}">${auto ? t("table.auto_off") : t("table.auto_on")}</button>` +
-      `<button data-do="escape">${t("table.leave")}</button>${again}${watchersHTML(S.table)}</div>`;
+      `${endVoteButtonHTML(S.table)}<button data-do="escape">${t("table.leave")}</button>${again}${watchersHTML(S.table)}</div>`;
     const chat = S.chatOpen && !S.fixture ? chatPanelHTML(S.players, S.view, S.muted) : "";
     const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table) }) : "";
     const tour = S.table && S.table.tournament;
     const banner = tour ? `<p class="tour-banner" data-tournament-round="${tour.round}"><a href="#/tournament?id=${encodeURIComponent(tour.id)}">${t("tour.banner", { name: esc(tour.name), round: tour.round, rounds: tour.rounds })}</a></p>` : "";
-    return renderTable(S.view, c) + commitmentHTML(S.view) + err + banner + tools + chat + info +
+    const vote = S.fixture ? "" : endVoteHTML(S.table ? S.table.seat : null, S.players);
+    return renderTable(S.view, c) + commitmentHTML(S.view) + err + banner + vote + tools + chat + info +
       `<div class="keys-help">${t("keys.help")}</div>`;
   },
 
@@ -1500,6 +1507,9 @@ document.addEventListener("click", (ev) => {
     case "following-refresh": loadFollowing(); break;
     case "auto": send({ type: "auto", on: !(S.state && S.state.auto), ref: "table" }); break;
     case "escape": if (window.confirm(t("table.leave_confirm"))) send({ type: "leave", ref: "table" }); break;
+    case "propose-end": S.error = ""; send({ type: "propose_end", ref: "table" }); break;
+    case "end-yes": send({ type: "answer_end", agree: true, ref: "table" }); break;
+    case "end-no": send({ type: "answer_end", agree: false, ref: "table" }); break;
     case "show-settlement": S.settlementOpen = true; renderOverlay(); break;
     case "chat": S.chatOpen = !S.chatOpen; S.infoOpen = false; render(); break;
     case "info": S.infoOpen = !S.infoOpen; S.chatOpen = false; render(); break;
