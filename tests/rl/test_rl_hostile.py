@@ -335,3 +335,25 @@ def test_a_profile_that_is_no_name_is_an_unknown_profile(profile: Any) -> None:
     """A list or dict was ``TypeError: unhashable type``."""
     with pytest.raises(ValueError, match=r"unknown profile .* \(choose from bianfeng"):
         rl.GymEnv(profile)
+
+
+def test_a_dataset_of_numpy_counts_is_written_not_lost() -> None:
+    """``generate(hands=np.int64(2), seed=np.int64(3))`` played every hand and then failed
+    on the meta ("Object of type int64 is not JSON serializable"): the work lost."""
+    a = dataset.generate(hands=np.int64(2), seed=np.int64(3), policy="random",
+                         options={"cap": np.int64(100)})
+    b = dataset.generate(hands=2, seed=3, policy="random", options={"cap": 100})
+    assert set(a) == set(b) and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"hands": 2.5}, "--hands must be a whole number, got 2.5"),
+    ({"hands": True}, "--hands must be a whole number, got True"),
+    ({"hands": "2"}, "--hands must be a whole number, got '2'"),
+    ({"hands": 1, "seed": 1.5}, "--seed must be a whole number, got 1.5"),
+    ({"hands": 1, "profile": ["yuanhang"]}, "unknown profile ['yuanhang']"),
+])
+def test_bad_dataset_arguments_are_a_dataset_error(kwargs: dict[str, Any], message: str) -> None:
+    """They were TypeErrors from deep inside (``'<' not supported``, ``unhashable type``)."""
+    with pytest.raises(DatasetError, match=re.escape(message)):
+        dataset.generate(policy="random", **kwargs)

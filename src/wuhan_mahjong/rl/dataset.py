@@ -101,19 +101,24 @@ def _generate(profile: str, hands: int, policy: str, seed: int, options: dict[st
     """Every array but ``obs``, whose rows go to ``obs_sink`` a hand's block at a time
     (``float16``, in row order): :func:`run` writes them to disk as they come, so a file
     is not limited by memory."""
+    # a NumPy count or seed (a sweep's) is the int it holds; it was played, and then the
+    # file's meta could not be written ("int64 is not JSON serializable"): the work lost
+    hands = _whole("--hands", hands)
+    seed = _whole("--seed", seed)
     if hands < 1:
         raise DatasetError("--hands must be at least 1")
     if hands > MAX_HANDS:
         raise DatasetError(f"--hands must be at most {MAX_HANDS:,} per file; write several "
                            "files with different --seed values")
-    if profile not in PROFILES:
-        raise DatasetError(f"unknown profile '{profile}' (choose from {', '.join(sorted(PROFILES))})")
+    if not isinstance(profile, str) or profile not in PROFILES:
+        raise DatasetError(f"unknown profile {profile!r} (choose from {', '.join(sorted(PROFILES))})")
+    opts = {k: v.item() if isinstance(v, np.generic) else v for k, v in (options or {}).items()}
     try:
-        get_rules(profile, options or {})
+        get_rules(profile, opts)
         get_bot(policy, 0)
-    except (RulesError, ValueError) as e:
+        json.dumps(opts)  # (the file's meta holds them)
+    except (RulesError, ValueError, TypeError) as e:
         raise DatasetError(str(e)) from None
-    opts = dict(options or {})
     masks: list[npt.NDArray[np.bool_]] = []  # one block of rows per hand
     actions: list[int] = []
     seats: list[int] = []
@@ -154,6 +159,12 @@ def _generate(profile: str, hands: int, policy: str, seed: int, options: dict[st
 
 ARRAYS = ("obs", "mask", "action", "seat", "hand", "reward", "deltas", "dealer", "planes", "meta")
 """The arrays of a dataset file (the module docstring's table)."""
+
+
+def _whole(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise DatasetError(f"{name} must be a whole number, got {value!r}")
+    return int(value)
 
 
 def load(path: str) -> dict[str, Any]:
