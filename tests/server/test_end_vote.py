@@ -2,14 +2,22 @@
 server: a request, a refusal, a second request passed by everyone, the match ending after
 the hand in progress with every hand settled and nobody escaped; a request nobody answers
 passes when its time is up; one whose asker escapes goes with him; a player alone with
-bots ends at once; the refusals (``cannot_end``)."""
+bots ends at once; the refusals (``cannot_end``); a passed request survives kill -9."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
-from .harness import Client, Server, play, register
+import pytest
+
+from wuhan_mahjong.store import open_store
+
+from .harness import FAST_HASHER, Client, Server, play, register
+from .test_abandon_crash import _wait_for
+from .test_durable import PASSWORD
+from .test_durable_crash import ServeProcess
 
 
 async def two_with_bots(server: Server, tokens: list[str], hands: int) -> tuple[
@@ -115,3 +123,53 @@ def test_silence_agrees_and_an_askers_escape_withdraws(start_server: Any) -> Non
             await c.close()
 
     asyncio.run(flow())
+
+
+@pytest.mark.slow
+def test_a_passed_request_survives_kill_9(db_url: str, tmp_path: Path) -> None:
+    """The request passes, the server is killed before the hand is over: the restarted
+    server resumes the match and ends it after that hand, as agreed."""
+    process = ServeProcess(db_url, tmp_path / "server.log")
+    store = open_store(db_url, password_hasher=FAST_HASHER)
+    process.start()
+    try:
+        tokens = []
+        for name in ("gus", "hal"):
+            store.register(name, PASSWORD)
+            tokens.append(store.login(name, PASSWORD).token)
+
+        async def agree() -> str:
+            clients, _ = await two_with_bots(process, tokens, hands=4)  # type: ignore[arg-type]
+            await clients[0].send({"type": "propose_end"})
+            await clients[1].expect("end_vote")
+            await clients[1].send({"type": "answer_end", "agree": True})
+            for c in clients:
+                assert (await c.expect("end_vote", result="passed"))["hands"] == 1
+            for c in clients:
+                await c.close()
+            return str(clients[0].of_type("table")[0]["match_id"])
+
+        match_id = asyncio.run(agree())
+        logged = store.load_match(match_id)
+        assert logged is not None and logged.status == "running" and logged.hands_done == 0
+        assert [e.data for e in logged.events if e.kind == "end"] == ["1"]  # written first
+        process.kill()
+        process.start()
+
+        async def finish() -> None:
+            clients = [Client(process, t, n) for t, n in zip(tokens, ("gus", "hal"),  # type: ignore[arg-type]
+                                                            strict=True)]
+            for c in clients:
+                assert (await c.connect())["at_table"] is True
+            await asyncio.gather(*(play(c, bot="greedy", seed=k, timeout=120)
+                                   for k, c in enumerate(clients)))
+            for c in clients:
+                await c.close()
+
+        asyncio.run(finish())
+        done = _wait_for(store, match_id, lambda m: m.status == "finished", "not finished")
+        assert done.hands_done == 1
+        assert store.audit().ok
+    finally:
+        process.close()
+        store.close()
