@@ -357,3 +357,11 @@ def test_bad_dataset_arguments_are_a_dataset_error(kwargs: dict[str, Any], messa
     """They were TypeErrors from deep inside (``'<' not supported``, ``unhashable type``)."""
     with pytest.raises(DatasetError, match=re.escape(message)):
         dataset.generate(policy="random", **kwargs)
+
+
+@pytest.mark.parametrize("index", [3.7, 3.0, np.float64(3), "3", True, None])
+def test_index_action_refuses_what_is_no_integer(index: Any) -> None:
+    """``rl.index_action(3.7)`` was discard 3m (``int(3.7)``), ``"3"`` too."""
+    with pytest.raises(ValueError, match="is no integer"):
+        rl.index_action(index)
+    assert rl.index_action(np.int16(3)) == rl.index_action(3)

@@ -32,6 +32,7 @@ every plane; ``docs/rl.md`` has the table.
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -114,10 +115,16 @@ _SPECIAL_BY_INDEX = {i: SPECIAL_KONGS[k] for k, i in SPECIAL.items()}
 def index_action(index: int, on_table: int | None = None) -> Action:
     """The engine action of an index (claims take their tile from ``on_table``).
 
-    Raises ``ValueError`` for an index out of range or a claim without a tile; whether
-    the action is legal now is the engine's business.
+    Raises ``ValueError`` for an index out of range, one that is no integer (``int(3.7)``
+    is 3: a float was read as another action) or a claim without a tile; whether the
+    action is legal now is the engine's business.
     """
-    i = int(index)
+    if isinstance(index, bool | np.bool_):
+        raise ValueError(f"action index {index!r} is no integer")
+    try:
+        i = operator.index(index)
+    except TypeError:
+        raise ValueError(f"action index {index!r} is no integer") from None
     if 0 <= i < 34:
         return DISCARDS[i]
     if CHI_LOW <= i <= KONG_DIRECT:
