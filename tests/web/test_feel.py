@@ -45,7 +45,8 @@ def test_settings_are_kept_on_the_device(browser: Any, static_server: str, artif
     page.select_option("#set-tiles", "large")
     page.select_option("#set-lang", "en")
     saved = json.loads(page.evaluate("() => localStorage.getItem('wm.settings')"))
-    assert saved == {"sound": False, "speed": "off", "tiles": "large"}
+    assert saved == {"sound": False, "speed": "off", "tiles": "large", "autowin": False,
+                     "autopass": False}
     page.reload()
     page.wait_for_selector("#settings-form")
     root = page.evaluate("() => ({...document.documentElement.dataset, lang: document.documentElement.lang})")

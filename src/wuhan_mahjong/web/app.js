@@ -464,7 +464,28 @@ function onState(msg) {
   soundsFor(prev, msg.view);
   if (S.screen !== "table") go("table");
   else render();
-  maybeFetchHint();
+  if (!autoAnswer(msg)) maybeFetchHint();
+}
+
+/** 自动胡 / 自动过 (settings.js): answer the decision on screen at once when the player
+ * asked for it; whether it did.  Only the legal actions the server sent are chosen from:
+ * a win when one is offered (自动胡); a pass when only chi / peng / kong on another's
+ * discard are (自动过). */
+function autoAnswer(msg) {
+  const v = msg.view;
+  if (!v || v.viewer === null || msg.answered || S.pending || v.phase === "ended") return false;
+  const legal = v.legal_actions || [];
+  const key = `${msg.match_id}/${v.hand_no}/${v.decision}`;
+  if (!legal.length || S.autoAnswered === key) return false;
+  const win = legal.find((a) => a.type === "win");
+  const pass = legal.find((a) => a.type === "pass");
+  const claims = legal.some((a) => a.type === "chi" || a.type === "peng" || a.type === "kong");
+  const pick = settings.autowin && win ? win
+    : settings.autopass && v.phase === "claim" && !win && pass && claims ? pass : null;
+  if (!pick) return false;
+  S.autoAnswered = key;
+  sendAction(pick);
+  return true;
 }
 
 // Help for the own hand: asked from the server (docs/protocol.md); shown only when present.
@@ -972,6 +993,9 @@ const SCREENS = {
     const opt = (name, values) => `<select id="set-${name}" name="${name}">${values.map((v) => `<option value="${v}" ${settings[name] === v ? "selected" : ""}>${t(`settings.${name}.${v}`)}</option>`).join("")}</select>`;
     return `<div class="screen"><div class="card"><h2>${t("settings.title")}</h2><form id="settings-form" data-live="1">
       <div class="form-row"><label for="set-sound">${t("settings.sound")}</label><input id="set-sound" name="sound" type="checkbox" ${settings.sound ? "checked" : ""}></div>
+      <div class="form-row"><label for="set-autowin">${t("settings.autowin")}</label><input id="set-autowin" name="autowin" type="checkbox" ${settings.autowin ? "checked" : ""}></div>
+      <div class="form-row"><label for="set-autopass">${t("settings.autopass")}</label><input id="set-autopass" name="autopass" type="checkbox" ${settings.autopass ? "checked" : ""}></div>
+      <p class="muted">${t("settings.auto_about")}</p>
       <div class="form-row"><label for="set-speed">${t("settings.speed")}</label>${opt("speed", CHOICES.speed)}</div>
       <div class="form-row"><label for="set-tiles">${t("settings.tiles")}</label>${opt("tiles", CHOICES.tiles)}</div>
       <div class="form-row"><label for="set-lang">${t("settings.lang")}</label><select id="set-lang" name="lang">${["zh", "en"].map((l) => `<option value="${l}" ${getLang() === l ? "selected" : ""}>${t(`lang.${l}`)}</option>`).join("")}</select></div>
@@ -1235,6 +1259,7 @@ async function loadFixture(src, frame) {
   S.view = views[name];
   S.screen = "fixture";
   render();
+  autoAnswer({ match_id: "fixture", view: S.view, answered: false }); // the settings apply here too
   document.body.dataset.ready = "1";
 }
 
