@@ -200,3 +200,23 @@ def test_a_byte_order_mark_opening_the_stream_is_dropped(tmp_path: Path) -> None
         assert bot.choose(a_view()) == first  # type: ignore[arg-type]
     finally:
         bot.close()
+
+
+def test_the_policy_bot_ends_quietly_when_the_table_stops_reading(tmp_path: Path) -> None:
+    """The table went away (closed the bot's output): ``python -m wuhan_mahjong.rl.policy``
+    ended in a BrokenPipeError traceback (``wuhan-mahjong bot --jsonl`` exits 0)."""
+    from wuhan_mahjong.rl.policy import MLP, NUM_ACTIONS, OBS_SIZE
+
+    weights = tmp_path / "w.npz"
+    MLP.create([OBS_SIZE, 4, NUM_ACTIONS]).save(str(weights))
+    views = tmp_path / "views.jsonl"
+    views.write_text((json.dumps(a_view()) + "\n") * 5000)
+    with views.open("rb") as inp:
+        proc = subprocess.Popen([sys.executable, "-m", "wuhan_mahjong.rl.policy", "--weights",
+                                 str(weights)], stdin=inp, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.readline().startswith(b"{")
+        proc.stdout.close()  # the table is gone: every later answer meets a broken pipe
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=300) == 0 and "Traceback" not in err, err

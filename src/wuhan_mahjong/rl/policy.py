@@ -252,6 +252,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BotProtocolError as e:
         print(f"wuhan_mahjong.rl.policy: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the table stopped reading (it ended, or died): nothing to
+        return 0             # answer, as `wuhan-mahjong bot` (it was a traceback)
+    except KeyboardInterrupt:
+        return 130
     return 0
 
 
