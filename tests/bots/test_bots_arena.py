@@ -161,6 +161,11 @@ def test_arena_command_errors() -> None:
     r = cli("arena", "--seats", "cmd:cat,greedy,greedy,greedy", "--hands", "4")
     [line] = r.stderr.strip().splitlines()
     assert r.returncode == 2 and "bot 'cat' answered" in line and len(line) < 200, line
+    # a bot whose answer never ends: it was read whole, until the memory ran out
+    r = cli("arena", "--seats", "cmd:cat /dev/zero,greedy,greedy,greedy", "--hands", "4")
+    [line] = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and line == ("wuhan-mahjong: error: bot 'cat /dev/zero' answered "
+                                          "a line longer than 1,000,000 characters"), line
 
 
 @pytest.mark.parametrize(("script", "message"), [
