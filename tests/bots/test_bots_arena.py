@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -250,3 +251,20 @@ def test_worker_processes_play_the_same_games() -> None:
     two = run_arena(rules, seats, 24, 3, permute=True, jobs=2)
     assert _strip_times(one.to_json()) == _strip_times(two.to_json())
     assert two.cpu_seconds > 0  # the workers' CPU time is counted
+
+
+def test_the_json_report_of_one_deal_is_strict_json() -> None:
+    """One deal gives no interval (a single group score): the ``--json`` report held
+    ``-Infinity`` and ``Infinity``, which are no JSON (JavaScript's parser and ``jq``
+    refuse them).  The unbounded interval is ``[null, null]``; the text still says inf."""
+    def no_constants(name: str) -> Any:
+        raise AssertionError(f"{name} is no JSON")
+
+    r = cli("arena", "--seats", "greedy,random,random,random", "--hands", "4", "--json")
+    assert r.returncode == 0, r.stderr
+    j = json.loads(r.stdout, parse_constant=no_constants)
+    assert j["policies"]["greedy"]["ci95"] == [None, None]
+    assert j["differences"]["greedy - random"]["ci95"] == [None, None]
+    assert j["differences"]["greedy - random"]["excludes_zero"] is False
+    r = cli("arena", "--seats", "greedy,random,random,random", "--hands", "4")
+    assert "[   -inf,     inf]" in r.stdout and "95% CI [-inf, +inf]" in r.stdout

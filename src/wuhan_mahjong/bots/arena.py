@@ -250,6 +250,21 @@ def ci95(xs: Sequence[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
+def _interval(mean: float, half_width: float) -> list[float | None]:
+    """``[low, high]``; ``[None, None]`` (JSON ``null``) for the unbounded interval of a
+    single deal: ``-Infinity`` is no JSON, and the ``--json`` report of a one-deal run
+    was text a strict parser (JavaScript's, ``jq``) refuses."""
+    if not math.isfinite(half_width):
+        return [None, None]
+    return [mean - half_width, mean + half_width]
+
+
+def _bounds(interval: list[float | None]) -> tuple[float, float]:
+    """An interval of the JSON report as the text shows it (``[-inf, inf]`` unbounded)."""
+    lo, hi = interval
+    return (-math.inf if lo is None else lo, math.inf if hi is None else hi)
+
+
 @dataclass
 class ArenaReport:
     profile: str
@@ -270,7 +285,7 @@ class ArenaReport:
             mean, hw = ci95(s.group_means)
             pol[name] = {
                 "hands": s.hands,
-                "mean_points": mean, "ci95": [mean - hw, mean + hw],
+                "mean_points": mean, "ci95": _interval(mean, hw),
                 "win_rate": s.wins / s.hands if s.hands else 0.0,
                 "self_draw_rate": s.self_draws / s.hands if s.hands else 0.0,
                 "deal_in_rate": s.deal_ins / s.hands if s.hands else 0.0,
@@ -284,7 +299,7 @@ class ArenaReport:
         diffs = {}
         for (a, b), xs in self.diffs.items():
             mean, hw = ci95(xs)
-            diffs[f"{a} - {b}"] = {"mean": mean, "ci95": [mean - hw, mean + hw],
+            diffs[f"{a} - {b}"] = {"mean": mean, "ci95": _interval(mean, hw),
                                    "excludes_zero": mean - hw > 0 or mean + hw < 0}
         return {"profile": self.profile, "options": self.options, "seats": self.seats, "seed": self.seed,
                 "groups": self.groups, "hands": self.hands, "seconds": self.seconds,
@@ -306,12 +321,12 @@ class ArenaReport:
                  f"{'policy':<16}{'points/hand':>12}  {'95% CI':<20}{'win':>7}{'deal-in':>9}"
                  f"{'big':>7}{'p50 ms':>9}{'p99 ms':>9}  (decision CPU time)"]
         for name, p in j["policies"].items():
-            lo, hi = p["ci95"]
+            lo, hi = _bounds(p["ci95"])
             lines.append(f"{name[:15]:<16}{p['mean_points']:>12.2f}  [{lo:>7.2f}, {hi:>7.2f}]  "
                          f"{p['win_rate']:>7.1%}{p['deal_in_rate']:>9.1%}{p['big_hand_rate']:>7.1%}"
                          f"{p['decision_ms_p50']:>9.3f}{p['decision_ms_p99']:>9.3f}")
         for key, d in j["differences"].items():
-            lo, hi = d["ci95"]
+            lo, hi = _bounds(d["ci95"])
             verdict = "significant" if d["excludes_zero"] else "not significant"
             lines.append(f"difference {key}: {d['mean']:+.2f} points/hand, 95% CI "
                          f"[{lo:+.2f}, {hi:+.2f}] ({verdict})")

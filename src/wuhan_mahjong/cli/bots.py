@@ -89,7 +89,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     except (ArenaError, BotProtocolError, ValueError) as e:
         raise UsageError(str(e)) from None
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        print(json.dumps(report.to_json(), indent=2, allow_nan=False))  # strict JSON
     else:
         print(report.text())
     return 0
