@@ -32,8 +32,8 @@ def test_escape_mid_match(start_server: StartServer) -> None:
         await runner.expect("state")
         await runner.send({"type": "leave"})
         left = await runner.expect("left")
-        assert left == {"type": "left", "where": "table", "kicked": False, "escaped": True,
-                        "penalty": 400}
+        assert left == {"type": "left", "where": "table", "kicked": False, "club": None,
+                        "escaped": True, "penalty": 400}
         # The runner is free at once; the others are told and play on to the end.
         await runner.send({"type": "ping"})
         await runner.expect("pong")
