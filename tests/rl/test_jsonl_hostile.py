@@ -220,3 +220,19 @@ def test_the_policy_bot_ends_quietly_when_the_table_stops_reading(tmp_path: Path
         proc.stdout.close()  # the table is gone: every later answer meets a broken pipe
         err = proc.stderr.read().decode()
         assert proc.wait(timeout=300) == 0 and "Traceback" not in err, err
+
+
+def test_the_policy_bot_started_without_standard_input_says_so(tmp_path: Path) -> None:
+    """``python -m wuhan_mahjong.rl.policy ... <&-`` was an AttributeError traceback on
+    ``None.readline`` (``wuhan-mahjong bot --jsonl`` says the input is closed)."""
+    import shlex
+
+    from wuhan_mahjong.rl.policy import MLP, NUM_ACTIONS, OBS_SIZE
+
+    weights = tmp_path / "w.npz"
+    MLP.create([OBS_SIZE, 4, NUM_ACTIONS]).save(str(weights))
+    command = shlex.join([sys.executable, "-m", "wuhan_mahjong.rl.policy", "--weights", str(weights)])
+    r = subprocess.run(["sh", "-c", f"exec {command} <&-"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "wuhan_mahjong.rl.policy: error: cannot read standard input: it is closed"], r.stderr

@@ -245,6 +245,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from ..bots.jsonl import BotProtocolError, serve
 
+    if sys.stdin is None:  # started with standard input closed (``<&-``): a traceback
+        print("wuhan_mahjong.rl.policy: error: cannot read standard input: it is closed",
+              file=sys.stderr)
+        return 2
     if isinstance(sys.stdin, io.TextIOWrapper):  # bytes that are no UTF-8: a bad line, as
         sys.stdin.reconfigure(errors="surrogateescape")  # with `wuhan-mahjong bot --jsonl`
     try:
