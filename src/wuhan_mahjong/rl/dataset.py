@@ -32,10 +32,12 @@ import contextlib
 import json
 import os
 import random
+import signal
 import sys
+import threading
 import zipfile
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 import numpy as np
@@ -218,6 +220,28 @@ def _options(items: Sequence[str]) -> dict[str, Any]:
         raise DatasetError(str(e)) from None
 
 
+@contextlib.contextmanager
+def _ended_by_signals() -> Iterator[None]:
+    """While a file is written: SIGTERM and SIGHUP (``kill``, a closed terminal) end the
+    run as an exception does, so its partial files are removed (they ended the process
+    at once, leaving the raw planes beside the output); exit status 128 + the signal.
+    Only in the main thread, where Python delivers signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def end(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {sig: signal.signal(sig, end) for sig in wanted}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():  # (None: one set outside Python)
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+
+
 def run(args: argparse.Namespace) -> int:
     """Generate and write the dataset; raises :class:`DatasetError` for bad input."""
     out = str(args.out)
@@ -234,22 +258,24 @@ def run(args: argparse.Namespace) -> int:
     tmp = out + ".part.npz"  # written whole, then renamed: a killed run leaves no half file
     planes = out + ".part.obs"  # the observation planes, raw, as the hands are played
     try:
-        try:
-            with open(planes, "wb") as raw:
-                arrays = _generate(args.profile, args.hands, args.policy, args.seed, options,
-                                   args.all_decisions, bar, lambda block: raw.write(block.tobytes()))
-            rows = len(arrays["action"])
-            # read back from disk while it is compressed (NumPy writes it in 16 MiB chunks)
-            obs: npt.NDArray[np.float16] = (
-                np.memmap(planes, dtype=np.float16, mode="r", shape=(rows, *OBS_SHAPE)) if rows
-                else np.zeros((0, *OBS_SHAPE), dtype=np.float16))
-            np.savez_compressed(tmp, obs=obs, **arrays)  # type: ignore[arg-type]
-            del obs
-            os.replace(tmp, out)
-        finally:
-            for leftover in (planes, tmp):
-                with contextlib.suppress(FileNotFoundError):
-                    os.remove(leftover)
+        with _ended_by_signals():  # (a SIGTERM left the planes file, 0.45 MB a hand)
+            try:
+                with open(planes, "wb") as raw:
+                    arrays = _generate(args.profile, args.hands, args.policy, args.seed, options,
+                                       args.all_decisions, bar,
+                                       lambda block: raw.write(block.tobytes()))
+                rows = len(arrays["action"])
+                # read back from disk while it is compressed (NumPy writes it in 16 MiB chunks)
+                obs: npt.NDArray[np.float16] = (
+                    np.memmap(planes, dtype=np.float16, mode="r", shape=(rows, *OBS_SHAPE))
+                    if rows else np.zeros((0, *OBS_SHAPE), dtype=np.float16))
+                np.savez_compressed(tmp, obs=obs, **arrays)  # type: ignore[arg-type]
+                del obs
+                os.replace(tmp, out)
+            finally:
+                for leftover in (planes, tmp):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.remove(leftover)
     except OSError as e:
         raise DatasetError(f"cannot write {out}: {e.strerror}") from None
     print(f"{out}: {rows} decisions from {args.hands} hands "
