@@ -389,3 +389,19 @@ def test_a_terminated_dataset_run_leaves_no_partial_file(tmp_path: Path) -> None
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 128 + signal.SIGTERM and b"Traceback" not in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("make", [
+    lambda seed: rl.raw_env("yuanhang").reset(seed=seed),
+    lambda seed: rl.parallel_env("yuanhang").reset(seed=seed),
+    lambda seed: rl.SelfPlayVector(1, seed=seed),
+])
+def test_a_negative_seed_is_refused_not_the_positive_one(make: Any) -> None:
+    """``random.Random(-1)`` is ``Random(1)``: seeds -1 and 1 dealt the same episodes, so a
+    sweep over both counted each deal twice, unseen (Gymnasium refuses a negative seed)."""
+    with pytest.raises(ValueError, match=re.escape("seed must be at least 0 (Random(-n) is "
+                                                   "Random(n)), got -1")):
+        make(-1)
+    with pytest.raises(ValueError, match="seed must be at least 0"):
+        make(np.int64(-7))
+    make(0)

@@ -70,10 +70,14 @@ def action_number(index: Any) -> int | None:
 
 def seed_value(seed: Any) -> Any:
     """A reset's ``seed`` for :class:`random.Random`: a NumPy integer as the ``int`` it is
-    (``Random`` refuses it); None, an ``int``, a ``str`` or ``bytes`` as given; anything
-    else a ValueError naming it."""
+    (``Random`` refused it); None, a whole number of at least 0, a ``str`` or ``bytes`` as
+    given; anything else a ValueError naming it.  A negative number is refused, as
+    Gymnasium refuses it: ``Random(-n)`` is ``Random(n)``, so seeds -1 and 1 dealt the
+    same episodes, and a sweep over both counted them twice."""
     if isinstance(seed, np.integer):
-        return int(seed)
+        seed = int(seed)
+    if isinstance(seed, int) and not isinstance(seed, bool) and seed < 0:
+        raise ValueError(f"seed must be at least 0 (Random(-n) is Random(n)), got {seed}")
     if seed is None or isinstance(seed, int | float | str | bytes | bytearray):
         return seed
     raise ValueError(f"seed must be an integer or None, got {seed!r}")
