@@ -21,6 +21,7 @@ subtracted from that agent's reward.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -210,7 +211,7 @@ class WuhanMahjongParallelEnv(_Base, ParallelEnv):  # type: ignore[misc]
                                                      dict[str, bool], dict[str, Any]]:
         if not self.agents:  # before reset, or after the end: it played the hand on, unseen
             raise RuntimeError("no hand is being played: call reset()")
-        if not isinstance(actions, dict):
+        if not isinstance(actions, Mapping):
             raise TypeError(f"actions must be a dict of agent -> action index, got "
                             f"{type(actions).__name__}")
         game = self.game
