@@ -405,3 +405,17 @@ def test_a_negative_seed_is_refused_not_the_positive_one(make: Any) -> None:
     with pytest.raises(ValueError, match="seed must be at least 0"):
         make(np.int64(-7))
     make(0)
+
+
+def test_an_output_name_of_bytes_that_are_no_utf8_is_written_and_shown(tmp_path: Path) -> None:
+    """``--out`` naming a file in bytes that are no UTF-8 (a Latin-1 name): the file was
+    written, then printing its name on a strict UTF-8 standard output was a
+    UnicodeEncodeError traceback, exit 1."""
+    out = os.path.join(os.fsencode(tmp_path), b"caf\xe9.npz")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    r = subprocess.run([sys.executable.encode(), b"-m", b"wuhan_mahjong", b"dataset", b"--hands",
+                        b"1", b"--policy", b"random", b"--out", out], capture_output=True,
+                       env=env, timeout=300)
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    assert r.stdout.decode().startswith(f"{os.fsdecode(tmp_path)}/caf\\udce9.npz: ")
+    assert os.listdir(os.fsencode(tmp_path)) == [b"caf\xe9.npz"]

@@ -278,7 +278,10 @@ def run(args: argparse.Namespace) -> int:
                         os.remove(leftover)
     except OSError as e:
         raise DatasetError(f"cannot write {out}: {e.strerror}") from None
-    print(f"{out}: {rows} decisions from {args.hands} hands "
+    # a file name of bytes that are no UTF-8 (a lone surrogate here) shown as stderr shows
+    # it: printed as it is, it was a UnicodeEncodeError traceback once the file was written
+    shown = out.encode("utf-8", "backslashreplace").decode("utf-8")
+    print(f"{shown}: {rows} decisions from {args.hands} hands "
           f"({args.profile}, policy {args.policy}, seed {args.seed})")
     return 0
 
