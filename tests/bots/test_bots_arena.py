@@ -4,6 +4,7 @@ subprocess, and the command line."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -268,3 +269,20 @@ def test_the_json_report_of_one_deal_is_strict_json() -> None:
     assert j["differences"]["greedy - random"]["excludes_zero"] is False
     r = cli("arena", "--seats", "greedy,random,random,random", "--hands", "4")
     assert "[   -inf,     inf]" in r.stdout and "95% CI [-inf, +inf]" in r.stdout
+
+
+def test_the_text_report_shows_a_seat_named_in_bytes_that_are_no_utf8(tmp_path: Path) -> None:
+    """A ``cmd:`` seat whose path holds a byte that is no UTF-8 (a Latin-1 file name): the
+    hands were all played, then printing the report on a strict UTF-8 standard output was
+    a UnicodeEncodeError traceback, exit 1, the run lost.  It is shown escaped, as
+    standard error shows it."""
+    bot = os.path.join(os.fsencode(tmp_path), b"b\xe9.py")
+    with open(bot, "w") as f:
+        f.write("import json, sys\nfor line in sys.stdin:\n"
+                "    print(json.dumps(json.loads(line)['legal_actions'][0]), flush=True)\n")
+    seats = b"cmd:" + sys.executable.encode() + b" " + bot + b",greedy,greedy,greedy"
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    r = subprocess.run([sys.executable.encode(), b"-m", b"wuhan_mahjong", b"arena", b"--seats",
+                        seats, b"--hands", b"4"], capture_output=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert f"b\\udce9.py - greedy".encode() in r.stdout

@@ -91,8 +91,16 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=2, allow_nan=False))  # strict JSON
     else:
-        print(report.text())
+        print(_printable(report.text()))
     return 0
+
+
+def _printable(text: str) -> str:
+    """``text`` with what standard output cannot encode escaped (``\\udcff``), as standard
+    error escapes it: a ``cmd:`` seat whose path holds bytes that are no UTF-8 made the
+    report a UnicodeEncodeError traceback once every hand had been played."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    return text.encode(encoding, "backslashreplace").decode(encoding)
 
 
 def add_bot_command(b: ArgumentParser) -> None:
