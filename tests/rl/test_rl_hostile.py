@@ -419,3 +419,21 @@ def test_an_output_name_of_bytes_that_are_no_utf8_is_written_and_shown(tmp_path:
     assert r.returncode == 0 and r.stderr == b"", r.stderr
     assert r.stdout.decode().startswith(f"{os.fsdecode(tmp_path)}/caf\\udce9.npz: ")
     assert os.listdir(os.fsencode(tmp_path)) == [b"caf\xe9.npz"]
+
+
+def test_an_interrupted_dataset_module_run_exits_130_without_a_traceback(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT) on ``python -m wuhan_mahjong.rl.dataset`` was a KeyboardInterrupt
+    traceback (``wuhan-mahjong dataset`` exits 130); the partial files are removed."""
+    out = tmp_path / "d.npz"
+    proc = subprocess.Popen([sys.executable, "-m", "wuhan_mahjong.rl.dataset", "--hands", "20000",
+                             "--policy", "random", "--out", str(out), "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    planes = tmp_path / "d.npz.part.obs"
+    deadline = time.monotonic() + 300  # a safety net only: the first hand is written at once
+    while not (planes.exists() and planes.stat().st_size > 0):
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130 and b"Traceback" not in err, err
+    assert list(tmp_path.iterdir()) == []

@@ -303,6 +303,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DatasetError as e:
         print(f"wuhan-mahjong dataset: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # (the partial files are gone): as `wuhan-mahjong dataset`
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover
