@@ -35,20 +35,18 @@ import random
 import signal
 import sys
 import threading
-import zipfile
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 import numpy as np
 import numpy.typing as npt
-from numpy.lib.npyio import NpzFile
 
 from ..bots import get_bot
 from ..engine.state import new_hand
 from ..engine.views import seat_view
 from ..rules import PROFILES, RulesError, get_rules, parse_overrides
 from .dataset_args import DatasetError, add_arguments
+from .npz import DAMAGED, open_npz
 from .spaces import NUM_ACTIONS, OBS_SHAPE, PLANES, action_index, action_mask, encode
 
 FORMAT_VERSION = 1
@@ -174,13 +172,7 @@ def load(path: str) -> dict[str, Any]:
     file is an ``OSError``; one that is truncated, damaged or no dataset a
     :class:`DatasetError` naming the file (it was whatever NumPy or ``zipfile`` raised:
     ``BadZipFile``, ``EOFError``, ``KeyError``)."""
-    try:
-        f = np.load(path, allow_pickle=False)
-    except (ValueError, EOFError, zipfile.BadZipFile) as e:
-        why = "" if "pickle" in str(e) else f": {e}"  # (NumPy's guess for any other file)
-        raise DatasetError(f"{path}: not a dataset file (.npz){why}") from None
-    if not isinstance(f, NpzFile):
-        raise DatasetError(f"{path}: not a dataset file (.npz): a single array")
+    f = open_npz(path, "dataset", DatasetError)
     with f:
         missing = [k for k in ARRAYS if k not in f.files]
         if missing:
@@ -189,7 +181,7 @@ def load(path: str) -> dict[str, Any]:
             out: dict[str, Any] = {k: f[k] for k in f.files}
             out["obs"] = out["obs"].astype(np.float32)
             meta = json.loads(str(out["meta"]))
-        except (ValueError, EOFError, zipfile.BadZipFile, zlib.error) as e:
+        except DAMAGED as e:
             raise DatasetError(f"{path}: a damaged dataset file: {e}") from None
     if not isinstance(meta, dict):
         raise DatasetError(f"{path}: a damaged dataset file: meta is not a JSON object")

@@ -22,17 +22,15 @@ import io
 import itertools
 import json
 import sys
-import zipfile
-import zlib
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numpy.lib.npyio import NpzFile
 
 from ..engine.actions import Action
 from ..engine.views import SeatView
+from .npz import DAMAGED, open_npz
 from .spaces import NUM_ACTIONS, OBS_SHAPE, encode, index_action, view_mask
 
 OBS_SIZE = OBS_SHAPE[0] * OBS_SHAPE[1]
@@ -120,19 +118,13 @@ class MLP:
         """The network saved in ``path`` (:meth:`save`).  A missing file is an ``OSError``;
         a file that is no such network (truncated, not an ``.npz``, layers that do not fit
         together or to the spaces, NaN weights) a ``ValueError`` saying what is wrong."""
-        try:
-            f = np.load(path, allow_pickle=False)
-        except (ValueError, EOFError, zipfile.BadZipFile) as e:
-            why = "" if "pickle" in str(e) else f": {e}"  # (NumPy's guess for any other file)
-            raise ValueError(f"{path}: not a weights file (.npz){why}") from None
-        if not isinstance(f, NpzFile):
-            raise ValueError(f"{path}: not a weights file (.npz): a single array")
+        f = open_npz(path, "weights")
         try:
             with f:
                 keys = [k for k in f.files if k.startswith("p") and k[1:].isdigit()]
                 keys.sort(key=lambda k: int(k[1:]))
                 params = [np.asarray(f[k]) for k in keys]
-        except (ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as e:
+        except DAMAGED as e:
             raise ValueError(f"{path}: a damaged weights file: {e}") from None
         if not params or len(params) % 2 or keys != [f"p{i}" for i in range(len(params))]:
             raise ValueError(f"{path}: no network (arrays p0, p1, ...: a weight and a bias "
