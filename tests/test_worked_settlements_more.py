@@ -1,0 +1,497 @@
+"""More hand-worked settlements, each worked on paper from docs/RULES.md before the
+calculator was run (the Project decisions bind; §17 is the scoring, §17.13 its order).
+
+Every case is a settlement record (docs/score.md) and what a careful player expects:
+each seat's points (``deltas``), and where it matters the base, the big hands and the
+contractor; or the refusal code when the record is no legal win.  The comment beside
+each case is the paper arithmetic: M(p) is the product of p's own factors (Project
+decision 6) and a raw payment is base x M(W) x M(L) (§17.2).
+
+Tiles: 1z-7z are 东南西北白发中.  Indicator 1z makes 南 (2z) the laizi in every profile
+(Project decision 1), so most cases hold no laizi at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from wuhan_mahjong.analysis import NotAWin
+from wuhan_mahjong.scoring import settle
+from wuhan_mahjong.win_record import parse_win_record
+
+# --- record helpers ------------------------------------------------------------------
+
+
+def chi(tiles: str, frm: int) -> dict[str, Any]:
+    return {"type": "chi", "tiles": tiles, "from": frm}
+
+
+def peng(tiles: str, frm: int) -> dict[str, Any]:
+    return {"type": "peng", "tiles": tiles, "from": frm}
+
+
+def ckong(tiles: str, frm: int) -> dict[str, Any]:
+    """冲杠 (a kong on a discard): an opening and a 明杠."""
+    return {"type": "kong", "kind": "direct", "tiles": tiles, "from": frm}
+
+
+def xkong(tiles: str, frm: int) -> dict[str, Any]:
+    """蓄杠 on a peng fed by ``frm``."""
+    return {"type": "kong", "kind": "added", "tiles": tiles, "from": frm}
+
+
+def akong(tiles: str) -> dict[str, Any]:
+    """暗杠."""
+    return {"type": "kong", "kind": "concealed", "tiles": tiles}
+
+
+def seat(hand: str = "", *melds: dict[str, Any], red: int = 0, green: int = 0, laizi: int = 0,
+         pi: int = 0, discards: int = 0, ready: bool | None = None) -> dict[str, Any]:
+    s: dict[str, Any] = {"hand": hand, "melds": list(melds)}
+    kongs = {k: v for k, v in (("red", red), ("green", green), ("laizi", laizi), ("pi", pi)) if v}
+    if kongs:
+        s["kongs"] = kongs
+    if discards:
+        s["laizi_discards"] = discards
+    if ready is not None:
+        s["ready"] = ready
+    return s
+
+
+def rec(profile: str, dealer: int, winner: int, win_by: str, tile: str, seats: list[dict[str, Any]],
+        *, frm: int | None = None, indicator: str = "1z",
+        options: dict[str, Any] | None = None) -> dict[str, Any]:
+    r: dict[str, Any] = {"profile": profile, "dealer": dealer, "indicator": indicator,
+                         "winner": winner, "win_by": win_by, "winning_tile": tile, "seats": seats}
+    if frm is not None:
+        r["from"] = frm
+    if options:
+        r["options"] = options
+    return r
+
+
+def with_profile(r: dict[str, Any], profile: str, **options: Any) -> dict[str, Any]:
+    out = dict(r, profile=profile)
+    if options:
+        out["options"] = {**r.get("options", {}), **options}
+    return out
+
+
+def with_seat(r: dict[str, Any], i: int, s: dict[str, Any]) -> dict[str, Any]:
+    seats = list(r["seats"])
+    seats[i] = s
+    return dict(r, seats=seats)
+
+
+# --- the cases -----------------------------------------------------------------------
+
+CASES: list[Any] = []
+
+
+def case(name: str, record: dict[str, Any], deltas: list[int] | None = None, *,
+         refused: str | None = None, base: int | None = None, hands: set[str] | None = None,
+         contractor: int | str | None = "none", golden: bool | None = None) -> None:
+    CASES.append(pytest.param(record, deltas, refused, base, hands, contractor, golden, id=name))
+
+
+# ============ yuanhang (口口翻, min one loser >= 20, caps 300/400/400) ===============
+
+# A small hand on a discard: W = seat 2 (chi 345m from 1, peng 777p from 0), 234s 678s 55p.
+# 口口翻: M(W) = 2 openings (x2 x2) x 硬胡 x2 = 8.  Dealer seat 0: x2 -> 2.  Discarder 3:
+# 放冲 x2 -> 2.  Seat 1: 1.  Raw: seat 0 1x8x2 = 16, seat 1 8, seat 3 16.  Nobody owes 20
+# (§17.8): no win.
+SMALL_2 = rec("yuanhang", 0, 2, "discard", "5p", [
+    seat(), seat(), seat("234s678s5p", chi("345m", 1), peng("777p", 0)), seat()], frm=3)
+case("yh-small-discard-under-minimum", SMALL_2, refused="minimum_one_loser")
+
+# The same with the discarder (seat 3) showing a peng of 西 from seat 1: M(3) = 开口 x2 x
+# 放冲 x2 = 4 -> 8 x 4 = 32 >= 20.  Seat 0 (dealer) 16, seat 1 8.  W: 32 + 16 + 8 = 56.
+SMALL_2B = with_seat(SMALL_2, 3, seat("", peng("333z", 1)))
+case("yh-small-discard-discarder-opened", SMALL_2B, [-16, -8, 56, -32], base=1, hands=set())
+# laizishanzhuang (开口翻, no minimum): M(W) = 开口 x2 x 硬胡 x2 = 4; seat 3 = 2 x 2 = 4
+# -> 16; dealer 2 -> 8; seat 1 -> 4.  W 28.
+case("lz-small-discard-no-minimum", with_profile(SMALL_2B, "laizishanzhuang"),
+     [-8, -4, 28, -16])
+# bianfeng (开口翻): the same 16 / 8 / 4: nobody owes 20 (and seat 1 is under 8).
+case("bf-small-discard-under-both-minimums", with_profile(SMALL_2B, "bianfeng"),
+     refused="minimum_one_loser")
+
+# 清一色 on a discard, the winner is the dealer (ignored in a big hand, §17.4).
+# W = seat 0: chi 123s from 3, peng 999s from 2; 345s 678s + 2s on seat 1's 2s.
+# base 10; M(W) = 2 openings x4 x 硬胡 x2 = 8 -> unit 80.
+# seat 1: chi 456p from 0 (x2), 放冲 x1.5 -> 3: 240.  seat 2: 1: 80.
+# seat 3: 暗杠 4444z (北) x4: 320 -> cap 300.  No 金顶 (80 < 300).  Two openings: no contract.
+# W: 240 + 80 + 300 = 620.
+case("yh-qingyise-dealer-winner-cap", rec("yuanhang", 0, 0, "discard", "2s", [
+    seat("345s678s2s", chi("123s", 3), peng("999s", 2)),
+    seat("", chi("456p", 0)), seat(), seat("", akong("4444z"))], frm=1),
+    [620, -240, -80, -300], base=10, hands={"qingyise"}, contractor=None, golden=False)
+
+# 清一色 with three openings: the third feeder (seat 3, peng 999m) contracts (§17.10).
+# W = seat 2: peng 111m (0), chi 234m (1), peng 999m (3); 567m + 8m, on seat 1's 8m.
+# M(W) = 3 openings x8 x 硬胡 x2 = 16; base 10 -> 160.  Seat 1 deals (ignored), 放冲 x1.5
+# -> 240; seat 0 160; seat 3 160.  Contract cap 400 per share: none reached; no 金顶.
+# Seat 3 pays 240 + 160 + 160 = 560.
+case("yh-qingyise-third-feeder", rec("yuanhang", 1, 2, "discard", "8m", [
+    seat(), seat(), seat("567m8m", peng("111m", 0), chi("234m", 1), peng("999m", 3)), seat()],
+    frm=1), [0, 0, 560, -560], base=10, hands={"qingyise"}, contractor=3)
+
+# 清一色 + 碰碰胡 by self-draw: W = seat 3: peng 111p (1), peng 333p (0), 暗杠 7777p;
+# 555p + 9p, draws 9p.  base 10 x 2 = 20.  M(W) = 2 openings x4 x 暗杠 x4 x 硬胡 x2 x
+# 自摸 x1.5 = 48 -> 960 from each of the three (all M 1, dealer 2 ignored).  All >= 300:
+# 金顶, 400 each.  W 1200.
+PPH_SELF = rec("yuanhang", 2, 3, "self_draw", "9p", [
+    seat(), seat(), seat(), seat("555p9p", peng("111p", 1), peng("333p", 0), akong("7777p"))])
+case("yh-qingyise-pengpeng-selfdraw-golden", PPH_SELF, [-400, -400, -400, 1200], base=20,
+     hands={"qingyise", "pengpenghu"}, golden=True)
+# laizishanzhuang: base 10 + 10 = 20 (add); M(W) = 开口 x2 x 暗杠 x4 x 硬胡 x2 x 1.5 = 24
+# -> 480 each; all three > 400: 金顶 500, but none of them ever opened: 光明顶 600 each.
+case("lz-qingyise-pengpeng-selfdraw-bright", with_profile(PPH_SELF, "laizishanzhuang"),
+     [-600, -600, -600, 1800], base=20, golden=True)
+# bianfeng (开口翻): base 20, M(W) = 2 x 4 x 2 x 1.5 = 24 -> 480 each >= 300: 金顶 400.
+case("bf-qingyise-pengpeng-selfdraw-golden", with_profile(PPH_SELF, "bianfeng"),
+     [-400, -400, -400, 1200])
+
+# 金顶's trigger: W = seat 0 deals and self-draws a small hand: peng 888s (2), 暗杠 1111m,
+# 暗杠 9999p; 234p + 5s, draws 5s.  M(W) = 开口 x2 x 暗杠 x4 x4 x 庄 x2 x 硬胡 x2 x 自摸 x2
+# = 256 (one opening, so both modes agree); losers M 1: 256 each.
+TRIGGER = rec("yuanhang", 0, 0, "self_draw", "5s", [
+    seat("234p5s", peng("888s", 2), akong("1111m"), akong("9999p")), seat(), seat(), seat()])
+# cap 300 (口口翻's cap_per_opening): 256 < 300, W 768.
+case("yh-256-under-cap", TRIGGER, [768, -256, -256, -256], golden=False)
+# cap_per_opening 256: all three reach it (>=, golden_trigger reach) -> 金顶 400 each.
+case("yh-256-golden-at-reach", with_profile(TRIGGER, "yuanhang", cap_per_opening=256),
+     [1200, -400, -400, -400], golden=True)
+# laizishanzhuang, cap 256: 256 does not exceed 256 (golden_trigger exceed): no 金顶, no cap.
+case("lz-256-no-golden-at-equal", with_profile(TRIGGER, "laizishanzhuang", cap=256),
+     [768, -256, -256, -256], golden=False)
+# laizishanzhuang, cap 255: all exceed -> 金顶; none of the three ever opened -> 光明顶 600.
+case("lz-256-bright-over-cap", with_profile(TRIGGER, "laizishanzhuang", cap=255),
+     [1800, -600, -600, -600], golden=True)
+
+# 全求人 on a 将 (yuanhang: jiang_discard contract).  W = seat 1: chi 123m (0), peng 444p (3),
+# peng 777s (2), chi 678m (0); holds 5p, wins on seat 2's 5p (pair 55p, 2/5/8).
+# 口口翻: M(W) = 4 openings x16 x 硬胡 x2 = 32; base 10 -> 320.  Seat 2 放冲 x1.5 -> 480;
+# seat 0 320; seat 3 320.  All >= 300: 金顶, 400 each; seat 2 threw a 将 and pays 1200.
+QQR = rec("yuanhang", 0, 1, "discard", "5p", [
+    seat(), seat("5p", chi("123m", 0), peng("444p", 3), peng("777s", 2), chi("678m", 0)),
+    seat(), seat()], frm=2)
+case("yh-quanqiuren-jiang-golden-contract", QQR, [0, 1200, -1200, 0], base=10,
+     hands={"quanqiuren"}, contractor=2, golden=True)
+# 开口翻 (opening_scoring once): M(W) = 2 x 2 = 4 -> 40; seat 2 60, seat 0 40, seat 3 40.
+# Contract: seat 2 pays 140.
+case("yh-quanqiuren-jiang-once", with_profile(QQR, "yuanhang", opening_scoring="once"),
+     [0, 140, -140, 0], contractor=2, golden=False)
+# The same shape on a 3p: the pair 33p is no 2/5/8 and 全求人 is alone, and a small hand
+# needs the 2/5/8 pair too (§10.3): no win.
+case("yh-quanqiuren-no-258-no-win", dict(with_seat(QQR, 1, seat(
+    "3p", chi("123m", 0), peng("444p", 3), peng("777s", 2), chi("678m", 0))), winning_tile="3p"),
+    refused="pair_258")
+
+# 全求人 + 碰碰胡 (any pair), bianfeng.  W = seat 3: peng 111s (0), peng 999m (1), peng 西 (2),
+# 冲杠 4444p (0); holds 7m, wins on seat 1's 7m.  base 10 x 2 = 20.
+# 开口翻: M(W) = 开口 x2 x 明杠 x2 x 硬胡 x2 = 8 -> 160.  Seat 1 放冲 x1.5 -> 240; seat 0
+# 160; seat 2 (dealer, ignored) 160.  Seat 1 was ready: no contract.  W 560.
+QQR_PPH = rec("bianfeng", 2, 3, "discard", "7m", [
+    seat(), seat(ready=True), seat(),
+    seat("7m", peng("111s", 0), peng("999m", 1), peng("333z", 2), ckong("4444p", 0))], frm=1)
+case("bf-quanqiuren-pengpeng-ready-discarder", QQR_PPH, [-160, -240, -160, 560], base=20,
+     hands={"quanqiuren", "pengpenghu"}, contractor=None)
+# Seat 1 was not ready: he pays all (quanqiuren_contract not_ready): 560.
+case("bf-quanqiuren-pengpeng-not-ready-contract",
+     with_seat(QQR_PPH, 1, seat(ready=False)), [0, -560, 0, 560], contractor=1)
+# yuanhang, not ready, the 7m is no 将: no contract.  口口翻: M(W) = 4 openings x16 x 明杠 x2
+# x 硬胡 x2 = 64 -> 1280 (x1.5 1920): all >= 300: 金顶 400 each.
+case("yh-quanqiuren-pengpeng-not-jiang-no-contract",
+     with_profile(with_seat(QQR_PPH, 1, seat(ready=False)), "yuanhang"),
+     [-400, -400, -400, 1200], contractor=None, golden=True)
+# laizishanzhuang, not ready: base 10 + 10 = 20; M(W) = 2 x 2 x 2 = 8 -> 160; seat 1 240;
+# 160; 160; seat 1 contracts (not ready): 560.
+case("lz-quanqiuren-pengpeng-not-ready-contract",
+     with_profile(with_seat(QQR_PPH, 1, seat(ready=False)), "laizishanzhuang"),
+     [0, -560, 0, 560], base=20, contractor=1)
+
+# ============ robbed kongs (§17.11, Project decision 15) =============================
+# K = seat 2 peng'd 5p (from 0) and chi'd 123p (from 1), holds 789p 44p 66p and adds the
+# drawn 5p; R = seat 0 (chi 123s from 3; 789m 34p 22s 456s) robs it.  Seat 1 deals.
+ROB = rec("bianfeng", 1, 0, "rob_kong", "5p", [
+    seat("789m34p22s456s", chi("123s", 3)), seat(),
+    seat("789p4466p", peng("555p", 0), chi("123p", 1)), seat()], frm=2)
+# bianfeng 杠进杠出: K's 杠开 would be on 4p or 6p: 清一色 + 杠上花 = 20, hard.
+# M(K) = 开口 x2 x 蓄杠 x2 x 硬胡 x2 x 自摸 x1.5 = 12 -> 240.  The others: R opened x2 ->
+# 480 -> contract cap 400; seat 1 (dealer ignored) 240; seat 3 240.  No 金顶 (240 < 300).
+# K pays R 400 + 240 + 240 = 880.
+case("bf-robbed-konger-bloom-qingyise", ROB, [880, 0, -880, 0], base=20, contractor=2)
+# yuanhang 口口翻: M(K) = 2 openings x4 x 2 x 2 x 1.5 = 24 -> 480; R 2 -> 960; 480; 480:
+# all >= 300: 金顶 400 each; K pays 1200.
+case("yh-robbed-konger-bloom-golden", with_profile(ROB, "yuanhang"), [1200, 0, -1200, 0],
+     contractor=2, golden=True)
+# laizishanzhuang: R's own 抢杠 (pair 22s is 2/5/8), base 10; M(R) = 开口 x2 x 硬胡 x2 = 4
+# (no 自摸, no 放冲).  K opened: 2 -> 80; seat 1 40; seat 3 40.  K pays 160.
+case("lz-robbed-robber-hand", with_profile(ROB, "laizishanzhuang"), [160, 0, -160, 0],
+     base=10, hands={"qiangganghu"}, contractor=2)
+
+# A konger who is not ready, holding a laizi (南): plain 杠上花, soft (rules.md: hard unless
+# he holds a laizi).  bianfeng: K = seat 3 peng 666s (from 1), ten loose tiles; R = seat 1
+# (peng 999m from 3; 456p 57s 234m 88m) robs the 6s.  M(K) = 开口 x2 x 蓄杠 x2 x 1.5 = 6
+# -> 60; R opened: 120; seat 0 (dealer) 60; seat 2 60.  K pays 240.
+case("bf-robbed-konger-not-ready-soft", rec("bianfeng", 0, 1, "rob_kong", "6s", [
+    seat(), seat("456p57s234m88m", peng("999m", 3)), seat(),
+    seat("2z1m4m7m1p4p7p9s3z4z", peng("666s", 1))], frm=3),
+    [0, 240, 0, -240], base=10, contractor=3)
+
+# ============ 杠上花 and 海底捞 ======================================================
+# 杠上花 after a 癞子杠 on a small-hand shape: W = seat 3 deals (ignored: big hand), chi 456m
+# (2), one 癞子杠 (南); 123p 789p 55s 67s + 8s.  Seat 1 threw a laizi once; seat 2 peng 东.
+BLOOM = rec("laizishanzhuang", 3, 3, "kong_bloom", "8s", [
+    seat(), seat(discards=1), seat("", peng("111z", 0)),
+    seat("123p789p55s67s", chi("456m", 2), laizi=1)])
+# laizishanzhuang: base 10 (55s is 2/5/8); M(W) = 开口 x2 x 癞子杠 x2 x 硬胡 x2 x 1.5 = 12
+# -> 120; seat 1 丢癞子 x2 240; seat 2 开口 x2 240.  W 600.
+case("lz-bloom-after-laizi-kong", BLOOM, [-120, -240, -240, 600], base=10,
+     hands={"gangshanghua"})
+# yuanhang: 癞子杠 x4: M(W) = 2 x 4 x 2 x 1.5 = 24 -> 240; 480 -> 300; 480 -> 300
+# (no 金顶: 240 < 300).  W 840.
+case("yh-bloom-after-laizi-kong-capped", with_profile(BLOOM, "yuanhang"),
+     [-240, -300, -300, 840], golden=False)
+# With the pair 33s: laizishanzhuang's 杠上花 needs 2/5/8 (Project decision 9), and so
+# does a small hand: no win.
+BLOOM_33 = with_seat(BLOOM, 3, seat("123p789p33s67s", chi("456m", 2), laizi=1))
+case("lz-bloom-pair-33-no-win", BLOOM_33, refused="pair_258")
+# yuanhang takes the 33s pair: the same 840.
+case("yh-bloom-pair-33", with_profile(BLOOM_33, "yuanhang"), [-240, -300, -300, 840],
+     hands={"gangshanghua"})
+
+# 海底捞 with a non-2/5/8 pair (bianfeng): W = seat 1, peng 666m (3); 234p 567p 99s 11s,
+# draws the last 1s: 111s + 99s.  base 10; M(W) = 开口 x2 x 硬胡 x2 x 自摸 x1.5 = 6 ->
+# 60 from each (dealer 2 ignored).  Minimums: 60 >= 20, every >= 8.  W 180.
+HAIDI = rec("bianfeng", 2, 1, "last_tile", "1s", [
+    seat(), seat("234p567p99s11s", peng("666m", 3)), seat(), seat()])
+case("bf-haidilao-any-pair", HAIDI, [-60, 180, -60, -60], base=10, hands={"haidilao"})
+# laizishanzhuang: 海底捞 needs the 2/5/8 pair: no win.
+case("lz-haidilao-needs-258", with_profile(HAIDI, "laizishanzhuang"), refused="pair_258")
+
+# 清一色 + 杠上花 after a 红中杠 (yuanhang, 开口翻 option): W = seat 2, chi 234s (1),
+# peng 999s (0), one 红中杠; 567s 78s 55s + 9s.  base 20; M(W) = 开口 x2 x 红中杠 x2 x
+# 硬胡 x2 x 1.5 = 12 -> 240; seat 3 丢癞子 x2 -> 480 -> cap 300.  W 780.
+BLOOM_QYS = rec("yuanhang", 0, 2, "kong_bloom", "9s", [
+    seat(), seat(), seat("567s78s55s", chi("234s", 1), peng("999s", 0), red=1),
+    seat(discards=1)], options={"opening_scoring": "once"})
+case("yh-bloom-qingyise-once-capped", BLOOM_QYS, [-240, -240, 780, -300], base=20,
+     hands={"qingyise", "gangshanghua"})
+# The caps counted in the hand's base (cap_unit hand_base): 300 x 20 = 6000, nothing capped.
+case("yh-bloom-qingyise-cap-in-hand-base",
+     with_profile(BLOOM_QYS, "yuanhang", cap_unit="hand_base"), [-240, -240, 960, -480])
+
+# 清一色 + 碰碰胡 + 杠上花 on a 蓄杠, with a third feeder.  W = seat 3: peng 111p (1),
+# peng 444p (0), 蓄杠 7777p on a peng from 2 (his third opening); 999p + 2p, draws 2p.
+THREE = rec("laizishanzhuang", 0, 3, "kong_bloom", "2p", [
+    seat(), seat(), seat(discards=1),
+    seat("999p2p", peng("111p", 1), peng("444p", 0), xkong("7777p", 2))])
+# laizishanzhuang: base 10 x 3 = 30 (add); M(W) = 开口 x2 x 明杠 x2 x 硬胡 x2 x 1.5 = 12 ->
+# 360; seat 2 丢癞子 -> 720 -> contract cap 400 (a contractor); no 金顶 (360 < 400).
+# Seat 2 fed the third opening: pays 360 + 360 + 400 = 1120.
+case("lz-three-big-hands-third-feeder", THREE, [0, 0, -1120, 1120], base=30, contractor=2)
+# yuanhang: base 10 x 2 x 2 = 40; M(W) = 3 openings x8 x 2 x 2 x 1.5 = 48 -> 1920+:
+# 金顶 400 each, seat 2 pays 1200.
+case("yh-three-big-hands-third-feeder-golden", with_profile(THREE, "yuanhang"),
+     [0, 0, -1200, 1200], base=40, contractor=2, golden=True)
+
+# ============ 将一色 / 风一色 =========================================================
+# 将一色 with the laizi standing in (indicator 3m -> laizi 4m): W = seat 2, peng 222m (0),
+# peng 888p (3); 22s 55s 8m 5p + the laizi 4m, wins on seat 1's 2p.  Soft.
+# yuanhang 口口翻: M(W) = 2 openings x4 = 4 -> 40; seat 1 放冲 1.5 -> 60; seat 0 (dealer,
+# ignored) 40; seat 3 peng 西 -> 80.  W 180.
+case("yh-jiangyise-soft", rec("yuanhang", 0, 2, "discard", "2p", [
+    seat(), seat(), seat("22s55s8m5p4m", peng("222m", 0), peng("888p", 3)),
+    seat("", peng("333z", 1))], frm=1, indicator="3m"),
+    [-40, -60, 180, -80], base=10, hands={"jiangyise"})
+
+# 将一色 with three openings: W = seat 2, peng 222m (0), peng 888p (3), peng 555s (1);
+# 2s 8m 5p 2p, wins on seat 3's 8s.  Hard.
+JYS = rec("bianfeng", 0, 2, "discard", "8s", [
+    seat(), seat(), seat("2s8m5p2p", peng("222m", 0), peng("888p", 3), peng("555s", 1)), seat()],
+    frm=3)
+# bianfeng: M(W) = 开口 x2 x 硬胡 x2 = 4 -> 40; seat 3 60, seat 0 40, seat 1 40; 将一色
+# is one of bianfeng's one-suit contract hands: seat 1 fed the third opening, pays 140.
+case("bf-jiangyise-third-feeder", JYS, [0, -140, 140, 0], contractor=1)
+# yuanhang: no 将一色 contract.  M(W) = 3 openings x8 x 2 = 16 -> 160; seat 3 240.
+case("yh-jiangyise-no-contract", with_profile(JYS, "yuanhang"), [-160, -160, 560, -240],
+     contractor=None)
+# laizishanzhuang: no 将一色 contract; M(W) = 4 -> 40 / 40 / 60.
+case("lz-jiangyise-no-contract", with_profile(JYS, "laizishanzhuang"), [-40, -40, 140, -60],
+     contractor=None)
+
+# 风一色 乱风 (yuanhang: two big hands, base 20; 发 is an ordinary honour there).
+# Indicator 9m -> laizi 1m.  W = seat 0 deals, peng 东 (2), peng 西 (1); 44z 55z 66z 2z,
+# draws 南.  M(W) = 2 openings x4 x 硬胡 x2 x 1.5 = 12 -> 240; seat 1 丢癞子 -> 480 -> 300.
+case("yh-fengyise-luanfeng", rec("yuanhang", 0, 0, "self_draw", "2z", [
+    seat("44z55z66z2z", peng("111z", 2), peng("333z", 1)), seat(discards=1), seat(), seat()],
+    indicator="9m"), [780, -300, -240, -240], base=20, hands={"fengyise"})
+# 风一色 + 碰碰胡: W = seat 0, peng 东 (2), peng 西 (1); 444z 55z 22z, draws 白.
+FYS_PPH = rec("laizishanzhuang", 0, 0, "self_draw", "5z", [
+    seat("4z4z4z5z5z2z2z", peng("111z", 2), peng("333z", 1)), seat(discards=1), seat(), seat()],
+    indicator="9m")
+# laizishanzhuang: 1 + 1 = base 20; M(W) = 开口 x2 x 硬胡 x2 x 1.5 = 6 -> 120; seat 1 240.
+case("lz-fengyise-pengpeng", FYS_PPH, [480, -240, -120, -120], base=20,
+     hands={"fengyise", "pengpenghu"})
+# yuanhang: 2 + 1 = three big hands, base 40; M(W) = 4 x 2 x 1.5 = 12 -> 480+: 金顶 400.
+case("yh-fengyise-pengpeng-golden", with_profile(FYS_PPH, "yuanhang"), [1200, -400, -400, -400],
+     base=40, golden=True)
+
+# ============ small hands: factors ====================================================
+# bianfeng's every-loser minimum: W = seat 1, chi 123m (0); 456p 789s 34m 55s + 2m on
+# seat 2's discard.  M(W) = 开口 x2 x 硬胡 x2 = 4.  Seat 2: peng 999m (3) x2, 放冲 x2,
+# 红中杠 x2 = 8 -> 32.  Seat 0 deals: x2 -> 8.  Seat 3: 1 -> 4 < 8: no win in bianfeng.
+EVERY = rec("bianfeng", 0, 1, "discard", "2m", [
+    seat(), seat("456p789s34m55s", chi("123m", 0)), seat("", peng("999m", 3), red=1), seat()],
+    frm=2)
+case("bf-every-loser-8-fails", EVERY, refused="minimum_every_loser")
+# Seat 3 discarded a laizi once: x2 -> 8: the win stands; W 8 + 32 + 8 = 48.
+case("bf-every-loser-8-met", with_seat(EVERY, 3, seat(discards=1)), [-8, 48, -32, -8])
+# yuanhang has no every-loser minimum: one opening each, so 口口翻 changes nothing:
+# 8 / 32 / 4, W 44.
+case("yh-every-loser-not-needed", with_profile(EVERY, "yuanhang"), [-8, 44, -32, -4])
+
+# bianfeng with 口口翻 switches the 癞子皮杠 on (Project decision 3).  Indicator 5m ->
+# laizi 6m; W = seat 1 deals: peng 222p (3), chi 789s (0), one 癞子皮杠 (5m); 234m 456p +
+# 8m, draws 8m.  M(W) = 2 openings x4 x 皮杠 x2 x 庄 x2 x 硬胡 x2 x 自摸 x2 = 64.
+# Seat 0 peng 999m (2): x2 -> 128; seat 2: 64; seat 3 丢癞子 x2 -> 128.  Min 20 and 8 hold,
+# nothing reaches 300.  W 320.
+case("bf-per-opening-pi-kong", rec("bianfeng", 1, 1, "self_draw", "8m", [
+    seat("", peng("999m", 2)), seat("234m456p8m", peng("222p", 3), chi("789s", 0), pi=1),
+    seat(), seat(discards=1)], indicator="5m", options={"opening_scoring": "per_opening"}),
+    [-128, 320, -64, -128], base=1)
+
+# The dealer wins a small hand in laizishanzhuang with a 发财杠 and a 红中杠.  Indicator
+# 5m -> laizi 6m.  W = seat 2 deals: chi 345s (1), peng 777m (0), one 发财杠, one 红中杠;
+# 678p 345m 2p, draws 2p.  M(W) = 开口 x2 x 发财杠 x2 x 红中杠 x2 x 庄 x2 x 硬胡 x2 x 自摸 x2
+# = 64.  Seat 0 癞子杠 (x2 here) -> 128; seat 1 -> 64; seat 3 peng 东 (0) x2, 暗杠 9999s x4
+# = 8 -> 512 -> cap 400 (金顶 needs all three over 400).  W 592.
+GREEN = rec("laizishanzhuang", 2, 2, "self_draw", "2p", [
+    seat(laizi=1), seat(), seat("678p345m2p", chi("345s", 1), peng("777m", 0), green=1, red=1),
+    seat("", peng("111z", 0), akong("9999s"))], indicator="5m")
+case("lz-dealer-green-red-kongs", GREEN, [-128, -64, 592, -400], base=1, golden=False)
+# laizishanzhuang with 口口翻: caps 500 / 500 / 600 / 700 (Amb. 31).  M(W) = 2 openings x4
+# ... = 128.  Seat 0 256; seat 1 128; seat 3 (one opening x2, 暗杠 x4) 1024 -> 500.  W 884.
+case("lz-per-opening-cap-500",
+     with_profile(GREEN, "laizishanzhuang", opening_scoring="per_opening"),
+     [-256, -128, 884, -500], golden=False)
+# 口口翻 with every loser over 500: seat 0 暗杠 1111p (x4, never opened) 512; seat 1 two
+# laizi discards (x4, never opened) 512; seat 3 1024.  金顶 600, the two who never
+# opened pay the 光明顶 700.  W 700 + 700 + 600 = 2000.
+case("lz-per-opening-bright-700", with_profile(
+    with_seat(with_seat(GREEN, 0, seat("", akong("1111p"))), 1, seat(discards=2)),
+    "laizishanzhuang", opening_scoring="per_opening"), [-700, -700, 2000, -600], golden=True)
+
+# 冲杠 opens and is a 明杠 (Project decision 5, Amb. 10).  W = seat 3: 冲杠 8888m (1),
+# chi 234p (2); 567s 345p 5m, wins on seat 0's 5m.  Seat 1 deals.
+# 口口翻: M(W) = 2 openings x4 x 明杠 x2 x 硬胡 x2 = 16.  Seat 0 放冲 x2 -> 32; seat 1
+# dealer x2 -> 32; seat 2 -> 16.  W 80.
+CK = rec("yuanhang", 1, 3, "discard", "5m", [
+    seat(), seat(), seat(), seat("567s345p5m", ckong("8888m", 1), chi("234p", 2))], frm=0)
+case("yh-direct-kong-opens", CK, [-32, -32, -16, 80])
+# 开口翻: M(W) = 2 x 2 x 2 = 8 -> 16 / 16 / 8: nobody owes 20: no win.
+case("yh-direct-kong-once-under-minimum", with_profile(CK, "yuanhang", opening_scoring="once"),
+     refused="minimum_one_loser")
+# direct_kong_opens off, 口口翻: one opening (the chi): M(W) = 2 x 2 x 2 = 8: no win.
+case("yh-direct-kong-not-opening", with_profile(CK, "yuanhang", direct_kong_opens=False),
+     refused="minimum_one_loser")
+# laizishanzhuang has no minimum: M(W) 8 -> 16, 16, 8; W 40.
+case("lz-direct-kong", with_profile(CK, "laizishanzhuang"), [-16, -16, -8, 40])
+
+# 蓄杠 keeps its peng's one opening and adds a 明杠: W = seat 0: 蓄杠 5555s (peng from 2),
+# chi 678m (3); 234p 789p 2s, draws 2s.  Seat 1 deals.  口口翻: M(W) = 2 openings x4 x
+# 明杠 x2 x 硬胡 x2 x 自摸 x2 = 32.  Seat 1 dealer 64; seat 2 32; seat 3 32.  W 128.
+case("yh-added-kong-one-opening", rec("yuanhang", 1, 0, "self_draw", "2s", [
+    seat("234p789p2s", xkong("5555s", 2), chi("678m", 3)), seat(), seat(), seat()]),
+    [128, -64, -32, -32])
+
+# A laizi standing in on a small hand (soft, x1): indicator 4p -> laizi 5p.  W = seat 1,
+# peng 333m (3); 12m 456s 789s 5p 8p; wins on seat 2's 3m: 123m 456s 789s + 8p 8p(5p).
+# laizishanzhuang: M(W) = 开口 x2 = 2.  Seat 2 放冲 x2 -> 4; seat 0 dealer x2 -> 4;
+# seat 3 -> 2.  W 10 (no minimum).
+SOFT = rec("laizishanzhuang", 0, 1, "discard", "3m", [
+    seat(), seat("12m456s789s5p8p", peng("333m", 3)), seat(), seat()], frm=2, indicator="4p")
+case("lz-small-soft", SOFT, [-4, 10, -4, -2], base=1)
+# yuanhang: the same 4 / 4 / 2: under 20, no win.
+case("yh-small-soft-under-minimum", with_profile(SOFT, "yuanhang"), refused="minimum_one_loser")
+
+# The laizi used as itself is hard: indicator 4s -> laizi 5s.  W = seat 2, chi 123m (1),
+# peng 777p (0); 345p 567s 8s, wins on seat 3's 8s (the 5s is a 5s in 567s).
+# 口口翻: M(W) = 4 x 硬胡 2 = 8.  Seat 3 peng 西 (1) x2, 放冲 x2 -> 32; seat 0 dealer 16;
+# seat 1 8.  W 56.
+case("yh-laizi-as-itself-hard", rec("yuanhang", 0, 2, "discard", "8s", [
+    seat(), seat(), seat("345p567s8s", chi("123m", 1), peng("777p", 0)),
+    seat("", peng("333z", 1))], frm=3, indicator="4s"), [-16, -8, 56, -32])
+
+# Two laizi: a small hand may not hold them (§12), a big hand may.  Indicator 4p ->
+# laizi 5p.  W = seat 1: chi 123p (0), peng 999p (3); 3p 4p 5p 5p 6p 7p 8p, wins on seat
+# 2's 2p: 234p 55p 678p, 清一色, hard (the laizi are 5p).  口口翻: M(W) = 4 x 2 = 8 ->
+# 80; seat 2 x1.5 -> 120; seat 0 80; seat 3 80.  W 280.
+case("yh-qingyise-two-laizi", rec("yuanhang", 0, 1, "discard", "2p", [
+    seat(), seat("3p4p5p5p6p7p8p", chi("123p", 0), peng("999p", 3)), seat(), seat()],
+    frm=2, indicator="4p"), [-80, 280, -120, -80], base=10, hands={"qingyise"})
+# The same with chi 123m: a small hand holding two laizi: no win.
+case("yh-small-two-laizi-no-win", rec("yuanhang", 0, 1, "discard", "2p", [
+    seat(), seat("3p4p5p5p6p7p8p", chi("123m", 0), peng("999p", 3)), seat(), seat()],
+    frm=2, indicator="4p"), refused="laizi_limit")
+
+# 碰碰胡 soft with a laizi (indicator 8s -> laizi 9s): W = seat 3, peng 222m (1),
+# peng 444p (0); 777s 1z 3z 3z + 9s, wins on seat 2's 东: 111z(9s) or 333z(9s) - soft.
+PPH_SOFT = rec("laizishanzhuang", 0, 3, "discard", "1z", [
+    seat(), seat(), seat(), seat("777s1z9s3z3z", peng("222m", 1), peng("444p", 0))],
+    frm=2, indicator="8s")
+# laizishanzhuang: base 10, M(W) = 开口 x2 = 2 -> 20; seat 2 30; 20; 20.  W 70.
+case("lz-pengpeng-soft", PPH_SOFT, [-20, -20, -30, 70], base=10, hands={"pengpenghu"})
+# yuanhang: M(W) = 2 openings x4 = 4 -> 40 / 40 / 60.  W 140.
+case("yh-pengpeng-soft", with_profile(PPH_SOFT, "yuanhang"), [-40, -40, -60, 140])
+
+# 清一色 + 全求人 where both contracts could apply (bianfeng; Amb. 34): W = seat 0: chi
+# 123m (3), peng 555m (1), chi 789m (3) - his third opening - and peng 444m (2); holds 6m,
+# wins on seat 2's 6m (seat 2 not ready).  base 20; M(W) = 开口 x2 x 硬胡 x2 = 4 -> 80;
+# seat 2 x1.5 -> 120; seat 1 80; seat 3 80.  The third feeder, seat 3, pays 280.
+case("bf-third-feeder-beats-quanqiuren", rec("bianfeng", 1, 0, "discard", "6m", [
+    seat("6m", chi("123m", 3), peng("555m", 1), chi("789m", 3), peng("444m", 2)),
+    seat(), seat(ready=False), seat()], frm=2),
+    [280, 0, 0, -280], base=20, hands={"qingyise", "quanqiuren"}, contractor=3)
+
+# The contract cap per share (yuanhang 开口翻): W = seat 1: peng 111m (2), peng 444m (3),
+# chi 789m (0) - third opening from seat 0; 2m 3m 5m 5m + 4m on seat 2's discard: 清一色.
+# M(W) = 开口 x2 x 硬胡 x2 = 4 -> 40.  Seat 0: 40.  Seat 2: 暗杠 9999p x4, 放冲 x1.5 -> 240.
+# Seat 3: two 暗杠 x16 -> 640 -> contract cap 400.  No 金顶 (40).  Seat 0 pays 680.
+case("yh-contract-cap-per-share", rec("yuanhang", 3, 1, "discard", "4m", [
+    seat(), seat("2m3m5m5m", peng("111m", 2), peng("444m", 3), chi("789m", 0)),
+    seat("", akong("9999p")), seat("", akong("1111p"), akong("2222p"))],
+    frm=2, options={"opening_scoring": "once"}),
+    [-680, 680, 0, 0], contractor=0, golden=False)
+
+
+@pytest.mark.parametrize(("record", "deltas", "refused", "base", "hands", "contractor",
+                          "golden"), CASES)
+def test_worked_settlement(record: dict[str, Any], deltas: list[int] | None,
+                           refused: str | None, base: int | None, hands: set[str] | None,
+                           contractor: int | str | None, golden: bool | None) -> None:
+    rec_ = parse_win_record(record)
+    if refused is not None:
+        with pytest.raises(NotAWin) as e:
+            settle(rec_)
+        assert e.value.refusal.code == refused
+        return
+    s = settle(rec_)
+    assert list(s.deltas) == deltas
+    assert sum(s.deltas) == 0
+    if base is not None:
+        assert s.base == base
+    if hands is not None:
+        assert set(s.hands) == hands
+    if contractor != "none":
+        assert s.contractor == contractor
+    if golden is not None:
+        assert s.golden_cap is golden
+
+
+def test_enough_cases() -> None:
+    assert len(CASES) >= 40
