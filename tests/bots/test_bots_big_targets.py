@@ -127,9 +127,11 @@ def test_the_discard_that_keeps_every_route_closest(profile: str) -> None:
 def test_a_ready_big_hand_over_a_slightly_wider_small_one(
         hand: str, melds: list[dict[str, object]], small: str, big: tuple[str, ...]) -> None:
     """赖子山庄 ranks the discards without the settlement's value of waits (off there): by
-    tiles, a small hand's wait on one tile more won.  ``ready_big`` counts each winning
-    tile by the win it keeps (a big target's 1.5 typical wins), as a strong player would."""
+    tiles, a small hand's wait on one tile more won.  ``ready_big`` (on since 5 December
+    2026) counts each winning tile by the win it keeps (a big target's 1.5 typical wins),
+    as a strong player would; the expert and the search bot once took the small hand."""
     view = make_view(hand, profile="laizishanzhuang", indicator="1z", melds={0: melds})
-    assert ExpertBot(1).choose(view) == Discard(parse_tile(small))  # the option off
-    choice = ExpertBot(1, ready_big=True).choose(view)
-    assert choice in [Discard(parse_tile(x)) for x in big]
+    assert ExpertBot(1, ready_big=False).choose(view) == Discard(parse_tile(small))  # off
+    for bot in ("expert", "search"):
+        choice = get_bot(bot, 1).choose(view)
+        assert choice in [Discard(parse_tile(x)) for x in big], (bot, choice)

@@ -115,13 +115,17 @@ NARROWING_KONG = {"hand": "23345666p",
                   "extra_actions": [{"type": "kong", "kind": "added", "tile": "5p"}]}
 
 
-@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
-@pytest.mark.parametrize("bot", ["expert", "search"])
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+@pytest.mark.parametrize("bot", ["greedy", "expert", "search"])
 def test_no_kong_that_narrows_a_ready_hand_to_one_tile(profile: str, bot: str) -> None:
-    """Greedy makes every kong that costs no step; the expert weighs a ready hand's waits
-    (the kong's factor in the value of each win, the replacement draw as one more draw):
-    one 3p against seven 4p and 7p of the same 清一色 is not worth the kong."""
+    """The expert weighs a ready hand's waits (the kong's factor in the value of each win,
+    the replacement draw as one more draw), and greedy, and the expert where the waits'
+    value is off (赖子山庄), count the winning tiles times the kong's factor
+    (``GreedyBot.kong_keeps_waits``): one 3p (×2) against seven 4p and 7p of the same
+    清一色 is not worth the kong.  Greedy once made every kong that costs no step, and
+    so did the expert in 赖子山庄."""
     from wuhan_mahjong.bots.expert import ExpertBot
+    from wuhan_mahjong.bots.greedy import GreedyBot
     from wuhan_mahjong.engine.actions import Kong
 
     view = make_view(NARROWING_KONG["hand"], profile=profile, indicator="9s",
@@ -130,7 +134,9 @@ def test_no_kong_that_narrows_a_ready_hand_to_one_tile(profile: str, bot: str) -
     t = SeatReading(view)
     assert t.unseen[parse_tile("3p")] == 1 and t.unseen[parse_tile("7p")] == 4
     kong = Kong("added", parse_tile("5p"))
-    assert get_bot("greedy", 1).choose(view) == kong
+    old = GreedyBot(1)
+    old.kong_waits = False  # the ablation: every kong that costs no step
+    assert old.choose(view) == kong
     assert ExpertBot(1, kong_value=False).choose(view) == kong  # the option off
     assert get_bot(bot, 1).choose(view) == Discard(parse_tile("3p"))
 

@@ -56,15 +56,19 @@ def test_a_laizi_kong_that_costs_a_step_keeps_the_wild() -> None:
 @pytest.mark.parametrize(("profile", "indicator", "laizi"),
                          [("yuanhang", "1z", "2z"), ("bianfeng", "1z", "2z"),
                           ("laizishanzhuang", "9s", "1s")])
-@pytest.mark.parametrize("bot", ["expert", "search"])
+@pytest.mark.parametrize("bot", ["greedy", "expert", "search"])
 def test_the_shipped_bots_make_the_free_kong(profile: str, indicator: str, laizi: str,
                                              bot: str) -> None:
     # the free-kong position in each profile (in 赖子山庄 a 9s indicator makes 1s the
     # laizi): a strong player kongs the wild that costs no step (its factor, a hard hand
-    # and a replacement draw, for nothing); greedy, whose laizi rule looks only at the
-    # minimum score, keeps it
+    # and a replacement draw, for nothing); greedy, whose laizi rule looked only at the
+    # minimum score, kept it until 5 December 2026 (its ``free_laizi_kong`` off: as then)
+    from wuhan_mahjong.bots.greedy import GreedyBot
+
     view = _free_kong_view(profile, indicator, laizi)
     reading = SeatReading(view)
     assert not ExpertBot(1).lone_laizi_blocks(reading)  # the other laizi rule is silent
     assert get_bot(bot, 1).choose(view) == SpecialKong("laizi")
-    assert get_bot("greedy", 1).choose(view) == Discard(parse_tile("6p"))
+    old = GreedyBot(1)
+    old.free_laizi_kong = False
+    assert old.choose(view) == Discard(parse_tile("6p"))

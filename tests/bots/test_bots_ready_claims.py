@@ -18,6 +18,7 @@ from handmade import make_view, meld
 
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.greedy import GreedyBot
 from wuhan_mahjong.engine.actions import PASS, action_from_json
 
 PASS_JSON = {"type": "pass"}
@@ -40,7 +41,12 @@ def test_the_fourth_claim_that_makes_a_quanqiuren_on_the_same_tile(bot: str, pro
     view = _claim("5p678s", "9s", 3, chi, profile)
     assert get_bot(bot, 1).choose(view) == action_from_json(chi)
     assert ExpertBot(1, ready_claims=False).choose(view) == PASS
-    assert get_bot("greedy", 1).choose(view) == PASS  # shanten alone: an idle chi
+    # greedy makes it too since 5 December 2026 (as many winning tiles, now a big hand:
+    # GreedyBot.legal_waits); by shanten alone (the option off) it was an idle chi
+    assert get_bot("greedy", 1).choose(view) == action_from_json(chi)
+    old = GreedyBot(1)
+    old.legal_waits = False
+    assert old.choose(view) == PASS
 
 
 @pytest.mark.parametrize("profile", PROFILES)

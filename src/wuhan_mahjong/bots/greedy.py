@@ -6,25 +6,36 @@
   at once: it can never be discarded, it blocks every win while held, and the
   kong doubles the multiplier and draws a replacement.
 * Laizi: one is kept as a wild (a small hand may win with at most one); a second
-  one is konged (×4 / ×2 and a replacement draw).  Where an option lets a small
+  one is konged (×4 / ×2 and a replacement draw).  The single one is konged too
+  when the thirteen tiles left are as close without it (the kong's factor, a hard
+  hand and the replacement draw come for free).  Where an option lets a small
   hand hold more (``small_hand_max_laizi``), that many are kept; where it allows
   none, the single one is konged while the hand heads for a small hand.  The
   single wild is konged too when a small hand could not pass the minimum score
   with the factors held now.
 * Discards minimise shanten (with laizi, over every big-hand shape as well as the
-  2/5/8 small hand), then maximise the number of unseen tiles that would lower it.
+  2/5/8 small hand), then maximise the number of unseen tiles that would lower it;
+  of ready discards, where no small win could pass the minimum score, the big
+  hands' winning tiles count first (the small hand's waits could not be won).
   A ready hand none of whose winning tiles is left (every copy in sight; the laizi
   aside) counts a step from ready, as it is (:func:`live_shanten`): it must change
   a tile before it can win.
 * Claims (chi, peng, 冲杠) are made when they lower shanten; at equal shanten
   when the hand has not opened yet (no win without an opening) or when more
   factors are needed for the minimum score and the opening gives one (口口翻:
-  every opening doubles; 开口翻 counts only the first).
+  every opening doubles; 开口翻 counts only the first), or when the hand is ready
+  but none of its winning tiles gives a win that passes the minimum score and the
+  claim keeps it ready with some that do (a peng that makes a 碰碰胡), or with at
+  least as many winning tiles, more of them big hands (the fourth claimed meld that
+  makes a single 5p wait a 全求人).
   Of several such claims, the one that leaves the hand closest, then accepting
   the most tiles after its best discard (of two chis of a 5m, the one whose wait
   is still alive).
-* Kongs that do not cost shanten are always made (×2 / ×4), a kong that leaves a
-  ready hand waiting on dead tiles costing a step; one that costs a
+* Kongs that do not cost shanten are made (×2 / ×4), a kong that leaves a
+  ready hand waiting on dead tiles costing a step, and one that leaves it ready
+  made only if its winning tiles times the kong's factor (and the replacement
+  draw) are as many as the best ready discard's (:meth:`GreedyBot.kong_keeps_waits`:
+  no kong that narrows seven winning tiles to one); one that costs a
   step too when its factor is what lets a small hand pass the minimum score
   (暗杠 ×4, 蓄杠 ×2), as the single laizi is konged.
 * The end phase (海底, RULES §16): the discard made then is the last before the
@@ -76,6 +87,33 @@ def has_live_win(ev13: Evaluator, t: SeatReading) -> bool:
     must = t.must
     return any(unseen[x] and x != laizi and x not in must and ev13.shanten_after(x, 1) < 0
                for x in range(NUM_KINDS))
+
+
+def live_wins(ev13: Evaluator, t: SeatReading, small: bool = True) -> int:
+    """The unseen tiles (the laizi and the must-kong tiles aside) that complete the 3n+1
+    hand of ``ev13``: the winning tiles a ready hand has left, as :func:`has_live_win`
+    asks whether there is one.  ``small`` False: only those that complete a big hand
+    (a small win that cannot pass the minimum score is no win)."""
+    unseen = t.unseen
+    big = sorted(tg for tg in ev13.allowed if tg != "small")
+    return sum(unseen[x] for x in range(NUM_KINDS)
+               if unseen[x] and x != t.laizi and x not in t.must
+               and (ev13.shanten_after(x, 1) < 0 if small
+                    else any(ev13.shanten_after(x, 1, tg) < 0 for tg in big)))
+
+
+def big_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> int:
+    """The unseen tiles on which the 3n+1 ``hand13`` beside ``melds`` wins a big hand
+    (base 10) on a discard, by the analysis's own rules (:func:`wuhan_mahjong.analysis.waits`:
+    全求人 included, which no shanten target knows); 0 for a hand not opened."""
+    return sum(t.unseen[w.tile] for w in waits(hand13, melds, t.laizi, t.rules, "discard")
+               if any(r.is_big for r in w.readings))
+
+
+def _without(hand: Sequence[int], tile: int) -> list[int]:
+    rest = list(hand)
+    rest.remove(tile)
+    return rest
 
 
 def live_shanten(ev: Evaluator, t: SeatReading, tile: int = -1, live: bool = True) -> int:
@@ -212,6 +250,17 @@ class GreedyBot:
     #: count a ready hand with no live winning tile a step away (:func:`live_shanten`), in
     #: its discards, kongs and claims; off, as before 4 December 2026 (an ablation)
     live_waits = True
+    #: a kong that leaves the hand ready keeps its winning tiles (:meth:`kong_keeps_waits`);
+    #: off, every kong that costs no step is made, as before 5 December 2026 (an ablation)
+    kong_waits = True
+    #: of ready discards, where no small win can pass the minimum score, the one that
+    #: keeps the most big-hand winning tiles (:meth:`pick_discard`); off, by acceptance
+    #: alone, as before 5 December 2026 (an ablation)
+    legal_waits = True
+    #: kong the single laizi when the kong costs no shanten (:meth:`laizi_kong_is_free`):
+    #: its factor, a hard hand and the replacement draw for nothing; off, the wild is
+    #: kept, as before 5 December 2026 (the expert has made this kong since 3 December)
+    free_laizi_kong = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -243,6 +292,7 @@ class GreedyBot:
         if laizi_kong is not None and (
             (wilds > keep and (wilds >= 2 or target == "small"))
             or (self.laizi_for_minimum and target == "small" and not t.small_win_possible())
+            or (self.free_laizi_kong and wilds == 1 and self.laizi_kong_is_free(t))
         ):
             return laizi_kong
         for a in acts:
@@ -260,9 +310,9 @@ class GreedyBot:
                 # a kong leaves a 3n+1 hand that draws a replacement: compare with the
                 # best discard's shanten (a wait the kong leaves dead is no wait)
                 after = live_shanten(evaluator(hand, melds, t), t, live=self.live_waits)
-                if ((after <= self.best_discard_shanten(ev, t)
-                     and self.kong_keeps_value(t, hand, melds, after))
-                        or self.kong_for_minimum(t, target, melds)):
+                if (self.kong_keeps_value(t, hand, melds, after)
+                        if after <= self.best_discard_shanten(ev, t)
+                        else self.kong_for_minimum(t, target, melds)):
                     return a
             if isinstance(a, SpecialKong) and a.kind == "pi" and t.indicator in t.hand:
                 after = ev.shanten_after(t.indicator, -1)
@@ -279,12 +329,64 @@ class GreedyBot:
                 return a
         return acts[0]
 
+    def laizi_kong_is_free(self, t: SeatReading) -> bool:
+        """Whether konging the single laizi costs no shanten: the 13 tiles left after
+        the kong (the replacement still to come) are as close as the best discard
+        keeping the wild.  Then the kong's factor (×4 / ×2), a hard hand (no wild used)
+        and the replacement draw (杠上花) come for free.  Not while 红中 / 发财 must
+        still be played out."""
+        if any(isinstance(a, SpecialKong) and a.kind in ("red", "green") for a in t.actions):
+            return False
+        choices = discard_choices(t)
+        if not choices:
+            return False
+        ev = evaluator(t.hand, t.melds, t)
+        keep = min(ev.shanten_after(d, -1) for d in choices)
+        rest = list(t.hand)
+        rest.remove(t.laizi)
+        return bool(evaluator(rest, t.melds, t).best()[0] <= keep)
+
     def kong_keeps_value(self, t: SeatReading, hand: Sequence[int], melds: Sequence[Meld],
                          after: int) -> bool:
         """Whether a kong that costs no step is worth its waits (``hand``: the 3n+1 tiles
-        left beside ``melds``, ``after`` their shanten).  Greedy: always (×2 / ×4 and a
-        replacement draw); the expert weighs a ready hand's waits."""
-        return True
+        left beside ``melds``, ``after`` their shanten).  Greedy: a kong that leaves the
+        hand ready is made unless it narrows the wait (:meth:`kong_keeps_waits`); any
+        other kong always (×2 / ×4 and a replacement draw).  The expert weighs a ready
+        hand's waits by what each win pays, where that is on."""
+        return self.kong_keeps_waits(t, hand, melds)
+
+    def kong_keeps_waits(self, t: SeatReading, hand: Sequence[int],
+                         melds: Sequence[Meld]) -> bool:
+        """Whether a kong that leaves the 3n+1 ``hand`` (beside ``melds``) ready keeps
+        enough of the winning tiles: its unseen winning tiles (:func:`live_wins`) times
+        the kong's factor (暗杠 ×4, 蓄杠 ×2, a 冲杠's ×2 and, in 口口翻, its opening)
+        and one more draw (the replacement), against those of the best ready discard
+        (or of the hand as it stands, for a 冲杠).  An added 5p kong beside 123p and
+        555p that leaves one 3p to win on, where throwing the 3p waits on seven 4p and
+        7p of the same 清一色, is not made: the old rule (every kong that costs no step)
+        made it in every profile.  A kong whose factor is what lets a small hand pass the
+        minimum score is made.  True for a hand the kong leaves not ready, and with
+        :attr:`kong_waits` off (an ablation)."""
+        if not self.kong_waits:
+            return True
+        ev_kong = evaluator(hand, melds, t)
+        if live_shanten(ev_kong, t) != 0:
+            return True
+        need = 0 if t.opened else 1  # a closed hand still needs the opening to win
+        small_now = t.small_win_possible(extra_openings=need)
+        small_kong = t.small_win_possible(extra_openings=need, melds=melds)
+        ev = evaluator(t.hand, t.melds, t)
+        best = 0
+        if t.phase in ("claim", "rob") and live_shanten(ev, t) == 0:
+            best = live_wins(ev, t, small_now)  # a 冲杠: against passing, the hand as it is
+        for d in discard_choices(t):
+            if live_shanten(ev, t, d) == 0:
+                best = max(best, live_wins(ev.with_tile(d, -1), t, small_now))
+        factor = (t.my_multiplier(big=False, hard=True, self_drawn=True, melds=melds)
+                  / t.my_multiplier(big=False, hard=True, self_drawn=True))
+        draws = max(1.0, t.wall / 4)
+        return (live_wins(ev_kong, t, small_kong) * float(factor) * (1.0 + 1.0 / draws)
+                >= best)
 
     def kong_for_minimum(self, t: SeatReading, target: str, melds: Sequence[Meld]) -> bool:
         """Whether a kong that costs a step is still made: the hand heads for a small win
@@ -395,12 +497,19 @@ class GreedyBot:
         tied = [d for s, d in scored if s == best]
         if len(tied) == 1:
             return Discard(tied[0])
+        # ready, and no small win can pass the minimum score with the factors held now
+        # (and the opening a closed hand still needs): only the big hands' winning tiles
+        # are wins (a 碰碰胡 single on 7s over a small hand's kanchan on 6s)
+        only_big = (best == 0 and self.legal_waits
+                    and not t.small_win_possible(extra_openings=0 if t.opened else 1))
         keyed = []
         for d in tied:
-            acc = step_acceptance(ev.with_tile(d, -1), t, best, self.live_waits)
-            keyed.append((-acc, tile_shape_rank(d, t.counts), d))
+            ev13 = ev.with_tile(d, -1)
+            acc = step_acceptance(ev13, t, best, self.live_waits)
+            legal = live_wins(ev13, t, small=False) if only_big else 0
+            keyed.append((-legal, -acc, tile_shape_rank(d, t.counts), d))
         keyed.sort()
-        return Discard(keyed[0][2])
+        return Discard(keyed[0][3])
 
     # ------------------------------------------------------------------ claims
     def claim(self, t: SeatReading) -> Action:
@@ -414,10 +523,25 @@ class GreedyBot:
         eager = ((not t.opened and cur < self.eager_below)
                  or (target == "small" and not t.small_win_possible()
                      and opening_adds_factor(t)))
-        # among the claims worth making: the closest hand, kongs first, then the most
-        # tiles accepted after the best discard (chi 345m or 567m on a 5m: the one whose
-        # wait is alive), then a peng before a chi
-        best: tuple[tuple[float, int, int, int], Action] | None = None
+        # ready, but no winning tile gives a win that passes the minimum score (a small
+        # hand short of it, no big hand among its waits): a claim that keeps the hand
+        # ready with such wins is worth making at equal shanten (a peng that makes a
+        # 碰碰胡 of a small hand that could not be won, in 开口翻 where the opening adds
+        # nothing), and such wins rank the claims
+        ready = self.legal_waits and live_shanten(ev, t) == 0
+        wins_now = (live_wins(ev, t, t.small_win_possible(extra_openings=0 if t.opened else 1))
+                    if ready else 0)
+        no_win = ready and wins_now == 0
+        small_after = no_win and t.small_win_possible(extra_openings=1)
+        # ready, and some claim keeps it ready with at least as many winning tiles, more
+        # of them big hands (base 10): the chi whose fourth claimed meld makes the single
+        # 5p wait a 全求人, the peng that makes a shanpon 碰碰胡
+        big_now = big_wins(list(t.hand), t.melds, t) if ready else 0
+        # among the claims worth making: the closest hand, kongs first, then (for a hand
+        # with no win now) the most winning tiles that pass the minimum score, then the
+        # most tiles accepted after the best discard (chi 345m or 567m on a 5m: the one
+        # whose wait is alive), then a peng before a chi
+        best: tuple[tuple[float, int, int, int, int, int], Action] | None = None
         for a in claims:
             res = after_claim(t, a)
             if res is None:
@@ -434,18 +558,27 @@ class GreedyBot:
                           else float(live_shanten(ev2, t, d, self.live_waits)), d)
                          for d in claim_discards(t, hand)]
                 after = min((k for k, _ in keyed), default=99.0)
+            legal = big = 0
+            if ready and not isinstance(a, Kong):
+                kept = [d for _, d in keyed if live_shanten(ev2, t, d) == 0]
+                if no_win:
+                    legal = max((live_wins(ev2.with_tile(d, -1), t, small_after)
+                                 for d in kept), default=0)
+                big = max((big_wins(_without(hand, d), melds, t) for d in kept), default=0)
+                if big <= big_now or big < wins_now:
+                    big = 0  # no more big-hand wins, or fewer winning tiles in all
             ok = after < cur or (after == cur and (
-                eager
+                eager or legal > 0 or big > 0
                 or (isinstance(a, Kong) and self.kong_keeps_value(t, hand, melds, int(after)))
                 or (self.eager_peng and isinstance(a, Peng) and not t.opened)))
             if not ok:
                 continue
             if isinstance(a, Kong):
-                key = (after, 0, 0, 0)
+                key = (after, 0, 0, 0, 0, 0)
             else:
                 acc = best_acceptance(ev2, t, (d for k, d in keyed if k == after),
                                       live=self.live_waits)
-                key = (after, 1, -acc, 1 if isinstance(a, Peng) else 2)
+                key = (after, 1, -legal, -big, -acc, 1 if isinstance(a, Peng) else 2)
             if best is None or key < best[0]:
                 best = (key, a)
         choice = best[1] if best is not None else PASS
