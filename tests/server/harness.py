@@ -39,8 +39,11 @@ FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 FAST = ServerConfig(bot_wait=0.05, bot_delay=0.0, claim_hold=0.002, hand_pause=0.0,
                     claim_seconds=5.0, turn_seconds=5.0, quick_hands=1, bot="random",
-                    msg_rate=1000.0, msg_burst=1000, web_dir=Path("/nonexistent-web-dir"))
-"""Tiny timers; the per-decision timeouts stay long so that only the timeout tests hit them."""
+                    msg_rate=1000.0, msg_burst=1000, web_dir=Path("/nonexistent-web-dir"),
+                    quick_silver_distinct_addresses=False)
+"""Tiny timers; the per-decision timeouts stay long so that only the timeout tests hit them.
+Every test client connects from 127.0.0.1 (unless it names a ``source``): silver quick
+tables seat players of one address here (the rule has its own test)."""
 
 
 class _Uvicorn(uvicorn.Server):
@@ -182,10 +185,14 @@ class Frame:
 class Client:
     """A WebSocket client that validates and keeps every frame it receives."""
 
-    def __init__(self, server: Server, token: str, name: str = "") -> None:
+    def __init__(self, server: Server, token: str, name: str = "",
+                 source: str | None = None) -> None:
         self.server = server
         self.token = token
         self.name = name
+        self.source = source
+        """The loopback address it connects from (``127.0.0.2``, ...): another player's
+        address, as the server sees it; ``None``: the system's choice (127.0.0.1)."""
         self.frames: list[Frame] = []
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.ws: Any = None
@@ -198,7 +205,9 @@ class Client:
         ``Authorization: Bearer`` header on the upgrade request (never the URL)."""
         self.closed = asyncio.Event()
         headers = {"Authorization": f"Bearer {self.token}"} if via_header else None
-        self.ws = await websockets.connect(self.server.ws, max_size=2**22, additional_headers=headers)
+        extra: dict[str, Any] = {} if self.source is None else {"local_addr": (self.source, 0)}
+        self.ws = await websockets.connect(self.server.ws, max_size=2**22, additional_headers=headers,
+                                           **extra)
         self.reader = asyncio.get_running_loop().create_task(self._read())
         if not via_header:
             await self.send({"type": "hello", "token": self.token})

@@ -59,7 +59,7 @@ class ServeProcess:
                "--db", self.db_url, "--bot", "random", "--bot-delay", "0", "--claim-hold",
                "0.002", "--hand-pause", "0", "--claim-seconds", "30", "--turn-seconds", "30",
                "--msg-rate", "1000", "--msg-burst", "1000", "--no-gc-tuning",
-               "--log-level", "warning", *self.options]
+               "--log-level", "warning", "--no-quick-silver-distinct-addresses", *self.options]
         with self.log.open("ab") as out:
             out.write(f"--- start {self.starts}\n".encode())
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)

@@ -327,3 +327,47 @@ def test_a_table_the_database_cannot_start_is_one_log_line(start_server: StartSe
     assert record.levelno == logging.WARNING and record.exc_info is None
     assert record.getMessage() == ("could not start a table: the database is unavailable "
                                    "((sqlite3.OperationalError) database or disk is full)")
+
+
+def test_a_silver_quick_table_seats_four_addresses(start_server: StartServer) -> None:
+    """同IP不同桌: two accounts connected from one address (one person's two accounts, or
+    housemates) never sit at one silver quick-match table: with four waiting from three
+    addresses nobody sits; a fourth address seats the first of each, and the other account
+    of the shared address waits on.  A free quick match seats them together."""
+    server = start_server(quick_silver_distinct_addresses=True)
+    names = ["twin1", "twin2", "bea", "cal", "dee"]
+    sources = ["127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]
+    tokens = [register(server, n) for n in names]
+
+    async def scenario() -> None:
+        clients = [Client(server, t, n, source=a)
+                   for t, n, a in zip(tokens, names, sources, strict=True)]
+        for c in clients:
+            await c.connect()
+        twin1, twin2, bea, cal, dee = clients
+        for i, c in enumerate((twin1, twin2, bea, cal)):
+            await c.send({"type": "quick_match", "silver": True})
+            assert (await c.expect("queued"))["waiting"] == i + 1
+        await dee.send({"type": "quick_match", "silver": True})
+        tables = [await c.expect("table", timeout=30) for c in (twin1, bea, cal, dee)]
+        assert len({t["match_id"] for t in tables}) == 1 and tables[0]["stake"] > 0
+        assert (await twin2.expect("queued", waiting=1))["waiting"] == 1
+        assert not [f for f in twin2.frames if f.msg["type"] == "table"]
+        await twin2.send({"type": "leave"})
+        assert (await twin2.expect("left"))["where"] == "queue"
+        for c in (twin1, bea, cal, dee):  # leave the silver table: escapes, settled
+            await c.send({"type": "leave"})
+            await c.expect("left")
+        # a free quick match: one address may fill a table (nothing is at stake)
+        pair = [Client(server, t, n, source="127.0.0.6") for t, n in zip(tokens[:2], names[:2],
+                                                                          strict=True)]
+        for c in pair:
+            await c.connect()
+            await c.send({"type": "quick_match"})
+        seated = [await c.expect("table", timeout=30) for c in pair]
+        assert seated[0]["match_id"] == seated[1]["match_id"] and seated[0]["stake"] == 0
+        for c in (*clients, *pair):
+            await c.close()
+
+    asyncio.run(scenario())
+    assert server.store.audit().ok

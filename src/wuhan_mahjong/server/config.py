@@ -84,6 +84,11 @@ class ServerConfig:
     quick_hands: int = 4
     quick_stake: int = 1
     """Silver per point at silver quick-match tables (free tables: 0)."""
+    quick_silver_distinct_addresses: bool = True
+    """A silver quick-match table seats four players connected from four different addresses
+    (同IP不同桌): a player waits for others rather than meet, for silver, another account
+    connected from his address (his own, or a housemate's).  Free tables and private rooms
+    seat anyone."""
     fee: int | None = None
     """Service fee F per finished match at silver tables; ``None``: the profile's ``service_fee``."""
     starting_silver: int = 1000

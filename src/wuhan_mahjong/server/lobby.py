@@ -223,11 +223,34 @@ class Lobby:
         loop = asyncio.get_running_loop()
         queue.members.append((client.account_id, client.name, loop.time()))
         self.hub.where.join_queue(client.account_id, key)
-        if len(queue.members) >= 4:
-            self._start_quick(queue)
+        four = self._four(queue)
+        if four is not None:
+            self._start_quick(queue, four)
         else:
             self._arm(queue)
         self._announce(queue)
+
+    def _four(self, queue: QuickQueue) -> list[int] | None:
+        """Which waiting players sit down together now (their places in the queue), if four
+        can: the first four; at a silver table the first four of four different addresses
+        (``quick_silver_distinct_addresses``, 同IP不同桌), so that one person's accounts, or
+        players at one address, never play each other for silver at a quick table."""
+        if len(queue.members) < 4:
+            return None
+        if queue.key[1] <= 0 or not self.hub.config.quick_silver_distinct_addresses:
+            return [0, 1, 2, 3]
+        chosen: list[int] = []
+        seen: set[str] = set()
+        for i, (account_id, _, _) in enumerate(queue.members):
+            address = self.hub.addresses.get(account_id)
+            if address is not None:
+                if address in seen:
+                    continue
+                seen.add(address)
+            chosen.append(i)
+            if len(chosen) == 4:
+                return chosen
+        return None
 
     def _waiting(self, key: tuple[str, int]) -> bool:
         queue = self.queues.get(key)
@@ -286,11 +309,12 @@ class Lobby:
         if queue is None:
             return
         queue.timer = None
-        if queue.members:
-            self._start_quick(queue)
+        if queue.members:  # a free table: bots take the empty seats
+            self._start_quick(queue, list(range(min(4, len(queue.members)))))
 
-    def _start_quick(self, queue: QuickQueue) -> None:
-        people, queue.members = queue.members[:4], queue.members[4:]
+    def _start_quick(self, queue: QuickQueue, chosen: list[int]) -> None:
+        people = [queue.members[i] for i in chosen]
+        queue.members = [m for i, m in enumerate(queue.members) if i not in chosen]
         self._arm(queue)
         self._announce(queue)
         if not queue.members and queue.timer is None:
