@@ -469,6 +469,154 @@ case("yh-contract-cap-per-share", rec("yuanhang", 3, 1, "discard", "4m", [
     [-680, 680, 0, 0], contractor=0, golden=False)
 
 
+# ============ second round: finer points ================================================
+# 全求人 whose held tile is the laizi (Amb. 19: soft, still 全求人).  Indicator 4p ->
+# laizi 5p.  W = seat 1: chi 123m (0), peng 444s (3), peng 777s (2), chi 678m (0); holds
+# the 5p, wins on seat 2's 8p (the laizi makes the pair 88p).  Seat 3 deals (ignored).
+# 口口翻: M(W) = 4 openings x16 (soft) = 16 -> 160; seat 2 x1.5 -> 240; 160; 160.  No
+# 金顶.  The 8p is a 将: seat 2 contracts (yuanhang) and pays 560 (contract cap 400 unmet).
+case("yh-quanqiuren-laizi-held-soft", rec("yuanhang", 3, 1, "discard", "8p", [
+    seat(), seat("5p", chi("123m", 0), peng("444s", 3), peng("777s", 2), chi("678m", 0)),
+    seat(), seat()], frm=2, indicator="4p"),
+    [0, 560, -560, 0], base=10, hands={"quanqiuren"}, contractor=2)
+
+# 全求人 from a 蓄杠 on a claimed peng and a 冲杠 (Amb. 19), laizishanzhuang.  W = seat 2:
+# 蓄杠 5555m (peng from 0), 冲杠 9999p (3), chi 123s (1), peng 777p (0); holds 2s, wins on
+# seat 3's 2s.  base 10; M(W) = 开口 x2 x 明杠 x2 x 明杠 x2 x 硬胡 x2 = 16 -> 160.
+# Seat 3 x1.5 -> 240 (ready: no contract); seat 0 160; seat 1 (dealer, ignored) 160.
+QQR_KONGS = rec("laizishanzhuang", 1, 2, "discard", "2s", [
+    seat(), seat(),
+    seat("2s", xkong("5555m", 0), ckong("9999p", 3), chi("123s", 1), peng("777p", 0)),
+    seat(ready=True)], frm=3)
+case("lz-quanqiuren-with-kongs", QQR_KONGS, [-160, -160, 560, -240], base=10,
+     hands={"quanqiuren"}, contractor=None)
+# Seat 3 not ready: he pays the 560.
+case("lz-quanqiuren-with-kongs-not-ready", with_seat(QQR_KONGS, 3, seat(ready=False)),
+     [0, 0, 560, -560], contractor=3)
+
+# The third opening is a 冲杠 (Amb. 34e), laizishanzhuang 清一色: W = seat 0: chi 123s (3),
+# peng 555s (2), 冲杠 9999s (1); 678s 4s, wins on seat 2's 4s.  M(W) = 开口 x2 x 明杠 x2 x
+# 硬胡 x2 = 8 -> 80; seat 2 120; seat 1 (dealer) 80; seat 3 80.  Seat 1 fed the 冲杠: 280.
+case("lz-third-feeder-direct-kong", rec("laizishanzhuang", 1, 0, "discard", "4s", [
+    seat("678s4s", chi("123s", 3), peng("555s", 2), ckong("9999s", 1)), seat(), seat(), seat()],
+    frm=2), [280, -280, 0, 0], base=10, contractor=1)
+
+# The third feeder deals in too: W = seat 3: peng 111p (1), chi 234p (2), peng 666p (1);
+# 789p 9p, wins on seat 1's 9p.  口口翻: M(W) = 3 openings x8 x 硬胡 x2 = 16 -> 160; seat 1
+# x1.5 240; 160; 160; seat 1 pays all 560.
+case("yh-third-feeder-deals-in", rec("yuanhang", 0, 3, "discard", "9p", [
+    seat(), seat(), seat(), seat("789p9p", peng("111p", 1), chi("234p", 2), peng("666p", 1))],
+    frm=1), [0, -560, 0, 560], contractor=1)
+
+# 光明顶 goes only to losers who never opened (Amb. 32): laizishanzhuang, W = seat 0 self-
+# draws 清一色 + 碰碰胡: peng 111m (2), peng 333m (1); 555m 777m 9m + 9m.  base 20;
+# M(W) = 开口 x2 x 硬胡 x2 x 1.5 = 6 -> 120.  Seat 1 冲杠 4444p (0): 开口 x2 x 明杠 x2 = 4
+# -> 480; seat 2 暗杠 1111p x4 -> 480; seat 3 two laizi discards x4 -> 480.  All > 400:
+# 金顶 500 for seat 1 (opened), 光明顶 600 for seats 2 and 3.  W 1700.
+case("lz-bright-only-for-never-opened", rec("laizishanzhuang", 3, 0, "self_draw", "9m", [
+    seat("555m777m9m", peng("111m", 2), peng("333m", 1)), seat("", ckong("4444p", 0)),
+    seat("", akong("1111p")), seat(discards=2)]), [1700, -500, -600, -600], golden=True)
+
+# 清一色 + 抢杠 with a 9-9 pair in laizishanzhuang: 清一色 takes any pair, so 抢杠 stands
+# on it (§10.3; the 2/5/8 rule is for an otherwise small-hand shape).  R = seat 1: peng
+# 111s (3), chi 234s (0); 567s 99s 6s 7s, robs seat 3's 8s (K peng'd 888s from seat 2).
+ROB_QYS = rec("laizishanzhuang", 2, 1, "rob_kong", "8s", [
+    seat("", akong("2222m")), seat("567s99s6s7s", peng("111s", 3), chi("234s", 0)), seat(),
+    seat("", peng("888s", 2))], frm=3)
+# base 10 + 10 = 20; M(R) = 开口 x2 x 硬胡 x2 = 4 -> 80.  K opened -> 160; seat 0 暗杠 -> 320;
+# seat 2 (dealer, ignored) 80.  K pays 560.
+case("lz-robbed-qingyise-any-pair", ROB_QYS, [0, 560, 0, -560], base=20,
+     hands={"qingyise", "qiangganghu"}, contractor=3)
+# yuanhang: K (empty hand) is not ready: a plain 杠上花, hard.  M(K) = 开口 x2 x 蓄杠 x2 x
+# 硬胡 x2 x 1.5 = 12 -> 120.  R: 2 openings x4 -> 480 -> 400; seat 0 x4 -> 480 -> 400;
+# seat 2 120.  No 金顶.  K pays 920.
+case("yh-robbed-konger-not-ready", with_profile(ROB_QYS, "yuanhang"), [0, 920, 0, -920],
+     base=10, contractor=3)
+
+# The robber's own pair does not matter in 杠进杠出 but does in laizishanzhuang: ROB with
+# R's pair 11s instead of 22s.
+ROB_11 = with_seat(ROB, 0, seat("789m34p11s456s", chi("123s", 3)))
+case("bf-robbed-robber-pair-irrelevant", ROB_11, [880, 0, -880, 0], contractor=2)
+case("lz-robbed-robber-needs-258", with_profile(ROB_11, "laizishanzhuang"), refused="pair_258")
+
+# The konger's imagined 杠开 can only be soft (bianfeng): K = seat 2, peng 555p (0), chi
+# 123p (1); 789p 44p 6p + the laizi 南.  Every completion uses the laizi as a 筒: 清一色 +
+# 杠上花, soft: base 20, M(K) = 开口 x2 x 蓄杠 x2 x 1.5 = 6 -> 120.  R opened: 240; seat 1
+# (dealer) 120; seat 3 120.  K pays 480.
+case("bf-robbed-konger-soft-qingyise", with_seat(ROB, 2, seat(
+    "789p44p6p2z", peng("555p", 0), chi("123p", 1))), [480, 0, -480, 0], base=20, contractor=2)
+
+# 风一色 whose laizi is an honour itself (laizishanzhuang, indicator 北 -> 白): the 白 stands
+# for itself, so hard.  W = seat 1: peng 东 (3), peng 西 (0); 南南 北北 白 东 西, wins on seat
+# 2's 南.  base 10; M(W) = 开口 x2 x 硬胡 x2 = 4 -> 40; seat 2 60; 40; 40.  W 140.
+FYS_LZ = rec("laizishanzhuang", 0, 1, "discard", "2z", [
+    seat(), seat("2z2z4z4z5z1z3z", peng("111z", 3), peng("333z", 0)), seat(), seat()],
+    frm=2, indicator="4z")
+case("lz-fengyise-laizi-is-honour", FYS_LZ, [-40, 140, -60, -40], base=10, hands={"fengyise"})
+# yuanhang: indicator 北 -> 发 (not held), hard; base 20; M(W) = 2 openings x4 x 2 = 8 ->
+# 160; seat 2 240.  W 560.
+case("yh-fengyise-two-big-hands", with_profile(FYS_LZ, "yuanhang"), [-160, 560, -240, -160],
+     base=20)
+# 风一色 with a suited laizi standing for an honour (yuanhang, indicator 4m -> 5m): soft.
+# W holds 南南 北北 白 发 5m, wins on seat 2's 南.  M(W) = 4 -> 80; seat 2 120.  W 280.
+case("yh-fengyise-soft", rec("yuanhang", 0, 1, "discard", "2z", [
+    seat(), seat("2z2z4z4z5z6z5m", peng("111z", 3), peng("333z", 0)), seat(), seat()],
+    frm=2, indicator="4m"), [-80, 280, -120, -80], base=20, hands={"fengyise"})
+
+# 清一色 + 海底捞, the dealer wins (ignored): W = seat 0: peng 111m (2), chi 234m (3);
+# 567m 88m 99m, draws the last 9m.  base 20; M(W) = 2 openings x4 x 硬胡 x2 x 1.5 = 12 ->
+# 240.  Seat 2 癞子杠 x4 -> 960 -> 300.  No 金顶.  W 780.
+case("yh-haidilao-qingyise-dealer", rec("yuanhang", 0, 0, "last_tile", "9m", [
+    seat("567m88m99m", peng("111m", 2), chi("234m", 3)), seat(), seat(laizi=1), seat()]),
+    [780, -240, -300, -240], base=20, hands={"qingyise", "haidilao"})
+
+# 碰碰胡 switched off (bianfeng, pengpenghu false): W = seat 1: peng 111m (3), peng 999p
+# (0), peng 东 (2), two 红中杠; 777s 5p, wins on seat 2's 5p.  A small hand: M(W) = 开口 x2
+# x 红中杠 x4 x 硬胡 x2 = 16.  Seat 2 放冲 x2 -> 32; seat 0 dealer x2 -> 32; seat 3 16.
+PPH_OFF = rec("bianfeng", 0, 1, "discard", "5p", [
+    seat(), seat("777s5p", peng("111m", 3), peng("999p", 0), peng("111z", 2), red=2),
+    seat(), seat()], frm=2, options={"pengpenghu": False})
+case("bf-pengpenghu-off-small", PPH_OFF, [-32, 80, -32, -16], base=1, hands=set())
+# With 碰碰胡 on: base 10, M(W) 16 -> 160; seat 2 240; seat 0 160 (dealer ignored); 160.
+case("bf-pengpenghu-on", with_profile(PPH_OFF, "bianfeng", pengpenghu=True),
+     [-160, 560, -240, -160], base=10, hands={"pengpenghu"})
+
+# A loser's three openings and a 冲杠 in 口口翻: W = seat 0 self-draws, chi 234m (3), peng
+# 666p (2); 345s 789s 8p + 8p.  M(W) = 2 openings x4 x 硬胡 x2 x 自摸 x2 = 16.  Seat 1:
+# chi 123p (0), peng 999m (3), 冲杠 北 (2): 3 openings x8 x 明杠 x2 = 16 -> 256.  Seat 2
+# deals: 32.  Seat 3: 16.  W 304.
+case("yh-loser-three-openings", rec("yuanhang", 2, 0, "self_draw", "8p", [
+    seat("345s789s8p", chi("234m", 3), peng("666p", 2)),
+    seat("", chi("123p", 0), peng("999m", 3), ckong("4444z", 2)), seat(), seat()]),
+    [304, -256, -32, -16])
+
+# 杠上花 holding two laizi, used as themselves (a big hand may hold any number): indicator
+# 4p -> 5p.  W = seat 1: chi 123m (0), 暗杠 9999s; 55p 345m 67s, draws 8s.  Hard.
+# base 10; M(W) = 开口 x2 x 暗杠 x4 x 硬胡 x2 x 1.5 = 24 -> 240 from each (dealer
+# ignored).  W 720.
+case("yh-bloom-two-laizi-hard", rec("yuanhang", 0, 1, "kong_bloom", "8s", [
+    seat(), seat("5p5p345m67s", chi("123m", 0), akong("9999s")), seat(), seat()],
+    indicator="4p"), [-240, 720, -240, -240], base=10, hands={"gangshanghua"})
+
+# Indicator 中 (yuanhang: 中 -> 发): W = seat 3: chi 234p (2), peng 777m (1), one 红中杠;
+# 456s 678s + 发 (wild), wins on seat 0's 8s: pair 8s 8s(发), soft.  M(W) = 2 openings x4 x
+# 红中杠 x2 = 8.  Seat 0 peng 东 (x2), 放冲 x2 -> 32; seat 1 dealer -> 16; seat 2 8.
+RED_IND = rec("yuanhang", 1, 3, "discard", "8s", [
+    seat("", peng("111z", 1)), seat(), seat(), seat("456s678s6z", chi("234p", 2), peng("777m", 1),
+                                                     red=1)], frm=0, indicator="7z")
+case("yh-indicator-red-laizi-green", RED_IND, [-32, -16, -8, 56], base=1)
+# laizishanzhuang: 中 -> 白, and the held 发 is a must-kong tile: no win.
+case("lz-indicator-red-green-held", with_profile(RED_IND, "laizishanzhuang"),
+     refused="holds_must_kong")
+
+# Contract, 金顶 and 光明顶 together (Amb. 30): THREE with every loser over 400 -
+# seat 0 暗杠 1111s x4 -> 1440, seat 1 丢癞子 x2 -> 720, seat 2 (the feeder) 720.  All
+# > 400: 金顶; none of them opened: 光明顶 600 each; seat 2 pays 1800.
+case("lz-contract-bright", with_seat(with_seat(THREE, 0, seat("", akong("1111s"))), 1,
+                                     seat(discards=1)), [0, 0, -1800, 1800], contractor=2,
+     golden=True)
+
+
 @pytest.mark.parametrize(("record", "deltas", "refused", "base", "hands", "contractor",
                           "golden"), CASES)
 def test_worked_settlement(record: dict[str, Any], deltas: list[int] | None,
