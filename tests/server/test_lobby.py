@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sqlite3
 from typing import Any
@@ -88,7 +89,7 @@ def test_private_room_lifecycle(server: Server) -> None:
         code = room["code"]
         assert len(code) == 6 and code.isdigit()
         assert room["members"] == [{"name": room["members"][0]["name"], "ready": False,
-                                    "host": True, "you": True}]
+                                    "host": True, "you": True, "same_address": None}]
         await guest2.send({"type": "join_room", "code": code})
         assert len((await guest2.expect("room"))["members"]) == 2
         await guest3.send({"type": "join_room", "code": "000000" if code != "000000" else "000001"})
@@ -162,7 +163,7 @@ def test_a_rooms_match_reopens_its_room_for_a_rematch(
         await friend.send({"type": "join_room", "code": rematch})
         room = await friend.expect("room")
         assert room["members"] == [{"name": room["members"][0]["name"], "ready": False,
-                                    "host": True, "you": True}]
+                                    "host": True, "you": True, "same_address": None}]
         assert room["options"]["profile"] == "bianfeng" and room["options"]["hands"] == 1
         assert room["options"]["cap"] == 250
         assert room["options"]["rules"] == {"min_score_every_loser": 0}
@@ -334,7 +335,7 @@ def test_a_silver_quick_table_seats_four_addresses(start_server: StartServer) ->
     housemates) never sit at one silver quick-match table: with four waiting from three
     addresses nobody sits; a fourth address seats the first of each, and the other account
     of the shared address waits on.  A free quick match seats them together."""
-    server = start_server(quick_silver_distinct_addresses=True)
+    server = start_server(quick_silver_distinct_addresses=True, bot_wait=120)
     names = ["twin1", "twin2", "bea", "cal", "dee"]
     sources = ["127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]
     tokens = [register(server, n) for n in names]
@@ -359,15 +360,50 @@ def test_a_silver_quick_table_seats_four_addresses(start_server: StartServer) ->
             await c.send({"type": "leave"})
             await c.expect("left")
         # a free quick match: one address may fill a table (nothing is at stake)
-        pair = [Client(server, t, n, source="127.0.0.6") for t, n in zip(tokens[:2], names[:2],
-                                                                          strict=True)]
-        for c in pair:
+        house = [Client(server, t, n, source="127.0.0.6") for t, n in zip(tokens[:4], names[:4],
+                                                                           strict=True)]
+        for c in house:
             await c.connect()
             await c.send({"type": "quick_match"})
-        seated = [await c.expect("table", timeout=30) for c in pair]
-        assert seated[0]["match_id"] == seated[1]["match_id"] and seated[0]["stake"] == 0
-        for c in (*clients, *pair):
+        seated = [await c.expect("table", timeout=30) for c in house]
+        assert len({t["match_id"] for t in seated}) == 1 and seated[0]["stake"] == 0
+        for c in (*clients, *house):
             await c.close()
 
     asyncio.run(scenario())
     assert server.store.audit().ok
+
+
+def test_room_members_of_one_address_are_marked(server: Server) -> None:
+    """同IP in a room: members connected from one address share a number (the address is
+    never sent); a member alone at his has none."""
+    names = ["ann", "ann_sister", "kim", "lou", "lou_flatmate"]
+    sources = ["127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.4"]
+
+    async def scenario() -> None:
+        clients = [Client(server, register(server, n), n, source=a)
+                   for n, a in zip(names, sources, strict=True)]
+        for c in clients:
+            await c.connect()
+        await clients[0].send({"type": "create_room", "options": {}})
+        code = (await clients[0].expect("room"))["code"]
+        for c in clients[1:4]:
+            await c.send({"type": "join_room", "code": code})
+            await c.expect("room")
+        while True:
+            room = await clients[0].expect("room")
+            if len(room["members"]) == 4:
+                break
+        marks = {m["name"]: m["same_address"] for m in room["members"]}
+        assert marks == {"ann": 1, "ann_sister": 1, "kim": None, "lou": None}
+        assert "127.0.0" not in json.dumps(room)
+        await clients[1].send({"type": "leave"})  # the sister goes: ann is alone at hers
+        while True:
+            room = await clients[0].expect("room")
+            if len(room["members"]) == 3:
+                break
+        assert all(m["same_address"] is None for m in room["members"])
+        for c in clients:
+            await c.close()
+
+    asyncio.run(scenario())

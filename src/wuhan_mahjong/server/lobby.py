@@ -581,12 +581,25 @@ class Lobby:
         return sorted(found, key=lambda r: (-len(r.players), r.code))
 
     def _room_msg(self, room: Room, viewer: int) -> RoomMsg:
+        groups = self._address_groups([a for a, _ in room.members])
         return RoomMsg(code=room.code, options=room.options,
                        min_silver=min_to_sit(room.rules, room.options.stake) or 0,
                        overrides=room.rules.overrides(), club_name=room.club_name,
                        members=[RoomMember(name=n, ready=room.ready.get(a, False),
-                                           host=a == room.host, you=a == viewer)
+                                           host=a == room.host, you=a == viewer,
+                                           same_address=groups.get(a))
                                 for a, n in room.members])
+
+    def _address_groups(self, accounts: list[int]) -> dict[int, int]:
+        """Account -> a number shared by the accounts connected from one address (numbered
+        1, 2 in the order of their first member); accounts alone at theirs are absent."""
+        by_address: dict[str, list[int]] = {}
+        for account_id in accounts:
+            address = self.hub.addresses.get(account_id)
+            if address is not None:
+                by_address.setdefault(address, []).append(account_id)
+        shared = [ids for ids in by_address.values() if len(ids) > 1]
+        return {a: number for number, ids in enumerate(shared, 1) for a in ids}
 
     async def kick(self, client: Client, name: str) -> None:
         """The host asks the member called ``name`` to leave (he may not join again)."""

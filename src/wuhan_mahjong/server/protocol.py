@@ -443,6 +443,10 @@ class RoomMember(_Msg):
     ready: bool
     host: bool
     you: bool
+    same_address: int | None = None
+    """Members connected from one address share a number (1, 2: 同IP, as the apps show it,
+    so that friends know before they play for silver); ``None``: the only member of his
+    address.  The address itself is never sent."""
 
 
 class RoomMsg(_Msg):

@@ -856,7 +856,8 @@ const SCREENS = {
     if (!r) return `<div class="screen"><p>${t("app.loading")}</p></div>`;
     const me = r.members.find((m) => m.you);
     const kick = (m) => (me && me.host && !m.you ? ` <button type="button" data-kick="${esc(m.name)}" aria-label="${esc(t("room.kick_who", { who: m.name }))}">${t("room.kick")}</button>` : "");
-    const members = r.members.map((m) => `<li>${esc(m.name)}${m.host ? " ★" : ""}${m.ready ? " ✔" : ""}${m.you ? ` (${t("seat.you")})` : ""}${kick(m)}</li>`).join("");
+    const sameIP = (m) => m.same_address ? ` <span class="same-address" data-same-address="${Number(m.same_address)}" title="${t("room.same_address_about")}">${t("room.same_address", { n: Number(m.same_address) })}</span>` : "";
+    const members = r.members.map((m) => `<li>${esc(m.name)}${m.host ? " ★" : ""}${m.ready ? " ✔" : ""}${m.you ? ` (${t("seat.you")})` : ""}${sameIP(m)}${kick(m)}</li>`).join("");
     const overrides = Object.entries(r.overrides || {}).map(([k, v]) => `<li data-override="${esc(k)}">${esc(ruleLabel(k))}: <b>${esc(ruleValue(k, v))}</b></li>`).join("");
     return `<div class="screen"><div class="card"><h2>${t("room.title", { code: esc(r.code) })}</h2>
       <div class="room-code" data-code="${esc(r.code)}">${esc(r.code)}</div>
