@@ -617,6 +617,103 @@ case("lz-contract-bright", with_seat(with_seat(THREE, 0, seat("", akong("1111s")
      golden=True)
 
 
+# ============ third round: readiness, 全求人 and more contracts ===========================
+# 金顶 under a contract (Amb. 30, rules.md: checked against the normal cap): the 清一色
+# third feeder case with every loser opened once.  口口翻: M(W) = 3 openings x8 x 硬胡 x2 =
+# 16 -> 160; seat 0 (peng 东) x2 -> 320; seat 1 (peng 西) x2 x 放冲 1.5 -> 480; seat 3
+# (chi 123p) x2 -> 320.  All >= 300: 金顶, 400 each (not 320 + 400 + 320); seat 3 pays 1200.
+case("yh-third-feeder-golden", rec("yuanhang", 1, 2, "discard", "8m", [
+    seat("", peng("111z", 3)), seat("", peng("333z", 0)),
+    seat("567m8m", peng("111m", 0), chi("234m", 1), peng("999m", 3)),
+    seat("", chi("123p", 2))], frm=1), [0, 0, 1200, -1200], contractor=3, golden=True)
+
+# 将一色 + 碰碰胡 + 全求人: W = seat 1: peng 222m (2), peng 555p (3), peng 888s (0) - third
+# opening - and peng 222s (2); holds 5m, wins on seat 3's 5m (seat 3 not ready).
+JYS3 = rec("bianfeng", 2, 1, "discard", "5m", [
+    seat(), seat("5m", peng("222m", 2), peng("555p", 3), peng("888s", 0), peng("222s", 2)),
+    seat(), seat(ready=False)], frm=3)
+# bianfeng: base 10 x 2 x 2 = 40; M(W) = 开口 x2 x 硬胡 x2 = 4 -> 160; seat 3 x1.5 -> 240;
+# seat 0 160; seat 2 (dealer) 160.  将一色's third feeder (seat 0) before the 全求人
+# contract (Amb. 34): seat 0 pays 560.
+case("bf-jiangyise-pengpeng-quanqiuren", JYS3, [-560, 560, 0, 0], base=40,
+     hands={"jiangyise", "pengpenghu", "quanqiuren"}, contractor=0)
+# yuanhang in 开口翻: the same 560, but 将一色 has no contract there and the 5m is a 将:
+# seat 3 pays.
+case("yh-jiangyise-pengpeng-quanqiuren-once",
+     with_profile(JYS3, "yuanhang", opening_scoring="once"), [0, 560, 0, -560], contractor=3)
+# laizishanzhuang: base 30; M(W) 4 -> 120; seat 3 180; 120; 120; seat 3 not ready pays 420.
+case("lz-jiangyise-pengpeng-quanqiuren", with_profile(JYS3, "laizishanzhuang"),
+     [0, 420, 0, -420], base=30, contractor=3)
+
+# Four openings and one held tile, but a self-draw: no 全求人 (a discard win only), a small
+# hand.  W = seat 1: chi 123m (0), peng 444p (3), peng 777s (2), chi 678m (0); draws 5p.
+# 口口翻: M(W) = 4 openings x16 x 硬胡 x2 x 自摸 x2 = 64; seat 0 deals: 128; 64; 64.
+FOUR_SELF = rec("yuanhang", 0, 1, "self_draw", "5p", [
+    seat(), seat("5p", chi("123m", 0), peng("444p", 3), peng("777s", 2), chi("678m", 0)),
+    seat(), seat()])
+case("yh-four-openings-self-draw-small", FOUR_SELF, [-128, 256, -64, -64], base=1, hands=set())
+# laizishanzhuang: M(W) = 2 x 2 x 2 = 8: dealer 16, 8, 8.
+case("lz-four-openings-self-draw-small", with_profile(FOUR_SELF, "laizishanzhuang"),
+     [-16, 32, -8, -8], base=1)
+
+# Readiness from the discarder's own tiles (bianfeng 全求人, Project decision 16).  The QQR
+# hand in bianfeng: base 10; M(W) = 开口 x2 x 硬胡 x2 = 4 -> 40; seat 2 x1.5 -> 60; 40; 40.
+QQR_BF = with_profile(QQR, "bianfeng")
+# Seat 2 shows peng 999s (3) and holds 234m 567m 789p 8s: ready on 8s: no contract.  His
+# peng is an opening: M(2) = 开口 x2 x 放冲 x1.5 = 3 -> 120.  W 40 + 120 + 40 = 200.
+case("bf-quanqiuren-discarder-ready-by-hand",
+     with_seat(QQR_BF, 2, seat("234m567m789p8s", peng("999s", 3))), [-40, 200, -120, -40],
+     contractor=None)
+# ... the same with a 红中 for the 9p: holding 红中, he can win on nothing (Amb. 34): pays 200.
+case("bf-quanqiuren-discarder-holds-red",
+     with_seat(QQR_BF, 2, seat("234m567m78p7z8s", peng("999s", 3))), [0, 200, -200, 0],
+     contractor=2)
+# ... a closed 13-tile hand one tile from the shape: without an opening no tile gives him a
+# legal win (§9, §13), so he is not ready: pays 40 + 60 + 40 = 140 (M(2) = 1.5, no opening).
+case("bf-quanqiuren-discarder-closed-not-ready",
+     with_seat(QQR_BF, 2, seat("234m567m789p456s8s")), [0, 140, -140, 0], contractor=2)
+# laizishanzhuang, the ready hand: no contract; base 10, M(W) 4: the same 40 / 120 / 40.
+case("lz-quanqiuren-discarder-ready-by-hand",
+     with_profile(with_seat(QQR_BF, 2, seat("234m567m789p8s", peng("999s", 3))),
+                  "laizishanzhuang"), [-40, 200, -120, -40], contractor=None)
+
+# The konger's best 杠开 (rules.md: every tile tried, the best kept): K = seat 2, peng 555p
+# (0), peng 西 (1); holds 666m 7m 888m: a 7m makes 碰碰胡 (666m 888m + 77m),
+# a 6m or 9m a run.  Best: 碰碰胡 + 杠上花 = 20, hard.  bianfeng: M(K) = 开口 x2 x 蓄杠 x2 x
+# 硬胡 x2 x 1.5 = 12 -> 240; R (seat 0, opened) 480 -> 400; seat 1 (dealer) 240; seat 3
+# 240.  K pays 880.
+case("bf-robbed-konger-best-pengpeng", with_seat(ROB, 2, seat(
+    "6m6m6m7m8m8m8m", peng("555p", 0), peng("333z", 1))), [880, 0, -880, 0], base=20,
+    contractor=2)
+
+# The winner's own laizi discards and kongs join his M (Project decision 6), bianfeng:
+# W = seat 3: chi 456m (2); 123p 789p 55s 67s + 8s on seat 0's discard; he threw a laizi
+# once (x2) and made one 癞子杠 (x4).  M(W) = 开口 x2 x 丢癞子 x2 x 癞子杠 x4 x 硬胡 x2 =
+# 32.  Seat 0 放冲 x2 -> 64; seat 1 dealer -> 64; seat 2 -> 32.  Every >= 8.  W 160.
+OWN = rec("bianfeng", 1, 3, "discard", "8s", [
+    seat(), seat(), seat(), seat("123p789p55s67s", chi("456m", 2), laizi=1, discards=1)], frm=0)
+case("bf-winner-laizi-kong-and-discard", OWN, [-64, -64, -32, 160], base=1)
+# laizishanzhuang: 癞子杠 x2: M(W) = 2 x 2 x 2 x 2 = 16 -> 32 / 32 / 16.  W 80.
+case("lz-winner-laizi-kong-and-discard", with_profile(OWN, "laizishanzhuang"),
+     [-32, -32, -16, 80], base=1)
+# yuanhang with laizi_kong_factor 2 and 口口翻 (one opening): as laizishanzhuang, 80.
+case("yh-laizi-kong-factor-2", with_profile(OWN, "yuanhang", laizi_kong_factor=2),
+     [-32, -32, -16, 80])
+
+# The dealer deals in on a small hand: x2 dealer and x2 放冲.  W = seat 1: chi 123m (0);
+# 456p 789s 34m 55s + 2m on seat 0's discard; two 红中杠.  yuanhang: M(W) = 开口 x2 x
+# 红中杠 x4 x 硬胡 x2 = 16.  Seat 0: 庄 x2 x 放冲 x2 = 4 -> 64; seat 2 16; seat 3 16.
+case("yh-dealer-deals-in", rec("yuanhang", 0, 1, "discard", "2m", [
+    seat(), seat("456p789s34m55s", chi("123m", 0), red=2), seat(), seat()], frm=0),
+    [-64, 96, -16, -16], base=1)
+
+# A self-drawn laizi as the second held laizi: a small hand may not (§12).  Indicator 4s ->
+# laizi 5s.  W = seat 2: chi 123m (1), peng 777p (0); 345p 678s 5s, draws a 5s.
+case("yh-self-drawn-second-laizi-small", rec("yuanhang", 0, 2, "self_draw", "5s", [
+    seat(), seat(), seat("345p678s5s", chi("123m", 1), peng("777p", 0)), seat()],
+    indicator="4s"), refused="laizi_limit")
+
+
 @pytest.mark.parametrize(("record", "deltas", "refused", "base", "hands", "contractor",
                           "golden"), CASES)
 def test_worked_settlement(record: dict[str, Any], deltas: list[int] | None,
