@@ -2,7 +2,8 @@
 the real server: two guests at a private table with bots.  One asks; the other sees who asked,
 that he is awaited and the time left, with 同意 / 拒绝, and refuses; the asker reads the
 refusal.  Then the other asks and the first agrees: both read that the match ends after this
-hand, and the button to ask is gone.  No console errors."""
+hand, and the button to ask is gone.  (The room marks the two 同IP: one machine.)  No console
+errors."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ def test_two_players_refuse_then_agree_to_end_early(browser: Any, live_server: s
         code = host.get_attribute(".room-code", "data-code")
         friend.goto(f"{live_server}/#/join?code={code}")
         friend.wait_for_selector(f".room-code[data-code='{code}']")
+        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+        # both connect from 127.0.0.1 here: the room marks them 同IP, with one number
+        marks = host.locator(".seats-list .same-address")
+        assert marks.count() == 2 and {marks.nth(i).get_attribute("data-same-address")
+                                       for i in range(2)} == {"1"}
+        assert "同IP 1" in marks.first.inner_text()
         for page in (host, friend):
             page.click("[data-do='ready']")
         wait_js(host, "document.querySelectorAll('.seats-list li').length === 2 && "
