@@ -477,6 +477,10 @@ class Hub:
             client.send(LeftMsg(where="room"))
         elif isinstance(place, TablePlace):
             self.where.leave(acct)
+            if place.table.match.finished:  # the last hand is over: nothing to escape from
+                place.table.post("disconnect", place.seat)
+                client.send(LeftMsg(where="table"))
+                return
             place.table.post("leave", place.seat)
             client.send(LeftMsg(where="table", escaped=True, penalty=place.table.rules.escape))
         else:
