@@ -13,13 +13,15 @@ Tiles: 1z-7z are 东南西北白发中.  Indicator 1z makes 南 (2z) the laizi i
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from wuhan_mahjong.analysis import NotAWin
+from wuhan_mahjong.calculator import score_record
 from wuhan_mahjong.scoring import settle
-from wuhan_mahjong.win_record import parse_win_record
+from wuhan_mahjong.win_record import RecordError, parse_win_record
 
 # --- record helpers ------------------------------------------------------------------
 
@@ -714,6 +716,69 @@ case("yh-self-drawn-second-laizi-small", rec("yuanhang", 0, 2, "self_draw", "5s"
     indicator="4s"), refused="laizi_limit")
 
 
+# ============ fourth round ============================================================
+# 风一色 乱风 with no pair (rules.md: 风一色 but not 全求人).  Indicator 9m -> laizi 1m.
+# W = seat 1: peng 东 (3), peng 西 (0), peng 北 (2) - third opening - and peng 白 (3); holds
+# the fourth 东, wins on seat 2's 南.
+LUANFENG = rec("yuanhang", 0, 1, "discard", "2z", [
+    seat(), seat("1z", peng("111z", 3), peng("333z", 0), peng("444z", 2), peng("555z", 3)),
+    seat(), seat()], frm=2, indicator="9m", options={"opening_scoring": "once"})
+# yuanhang 开口翻: base 20 (风一色 alone); M(W) = 开口 x2 x 硬胡 x2 = 4 -> 80; seat 2 120;
+# 80; 80; 风一色 is no one-suit contract hand here: W 280.
+case("yh-luanfeng-no-pair", LUANFENG, [-80, 280, -120, -80], base=20, hands={"fengyise"},
+     contractor=None)
+# bianfeng: the same 280, but 风一色's third feeder (seat 2, who also dealt in) pays it.
+case("bf-luanfeng-third-feeder", with_profile(LUANFENG, "bianfeng"), [0, 280, -280, 0],
+     contractor=2)
+# laizishanzhuang: 风一色 is one big hand: base 10 -> 40 / 60 / 40: W 140.
+case("lz-luanfeng-no-pair", with_profile(LUANFENG, "laizishanzhuang"), [-40, 140, -60, -40],
+     base=10, contractor=None)
+
+# 111m 222m 333m reads as three triplets (碰碰胡) or three runs: the winner gets the better.
+# yuanhang: W = seat 1: peng 777s (3); 111m 222m 333m 5p, wins on seat 2's 5p.  碰碰胡:
+# base 10, M(W) = 开口 x2 x 硬胡 x2 = 4 -> 40; seat 2 60; seat 0 (dealer) 40; seat 3 40.
+case("yh-triplets-read-as-pengpeng", rec("yuanhang", 0, 1, "discard", "5p", [
+    seat(), seat("111m222m333m5p", peng("777s", 3)), seat(), seat()], frm=2),
+    [-40, 140, -60, -40], base=10, hands={"pengpenghu"})
+
+# 清一色 + 全求人 on a 将 (yuanhang, 开口翻): both contracts apply, the third feeder pays
+# (Amb. 34).  W = seat 0: chi 123m (3), peng 555m (1), chi 789m (3), peng 444m (2); holds
+# 8m, wins on seat 2's 8m.  base 20; M(W) = 4 -> 80; seat 2 120; 80; 80: seat 3 pays 280.
+case("yh-qingyise-quanqiuren-jiang-third-feeder", rec("yuanhang", 1, 0, "discard", "8m", [
+    seat("8m", chi("123m", 3), peng("555m", 1), chi("789m", 3), peng("444m", 2)),
+    seat(), seat(), seat()], frm=2, options={"opening_scoring": "once"}),
+    [280, 0, 0, -280], base=20, hands={"qingyise", "quanqiuren"}, contractor=3)
+
+# A 暗杠 between the openings is no opening: W = seat 2: peng 111s (0), 暗杠 9999s, chi
+# 234s (1), peng 666s (3) - the third opening is the fourth meld; holds 8s, wins on seat
+# 1's 8s.  Not 全求人 (the 暗杠 was not claimed).  yuanhang 开口翻: 清一色, base 10;
+# M(W) = 开口 x2 x 暗杠 x4 x 硬胡 x2 = 16 -> 160; seat 1 240; 160; 160: seat 3 pays 560.
+case("yh-third-feeder-skips-concealed-kong", rec("yuanhang", 0, 2, "discard", "8s", [
+    seat(), seat(), seat("8s", peng("111s", 0), akong("9999s"), chi("234s", 1), peng("666s", 3)),
+    seat()], frm=1, options={"opening_scoring": "once"}),
+    [0, 0, 560, -560], base=10, hands={"qingyise"}, contractor=3)
+
+# No robbing without an opening (§8.2): ROB with R holding a closed 13-tile hand ready on
+# the 5p.
+ROB_CLOSED = with_seat(ROB, 0, seat("789m34p22s456s123s"))
+case("bf-robber-not-opened", ROB_CLOSED, refused="not_opened")
+case("lz-robber-not-opened", with_profile(ROB_CLOSED, "laizishanzhuang"), refused="not_opened")
+
+# 杠上花 after a 发财杠 (laizishanzhuang): W = seat 0: chi 345s (3), peng 999m (2), one
+# 发财杠; 678p 22p 67s, draws 8s.  base 10; M(W) = 开口 x2 x 发财杠 x2 x 硬胡 x2 x 1.5 = 12
+# -> 120; seat 1 (dealer, ignored) 120; seat 2 120; seat 3 暗杠 5555m x4 -> 480 -> 400.
+case("lz-bloom-after-green-kong", rec("laizishanzhuang", 1, 0, "kong_bloom", "8s", [
+    seat("678p22p67s", chi("345s", 3), peng("999m", 2), green=1), seat(), seat(),
+    seat("", akong("5555m"))]), [640, -120, -120, -400], base=10, hands={"gangshanghua"})
+
+# 杠上花 after a 癞子皮杠 where yuanhang switches it on (pi_kong on): indicator 5m -> laizi
+# 6m, the 皮 is 5m.  W = seat 2: chi 123p (1), peng 888s (0), one 皮杠; 456m 789m 2s,
+# draws 2s.  口口翻: M(W) = 2 openings x4 x 皮杠 x2 x 硬胡 x2 x 1.5 = 24 -> 240 each.
+case("yh-bloom-after-pi-kong", rec("yuanhang", 0, 2, "kong_bloom", "2s", [
+    seat(), seat(), seat("456m789m2s", chi("123p", 1), peng("888s", 0), pi=1), seat()],
+    indicator="5m", options={"pi_kong": "on"}), [-240, -240, 720, -240], base=10)
+
+
 @pytest.mark.parametrize(("record", "deltas", "refused", "base", "hands", "contractor",
                           "golden"), CASES)
 def test_worked_settlement(record: dict[str, Any], deltas: list[int] | None,
@@ -736,6 +801,35 @@ def test_worked_settlement(record: dict[str, Any], deltas: list[int] | None,
         assert s.contractor == contractor
     if golden is not None:
         assert s.golden_cap is golden
+
+
+@pytest.mark.parametrize(("record", "deltas", "refused", "base", "hands", "contractor",
+                          "golden"), CASES)
+def test_the_calculator_answers_the_same(record: dict[str, Any], deltas: list[int] | None,
+                                         refused: str | None, base: int | None,
+                                         hands: set[str] | None, contractor: int | str | None,
+                                         golden: bool | None) -> None:
+    """``wuhan-mahjong score`` and ``/api/score`` (both call score_record) on the JSON text."""
+    answer = score_record(json.dumps(record, ensure_ascii=False))
+    if refused is not None:
+        assert not answer.settled
+        assert answer.body["refusal"]["code"] == refused  # type: ignore[index]
+        return
+    assert answer.settled
+    assert answer.body["deltas"] == deltas
+
+
+def test_pi_kong_needs_per_opening_in_bianfeng() -> None:
+    # bianfeng has the 癞子皮杠 only with 口口翻 (Project decision 3, Amb. 4): a record with
+    # one in 开口翻 is malformed.
+    r = rec("bianfeng", 0, 2, "kong_bloom", "2s", [
+        seat(), seat(), seat("456m789m2s", chi("123p", 1), peng("888s", 0), pi=1), seat()],
+        indicator="5m")
+    with pytest.raises(RecordError):
+        parse_win_record(r)
+    # with 口口翻 it settles: M(W) = 2 openings x4 x 皮杠 x2 x 硬胡 x2 x 1.5 = 24 -> 240 each.
+    assert settle(parse_win_record(with_profile(r, "bianfeng", opening_scoring="per_opening"))
+                  ).deltas == (-240, -240, 720, -240)
 
 
 def test_enough_cases() -> None:
