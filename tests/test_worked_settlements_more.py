@@ -779,6 +779,35 @@ case("yh-bloom-after-pi-kong", rec("yuanhang", 0, 2, "kong_bloom", "2s", [
     indicator="5m", options={"pi_kong": "on"}), [-240, -240, 720, -240], base=10)
 
 
+# ============ fifth round: cap options and the dealer in a robbed kong ===================
+# bianfeng in 口口翻 with its 口口翻 cap lowered to 200 (cap_per_opening): TRIGGER's 256
+# from each loser reaches it, so 金顶 (golden_cap_per_opening 400) for all three: W 1200.
+case("bf-per-opening-cap-200-golden",
+     with_profile(TRIGGER, "bianfeng", opening_scoring="per_opening", cap_per_opening=200),
+     [1200, -400, -400, -400], golden=True)
+
+# laizishanzhuang in 口口翻, robbed: ROB_QYS.  base 20; M(R) = 2 openings x4 x 硬胡 x2 = 8
+# -> 160.  K (one opening) x2 -> 320; seat 0 暗杠 x4 -> 640 -> the 口口翻 contract cap 500;
+# seat 2 (dealer) 160.  No 金顶 (160).  K pays 320 + 500 + 160 = 980.
+case("lz-per-opening-robbed-contract-cap-500",
+     with_profile(ROB_QYS, "laizishanzhuang", opening_scoring="per_opening"),
+     [0, 980, 0, -980], contractor=3, golden=False)
+
+# 杠进杠出 with the konger as the dealer: a big hand, so no dealer factor: still 880.
+case("bf-robbed-konger-is-dealer", dict(ROB, dealer=2), [880, 0, -880, 0])
+
+# A cap of 0 is no cap (§20), so no 金顶 either: FYS_PPH in yuanhang with cap_per_opening
+# 0: base 40, M(W) 12 -> 480; seat 1 (丢癞子) 960; seat 2 480; seat 3 480.  W 1920.
+case("yh-no-cap", with_profile(FYS_PPH, "yuanhang", cap_per_opening=0),
+     [1920, -960, -480, -480], golden=False)
+# contract_cap 0 with a contractor: the contract-cap case pays 40 + 240 + 640 = 920.
+case("yh-no-contract-cap", rec("yuanhang", 3, 1, "discard", "4m", [
+    seat(), seat("2m3m5m5m", peng("111m", 2), peng("444m", 3), chi("789m", 0)),
+    seat("", akong("9999p")), seat("", akong("1111p"), akong("2222p"))],
+    frm=2, options={"opening_scoring": "once", "contract_cap": 0}),
+    [-920, 920, 0, 0], contractor=0)
+
+
 @pytest.mark.parametrize(("record", "deltas", "refused", "base", "hands", "contractor",
                           "golden"), CASES)
 def test_worked_settlement(record: dict[str, Any], deltas: list[int] | None,
