@@ -407,3 +407,52 @@ def test_room_members_of_one_address_are_marked(server: Server) -> None:
             await c.close()
 
     asyncio.run(scenario())
+
+
+def test_a_room_for_one_player_per_address(server: Server) -> None:
+    """同IP禁止进入 (``distinct_addresses``): a second player of a member's address may not
+    join; another address may; when a member reconnects from another member's address the
+    room does not start, and his new address is the one that counts; a room without the
+    option takes both."""
+    names = ["host", "host_cousin", "visitor"]
+    sources = ["127.0.0.2", "127.0.0.2", "127.0.0.3"]
+
+    async def scenario() -> None:
+        host, cousin, visitor = clients = [
+            Client(server, register(server, n), n, source=a)
+            for n, a in zip(names, sources, strict=True)]
+        for c in clients:
+            await c.connect()
+        await host.send({"type": "create_room", "options": {"distinct_addresses": True}})
+        room = await host.expect("room")
+        assert room["options"]["distinct_addresses"] is True
+        await cousin.send({"type": "join_room", "code": room["code"]})
+        err = await cousin.expect("error")
+        assert err["code"] == "same_address" and err["params"]["room"] == room["code"]
+        await visitor.send({"type": "join_room", "code": room["code"]})
+        assert len((await visitor.expect("room"))["members"]) == 2
+        for c in (host, visitor):
+            await c.send({"type": "ready"})
+        while not all(m["ready"] for m in (await host.expect("room"))["members"]):
+            pass
+        # the visitor connects again from the host's address: the room does not start
+        moved = Client(server, visitor.token, "visitor", source="127.0.0.2")
+        await moved.connect()
+        await host.send({"type": "start"})
+        assert (await host.expect("error"))["code"] == "same_address"
+        assert not [f for f in host.frames if f.msg["type"] == "table"]
+        await host.send({"type": "leave"})
+        await host.expect("left")
+        await cousin.send({"type": "join_room", "code": room["code"]})  # the visitor's now
+        assert (await cousin.expect("error"))["code"] == "same_address"
+        await moved.send({"type": "leave"})
+        await moved.expect("left")
+        await moved.close()
+        await host.send({"type": "create_room", "options": {}})
+        code = (await host.expect("room"))["code"]
+        await cousin.send({"type": "join_room", "code": code})
+        assert len((await cousin.expect("room"))["members"]) == 2
+        for c in (host, cousin, visitor):
+            await c.close()
+
+    asyncio.run(scenario())

@@ -49,6 +49,7 @@ from .economy import min_to_sit
 from .limits import tables_at_address, tables_elsewhere
 from .placement import QueuePlace, RoomPlace, StartingPlace
 from .protocol import (
+    ErrorMsg,
     LeftMsg,
     ProtocolError,
     QueuedMsg,
@@ -343,8 +344,6 @@ class Lobby:
 
     async def _launch(self, humans: list[tuple[int, str]], rules: Rules, hands: int,
                       stake: int, watchable: bool = True, room: RoomOptions | None = None) -> None:
-        from .protocol import ErrorMsg
-
         try:
             short = await self._short_of_silver(humans, rules, stake)
             if short or (stake > 0 and len(humans) < 4):
@@ -437,18 +436,36 @@ class Lobby:
                                 room=code)
         if room.options.club is not None:
             await self._club_seat(client, room.options.club)
+        self._check_address(room, client)
         await self._check_silver(client, room.options.stake, room.rules)
         self._free(client, await tables_elsewhere(self.hub, client.address))
         if self.rooms.get(code) is not room or room.starting:
             raise ProtocolError("not_found", f"no room {code}", room=code)
         if len(room.members) >= 4:
             raise ProtocolError("room_full", f"room {code} is full", room=code)
+        self._check_address(room, client)
         if not room.members:  # a rematch's room: the first to come back hosts it
             room.host = client.account_id
         room.members.append((client.account_id, client.name))
         room.ready[client.account_id] = False
         self.hub.where.join_room(client.account_id, room)
         self._room_update(room)
+
+    def _check_address(self, room: Room, client: Client) -> None:
+        """A room for members of different addresses (``distinct_addresses``, 同IP禁止进入)
+        refuses a player connected from a member's address."""
+        if room.options.distinct_addresses and client.address in {
+                self.hub.addresses.get(a) for a, _ in room.members}:
+            raise ProtocolError("same_address", f"room {room.code} seats players of different "
+                                "addresses only, and a member connects from yours",
+                                room=room.code)
+
+    def _addresses_apart(self, room: Room) -> bool:
+        """Whether a ``distinct_addresses`` room may start: no two members share an address
+        now (one may have reconnected from another's since he joined)."""
+        if not room.options.distinct_addresses:
+            return True
+        return not self._address_groups([a for a, _ in room.members])
 
     async def rematch_room(self, options: RoomOptions) -> str | None:
         """Open a room with ``options`` for the players of a room whose match was played to
@@ -480,8 +497,13 @@ class Lobby:
         room = self._room_of(client)
         room.ready[client.account_id] = ready
         self._room_update(room)
-        if len(room.members) == 4 and all(room.ready.values()) and await self._club_still(room):
-            self._start_room(room)
+        if len(room.members) == 4 and all(room.ready.values()):
+            if not self._addresses_apart(room):
+                raise ProtocolError("same_address", "two members of the room connect from one "
+                                    "address: it seats players of different addresses only",
+                                    room=room.code)
+            if await self._club_still(room):
+                self._start_room(room)
 
     async def start_room(self, client: Client) -> None:
         room = self._room_of(client)
@@ -495,34 +517,63 @@ class Lobby:
         if len(room.members) < 4 and not room.options.fill_bots:
             raise ProtocolError("not_ready", "the room needs four players (fill_bots is off)",
                                 reason="four_players")
+        if not self._addresses_apart(room):
+            raise ProtocolError("same_address", "two members of the room connect from one "
+                                "address: it seats players of different addresses only",
+                                room=room.code)
         if await self._club_still(room):
             self._start_room(room)
 
     async def _club_still(self, room: Room) -> bool:
-        """Whether a club's table may start as it is: each member seated at it is still a
-        member of the club.  Whoever was removed from the club (or left it) while he waited
-        at its table leaves the table, and every member does when the club was dissolved
-        (each is told: ``left`` naming the club); then it does not start, and the host
-        starts again with whoever remains.  Any other room may start."""
+        """Whether the room may start as it is, asked of the store just before it starts: a
+        club's table only with the club's members, a silver room only with members who still
+        have the silver to sit (a balance may have fallen since joining: a table one escaped
+        from goes on settling one's seat, an operator debits it).
+
+        Whoever was removed from the club (or left it) while he waited at its table leaves
+        the table, and every member does when the club was dissolved (each is told: ``left``
+        naming the club); a member short of silver is no longer ready and is told
+        (``insufficient_silver`` with ``need`` and ``have``), the room and the others stay.
+        Then it does not start: the host starts again, or the members ready again.  Nor does
+        a room that changed while the store answered (a member left, came, or is no longer
+        ready): it starts as its members see it or not at all, and the change that completes
+        it asks again.  Any other room may start."""
+        members, ready = list(room.members), dict(room.ready)
         number = room.options.club
-        if number is None:
-            return True
         gone = []
-        for account_id, _ in list(room.members):
-            try:
-                role, _ = await asyncio.to_thread(clubs.member_role, self.hub.store, number,
-                                                  account_id)
-            except clubs.ClubError:  # dissolved
-                role = None
-            if role not in clubs.MEMBER_ROLES:
-                gone.append(account_id)
-        if self.rooms.get(room.code) is not room or room.starting:
+        if number is not None:
+            for account_id, _ in members:
+                try:
+                    role, _ = await asyncio.to_thread(clubs.member_role, self.hub.store, number,
+                                                      account_id)
+                except clubs.ClubError:  # dissolved
+                    role = None
+                if role not in clubs.MEMBER_ROLES:
+                    gone.append(account_id)
+        short: dict[int, int] = {}
+        need = seat_silver(room.options.stake, room.rules) if room.options.stake > 0 else 0
+        if need > 0:
+            for account_id, _ in members:
+                account = await self.hub.fresh_account(account_id)
+                if account.silver < need:
+                    short[account_id] = account.silver
+        if (self.rooms.get(room.code) is not room or room.starting or room.members != members
+                or room.ready != ready):
             return False  # it changed while the store answered: the next start asks again
         for account_id in gone:
             if any(a == account_id for a, _ in room.members):
                 self.leave(account_id)
                 self.hub.send_to(account_id, LeftMsg(where="room", club=number))
-        return not gone
+        short = {a: have for a, have in short.items() if a not in gone}
+        for account_id, have in short.items():
+            room.ready[account_id] = False
+            self.hub.send_to(account_id, ErrorMsg(
+                code="insufficient_silver", params={"need": need, "have": have},
+                message=f"a seat at stake {room.options.stake} needs at least {need} silver "
+                f"(the most one hand can cost); you have {have} now"))
+        if short:
+            self._room_update(room)
+        return not gone and not short
 
     def _start_room(self, room: Room) -> None:
         if room.starting:

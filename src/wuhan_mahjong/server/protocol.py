@@ -67,7 +67,7 @@ ErrorCode = Literal[
     "insufficient_silver", "bad_options", "not_seated", "no_decision", "bad_action",
     "illegal_action", "stale_decision", "already_answered", "escaped", "server_error",
     "not_watchable", "watchers_full", "offline", "kicked", "not_friends", "in_tournament",
-    "not_member", "cannot_end",
+    "not_member", "cannot_end", "same_address",
 ]
 
 
@@ -145,6 +145,11 @@ class RoomOptions(_Msg):
     spectators: bool = True
     """Whether others may watch the room's table (delayed, no hidden tile: ``server.spectate``);
     on by default, as lichess lets anyone watch any game; the host turns it off."""
+    distinct_addresses: bool = False
+    """同IP禁止进入: the members connect from different addresses; a player connected from a
+    member's address may not join (``same_address``), and the room does not start while two
+    members share one (a reconnection from elsewhere).  For a silver room among people who
+    met through its code."""
     club: int | None = Field(default=None, ge=CLUB_NUMBER_LOW, le=CLUB_NUMBER_HIGH)
     """A club's table (亲友圈, ``store/clubs.py``): only its members open or join it, and it is
     played by the club's rules, whatever else the options say (the lobby puts them in)."""

@@ -758,6 +758,7 @@ function optionsLine(o) {
   if (o.claim_window_seconds) parts.push(`${t("opt.claim")} ${o.claim_window_seconds}`);
   if (o.turn_seconds) parts.push(`${t("opt.turn")} ${o.turn_seconds}`);
   if (o.spectators === false) parts.push(t("opt.no_spectators"));
+  if (o.distinct_addresses) parts.push(t("opt.distinct_addresses.on"));
   for (const [k, v] of Object.entries(o.rules || {})) parts.push(`${esc(ruleLabel(k))} ${esc(ruleValue(k, v))}`);
   return parts.join(" · ");
 }
@@ -843,6 +844,7 @@ const SCREENS = {
         ${row("claim_window_seconds", t("opt.claim"), `<input id="cf-claim_window_seconds" name="claim_window_seconds" type="number" inputmode="decimal" min="1" max="60" step="0.5" placeholder="${t("opt.default")}"${invalid(F, "claim_window_seconds")}>`)}
         ${row("stake", t("opt.stake"), `<input id="cf-stake" name="stake" type="number" inputmode="numeric" min="0" value="0"${invalid(F, "stake")}>`)}
         ${row("spectators", t("opt.spectators"), `<select id="cf-spectators" name="spectators"><option value="on">${t("opt.spectators.on")}</option><option value="off">${t("opt.spectators.off")}</option></select>`)}
+        ${row("distinct_addresses", t("opt.distinct_addresses"), `<select id="cf-distinct_addresses" name="distinct_addresses"><option value="off">${t("opt.distinct_addresses.off")}</option><option value="on">${t("opt.distinct_addresses.on")}</option></select>`)}
         <button class="primary" type="submit">${t("lobby.create")}</button>${formError(F)}</form></div>
       <div class="card"><h3>${t("lobby.join")}</h3><form id="join-form" novalidate><div class="form-row">
         <input name="code" inputmode="numeric" maxlength="6" placeholder="${t("lobby.code")}" aria-label="${t("lobby.code")}" required${invalid("join-form", "code")}>
@@ -1550,6 +1552,7 @@ function createOptions(f) {
   if (f.cap.value) options.cap = Number(f.cap.value);
   if (f.claim_window_seconds.value) options.claim_window_seconds = Number(f.claim_window_seconds.value);
   if (f.spectators && f.spectators.value === "off") options.spectators = false;
+  if (f.distinct_addresses && f.distinct_addresses.value === "on") options.distinct_addresses = true;
   return options;
 }
 
