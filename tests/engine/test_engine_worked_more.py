@@ -1,0 +1,137 @@
+"""More hand-worked engine scenarios, each worked out from docs/RULES.md before it was run.
+
+Every scenario scripts a wall (``engine_helpers.scenario``) and plays a hand; the comments
+give the hand-worked reasoning: who may do what at each point, and the settlement
+(payment(L) = base x M(W) x M(L), RULES.md §17.2).  Seats 0-3, the default indicator 3z
+makes the laizi 4z in every profile (§5: 西 -> 北); 7z is 红中, 6z 发财, 5z 白板.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from engine_helpers import play, scenario, t
+
+from wuhan_mahjong.engine import (
+    PASS,
+    WIN,
+    Chi,
+    Discard,
+    HandState,
+    IllegalAction,
+    Kong,
+    LaiziDiscard,
+    Match,
+    Peng,
+    SpecialKong,
+)
+from wuhan_mahjong.meld import Meld
+from wuhan_mahjong.rules import get_rules
+
+
+def _result(st: HandState) -> tuple[object, ...]:
+    r = st.result
+    assert r is not None and r.outcome == "win", st.result
+    assert sum(r.deltas) == 0
+    return (r.winner, r.win_by, r.from_seat, r.deltas)
+
+
+def _hands(st: HandState) -> tuple[str, ...]:
+    r = st.result
+    assert r is not None and r.settlement is not None
+    return tuple(r.settlement.hands)
+
+
+# ====================================================================== claim priority
+# Seat 1 pengs the dealer's 5m (drops 1z) and seat 2's 7m (drops 9s): concealed 34s 678p 22p,
+# waiting on 2s / 5s.  Seat 3 holds 5s5s5s.  The dealer draws 6z and discards 5s.
+PRIO = {0: "5m5s1m1m3p3p1s1s2s2s8m8m4p9p", 1: "5m5m7m7m34s678p2p2p1z9s",
+        2: "7m3m3m4p4p6s6s1p1p9p9p4m8m", 3: "5s5s5s1m2m2m3p5p5p7s7s8s6m"}
+
+
+def _prio(profile: str = "yuanhang") -> HandState:
+    st = scenario(PRIO, draws="2z5z5z6z", repl="9m", profile=profile)
+    play(st, "0 discard 5m")
+    assert st.legal_actions(1) == (Peng(t("5m")), PASS)
+    play(st, "1 peng", "1 discard 1z", "2 discard 7m")
+    assert st.legal_actions(1) == (Peng(t("7m")), PASS)  # seat 3 is next: no chi there
+    play(st, "1 peng", "1 discard 9s", "2 discard 5z", "3 discard 5z", "0 discard 5s")
+    # seat 1: the win, or the chi 345s (he is the dealer's next player); seat 3: peng or 冲杠
+    assert st.legal_actions(1) == (WIN, Chi(t("3s")), PASS)
+    assert st.legal_actions(3) == (Peng(t("5s")), Kong("direct", t("5s")), PASS)
+    return st
+
+
+def test_win_beats_a_direct_kong_on_the_same_discard() -> None:
+    # 口口翻: M(1) = 2 x 2 (two pengs) x 2 (硬胡) = 8; the dealer's M = dealer 2 x 放冲 2 = 4:
+    # 8 x 4 = 32 >= 20, so the win stands; seats 2 and 3 pay 8 each.
+    st = _prio()
+    play(st, "3 kong direct", "1 win")
+    assert _result(st) == (1, "discard", 0, (-32, 48, -8, -8))
+    assert st.melds[3] == [] and st.rivers[0][-1] == [t("5s"), 1, 0]
+
+
+def test_direct_kong_beats_the_next_players_chi() -> None:
+    # win > peng = 冲杠 > chi (decision 7): seat 1 asks for the chi, seat 3's 冲杠 takes it
+    st = _prio()
+    play(st, "1 chi 3s", "3 kong direct")
+    assert st.result is None and st.melds[3] == [Meld("kong", (t("5s"),) * 4, 0, "direct")]
+    assert len(st.melds[1]) == 2  # the chi never happened
+    assert st.current == 3 and st.drawn == t("9m") and st.draw_source == "replacement"
+
+
+def test_bianfeng_refuses_the_same_win_and_the_chi_goes_through() -> None:
+    # 开口翻: M(1) = opened 2 x 硬胡 2 = 4; the dealer owes 4 x 4 = 16 < 20 and seats 2, 3 owe
+    # 4 < 8: no win offered.  Seat 3 passes, so seat 1's chi stands (chi after pass).
+    st = scenario(PRIO, draws="2z5z5z6z", repl="9m", profile="bianfeng")
+    play(st, "0 discard 5m", "1 peng", "1 discard 1z", "2 discard 7m", "1 peng", "1 discard 9s",
+         "2 discard 5z", "3 discard 5z", "0 discard 5s")
+    assert st.legal_actions(1) == (Chi(t("3s")), PASS)
+    with pytest.raises(IllegalAction, match="minimum score"):
+        st.apply(1, WIN)
+    play(st, "1 chi 3s", "3 pass")
+    assert st.melds[1][-1] == Meld("chi", (t("3s"), t("4s"), t("5s")), 0)
+    assert st.current == 1 and st.phase == "turn" and st.drawn is None
+
+
+# ---------------------------------------------------------------------- 一炮单响, three winners
+# laizishanzhuang (no minimum).  The dealer 0 pengs 5z (waits 4s6s), seat 1 pengs 1z (34s),
+# seat 3 pengs 2z (67s); seat 2 then discards 5s, which all three win on.
+THREE = {0: "1z5z5z9s46s234p88m678m", 1: "1z1z2z34s678p234m5p5p", 2: "5s1m1m9m9m1p1p9p9p1s1s8s7s",
+         3: "2z2z5z67s345p234m2s2s"}
+
+
+def _three(**opts: object) -> HandState:
+    st = scenario(THREE, draws="3z3z", profile="laizishanzhuang", **opts)  # type: ignore[arg-type]
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "3 peng", "3 discard 5z", "0 peng",
+         "0 discard 9s", "1 discard 3z", "2 discard 5s")
+    assert st.legal_actions(0) == (WIN, PASS)
+    assert st.legal_actions(1) == (WIN, PASS)
+    assert st.legal_actions(3) == (WIN, Chi(t("5s")), PASS)
+    return st
+
+
+def test_three_winners_the_dealer_first() -> None:
+    # from the dealer: 0, 1, 3.  M(0) = opened 2 x 硬胡 2 x dealer 2 = 8; every loser has M 2
+    # (seats 1, 3 opened, seat 2 放冲): 16 each.
+    st = _three()
+    play(st, "3 win", "1 win")
+    assert st.phase == "claim"  # the dealer has not answered: nothing is decided yet
+    play(st, "0 win")
+    assert _result(st) == (0, "discard", 2, (48, -16, -16, -16))
+    assert st.hand_size(1) == 10 and st.hand_size(3) == 10
+
+
+def test_three_winners_the_dealer_passes() -> None:
+    # seat 1 is next in order: M(1) = 4; dealer 2 x opened 2 = 4 -> 16, seats 2, 3: 8
+    st = _three()
+    play(st, "0 pass", "3 win", "1 win")
+    assert _result(st) == (1, "discard", 2, (-16, 32, -8, -8))
+
+
+def test_three_winners_counting_from_the_discarder() -> None:
+    # winner_order from_discarder: 3, 0, 1 -> seat 3; M(3) = 4; dealer 4 -> 16, seats 1, 2: 8
+    st = _three(winner_order="from_discarder")
+    play(st, "0 win", "1 win", "3 win")
+    assert _result(st) == (3, "discard", 2, (-16, -8, -8, 32))
