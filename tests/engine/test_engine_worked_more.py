@@ -135,3 +135,118 @@ def test_three_winners_counting_from_the_discarder() -> None:
     st = _three(winner_order="from_discarder")
     play(st, "0 win", "1 win", "3 win")
     assert _result(st) == (3, "discard", 2, (-16, -8, -8, 32))
+
+
+# ====================================================================== 抢杠: several robbers
+# Seat 1 pengs the dealer's 1z (waits 2s/5s on 34s, pair 5p); seat 3 pengs seat 1's 2z (waits
+# 5s/8s on 67s, pair 2s); seat 2 pengs the dealer's 5s and later draws the fourth 5s.  Neither
+# seat 1 nor seat 3 may win on the dealer's 5s itself: a small hand, the dealer owes 4 x 4 = 16
+# and the others less (yuanhang), so seat 1 is offered only the chi.
+ROBBERS = {0: "1z5s1s1s2p2p8m8m3m7m9s9s1m5m", 1: "1z1z2z34s678p234m5p5p",
+           2: "5s5s9m1m1m1p1p9p9p7s7s8s8m", 3: "2z2z5z67s345p234m2s2s"}
+
+
+def _robbers(profile: str = "yuanhang") -> HandState:
+    st = scenario(ROBBERS, draws="3z3z3z7p5s", repl="9s", profile=profile)
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "3 peng", "3 discard 5z", "0 discard 5s")
+    assert st.legal_actions(2) == (Peng(t("5s")), PASS)
+    if profile == "yuanhang":
+        assert st.legal_actions(1) == (Chi(t("3s")), PASS)
+        play(st, "1 pass", "2 peng")
+    else:  # no minimum in laizishanzhuang: both small hands may win on it; they let it go
+        assert st.legal_actions(1) == (WIN, Chi(t("3s")), PASS)
+        assert st.legal_actions(3) == (WIN, PASS)
+        play(st, "1 pass", "3 pass", "2 peng")
+    play(st, "2 discard 9m", "3 discard 3z", "0 discard 3z", "1 discard 7p")
+    assert st.current == 2 and st.drawn == t("5s")
+    assert Kong("added", t("5s")) in st.legal_actions(2)
+    play(st, "2 kong added 5s")
+    assert st.phase == "rob"
+    assert st.legal_actions(1) == (WIN, PASS) and st.legal_actions(3) == (WIN, PASS)
+    return st
+
+
+def test_two_robbers_the_first_from_the_dealer_takes_the_konger_bloom() -> None:
+    # yuanhang (杠进杠出): the konger's imagined 杠开, base 10, M(2) = opening 2 x 蓄杠 2 x
+    # self-draw 1.5 x 硬胡 2 = 12; seat 0 (M 1, dealer ignored) 120, seats 1, 3 (opened) 240
+    # each: 600, under the 400 cap per share; the konger pays it all to seat 1 (first from 0).
+    st = _robbers()
+    play(st, "3 win", "1 win")
+    assert _result(st) == (1, "rob_kong", 2, (0, 600, -600, 0))
+    assert _hands(st) == ("qiangganghu",)
+    assert st.melds[2][-1] == Meld("peng", (t("5s"),) * 3, 0)
+
+
+def test_two_robbers_the_first_passes_the_second_robs() -> None:
+    st = _robbers()
+    play(st, "1 pass", "3 win")
+    assert _result(st) == (3, "rob_kong", 2, (0, 0, -600, 600))
+
+
+def test_both_robbers_pass_the_kong_completes_and_a_robber_may_win_later() -> None:
+    # no lock after passing a 抢杠 (Amb. 38): the konger's replacement 6z, discarded, is no win
+    # for anyone; seat 3 then draws 8s himself and wins on it (small hand, self-draw):
+    # M(3) = opened 2 x 硬胡 2 x 自摸 2 = 8; seat 0 dealer 2 -> 16, seat 1 opened 2 -> 16,
+    # seat 2 opened 2 x 蓄杠 2 = 4 -> 32 >= 20.
+    st = scenario(ROBBERS, draws="3z3z3z7p5s8s", repl="6z")
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "3 peng", "3 discard 5z", "0 discard 5s",
+         "1 pass", "2 peng", "2 discard 9m", "3 discard 3z", "0 discard 3z", "1 discard 7p",
+         "2 kong added 5s", "1 pass", "3 pass")
+    assert st.melds[2][-1] == Meld("kong", (t("5s"),) * 4, 0, "added")
+    assert st.current == 2 and st.drawn == t("6z")
+    play(st, "2 discard 6z")
+    assert st.current == 3 and st.drawn == t("8s") and st.legal_actions(3)[0] == WIN
+    play(st, "3 win")
+    assert _result(st) == (3, "self_draw", None, (-16, -16, -32, 64))
+
+
+def test_laizishanzhuang_robber_settles_his_own_hand() -> None:
+    # robber_hand: 抢杠 is seat 1's big hand (base 10, pair 5p is a 将 as laizishanzhuang asks);
+    # M(1) = opened 2 x 硬胡 2 = 4; seat 0: 1 -> 40, seat 2 (peng, the kong never formed) 2
+    # -> 80, seat 3 opened 2 -> 80: 200, all paid by the robbed seat 2, no deal-in factor.
+    st = _robbers("laizishanzhuang")
+    play(st, "1 win", "3 pass")
+    assert _result(st) == (1, "rob_kong", 2, (0, 200, -200, 0))
+    assert _hands(st) == ("qiangganghu",)
+
+
+# ====================================================================== what may not be claimed
+# Seat 1 pengs the dealer's 1z and waits 碰碰胡 on 9m or 8m (999m? 88m, 222p 555s).
+PPH = "1z1z2z9m9m2p2p2p5s5s5s8m8m"
+
+
+def test_a_pi_kong_is_never_robbed_though_the_discard_would_win() -> None:
+    # bianfeng in 口口翻 (癞子皮杠 on); indicator 9m, laizi 1m.  The dealer holds the pi tile 9m.
+    st = scenario({0: "1z9m", 1: PPH}, indicator="9m", draws="6z6z6z", repl="5z",
+                  profile="bianfeng", opening_scoring="per_opening")
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "2 discard 6z", "3 discard 6z")
+    assert st.current == 0 and SpecialKong("pi") in st.legal_actions(0)
+    discard = st.copy()
+    # discarded normally the 9m is a win for seat 1 (碰碰胡 beats both minimums: base 10,
+    # M(1) = 2 x 2 = 4, the dealer 放冲 1.5 -> 60, seats 2, 3: 40) or a peng
+    play(discard, "0 discard 9m")
+    assert discard.legal_actions(1) == (WIN, Peng(t("9m")), PASS)
+    play(discard, "1 win")
+    assert _result(discard) == (1, "discard", 0, (-60, 140, -40, -40))
+    assert _hands(discard) == ("pengpenghu",)
+    # played out as the 癞子皮杠 it is a kong nobody may claim or rob: no window
+    play(st, "0 pi")
+    assert st.phase == "turn" and st.current == 0 and st.drawn == t("5z")
+    assert st.specials[0].pi == 1 and st.legal_actions(1) == ()
+    assert st.rivers[0] == [[t("1z"), 1, 0]]
+
+
+def test_laizi_kong_and_laizi_discard_open_no_window_for_a_ready_player() -> None:
+    # yuanhang, laizi 4z.  The dealer konges one laizi and throws the other away; seat 1
+    # (ready on 9m / 8m) is offered nothing, draws 9m himself and wins 碰碰胡 by self-draw:
+    # M(1) = 2 x 硬胡 2 x 自摸 1.5 = 6, base 10: seats 2, 3 pay 60; the dealer's own factors
+    # (癞子杠 x4, 丢癞子 x2: M 8) make 480, capped at 300.
+    st = scenario({0: "1z4z4z", 1: PPH}, draws="6z6z6z9m", repl="5z")
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "2 discard 6z", "3 discard 6z", "0 laizi")
+    assert st.phase == "turn" and st.current == 0 and st.legal_actions(1) == ()
+    assert LaiziDiscard() in st.legal_actions(0) and Discard(t("4z")) not in st.legal_actions(0)
+    play(st, "0 laizi-discard")
+    assert st.phase == "turn" and st.current == 1 and st.drawn == t("9m")
+    assert st.rivers[0][-1] == [t("4z"), -1, 1]
+    play(st, "1 win")
+    assert _result(st) == (1, "self_draw", None, (-300, 420, -60, -60))
