@@ -7,7 +7,11 @@ import asyncio
 import threading
 from typing import Any
 
-from .harness import Client, Server, play, register  # noqa: F401
+import pytest
+
+from wuhan_mahjong.store import clubs
+
+from .harness import Client, Server, api_post, play, register
 from .test_end_vote import two_with_bots
 
 
@@ -58,3 +62,109 @@ def test_a_leave_after_the_last_hand_is_no_escape_and_loses_nothing(server: Serv
 
     asyncio.run(flow())
     assert server.store.audit().ok
+
+
+async def _room_of(server: Server, names: list[str], options: dict[str, Any],
+                   tokens: dict[str, str]) -> tuple[list[Client], str]:
+    """The players ``names`` (the first hosts) meet in a room of ``options``, nobody ready."""
+    clients = [Client(server, tokens[n], n) for n in names]
+    for c in clients:
+        await c.connect()
+    await clients[0].send({"type": "create_room", "options": options})
+    code = str((await clients[0].expect("room"))["code"])
+    for c in clients[1:]:
+        await c.send({"type": "join_room", "code": code})
+        await c.expect("room")
+    return clients, code
+
+
+async def _room_until(client: Client, test: Any) -> dict[str, Any]:
+    """The next ``room`` frame of ``client`` whose members pass ``test``."""
+    while True:
+        room = await client.expect("room")
+        if test(room["members"]):
+            return room
+
+
+def test_a_silver_room_whose_member_became_short_stays_open(server: Server) -> None:
+    """A member of a silver room loses silver after joining (a table he escaped from goes on
+    settling his seat, an operator's debit): when the room is to start, he alone is told
+    (``insufficient_silver`` with ``need`` and ``have``) and is no longer ready; the room and
+    its other members stay as they were, and it starts once he can sit again."""
+    names = ["ann", "bob", "cat", "dan"]
+    tokens = {n: register(server, n) for n in names}
+    store = server.store
+
+    async def flow() -> None:
+        clients, code = await _room_of(server, names, {"stake": 1, "hands": 1}, tokens)
+        ann, dan = clients[0], clients[3]
+        need = 400  # yuanhang at stake 1
+        account = store.account_by_username("dan")
+        store.grant(account.id, -(account.silver - 150))
+        for c in clients:
+            await c.send({"type": "ready"})
+        refused = await dan.expect("error")
+        assert refused["code"] == "insufficient_silver", refused
+        assert refused["params"] == {"need": need, "have": 150}
+        await _room_until(ann, lambda ms: len(ms) == 4 and all(m["ready"] for m in ms))
+        room = await ann.expect("room")  # then dan is no longer ready
+        assert room["code"] == code and [m["ready"] for m in room["members"]] == [True] * 3 + [False]
+        for c in clients[:3]:
+            assert not [f for f in c.frames if f.msg["type"] == "error"], c.name
+        await ann.send({"type": "snapshot"})  # the room is still there
+        assert (await ann.expect("room"))["code"] == code
+        store.grant(account.id, need)
+        await dan.send({"type": "ready"})
+        tables = [await c.expect("table") for c in clients]
+        assert len({t["match_id"] for t in tables}) == 1
+        for c in clients:
+            await c.send({"type": "leave"})
+            await c.expect("left")
+            await c.close()
+
+    asyncio.run(flow())
+    assert store.audit().ok
+
+
+def test_a_member_who_is_no_longer_ready_is_not_seated(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the server checks that a club's table may start (the store answers who is a
+    member), a member says he is not ready after all: the table does not start without him
+    agreeing (he would have been seated, and his leave an escape)."""
+    names = ["ann", "boss", "ben"]
+    tokens = {n: register(server, n) for n in names}
+    number = api_post(server, "/api/clubs", tokens["boss"], {"name": "慢圈"}).json()["number"]
+    for n in ("ann", "ben"):
+        api_post(server, f"/api/clubs/{number}/apply", tokens[n])
+        api_post(server, f"/api/clubs/{number}/members", tokens["boss"],
+                 {"username": n, "action": "approve"})
+
+    async def flow() -> None:
+        clients, _ = await _room_of(server, names, {"club": number}, tokens)
+        ann, boss, ben = clients
+        for c in clients:
+            await c.send({"type": "ready"})
+        await _room_until(ann, lambda ms: len(ms) == 3 and all(m["ready"] for m in ms))
+        real = clubs.member_role
+        arrived, release = threading.Event(), threading.Event()
+
+        def held(*args: Any, **kwargs: Any) -> Any:
+            arrived.set()
+            release.wait(30)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(clubs, "member_role", held)
+        await ann.send({"type": "start"})
+        await _until(arrived)
+        await ben.send({"type": "ready", "ready": False})
+        await _room_until(ann, lambda ms: not ms[2]["ready"])
+        release.set()
+        await ann.send({"type": "ping"})
+        await ann.expect("pong")
+        await boss.send({"type": "snapshot"})
+        assert (await boss.expect("room"))["members"][2]["ready"] is False
+        for c in clients:
+            assert not [f for f in c.frames if f.msg["type"] == "table"], c.name
+            await c.close()
+
+    asyncio.run(flow())
