@@ -8,10 +8,8 @@ makes the laizi 4z in every profile (§5: 西 -> 北); 7z is 红中, 6z 发财, 
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
-from engine_helpers import play, scenario, t
+from engine_helpers import SALT, play, scenario, t
 
 from wuhan_mahjong.engine import (
     PASS,
@@ -22,12 +20,22 @@ from wuhan_mahjong.engine import (
     IllegalAction,
     Kong,
     LaiziDiscard,
-    Match,
     Peng,
     SpecialKong,
 )
+from wuhan_mahjong.engine.dealing import arrange_wall
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.tiles import parse_tiles
+
+
+def dealt(hands: dict[int, str], *, indicator: str = "3z", draws: str = "", repl: str = "",
+          dealer: int = 0, profile: str = "yuanhang", **options: object) -> HandState:
+    """A hand from four fully written hands (no filler), for tables too crowded for it."""
+    full = [parse_tiles(hands[s]) for s in range(4)]
+    assert [len(h) for h in full] == [14 if s == dealer else 13 for s in range(4)]
+    wall = arrange_wall(dealer, full, t(indicator), parse_tiles(draws), parse_tiles(repl))
+    return HandState(get_rules(profile, options), dealer, wall, SALT, auto_pass=True)
 
 
 def _result(st: HandState) -> tuple[object, ...]:
@@ -250,3 +258,106 @@ def test_laizi_kong_and_laizi_discard_open_no_window_for_a_ready_player() -> Non
     assert st.rivers[0][-1] == [t("4z"), -1, 1]
     play(st, "1 win")
     assert _result(st) == (1, "self_draw", None, (-300, 420, -60, -60))
+
+
+# ====================================================================== 杠上开花, the replacement draw
+# Seat 1 pengs the dealer's 1z and drops 2z; his 222p 34p 678s 88m waits on 2p, 5p or 8m.
+KONG_WAITS = {0: "1z", 1: "1z1z2z2p2p2p3p4p6s7s8s8m8m"}
+
+
+def _kong_waits(repl: str) -> HandState:
+    st = scenario(KONG_WAITS, draws="5z5z5z2p", repl=repl, profile="laizishanzhuang")
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "2 discard 5z", "3 discard 5z",
+         "0 discard 5z")
+    assert st.current == 1 and st.drawn == t("2p")
+    acts = st.legal_actions(1)
+    # 222p 234p 678s 88m is a win (no minimum in laizishanzhuang), and the 暗杠 of 2p is legal
+    assert acts[0] == WIN and Kong("concealed", t("2p")) in acts
+    return st
+
+
+def test_self_draw_small_hand_instead_of_the_kong() -> None:
+    # M(1) = opened 2 x 硬胡 2 x 自摸 2 = 8: seats 2, 3 pay 8, the dealer (x2) 16
+    st = _kong_waits("5p")
+    play(st, "1 win")
+    assert _result(st) == (1, "self_draw", None, (-16, 32, -8, -8))
+
+
+def test_concealed_kong_changes_the_waits_then_kong_bloom() -> None:
+    # after 2222p the hand 34p 678s 88m waits on 2p/5p only (no 2p is left): the replacement
+    # 5p wins 杠上花 (pair 8m, the 将 laizishanzhuang asks); M(1) = opened 2 x 暗杠 4 x 硬胡 2
+    # x 自摸 1.5 = 24, base 10, every loser M 1 (dealer ignored): 240 each.
+    st = _kong_waits("5p")
+    play(st, "1 kong concealed 2p")
+    assert st.drawn == t("5p") and st.draw_source == "replacement"
+    assert st.legal_actions(1)[0] == WIN
+    play(st, "1 win")
+    assert _result(st) == (1, "kong_bloom", None, (-240, 720, -240, -240))
+    assert _hands(st) == ("gangshanghua",)
+
+
+def test_concealed_kong_loses_the_8m_wait() -> None:
+    # before the kong 8m completed 22p 234p 678s 888m; after it, 34p 678s 88m 8m does not
+    st = _kong_waits("8m")
+    play(st, "1 kong concealed 2p")
+    assert st.drawn == t("8m") and WIN not in st.legal_actions(1)
+
+
+# Seat 1 pengs 1z, drops 2z and waits on 1s alone (234p 678s 456m 1s); he then draws 红中.
+SINGLE_1S = {0: "1z2m2m8p8p9s9s3m3m9m9m1p1p5p", 1: "1z1z2z234p678s456m1s",
+             2: "1m1m7m7m2p9p9p3s3s4s7p7p6p", 3: "8m8m2s5s5s4p5p9p6m4m1m1p9s"}
+
+
+def test_red_kong_bloom_without_a_258_pair_yuanhang() -> None:
+    # 杠上花 needs no 将 in yuanhang (decision 9): pair 1s wins; M(1) = opening 2 x 红中杠 2 x
+    # 硬胡 2 x 自摸 1.5 = 12, base 10: 120 from each loser
+    st = dealt(SINGLE_1S, draws="5z5z5z7z", repl="1s")
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "2 discard 5z", "3 discard 5z",
+         "0 discard 5z")
+    assert st.drawn == t("7z") and SpecialKong("red") in st.legal_actions(1)
+    assert Discard(t("7z")) not in st.legal_actions(1)
+    play(st, "1 red")
+    assert st.legal_actions(1)[0] == WIN
+    play(st, "1 win")
+    assert _result(st) == (1, "kong_bloom", None, (-120, 360, -120, -120))
+
+
+def test_red_kong_bloom_without_a_258_pair_refused_in_laizishanzhuang() -> None:
+    st = dealt(SINGLE_1S, draws="5z5z5z7z", repl="1s", profile="laizishanzhuang")
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "2 discard 5z", "3 discard 5z",
+         "0 discard 5z", "1 red")
+    assert st.drawn == t("1s") and WIN not in st.legal_actions(1)
+    with pytest.raises(IllegalAction):
+        st.apply(1, WIN)
+    play(st, "1 discard 1s")  # the hand goes on
+    assert st.current == 2
+
+
+def test_a_wall_draw_of_the_same_1s_is_no_win_anywhere() -> None:
+    # without the kong it is a small hand, whose pair must be 2/5/8 in every profile
+    for profile in ("yuanhang", "bianfeng", "laizishanzhuang"):
+        st = dealt(SINGLE_1S, draws="5z5z5z1s", profile=profile)
+        play(st, "0 discard 1z", "1 peng", "1 discard 2z", "2 discard 5z", "3 discard 5z",
+             "0 discard 5z")
+        assert st.drawn == t("1s") and WIN not in st.legal_actions(1), profile
+
+
+def test_two_laizi_no_small_win_then_laizi_kong_bloom() -> None:
+    # yuanhang, laizi 4z.  Seat 1: 234p 678p 23s 4z4z after his peng; the drawn 5m completes
+    # only with both laizi (23s+L, 5m+L): a small hand holds one laizi at most (decision 12),
+    # so no win.  He konges a laizi (癞子杠 x4) and the replacement 5m wins 杠上花 with one
+    # laizi standing in (soft): M(1) = opening 2 x 4 x 自摸 1.5 = 12, 120 from each loser.
+    st = scenario({0: "1z1m1m9m9m1p1p9p9p", 1: "1z1z2z234p678p2s3s4z4z"}, draws="5z5z5z5m", repl="5m")
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "2 discard 5z", "3 discard 5z",
+         "0 discard 5z")
+    acts = st.legal_actions(1)
+    assert st.drawn == t("5m") and WIN not in acts
+    assert SpecialKong("laizi") in acts and LaiziDiscard() in acts
+    with pytest.raises(IllegalAction, match="laizi"):
+        st.apply(1, WIN)
+    play(st, "1 laizi")
+    assert st.drawn == t("5m") and st.legal_actions(1)[0] == WIN
+    play(st, "1 win")
+    assert _result(st) == (1, "kong_bloom", None, (-120, 360, -120, -120))
+    r = st.result
+    assert r is not None and r.settlement is not None
