@@ -8,6 +8,8 @@ makes the laizi 4z in every profile (§5: 西 -> 北); 7z is 红中, 6z 发财, 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from engine_helpers import SALT, play, scenario, t
 
@@ -20,6 +22,7 @@ from wuhan_mahjong.engine import (
     IllegalAction,
     Kong,
     LaiziDiscard,
+    Match,
     Peng,
     SpecialKong,
 )
@@ -32,10 +35,14 @@ from wuhan_mahjong.tiles import parse_tiles
 def dealt(hands: dict[int, str], *, indicator: str = "3z", draws: str = "", repl: str = "",
           dealer: int = 0, profile: str = "yuanhang", **options: object) -> HandState:
     """A hand from four fully written hands (no filler), for tables too crowded for it."""
+    end_phase_wall = options.pop("end_phase_wall", None)  # beyond the option's range: as scenario()
+    rules = get_rules(profile, options)
+    if end_phase_wall is not None:
+        rules = dataclasses.replace(rules, end_phase_wall=end_phase_wall)
     full = [parse_tiles(hands[s]) for s in range(4)]
     assert [len(h) for h in full] == [14 if s == dealer else 13 for s in range(4)]
     wall = arrange_wall(dealer, full, t(indicator), parse_tiles(draws), parse_tiles(repl))
-    return HandState(get_rules(profile, options), dealer, wall, SALT, auto_pass=True)
+    return HandState(rules, dealer, wall, SALT, auto_pass=True)
 
 
 def _result(st: HandState) -> tuple[object, ...]:
@@ -361,3 +368,132 @@ def test_two_laizi_no_small_win_then_laizi_kong_bloom() -> None:
     assert _result(st) == (1, "kong_bloom", None, (-120, 360, -120, -120))
     r = st.result
     assert r is not None and r.settlement is not None
+
+
+# ====================================================================== the minimum score, per profile
+# Seat 1 pengs the dealer's 1z and waits on 2s/5s (234p 678s 55m 34s).  With RED he plays his
+# 红中 out straight after the peng (replacement 9p, discarded); without it he drops 9m.  Later
+# he draws 5s: a hard small hand by self-draw.
+_OTHERS = {0: "1z1m1m9s9s2z2z3m3m1p1p5p6m8m", 2: "2m2m4m4m7m2s2s6p6p3z9s1s5p",
+           3: "8s8s1s7p7p8p3z2z6m8m9m5m1p"}
+RED = {**_OTHERS, 1: "1z1z234p678s5m5m3s4s7z"}
+NO_RED = {**_OTHERS, 1: "1z1z234p678s5m5m3s4s9m"}
+
+
+@pytest.mark.parametrize(("profile", "red", "deltas"), [
+    # M(1) = opened 2 x 红中杠 2 x 硬胡 2 x 自摸 2 = 16: the dealer (x2) owes 32 >= 20, the
+    # others 16 >= 8: a win in every profile
+    ("yuanhang", True, (-32, 64, -16, -16)),
+    ("bianfeng", True, (-32, 64, -16, -16)),
+    ("laizishanzhuang", True, (-32, 64, -16, -16)),
+    # M(1) = 8: the dealer owes 16 < 20: refused in yuanhang and bianfeng, not in laizishanzhuang
+    ("yuanhang", False, None),
+    ("bianfeng", False, None),
+    ("laizishanzhuang", False, (-16, 32, -8, -8)),
+])
+def test_minimum_score_with_and_without_a_red_kong(
+        profile: str, red: bool, deltas: tuple[int, ...] | None) -> None:
+    st = dealt(RED if red else NO_RED, draws="5z5z5z5s", repl="9p", profile=profile)
+    play(st, "0 discard 1z", "1 peng")
+    if red:
+        assert SpecialKong("red") in st.legal_actions(1)
+        play(st, "1 red", "1 discard 9p")
+    else:
+        play(st, "1 discard 9m")
+    play(st, "2 discard 5z", "3 discard 5z", "0 discard 5z")
+    assert st.current == 1 and st.drawn == t("5s")
+    if deltas is None:
+        assert WIN not in st.legal_actions(1)
+        with pytest.raises(IllegalAction, match="minimum score"):
+            st.apply(1, WIN)
+    else:
+        assert st.legal_actions(1)[0] == WIN
+        play(st, "1 win")
+        assert _result(st) == (1, "self_draw", None, deltas)
+
+
+def test_258_pair_decides_which_of_two_waits_wins() -> None:
+    # laizishanzhuang (no minimum): seat 1 holds 234p 678s 33s 55m after pengging 1z.  On 5m
+    # the pair would be 3s (no 将): only the peng is offered.  On 3s the pair is 5m: a win,
+    # M(1) = opened 2 x 硬胡 2 = 4; seat 2 放冲 2 -> 8, the dealer 2 -> 8, seat 3 -> 4.
+    st = dealt({0: "1z1m1m9m9m1p1p9p9p9s9s8m8p5p", 1: "1z1z2z234p678s3s3s5m5m",
+                2: "5m3s2m2m7m7m4p4p6p6p1s8s7p", 3: "3m8m2p3p5s5s9s7s2s5p8p1p9p"},
+               draws="5z5z5z3z3z",
+                  profile="laizishanzhuang")
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "2 discard 5m")
+    assert st.legal_actions(1) == (Peng(t("5m")), PASS)
+    play(st, "1 pass", "3 discard 5z", "0 discard 5z", "1 discard 3z", "2 discard 3s")
+    assert st.legal_actions(1) == (WIN, Peng(t("3s")), PASS)
+    play(st, "1 win")
+    assert _result(st) == (1, "discard", 2, (-8, 20, -8, -4))
+
+
+# ====================================================================== kongs: timing and the end
+def test_added_kong_straight_after_another_peng() -> None:
+    # seat 1 pengs 5z, later draws the fourth 5z and keeps it; after pengging 1z he may add
+    # the 5z to its peng in that same turn (kongs in any own turn, also after a claim).  The
+    # added kong opens nothing: still two openings.
+    st = scenario({0: "5z", 1: "5z5z1z1z9m9p", 2: "1z"}, draws="6z6z6z5z3z", repl="6z")
+    play(st, "0 discard 5z", "1 peng", "1 discard 9m", "2 discard 6z", "3 discard 6z",
+         "0 discard 6z")
+    assert st.drawn == t("5z") and Kong("added", t("5z")) in st.legal_actions(1)
+    play(st, "1 discard 9p", "2 discard 1z", "1 peng")
+    assert st.current == 1 and st.drawn is None
+    assert Kong("added", t("5z")) in st.legal_actions(1)
+    play(st, "1 kong added 5z")  # nobody can rob: the window closes at once
+    assert st.melds[1] == [Meld("kong", (t("5z"),) * 4, 0, "added"), Meld("peng", (t("1z"),) * 3, 2)]
+    assert st.openings[1] == 2 and st.drawn == t("6z") and st.draw_source == "replacement"
+
+
+def _kong_at_the_edge(end_phase_wall: int) -> HandState:
+    # the dealer's 1z goes unclaimed; seat 1 draws and drops 5z (live 81); seat 2 draws his
+    # fourth 9p (live 80)
+    st = scenario({0: "1z", 2: "9p9p9p"}, draws="5z9p5z5z2z2z", repl="6z",
+                  end_phase_wall=end_phase_wall)
+    play(st, "0 discard 1z", "1 discard 5z")
+    assert st.current == 2 and st.drawn == t("9p") and st.live == 80
+    return st
+
+
+def test_a_kong_just_before_the_end_phase_its_replacement_starts_it() -> None:
+    st = _kong_at_the_edge(79)
+    assert not st.end_phase and Kong("concealed", t("9p")) in st.legal_actions(2)
+    play(st, "2 kong concealed 9p")
+    assert st.live == 79 and st.end_phase and ("end_phase", 79) in st.log
+    assert st.current == 2 and st.drawn == t("6z")
+    assert all(isinstance(a, Discard) for a in st.legal_actions(2))  # no kong any more
+    play(st, "2 discard 6z")  # unclaimed: four final draws from seat 3, then 荒庄
+    finals = [e[1] for e in st.log if e[0] == "draw" and e[3] == "final"]
+    assert finals == [3, 0, 1, 2] and st.live == 75
+    r = st.result
+    assert r is not None and r.outcome == "exhausted" and r.deltas == (0, 0, 0, 0)
+
+
+def test_no_kong_on_the_draw_that_starts_the_end_phase() -> None:
+    st = _kong_at_the_edge(80)
+    assert st.end_phase and Kong("concealed", t("9p")) not in st.legal_actions(2)
+    with pytest.raises(IllegalAction, match="end phase"):
+        st.apply(2, Kong("concealed", t("9p")))
+
+
+# ====================================================================== 海底
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng", "laizishanzhuang"])
+def test_last_tile_win_and_the_258_pair(profile: str) -> None:
+    # the end phase from the deal: seat 1 pengs the dealer's 1z and drops 2z; unclaimed, the
+    # four final draws go 2, 3, 0, 1, and seat 1's is his 1s (pair 1s, no 将).  海底捞 needs no
+    # 将 in yuanhang / bianfeng: M(1) = opened 2 x 硬胡 2 x 自摸 1.5 = 6, base 10, 60 each.
+    # laizishanzhuang asks a 将 (decision 9): only a pass, and the hand is a 荒庄.
+    st = dealt(SINGLE_1S, draws="5z5z5z1s", profile=profile, end_phase_wall=82)
+    assert st.end_phase
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z")
+    finals = [e[1] for e in st.log if e[0] == "draw" and e[3] == "final"]
+    assert finals[:3] == [2, 3, 0]
+    if profile == "laizishanzhuang":
+        r = st.result
+        assert r is not None and r.outcome == "exhausted" and finals == [2, 3, 0, 1]
+        return
+    assert st.phase == "final" and st.current == 1 and st.drawn == t("1s")
+    assert st.legal_actions(1) == (WIN, PASS)
+    play(st, "1 win")
+    assert _result(st) == (1, "last_tile", None, (-60, 180, -60, -60))
+    assert _hands(st) == ("haidilao",)
