@@ -497,3 +497,90 @@ def test_last_tile_win_and_the_258_pair(profile: str) -> None:
     play(st, "1 win")
     assert _result(st) == (1, "last_tile", None, (-60, 180, -60, -60))
     assert _hands(st) == ("haidilao",)
+
+
+# ====================================================================== 发财 in laizishanzhuang
+def test_green_kong_bloom_in_laizishanzhuang() -> None:
+    # 发财 is a must-kong tile there: drawn, it cannot be discarded, only played out as the
+    # 发财杠 (x2); the replacement 5s completes 234p 678s 456m 55s, a 杠上花 with a 将:
+    # M(1) = opened 2 x 发财杠 2 x 硬胡 2 x 自摸 1.5 = 12, base 10: 120 from each loser.
+    hands = {**SINGLE_1S, 1: "1z1z2z234p678s456m5s"}
+    st = dealt(hands, draws="5z5z5z6z", repl="5s", profile="laizishanzhuang")
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "2 discard 5z", "3 discard 5z",
+         "0 discard 5z")
+    acts = st.legal_actions(1)
+    assert st.drawn == t("6z") and SpecialKong("green") in acts and Discard(t("6z")) not in acts
+    assert WIN not in acts
+    play(st, "1 green")
+    assert st.specials[1].green == 1 and st.drawn == t("5s") and st.legal_actions(1)[0] == WIN
+    play(st, "1 win")
+    assert _result(st) == (1, "kong_bloom", None, (-120, 360, -120, -120))
+
+
+# ====================================================================== Match: deal rotation, escapes
+def test_match_draw_then_a_non_dealer_win_then_a_dealer_win() -> None:
+    # yuanhang with the end phase from the deal, first dealer 1.
+    # hand 0: the dealer's 1z goes unclaimed, four final draws, 荒庄: seat 1 keeps the deal.
+    # hand 1: seat 2 pengs the dealer's 1z, drops 2z, and wins 海底捞 on 5s (234p 678s 456m 55s):
+    #   M(2) = opening 2 x 硬胡 2 x 自摸 1.5 = 6, base 10: 60 from each; the deal goes to seat 2.
+    # hand 2: dealer 2 drops 2z, seat 3 pengs it and drops 1z, the dealer pengs that, drops 9m
+    #   and wins 海底捞 on 5s: 60 from seats 0 and 1, 120 from seat 3 (opened): he keeps the deal.
+    rules = dataclasses.replace(get_rules("yuanhang"), end_phase_wall=82)
+    walls = [
+        scenario({1: "1z"}, dealer=1, draws="5z5z5z5z").wall,
+        scenario({1: "1z", 2: "1z1z2z234p678s456m5s"}, dealer=1, draws="5z5z5z5s").wall,
+        scenario({2: "2z1z1z234p678s456m5s9m", 3: "2z2z1z"}, dealer=2, draws="5z5z5z5s").wall,
+    ]
+    m = Match(rules, 3, walls=walls, first_dealer=1, auto_pass=True)
+    hand = m.start_hand()
+    m.apply(1, Discard(t("1z")))
+    assert hand.result is not None and hand.result.outcome == "exhausted" and m.dealer == 1
+    hand = m.start_hand()
+    assert hand.dealer == 1
+    m.apply(1, Discard(t("1z")))
+    m.apply(2, Peng(t("1z")))
+    m.apply(2, Discard(t("2z")))
+    assert hand.phase == "final" and hand.current == 2 and hand.legal_actions(2) == (WIN, PASS)
+    m.apply(2, WIN)
+    assert _result(hand) == (2, "last_tile", None, (-60, -60, 180, -60)) and m.dealer == 2
+    hand = m.start_hand()
+    m.apply(2, Discard(t("2z")))
+    m.apply(3, Peng(t("2z")))
+    m.apply(3, Discard(t("1z")))
+    m.apply(2, Peng(t("1z")))
+    m.apply(2, Discard(t("9m")))
+    assert hand.current == 2 and hand.drawn == t("5s")
+    m.apply(2, WIN)
+    assert _result(hand) == (2, "last_tile", None, (-60, -60, 240, -120))
+    assert m.finished and m.dealer == 2
+    assert [h.dealer for h in m.history] == [1, 1, 2]
+    assert m.totals == [-120, -120, 420, -180]
+
+
+def test_match_draw_passes_the_deal_when_the_option_says_so() -> None:
+    rules = dataclasses.replace(
+        get_rules("laizishanzhuang", {"dealer_keeps_after_draw": False}), end_phase_wall=82)
+    m = Match(rules, 1, walls=[scenario({3: "1z"}, dealer=3, draws="5z5z5z5z").wall],
+              first_dealer=3, auto_pass=True)
+    hand = m.start_hand()
+    m.apply(3, Discard(t("1z")))
+    assert hand.result is not None and hand.result.outcome == "exhausted"
+    assert m.dealer == 0 and m.totals == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize(("profile", "options", "seat", "deltas"), [
+    # laizishanzhuang 口口翻: 500, 166 each and the two left-over points to the escaper's next
+    # players (seats 2 and 3)
+    ("laizishanzhuang", {"opening_scoring": "per_opening"}, 1, (166, -500, 167, 167)),
+    # 开口翻: 400 = 133 x 3 + 1, the extra point to seat 3's next player, seat 0
+    ("laizishanzhuang", {}, 3, (134, 133, 133, -400)),
+    # no escape penalty in yuanhang or bianfeng (bianfeng's fee is the store's business)
+    ("yuanhang", {}, 0, (0, 0, 0, 0)),
+    ("bianfeng", {}, 2, (0, 0, 0, 0)),
+])
+def test_escape_penalty_per_profile(profile: str, options: dict[str, object], seat: int,
+                                    deltas: tuple[int, ...]) -> None:
+    wall = scenario({0: "1z"}, draws="5z5z5z5z").wall
+    m = Match(get_rules(profile, options), 1, walls=[wall], first_dealer=0, auto_pass=True)
+    m.start_hand()
+    assert m.escape(seat) == deltas and tuple(m.totals) == deltas
