@@ -584,3 +584,124 @@ def test_escape_penalty_per_profile(profile: str, options: dict[str, object], se
     m = Match(get_rules(profile, options), 1, walls=[wall], first_dealer=0, auto_pass=True)
     m.start_hand()
     assert m.escape(seat) == deltas and tuple(m.totals) == deltas
+
+
+# ====================================================================== more laizi, openings, 全求人
+@pytest.mark.parametrize(("profile", "deltas"), [
+    # two laizi are fine in a big hand (decision 12).  The pair 4z4z stands for itself: hard,
+    # and 海底捞 needs no 将 here: M(1) = opened 2 x 硬胡 2 x 自摸 1.5 = 6, 60 each
+    ("yuanhang", (-60, 180, -60, -60)),
+    ("bianfeng", (-60, 180, -60, -60)),
+    # laizishanzhuang asks a 将: the two laizi must stand in for one (55m, say): soft,
+    # M(1) = 2 x 1.5 = 3, 30 each
+    ("laizishanzhuang", (-30, 90, -30, -30)),
+])
+def test_last_tile_laizi_makes_two_laizi_in_a_big_hand(profile: str, deltas: tuple[int, ...]) -> None:
+    hands = {**SINGLE_1S, 1: "1z1z2z234p678s456m4z"}
+    st = dealt(hands, draws="5z5z5z4z", profile=profile, end_phase_wall=82)
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z")
+    assert st.phase == "final" and st.current == 1 and st.drawn == t("4z")
+    assert st.legal_actions(1) == (WIN, PASS)
+    play(st, "1 win")
+    assert _result(st) == (1, "last_tile", None, deltas)
+
+
+@pytest.mark.parametrize(("opens", "deltas"), [
+    # a 冲杠 opens (decision 5): M(3) = opening 2 x 明杠 2 x 硬胡 2 x 自摸 1.5 = 12, base 10,
+    # 120 from each (the dealer's 5s was no deal-in: the win is on the replacement)
+    (True, (-120, -120, -120, 360)),
+    (False, None),
+])
+def test_direct_kong_is_the_only_opening_then_kong_bloom(
+        opens: bool, deltas: tuple[int, ...] | None) -> None:
+    st = scenario({0: "5s", 3: "5s5s5s234p678p345m8m"}, repl="8m",
+                  direct_kong_opens=opens)
+    play(st, "0 discard 5s")
+    assert st.legal_actions(3) == (Peng(t("5s")), Kong("direct", t("5s")), PASS)
+    play(st, "3 kong direct")
+    assert st.current == 3 and st.drawn == t("8m")
+    if deltas is None:
+        assert WIN not in st.legal_actions(3)
+        with pytest.raises(IllegalAction, match="not opened"):
+            st.apply(3, WIN)
+        return
+    play(st, "3 win")
+    assert _result(st) == (3, "kong_bloom", None, deltas)
+
+
+@pytest.mark.parametrize(("profile", "deltas"), [
+    # 碰碰胡 + 全求人 (pair 5m).  yuanhang 口口翻: base 20, M(1) = 2^4 x 硬胡 2 = 32: raw
+    # 960 (seat 2, 放冲 1.5) / 640 / 640, all at the cap: 金顶 400 each; 5m is a 将, so the
+    # discarder contracts (jiang_discard) and pays 1200.
+    ("yuanhang", (0, 1200, -1200, 0)),
+    # 开口翻: M(1) = 2 x 2 = 4: 120 / 80 / 80; seat 2 never opened, so was not ready, and
+    # pays the 280 (not_ready); laizishanzhuang adds 10 + 10 = 20, the same base.
+    ("bianfeng", (0, 280, -280, 0)),
+    ("laizishanzhuang", (0, 280, -280, 0)),
+])
+def test_quanqiuren_four_pengs_from_claims_and_the_contract(
+        profile: str, deltas: tuple[int, ...]) -> None:
+    st = scenario({0: "1z", 1: "1z1z2p2p6s6s9m9m5m2z3z5z9p", 2: "2p6s9m5m"},
+                  draws="1m1m1m1m", profile=profile)
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "2 discard 2p", "1 peng", "1 discard 3z",
+         "2 discard 6s", "1 peng", "1 discard 5z", "2 discard 9m", "1 peng", "1 discard 9p")
+    assert st.hand_tiles(1) == (t("5m"),) and st.openings[1] == 4
+    play(st, "2 discard 5m")
+    assert st.legal_actions(1) == (WIN, PASS)
+    play(st, "1 win")
+    assert _result(st) == (1, "discard", 2, deltas)
+    assert set(_hands(st)) == {"pengpenghu", "quanqiuren"}
+    r = st.result
+    assert r is not None and r.settlement is not None and r.settlement.contractor == 2
+
+
+def test_a_player_holding_red_dragons_cannot_rob() -> None:
+    # as ROBBERS, but seat 3's pair is 7z7z (kept, never played out): his shape would take the
+    # 5s, but a held 红中 rules out any win (§6.1, §8.2), so only seat 1 may rob
+    hands = {**ROBBERS, 3: "2z2z5z67s345p234m7z7z"}
+    st = scenario(hands, draws="3z3z3z7p5s", repl="9p")
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "3 peng", "3 discard 5z", "0 discard 5s",
+         "1 pass", "2 peng", "2 discard 9m", "3 discard 3z", "0 discard 3z", "1 discard 7p",
+         "2 kong added 5s")
+    assert st.phase == "rob" and st.to_act() == (1,)
+    assert st.legal_actions(1) == (WIN, PASS) and st.win_now(3) is None
+    play(st, "1 pass")  # the kong completes: the replacement 9p
+    assert st.melds[2][-1] == Meld("kong", (t("5s"),) * 4, 0, "added") and st.drawn == t("9p")
+
+
+@pytest.mark.parametrize(("profile", "options", "deltas"), [
+    # M(1) = opened 2 x 硬胡 2 = 4; the dealer opened, deals and deals in: 8 -> 32 >= 20; the
+    # unopened seats 2 and 3 owe 4, under bianfeng's every-loser 8: refused there
+    ("bianfeng", {}, None),
+    ("bianfeng", {"min_score_every_loser": 0}, (-32, 40, -4, -4)),
+    ("yuanhang", {}, (-32, 40, -4, -4)),
+])
+def test_every_loser_minimum_of_bianfeng(profile: str, options: dict[str, object],
+                                         deltas: tuple[int, ...] | None) -> None:
+    st = scenario({0: "2z1z1z5s", 1: "2z2z9p34s678p234m5p5p", 3: "1z"}, draws="5z5z",
+                  profile=profile, **options)
+    play(st, "0 discard 2z", "1 peng", "1 discard 9p", "2 discard 5z", "3 discard 1z", "0 peng",
+         "0 discard 5s")
+    if deltas is None:
+        assert st.legal_actions(1) == (Chi(t("3s")), PASS)
+        with pytest.raises(IllegalAction, match="minimum score"):
+            st.apply(1, WIN)
+        return
+    assert st.legal_actions(1) == (WIN, Chi(t("3s")), PASS)
+    play(st, "1 win")
+    assert _result(st) == (1, "discard", 0, deltas)
+
+
+def test_end_phase_laizi_discard_but_no_laizi_kong_then_the_final_draws() -> None:
+    # the end phase from the deal: no kong of any kind, the 癞子杠 included, but the dealer may
+    # throw a laizi away (丢癞子); nobody claims it, so the four final draws follow from seat 1
+    st = scenario({0: "4z4z"}, draws="5z5z5z5z", end_phase_wall=82)
+    acts = st.legal_actions(0)
+    assert LaiziDiscard() in acts and SpecialKong("laizi") not in acts
+    with pytest.raises(IllegalAction, match="end phase"):
+        st.apply(0, SpecialKong("laizi"))
+    play(st, "0 laizi-discard")
+    finals = [e[1] for e in st.log if e[0] == "draw" and e[3] == "final"]
+    assert finals == [1, 2, 3, 0] and st.specials[0].laizi_discards == 1
+    r = st.result
+    assert r is not None and r.outcome == "exhausted" and r.deltas == (0, 0, 0, 0)
