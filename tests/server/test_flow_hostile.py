@@ -168,3 +168,44 @@ def test_a_member_who_is_no_longer_ready_is_not_seated(
             await c.close()
 
     asyncio.run(flow())
+
+
+def test_a_silver_quick_match_whose_player_became_short_seats_the_others_later(
+        server: Server) -> None:
+    """Four players wait in the silver quick-match queue; one of them lost silver since he
+    joined.  He alone is told (``insufficient_silver`` with ``need`` and ``have``, and
+    ``left`` the queue); the three others wait on in the queue (they were all dropped from
+    it, each told that *a* player was short), and sit with the next player who comes."""
+    names = ["ann", "bob", "cat", "dan", "eve"]
+    tokens = {n: register(server, n) for n in names}
+    store = server.store
+
+    async def flow() -> None:
+        clients = [Client(server, tokens[n], n) for n in names]
+        for c in clients:
+            await c.connect()
+        ann, bob, cat, dan, eve = clients
+        for i, c in enumerate((ann, bob, cat)):
+            await c.send({"type": "quick_match", "silver": True})
+            assert (await c.expect("queued"))["waiting"] == i + 1
+        account = store.account_by_username("bob")
+        store.grant(account.id, -(account.silver - 100))
+        await dan.send({"type": "quick_match", "silver": True})
+        refused = await bob.expect("error")
+        assert refused["code"] == "insufficient_silver", refused
+        assert refused["params"] == {"need": 400, "have": 100}
+        assert (await bob.expect("left"))["where"] == "queue"
+        for c in (ann, cat, dan):
+            await c.expect("queued", waiting=3)
+            assert not [f for f in c.frames if f.msg["type"] == "error"], c.name
+        await eve.send({"type": "quick_match", "silver": True})
+        tables = [await c.expect("table") for c in (ann, cat, dan, eve)]
+        assert len({t["match_id"] for t in tables}) == 1 and tables[0]["stake"] == 1
+        for c in (ann, cat, dan, eve):
+            await c.send({"type": "leave"})
+            await c.expect("left")
+        for c in clients:
+            await c.close()
+
+    asyncio.run(flow())
+    assert store.audit().ok

@@ -329,17 +329,17 @@ class Lobby:
         self.hub.background(task)
 
     async def _short_of_silver(self, humans: list[tuple[int, str]], rules: Rules,
-                               stake: int) -> list[int]:
-        """The players who no longer have the silver to sit (checked again at the start:
-        a balance may have changed since joining)."""
+                               stake: int) -> dict[int, int]:
+        """The players who no longer have the silver to sit, with their balances (checked
+        again at the start: a balance may have changed since joining)."""
         if stake <= 0:
-            return []
+            return {}
         need = seat_silver(stake, rules)
-        short = []
+        short = {}
         for a, _ in humans:
             account = await self.hub.fresh_account(a)
             if account.silver < need:
-                short.append(a)
+                short[a] = account.silver
         return short
 
     async def _launch(self, humans: list[tuple[int, str]], rules: Rules, hands: int,
@@ -347,12 +347,7 @@ class Lobby:
         try:
             short = await self._short_of_silver(humans, rules, stake)
             if short or (stake > 0 and len(humans) < 4):
-                for a, _ in humans:
-                    self.hub.where.leave(a)
-                    self.hub.send_to(a, ErrorMsg(
-                        code="insufficient_silver" if short else "not_ready",
-                        message="the table did not start: a player no longer has the silver to sit"
-                        if short else "a silver table seats four players"))
+                await self._not_seated(humans, short, rules, stake, quick=room is None)
                 return
             await self.hub.start_table(humans, rules, hands=hands, stake=stake,
                                        watchable=watchable, room=room)
@@ -369,6 +364,38 @@ class Lobby:
             self._not_started(humans)
             for a, _ in humans:
                 self.hub.send_to(a, ErrorMsg(code="server_error", message="could not start the table"))
+
+    async def _not_seated(self, humans: list[tuple[int, str]], short: dict[int, int],
+                          rules: Rules, stake: int, quick: bool) -> None:
+        """A silver table that cannot start: a player no longer has the silver to sit
+        (``short``: his balance), or fewer than four came.  Whoever is short is told what he
+        needs and has (and leaves the quick-match queue); at a quick match the others queue
+        again, first come first, for the next player to seat them; anyone else is told why
+        the table did not start."""
+        need = seat_silver(stake, rules)
+        for a, _ in humans:
+            self.hub.where.leave(a)
+        for a, have in short.items():
+            self.hub.send_to(a, ErrorMsg(
+                code="insufficient_silver", params={"need": need, "have": have},
+                message=f"a seat at stake {stake} needs at least {need} silver (the most one "
+                f"hand can cost); you have {have} now"))
+            if quick:
+                self.hub.send_to(a, LeftMsg(where="queue"))
+        others = [a for a, _ in humans if a not in short]
+        if quick and short:
+            again = QuickMatchMsg.model_validate({"type": "quick_match", "profile": rules.profile,
+                                                  "silver": True})
+            for a in others:
+                client = self.hub.clients.get(a)
+                if client is not None and a not in self.hub.where:
+                    await self.hub.dispatch(client, again)
+            return
+        for a in others:
+            self.hub.send_to(a, ErrorMsg(
+                code="insufficient_silver" if short else "not_ready",
+                message="the table did not start: a player no longer has the silver to sit"
+                if short else "a silver table seats four players"))
 
     def _not_started(self, humans: list[tuple[int, str]]) -> None:
         """Players whose table did not start are nowhere again, free to queue or join a room
