@@ -113,3 +113,21 @@ def test_the_peng_that_turns_a_hopeless_small_hand_into_all_pungs(bot: str,
                      actions=[{"type": "chi", "tile": "4m"}, {"type": "peng", "tile": "5m"},
                               {"type": "pass"}])
     _ask(bot, view, [{"type": "peng", "tile": "5m"}])
+
+
+def test_the_search_keeps_the_all_pungs_wait_late() -> None:
+    """The 赖子山庄 single's position above, late (wall 20), seat 1 showing three melds:
+    the search bot plays its candidates out (the expert's choice and the safest tile),
+    and the 碰碰胡 single stays; the expert it starts from took the small hand before
+    ``ready_big``, and so did the search."""
+    from wuhan_mahjong.bots.search import SearchBot
+
+    hand, melds, big = ALL_PUNGS["pph-single"]
+    view = make_view(hand, profile="laizishanzhuang", indicator="1z", wall=20,
+                     melds={0: melds, 2: [meld("chi", "123p", 1)],
+                            1: [meld("chi", "678m", 0), meld("peng", "999p", 0),
+                                meld("chi", "123s", 0)]},
+                     discards={1: "1m9m", 2: "2z9s", 3: "3z1s"})
+    bot = SearchBot(1)
+    assert bot.choose(view) in [action_from_json(_discard(x)) for x in big]
+    assert bot.searches == 1
