@@ -2,7 +2,7 @@
 
 Every scenario scripts a wall (``engine_helpers.scenario``) and plays a hand; the comments
 give the hand-worked reasoning: who may do what at each point, and the settlement
-(payment(L) = base x M(W) x M(L), RULES.md §17.2).  Seats 0-3, the default indicator 3z
+(payment(L) = base x M(W) x M(L), docs/RULES.md §17.2).  Seats 0-3, the default indicator 3z
 makes the laizi 4z in every profile (§5: 西 -> 北); 7z is 红中, 6z 发财, 5z 白板.
 """
 
