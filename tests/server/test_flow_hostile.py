@@ -209,3 +209,38 @@ def test_a_silver_quick_match_whose_player_became_short_seats_the_others_later(
 
     asyncio.run(flow())
     assert store.audit().ok
+
+
+def test_a_spectator_who_sits_down_stops_watching(server: Server) -> None:
+    """A seated player cannot watch (``not_watchable``): one who watched a table and then
+    sits down at his own is told he no longer watches (``unwatched``, ``seated``) before his
+    ``table``, and gets no more ``watch_state`` frames of the other table."""
+    tokens = {n: register(server, n) for n in ("ann", "bob")}
+
+    async def flow() -> None:
+        (ann,), _ = await _room_of(server, ["ann"], {"hands": 2}, tokens)
+        await ann.send({"type": "ready"})
+        await ann.expect("room")
+        await ann.send({"type": "start"})
+        watched = (await ann.expect("table"))["table_id"]
+        bob = Client(server, tokens["bob"], "bob")
+        await bob.connect()
+        await bob.send({"type": "watch", "table": watched})
+        await bob.expect("watching")
+        await bob.send({"type": "quick_match"})
+        seated = await bob.expect("table")
+        kinds = [f.msg["type"] for f in bob.frames]
+        stop = bob.of_type("unwatched")
+        assert stop == [{"type": "unwatched", "table_id": watched, "reason": "seated"}], kinds
+        assert kinds.index("unwatched") < kinds.index("table")
+        await asyncio.gather(play(ann, until="hand_end", timeout=120),
+                             play(bob, until="match_end", timeout=120))
+        after = [f.msg for f in bob.frames[kinds.index("table"):]]
+        assert not [m for m in after if m["type"] == "watch_state"]
+        assert seated["table_id"] != watched
+        await bob.send({"type": "watch", "table": watched})  # free again: he may watch
+        await bob.expect("watching")
+        for c in (ann, bob):
+            await c.close()
+
+    asyncio.run(flow())

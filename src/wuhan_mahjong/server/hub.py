@@ -544,6 +544,7 @@ class Hub:
         for s in table.seats:
             if not s.is_bot and not s.escaped:
                 self.where.sit(s.account_id, table, s.seat)
+                self.spectate.unwatch(s.account_id, reason="seated")  # a player does not watch
         task = asyncio.get_running_loop().create_task(table.run(), name=f"table-{table.table_id}")
         self.table_tasks[table.table_id] = task
         if self.cluster is not None:  # its players' home is this node, at once

@@ -657,11 +657,12 @@ class WatchStateMsg(_Msg):
 
 
 class UnwatchedMsg(_Msg):
-    """Watching stopped: ``unwatch`` was sent, or the match ``ended``."""
+    """Watching stopped: ``unwatch`` was sent, the match ``ended``, or the spectator sat down
+    at a table of his own (``seated``: a seated player does not watch)."""
 
     type: Literal["unwatched"] = "unwatched"
     table_id: str
-    reason: Literal["unwatch", "ended"]
+    reason: Literal["unwatch", "ended", "seated"]
 
 
 class InvitedMsg(_Msg):

@@ -38,7 +38,7 @@ The tables of a cluster's other nodes are not listed: each node lists and serves
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 from starlette.requests import Request
@@ -151,8 +151,10 @@ class Spectate:
         if w.shown is not None:
             client.send_text(w.shown)
 
-    def unwatch(self, account_id: int, *, tell: bool = True, client: Client | None = None) -> bool:
-        """Stop watching (``client``: only if that connection is the watcher); whether it was."""
+    def unwatch(self, account_id: int, *, tell: bool = True, client: Client | None = None,
+                reason: Literal["unwatch", "seated"] = "unwatch") -> bool:
+        """Stop watching (``client``: only if that connection is the watcher); whether it was.
+        ``reason``: what the spectator is told (``seated``: he sat down at a table)."""
         table_id = self.watching.get(account_id)
         w = self.watches.get(table_id) if table_id is not None else None
         if w is None or (client is not None and w.watchers.get(account_id) is not client):
@@ -160,7 +162,7 @@ class Spectate:
         del self.watching[account_id]
         gone = w.watchers.pop(account_id)
         if tell:
-            gone.send(UnwatchedMsg(table_id=w.table.table_id, reason="unwatch"))
+            gone.send(UnwatchedMsg(table_id=w.table.table_id, reason=reason))
         if not w.watchers:
             del self.watches[w.table.table_id]
         self._tell_players(w)
