@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import wuhan_mahjong.server.invite as invite_module
 from wuhan_mahjong.store import clubs
 
 from .harness import Client, Server, api_post, play, register
@@ -241,6 +242,45 @@ def test_a_spectator_who_sits_down_stops_watching(server: Server) -> None:
         await bob.send({"type": "watch", "table": watched})  # free again: he may watch
         await bob.expect("watching")
         for c in (ann, bob):
+            await c.close()
+
+    asyncio.run(flow())
+
+
+def test_an_invitation_from_a_room_one_was_asked_to_leave_meanwhile_is_not_sent(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A member invites a friend; while the store answers whether they are friends, the host
+    asks him to leave (``kick``): the invitation is not sent (into a room he is not in, whose
+    host does not want him), and he is told why (``not_seated``)."""
+    names = ["host", "amy", "pal"]
+    tokens = {n: register(server, n) for n in names}
+    for a, b in (("amy", "pal"), ("pal", "amy")):
+        assert api_post(server, f"/api/following/{b}", tokens[a]).status_code == 200
+
+    async def flow() -> None:
+        (host, amy), _ = await _room_of(server, ["host", "amy"], {"hands": 1}, tokens)
+        pal = Client(server, tokens["pal"], "pal")
+        await pal.connect()
+        real = invite_module.followers_among
+        arrived, release = threading.Event(), threading.Event()
+
+        def held(*args: Any, **kwargs: Any) -> Any:
+            arrived.set()
+            release.wait(30)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(invite_module, "followers_among", held)
+        await amy.send({"type": "invite", "username": "pal", "ref": "inv"})
+        await _until(arrived)
+        await host.send({"type": "kick", "name": "amy"})
+        assert (await amy.expect("left"))["kicked"] is True
+        release.set()
+        answer = await amy.expect("error")
+        assert (answer["code"], answer["ref"]) == ("not_seated", "inv"), answer
+        await pal.send({"type": "ping"})
+        await pal.expect("pong")
+        assert not pal.of_type("invited") and not amy.of_type("invite_sent")
+        for c in (host, amy, pal):
             await c.close()
 
     asyncio.run(flow())

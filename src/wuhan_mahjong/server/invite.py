@@ -55,6 +55,9 @@ class Invitations:
             raise ProtocolError("offline", f"{target.username} is not connected",
                                 username=target.username)
         room = place.room
+        now = hub.where.get(me)
+        if not isinstance(now, RoomPlace) or now.room is not room:  # he left it meanwhile
+            raise ProtocolError("not_seated", "you are no longer in the room you invite to")
         hub.deliver(target.id, encode(InvitedMsg(by=client.name, code=room.code,
                                                  options=room.options)))
         client.send(InviteSentMsg(username=target.username, ref=ref))
