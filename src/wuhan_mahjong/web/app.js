@@ -886,7 +886,7 @@ const SCREENS = {
       `<button data-do="chat" aria-expanded="${S.chatOpen}">${t("chat.open")}</button>` +
       `<button data-do="info" aria-expanded="${S.infoOpen}">${t("table.info")}</button>` +
       `<button data-do="auto" aria-pressed="${auto ? "true" : "false"}">${auto ? t("table.auto_off") : t("table.auto_on")}</button>` +
-      `${endVoteButtonHTML(S.table)}<button data-do="escape">${t("table.leave")}</button>${again}${watchersHTML(S.table)}</div>`;
+      `${endVoteButtonHTML(S.table, S.view)}<button data-do="escape">${t("table.leave")}</button>${again}${watchersHTML(S.table)}</div>`;
     const chat = S.chatOpen && !S.fixture ? chatPanelHTML(S.players, S.view, S.muted) : "";
     const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table) }) : "";
     const tour = S.table && S.table.tournament;

@@ -61,9 +61,11 @@ function tick() {
 }
 
 /** The table tools' button that asks (none at a tournament's table, while a request is
- * open, or once one passed). */
-export function endVoteButtonHTML(table) {
+ * open, once one passed, or in the match's last hand: it ends after it anyway, and the
+ * server would refuse, `cannot_end` `ending`). `view` is the seat view on screen. */
+export function endVoteButtonHTML(table, view) {
   if (!table || table.tournament || vote || passed) return "";
+  if (view && typeof view.hand_no === "number" && view.hand_no >= table.hands - 1) return "";
   return `<button data-do="propose-end">${t("endvote.ask")}</button>`;
 }
 

@@ -1,0 +1,110 @@
+"""Faults found by playing the shipped client against the real server as a demanding player
+would, on a phone and on a desktop; each test failed on the client before its fix.
+
+* The request to end a match early (申请解散, ``web/endvote.js``) was drawn in the flow under
+  the table: on a phone held upright the table fills the first screen, so the other player
+  never saw the request, nor its 同意 / 拒绝, and the time ran out (no answer agrees).  It
+  now floats over the table on every screen size, never over the own hand and its buttons.
+* The table offered 申请解散 in the match's last hand (every hand of a one-hand quick match),
+  where the server always refuses it (``cannot_end`` ``ending``): a button that only
+  answered with an error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import as_guest, to_quick_table, wait_js
+
+SIZES = {
+    "portrait": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    "landscape": {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True},
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+}
+
+BOXES = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return {x: r.x, y: r.y, w: r.width, h: r.height};
+  };
+  const all = (sel) => [...document.querySelectorAll(sel)]
+    .filter((e) => e.getClientRects().length > 0).map(box);
+  return {vw: innerWidth, vh: innerHeight, panel: all('.end-vote'), buttons: all('.end-vote button'),
+          mine: [...all('.hand .tile'), ...all('.actions .act')]};
+}"""
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> float:
+    w = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
+    h = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"])
+    return max(0.0, w) * max(0.0, h)
+
+
+def _inside(r: dict[str, float], vw: float, vh: float) -> bool:
+    return r["x"] >= -0.5 and r["y"] >= -0.5 and r["x"] + r["w"] <= vw + 0.5 and r["y"] + r["h"] <= vh + 0.5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_request_to_end_early_shows_on_the_first_screen(browser: Any, live_server: str,
+                                                             artifacts: Path, size: str) -> None:
+    """Two guests at a private table with bots; the host asks to end the match; the other
+    player, on a phone upright, on its side or on a desktop, sees the request and its two
+    buttons on the first screen, without scrolling, and neither covers his hand or its
+    buttons; he answers from there."""
+    host_ctx, host, host_console = as_guest(browser, live_server)
+    friend_ctx, friend, friend_console = as_guest(browser, live_server, **SIZES[size])
+    try:
+        host.click("#create-form button[type='submit']")
+        host.wait_for_selector(".room-code")
+        code = host.get_attribute(".room-code", "data-code")
+        friend.goto(f"{live_server}/#/join?code={code}")
+        friend.wait_for_selector(f".room-code[data-code='{code}']")
+        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+        for page in (host, friend):
+            page.click("[data-do='ready']")
+        wait_js(host, "!document.querySelector(\"[data-do='ready']\")")
+        host.click("[data-do='start']")
+        for page in (host, friend):
+            page.wait_for_selector(".table .hand .tile", timeout=20_000)
+        host.click("[data-do='propose-end']")
+        friend.wait_for_selector(".end-vote [data-do='end-no']")
+        b = friend.evaluate(BOXES)
+        friend.screenshot(path=str(artifacts / f"end-vote-{size}.png"))
+        vw, vh = b["vw"], b["vh"]
+        assert len(b["panel"]) == 1 and _inside(b["panel"][0], vw, vh), (b["panel"], vw, vh)
+        assert len(b["buttons"]) == 2, b["buttons"]
+        for button in b["buttons"]:
+            assert _inside(button, vw, vh), ("a button of the request is off the first screen", button)
+        assert b["mine"], "no own hand"
+        for r in b["mine"]:
+            assert _inside(r, vw, vh), ("the own hand is off the first screen", r)
+            assert _overlap(b["panel"][0], r) < 1, ("the request covers the own hand", b["panel"][0], r)
+        # the buttons answer from where they are: a real click, not a scripted one
+        friend.click(".end-vote [data-do='end-no']")
+        for page in (host, friend):
+            page.wait_for_selector(".end-vote-outcome")
+            assert page.locator(".end-vote").count() == 0
+        assert not host_console.errors and not friend_console.errors, (
+            host_console.errors + friend_console.errors)
+    finally:
+        host_ctx.close()
+        friend_ctx.close()
+
+
+def test_no_request_to_end_early_in_the_last_hand(browser: Any, live_server: str) -> None:
+    """A one-hand quick match (the test server's): its only hand is its last, which ends the
+    match anyway, and the server refuses a request there; the table offers none, but keeps
+    its other tools."""
+    context, page, console = as_guest(browser, live_server)
+    try:
+        to_quick_table(page)
+        wait_js(page, "window.__wm.view && window.__wm.table && window.__wm.table.hands === 1")
+        page.wait_for_selector(".table-tools [data-do='escape']")
+        assert page.locator("[data-do='propose-end']").count() == 0
+        assert console.errors == []
+    finally:
+        context.close()
