@@ -16,16 +16,18 @@ from .harness import Client, Server, api_post, play, register
 from .test_end_vote import two_with_bots
 
 
-def _hold(server: Server, name: str) -> tuple[threading.Event, threading.Event]:
+def _hold(server: Server, name: str, *only: Any) -> tuple[threading.Event, threading.Event]:
     """Make the store's method ``name`` wait (in its worker thread) until released: the
-    first event is set when a call arrived, the second releases it."""
+    first event is set when a call arrived, the second releases it.  ``only``: hold only
+    the calls with these first arguments."""
     store = server.store
     real = getattr(store, name)
     arrived, release = threading.Event(), threading.Event()
 
     def held(*args: Any, **kwargs: Any) -> Any:
-        arrived.set()
-        release.wait(30)
+        if not only or args[:len(only)] == only:
+            arrived.set()
+            release.wait(30)
         return real(*args, **kwargs)
 
     setattr(store, name, held)
@@ -284,3 +286,79 @@ def test_an_invitation_from_a_room_one_was_asked_to_leave_meanwhile_is_not_sent(
             await c.close()
 
     asyncio.run(flow())
+
+
+def test_a_player_who_leaves_while_his_table_is_set_up_is_not_seated(server: Server) -> None:
+    """The quick match found its players and the server fetches the bots: a ``leave`` then
+    (the player's 取消, sent as the table formed) takes him out (``left``, ``queue``) instead of
+    being refused (``not_seated``, while he was seated a moment later, where a leave is an
+    escape).  The table starts without him, a bot in his seat; nothing is charged."""
+    tokens = {n: register(server, n) for n in ("ann", "bob")}
+
+    async def flow() -> None:
+        ann, bob = (Client(server, tokens[n], n) for n in ("ann", "bob"))
+        for c in (ann, bob):
+            await c.connect()
+        arrived, release = _hold(server, "create_bot")
+        await ann.send({"type": "quick_match"})
+        await ann.expect("queued")
+        await bob.send({"type": "quick_match"})
+        await bob.expect("queued")
+        await _until(arrived)  # the table is being set up: its bots are fetched
+        await bob.send({"type": "leave"})
+        answer = await bob.expect("left")
+        release.set()
+        assert answer["where"] == "queue" and not answer["escaped"], answer
+        table = await ann.expect("table")
+        assert [p["bot"] for p in table["players"]].count(True) == 3
+        assert "bob" not in [p["name"] for p in table["players"]]
+        await bob.send({"type": "ping"})
+        await bob.expect("pong")
+        assert not bob.of_type("table") and not bob.of_type("error")
+        await bob.send({"type": "quick_match"})  # free to play again
+        assert (await bob.expect("table"))["table_id"] != table["table_id"]
+        await asyncio.gather(play(ann, timeout=120), play(bob, seed=2, timeout=120))
+        for c in (ann, bob):
+            await c.close()
+
+    asyncio.run(flow())
+    assert server.store.audit().ok
+
+
+def test_a_silver_quick_match_player_leaving_as_it_forms_queues_the_others_again(
+        server: Server) -> None:
+    """Four found each other at the silver queue; while the server checks their silver, one
+    of them leaves: he is out (``left``), and the other three queue again (a silver table
+    seats no bot) rather than all being dropped, and sit with the next player."""
+    names = ["ann", "bob", "cat", "dan", "eve"]
+    tokens = {n: register(server, n) for n in names}
+
+    async def flow() -> None:
+        clients = [Client(server, tokens[n], n) for n in names]
+        for c in clients:
+            await c.connect()
+        ann, bob, cat, dan, eve = clients
+        for c in (ann, bob, cat):
+            await c.send({"type": "quick_match", "silver": True})
+            await c.expect("queued")
+        # the silver of each is read again when the four are found, ann's first: held
+        arrived, release = _hold(server, "account", server.store.account_by_username("ann").id)
+        await dan.send({"type": "quick_match", "silver": True})
+        await _until(arrived)
+        await bob.send({"type": "leave"})
+        assert (await bob.expect("left"))["where"] == "queue"
+        release.set()
+        for c in (ann, cat, dan):
+            await c.expect("queued", waiting=3)
+        await eve.send({"type": "quick_match", "silver": True})
+        tables = [await c.expect("table") for c in (ann, cat, dan, eve)]
+        assert len({t["match_id"] for t in tables}) == 1
+        assert not bob.of_type("table")
+        for c in (ann, cat, dan, eve):
+            await c.send({"type": "leave"})
+            await c.expect("left")
+        for c in clients:
+            await c.close()
+
+    asyncio.run(flow())
+    assert server.store.audit().ok

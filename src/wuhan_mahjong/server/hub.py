@@ -483,6 +483,11 @@ class Hub:
                 return
             place.table.post("leave", place.seat)
             client.send(LeftMsg(where="table", escaped=True, penalty=place.table.rules.escape))
+        elif isinstance(place, StartingPlace) and place.origin is not None:
+            self.where.leave(acct)  # not seated yet: the table starts without him (start_table)
+            client.send(LeftMsg(where=place.origin))
+        elif isinstance(place, StartingPlace):
+            raise ProtocolError("busy", "your table is being set up: you sit down in a moment")
         else:
             raise ProtocolError("not_seated", "you are not in a queue, a room or at a table")
 
@@ -504,19 +509,41 @@ class Hub:
     async def start_table(self, humans: Sequence[tuple[int, str]], rules: Rules, *, hands: int,
                           stake: int, watchable: bool = True,
                           room: RoomOptions | None = None,
-                          tournament: TournamentInfo | None = None) -> Table:
+                          tournament: TournamentInfo | None = None,
+                          places: dict[int, StartingPlace] | None = None) -> Table:
         """Seat ``humans`` (account id, name) and bots for the empty seats; start the match.
         ``room``: the options of the private room it comes from (a rematch reopens it);
-        ``tournament``: the tournament table it is (``server/tournaments.py``)."""
+        ``tournament``: the tournament table it is (``server/tournaments.py``).
+
+        ``places``: each player's place while the lobby seats him (``Placements.starting``).
+        A player who left meanwhile (his place is another) is not seated: a bot takes his
+        seat at a free table; a silver table does not start (``not_ready``), nor one nobody
+        is left at.  When this raises, the lobby's players are where they were (the lobby
+        frees them); the others are nowhere again."""
         if self.draining:
             raise ProtocolError("busy", "the server is restarting: try again in a moment")
-        for acct, _ in humans:
-            self.where.starting(acct)
+        mine = places is None
+        if places is None:
+            places = {acct: self.where.starting(acct) for acct, _ in humans}
+        humans = [(a, n) for a, n in humans if self.where.get(a) is places[a]]
+        bots: list[Account] = []
         try:
-            bots = await self._bot_accounts(4 - len(humans), stake, rules.min_silver)
+            while True:
+                if not humans:
+                    raise ProtocolError("not_ready", "the table did not start: its players left",
+                                        reason="left")
+                bots += await self._bot_accounts(4 - len(humans) - len(bots), stake,
+                                                 rules.min_silver)
+                here = [(a, n) for a, n in humans if self.where.get(a) is places[a]]
+                if len(here) == len(humans):
+                    break
+                humans = here  # someone left while the bots came: more bots (or none: silver)
         except BaseException:
-            for acct, _ in humans:
-                self.where.leave(acct)
+            self.free_bots.extend(b.id for b in bots)
+            if mine:
+                for acct, _ in humans:
+                    if self.where.get(acct) is places[acct]:
+                        self.where.leave(acct)
             raise
         people: list[tuple[int, str, bool]] = [(a, n, False) for a, n in humans]
         names = bot_names(len(bots), taken={n for _, n in humans})

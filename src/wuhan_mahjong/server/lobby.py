@@ -322,10 +322,9 @@ class Lobby:
             self.queues.pop(queue.key, None)
         profile, stake = queue.key
         humans = [(a, n) for a, n, _ in people]
-        for a, _ in humans:
-            self.hub.where.starting(a)
+        places = {a: self.hub.where.starting(a, "queue") for a, _ in humans}
         task = asyncio.get_running_loop().create_task(self._launch(
-            humans, get_rules(profile), self.hub.config.quick_hands, stake))
+            humans, places, get_rules(profile), self.hub.config.quick_hands, stake))
         self.hub.background(task)
 
     async def _short_of_silver(self, humans: list[tuple[int, str]], rules: Rules,
@@ -342,18 +341,28 @@ class Lobby:
                 short[a] = account.silver
         return short
 
-    async def _launch(self, humans: list[tuple[int, str]], rules: Rules, hands: int,
-                      stake: int, watchable: bool = True, room: RoomOptions | None = None) -> None:
+    async def _launch(self, humans: list[tuple[int, str]], places: dict[int, StartingPlace],
+                      rules: Rules, hands: int, stake: int, watchable: bool = True,
+                      room: RoomOptions | None = None) -> None:
+        """Start the table of ``humans`` (``places``: each one's place while he is seated; one
+        who left meanwhile, ``leave``, has another and is no longer told anything here)."""
+        def present() -> list[tuple[int, str]]:
+            return [(a, n) for a, n in humans if self.hub.where.get(a) is places[a]]
+
         try:
-            short = await self._short_of_silver(humans, rules, stake)
-            if short or (stake > 0 and len(humans) < 4):
-                await self._not_seated(humans, short, rules, stake, quick=room is None)
+            short = await self._short_of_silver(present(), rules, stake)
+            if short or (stake > 0 and len(present()) < 4):
+                await self._not_seated(present(), short, rules, stake, quick=room is None)
                 return
-            await self.hub.start_table(humans, rules, hands=hands, stake=stake,
-                                       watchable=watchable, room=room)
-        except ProtocolError as e:  # the server began to drain meanwhile (busy)
-            self._not_started(humans)
-            for a, _ in humans:
+            await self.hub.start_table(present(), rules, hands=hands, stake=stake,
+                                       watchable=watchable, room=room, places=places)
+        except ProtocolError as e:  # the server began to drain meanwhile (busy), or one left
+            still = present()
+            if room is None and stake > 0 and len(still) < len(humans) and not self.hub.draining:
+                await self._not_seated(still, {}, rules, stake, quick=True)  # they queue again
+                return
+            self._not_started(still)
+            for a, _ in still:
                 self.hub.send_to(a, ErrorMsg(code=e.code, message=str(e), params=e.params))
         except Exception as e:
             if is_transient(e):  # the database away (a restart, a full disk): one line
@@ -361,17 +370,18 @@ class Lobby:
                             error_line(e))
             else:
                 log.exception("could not start a table")
-            self._not_started(humans)
-            for a, _ in humans:
+            still = present()
+            self._not_started(still)
+            for a, _ in still:
                 self.hub.send_to(a, ErrorMsg(code="server_error", message="could not start the table"))
 
     async def _not_seated(self, humans: list[tuple[int, str]], short: dict[int, int],
                           rules: Rules, stake: int, quick: bool) -> None:
         """A silver table that cannot start: a player no longer has the silver to sit
-        (``short``: his balance), or fewer than four came.  Whoever is short is told what he
-        needs and has (and leaves the quick-match queue); at a quick match the others queue
-        again, first come first, for the next player to seat them; anyone else is told why
-        the table did not start."""
+        (``short``: his balance), or fewer than four are left.  Whoever is short is told
+        what he needs and has (and leaves the quick-match queue); at a quick match the others
+        queue again, first come first, for the next player to seat them; anyone else is told
+        why the table did not start."""
         need = seat_silver(stake, rules)
         for a, _ in humans:
             self.hub.where.leave(a)
@@ -383,7 +393,7 @@ class Lobby:
             if quick:
                 self.hub.send_to(a, LeftMsg(where="queue"))
         others = [a for a, _ in humans if a not in short]
-        if quick and short:
+        if quick:
             again = QuickMatchMsg.model_validate({"type": "quick_match", "profile": rules.profile,
                                                   "silver": True})
             for a in others:
@@ -398,8 +408,9 @@ class Lobby:
                 if short else "a silver table seats four players"))
 
     def _not_started(self, humans: list[tuple[int, str]]) -> None:
-        """Players whose table did not start are nowhere again, free to queue or join a room
-        (they stayed "being seated", and every later request of theirs was answered busy)."""
+        """Players whose table did not start (each still being seated for it) are nowhere
+        again, free to queue or join a room (they stayed "being seated", and every later
+        request of theirs was answered busy)."""
         for a, _ in humans:
             if isinstance(self.hub.where.get(a), StartingPlace):
                 self.hub.where.leave(a)
@@ -609,10 +620,9 @@ class Lobby:
         self.rooms.pop(room.code, None)
         self._club_listing(room)
         humans = list(room.members)
-        for a, _ in humans:
-            self.hub.where.starting(a)
+        places = {a: self.hub.where.starting(a, "room") for a, _ in humans}
         task = asyncio.get_running_loop().create_task(
-            self._launch(humans, room.rules, room.options.hands, room.options.stake,
+            self._launch(humans, places, room.rules, room.options.hands, room.options.stake,
                          room.options.spectators, room.options))
         self.hub.background(task)
 

@@ -18,8 +18,8 @@ import it without a cycle.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from .lobby import Room
@@ -48,7 +48,15 @@ class TablePlace:
 
 @dataclass(frozen=True)
 class StartingPlace:
-    """Between leaving a queue or room and sitting down (bots are being fetched)."""
+    """Between leaving a queue or room and sitting down (bots are being fetched).
+
+    Each move to it makes a new one, so that whoever set up a table knows, by identity,
+    whether a player is still the one it is seating (he may ``leave`` meanwhile, and even
+    queue again)."""
+
+    origin: Literal["queue", "room"] | None = field(default=None, compare=False)
+    """Where the player was, who may still leave (``leave``) before he sits; ``None``: a
+    table the server made (a tournament's), which he may not leave before it starts."""
 
 
 Place = QueuePlace | RoomPlace | TablePlace | StartingPlace
@@ -95,9 +103,16 @@ class Placements:
     def join_room(self, account_id: int, room: Room) -> None:
         self._move(account_id, RoomPlace(room), ())
 
-    def starting(self, account_id: int) -> None:
-        """Taken from a queue or a room (or a server-made table) to be seated."""
-        self._move(account_id, StartingPlace(), (QueuePlace, RoomPlace, StartingPlace))
+    def starting(self, account_id: int,
+                 origin: Literal["queue", "room"] | None = None) -> StartingPlace:
+        """Taken from a queue or a room (or a server-made table) to be seated; returns the
+        place (the same one when the account is being seated already)."""
+        place = self._where.get(account_id)
+        if isinstance(place, StartingPlace):
+            return place
+        to = StartingPlace(origin)
+        self._move(account_id, to, (QueuePlace, RoomPlace))
+        return to
 
     def sit(self, account_id: int, table: Table, seat: int) -> None:
         """Seated at ``table``: after ``starting``, or straight from nowhere when a match
