@@ -8,6 +8,9 @@ would, on a phone and on a desktop; each test failed on the client before its fi
 * The table offered 申请解散 in the match's last hand (every hand of a one-hand quick match),
   where the server always refuses it (``cannot_end`` ``ending``): a button that only
   answered with an error.
+* The settlement panel's payments ran off a phone's screen: the column of the amount paid
+  (the raw amount struck through, the amount, its limit 封顶 / 金顶 kept on one line) was cut
+  at the right edge, in English (*cap (封顶)*) with any name, in Chinese with a long one.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import as_guest, to_quick_table, wait_js
+from .conftest import Console, as_guest, to_quick_table, wait_js
+from .test_layout import NAMES, PAGE
 
 SIZES = {
     "portrait": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
@@ -105,6 +109,42 @@ def test_no_request_to_end_early_in_the_last_hand(browser: Any, live_server: str
         wait_js(page, "window.__wm.view && window.__wm.table && window.__wm.table.hands === 1")
         page.wait_for_selector(".table-tools [data-do='escape']")
         assert page.locator("[data-do='propose-end']").count() == 0
+        assert console.errors == []
+    finally:
+        context.close()
+
+
+SETTLEMENT_OVERFLOW = """() => {
+  const panel = document.querySelector('#overlay .settlement').getBoundingClientRect();
+  const right = Math.min(panel.right, innerWidth) + 1;
+  return [...document.querySelectorAll('#overlay .settlement *')].filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.right > right;
+  }).map((e) => `${e.tagName}.${e.className}: ${(e.textContent || '').slice(0, 40)}`).slice(0, 5);
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("frame", ["win", "contract"])
+def test_the_settlement_fits_a_phone(browser: Any, static_server: str, artifacts: Path,
+                                     lang: str, frame: str) -> None:
+    """A capped win and a contract's golden cap (real engine views on the fixture page), with
+    long names as at a live table, on a phone held upright: nothing of the settlement panel
+    runs past its edge or the screen's, the amounts paid and their limits included."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True, reduced_motion="reduce")
+    context.add_init_script(f"localStorage.setItem('wm.lang', '{lang}')")
+    page = context.new_page()
+    console = Console(page)
+    try:
+        page.goto(f"{static_server}{PAGE}#/fixture?src=/tests/web/fixtures/views.json&frame={frame}")
+        page.wait_for_selector("#overlay .settlement .payments .amt")
+        page.evaluate(f"() => {{ window.__wm.fixture.names = {NAMES!r}; }}")
+        page.select_option("#fixture-frame", "turn")
+        page.select_option("#fixture-frame", frame)
+        page.wait_for_selector("#overlay .settlement .payments .limit")
+        page.screenshot(path=str(artifacts / f"settlement-{frame}-{lang}-portrait.png"), full_page=True)
+        assert page.evaluate(SETTLEMENT_OVERFLOW) == []
         assert console.errors == []
     finally:
         context.close()
