@@ -8,6 +8,10 @@ would, on a phone and on a desktop; each test failed on the client before its fi
 * The table offered 申请解散 in the match's last hand (every hand of a one-hand quick match),
   where the server always refuses it (``cannot_end`` ``ending``): a button that only
   answered with an error.
+* A request to end early that closed while a player's socket was down (the asker escaped,
+  say) stayed open on his screen after the reconnection, with 同意 / 拒绝 and its seconds
+  at 0, for the rest of the match: the server resends only an open request (after the
+  ``table`` frame of every connection), and the client kept the old one.
 * The settlement panel's payments ran off a phone's screen: the column of the amount paid
   (the raw amount struck through, the amount, its limit 封顶 / 金顶 kept on one line) was cut
   at the right edge, in English (*cap (封顶)*) with any name, in Chinese with a long one.
@@ -148,3 +152,76 @@ def test_the_settlement_fits_a_phone(browser: Any, static_server: str, artifacts
         assert console.errors == []
     finally:
         context.close()
+
+
+@pytest.mark.slow
+def test_a_request_closed_while_offline_is_gone_after_the_reconnection(
+        browser: Any, live_server: str) -> None:
+    """Two guests at a private table with bots; the host asks to end the match and the
+    friend sees the request.  The friend's connection drops (the server loses him) and comes
+    back: the request, still open, is on his screen again.  It drops once more; meanwhile the
+    host escapes, which voids his request.  When the friend's socket is back, at the same
+    page (no reload), the request is gone."""
+    host_ctx, host, host_console = as_guest(browser, live_server)
+    friend_ctx = browser.new_context()
+    net = {"down": False, "routes": []}
+
+    def socket(ws: Any) -> None:  # the page's /ws, through a switch the test holds
+        if net["down"]:
+            ws.close()
+            return
+        server = ws.connect_to_server()
+        net["routes"].append((ws, server))
+
+    friend_ctx.route_web_socket("**/ws", socket)
+    friend = friend_ctx.new_page()
+    friend_console = Console(friend)
+    friend.goto(f"{live_server}/")
+    friend.click("[data-do='guest']")
+    friend.wait_for_selector("#create-form")
+    try:
+        host.click("#create-form button[type='submit']")
+        host.wait_for_selector(".room-code")
+        code = host.get_attribute(".room-code", "data-code")
+        friend.goto(f"{live_server}/#/join?code={code}")
+        friend.wait_for_selector(f".room-code[data-code='{code}']")
+        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+        for page in (host, friend):
+            page.click("[data-do='ready']")
+        wait_js(host, "!document.querySelector(\"[data-do='ready']\")")
+        host.click("[data-do='start']")
+        for page in (host, friend):
+            page.wait_for_selector(".table .hand .tile", timeout=20_000)
+        host.click("[data-do='propose-end']")
+        friend.wait_for_selector(".end-vote [data-do='end-yes']")
+
+        def drop() -> None:  # the friend's connection goes down, both ends, and stays down
+            net["down"] = True
+            for ws, server in net["routes"]:
+                server.close()
+                ws.close()
+            net["routes"].clear()
+            wait_js(friend, "!window.__wm.wsOpen")
+            friend.evaluate("() => { window.__oldTable = window.__wm.table; }")
+
+        def back() -> None:  # it comes back (the socket's own retry), with a fresh table frame
+            net["down"] = False
+            wait_js(friend, "window.__wm.wsOpen && window.__wm.table !== window.__oldTable", 30)
+
+        # a request still open when he is back is drawn again (the server resends it)
+        drop()
+        back()
+        friend.wait_for_selector(".end-vote [data-do='end-yes']")
+        drop()
+        # the host escapes: his request goes with him, told to the seats connected (not the friend)
+        host.on("dialog", lambda d: d.accept())
+        host.click("[data-do='escape']")
+        host.wait_for_selector("#create-form", timeout=20_000)
+        back()
+        wait_js(friend, "window.__wm.players && window.__wm.players.some((p) => p.escaped)", 15)
+        assert friend.locator(".end-vote").count() == 0, "the closed request is still on screen"
+        assert not host_console.errors and not friend_console.errors, (
+            host_console.errors + friend_console.errors)
+    finally:
+        host_ctx.close()
+        friend_ctx.close()

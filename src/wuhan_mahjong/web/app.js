@@ -29,7 +29,7 @@ import { initReview, reviewHTML } from "./review.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
 import { currentAnnouncement, renderNotice, setAnnouncement } from "./notice.js";
-import { endVoteButtonHTML, endVoteHTML, onEndVote, resetEndVote } from "./endvote.js";
+import { endVoteButtonHTML, endVoteHTML, forgetOpenVote, onEndVote, resetEndVote } from "./endvote.js";
 import {
   actionLabel, actionsForTile, chatPanelHTML, chooserList, esc, groupActions, handTiles, renderSettlement,
   renderTable, tableInfoHTML,
@@ -367,6 +367,7 @@ function onMessage(msg) {
       break;
     case "table":
       if (!S.table || S.table.match_id !== msg.match_id) resetEndVote();
+      else forgetOpenVote(); // resent after this frame if still open (endvote.js)
       S.table = msg; S.players = msg.players; S.queued = null; S.room = null; S.matchEnd = null;
       S.bubbles = {};
       if (!S.handEndsFor || S.handEndsFor !== msg.match_id) { S.handEnds = []; S.handEndsFor = msg.match_id; }

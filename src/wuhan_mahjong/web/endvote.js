@@ -42,6 +42,13 @@ export function resetEndVote() {
   passed = false;
 }
 
+/** A `table` frame of the same match: the server sends one at every (re)connection and
+ * resends a request still open right after it, so a request drawn now may have closed
+ * while this connection was down (its outcome was never received): forget it. */
+export function forgetOpenVote() {
+  vote = null;
+}
+
 /** Whether a request is open at the table. */
 export function endVoteOpen() {
   return vote !== null;
