@@ -12,6 +12,10 @@ would, on a phone and on a desktop; each test failed on the client before its fi
   say) stayed open on his screen after the reconnection, with 同意 / 拒绝 and its seconds
   at 0, for the rest of the match: the server resends only an open request (after the
   ``table`` frame of every connection), and the client kept the old one.
+* A player whose connection dropped in a private room (Wi-Fi to mobile data) is let go by
+  the server, but his client came back to the room's screen as it was, himself still among
+  the members: 准备 answered *你不在牌桌上*, and nothing led out.  Now he is in the lobby,
+  told that he left the room, its code in the join form.
 * The settlement panel's payments ran off a phone's screen: the column of the amount paid
   (the raw amount struck through, the amount, its limit 封顶 / 金顶 kept on one line) was cut
   at the right edge, in English (*cap (封顶)*) with any name, in Chinese with a long one.
@@ -154,6 +158,77 @@ def test_the_settlement_fits_a_phone(browser: Any, static_server: str, artifacts
         context.close()
 
 
+def guest_behind_a_switch(browser: Any, base: str) -> tuple[Any, Any, Console, dict[str, Any]]:
+    """A guest at the lobby whose /ws runs through a switch the test holds: ``net["down"]``
+    refuses new sockets, :func:`drop` closes the live one at both ends."""
+    context = browser.new_context()
+    net: dict[str, Any] = {"down": False, "routes": []}
+
+    def socket(ws: Any) -> None:
+        if net["down"]:
+            ws.close()
+            return
+        server = ws.connect_to_server()
+        net["routes"].append((ws, server))
+
+    context.route_web_socket("**/ws", socket)
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{base}/")
+    page.click("[data-do='guest']")
+    page.wait_for_selector("#create-form")
+    return context, page, console, net
+
+
+def drop(page: Any, net: dict[str, Any]) -> None:
+    """The page's connection goes down, both ends, and stays down."""
+    net["down"] = True
+    for ws, server in net["routes"]:
+        server.close()
+        ws.close()
+    net["routes"].clear()
+    wait_js(page, "!window.__wm.wsOpen")
+    page.evaluate("() => { window.__oldTable = window.__wm.table; }")
+
+
+def back(page: Any, net: dict[str, Any]) -> None:
+    """It comes back (the socket's own retry) and is welcomed."""
+    net["down"] = False
+    wait_js(page, "window.__wm.wsOpen", 30)
+
+
+@pytest.mark.slow
+def test_a_room_lost_with_the_connection_is_left_cleanly(browser: Any, live_server: str) -> None:
+    """The friend's connection drops in the host's room; the server lets him go (the host
+    sees him leave).  Back online, he is in the lobby, told why, with the room's code in the
+    join form, and joins again with one click."""
+    host_ctx, host, host_console = as_guest(browser, live_server)
+    friend_ctx, friend, friend_console, net = guest_behind_a_switch(browser, live_server)
+    try:
+        host.click("#create-form button[type='submit']")
+        host.wait_for_selector(".room-code")
+        code = host.get_attribute(".room-code", "data-code")
+        friend.goto(f"{live_server}/#/join?code={code}")
+        friend.wait_for_selector(f".room-code[data-code='{code}']")
+        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+        drop(friend, net)
+        wait_js(host, "document.querySelectorAll('.seats-list li').length === 1")
+        back(friend, net)
+        friend.wait_for_selector("#join-form", timeout=15_000)
+        assert friend.input_value("#join-form [name='code']") == code
+        said = friend.locator("[data-error-for='join-form']").inner_text()
+        assert code in said and "离开了房间" in said, said
+        assert friend.evaluate("() => window.__wm.room") is None
+        friend.click("#join-form button[type='submit']")
+        friend.wait_for_selector(f".room-code[data-code='{code}']")
+        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+        assert not host_console.errors and not friend_console.errors, (
+            host_console.errors + friend_console.errors)
+    finally:
+        host_ctx.close()
+        friend_ctx.close()
+
+
 @pytest.mark.slow
 def test_a_request_closed_while_offline_is_gone_after_the_reconnection(
         browser: Any, live_server: str) -> None:
@@ -163,22 +238,7 @@ def test_a_request_closed_while_offline_is_gone_after_the_reconnection(
     host escapes, which voids his request.  When the friend's socket is back, at the same
     page (no reload), the request is gone."""
     host_ctx, host, host_console = as_guest(browser, live_server)
-    friend_ctx = browser.new_context()
-    net = {"down": False, "routes": []}
-
-    def socket(ws: Any) -> None:  # the page's /ws, through a switch the test holds
-        if net["down"]:
-            ws.close()
-            return
-        server = ws.connect_to_server()
-        net["routes"].append((ws, server))
-
-    friend_ctx.route_web_socket("**/ws", socket)
-    friend = friend_ctx.new_page()
-    friend_console = Console(friend)
-    friend.goto(f"{live_server}/")
-    friend.click("[data-do='guest']")
-    friend.wait_for_selector("#create-form")
+    friend_ctx, friend, friend_console, net = guest_behind_a_switch(browser, live_server)
     try:
         host.click("#create-form button[type='submit']")
         host.wait_for_selector(".room-code")
@@ -195,29 +255,18 @@ def test_a_request_closed_while_offline_is_gone_after_the_reconnection(
         host.click("[data-do='propose-end']")
         friend.wait_for_selector(".end-vote [data-do='end-yes']")
 
-        def drop() -> None:  # the friend's connection goes down, both ends, and stays down
-            net["down"] = True
-            for ws, server in net["routes"]:
-                server.close()
-                ws.close()
-            net["routes"].clear()
-            wait_js(friend, "!window.__wm.wsOpen")
-            friend.evaluate("() => { window.__oldTable = window.__wm.table; }")
-
-        def back() -> None:  # it comes back (the socket's own retry), with a fresh table frame
-            net["down"] = False
-            wait_js(friend, "window.__wm.wsOpen && window.__wm.table !== window.__oldTable", 30)
-
         # a request still open when he is back is drawn again (the server resends it)
-        drop()
-        back()
+        drop(friend, net)
+        back(friend, net)
+        wait_js(friend, "window.__wm.table !== window.__oldTable", 15)  # its fresh table frame
         friend.wait_for_selector(".end-vote [data-do='end-yes']")
-        drop()
+        drop(friend, net)
         # the host escapes: his request goes with him, told to the seats connected (not the friend)
         host.on("dialog", lambda d: d.accept())
         host.click("[data-do='escape']")
         host.wait_for_selector("#create-form", timeout=20_000)
-        back()
+        back(friend, net)
+        wait_js(friend, "window.__wm.table !== window.__oldTable", 15)
         wait_js(friend, "window.__wm.players && window.__wm.players.some((p) => p.escaped)", 15)
         assert friend.locator(".end-vote").count() == 0, "the closed request is still on screen"
         assert not host_console.errors and not friend_console.errors, (

@@ -296,9 +296,27 @@ function setFormError(formId, err, prefixKey) {
   S.formErrors[formId] = { text, field, fresh: true };
 }
 
+/** The answer to a new connection's resume request was not_seated: the server holds no
+ * queue or room for this player (it lets them go when his connection drops, a phone moving
+ * from Wi-Fi to mobile data). A room or queue still drawn from before is gone: say so, and
+ * put the room's code in the join form. (After a reload nothing was drawn: nothing to say.) */
+function lostPlace() {
+  if (S.room) {
+    const code = S.room.code;
+    S.room = null;
+    presetForm("join-form", { code });
+    S.formErrors["join-form"] = { text: t("room.lost", { code }), field: "", fresh: true }; // no focus: no keyboard popping up
+    if (S.screen === "room") go("lobby", "", { replace: true }); else render();
+  } else if (S.queued) {
+    S.queued = null;
+    S.formErrors.quick = { text: t("lobby.queue_lost"), field: "", fresh: true };
+    if (S.screen === "lobby") render();
+  }
+}
+
 function onError(msg) {
   const ref = msg.ref || "";
-  if (ref === "resume") return;
+  if (ref === "resume") { if (msg.code === "not_seated") lostPlace(); return; }
   S.pending = false;
   // entered in a tournament: the lobby links to it (its rounds seat the player)
   S.enteredTournament = msg.code === "in_tournament" && msg.params ? msg.params.tournament : null;
