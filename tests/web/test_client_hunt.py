@@ -8,6 +8,9 @@ would, on a phone and on a desktop; each test failed on the client before its fi
 * The table offered 申请解散 in the match's last hand (every hand of a one-hand quick match),
   where the server always refuses it (``cannot_end`` ``ending``): a button that only
   answered with an error.
+* After his request was refused, the asker was offered 申请解散 again in the same hand, which
+  the server refuses (``cannot_end`` ``asked``: once a hand); its error flashed and went
+  with the next move.  The button now waits for the next hand (the other player may ask).
 * A request to end early that closed while a player's socket was down (the asker escaped,
   say) stayed open on his screen after the reconnection, with 同意 / 拒绝 and its seconds
   at 0, for the rest of the match: the server resends only an open request (after the
@@ -269,6 +272,41 @@ def test_a_request_closed_while_offline_is_gone_after_the_reconnection(
         wait_js(friend, "window.__wm.table !== window.__oldTable", 15)
         wait_js(friend, "window.__wm.players && window.__wm.players.some((p) => p.escaped)", 15)
         assert friend.locator(".end-vote").count() == 0, "the closed request is still on screen"
+        assert not host_console.errors and not friend_console.errors, (
+            host_console.errors + friend_console.errors)
+    finally:
+        host_ctx.close()
+        friend_ctx.close()
+
+
+@pytest.mark.slow
+def test_no_second_request_in_the_hand_after_a_refusal(browser: Any, live_server: str) -> None:
+    """The host asks, the friend refuses: the host is not offered 申请解散 again in this hand
+    (the server allows one request a seat a hand), the friend still is."""
+    host_ctx, host, host_console = as_guest(browser, live_server)
+    friend_ctx, friend, friend_console = as_guest(browser, live_server)
+    try:
+        host.click("#create-form button[type='submit']")
+        host.wait_for_selector(".room-code")
+        code = host.get_attribute(".room-code", "data-code")
+        friend.goto(f"{live_server}/#/join?code={code}")
+        friend.wait_for_selector(f".room-code[data-code='{code}']")
+        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+        for page in (host, friend):
+            page.click("[data-do='ready']")
+        wait_js(host, "!document.querySelector(\"[data-do='ready']\")")
+        host.click("[data-do='start']")
+        for page in (host, friend):
+            page.wait_for_selector(".table .hand .tile", timeout=20_000)
+        host.click("[data-do='propose-end']")
+        friend.click(".end-vote [data-do='end-no']")
+        for page in (host, friend):
+            page.wait_for_selector(".end-vote-outcome")
+        hand = host.evaluate("() => window.__wm.view.hand_no")
+        friend.wait_for_selector(".table-tools [data-do='propose-end']")
+        host.wait_for_selector(".table-tools [data-do='escape']")
+        if host.evaluate("() => window.__wm.view.hand_no") == hand:  # the same hand (it is long)
+            assert host.locator("[data-do='propose-end']").count() == 0
         assert not host_console.errors and not friend_console.errors, (
             host_console.errors + friend_console.errors)
     finally:

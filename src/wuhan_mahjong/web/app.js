@@ -408,7 +408,7 @@ function onMessage(msg) {
       if (!S.settlementOpen) go("summary"); else renderOverlay();
       break;
     case "end_vote": // a request to end the match early (endvote.js)
-      onEndVote(msg, S.players);
+      onEndVote(msg, S.players, S.table ? S.table.seat : null, S.view ? S.view.hand_no : null);
       if (S.screen === "table") render();
       break;
     case "club_event": // something about this player in a club (clubs.js)

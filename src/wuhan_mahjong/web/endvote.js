@@ -14,6 +14,7 @@ import { esc } from "./table.js";
 let vote = null; // the open request: the end_vote frame and the time (ms) its answers end
 let outcome = ""; // the last request's outcome, as a line for the table
 let passed = false; // this match ends after the hand in progress: nothing more to ask
+let askedIn = null; // the hand in which this seat asked: each seat asks at most once a hand
 let ticker = null;
 
 function nameOf(players, seat) {
@@ -21,8 +22,10 @@ function nameOf(players, seat) {
   return esc(p && p.name ? p.name : seatName(seat));
 }
 
-/** An `end_vote` frame arrived; `players` are the table's (for the names). */
-export function onEndVote(msg, players) {
+/** An `end_vote` frame arrived; `players` are the table's (for the names), `mySeat` this
+ * player's seat and `handNo` the hand on screen (the server lets a seat ask once a hand). */
+export function onEndVote(msg, players, mySeat = null, handNo = null) {
+  if (msg.proposer === mySeat && mySeat !== null && handNo !== null) askedIn = handNo;
   if (msg.result === "open") {
     vote = { ...msg, until: Date.now() + msg.seconds * 1000 };
     outcome = "";
@@ -40,6 +43,7 @@ export function resetEndVote() {
   vote = null;
   outcome = "";
   passed = false;
+  askedIn = null;
 }
 
 /** A `table` frame of the same match: the server sends one at every (re)connection and
@@ -68,11 +72,12 @@ function tick() {
 }
 
 /** The table tools' button that asks (none at a tournament's table, while a request is
- * open, once one passed, or in the match's last hand: it ends after it anyway, and the
- * server would refuse, `cannot_end` `ending`). `view` is the seat view on screen. */
+ * open, once one passed, in the match's last hand: it ends after it anyway, nor again in
+ * the hand this seat asked in: the server would refuse, `cannot_end` `ending` or `asked`).
+ * `view` is the seat view on screen. */
 export function endVoteButtonHTML(table, view) {
   if (!table || table.tournament || vote || passed) return "";
-  if (view && typeof view.hand_no === "number" && view.hand_no >= table.hands - 1) return "";
+  if (view && typeof view.hand_no === "number" && (view.hand_no >= table.hands - 1 || view.hand_no === askedIn)) return "";
   return `<button data-do="propose-end">${t("endvote.ask")}</button>`;
 }
 
