@@ -362,3 +362,32 @@ def test_a_silver_quick_match_player_leaving_as_it_forms_queues_the_others_again
 
     asyncio.run(flow())
     assert server.store.audit().ok
+
+
+def test_a_leave_before_the_table_is_shown_is_no_escape(server: Server) -> None:
+    """The player has a seat but the match is still being opened (its ``table`` frame not
+    sent yet: he still sees his queue): his ``leave`` (取消) is refused with ``busy`` (the
+    table is his now, and a leave once he sees it is an escape), instead of an escape he
+    never saw coming, charged before the first tile."""
+    tokens = {"ann": register(server, "ann")}
+
+    async def flow() -> None:
+        ann = Client(server, tokens["ann"], "ann")
+        await ann.connect()
+        arrived, release = _hold(server, "open_match")
+        await ann.send({"type": "quick_match"})
+        await ann.expect("queued")
+        await _until(arrived)  # seated; the match is being opened in the store
+        await ann.send({"type": "leave"})
+        answer = await ann.recv()
+        release.set()
+        assert answer["type"] == "error" and answer["code"] == "busy", answer
+        assert answer["params"] == {"reason": "starting"}
+        await ann.expect("table")
+        end = await play(ann, timeout=120)
+        assert not any(p["escaped"] for p in ann.of_type("state")[-1]["players"])
+        assert end["reason"] is None
+        await ann.close()
+
+    asyncio.run(flow())
+    assert server.store.audit().ok

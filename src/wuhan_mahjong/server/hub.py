@@ -476,6 +476,9 @@ class Hub:
             self.lobby.leave(acct)
             client.send(LeftMsg(where="room"))
         elif isinstance(place, TablePlace):
+            if not place.table.shown:  # he does not know of it yet: no escape before he does
+                raise ProtocolError("busy", "your table is starting: it is shown to you in a "
+                                    "moment (leaving it then is an escape)", reason="starting")
             self.where.leave(acct)
             if place.table.match.finished:  # the last hand is over: nothing to escape from
                 place.table.post("disconnect", place.seat)

@@ -346,6 +346,9 @@ class Table:
         """The open request to end the match early (申请解散, ``server/end_vote.py``)."""
         self.end_asked: dict[int, int] = {}
         """Seat -> the hand in which it last asked to end the match (once a hand)."""
+        self.shown = False
+        """The match is open and its players were sent the ``table`` frame: until then a
+        player does not know he sits here, and his ``leave`` is no escape (``busy``)."""
 
     # ------------------------------------------------------------------ outside interface
     def post(self, *event: Any) -> None:
@@ -1116,6 +1119,7 @@ class Table:
             for info in self.seats:
                 if not info.is_bot and info.connected:
                     self._send(info.seat, self.table_msg(info.seat))
+            self.shown = True
             await self._play()
             if not self.stopping:
                 await self._match_over()
