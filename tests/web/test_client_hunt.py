@@ -18,7 +18,8 @@ would, on a phone and on a desktop; each test failed on the client before its fi
 * A player whose connection dropped in a private room (Wi-Fi to mobile data) is let go by
   the server, but his client came back to the room's screen as it was, himself still among
   the members: 准备 answered *你不在牌桌上*, and nothing led out.  Now he is in the lobby,
-  told that he left the room, its code in the join form.
+  told that he left the room, its code in the join form.  The same held for a quick match's
+  queue: its spinner and *取消排队* stayed for ever, the server having forgotten him.
 * The settlement panel's payments ran off a phone's screen: the column of the amount paid
   (the raw amount struck through, the amount, its limit 封顶 / 金顶 kept on one line) was cut
   at the right edge, in English (*cap (封顶)*) with any name, in Chinese with a long one.
@@ -31,7 +32,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Console, as_guest, to_quick_table, wait_js
+from .conftest import Console, as_guest, run_server, to_quick_table, wait_js
 from .test_layout import NAMES, PAGE
 
 SIZES = {
@@ -312,3 +313,25 @@ def test_no_second_request_in_the_hand_after_a_refusal(browser: Any, live_server
     finally:
         host_ctx.close()
         friend_ctx.close()
+
+
+@pytest.mark.slow
+def test_a_queue_lost_with_the_connection_is_left_cleanly(browser: Any, tmp_path: Path) -> None:
+    """A quick match's queue that waits for players (bots only after a minute here); the
+    connection drops and the server lets the player go.  Back online, the lobby no longer
+    says he is queued, and says why; a new quick match queues him again."""
+    with run_server(tmp_path, ["--bot-wait", "600"]) as base:
+        context, page, console, net = guest_behind_a_switch(browser, base)
+        try:
+            page.click("[data-do='quick']")
+            page.wait_for_selector("[data-queued]")
+            drop(page, net)
+            back(page, net)
+            page.wait_for_selector("[data-error-for='quick']:not(:empty)", timeout=15_000)
+            assert page.locator("[data-queued]").count() == 0
+            assert "排队" in page.locator("[data-error-for='quick']").inner_text()
+            page.click("[data-do='quick']")
+            page.wait_for_selector("[data-queued]")
+            assert console.errors == [], console.errors
+        finally:
+            context.close()
