@@ -343,14 +343,16 @@ class Lobby:
 
     async def _launch(self, humans: list[tuple[int, str]], places: dict[int, StartingPlace],
                       rules: Rules, hands: int, stake: int, watchable: bool = True,
-                      room: RoomOptions | None = None) -> None:
+                      room: RoomOptions | None = None, silver_checked: bool = False) -> None:
         """Start the table of ``humans`` (``places``: each one's place while he is seated; one
-        who left meanwhile, ``leave``, has another and is no longer told anything here)."""
+        who left meanwhile, ``leave``, has another and is no longer told anything here).
+        ``silver_checked``: their silver was read just now (a room's, :meth:`_club_still`),
+        so a silver room's players sit at once, with no moment to leave it in between."""
         def present() -> list[tuple[int, str]]:
             return [(a, n) for a, n in humans if self.hub.where.get(a) is places[a]]
 
         try:
-            short = await self._short_of_silver(present(), rules, stake)
+            short = {} if silver_checked else await self._short_of_silver(present(), rules, stake)
             if short or (stake > 0 and len(present()) < 4):
                 await self._not_seated(present(), short, rules, stake, quick=room is None)
                 return
@@ -623,7 +625,7 @@ class Lobby:
         places = {a: self.hub.where.starting(a, "room") for a, _ in humans}
         task = asyncio.get_running_loop().create_task(
             self._launch(humans, places, room.rules, room.options.hands, room.options.stake,
-                         room.options.spectators, room.options))
+                         room.options.spectators, room.options, silver_checked=True))
         self.hub.background(task)
 
     def _room_update(self, room: Room) -> None:
