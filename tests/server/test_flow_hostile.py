@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import wuhan_mahjong.server.invite as invite_module
+import wuhan_mahjong.server.table as table_module
 from wuhan_mahjong.store import clubs
 
 from .harness import Client, Server, api_post, play, register
@@ -391,3 +392,34 @@ def test_a_leave_before_the_table_is_shown_is_no_escape(server: Server) -> None:
 
     asyncio.run(flow())
     assert server.store.audit().ok
+
+
+def test_auto_play_switched_on_and_off_in_a_burst_is_limited(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """托管 on, off, on, off ... as fast as the connection allows: each switch was a match-log
+    row and a state frame to every other player (their auto marks changed), so one player
+    could flood the table's log and the others' connections.  A few switches pass; the rest
+    are refused (``rate_limited``, reason ``auto``) and change nothing.  (Two timeouts in a
+    row still switch it on, and playing still switches it off: those are no requests.)"""
+    monkeypatch.setattr(table_module, "AUTO_SWITCH_SECONDS", 1e9)  # however slow the machine
+    tokens = [register(server, n) for n in ("ann", "bob")]
+
+    async def flow() -> None:
+        (ann, bob), _ = await two_with_bots(server, tokens, hands=1)
+        await ann.expect("state")
+        for k in range(12):
+            await ann.send({"type": "auto", "on": k % 2 == 0, "ref": f"a{k}"})
+        await ann.send({"type": "ping"})
+        await ann.expect("pong")
+        await ann.send({"type": "snapshot"})  # the table has handled every switch by now
+        await ann.expect("table")
+        switched = [m for m in ann.of_type("notice") if m["code"] in ("auto_on", "auto_off")]
+        refused = [m for m in ann.of_type("error") if m["code"] == "rate_limited"]
+        assert refused and all(m["params"] == {"reason": "auto"} for m in refused), refused
+        assert len(switched) < 12  # (a refused switch on leaves it off: the next off is no switch)
+        await ann.send({"type": "auto", "on": False})
+        await asyncio.gather(play(ann, timeout=120), play(bob, seed=1, timeout=120))
+        for c in (ann, bob):
+            await c.close()
+
+    asyncio.run(flow())

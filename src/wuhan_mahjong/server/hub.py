@@ -456,7 +456,7 @@ class Hub:
                     raise ProtocolError("bad_action", str(e)) from None
                 place.table.post("action", place.seat, action, msg.ref, msg.hand_no, msg.decision)
             elif isinstance(msg, AutoMsg):
-                place.table.post("auto", place.seat, msg.on)
+                place.table.post("auto", place.seat, msg.on, msg.ref)
             elif isinstance(msg, ProposeEndMsg):
                 place.table.post("propose_end", place.seat, msg.ref)
             elif isinstance(msg, AnswerEndMsg):

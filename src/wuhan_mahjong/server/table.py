@@ -128,6 +128,11 @@ DecisionKind = Literal["turn", "claim", "rob", "final"]
 Source = Literal["player", "timeout", "auto", "bot"]
 """Who chose an action: its player, the timeout rule, auto-play (托管) for a human, a bot seat."""
 
+AUTO_SWITCHES = 4
+AUTO_SWITCH_SECONDS = 10.0
+"""A player switches his auto-play (托管) at most ``AUTO_SWITCHES`` times in that many
+seconds (``rate_limited``, reason ``auto``, beyond): each switch is logged and shown to all."""
+
 ABORT_MESSAGE = ("the table stopped on a server error: the finished hands are settled, "
                  "the unfinished hand does not count")
 
@@ -236,6 +241,8 @@ class SeatInfo:
     silver: int = 0
     """Silver won (+) or paid (−) in this match's settlements so far (escape penalties)."""
     fee: int = 0
+    switches: deque[float] = field(default_factory=deque, repr=False)
+    """Loop times of this seat's latest auto-play switches asked by its player (bounded)."""
 
 
 @dataclass
@@ -819,9 +826,13 @@ class Table:
             _, seat, action, ref, hand_no, decision = event
             self._on_action(seat, action, ref, hand_no, decision)
         elif kind == "auto":
-            _, seat, on = event
+            _, seat, on, ref = event
             info = self.seats[seat]
             if info.auto != on and not info.escaped:
+                if not self._may_switch(info):
+                    self._error(seat, "rate_limited", "auto-play (托管) switched too often: "
+                                "wait a moment", ref, reason="auto")
+                    return
                 info.auto = on
                 info.timeouts = 0
                 self._log("auto", seat, "on" if on else "off")
@@ -850,6 +861,18 @@ class Table:
             self.seats[seat].last = None
             self._broadcast(force=seat)
             self._resend_vote(seat)
+
+    def _may_switch(self, info: SeatInfo) -> bool:
+        """Whether the player may switch his auto-play now: each switch is a match-log event
+        and a state frame to every other player, so at most :data:`AUTO_SWITCHES` in
+        :data:`AUTO_SWITCH_SECONDS` (a player sets it and changes his mind, not more)."""
+        now = self._now()
+        while info.switches and info.switches[0] <= now - AUTO_SWITCH_SECONDS:
+            info.switches.popleft()
+        if len(info.switches) >= AUTO_SWITCHES:
+            return False
+        info.switches.append(now)
+        return True
 
     def _on_action(self, seat: int, action: Action, ref: str | None, hand_no: int | None,
                    decision: int) -> None:
