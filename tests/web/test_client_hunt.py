@@ -20,6 +20,10 @@ would, on a phone and on a desktop; each test failed on the client before its fi
   the members: 准备 answered *你不在牌桌上*, and nothing led out.  Now he is in the lobby,
   told that he left the room, its code in the join form.  The same held for a quick match's
   queue: its spinner and *取消排队* stayed for ever, the server having forgotten him.
+* 快捷语 and 本桌规则 opened their panel under the table's tools, below the screen's edge: on a
+  phone on its side the tools are on the first screen and the panel was not, on a phone
+  upright the player had scrolled just to the tools: a tap that seemed to do nothing.  The
+  panel opened is now brought into view.
 * The settlement panel's payments ran off a phone's screen: the column of the amount paid
   (the raw amount struck through, the amount, its limit 封顶 / 金顶 kept on one line) was cut
   at the right edge, in English (*cap (封顶)*) with any name, in Chinese with a long one.
@@ -335,3 +339,26 @@ def test_a_queue_lost_with_the_connection_is_left_cleanly(browser: Any, tmp_path
             assert console.errors == [], console.errors
         finally:
             context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", ["portrait", "landscape"])
+@pytest.mark.parametrize("tool", ["chat", "info"])
+def test_a_table_tool_opens_in_view(browser: Any, live_server: str, size: str, tool: str) -> None:
+    """At a quick match's table on a phone, the player brings the tools into view (on its side
+    they are there from the start) and taps 快捷语 or 本桌规则: its panel is on the screen."""
+    context, page, console = as_guest(browser, live_server, **SIZES[size])
+    try:
+        to_quick_table(page)
+        page.wait_for_selector(".table-tools [data-do='chat']")
+        # scrolled just so far that the tools row is at the screen's bottom edge
+        page.evaluate("() => { const r = document.querySelector('.table-tools').getBoundingClientRect();"
+                      " if (r.bottom > innerHeight) window.scrollBy(0, r.bottom - innerHeight + 2); }")
+        page.click(f".table-tools [data-do='{tool}']")
+        panel = ".chat-panel" if tool == "chat" else ".table-info"
+        page.wait_for_selector(panel)
+        wait_js(page, f"(() => {{ const r = document.querySelector('{panel}').getBoundingClientRect();"
+                      " return r.top >= 0 && r.top < innerHeight - 40; })()", 5)
+        assert console.errors == []
+    finally:
+        context.close()

@@ -689,6 +689,17 @@ function render() {
   tick();
 }
 
+/** A panel a table tool opened (快捷语, 本桌规则) comes under the tools, below the table: on a
+ * phone that is below the screen's edge, so the tap seemed to do nothing. Bring its top in
+ * view (as little scrolling as it takes to show it, its top first if it is taller). */
+function bringIntoView(selector) {
+  const el = app.querySelector(selector);
+  if (!el || !el.getBoundingClientRect) return;
+  const r = el.getBoundingClientRect();
+  if (r.top >= 0 && r.bottom <= innerHeight) return;
+  window.scrollBy(0, r.height > innerHeight ? r.top : r.bottom - innerHeight + 4);
+}
+
 /** Animate only what is new since the last render: the latest discard and a new meld. */
 function markFresh() {
   const v = S.view;
@@ -1558,8 +1569,8 @@ document.addEventListener("click", (ev) => {
     case "end-yes": send({ type: "answer_end", agree: true, ref: "table" }); break;
     case "end-no": send({ type: "answer_end", agree: false, ref: "table" }); break;
     case "show-settlement": S.settlementOpen = true; renderOverlay(); break;
-    case "chat": S.chatOpen = !S.chatOpen; S.infoOpen = false; render(); break;
-    case "info": S.infoOpen = !S.infoOpen; S.chatOpen = false; render(); break;
+    case "chat": S.chatOpen = !S.chatOpen; S.infoOpen = false; render(); if (S.chatOpen) bringIntoView(".chat-panel"); break;
+    case "info": S.infoOpen = !S.infoOpen; S.chatOpen = false; render(); if (S.infoOpen) bringIntoView(".table-info"); break;
     case "mute": updateSettings({ sound: !settings.sound }); render(); break;
     default: break;
   }
