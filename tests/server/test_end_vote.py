@@ -78,6 +78,9 @@ def test_a_refused_request_then_an_agreed_one_ends_after_this_hand(start_server:
         passed = [await c.expect("end_vote", result="passed") for c in (ann, bob)]
         assert passed[0] == passed[1]
         assert passed[0]["hands"] == 1 and sorted(passed[0]["agreed"]) == sorted([sa, sb])
+        await bob.send({"type": "snapshot"})  # a reconnection's table frame says it too
+        table = await bob.expect("table")
+        assert (table["hands"], table["hands_now"]) == (4, 1)
         ends = await asyncio.gather(*(play(c, bot="greedy", seed=k, timeout=120)
                                       for k, c in enumerate((ann, bob))))
         for c, end in zip((ann, bob), ends, strict=True):

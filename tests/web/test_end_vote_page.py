@@ -61,6 +61,10 @@ def test_two_players_refuse_then_agree_to_end_early(browser: Any, live_server: s
                           "?.includes('大家同意提前结束')")
             assert "第 1 局" in page.locator(".end-vote-outcome").inner_text()
             assert page.locator("[data-do='propose-end']").count() == 0  # nothing to ask
+        friend.reload()  # the table frame after a reload says the match ends early
+        friend.wait_for_selector(".end-vote-outcome", timeout=20_000)
+        assert "打完第 1 局结束" in friend.locator(".end-vote-outcome").inner_text()
+        assert friend.locator("[data-do='propose-end']").count() == 0
         assert not host_console.errors and not friend_console.errors, (
             host_console.errors + friend_console.errors)
     finally:

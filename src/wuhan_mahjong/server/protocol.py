@@ -524,6 +524,10 @@ class TableMsg(_Msg):
     filled in from ``rules`` and ``profile`` when the server builds the frame."""
     tournament: TournamentInfo | None = None
     """The tournament round this match is, if any (the table shows it)."""
+    hands_now: int | None = None
+    """The match's number of hands now, when it was set to end early (a request to end it
+    passed, or the table was abandoned): it ends after hand ``hands_now - 1``; ``None``: it
+    plays its ``hands``."""
 
     @model_validator(mode="before")
     @classmethod

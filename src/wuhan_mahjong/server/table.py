@@ -514,7 +514,8 @@ class Table:
             rules=self.rules.to_dict(), hands=self.hands, stake=self.stake, fee=self.fee,
             claim_seconds=self.claim_seconds, turn_seconds=self.turn_seconds,
             players=self._players(), watchers=self.hub.spectate.count(self.table_id),
-            tournament=self.tournament)
+            tournament=self.tournament,
+            hands_now=self.match.hands if self.match.hands < self.hands else None)
 
     def _policy(self, seat: int) -> Bot:
         info = self.seats[seat]

@@ -921,7 +921,7 @@ const SCREENS = {
     const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table) }) : "";
     const tour = S.table && S.table.tournament;
     const banner = tour ? `<p class="tour-banner" data-tournament-round="${tour.round}"><a href="#/tournament?id=${encodeURIComponent(tour.id)}">${t("tour.banner", { name: esc(tour.name), round: tour.round, rounds: tour.rounds })}</a></p>` : "";
-    const vote = S.fixture ? "" : endVoteHTML(S.table ? S.table.seat : null, S.players);
+    const vote = S.fixture ? "" : endVoteHTML(S.table ? S.table.seat : null, S.players, S.table);
     return renderTable(S.view, c) + commitmentHTML(S.view) + err + banner + vote + tools + chat + info +
       `<div class="keys-help">${t("keys.help")}</div>`;
   },

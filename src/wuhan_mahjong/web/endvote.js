@@ -77,13 +77,16 @@ function tick() {
  * `view` is the seat view on screen. */
 export function endVoteButtonHTML(table, view) {
   if (!table || table.tournament || vote || passed) return "";
-  if (view && typeof view.hand_no === "number" && (view.hand_no >= table.hands - 1 || view.hand_no === askedIn)) return "";
+  const total = table.hands_now || table.hands; // hands_now: set to end early (a reload after it passed)
+  if (view && typeof view.hand_no === "number" && (view.hand_no >= total - 1 || view.hand_no === askedIn)) return "";
   return `<button data-do="propose-end">${t("endvote.ask")}</button>`;
 }
 
-/** The open request's panel and the last outcome, for the table screen. */
-export function endVoteHTML(mySeat, players) {
-  if (!vote) return outcome ? `<p class="end-vote-outcome" role="status">${outcome}</p>` : "";
+/** The open request's panel and the last outcome, for the table screen; `table` is the
+ * table frame (after a reload, its `hands_now` says that the match ends early). */
+export function endVoteHTML(mySeat, players, table = null) {
+  const ending = !outcome && table && table.hands_now ? t("endvote.ending", { n: table.hands_now }) : "";
+  if (!vote) return outcome || ending ? `<p class="end-vote-outcome" role="status">${outcome || ending}</p>` : "";
   const waiting = vote.voters.filter((s) => !vote.agreed.includes(s));
   const mine = mySeat !== null && waiting.includes(mySeat);
   const asker = vote.proposer === mySeat ? t("endvote.you_asked") : t("endvote.asked", { name: nameOf(players, vote.proposer) });
