@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .conftest import Console, wait_js
+from .conftest import Console, as_guest, to_quick_table, wait_js
 from .test_fixture_page import PAGE, VIEWS
 
 
@@ -73,5 +73,21 @@ def test_the_settings_page_keeps_them(browser: Any, static_server: str) -> None:
     page.reload()
     page.wait_for_selector("#set-autopass")
     assert page.is_checked("#set-autopass") and not page.is_checked("#set-autowin")
+    assert console.errors == []
+    context.close()
+
+
+def test_the_table_info_panel_switches_them(browser: Any, live_server: str) -> None:
+    """At the table (where the settings page is an escape away) the 本桌规则 panel has the
+    two switches; a change is kept on the device."""
+    context, page, console = as_guest(browser, live_server)
+    to_quick_table(page)
+    page.click("[data-do='info']")
+    page.wait_for_selector("#table-auto-form input[name='autopass']")
+    assert not page.is_checked("#table-auto-form input[name='autopass']")
+    page.check("#table-auto-form input[name='autopass']")
+    saved = json.loads(page.evaluate("localStorage.getItem('wm.settings')"))
+    assert saved["autopass"] is True and saved["autowin"] is False
+    assert page.is_checked("#table-auto-form input[name='autopass']")  # drawn again, still on
     assert console.errors == []
     context.close()

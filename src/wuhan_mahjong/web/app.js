@@ -918,7 +918,11 @@ const SCREENS = {
       `<button data-do="auto" aria-pressed="${auto ? "true" : "false"}">${auto ? t("table.auto_off") : t("table.auto_on")}</button>` +
       `${endVoteButtonHTML(S.table, S.view)}<button data-do="escape">${t("table.leave")}</button>${again}${watchersHTML(S.table)}</div>`;
     const chat = S.chatOpen && !S.fixture ? chatPanelHTML(S.players, S.view, S.muted) : "";
-    const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table) }) : "";
+    // 自动胡 / 自动过 switch here too: the settings page is a step away from the table (an escape)
+    const autoForm = `<form id="table-auto-form" class="form-row table-auto">` +
+      `<label><input type="checkbox" name="autowin" ${settings.autowin ? "checked" : ""}> ${t("settings.autowin")}</label>` +
+      `<label><input type="checkbox" name="autopass" ${settings.autopass ? "checked" : ""}> ${t("settings.autopass")}</label></form>`;
+    const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table), extra: autoForm }) : "";
     const tour = S.table && S.table.tournament;
     const banner = tour ? `<p class="tour-banner" data-tournament-round="${tour.round}"><a href="#/tournament?id=${encodeURIComponent(tour.id)}">${t("tour.banner", { name: esc(tour.name), round: tour.round, rounds: tour.rounds })}</a></p>` : "";
     const vote = S.fixture ? "" : endVoteHTML(S.table ? S.table.seat : null, S.players, S.table);
@@ -1634,7 +1638,7 @@ document.addEventListener("change", (ev) => {
     return;
   }
   const form = ev.target.form;
-  if (form && form.id === "settings-form") {
+  if (form && (form.id === "settings-form" || form.id === "table-auto-form")) {
     const el = ev.target;
     if (el.name === "lang") setLang(el.value);
     else updateSettings({ [el.name]: el.type === "checkbox" ? el.checked : el.value });

@@ -383,8 +383,9 @@ export function chatPanelHTML(players, view, muted) {
     `${mutes ? `<div class="mutes">${mutes}</div>` : ""}</div>`;
 }
 
-/** The table's rules exactly as the server sent them in the "table" frame. */
-export function tableInfoHTML(table, { label, value, overrides }) {
+/** The table's rules exactly as the server sent them in the "table" frame; `extra` (HTML)
+ * goes under the panel's title (the table's own switches). */
+export function tableInfoHTML(table, { label, value, overrides, extra = "" }) {
   const r = table.rules || {};
   const rows = [
     ["opt.profile", t(`opt.profile.${table.profile}`)],
@@ -400,7 +401,7 @@ export function tableInfoHTML(table, { label, value, overrides }) {
   const over = Object.entries(overrides || {}).map(([k, v]) => [label(k), value(k, v), k]);
   const line = ([k, v]) => `<tr><th>${esc(t(k))}</th><td>${esc(v)}</td></tr>`;
   const named = ([l, v, k]) => `<tr data-rule="${esc(k)}"><th>${esc(l)}</th><td>${esc(v)}</td></tr>`;
-  return `<div class="table-info card" data-table-info="1"><h3>${t("table.info")}</h3><table class="history"><tbody>` +
+  return `<div class="table-info card" data-table-info="1"><h3>${t("table.info")}</h3>${extra}<table class="history"><tbody>` +
     rows.map(line).join("") + caps.map(named).join("") + `</tbody></table>` +
     (over.length ? `<h4>${t("info.overrides")}</h4><table class="history overrides"><tbody>${over.map(named).join("")}</tbody></table>` : "") +
     `<p><a href="#/rules?profile=${esc(table.profile)}">${t("info.all_rules")}</a></p></div>`;
