@@ -57,8 +57,8 @@ ALL_PUNGS = {
 }
 
 
-@pytest.mark.parametrize("profile", PROFILES)
-@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("bot", "profile"), [
+    (b, p) for b in BOTS for p in PROFILES if (b, p) != ("greedy", "laizishanzhuang")])
 @pytest.mark.parametrize("name", sorted(ALL_PUNGS))
 def test_the_all_pungs_wait_over_the_small_hand(name: str, bot: str, profile: str) -> None:
     """In 远航 and 边锋 one peng and no kong leave a small hand short of the minimum score
@@ -69,8 +69,6 @@ def test_the_all_pungs_wait_over_the_small_hand(name: str, bot: str, profile: st
     three tiles against four: the expert and the search bot, which rank waits by tiles
     there, took the small hand.  Greedy plays for speed alone in 赖子山庄 (its design),
     so it is not asked there."""
-    if bot == "greedy" and profile == "laizishanzhuang":
-        pytest.skip("greedy ranks ready discards by tiles where every win is legal")
     hand, melds, big = ALL_PUNGS[name]
     view = make_view(hand, profile=profile, indicator="1z", melds={0: melds})
     _ask(bot, view, [_discard(x) for x in big])
