@@ -176,3 +176,28 @@ def test_a_passed_request_survives_kill_9(db_url: str, tmp_path: Path) -> None:
     finally:
         process.close()
         store.close()
+
+
+def test_a_request_the_match_outlives_is_closed(start_server: Any) -> None:
+    """A request still open when the match's last hand ends is closed (``closed``) before
+    ``match_end``, so no player is left with an open request on screen."""
+    server = start_server(end_vote_seconds=600, hand_pause=0.1)
+    tokens = [register(server, n) for n in ("ivy", "jon")]
+
+    async def flow() -> None:
+        clients, _ = await two_with_bots(server, tokens, hands=2)
+        await clients[0].send({"type": "propose_end"})
+        for c in clients:
+            assert (await c.expect("end_vote"))["result"] == "open"
+        # nobody answers: both play the two hands out
+        await asyncio.gather(*(play(c, bot="greedy", seed=k, timeout=180)
+                               for k, c in enumerate(clients)))
+        for c in clients:
+            kinds = [f.msg["type"] for f in c.frames]
+            votes = [f.msg["result"] for f in c.frames if f.msg["type"] == "end_vote"]
+            assert votes == ["open", "closed"]
+            assert kinds.index("match_end") > max(i for i, k in enumerate(kinds) if k == "end_vote")
+            assert len([k for k in kinds if k == "hand_end"]) == 2  # not ended early
+            await c.close()
+
+    asyncio.run(flow())

@@ -618,7 +618,8 @@ class EndVoteMsg(_Msg):
     him)."""
     seconds: float
     """Left to answer; who has not answered by then agrees."""
-    result: Literal["open", "passed", "refused"]
+    result: Literal["open", "passed", "refused", "closed"]
+    """``closed``: the match ended (its last hand) before the request was decided."""
     hands: int | None = None
     """Once passed: the match's number of hands now (it ends after hand ``hands - 1``)."""
 

@@ -1028,7 +1028,8 @@ class Table:
         for info in self.seats:
             self._send(info.seat, self._vote_msg(vote, result))
 
-    def _vote_msg(self, vote: EndVote, result: VoteResult) -> EndVoteMsg:
+    def _vote_msg(self, vote: EndVote, result: VoteResult | Literal["closed"]) -> EndVoteMsg:
+        """``closed``: the match ended (its last hand) before the request was decided."""
         return EndVoteMsg(
             proposer=vote.proposer, voters=sorted(vote.voters), agreed=sorted(vote.agreed),
             refused=vote.refused, seconds=round(max(0.0, vote.deadline - self._now()), 3),
@@ -1281,6 +1282,11 @@ class Table:
                  hands=played, stake=self.stake, fee=self.fee)
 
     async def _match_over(self) -> None:
+        vote = self.end_vote
+        if vote is not None:  # the match ended first: the request is moot
+            self.end_vote = None
+            for info in self.seats:
+                self._send(info.seat, self._vote_msg(vote, "closed"))
         await self._early_end_fee()
         results = await self._results()
         await self._store_call(self.hub.store.end_match, self.match_id, self.epoch, "finished")

@@ -33,6 +33,7 @@ export function onEndVote(msg, players, mySeat = null, handNo = null) {
     return;
   }
   vote = null;
+  if (msg.result === "closed") return; // the match ended first: its summary follows
   if (msg.result === "passed") { outcome = t("endvote.passed", { n: msg.hands }); passed = true; }
   else if (msg.refused === msg.proposer) outcome = t("endvote.withdrawn", { name: nameOf(players, msg.proposer) });
   else outcome = t("endvote.refused", { name: nameOf(players, msg.refused) });
