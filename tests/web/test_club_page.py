@@ -110,13 +110,14 @@ def test_found_apply_approve_in_the_pages(browser: Any, live_server: str, artifa
         page.select_option("#club-opening_scoring", "per_opening")
         page.fill("#club-hands", "2")
         page.fill("#club-cap", "250")
+        page.select_option("#club-distinct_addresses", "on")  # 同IP禁止进入 at its tables
         page.click("#club-form button[type=submit]")
         page.wait_for_selector("[data-club-name='汉口老友']")
         number = page.get_attribute("[data-club-number]", "data-club-number")
         assert number is not None and re.fullmatch(r"[0-9]{6}", number)
         assert page.evaluate("location.hash") == f"#/club?n={number}"
         rules = page.inner_text(".club-rules")
-        for part in ("边锋", "口口翻", "局数 2", "封顶 250"):
+        for part in ("边锋", "口口翻", "局数 2", "封顶 250", "同IP禁止进入"):
             assert part in rules, (part, rules)
         assert page.inner_text("[data-club-notice]") == "周五晚八点 不见不散"
         assert page.inner_text(".club-page .club-role") == "我的身份：圈主"

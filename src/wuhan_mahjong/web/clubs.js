@@ -152,7 +152,8 @@ function rulesFieldsHTML(prefix, o) {
     row("hands", t("opt.hands"), `<input id="${prefix}-hands" name="hands" type="number" inputmode="numeric" min="1" max="64" value="${val(o.hands === undefined ? 4 : o.hands)}">`) +
     row("claim_window_seconds", t("opt.claim"), `<input id="${prefix}-claim_window_seconds" name="claim_window_seconds" type="number" inputmode="decimal" min="1" max="60" step="0.5" placeholder="${t("opt.default")}" value="${val(o.claim_window_seconds)}">`) +
     row("stake", t("opt.stake"), `<input id="${prefix}-stake" name="stake" type="number" inputmode="numeric" min="0" value="${val(o.stake === undefined ? 0 : o.stake)}">`) +
-    row("spectators", t("opt.spectators"), `<select id="${prefix}-spectators" name="spectators"><option value="on">${t("opt.spectators.on")}</option><option value="off"${o.spectators === false ? " selected" : ""}>${t("opt.spectators.off")}</option></select>`);
+    row("spectators", t("opt.spectators"), `<select id="${prefix}-spectators" name="spectators"><option value="on">${t("opt.spectators.on")}</option><option value="off"${o.spectators === false ? " selected" : ""}>${t("opt.spectators.off")}</option></select>`) +
+    row("distinct_addresses", t("opt.distinct_addresses"), `<select id="${prefix}-distinct_addresses" name="distinct_addresses"><option value="off">${t("opt.distinct_addresses.off")}</option><option value="on"${o.distinct_addresses ? " selected" : ""}>${t("opt.distinct_addresses.on")}</option></select>`);
 }
 
 /** The player's clubs, joining one by its number, and founding one. */
