@@ -284,6 +284,29 @@ def signed_in(browser: Any, base: str, token: str, hash_: str = "#/lobby") -> tu
     return context, page, console
 
 
+def room_with_friend(host: Any, friend: Any, base: str) -> str:
+    """The host (at the lobby) opens a private room and the friend comes in by its
+    invitation link; both see the two members.  The room's code."""
+    host.click("#create-form button[type='submit']")
+    host.wait_for_selector(".room-code")
+    code: str = host.get_attribute(".room-code", "data-code")
+    friend.goto(f"{base}/#/join?code={code}")
+    friend.wait_for_selector(f".room-code[data-code='{code}']")
+    wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+    return code
+
+
+def start_with_bots(host: Any, friend: Any) -> None:
+    """Both members of the host's room ready up, the host starts it (bots fill the two empty
+    seats), and both see their hands at the table."""
+    for page in (host, friend):
+        page.click("[data-do='ready']")
+    wait_js(host, "!document.querySelector(\"[data-do='ready']\")")
+    host.click("[data-do='start']")
+    for page in (host, friend):
+        page.wait_for_selector(".table .hand .tile", timeout=20_000)
+
+
 def to_quick_table(page: Any) -> None:
     """From the lobby to a quick match's table (against three bots)."""
     page.click("[data-do='quick']")

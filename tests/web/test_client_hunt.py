@@ -36,7 +36,15 @@ from typing import Any
 
 import pytest
 
-from .conftest import Console, as_guest, run_server, to_quick_table, wait_js
+from .conftest import (
+    Console,
+    as_guest,
+    room_with_friend,
+    run_server,
+    start_with_bots,
+    to_quick_table,
+    wait_js,
+)
 from .test_layout import NAMES, PAGE
 
 SIZES = {
@@ -78,18 +86,8 @@ def test_the_request_to_end_early_shows_on_the_first_screen(browser: Any, live_s
     host_ctx, host, host_console = as_guest(browser, live_server)
     friend_ctx, friend, friend_console = as_guest(browser, live_server, **SIZES[size])
     try:
-        host.click("#create-form button[type='submit']")
-        host.wait_for_selector(".room-code")
-        code = host.get_attribute(".room-code", "data-code")
-        friend.goto(f"{live_server}/#/join?code={code}")
-        friend.wait_for_selector(f".room-code[data-code='{code}']")
-        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
-        for page in (host, friend):
-            page.click("[data-do='ready']")
-        wait_js(host, "!document.querySelector(\"[data-do='ready']\")")
-        host.click("[data-do='start']")
-        for page in (host, friend):
-            page.wait_for_selector(".table .hand .tile", timeout=20_000)
+        room_with_friend(host, friend, live_server)
+        start_with_bots(host, friend)
         host.click("[data-do='propose-end']")
         friend.wait_for_selector(".end-vote [data-do='end-no']")
         b = friend.evaluate(BOXES)
@@ -213,12 +211,7 @@ def test_a_room_lost_with_the_connection_is_left_cleanly(browser: Any, live_serv
     host_ctx, host, host_console = as_guest(browser, live_server)
     friend_ctx, friend, friend_console, net = guest_behind_a_switch(browser, live_server)
     try:
-        host.click("#create-form button[type='submit']")
-        host.wait_for_selector(".room-code")
-        code = host.get_attribute(".room-code", "data-code")
-        friend.goto(f"{live_server}/#/join?code={code}")
-        friend.wait_for_selector(f".room-code[data-code='{code}']")
-        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+        code = room_with_friend(host, friend, live_server)
         drop(friend, net)
         wait_js(host, "document.querySelectorAll('.seats-list li').length === 1")
         back(friend, net)
@@ -248,18 +241,8 @@ def test_a_request_closed_while_offline_is_gone_after_the_reconnection(
     host_ctx, host, host_console = as_guest(browser, live_server)
     friend_ctx, friend, friend_console, net = guest_behind_a_switch(browser, live_server)
     try:
-        host.click("#create-form button[type='submit']")
-        host.wait_for_selector(".room-code")
-        code = host.get_attribute(".room-code", "data-code")
-        friend.goto(f"{live_server}/#/join?code={code}")
-        friend.wait_for_selector(f".room-code[data-code='{code}']")
-        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
-        for page in (host, friend):
-            page.click("[data-do='ready']")
-        wait_js(host, "!document.querySelector(\"[data-do='ready']\")")
-        host.click("[data-do='start']")
-        for page in (host, friend):
-            page.wait_for_selector(".table .hand .tile", timeout=20_000)
+        room_with_friend(host, friend, live_server)
+        start_with_bots(host, friend)
         host.click("[data-do='propose-end']")
         friend.wait_for_selector(".end-vote [data-do='end-yes']")
 
@@ -291,18 +274,8 @@ def test_no_second_request_in_the_hand_after_a_refusal(browser: Any, live_server
     host_ctx, host, host_console = as_guest(browser, live_server)
     friend_ctx, friend, friend_console = as_guest(browser, live_server)
     try:
-        host.click("#create-form button[type='submit']")
-        host.wait_for_selector(".room-code")
-        code = host.get_attribute(".room-code", "data-code")
-        friend.goto(f"{live_server}/#/join?code={code}")
-        friend.wait_for_selector(f".room-code[data-code='{code}']")
-        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
-        for page in (host, friend):
-            page.click("[data-do='ready']")
-        wait_js(host, "!document.querySelector(\"[data-do='ready']\")")
-        host.click("[data-do='start']")
-        for page in (host, friend):
-            page.wait_for_selector(".table .hand .tile", timeout=20_000)
+        room_with_friend(host, friend, live_server)
+        start_with_bots(host, friend)
         host.click("[data-do='propose-end']")
         friend.click(".end-vote [data-do='end-no']")
         for page in (host, friend):

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import as_guest, wait_js
+from .conftest import as_guest, room_with_friend, start_with_bots, wait_js
 
 
 @pytest.mark.slow
@@ -19,24 +19,13 @@ def test_two_players_refuse_then_agree_to_end_early(browser: Any, live_server: s
     host_ctx, host, host_console = as_guest(browser, live_server)
     friend_ctx, friend, friend_console = as_guest(browser, live_server)
     try:
-        host.click("#create-form button[type='submit']")
-        host.wait_for_selector(".room-code")
-        code = host.get_attribute(".room-code", "data-code")
-        friend.goto(f"{live_server}/#/join?code={code}")
-        friend.wait_for_selector(f".room-code[data-code='{code}']")
-        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+        room_with_friend(host, friend, live_server)
         # both connect from 127.0.0.1 here: the room marks them 同IP, with one number
         marks = host.locator(".seats-list .same-address")
         assert marks.count() == 2 and {marks.nth(i).get_attribute("data-same-address")
                                        for i in range(2)} == {"1"}
         assert "同IP 1" in marks.first.inner_text()
-        for page in (host, friend):
-            page.click("[data-do='ready']")
-        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2 && "
-                      "!document.querySelector(\"[data-do='ready']\")")
-        host.click("[data-do='start']")
-        for page in (host, friend):
-            page.wait_for_selector(".table", timeout=20_000)
+        start_with_bots(host, friend)
 
         host.click("[data-do='propose-end']")
         friend.wait_for_selector(".end-vote [data-do='end-no']")
