@@ -500,12 +500,14 @@ class Lobby:
                                 "addresses only, and a member connects from yours",
                                 room=room.code)
 
-    def _addresses_apart(self, room: Room) -> bool:
-        """Whether a ``distinct_addresses`` room may start: no two members share an address
-        now (one may have reconnected from another's since he joined)."""
-        if not room.options.distinct_addresses:
-            return True
-        return not self._address_groups([a for a, _ in room.members])
+    def _check_addresses_apart(self, room: Room) -> None:
+        """Refuse to start a ``distinct_addresses`` room two of whose members share an
+        address now (one may have reconnected from another's since he joined)."""
+        if room.options.distinct_addresses and self._address_groups(
+                [a for a, _ in room.members]):
+            raise ProtocolError("same_address", "two members of the room connect from one "
+                                "address: it seats players of different addresses only",
+                                room=room.code)
 
     async def rematch_room(self, options: RoomOptions) -> str | None:
         """Open a room with ``options`` for the players of a room whose match was played to
@@ -538,10 +540,7 @@ class Lobby:
         room.ready[client.account_id] = ready
         self._room_update(room)
         if len(room.members) == 4 and all(room.ready.values()):
-            if not self._addresses_apart(room):
-                raise ProtocolError("same_address", "two members of the room connect from one "
-                                    "address: it seats players of different addresses only",
-                                    room=room.code)
+            self._check_addresses_apart(room)
             if await self._club_still(room):
                 self._start_room(room)
 
@@ -557,10 +556,7 @@ class Lobby:
         if len(room.members) < 4 and not room.options.fill_bots:
             raise ProtocolError("not_ready", "the room needs four players (fill_bots is off)",
                                 reason="four_players")
-        if not self._addresses_apart(room):
-            raise ProtocolError("same_address", "two members of the room connect from one "
-                                "address: it seats players of different addresses only",
-                                room=room.code)
+        self._check_addresses_apart(room)
         if await self._club_still(room):
             self._start_room(room)
 
