@@ -30,6 +30,15 @@ The class is pure (the table passes the clock in) and knows nothing of frames or
 >>> no.answer(3, agree=False)
 >>> no.result(now=1.0), no.refused
 ('refused', 3)
+>>> gone = EndVote.open(proposer=0, voters=[0, 1, 2], now=0.0)
+>>> gone.answer(1, agree=True)
+>>> gone.leave(2)  # the last who had not answered escapes: the others decide
+>>> gone.result(now=1.0)
+'passed'
+>>> withdrawn = EndVote.open(proposer=0, voters=[0, 1], now=0.0)
+>>> withdrawn.leave(0)  # the asker escapes: his request goes with him
+>>> withdrawn.result(now=1.0), withdrawn.refused
+('refused', 0)
 """
 
 from __future__ import annotations
@@ -77,6 +86,14 @@ class EndVote:
         if agree:
             self.agreed.add(seat)
         else:
+            self.refused = seat
+
+    def leave(self, seat: int) -> None:
+        """``seat`` escaped: he has no say any more; if he asked, his request goes with him
+        (refused by his own seat)."""
+        self.voters = self.voters - {seat}
+        self.agreed.discard(seat)
+        if self.refused is None and self.proposer == seat:
             self.refused = seat
 
     def result(self, now: float) -> VoteResult:

@@ -191,6 +191,19 @@ class Lobby:
             raise ProtocolError("busy", f"your address already has {limit} tables running: "
                                 "wait until one of them ends")
 
+    @staticmethod
+    def _short(stake: int, need: int, have: int) -> ProtocolError:
+        """The refusal of a player short of the silver to sit (``insufficient_silver``)."""
+        return ProtocolError("insufficient_silver",
+                             f"a seat at stake {stake} needs at least {need} silver "
+                             f"(the most one hand can cost); you have {have}",
+                             need=need, have=have)
+
+    def _tell(self, account_id: int, error: ProtocolError) -> None:
+        """Send a player an error that is not the answer to one of his messages."""
+        self.hub.send_to(account_id, ErrorMsg(code=error.code, message=str(error),
+                                              params=error.params))
+
     async def _check_silver(self, client: Client, stake: int, rules: Rules) -> None:
         need = seat_silver(stake, rules)
         if stake <= 0:
@@ -200,10 +213,7 @@ class Lobby:
                                 "guests play free tables only: register to play for silver")
         account = await self.hub.fresh_account(client.account_id)
         if account.silver < need:
-            raise ProtocolError("insufficient_silver",
-                                f"a seat at stake {stake} needs at least {need} silver "
-                                f"(the most one hand can cost); you have {account.silver}",
-                                need=need, have=account.silver)
+            raise self._short(stake, need, account.silver)
 
     # ------------------------------------------------------------------ quick match
     async def quick_match(self, client: Client, profile: str | None, silver: bool) -> None:
@@ -346,7 +356,7 @@ class Lobby:
                       room: RoomOptions | None = None, silver_checked: bool = False) -> None:
         """Start the table of ``humans`` (``places``: each one's place while he is seated; one
         who left meanwhile, ``leave``, has another and is no longer told anything here).
-        ``silver_checked``: their silver was read just now (a room's, :meth:`_club_still`),
+        ``silver_checked``: their silver was read just now (a room's, :meth:`_may_start`),
         so a silver room's players sit at once, with no moment to leave it in between."""
         def present() -> list[tuple[int, str]]:
             return [(a, n) for a, n in humans if self.hub.where.get(a) is places[a]]
@@ -365,7 +375,7 @@ class Lobby:
                 return
             self._not_started(still)
             for a, _ in still:
-                self.hub.send_to(a, ErrorMsg(code=e.code, message=str(e), params=e.params))
+                self._tell(a, e)
         except Exception as e:
             if is_transient(e):  # the database away (a restart, a full disk): one line
                 log.warning("could not start a table: the database is unavailable (%s)",
@@ -388,10 +398,7 @@ class Lobby:
         for a, _ in humans:
             self.hub.where.leave(a)
         for a, have in short.items():
-            self.hub.send_to(a, ErrorMsg(
-                code="insufficient_silver", params={"need": need, "have": have},
-                message=f"a seat at stake {stake} needs at least {need} silver (the most one "
-                f"hand can cost); you have {have} now"))
+            self._tell(a, self._short(stake, need, have))
             if quick:
                 self.hub.send_to(a, LeftMsg(where="queue"))
         others = [a for a, _ in humans if a not in short]
@@ -541,7 +548,7 @@ class Lobby:
         self._room_update(room)
         if len(room.members) == 4 and all(room.ready.values()):
             self._check_addresses_apart(room)
-            if await self._club_still(room):
+            if await self._may_start(room):
                 self._start_room(room)
 
     async def start_room(self, client: Client) -> None:
@@ -557,10 +564,10 @@ class Lobby:
             raise ProtocolError("not_ready", "the room needs four players (fill_bots is off)",
                                 reason="four_players")
         self._check_addresses_apart(room)
-        if await self._club_still(room):
+        if await self._may_start(room):
             self._start_room(room)
 
-    async def _club_still(self, room: Room) -> bool:
+    async def _may_start(self, room: Room) -> bool:
         """Whether the room may start as it is, asked of the store just before it starts: a
         club's table only with the club's members, a silver room only with members who still
         have the silver to sit (a balance may have fallen since joining: a table one escaped
@@ -569,7 +576,8 @@ class Lobby:
         Whoever was removed from the club (or left it) while he waited at its table leaves
         the table, and every member does when the club was dissolved (each is told: ``left``
         naming the club); a member short of silver is no longer ready and is told
-        (``insufficient_silver`` with ``need`` and ``have``), the room and the others stay.
+        (``insufficient_silver`` with ``need`` and ``have``, :meth:`_short_of_silver`), the
+        room and the others stay.
         Then it does not start: the host starts again, or the members ready again.  Nor does
         a room that changed while the store answered (a member left, came, or is no longer
         ready): it starts as its members see it or not at all, and the change that completes
@@ -586,13 +594,8 @@ class Lobby:
                     role = None
                 if role not in clubs.MEMBER_ROLES:
                     gone.append(account_id)
-        short: dict[int, int] = {}
-        need = seat_silver(room.options.stake, room.rules) if room.options.stake > 0 else 0
-        if need > 0:
-            for account_id, _ in members:
-                account = await self.hub.fresh_account(account_id)
-                if account.silver < need:
-                    short[account_id] = account.silver
+        stake = room.options.stake
+        short = await self._short_of_silver(members, room.rules, stake)
         if (self.rooms.get(room.code) is not room or room.starting or room.members != members
                 or room.ready != ready):
             return False  # it changed while the store answered: the next start asks again
@@ -603,10 +606,7 @@ class Lobby:
         short = {a: have for a, have in short.items() if a not in gone}
         for account_id, have in short.items():
             room.ready[account_id] = False
-            self.hub.send_to(account_id, ErrorMsg(
-                code="insufficient_silver", params={"need": need, "have": have},
-                message=f"a seat at stake {room.options.stake} needs at least {need} silver "
-                f"(the most one hand can cost); you have {have} now"))
+            self._tell(account_id, self._short(stake, seat_silver(stake, room.rules), have))
         if short:
             self._room_update(room)
         return not gone and not short

@@ -938,22 +938,24 @@ class Table:
                                         "plays the seat"))
         self._sync()
         self.escapes_to_settle.append(seat)  # once the escape is written (see _persist)
-        vote = self.end_vote
-        if vote is not None:  # he has no say any more: the others decide
-            vote.voters = vote.voters - {seat}
-            vote.agreed.discard(seat)
-            if vote.refused is None and vote.proposer == seat:
-                vote.refused = seat  # his request leaves with him
+        if self.end_vote is not None:  # he has no say any more: the others decide
+            self.end_vote.leave(seat)
             self._settle_vote(changed=True)
         if not self._humans_present():  # nobody is left to play for
             self._end_after_this_hand()
+
+    def _hands_ending_now(self) -> int:
+        """The match's number of hands if it ended after the hand in progress (between
+        hands: the hands played), never more than it has."""
+        match = self.match
+        in_progress = match.hand is not None and not match.hand.ended
+        return min(match.hands, match.hand_no + (1 if in_progress else 0))
 
     def _end_after_this_hand(self) -> None:
         """End the match after the hand in progress (at once, between hands): logged as
         ``end`` with the new number of hands, so a resumed match ends at the same hand."""
         match = self.match
-        in_progress = match.hand is not None and not match.hand.ended
-        hands = min(match.hands, match.hand_no + (1 if in_progress else 0))
+        hands = self._hands_ending_now()
         if self.finished or hands == match.hands:
             return
         match.hands = hands
@@ -964,9 +966,7 @@ class Table:
     def _ends_early_already(self) -> bool:
         """Whether the match ends after the hand in progress anyway (its last, or an early
         end was decided), so a request to end it would change nothing."""
-        match = self.match
-        in_progress = match.hand is not None and not match.hand.ended
-        return self.finished or match.finished or match.hand_no + (1 if in_progress else 0) >= match.hands
+        return self.finished or self._hands_ending_now() == self.match.hands
 
     def _propose_end(self, seat: int, ref: str | None) -> None:
         """A player asks to end the match after the hand in progress (申请解散)."""
@@ -1025,11 +1025,15 @@ class Table:
             emit("end_vote", match_id=self.match_id, result=result, proposer=vote.proposer)
         elif not changed:
             return
+        self._tell_vote(vote, result)
+
+    def _tell_vote(self, vote: EndVote, result: VoteResult | Literal["closed"]) -> None:
+        """Tell everyone at the table how the request stands (``closed``: the match ended,
+        its last hand, before the request was decided)."""
         for info in self.seats:
             self._send(info.seat, self._vote_msg(vote, result))
 
     def _vote_msg(self, vote: EndVote, result: VoteResult | Literal["closed"]) -> EndVoteMsg:
-        """``closed``: the match ended (its last hand) before the request was decided."""
         return EndVoteMsg(
             proposer=vote.proposer, voters=sorted(vote.voters), agreed=sorted(vote.agreed),
             refused=vote.refused, seconds=round(max(0.0, vote.deadline - self._now()), 3),
@@ -1282,11 +1286,9 @@ class Table:
                  hands=played, stake=self.stake, fee=self.fee)
 
     async def _match_over(self) -> None:
-        vote = self.end_vote
-        if vote is not None:  # the match ended first: the request is moot
+        if self.end_vote is not None:  # the match ended first: the request is moot
+            self._tell_vote(self.end_vote, "closed")
             self.end_vote = None
-            for info in self.seats:
-                self._send(info.seat, self._vote_msg(vote, "closed"))
         await self._early_end_fee()
         results = await self._results()
         await self._store_call(self.hub.store.end_match, self.match_id, self.epoch, "finished")
