@@ -342,9 +342,7 @@ class GreedyBot:
             return False
         ev = evaluator(t.hand, t.melds, t)
         keep = min(ev.shanten_after(d, -1) for d in choices)
-        rest = list(t.hand)
-        rest.remove(t.laizi)
-        return bool(evaluator(rest, t.melds, t).best()[0] <= keep)
+        return bool(evaluator(_without(t.hand, t.laizi), t.melds, t).best()[0] <= keep)
 
     def kong_keeps_value(self, t: SeatReading, hand: Sequence[int], melds: Sequence[Meld],
                          after: int) -> bool:

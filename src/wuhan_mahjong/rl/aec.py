@@ -31,8 +31,8 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from ..engine.state import seat_name
 from ..engine.views import seat_view
-from .game import IndexedGame, action_number, finite_number, whole_number
-from .spaces import NUM_ACTIONS, OBS_SHAPE, PASS_INDEX
+from .game import IndexedGame, finite_number, whole_number
+from .spaces import NUM_ACTIONS, OBS_SHAPE, PASS_INDEX, action_number
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 ENV_OPTIONS = ("match", "hands", "auto_pass", "reward_scale", "illegal_penalty", "max_cycles",

@@ -13,7 +13,6 @@ anything else — ``3.7``, ``"3"``, ``True``, ``None`` — is illegal too, never
 from __future__ import annotations
 
 import math
-import operator
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -26,7 +25,7 @@ from ..engine.match import Match
 from ..engine.state import HandState, new_hand
 from ..engine.views import seat_view
 from ..rules import PROFILES, Rules, get_rules
-from .spaces import OBS_SHAPE, action_mask, encode, index_action
+from .spaces import OBS_SHAPE, action_mask, action_number, encode, index_action
 
 
 def make_rules(profile: str, options: Mapping[str, Any]) -> Rules:
@@ -54,18 +53,6 @@ def finite_number(name: str, value: Any) -> float:
             or not math.isfinite(value):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     return float(value)
-
-
-def action_number(index: Any) -> int | None:
-    """``index`` as an action number if it is an integer (not a bool: ``True`` is no
-    action), else None.  ``int()`` would turn ``3.7`` and ``"3"`` into 3, so a learner
-    emitting floats would play actions it never chose, unflagged."""
-    if isinstance(index, bool | np.bool_):
-        return None
-    try:
-        return operator.index(index)
-    except TypeError:
-        return None
 
 
 def seed_value(seed: Any) -> Any:

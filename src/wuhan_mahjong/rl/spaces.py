@@ -112,6 +112,18 @@ def action_index(action: Action, on_table: int | None = None) -> int:
 _SPECIAL_BY_INDEX = {i: SPECIAL_KONGS[k] for k, i in SPECIAL.items()}
 
 
+def action_number(index: Any) -> int | None:
+    """``index`` as an action number if it is an integer (not a bool: ``True`` is no
+    action), else None.  ``int()`` would turn ``3.7`` and ``"3"`` into 3, so a learner
+    emitting floats would play actions it never chose, unflagged."""
+    if isinstance(index, bool | np.bool_):
+        return None
+    try:
+        return operator.index(index)
+    except TypeError:
+        return None
+
+
 def index_action(index: int, on_table: int | None = None) -> Action:
     """The engine action of an index (claims take their tile from ``on_table``).
 
@@ -119,12 +131,9 @@ def index_action(index: int, on_table: int | None = None) -> Action:
     is 3: a float was read as another action) or a claim without a tile; whether the
     action is legal now is the engine's business.
     """
-    if isinstance(index, bool | np.bool_):
+    i = action_number(index)
+    if i is None:
         raise ValueError(f"action index {index!r} is no integer")
-    try:
-        i = operator.index(index)
-    except TypeError:
-        raise ValueError(f"action index {index!r} is no integer") from None
     if 0 <= i < 34:
         return DISCARDS[i]
     if CHI_LOW <= i <= KONG_DIRECT:
@@ -333,6 +342,7 @@ def view_mask(view: SeatView) -> npt.NDArray[np.int8]:
 __all__ = [
     "CHI_HIGH", "CHI_LOW", "CHI_MID", "DISCARD", "KONG_ADDED", "KONG_CONCEALED", "KONG_DIRECT",
     "LAIZI_DISCARD_INDEX", "NUM_ACTIONS", "NUM_PLANES", "OBS_SHAPE", "PASS_INDEX", "PENG", "PLANES",
-    "SPECIAL", "WIN_INDEX", "action_index", "action_mask", "action_names", "encode", "index_action",
+    "SPECIAL", "WIN_INDEX", "action_index", "action_mask", "action_names", "action_number", "encode",
+    "index_action",
     "view_mask",
 ]
