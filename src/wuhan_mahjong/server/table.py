@@ -1029,9 +1029,11 @@ class Table:
 
     def _tell_vote(self, vote: EndVote, result: VoteResult | Literal["closed"]) -> None:
         """Tell everyone at the table how the request stands (``closed``: the match ended,
-        its last hand, before the request was decided)."""
+        its last hand, before the request was decided). One frame for all: each seat reads
+        the same seconds left."""
+        msg = self._vote_msg(vote, result)
         for info in self.seats:
-            self._send(info.seat, self._vote_msg(vote, result))
+            self._send(info.seat, msg)
 
     def _vote_msg(self, vote: EndVote, result: VoteResult | Literal["closed"]) -> EndVoteMsg:
         return EndVoteMsg(
