@@ -17,8 +17,8 @@ import pytest
 
 from .conftest import Console
 
-LIVENESS = {"pingEvery": 1000, "deadAfter": 8000, "suspectGrace": 4000, "check": 250}
-"""Shorter than the client's own (10 s, 25 s), with a pong seven seconds to arrive, so a
+LIVENESS = {"pingEvery": 1000, "deadAfter": 12000, "suspectGrace": 4000, "check": 250}
+"""Shorter than the client's own (10 s, 25 s), with a pong eleven seconds to arrive, so a
 busy machine does not make a healthy socket look dead."""
 
 
