@@ -334,7 +334,12 @@ def _must_exist(url: str) -> None:
 
 
 def _with_admin(args: argparse.Namespace, work: Any) -> int:
-    """Run ``work(admin)`` on an opened store; the store's refusals are one-line errors."""
+    """Run ``work(admin)`` on an opened store; the store's refusals are one-line errors, and
+    so are the database's (a read-only database or a PostgreSQL standby refusing a write, a
+    lock held past the busy timeout, a server gone mid-command): each rolled its
+    transaction back whole."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from ..store import StoreError
     from ..store.admin import Admin
 
@@ -344,6 +349,9 @@ def _with_admin(args: argparse.Namespace, work: Any) -> int:
         return result
     except (StoreError, ValueError) as e:
         raise UsageError(one_line(e)) from None
+    except SQLAlchemyError as e:
+        shown = store.engine.url.render_as_string(hide_password=True)
+        raise UsageError(f"the database {shown} refused: {one_line(e)}") from None
     finally:
         store.close()
 

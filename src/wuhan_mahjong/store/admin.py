@@ -43,7 +43,7 @@ from .clubs import dissolve as dissolve_club
 from .clubs import listing as club_listing
 from .core import shown_name
 from .database import PG_CLIENT_TIMEOUTS, READ_ONLY, create_store_engine
-from .errors import AccountInMatch, AuthenticationFailed, StoreError
+from .errors import AccountInMatch, AuthenticationFailed, StoreError, UnknownAccount
 from .export import account_export
 from .fairplay import FedPair, fed_pairs
 from .models import (
@@ -216,6 +216,10 @@ def _reason(text: str | None) -> str | None:
     return kept
 
 
+def _closed(username: str) -> str:
+    return f"'{username}' is a closed account (注销): nothing can use it any more"
+
+
 def _role_words(role: str | None) -> str:
     return "no staff member" if role is None else f"a {role}"
 
@@ -302,7 +306,10 @@ class Admin:
             log_action(session, self.actor, "grant", account.id,
                        {"amount": amount, "reason": reason, "balance": balance})
 
-        return self.store.grant(account.id, amount, reference=reference[:128], record=record)
+        try:
+            return self.store.grant(account.id, amount, reference=reference[:128], record=record)
+        except UnknownAccount:  # closed (注销): silver granted to it would reach nobody
+            raise AdminError(_closed(account.username)) from None
 
     def ban(self, username: str, reason: str | None = None) -> Account:
         reason = _reason(reason)
@@ -391,6 +398,8 @@ class Admin:
             row = session.get(AccountRow, account.id, with_for_update=True)
             if row is None:
                 raise AdminError(f"no account named '{username}'", not_found=True)
+            if row.closed_at is not None:  # a password would open it again to anyone
+                raise AdminError(_closed(account.username))
             row.password_hash = new_hash
             ended = session.execute(delete(AuthSessionRow)
                                     .where(AuthSessionRow.account_id == account.id))

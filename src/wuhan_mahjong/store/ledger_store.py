@@ -254,7 +254,7 @@ class LedgerStore(StoreCore):
             raise InvalidSettlement(f"reference longer than {GAME_ID_MAX} characters")
         with self._write() as session:
             row = self._lock_accounts(session, [account_id])[account_id]
-            if row.is_house:
+            if row.is_house or row.closed_at is not None:  # a closed account is no one's
                 raise UnknownAccount(account_id)
             if (
                 once

@@ -1,0 +1,92 @@
+"""The operator's surfaces under bad conditions (``wuhan-mahjong admin``, ``store/admin.py``), on
+SQLite and PostgreSQL: what a club's operator may get wrong or meet (a closed account's
+tombstone name, a database that refuses writes, an export that cannot be written whole) is a
+one-line refusal that changes nothing, never a traceback or silver put out of reach."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy.engine import make_url
+
+from wuhan_mahjong.cli import main
+from wuhan_mahjong.store import AuthenticationFailed, Store
+from wuhan_mahjong.store.admin import Admin, AdminError
+from wuhan_mahjong.store.closing import closed_name
+
+PW = "correct horse battery"
+
+
+def run(capsys: pytest.CaptureFixture[str], url: str, *words: str) -> tuple[int, str, str]:
+    code = main(["admin", "--db", url, "--as", "tester", *words])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err: str) -> str:
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert "Traceback" not in err, err
+    assert len(lines) == 1 and lines[0].startswith("wuhan-mahjong: error: "), err
+    return lines[0]
+
+
+def test_a_closed_account_stays_closed(store: Store, db_url: str,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A closed account (注销) is closed for good: its tombstone name is found by the admin
+    tools (to read it), but a password reset gave it a password again, so anyone could log
+    in as ``已注销#<id>``, and a grant put silver into an account nobody can ever use."""
+    bob = store.register("bob", PW)
+    operator = Admin(store, "root")
+    operator.close("bob")
+    tomb = closed_name(bob.id)
+    before = store.audit()
+
+    for words, expected in [(["reset-password", tomb], "closed"),
+                            (["grant", tomb, "100"], "closed")]:
+        code, _, err = run(capsys, db_url, *words)
+        assert code == 2, (words, err)
+        assert expected in one_line_error(err), (words, err)
+    with pytest.raises(AdminError, match="closed"):
+        operator.reset_password(tomb, "a new secret for him")
+    with pytest.raises(AdminError, match="closed"):
+        operator.grant(tomb, 5)
+    with pytest.raises(AuthenticationFailed):
+        store.login(tomb, "a new secret for him")
+    row = store.account(bob.id)
+    assert row.silver == 0
+    after = store.audit()
+    assert after.ok and after.total_balances == before.total_balances
+    assert [a.action for a in operator.actions(1)] == ["close_account"]  # nothing else logged
+    code, out, _ = run(capsys, db_url, "show", tomb)  # still readable, for support
+    assert code == 0 and tomb in out
+
+
+@pytest.fixture
+def read_only_url(db_url: str, store: Store) -> str:
+    """``db_url`` as a database that refuses every write (PostgreSQL: a hot standby's
+    refusal, ``default_transaction_read_only``; SQLite: a trigger that refuses the write
+    as a full disk or a read-only file would), with the player ``alice``."""
+    store.register("alice", PW)
+    url = make_url(db_url)
+    if url.get_backend_name() == "postgresql":
+        options = f"{url.query['options']} -cdefault_transaction_read_only=on"
+        return url.update_query_dict({"options": options}).render_as_string(hide_password=False)
+    with store.engine.begin() as connection:
+        for table in ("ledger", "admin_actions", "account_bans"):
+            connection.exec_driver_sql(
+                f"CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} "
+                "BEGIN SELECT RAISE(ABORT, 'attempt to write a readonly database'); END")
+    return db_url
+
+
+def test_a_database_that_refuses_writes_is_a_one_line_error(
+        store: Store, read_only_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """An operator who points ``admin`` at a read-only database (a PostgreSQL standby, a
+    read-only file) got the driver's traceback from every action that writes; now one line
+    and exit status 2, and nothing changed."""
+    before = store.audit()
+    for words in (["grant", "alice", "5"], ["ban", "alice"], ["audit"]):
+        code, _, err = run(capsys, read_only_url, *words)
+        assert code == 2, (words, err)
+        assert "database" in one_line_error(err), (words, err)
+    assert store.audit().total_balances == before.total_balances
+    assert store.account_by_username("alice").silver == 1000  # type: ignore[union-attr]
