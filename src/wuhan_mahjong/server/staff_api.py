@@ -67,7 +67,14 @@ from ..store.announcements import ANNOUNCEMENT_MAX, LONGEST_HOURS
 from ..store.core import MAX_AMOUNT
 from ..store.fairplay import CHANCE_SHARE
 from ..store.models import storable_game_id, utcnow
-from ..store.reports import NOTE_MAX, ReportError, close_report, open_reports, reports_about_names
+from ..store.reports import (
+    NOTE_MAX,
+    ReportError,
+    close_report,
+    open_reports,
+    reported_in,
+    reports_about_names,
+)
 from ..store.staff import PERMISSIONS, StaffAction, StaffRefused, check, role_of, web_actor
 from .config import calendar_zone
 from .http import (
@@ -200,10 +207,16 @@ async def reports(request: Request) -> Response:
 
 @api
 async def report_close(request: Request) -> Response:
-    _, admin = await _staff(request, "report_close")
+    """Close a report: acting on the player it names, so only staff above him may (a
+    moderator closed the reports about himself and about the admins)."""
+    account, admin = await _staff(request, "report_close")
     body = await read_body(request, NoteIn)
-    closed = await _call(close_report, admin.store, _path_id(request, "report"), admin.actor,
-                         body.note or None)
+    report_id = _path_id(request, "report")
+    reported = await _call(reported_in, admin.store, report_id)
+    if reported is None:
+        raise HttpError(404, "not_found", f"no report {report_id}")
+    await _call(check, admin.store, account.id, "report_close", reported)
+    closed = await _call(close_report, admin.store, report_id, admin.actor, body.note or None)
     return _json({"report": report_doc(closed)})
 
 

@@ -46,9 +46,8 @@ if TYPE_CHECKING:
     from .store import Store
 
 __all__ = ["MATCH_REASONS", "REASONS", "REPORTS_PER_DAY", "Report", "ReportError",
-           "ReportReason", "close_report", "file_report", "open_reports", "reports_about",
-           "reports_about_names",
-           "reports_by"]
+           "ReportReason", "close_report", "file_report", "open_reports", "reported_in",
+           "reports_about", "reports_about_names", "reports_by"]
 
 ReportReason = Literal["collusion", "cheating", "stalling", "escaping", "name"]
 REASONS: tuple[ReportReason, ...] = get_args(ReportReason)
@@ -205,6 +204,13 @@ def reports_about_names(store: Store, names: Iterable[str], reason: str | None =
            if (found := store.account_by_username(name)) is not None}
     reported = reports_about(store, list(ids.values()), reason)
     return {name: reported.get(account_id, 0) for name, account_id in ids.items()}
+
+
+def reported_in(store: Store, report_id: int) -> int | None:
+    """The account a report is about (``None`` for no such report): who closes it acts on
+    him, so the staff pages check their rank rule against him first (``store/staff.py``)."""
+    with store._read() as session:
+        return session.scalar(select(ReportRow.reported_id).where(ReportRow.id == report_id))
 
 
 def close_report(store: Store, report_id: int, actor: str, note: str | None = None) -> Report:

@@ -1,0 +1,88 @@
+"""The staff pages' API (``server/staff_api.py``) against its own rule, on SQLite and
+PostgreSQL: a staff member acts only on players below his rank and never on himself
+(``store/staff.py``), whatever route he takes; and a closed account stays closed whoever
+asks."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import httpx
+import pytest
+
+from wuhan_mahjong.store.admin import Admin
+from wuhan_mahjong.store.closing import closed_name
+
+from .harness import Server, api_get, api_post, register
+
+
+def _refusal(r: httpx.Response) -> tuple[int, str, str | None]:
+    error = r.json()["error"]
+    return r.status_code, error["code"], error.get("params", {}).get("reason")
+
+
+@pytest.fixture
+def staffed(server: Server) -> tuple[Server, dict[str, str]]:
+    """A server with an admin ``boss``, moderators ``mod`` and ``mod2`` and a player ``pat``."""
+    tokens = {n: register(server, n) for n in ("boss", "mod", "mod2", "pat")}
+    operator = Admin(server.store, "root")
+    operator.set_role("boss", "admin")
+    operator.set_role("mod", "moderator")
+    operator.set_role("mod2", "moderator")
+    return server, tokens
+
+
+def _report(server: Server, token: str, username: str) -> int:
+    filed = api_post(server, "/api/reports", token, {"reason": "name", "username": username})
+    assert filed.status_code == 201, filed.text
+    report_id: int = filed.json()["id"]
+    return report_id
+
+
+def test_a_report_is_closed_only_by_staff_above_the_reported(
+        staffed: tuple[Server, dict[str, str]]) -> None:
+    """Closing a report is acting on the player it names: a moderator closed a report about
+    himself ("nothing found") or about an admin, where every other action on them is refused
+    (``self``, ``rank``)."""
+    server, t = staffed
+    about_mod = _report(server, t["pat"], "mod")
+    about_boss = _report(server, t["pat"], "boss")
+    about_mod2 = _report(server, t["pat"], "mod2")
+
+    def close(report_id: int, who: str) -> httpx.Response:
+        return api_post(server, f"/api/staff/reports/{report_id}/close", t[who],
+                        {"note": "nothing found"})
+
+    assert _refusal(close(about_mod, "mod")) == (403, "staff_refused", "self")
+    assert _refusal(close(about_boss, "mod")) == (403, "staff_refused", "rank")
+    assert _refusal(close(about_mod2, "mod")) == (403, "staff_refused", "rank")
+    assert _refusal(close(about_boss, "boss")) == (403, "staff_refused", "self")
+    still = {r["id"] for r in api_get(server, "/api/staff/reports", t["mod"]).json()["reports"]}
+    assert still == {about_mod, about_boss, about_mod2}  # nothing closed by a refusal
+    # the one above closes it; the command line (the root of trust) closes any
+    assert close(about_mod, "boss").json()["report"]["closed_by"] == "web:boss"
+    assert close(about_mod2, "boss").status_code == 200
+    assert close(4242, "mod").status_code == 404
+    about_pat = _report(server, t["mod"], "pat")
+    assert close(about_pat, "mod2").json()["report"]["status"] == "closed"
+
+
+def test_a_closed_account_gets_no_password_or_silver_from_the_staff_pages(
+        staffed: tuple[Server, dict[str, str]]) -> None:
+    """An admin reset the password of a closed account (its tombstone name ``已注销#<id>``)
+    and got one back to log in with: the account the player closed for good was open again."""
+    server, t = staffed
+    pat = server.store.account_by_username("pat")
+    assert pat is not None
+    Admin(server.store, "root").close("pat")
+    path = f"/api/staff/accounts/{quote(closed_name(pat.id))}"
+    assert api_get(server, path, t["boss"]).status_code == 200  # found, to read
+    reset = api_post(server, path, t["boss"],
+                     {"action": "reset_password"})
+    assert _refusal(reset) == (409, "staff_refused", "refused")
+    assert "password" not in reset.json()
+    grant = api_post(server, path, t["boss"],
+                     {"action": "grant", "amount": 50})
+    assert _refusal(grant) == (409, "staff_refused", "refused")
+    assert server.store.account(pat.id).silver == 0
+    assert server.store.audit().ok
