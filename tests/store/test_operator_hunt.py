@@ -90,3 +90,31 @@ def test_a_database_that_refuses_writes_is_a_one_line_error(
         assert "database" in one_line_error(err), (words, err)
     assert store.audit().total_balances == before.total_balances
     assert store.account_by_username("alice").silver == 1000  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("value", [
+    "10.0.0.300",            # no address
+    "10.0.0.1/8",            # host bits set: uvicorn reads only strict networks
+    "10.0.0.0/33",
+    "proxy.internal",        # a name: uvicorn compares the peer's address, never a name
+    '["*", "10.0.0.1"]',     # '*' trusts every peer only alone
+])
+def test_a_proxy_address_that_trusts_nothing_is_refused(
+        value: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``forwarded_allow_ips`` is handed to uvicorn, which keeps an entry it cannot read as
+    an address or a network as a literal no TCP peer ever matches: a typo trusted no proxy,
+    without a word, and every player behind it shared its address (one login limit, one
+    sign-up limit for the whole club).  ``serve`` now stops with one line naming it."""
+    monkeypatch.delenv("WUHAN_MAHJONG_FORWARDED_ALLOW_IPS", raising=False)
+    code = main(["serve", "--print-config", "--forwarded-allow-ips", value])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "forwarded_allow_ips" in one_line_error(err)
+
+
+def test_proxy_addresses_uvicorn_reads_are_accepted(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WUHAN_MAHJONG_FORWARDED_ALLOW_IPS", raising=False)
+    for value in ("127.0.0.1", "10.0.0.5,172.16.0.0/12", "::1", "fd00::/8", "*", '["*"]'):
+        assert main(["serve", "--print-config", "--forwarded-allow-ips", value]) == 0, value
+        assert "forwarded_allow_ips = [" in capsys.readouterr().out

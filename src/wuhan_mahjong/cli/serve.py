@@ -56,6 +56,7 @@ def add_serve_command(s: ArgumentParser) -> None:
 def settings_from_args(args: argparse.Namespace) -> Settings:
     """The settings of ``serve``: its flags, then the environment, then the ``--config`` file."""
     try:
+        from ..server.security import check_proxies
         from ..server.settings import SettingsError, load_settings, settings_fields
     except ModuleNotFoundError as e:
         raise _missing_extra(e) from None
@@ -69,6 +70,10 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     config = settings.server
     if not 0 <= config.port <= 65535:
         raise UsageError(f"port must be 0-65535, got {config.port}")
+    try:
+        check_proxies(config.forwarded_allow_ips)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     if config.bot is not None:
         from ..bots import bot_names
 

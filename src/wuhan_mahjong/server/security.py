@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import re
 from collections import OrderedDict
@@ -29,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 __all__ = ["CSP", "HardenedStarlette", "RedactTokens", "ResponseCache", "SecurityHeaders",
-           "redact_access_logs", "trust_proxies"]
+           "check_proxies", "redact_access_logs", "trust_proxies"]
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'{ws}; object-src 'none'; base-uri 'none'; "
@@ -85,11 +86,40 @@ class HardenedStarlette(Starlette):
         return SecurityHeaders(super().build_middleware_stack())
 
 
+def check_proxies(addresses: Sequence[str]) -> None:
+    """``ValueError`` naming the first entry of ``forwarded_allow_ips`` that would trust no
+    peer: uvicorn keeps what it cannot read as an address or a (strict) network as a literal
+    that no TCP peer's address ever equals, and reads ``*`` as "every peer" only alone.  A
+    typo so trusted no proxy without a word, and every player behind it had its address.
+
+    >>> check_proxies(["10.0.0.5", "172.16.0.0/12", "::1"])
+    >>> check_proxies(["10.0.0.1/8"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: forwarded_allow_ips: '10.0.0.1/8' is no IP address or network (...)
+    """
+    if list(addresses) == ["*"]:
+        return
+    for entry in addresses:
+        try:
+            if entry == "*":
+                raise ValueError(entry)
+            if "/" in entry:
+                ipaddress.ip_network(entry)  # as uvicorn reads it: host bits set is no network
+            else:
+                ipaddress.ip_address(entry)
+        except ValueError:
+            raise ValueError(f"forwarded_allow_ips: {entry[:100]!r} is no IP address or network "
+                             "(e.g. 10.0.0.5, 10.0.0.0/8; '*' alone trusts every peer)") from None
+
+
 def trust_proxies(app: Starlette, addresses: Sequence[str]) -> None:
-    """Believe proxy headers from ``addresses`` only (none: no proxy header is read).
+    """Believe proxy headers from ``addresses`` only (none: no proxy header is read);
+    ``ValueError`` for an entry that would trust nothing (:func:`check_proxies`).
 
     Add it last: Starlette puts the last middleware outermost, so every other part of
     the app sees the client's address already resolved."""
+    check_proxies(addresses)
     if addresses:
         app.add_middleware(cast(Any, ProxyHeadersMiddleware), trusted_hosts=list(addresses))
 
