@@ -240,6 +240,13 @@ def _meld(raw: Any, index: int, seat: int, rules: Rules, laizi: int) -> Meld:
 
 
 def _check_sizes(rec: WinRecord) -> None:
+    """The winner makes 14 with the winning tile; a loser whose tiles are given holds 13.
+
+    In a 海底捞 (``last_tile``) win a loser may hold 14: the final draws come without a
+    discard (docs/RULES.md §16), so a seat that drew one before the winner keeps it.  The
+    winner wins on the first round of final draws (a second draw would leave him 15 tiles,
+    no hand), so nobody holds more than one such tile."""
+    sizes = (13, 14) if rec.win_by == "last_tile" else (13,)
     for i, st in enumerate(rec.seats):
         n = len(st.hand) + 3 * len(st.melds)
         if i == rec.winner:
@@ -248,9 +255,11 @@ def _check_sizes(rec: WinRecord) -> None:
                     f"wrong hand size: the winner has {len(st.hand)} concealed tiles and "
                     f"{len(st.melds)} melds; with the winning tile that must make 14",
                     "winner_size", seat=i, tiles=len(st.hand), melds=len(st.melds))
-        elif st.hand and n != 13:
+        elif st.hand and n not in sizes:
+            expected = ("13 - 3 x melds, or 14 - 3 x melds with a final draw kept"
+                        if len(sizes) > 1 else "13 - 3 x melds")
             raise RecordError(f"wrong hand size: seats[{i}] has {len(st.hand)} concealed tiles "
-                              f"and {len(st.melds)} melds (expected 13 - 3 x melds)",
+                              f"and {len(st.melds)} melds (expected {expected})",
                               "seat_size", seat=i, tiles=len(st.hand), melds=len(st.melds))
 
 
