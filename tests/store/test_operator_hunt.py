@@ -5,15 +5,24 @@ one-line refusal that changes nothing, never a traceback or silver put out of re
 
 from __future__ import annotations
 
+import json
+import resource
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+from argon2 import PasswordHasher
 from sqlalchemy.engine import make_url
 
 from wuhan_mahjong.cli import main
-from wuhan_mahjong.store import AuthenticationFailed, Store
+from wuhan_mahjong.store import AuthenticationFailed, Store, open_store
 from wuhan_mahjong.store.admin import Admin, AdminError
 from wuhan_mahjong.store.closing import closed_name
 
 PW = "correct horse battery"
+FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 
 def run(capsys: pytest.CaptureFixture[str], url: str, *words: str) -> tuple[int, str, str]:
@@ -118,3 +127,52 @@ def test_proxy_addresses_uvicorn_reads_are_accepted(capsys: pytest.CaptureFixtur
     for value in ("127.0.0.1", "10.0.0.5,172.16.0.0/12", "::1", "fd00::/8", "*", '["*"]'):
         assert main(["serve", "--print-config", "--forwarded-allow-ips", value]) == 0, value
         assert "forwarded_allow_ips = [" in capsys.readouterr().out
+
+
+FILE_LIMIT = 2048
+"""Bytes a file of the export's process may hold (``RLIMIT_FSIZE``): its output is larger."""
+
+
+def _export_limited(url: str, out: Path, *, killed: bool) -> subprocess.CompletedProcess[str]:
+    """``admin export alice --out OUT`` in a process whose files stop at :data:`FILE_LIMIT`
+    bytes: the kernel kills it there (``SIGXFSZ``, as a ``kill -9`` mid-write would), or,
+    with the signal ignored, the write fails as on a full disk."""
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL if killed else signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
+
+    return subprocess.run(
+        [sys.executable, "-m", "wuhan_mahjong", "admin", "--db", url, "--as", "tester",
+         "export", "alice", "--out", str(out)],
+        capture_output=True, text=True, timeout=120, preexec_fn=limit, check=False)
+
+
+@pytest.mark.parametrize("killed", [True, False])
+def test_an_export_is_written_whole_or_not_at_all(pg_url: str, tmp_path: Path,
+                                                  killed: bool) -> None:
+    """An export cut short (the process killed mid-write, a full disk) left a truncated file
+    under the name asked for, which a later run refused to replace and which an operator
+    could hand to the player as his data; a full disk was a traceback too.  Now the file
+    appears whole, or not at all, and a failure is one line."""
+    store = open_store(pg_url, password_hasher=FAST_HASHER)
+    try:
+        store.register("alice", PW)
+        operator = Admin(store, "root")
+        for k in range(40):
+            operator.grant("alice", 1, f"refund of match {k:04d}: a reason long enough")
+        whole = tmp_path / "whole.json"
+        assert main(["admin", "--db", pg_url, "export", "alice", "--out", str(whole)]) == 0
+        assert whole.stat().st_size > FILE_LIMIT
+
+        out = tmp_path / "alice.json"
+        done = _export_limited(pg_url, out, killed=killed)
+        assert done.returncode != 0
+        assert not out.exists(), "a cut-short export under the name asked for"
+        if not killed:
+            assert done.returncode == 2
+            assert "alice.json" in one_line_error(done.stderr)
+        # the name is free: the next run writes the whole file
+        assert main(["admin", "--db", pg_url, "export", "alice", "--out", str(out)]) == 0
+        assert json.loads(out.read_text(encoding="utf-8"))["account"]["username"] == "alice"
+    finally:
+        store.close()

@@ -16,10 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..tiles import echo
 from .common import ArgumentParser, UsageError, one_line
@@ -432,6 +434,35 @@ def _new_file(path: str) -> Path:
     return target
 
 
+def _write_new(target: Path, write: Callable[[TextIO], object]) -> None:
+    """Write the new file ``target`` whole or not at all: into ``<target>.partial``, synced,
+    then linked to its name (which refuses a file that appeared there meanwhile).  An
+    export killed or failing mid-write (a full disk) left a truncated file under the name
+    asked for: a file an operator could hand over as the player's data, and one the next
+    run refused to replace.  A write that fails is a one-line error."""
+    partial = target.with_name(target.name + ".partial")
+    try:
+        partial.unlink(missing_ok=True)  # a run killed before
+        with partial.open("x", encoding="utf-8") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.link(partial, target)
+        except FileExistsError:
+            raise
+        except OSError:  # a file system without hard links (FAT): a rename, checked first
+            if target.exists():
+                raise FileExistsError(target) from None
+            os.replace(partial, target)
+    except FileExistsError:
+        raise UsageError(f"{target} exists already: choose another file") from None
+    except OSError as e:
+        raise UsageError(f"cannot write {target}: {e.strerror or e}") from None
+    finally:
+        partial.unlink(missing_ok=True)
+
+
 def _export(args: argparse.Namespace) -> int:
     from ..store.export import account_records
 
@@ -442,18 +473,21 @@ def _export(args: argparse.Namespace) -> int:
         account, document = admin.export(args.username, args.reason)
         text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
         hands = 0
+
+        def write_records(f: TextIO) -> None:
+            nonlocal hands
+            after = 0
+            while batch := account_records(admin.store, account.id, after=after):
+                f.writelines(events for _, events in batch)
+                hands += len(batch)
+                after = batch[-1][0]
+
         if records is not None:
-            with records.open("x", encoding="utf-8") as f:
-                after = 0
-                while batch := account_records(admin.store, account.id, after=after):
-                    f.writelines(events for _, events in batch)
-                    hands += len(batch)
-                    after = batch[-1][0]
+            _write_new(records, write_records)
         if out is None:
             sys.stdout.write(text)
         else:
-            with out.open("x", encoding="utf-8") as f:
-                f.write(text)
+            _write_new(out, lambda f: f.write(text))
         where = [] if out is None else [f"the data to {out}"]
         where += [] if records is None else [f"{hands} hands to {records}"]
         if where:
