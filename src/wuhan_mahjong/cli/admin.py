@@ -844,11 +844,14 @@ def _drain(args: argparse.Namespace) -> int:
 def _backup(args: argparse.Namespace) -> int:
     url = admin_database_url(args)
     try:
-        from ..store.admin import AdminError, backup
+        from ..store.admin import AdminError, BackupNotLogged, backup
     except ModuleNotFoundError as e:
         raise _missing_extra(e) from None
     try:
         path = backup(url, args.file, force=args.force, actor=_actor(args))
+    except BackupNotLogged as e:  # written whole: a warning (a read-only standby's backup)
+        print(f"wuhan-mahjong: warning: {one_line(e)}", file=sys.stderr)
+        path = e.path
     except AdminError as e:
         raise UsageError(one_line(e)) from None
     except Exception as e:  # the database cannot be reached ...

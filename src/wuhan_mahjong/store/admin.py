@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, func, inspect, select
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from .accounts import check_password_rules
@@ -42,7 +43,7 @@ from .clubs import club as club_page
 from .clubs import dissolve as dissolve_club
 from .clubs import listing as club_listing
 from .core import shown_name
-from .database import PG_CLIENT_TIMEOUTS, READ_ONLY, create_store_engine
+from .database import PG_CLIENT_TIMEOUTS, READ_ONLY, create_store_engine, error_line
 from .errors import AccountInMatch, AuthenticationFailed, StoreError, UnknownAccount
 from .export import account_export
 from .fairplay import FedPair, fed_pairs
@@ -76,6 +77,7 @@ __all__ = [
     "Admin",
     "AdminAction",
     "AdminError",
+    "BackupNotLogged",
     "Overview",
     "RunningTable",
     "ServerPoll",
@@ -606,13 +608,38 @@ def _libpq(url: URL) -> tuple[str, dict[str, str], str | None]:
     env = dict(os.environ)
     if url.password is not None:
         env["PGPASSWORD"] = str(url.password)
-    schema = None
     options = url.query.get("options")
-    if isinstance(options, str) and options.startswith("-csearch_path="):
-        schema = options.split("=", 1)[1].split(",")[0].strip() or None
+    schema = _options_schema(options) if isinstance(options, str) else None
     plain = url.set(drivername="postgresql", password=None).update_query_dict(
         {k: v for k, v in PG_CLIENT_TIMEOUTS.items() if k not in url.query})  # a silent host
     return plain.render_as_string(hide_password=False), env, schema
+
+
+def _options_schema(options: str) -> str | None:
+    """The first schema of the ``search_path`` that libpq's ``options`` set, in any of its
+    spellings (``-csearch_path=S``, ``-c search_path=S``, ``--search_path=S``), among other
+    settings: the whole text after ``-csearch_path=`` was taken for the schema, so a URL that
+    also set ``-cstatement_timeout=0`` asked pg_dump for a schema of that name.
+
+    >>> _options_schema("-csearch_path=club -cstatement_timeout=0")
+    'club'
+    >>> _options_schema("-c statement_timeout=0 -c search_path=club,public")
+    'club'
+    >>> _options_schema("-cstatement_timeout=0") is None
+    True
+    """
+    words = options.split()
+    for k, word in enumerate(words):
+        if word == "-c":
+            setting = words[k + 1] if k + 1 < len(words) else ""
+        elif word.startswith(("-c", "--")):
+            setting = word[2:]
+        else:
+            continue
+        name, _, value = setting.partition("=")
+        if name.replace("-", "_") == "search_path":
+            return value.split(",")[0].strip().strip('"') or None
+    return None
 
 
 def _tool(name: str) -> str:
@@ -665,8 +692,20 @@ def backup(url: str | URL, dest: str | Path, *, force: bool = False,
     else:
         raise AdminError(f"cannot back up a {backend} database")
     if actor is not None:
-        _log_to(url, actor, "backup", {"file": str(target.resolve())})
+        try:
+            _log_to(url, actor, "backup", {"file": str(target.resolve())})
+        except (SQLAlchemyError, UnicodeError) as e:  # a read-only standby, say
+            raise BackupNotLogged(target, error_line(e)) from None
     return target
+
+
+class BackupNotLogged(AdminError):
+    """The backup is written whole, but the database refused its row in the event log (a
+    read-only standby, where backups are often taken): a warning, not a failed backup."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(f"backed up to {path}, but not logged in the event log: {why}")
+        self.path = path
 
 
 def _write_whole(target: Path, write: Callable[[Path], None]) -> None:
