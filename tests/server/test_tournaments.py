@@ -232,7 +232,7 @@ def test_a_tournament_survives_kill_9_of_its_server(node: ServeProcess, db_url: 
 
         asyncio.run(to_the_end())
         final: dict[str, Any] = {}
-        for _ in range(600)  # up to a minute: a loaded machine finishes late:
+        for _ in range(600):  # up to a minute: a loaded machine finishes late
             final = _detail(node, tid)  # type: ignore[arg-type]
             if final["tournament"]["status"] == "finished":
                 break
