@@ -263,9 +263,11 @@ function optionHTML(o) {
     const [lo, hi] = o.bounds || [];
     input = `<input id="${id}" type="number" inputmode="decimal" data-calc-option="${o.name}" value="${esc(cur)}" ${lo !== undefined ? `min="${lo}"` : ""} ${hi !== undefined ? `max="${hi}"` : ""} step="any">`;
   } else if (Array.isArray(base) && Object.keys(labels).length) {
-    input = Object.entries(labels).map(([v, l]) => `<label class="check"><input type="checkbox" data-calc-option="${o.name}" data-value="${esc(v)}" ${cur.includes(v) ? "checked" : ""}> ${esc(en ? l[1] : l[0])}</label>`).join(" ");
+    // an address may carry anything as the value (the server says what is wrong with it)
+    const list = Array.isArray(cur) ? cur : [];
+    input = Object.entries(labels).map(([v, l]) => `<label class="check"><input type="checkbox" data-calc-option="${o.name}" data-value="${esc(v)}" ${list.includes(v) ? "checked" : ""}> ${esc(en ? l[1] : l[0])}</label>`).join(" ");
   } else if (Array.isArray(base)) {
-    input = `<input id="${id}" data-calc-option="${o.name}" data-list="1" value="${esc(cur.join(" "))}">`;
+    input = `<input id="${id}" data-calc-option="${o.name}" data-list="1" value="${esc(Array.isArray(cur) ? cur.join(" ") : String(cur ?? ""))}">`;
   } else if (Object.keys(labels).length) {
     input = `<select id="${id}" data-calc-option="${o.name}">${Object.entries(labels).map(([v, l]) => `<option value="${esc(v)}" ${cur === v ? "selected" : ""}>${esc(en ? l[1] : l[0])}</option>`).join("")}</select>`;
   } else {

@@ -1,0 +1,225 @@
+"""The calculator page (#/calculator) as a person at a real table uses it, in the real browser
+against the real server.
+
+Every hand of ``tests/test_calculator_hunt.py`` (worked on paper, in the three profiles) is
+entered with the page's own controls, on a phone; the page's record must be the hand's, and
+what the page shows must be the paper's answer and exactly ``POST /api/score``'s: the deltas,
+each payment's amount and what it was before a cap, and the refusal of a hand that is no legal
+win.  The page's explanation must add up: each payment's factors multiply to its raw amount,
+the winner's points are the sum of the payments and each payer's are what he pays.
+
+And the page's own faults: an address whose options hold a value of the wrong kind froze the
+page (it never drew the server's answer).
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import importlib.util
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Console, open_page, wait_js
+from .test_calculator_page import PHONE, page_errors, palette, settle_page, tiles
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _hunt_module() -> Any:
+    spec = importlib.util.spec_from_file_location("calculator_hunt_hands",
+                                                  ROOT / "tests" / "test_calculator_hunt.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HUNT = _hunt_module()
+TABLE_HANDS: list[tuple[str, dict[str, Any], list[int] | str]] = HUNT.TABLE_HANDS
+
+MELD_KIND = {("chi", None): "chi", ("peng", None): "peng", ("kong", "direct"): "kong:direct",
+             ("kong", "added"): "kong:added", ("kong", "concealed"): "kong:concealed"}
+
+
+def api_score(base: str, record: dict[str, Any]) -> tuple[int, Any]:
+    req = urllib.request.Request(f"{base}/api/score", method="POST",
+                                 data=json.dumps(record, ensure_ascii=False).encode(),
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def set_option(page: Any, name: str, value: Any) -> None:
+    if not page.evaluate("document.querySelector('.calc-options').open"):
+        page.click(".calc-options summary")
+    field = f"[data-calc-option='{name}']"
+    if page.get_attribute(field, "type") == "checkbox":
+        page.set_checked(field, bool(value))
+    else:
+        page.select_option(field, str(value))
+
+
+def enter(page: Any, rec: dict[str, Any]) -> None:
+    """Type ``rec`` into the page with its controls, from a fresh calculator."""
+    page.click("[data-calc-do='new']")
+    page.select_option("#calc-profile", rec["profile"])
+    for name, value in rec.get("options", {}).items():
+        set_option(page, name, value)
+    page.select_option("#calc-dealer", str(rec["dealer"]))
+    page.select_option("#calc-winner", str(rec["winner"]))
+    page.select_option("#calc-winby", rec["win_by"])
+    if "from" in rec:
+        page.select_option("#calc-from", str(rec["from"]))
+    palette(page, "indicator", [rec["indicator"]])
+    for s, seat in enumerate(rec["seats"]):
+        page.click(f".calc-tabs [data-calc-seat='{s}']")
+        if seat.get("hand"):
+            palette(page, "hand", tiles(seat["hand"]))
+        for m in seat.get("melds", []):
+            page.select_option("#calc-meld-kind", MELD_KIND[(m["type"], m.get("kind"))])
+            if "from" in m:
+                page.select_option("#calc-meld-from", str(m["from"]))
+            palette(page, "meld", tiles(m["tiles"]))
+            page.click("[data-calc-do='add-meld']")
+        for k, n in seat.get("kongs", {}).items():
+            page.fill(f"#calc-k-{k}", str(n))
+            page.press(f"#calc-k-{k}", "Tab")
+        if seat.get("laizi_discards"):
+            page.fill("#calc-ld", str(seat["laizi_discards"]))
+            page.press("#calc-ld", "Tab")
+        if "ready" in seat:
+            page.select_option("#calc-ready", "1" if seat["ready"] else "0")
+    page.click(f".calc-tabs [data-calc-seat='{rec['winner']}']")
+    palette(page, "win", [rec["winning_tile"]])
+
+
+def normal(rec: dict[str, Any]) -> dict[str, Any]:
+    """``rec`` as the page writes it: tiles grouped and sorted, empty fields left out."""
+    out = copy.deepcopy(rec)
+    for seat in out["seats"]:
+        grouped = ""
+        for suit in "mpsz":
+            digits = "".join(sorted(x[0] for x in tiles(seat.get("hand", "")) if x[1] == suit))
+            grouped += f"{digits}{suit}" if digits else ""
+        seat["hand"] = grouped
+        seat.setdefault("melds", [])
+        if "kongs" in seat:
+            seat["kongs"] = {k: seat["kongs"].get(k, 0) for k in ("red", "green", "laizi", "pi")}
+    return out
+
+
+FACTOR = re.compile(r"^×(\d+(?:\.\d+)?) .*?(?: ×(\d+))?$")
+
+SHOWN = """() => {
+  const q = (s, root = document) => [...root.querySelectorAll(s)];
+  return {
+    deltas: q('#calc-result table.deltas td.delta').map((td) => Number(td.textContent.replace('+', ''))),
+    rows: q('#calc-result tr.payment').map((tr) => ({
+      loser: Number(tr.dataset.loser),
+      payer: tr.querySelector('.pays-for') ? tr.querySelector('.pays-for').textContent : '',
+      factors: q('.factor', tr).map((a) => a.textContent),
+      raw: tr.querySelector('s.raw') ? Number(tr.querySelector('s.raw').textContent) : null,
+      amount: Number(tr.querySelector('td.amt b').textContent),
+    })),
+    refused: (document.querySelector('#calc-result .calc-refused') || {}).textContent || '',
+  };
+}"""
+
+
+def product(labels: list[str]) -> Fraction:
+    """The product of the factors as the page labels them (×2 口口翻 ×2 is 2 twice)."""
+    out = Fraction(1)
+    for label in labels:
+        m = FACTOR.match(label)
+        assert m, label
+        out *= Fraction(m.group(1)) ** int(m.group(2) or 1)
+    return out
+
+
+@pytest.fixture(scope="module")
+def calc_page(browser: Any, live_server: str) -> Iterator[tuple[Any, Console]]:
+    context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
+    page.wait_for_selector("#calc-profile option", state="attached")
+    yield page, console
+    context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("record", "expected"), [pytest.param(r, a, id=n) for n, r, a in TABLE_HANDS])
+def test_a_table_hand_entered_on_the_page(calc_page: tuple[Any, Console], live_server: str,
+                                          record: dict[str, Any], expected: list[int] | str) -> None:
+    page, console = calc_page
+    enter(page, record)
+    state = settle_page(page)
+    mine = page.evaluate("window.__wmCalc.recordJSON()")
+    assert mine == normal(record)
+    status, body = api_score(live_server, mine)
+    seen = page.evaluate(SHOWN)
+    if isinstance(expected, str):
+        assert (state, status, body["refusal"]["code"]) == ("refused", 422, expected), seen
+        assert seen["refused"] and not seen["deltas"]
+        assert page_errors(console) == []
+        return
+    assert (state, status) == ("settled", 200), page.inner_text("#calc-result")
+    # the paper's answer, the API's, the page's
+    assert body["deltas"] == expected
+    assert seen["deltas"] == expected
+    pays = body["payments"]
+    assert [(r["loser"], r["amount"], r["raw"]) for r in seen["rows"]] == \
+        [(p["loser"], p["amount"], p["raw"] if p["raw"] != p["amount"] else None) for p in pays]
+    # the explanation adds up: the factors shown make the raw amount; the payments the deltas
+    paid = [0, 0, 0, 0]
+    for row, p in zip(seen["rows"], pays, strict=True):
+        assert product(row["factors"]) == (row["raw"] if row["raw"] is not None else row["amount"])
+        assert bool(row["payer"]) == (p["payer"] != p["loser"])
+        paid[p["payer"]] += row["amount"]
+    w = body["winner"]
+    assert seen["deltas"][w] == sum(paid)
+    assert all(seen["deltas"][s] == -paid[s] for s in range(4) if s != w)
+    # the laizi shown is the server's
+    assert page.get_attribute("[data-calc-laizi]", "data-calc-laizi") == body["laizi"]
+    assert page_errors(console) == []
+
+
+def encoded(record: dict[str, Any]) -> str:
+    raw = json.dumps(record, ensure_ascii=False).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [{"must_kong": 5}, {"one_suit_contract_hands": 5},
+                                     {"one_suit_contract_hands": None}])
+def test_an_address_with_an_option_of_the_wrong_kind_shows_the_servers_reason(
+        browser: Any, live_server: str, options: dict[str, Any]) -> None:
+    """A shared address is typed or cut by people: one whose list option held a number, a
+    string or null threw while the page drew its options (``cur.join is not a function``), and
+    the page stayed at "loading" with an empty profile list, whatever was tapped.  It must
+    draw, and say what is wrong (the server's 400)."""
+    rec = copy.deepcopy(HUNT.QING_SELF)
+    rec["options"] = options
+    context, page, console = open_page(browser, f"{live_server}/#/calculator?r={encoded(rec)}",
+                                       **PHONE)
+    assert settle_page(page) == "error"
+    name = next(iter(options))
+    assert f"option '{name}'" in page.inner_text("#calc-result")
+    assert page.evaluate("document.querySelectorAll('#calc-profile option').length") == 3
+    # and the player can put it right: the profile's own value back, and the hand settles
+    page.click(".calc-options summary")
+    page.click("[data-calc-do='reset-options']")
+    assert settle_page(page) == "settled"
+    wait_js(page, "document.querySelectorAll('#calc-result td.delta').length === 4")
+    assert page.evaluate(SHOWN)["deltas"] == [360, -120, -120, -120]
+    assert [e for e in page_errors(console) if "pageerror" in e] == []
+    context.close()
