@@ -20,6 +20,7 @@ from wuhan_mahjong.cli import main
 from wuhan_mahjong.store import AuthenticationFailed, Store, open_store
 from wuhan_mahjong.store.admin import Admin, AdminError
 from wuhan_mahjong.store.closing import closed_name
+from wuhan_mahjong.store.serve_lock import hold_serve_lock
 
 PW = "correct horse battery"
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
@@ -207,3 +208,28 @@ def test_a_backup_of_a_standby_with_more_connection_options(
     with open_store(pg_url, password_hasher=FAST_HASHER) as again:
         assert again.account(alice.id).silver == 1077
         assert again.audit().ok
+
+
+def test_no_restore_under_a_running_server(store: Store, db_url: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """``admin restore --force`` replaced the database under a server that was serving it
+    (its running matches then settled into the restored ledger, or failed on matches it no
+    longer had); the server's lock (``store/serve_lock.py``) now refuses it, and nothing
+    changes."""
+    store.register("alice", PW)
+    dump = tmp_path / "backup.dump"
+    code, _, err = run(capsys, db_url, "backup", str(dump))
+    assert code == 0, err
+    Admin(store, "ops").grant("alice", 500, "after the backup")
+    serving = hold_serve_lock(store.engine)
+    try:
+        code, _, err = run(capsys, db_url, "restore", str(dump), "--force")
+        assert code == 2
+        assert "stop it first" in one_line_error(err)
+        assert store.account_by_username("alice").silver == 1500  # type: ignore[union-attr]
+    finally:
+        serving.release()
+    code, _, err = run(capsys, db_url, "restore", str(dump), "--force")  # stopped: restored
+    assert code == 0, err
+    with open_store(db_url, password_hasher=FAST_HASHER) as again:
+        assert again.account_by_username("alice").silver == 1000  # type: ignore[union-attr]

@@ -62,6 +62,7 @@ from .models import (
     TournamentRow,
     utcnow,
 )
+from .serve_lock import DatabaseInUse, hold_serve_lock
 from .staff import StaffMember, StaffRole, staff_list, write_role
 from .tournaments import Tournament, TournamentError, call_off, listing
 
@@ -805,8 +806,8 @@ def _has_tables(url: URL) -> bool:
 def restore(url: str | URL, source: str | Path, *, force: bool = False,
             actor: str | None = None) -> None:
     """Replace the database at ``url`` by the backup ``source``, then migrate it to the
-    newest schema.  Refuses a database that has tables unless ``force``.  Stop the server
-    first: a server running on the database would keep its own idea of it."""
+    newest schema.  Refuses a database that has tables unless ``force``, and one a server
+    serves (its lock, ``store/serve_lock.py``; cluster nodes hold none: stop them first)."""
     from .migrate import known_revision, upgrade
 
     url = make_url(url)
@@ -831,6 +832,27 @@ def restore(url: str | URL, source: str | Path, *, force: bool = False,
     if not known_revision(revision):
         raise AdminError(f"{path} is at schema revision {revision!r}, which this version of "
                          "wuhan-mahjong does not know (a newer version's backup?)")
+    engine = create_store_engine(url)
+    try:
+        try:  # a server's lock: none may serve the database while it is replaced, nor start
+            lock = hold_serve_lock(engine, wait=0)
+        except DatabaseInUse as e:
+            raise AdminError(f"a wuhan-mahjong server serves this database ({e.holder}): stop "
+                             "it first (a restore under it would mix its matches into the "
+                             "backup's ledger)") from None
+        try:
+            _replace(url, path, backend, force=force)
+            upgrade(engine)
+        finally:
+            lock.release()
+    finally:
+        engine.dispose()
+    if actor is not None:
+        _log_to(url, actor, "restore", {"file": str(path.resolve())})
+
+
+def _replace(url: URL, path: Path, backend: str, *, force: bool) -> None:
+    """Put the backup ``path`` in place of the database's contents (restore's copy)."""
     if _has_tables(url) and not force:
         raise AdminError("the database is not empty (use --force to replace its contents)")
     if backend == "sqlite":
@@ -841,10 +863,3 @@ def restore(url: str | URL, source: str | Path, *, force: bool = False,
         conninfo, env, _schema = _libpq(url)
         _run([_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--no-privileges",
               "--single-transaction", "--exit-on-error", f"--dbname={conninfo}", str(path)], env)
-    engine = create_store_engine(url)
-    try:
-        upgrade(engine)
-    finally:
-        engine.dispose()
-    if actor is not None:
-        _log_to(url, actor, "restore", {"file": str(path.resolve())})

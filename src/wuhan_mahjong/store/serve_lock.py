@@ -52,7 +52,12 @@ _PG_CLASS = 0x574D  # "WM": the first of the advisory lock's two keys
 
 
 class DatabaseInUse(StoreError):
-    """Another server that is not a cluster node serves this database."""
+    """Another server that is not a cluster node serves this database; ``holder`` says which
+    (its ``host:pid``, or its PostgreSQL session)."""
+
+    def __init__(self, holder: str) -> None:
+        super().__init__(_in_use(holder))
+        self.holder = holder
 
 
 class ServeLock:
@@ -100,7 +105,7 @@ def _sqlite_lock(engine: Engine) -> ServeLock:
         handle.seek(0)
         holder = handle.read().strip()
         handle.close()
-        raise DatabaseInUse(_in_use(holder or "another process")) from None
+        raise DatabaseInUse(holder or "another process") from None
     handle.seek(0)
     handle.truncate()
     handle.write(_owner() + "\n")
@@ -139,10 +144,10 @@ def _postgresql_lock(engine: Engine) -> ServeLock:
         return lock
     lock.release()
     where = f" from {holder[1]}" if holder is not None and holder[1] else ""
-    raise DatabaseInUse(_in_use(
+    raise DatabaseInUse(
         f"its PostgreSQL session {holder[0]}{where}; if that server is gone for good, "
         f"SELECT pg_terminate_backend({holder[0]}) ends it" if holder is not None
-        else "another process"))
+        else "another process")
 
 
 def _in_use(holder: str) -> str:
