@@ -223,3 +223,37 @@ def test_an_address_with_an_option_of_the_wrong_kind_shows_the_servers_reason(
     assert page.evaluate(SHOWN)["deltas"] == [360, -120, -120, -120]
     assert [e for e in page_errors(console) if "pageerror" in e] == []
     context.close()
+
+
+@pytest.mark.slow
+def test_the_fed_by_select_shows_the_feeder_the_meld_gets(browser: Any, live_server: str) -> None:
+    """Choosing the winner moves the page to his seat without a tab, and kept the new meld's
+    feeder: when that was the winner's own seat, the "fed by" select (which cannot list him)
+    showed its first seat while the meld was recorded as fed by another (the select said 东家,
+    the peng came from 南家), a silent change of who fed it (the one-suit contract's third
+    feeder).  So after "start again"."""
+    context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
+    page.wait_for_selector("#calc-profile option", state="attached")
+
+    def add_peng(tiles_text: str) -> tuple[str, int]:
+        shown = page.evaluate("document.querySelector('#calc-meld-from').selectedOptions[0].value")
+        palette(page, "meld", tiles(tiles_text))
+        page.click("[data-calc-do='add-meld']")
+        seat = page.evaluate("window.__wmCalc.seat")
+        melds = page.evaluate(f"window.__wmCalc.rec.seats[{seat}].melds")
+        return shown, melds[-1]["from"]
+
+    page.select_option("#calc-winner", "2")  # the draft's feeder was seat 2 (across from seat 0)
+    assert page.evaluate("window.__wmCalc.seat") == 2
+    shown, recorded = add_peng("555p")
+    assert int(shown) == recorded
+    page.click(".calc-tabs [data-calc-seat='0']")  # feeder: seat 2
+    page.click("[data-calc-do='new']")  # back to seat 0 ...
+    page.click(".calc-tabs [data-calc-seat='2']")
+    page.select_option("#calc-meld-from", "0")
+    page.click("[data-calc-do='new']")  # ... with the feeder seat 0 kept
+    assert page.evaluate("[window.__wmCalc.seat, window.__wmCalc.draft.from]") == [0, 0]
+    shown, recorded = add_peng("777s")
+    assert int(shown) == recorded
+    assert page_errors(console) == []
+    context.close()

@@ -319,7 +319,7 @@ function seatHTML() {
       <button type="button" class="calc-slot ${C.target === "win" ? "active" : ""}" data-calc-target="win" aria-pressed="${C.target === "win"}">${t("calc.winning_tile")}</button>
       <span class="calc-win" data-calc-win="${esc(r.winning_tile)}">${r.winning_tile ? tileHTML(r.winning_tile, { laizi: lz }) : `<span class="calc-empty">?</span>`}</span></div>` : "";
   const d = C.draft;
-  const draftFrom = d.kind === "kong:concealed" ? "" : `<label for="calc-meld-from">${t("calc.fed_by")}</label><select id="calc-meld-from">${[0, 1, 2, 3].filter((k) => k !== s).map((k) => `<option value="${k}" ${d.from === k ? "selected" : ""}>${esc(seatName(k))}</option>`).join("")}</select>`;
+  const draftFrom = d.kind === "kong:concealed" ? "" : `<label for="calc-meld-from">${t("calc.fed_by")}</label><select id="calc-meld-from">${[0, 1, 2, 3].filter((k) => k !== s).map((k) => `<option value="${k}" ${feeder() === k ? "selected" : ""}>${esc(seatName(k))}</option>`).join("")}</select>`;
   const draft = `<div class="calc-draft">
       <button type="button" class="calc-slot ${C.target === "meld" ? "active" : ""}" data-calc-target="meld" aria-pressed="${C.target === "meld"}">${t("calc.new_meld")}</button>
       <span class="calc-draft-tiles">${d.tiles.map((x) => tileHTML(x, { laizi: lz })).join("") || `<span class="calc-empty">${t("calc.pick_tiles")}</span>`}</span>
@@ -406,13 +406,20 @@ function seat() {
   return C.rec.seats[C.seat];
 }
 
+/** Who fed the new meld: the seat its "fed by" select shows.  The draft keeps its feeder when
+ * the seat being edited changes without a tab (the winner chosen, "start again", an address),
+ * so it can be the seat itself, which the select does not list: then the select's default. */
+function feeder() {
+  return C.draft.from !== C.seat ? C.draft.from : (C.seat + 2) % 4;
+}
+
 function addMeld() {
   const d = C.draft;
   if (!d.tiles.length) return;
   const [type, kind] = d.kind.split(":");
   const meld = { type, tiles: groupTiles(d.tiles) };
   if (kind) meld.kind = kind;
-  if (kind !== "concealed") meld.from = d.from === C.seat ? (C.seat + 3) % 4 : d.from;
+  if (kind !== "concealed") meld.from = feeder();
   seat().melds.push(meld);
   d.tiles = [];
 }
