@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
+from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from wuhan_mahjong.cli import main
@@ -233,3 +234,40 @@ def test_no_restore_under_a_running_server(store: Store, db_url: str, tmp_path: 
     assert code == 0, err
     with open_store(db_url, password_hasher=FAST_HASHER) as again:
         assert again.account_by_username("alice").silver == 1000  # type: ignore[union-attr]
+
+
+def test_a_schema_backup_restores_only_into_its_own_schema(
+        pg_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A pg_dump of a database confined to one schema recreates that schema, whatever the
+    URL it is restored with says: restored with another schema's URL (an empty one, so no
+    --force was asked), it replaced the first schema's live contents (a grant made since
+    the backup was gone) and left the named one empty, reporting success.  Now refused,
+    and nothing changes."""
+    store = open_store(pg_url, password_hasher=FAST_HASHER)
+    try:
+        store.register("alice", PW)
+        dump = tmp_path / "club-a.dump"
+        code, _, err = run(capsys, pg_url, "backup", str(dump))
+        assert code == 0, err
+        Admin(store, "ops").grant("alice", 500, "after the backup")
+        parsed = make_url(pg_url)
+        other = f"{str(parsed.query['options']).split('=', 1)[1]}_b"
+        admin = create_engine(parsed.set(query={}), isolation_level="AUTOCOMMIT")
+        try:
+            with admin.connect() as c:
+                c.execute(text(f'CREATE SCHEMA "{other}"'))
+            other_url = parsed.update_query_dict(
+                {"options": f"-csearch_path={other}"}).render_as_string(hide_password=False)
+            code, _, err = run(capsys, other_url, "restore", str(dump))
+            assert code == 2
+            assert "schema" in one_line_error(err)
+            assert store.account_by_username("alice").silver == 1500  # type: ignore[union-attr]
+            with admin.connect() as c:
+                assert c.scalar(text("SELECT count(*) FROM information_schema.tables "
+                                     "WHERE table_schema = :s"), {"s": other}) == 0
+        finally:
+            with admin.connect() as c:
+                c.execute(text(f'DROP SCHEMA IF EXISTS "{other}" CASCADE'))
+            admin.dispose()
+    finally:
+        store.close()

@@ -31,7 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, func, inspect, select
+from sqlalchemy import Engine, delete, func, inspect, select, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
@@ -782,6 +782,37 @@ def _backup_revision(path: Path, backend: str) -> str | None:
     return None
 
 
+def _dump_schema(path: Path) -> str | None:
+    """The schema of a pg_dump's ``alembic_version`` table (the one our tables are in), from
+    its table of contents; ``None`` if it has none."""
+    done = subprocess.run([_tool("pg_restore"), "--list", str(path)], capture_output=True,
+                          text=True, check=False)
+    for line in done.stdout.splitlines():  # "207; 1259 16390 TABLE club alembic_version owner"
+        words = line.split(";", 1)[-1].split()
+        if len(words) >= 5 and words[2] == "TABLE" and words[4] == "alembic_version":
+            return words[3]
+    return None
+
+
+def _check_same_schema(engine: Engine, url: URL, path: Path) -> None:
+    """:class:`AdminError` unless the pg_dump ``path`` restores into the schema ``url`` names.
+
+    pg_restore recreates a dump's objects in the schema they were dumped from, whatever the
+    connection's ``search_path``: a backup of one schema restored with another schema's URL
+    replaced the first schema's live contents (without --force: the named one was empty) and
+    left the named one empty, a success to all appearances."""
+    with engine.connect() as connection:
+        target = connection.scalar(text("SELECT current_schema()"))
+    if target is None:  # the search_path names a schema not created yet
+        options = url.query.get("options")
+        target = (_options_schema(options) if isinstance(options, str) else None) or "public"
+    source = _dump_schema(path)
+    if source is not None and source != target:
+        raise AdminError(f"{path} is a backup of the schema {source!r}, which pg_restore "
+                         f"would replace, not this database's {target!r}: restore it with a "
+                         f"URL whose search_path is {source!r}")
+
+
 def _log_to(url: URL, actor: str, action: str, detail: Mapping[str, Any]) -> None:
     engine = create_store_engine(url)
     try:
@@ -834,6 +865,8 @@ def restore(url: str | URL, source: str | Path, *, force: bool = False,
                          "wuhan-mahjong does not know (a newer version's backup?)")
     engine = create_store_engine(url)
     try:
+        if backend == "postgresql":
+            _check_same_schema(engine, url, path)
         try:  # a server's lock: none may serve the database while it is replaced, nor start
             lock = hold_serve_lock(engine, wait=0)
         except DatabaseInUse as e:
