@@ -384,3 +384,25 @@ def test_table_hand_as_worked_on_paper_library_and_cli(record: dict[str, Any],
     code, out, err = cli_in_process(text)
     assert err == "" and code == (0 if isinstance(expected, list) else 1)
     assert json.loads(out) == score_record(text).body
+
+
+# --- a 癞子皮杠 that cannot be -------------------------------------------------------------
+
+def test_no_pi_kong_when_the_indicator_is_a_must_kong_tile() -> None:
+    """With 红中 turned up (or 发财 where it must be konged) a 红中 played out is its 红中杠
+    (Project decision 4): the engine offers no 癞子皮杠 then.  The calculator took a record's
+    ``pi`` kong of it and scored it as a 癞子皮杠 (its own factor, pi_kong_factor) instead of
+    refusing a kong the game never makes."""
+    per_opening = {"opening_scoring": "per_opening"}
+    ok = rec("bianfeng", 0, 0, "self_draw", "9s", [
+        seat("566778s9s", peng("111s", 2), chi("234s", 3)), seat(pi=1), seat(), seat()],
+        indicator="5z", options=per_opening)
+    assert score_record(json.dumps(ok)).settled
+    for indicator, profile, options in (("7z", "bianfeng", per_opening),
+                                        ("6z", "laizishanzhuang", {"pi_kong": "on"})):
+        bad = dict(ok, indicator=indicator, profile=profile, options=options)
+        with pytest.raises(RecordError, match="no 癞子皮杠") as e:
+            score_record(json.dumps(bad))
+        assert (e.value.code, e.value.params) == ("pi_kong_not_played", {"seat": 1})
+        code, out, err = cli_in_process(json.dumps(bad))
+        assert (code, out) == (2, "") and "no 癞子皮杠" in err

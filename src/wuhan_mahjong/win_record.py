@@ -137,8 +137,7 @@ def parse_win_record(data: Any) -> WinRecord:
     seats_raw = top["seats"]
     if not isinstance(seats_raw, list) or len(seats_raw) != 4:
         raise RecordError("seats must be a list of four seats")
-    laizi = rules.laizi_of(indicator)
-    seats = tuple(_seat(s, i, rules, laizi) for i, s in enumerate(seats_raw))
+    seats = tuple(_seat(s, i, rules, indicator) for i, s in enumerate(seats_raw))
     rec = WinRecord(rules, dealer, indicator, winner, win_by, from_seat, winning_tile, seats)
     _check_sizes(rec)
     _check_copies(rec)
@@ -159,8 +158,9 @@ def parse_win_record(data: Any) -> WinRecord:
     return rec
 
 
-def _seat(raw: Any, i: int, rules: Rules, laizi: int) -> SeatState:
+def _seat(raw: Any, i: int, rules: Rules, indicator: int) -> SeatState:
     where = f"seats[{i}]"
+    laizi = rules.laizi_of(indicator)
     s = _obj(raw, where)
     unknown = set(s) - _KNOWN_SEAT
     if unknown:
@@ -185,6 +185,12 @@ def _seat(raw: Any, i: int, rules: Rules, laizi: int) -> SeatState:
                           "green_kong_not_played", seat=i, profile=rules.profile)
     if pi and not rules.pi_kong_active:
         raise RecordError(f"{where}: 癞子皮杠 (indicator kong) is not played with these options",
+                          "pi_kong_not_played", seat=i)
+    if pi and indicator in rules.must_kong_tiles:
+        # playing out a must-kong tile is always its own special kong (Project decision 4),
+        # so with one of them face up there is no 癞子皮杠 (as the engine has it)
+        raise RecordError(f"{where}: no 癞子皮杠 (indicator kong) with {tile_str(indicator)} "
+                          "turned up: playing one out is always its 红中杠 (or 发财杠)",
                           "pi_kong_not_played", seat=i)
     discards = _int(s.get("laizi_discards", 0), f"{where}.laizi_discards", 0, 4)
     ready = s.get("ready")
