@@ -271,3 +271,15 @@ def test_a_schema_backup_restores_only_into_its_own_schema(
             admin.dispose()
     finally:
         store.close()
+
+
+def test_no_silver_for_a_bot(store: Store, db_url: str,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Bots hold no silver and never get any (``docs/server.md``): they sit at free tables
+    only.  An operator's grant by the bot's name (a guest's, as a player sees it at a table)
+    credited it all the same, silver no one could ever use."""
+    bot = store.create_bot()
+    code, _, err = run(capsys, db_url, "grant", bot.username, "100")
+    assert code == 2
+    assert "bot" in one_line_error(err)
+    assert store.account(bot.id).silver == 0 and store.ledger(bot.id) == []

@@ -256,6 +256,8 @@ class LedgerStore(StoreCore):
             row = self._lock_accounts(session, [account_id])[account_id]
             if row.is_house or row.closed_at is not None:  # a closed account is no one's
                 raise UnknownAccount(account_id)
+            if row.is_bot:  # they sit at free tables only: silver would be no one's
+                raise InvalidSettlement(f"account {account_id} is a bot: bots hold no silver")
             if (
                 once
                 and session.scalar(
