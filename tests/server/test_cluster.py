@@ -615,6 +615,52 @@ def test_a_room_on_node_1_joined_from_nodes_2_and_3_plays_to_the_end(
 
 
 @pytest.mark.slow
+def test_a_room_member_who_reconnects_to_another_node_is_back_in_his_room(
+        nodes: list[ServeProcess], db_url: str) -> None:
+    """A room on node 1 holds the place of a member whose socket (on node 2) dropped; he
+    reconnects to node 3, which holds no room of his (its resume answer is ``not_seated``),
+    and asks to be back in his room by its code (``rejoin``): he is, on node 1, and the
+    room starts with him."""
+    store, tokens, _ = _accounts(db_url, 2)
+    first, second, third = _started(nodes)
+    try:
+        async def scenario() -> None:
+            host = Client(first, tokens[0])  # type: ignore[arg-type]
+            friend = Client(second, tokens[1])  # type: ignore[arg-type]
+            for c in (host, friend):
+                await c.connect()
+            await host.send({"type": "create_room", "options": {"hands": 1}})
+            code = (await host.expect("room"))["code"]
+            await friend.send({"type": "join_room", "code": code})
+            await friend.expect("room", code=code)
+            await friend.close()
+            while not any(m["away"] for m in (await host.expect("room"))["members"]):
+                pass
+            back = Client(third, tokens[1])  # type: ignore[arg-type]
+            await back.connect()
+            await back.send({"type": "snapshot", "ref": "resume"})
+            assert (await back.expect("error", ref="resume"))["code"] == "not_seated"
+            await back.send({"type": "join_room", "code": code, "rejoin": True})
+            room = await back.expect("room")
+            assert room["code"] == code and not any(m["away"] for m in room["members"])
+            while any(m["away"] for m in (await host.expect("room"))["members"]):
+                pass
+            for c in (host, back):
+                await c.send({"type": "ready"})
+            while not all(m["ready"] for m in (await host.expect("room"))["members"]):
+                pass
+            await host.send({"type": "start"})
+            tables = [await c.expect("table", timeout=30) for c in (host, back)]
+            assert len({t["match_id"] for t in tables}) == 1
+            for c in (host, back):
+                await c.close()
+
+        asyncio.run(scenario())
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
 def test_quick_match_across_nodes_seats_one_table(nodes: list[ServeProcess], db_url: str) -> None:
     """Four players ask for a silver quick match on three different nodes: the cluster has
     one queue per profile and stake, held by the first player's node.  The players on the

@@ -89,7 +89,8 @@ def test_private_room_lifecycle(server: Server) -> None:
         code = room["code"]
         assert len(code) == 6 and code.isdigit()
         assert room["members"] == [{"name": room["members"][0]["name"], "ready": False,
-                                    "host": True, "you": True, "same_address": None}]
+                                    "host": True, "you": True, "same_address": None,
+                                    "away": False}]
         await guest2.send({"type": "join_room", "code": code})
         assert len((await guest2.expect("room"))["members"]) == 2
         await guest3.send({"type": "join_room", "code": "000000" if code != "000000" else "000001"})
@@ -163,7 +164,8 @@ def test_a_rooms_match_reopens_its_room_for_a_rematch(
         await friend.send({"type": "join_room", "code": rematch})
         room = await friend.expect("room")
         assert room["members"] == [{"name": room["members"][0]["name"], "ready": False,
-                                    "host": True, "you": True, "same_address": None}]
+                                    "host": True, "you": True, "same_address": None,
+                                    "away": False}]
         assert room["options"]["profile"] == "bianfeng" and room["options"]["hands"] == 1
         assert room["options"]["cap"] == 250
         assert room["options"]["rules"] == {"min_score_every_loser": 0}

@@ -15,10 +15,11 @@ would, on a phone and on a desktop; each test failed on the client before its fi
   say) stayed open on his screen after the reconnection, with 同意 / 拒绝 and its seconds
   at 0, for the rest of the match: the server resends only an open request (after the
   ``table`` frame of every connection), and the client kept the old one.
-* A player whose connection dropped in a private room (Wi-Fi to mobile data) is let go by
-  the server, but his client came back to the room's screen as it was, himself still among
-  the members: 准备 answered *你不在牌桌上*, and nothing led out.  Now he is in the lobby,
-  told that he left the room, its code in the join form.  The same held for a quick match's
+* A player whose connection dropped in a private room (Wi-Fi to mobile data) and stayed
+  down past the room's grace is let go by the server, but his client came back to the
+  room's screen as it was, himself still among the members: 准备 answered *你不在牌桌上*,
+  and nothing led out.  Now he is in the lobby, told that he left the room, its code in
+  the join form.  (Back within the grace, he is in the room again.)  The same held for a quick match's
   queue: its spinner and *取消排队* stayed for ever, the server having forgotten him.
 * 快捷语 and 本桌规则 opened their panel under the table's tools, below the screen's edge: on a
   phone on its side the tools are on the first screen and the panel was not, on a phone
@@ -204,30 +205,58 @@ def back(page: Any, net: dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
-def test_a_room_lost_with_the_connection_is_left_cleanly(browser: Any, live_server: str) -> None:
-    """The friend's connection drops in the host's room; the server lets him go (the host
-    sees him leave).  Back online, he is in the lobby, told why, with the room's code in the
-    join form, and joins again with one click."""
+def test_a_room_held_while_away_takes_the_player_back(browser: Any, live_server: str) -> None:
+    """The friend's connection drops in the host's room: the room holds his place (the host
+    sees him 离线, away).  Back online, he is in the room again, and the host sees him back."""
     host_ctx, host, host_console = as_guest(browser, live_server)
     friend_ctx, friend, friend_console, net = guest_behind_a_switch(browser, live_server)
     try:
         code = room_with_friend(host, friend, live_server)
         drop(friend, net)
-        wait_js(host, "document.querySelectorAll('.seats-list li').length === 1")
+        host.wait_for_selector(".seats-list li .member-away")
+        assert "离线" in host.locator(".seats-list li .member-away").inner_text()
+        assert host.locator(".seats-list li").count() == 2
         back(friend, net)
-        friend.wait_for_selector("#join-form", timeout=15_000)
-        assert friend.input_value("#join-form [name='code']") == code
-        said = friend.locator("[data-error-for='join-form']").inner_text()
-        assert code in said and "离开了房间" in said, said
-        assert friend.evaluate("() => window.__wm.room") is None
-        friend.click("#join-form button[type='submit']")
         friend.wait_for_selector(f".room-code[data-code='{code}']")
-        wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+        wait_js(host, "!document.querySelector('.seats-list li .member-away')")
+        assert friend.locator(".seats-list li").count() == 2
         assert not host_console.errors and not friend_console.errors, (
             host_console.errors + friend_console.errors)
     finally:
         host_ctx.close()
         friend_ctx.close()
+
+
+@pytest.mark.slow
+def test_a_room_lost_with_the_connection_is_left_cleanly(browser: Any, tmp_path: Path) -> None:
+    """The friend's connection drops in the host's room and stays down past the room's
+    grace (one second here): the server lets him go (the host sees him leave).  Back online
+    (his client asks to be back in the room and is refused), he is in the lobby, told why,
+    with the room's code in the join form, and joins again with one click."""
+    with run_server(tmp_path, ["--room-grace-seconds", "1"]) as base:
+        host_ctx, host, host_console = as_guest(browser, base)
+        friend_ctx, friend, friend_console, net = guest_behind_a_switch(browser, base)
+        try:
+            code = room_with_friend(host, friend, base)
+            drop(friend, net)
+            wait_js(host, "document.querySelectorAll('.seats-list li').length === 1")
+            back(friend, net)
+            friend.wait_for_selector("#join-form", timeout=15_000)
+            wait_js(friend, "!!document.querySelector(\"[data-error-for='join-form']\")"
+                            " && document.querySelector(\"[data-error-for='join-form']\")"
+                            ".innerText.length > 0", 15)
+            assert friend.input_value("#join-form [name='code']") == code
+            said = friend.locator("[data-error-for='join-form']").inner_text()
+            assert code in said and "离开了房间" in said, said
+            assert friend.evaluate("() => window.__wm.room") is None
+            friend.click("#join-form button[type='submit']")
+            friend.wait_for_selector(f".room-code[data-code='{code}']")
+            wait_js(host, "document.querySelectorAll('.seats-list li').length === 2")
+            assert not host_console.errors and not friend_console.errors, (
+                host_console.errors + friend_console.errors)
+        finally:
+            host_ctx.close()
+            friend_ctx.close()
 
 
 @pytest.mark.slow

@@ -151,6 +151,11 @@ class ServerConfig:
     end_vote_seconds: float = 60.0
     """How long the players at a table have to answer a request to end the match early
     (申请解散, ``server/end_vote.py``); who has not answered by then agrees."""
+    room_grace_seconds: float = 90.0
+    """How long a private room holds the place of a member whose connection dropped (a
+    reload, a phone moving from Wi-Fi to mobile data): he is shown away and not ready, and
+    is in the room again when he is back within it; then he leaves it.  0: at once.  (A
+    quick-match queue lets a dropped player go at once: joining it again costs nothing.)"""
     tables_per_address: int = 8
     """Running tables with a player from one address; a new queue, room or table from
     that address waits until one ends.  (Each account is at one place at a time.)"""
@@ -203,6 +208,8 @@ class ServerConfig:
             raise ValueError("hint_rate must be > 0 and hint_burst >= 1")
         if not 0 < self.end_vote_seconds <= 3600:
             raise ValueError("end_vote_seconds must be > 0 and at most 3600")
+        if not 0 <= self.room_grace_seconds <= 3600:
+            raise ValueError("room_grace_seconds must be >= 0 and at most 3600")
         if not 0 < self.abandon_seconds < float("inf") or self.tables_per_address < 1:
             raise ValueError("abandon_seconds must be > 0 and tables_per_address >= 1")
         if self.max_tables < 0 or self.max_loop_lag < 0:

@@ -367,6 +367,8 @@ class Hub:
                                announcement=self.announcement_now(), staff=staff))
         if isinstance(place, TablePlace):
             place.table.post("connect", place.seat)
+        elif isinstance(place, RoomPlace):  # back within the room's grace
+            self.lobby.returned(client.account_id)
 
     def detach(self, client: Client) -> None:
         if self.cluster is not None:
@@ -379,7 +381,7 @@ class Hub:
         if isinstance(place, TablePlace):
             place.table.post("disconnect", place.seat)
         elif isinstance(place, QueuePlace | RoomPlace):
-            self.lobby.leave(client.account_id)
+            self.lobby.disconnected(client.account_id)
 
     # ------------------------------------------------------------------ messages
     async def dispatch(self, client: Client, msg: Any, *, local_first: bool = True) -> None:
@@ -407,6 +409,12 @@ class Hub:
 
     async def _dispatch(self, client: Client, msg: Any) -> None:
         acct = client.account_id
+        if isinstance(msg, JoinRoomMsg):
+            if self.lobby.rejoin(acct, msg.code):
+                return  # his own room: he is back in it
+            if msg.rejoin:
+                raise ProtocolError("not_seated", f"you are not in room {msg.code}",
+                                    room=msg.code)
         if isinstance(msg, QuickMatchMsg | CreateRoomMsg | JoinRoomMsg):
             await refuse_seat(self, acct)  # no seat when banned or draining
             tournament = await asyncio.to_thread(entered, self.store, acct)

@@ -171,6 +171,9 @@ class Room:
     """Accounts the host asked to leave: they may not join this room again."""
     club_name: str | None = None
     """The name of the club whose table this is, as it was when the room opened."""
+    away: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    """Members whose connection dropped (离线), each with the timer that lets him go when
+    the server's ``room_grace_seconds`` have passed (:meth:`Lobby.disconnected`)."""
 
 
 class Lobby:
@@ -673,7 +676,8 @@ class Lobby:
                        overrides=room.rules.overrides(), club_name=room.club_name,
                        members=[RoomMember(name=n, ready=room.ready.get(a, False),
                                            host=a == room.host, you=a == viewer,
-                                           same_address=groups.get(a))
+                                           same_address=groups.get(a),
+                                           away=a in room.away)
                                 for a, n in room.members])
 
     def _address_groups(self, accounts: list[int]) -> dict[int, int]:
@@ -700,6 +704,53 @@ class Lobby:
         self.leave(member)
         self.hub.send_to(member, LeftMsg(where="room", kicked=True))
 
+    # ------------------------------------------------------------------ connections
+    def disconnected(self, account_id: int) -> None:
+        """The account's connection closed.  A queue lets him go at once (joining it again
+        costs nothing).  A room holds his place for ``room_grace_seconds`` as the apps do, so
+        that a reload or a phone moving from Wi-Fi to mobile data does not throw him out: he
+        is shown away and not ready (the room cannot start without him), and back within
+        the grace he is in the room again (:meth:`returned`); then he leaves it."""
+        place = self.hub.where.get(account_id)
+        grace = self.hub.config.room_grace_seconds
+        if not isinstance(place, RoomPlace) or grace <= 0:
+            self.leave(account_id)
+            return
+        room = place.room
+        earlier = room.away.pop(account_id, None)
+        if earlier is not None:
+            earlier.cancel()
+        room.away[account_id] = asyncio.get_running_loop().call_later(
+            grace, self._let_go, room, account_id)
+        room.ready[account_id] = False
+        self._room_update(room)
+
+    def _let_go(self, room: Room, account_id: int) -> None:
+        """The grace of an away member is over: he leaves the room (if still away in it)."""
+        place = self.hub.where.get(account_id)
+        if isinstance(place, RoomPlace) and place.room is room and account_id in room.away:
+            self.leave(account_id)
+
+    def returned(self, account_id: int) -> None:
+        """An away member connected again: his place in the room is his again."""
+        place = self.hub.where.get(account_id)
+        if isinstance(place, RoomPlace):
+            timer = place.room.away.pop(account_id, None)
+            if timer is not None:
+                timer.cancel()
+                self._room_update(place.room)
+
+    def rejoin(self, account_id: int, code: str) -> bool:
+        """``join_room`` of the room the account is in already (a reconnection through
+        another node of a cluster, which does not know his room; a second tab): he is back
+        in it and gets the room again.  False: he is not in that room."""
+        place = self.hub.where.get(account_id)
+        if not isinstance(place, RoomPlace) or place.room.code != code:
+            return False
+        self.returned(account_id)
+        self.hub.send_to(account_id, self._room_msg(place.room, account_id))
+        return True
+
     # ------------------------------------------------------------------ leaving
     def leave(self, account_id: int) -> None:
         """Leave a queue or a room (before the start: no penalty)."""
@@ -718,6 +769,9 @@ class Lobby:
             room = place.room
             room.members = [m for m in room.members if m[0] != account_id]
             room.ready.pop(account_id, None)
+            timer = room.away.pop(account_id, None)
+            if timer is not None:
+                timer.cancel()
             if not room.members:
                 self.rooms.pop(room.code, None)
                 self._club_listing(room)
@@ -738,4 +792,7 @@ class Lobby:
             if queue.timer is not None:
                 queue.timer.cancel()
         self.queues.clear()
+        for room in self.rooms.values():
+            for timer in room.away.values():
+                timer.cancel()
         self.rooms.clear()

@@ -165,6 +165,10 @@ class CreateRoomMsg(_ClientMsg):
 class JoinRoomMsg(_ClientMsg):
     type: Literal["join_room"]
     code: str = Field(pattern=r"^[0-9]{6}$")
+    rejoin: bool = False
+    """Only back into a room one is a member of already (held while one was away): a
+    reconnected client's way to its room through a cluster's node that does not hold it;
+    ``not_seated`` when one is not in it (its grace ended, one was asked to leave)."""
 
 
 class ReadyMsg(_ClientMsg):
@@ -452,6 +456,9 @@ class RoomMember(_Msg):
     """Members connected from one address share a number (1, 2: 同IP, as the apps show it,
     so that friends know before they play for silver); ``None``: the only member of his
     address.  The address itself is never sent."""
+    away: bool = False
+    """His connection dropped (离线): the room holds his place for the server's
+    ``room_grace_seconds`` and he is not ready; back within it, he is in the room again."""
 
 
 class RoomMsg(_Msg):

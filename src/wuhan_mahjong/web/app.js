@@ -46,6 +46,7 @@ const S = {
   connectionKey: null, // the connection banner's string (app.offline, app.unreachable), redrawn in the player's language
   wasWaiting: false, // whether the table waited for this player at the last render (the turn's vibration)
   outbox: [], // lobby requests made while the socket was (re)connecting: sent once welcomed
+  rejoining: null, // the room code of a rejoin request on its way (lostPlace)
   screen: "login", table: null, state: null, view: null, players: null, totals: null,
   selected: null, chooser: null, chooserTile: null, pending: false, deadline: null, timerKind: null,
   hint: null, hintFor: null, hintEndpoint: "/api/hint", queued: null, room: null, handEnds: [], matchEnd: null,
@@ -296,13 +297,31 @@ function setFormError(formId, err, prefixKey) {
   S.formErrors[formId] = { text, field, fresh: true };
 }
 
-/** The answer to a new connection's resume request was not_seated: the server holds no
- * queue or room for this player (it lets them go when his connection drops, a phone moving
- * from Wi-Fi to mobile data). A room or queue still drawn from before is gone: say so, and
- * put the room's code in the join form. (After a reload nothing was drawn: nothing to say.) */
+/** The room this tab was last in (its code), kept across a reload: a reconnection that
+ * the server does not find in a room asks to be back in that one (below). */
+function rememberRoom(code) {
+  try { if (code) sessionStorage.setItem("wm.room", code); else sessionStorage.removeItem("wm.room"); } catch { /* ignore */ }
+}
+function rememberedRoom() {
+  try { return sessionStorage.getItem("wm.room"); } catch { return null; }
+}
+
+/** The answer to a new connection's resume request was not_seated: the node it reached
+ * holds no queue or room for this player. A room holds a dropped member's place for a
+ * while (离线), perhaps on another node of a cluster: first ask to be back in the room
+ * last seen (join_room with rejoin, which never joins a room one was not in). If that
+ * fails too, the room let him go (his time away ran out): say so, and put the room's code
+ * in the join form. A queue lets a dropped player go at once: say so. */
 function lostPlace() {
-  if (S.room) {
-    const code = S.room.code;
+  const code = S.room ? S.room.code : rememberedRoom();
+  if (code && S.rejoining !== code) {
+    S.rejoining = code;
+    send({ type: "join_room", code, rejoin: true, ref: "rejoin" });
+    return;
+  }
+  S.rejoining = null;
+  rememberRoom(null);
+  if (code) {
     S.room = null;
     presetForm("join-form", { code });
     S.formErrors["join-form"] = { text: t("room.lost", { code }), field: "", fresh: true }; // no focus: no keyboard popping up
@@ -317,6 +336,7 @@ function lostPlace() {
 function onError(msg) {
   const ref = msg.ref || "";
   if (ref === "resume") { if (msg.code === "not_seated") lostPlace(); return; }
+  if (ref === "rejoin") { lostPlace(); return; } // not back in the room: it let him go
   S.pending = false;
   // entered in a tournament: the lobby links to it (its rounds seat the player)
   S.enteredTournament = msg.code === "in_tournament" && msg.params ? msg.params.tournament : null;
@@ -373,10 +393,11 @@ function onMessage(msg) {
     case "room":
       if (!S.room || S.room.code !== msg.code) { S.inviteSent = {}; S.inviteError = ""; loadFollowing(); }
       S.room = msg; S.queued = null; delete S.formErrors["create-form"]; delete S.formErrors["join-form"];
+      S.rejoining = null; rememberRoom(msg.code);
       if (S.screen !== "room") go("room"); else render();
       break;
     case "left":
-      S.room = null; S.queued = null;
+      S.room = null; S.queued = null; rememberRoom(null);
       if (msg.where === "table") { S.table = null; S.state = null; S.view = null; }
       if (msg.where === "queue" && S.screen === "lobby") render();
       else if (S.screen !== "summary") go("lobby", "", { replace: true });
@@ -387,6 +408,7 @@ function onMessage(msg) {
       if (!S.table || S.table.match_id !== msg.match_id) resetEndVote();
       else forgetOpenVote(); // resent after this frame if still open (endvote.js)
       S.table = msg; S.players = msg.players; S.queued = null; S.room = null; S.matchEnd = null;
+      rememberRoom(null);
       S.bubbles = {};
       if (!S.handEndsFor || S.handEndsFor !== msg.match_id) { S.handEnds = []; S.handEndsFor = msg.match_id; }
       if (S.screen !== "table") go("table"); // pushed: Back from the table asks first
@@ -889,7 +911,7 @@ const SCREENS = {
     const me = r.members.find((m) => m.you);
     const kick = (m) => (me && me.host && !m.you ? ` <button type="button" data-kick="${esc(m.name)}" aria-label="${esc(t("room.kick_who", { who: m.name }))}">${t("room.kick")}</button>` : "");
     const sameIP = (m) => m.same_address ? ` <span class="same-address" data-same-address="${Number(m.same_address)}" title="${t("room.same_address_about")}">${t("room.same_address", { n: Number(m.same_address) })}</span>` : "";
-    const members = r.members.map((m) => `<li>${esc(m.name)}${m.host ? " ★" : ""}${m.ready ? " ✔" : ""}${m.you ? ` (${t("seat.you")})` : ""}${sameIP(m)}${kick(m)}</li>`).join("");
+    const members = r.members.map((m) => `<li>${esc(m.name)}${m.host ? " ★" : ""}${m.ready ? " ✔" : ""}${m.you ? ` (${t("seat.you")})` : ""}${m.away ? ` <span class="member-away" data-away="1">${t("room.away")}</span>` : ""}${sameIP(m)}${kick(m)}</li>`).join("");
     const overrides = Object.entries(r.overrides || {}).map(([k, v]) => `<li data-override="${esc(k)}">${esc(ruleLabel(k))}: <b>${esc(ruleValue(k, v))}</b></li>`).join("");
     return `<div class="screen"><div class="card"><h2>${t("room.title", { code: esc(r.code) })}</h2>
       <div class="room-code" data-code="${esc(r.code)}">${esc(r.code)}</div>
