@@ -257,3 +257,30 @@ def test_the_fed_by_select_shows_the_feeder_the_meld_gets(browser: Any, live_ser
     assert int(shown) == recorded
     assert page_errors(console) == []
     context.close()
+
+
+@pytest.mark.slow
+def test_the_laizi_shown_is_never_the_presets_when_an_option_moves_it(
+        browser: Any, live_server: str) -> None:
+    """With 发 made a must-kong tile in yuanhang (option must_kong), 北 turned up makes 白 the
+    laizi (the cycle skips the must-kong tiles, decision 1).  Until the server answered for the
+    record, the page named the profile's preset laizi, 发, and marked the palette's 发 as the
+    laizi while the hand was entered."""
+    context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
+    page.wait_for_selector("#calc-profile option", state="attached")
+    page.click(".calc-options summary")
+    page.fill("[data-calc-option='must_kong']", "7z 6z")
+    page.press("[data-calc-option='must_kong']", "Tab")
+    wait_js(page, "window.__wmCalc.rec.options.must_kong")
+    palette(page, "indicator", ["4z"])
+    palette(page, "hand", tiles("123m"))
+    settle_page(page)
+    marked = "[...document.querySelectorAll('.calc-palette .tile.laizi')].map((e) => e.closest('[data-calc-tile]').dataset.calcTile)"
+    assert page.get_attribute("[data-calc-laizi]", "data-calc-laizi") in ("", "5z")
+    assert "6z" not in page.evaluate(marked)
+    palette(page, "hand", tiles("456m789m11p22p5z"))  # 13 tiles: the server's waits name it
+    settle_page(page)
+    wait_js(page, "document.querySelector('[data-calc-laizi]').dataset.calcLaizi === '5z'")
+    assert page.evaluate(marked) == ["5z"]
+    assert page_errors(console) == []
+    context.close()

@@ -150,10 +150,13 @@ function profile() {
   return C.rec.profile || (C.rules && C.rules.default_profile) || "yuanhang";
 }
 
-/** The laizi the server names: the score's answer, else GET /api/rules' table for the profile. */
+/** The laizi the server names: the score's answer, else GET /api/rules' table for the profile.
+ * That table is the profile's as it is preset: with an option changed (must_kong moves the
+ * honours' cycle) only the server's answer for this record names it. */
 function laizi() {
   if (C.score && C.score.status === "settled" && C.score.body.laizi) return C.score.body.laizi;
   if (C.waits && C.waits.laizi && C.waits.indicator === C.rec.indicator) return C.waits.laizi;
+  if (Object.keys(C.rec.options).length) return "";
   const table = C.rules && C.rules.laizi && C.rules.laizi[profile()];
   return (table && C.rec.indicator && table[C.rec.indicator]) || "";
 }
