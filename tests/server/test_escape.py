@@ -6,7 +6,7 @@ import asyncio
 
 import httpx
 
-from .harness import Client, StartServer, play, register
+from .harness import Client, StartServer, guest_token, play, register
 
 
 def test_escape_mid_match(start_server: StartServer) -> None:
@@ -60,4 +60,40 @@ def test_escape_mid_match(start_server: StartServer) -> None:
     assert escape[0]["silver"] == -400
     # The rest of the match is settled for everybody, the escaper included.
     assert any(h["kind"] == "game" for h in history)
+    assert server.store.audit().ok
+
+
+def test_a_leave_while_the_table_stops_for_a_restart_is_no_escape(
+        start_server: StartServer) -> None:
+    """A table stopping for a restart (a draining server saves it as it is and the next
+    process resumes it) applies no more events: a leave then was answered as an escape with
+    its penalty and never applied (the player was seated again after the restart and had
+    lost nothing).  It is refused now (``busy``, reason ``restarting``): the player is still
+    at the table, nothing is charged."""
+    from .test_end_vote import two_with_bots
+
+    server = start_server(hand_pause=0.1, turn_seconds=120, claim_seconds=120)
+    token = guest_token(server)
+
+    async def scenario() -> None:
+        (player,), _ = await two_with_bots(server, [token], hands=2)
+        while not (await player.expect("state"))["view"]["legal_actions"]:
+            pass  # until the table waits for him (for two minutes): nothing wakes it
+
+        async def stop_tables() -> None:
+            # what Table.stop does, without waking the table: it stops at its next safe
+            # point, which is this player's move, so the window stays open for the test
+            for table in list(server.hub.tables.values()):
+                table.stopping = True
+
+        asyncio.run_coroutine_threadsafe(stop_tables(), server.uvicorn.loop).result(10)
+        await player.send({"type": "leave", "ref": "out"})
+        refused = await player.expect("error", ref="out")
+        assert (refused["code"], refused["params"].get("reason")) == ("busy", "restarting"), refused
+        assert player.of_type("left") == []
+        await player.send({"type": "leave", "ref": "again"})  # the same answer, every time
+        assert (await player.expect("error", ref="again"))["params"]["reason"] == "restarting"
+        await player.close()
+
+    asyncio.run(scenario())
     assert server.store.audit().ok

@@ -487,6 +487,10 @@ class Hub:
             if not place.table.shown:  # he does not know of it yet: no escape before he does
                 raise ProtocolError("busy", "your table is starting: it is shown to you in a "
                                     "moment (leaving it then is an escape)", reason="starting")
+            if place.table.stopping:  # it would never be applied: the next process resumes
+                raise ProtocolError("busy", "the server is restarting: your table goes on "
+                                    "after it (leaving it then is an escape)",
+                                    reason="restarting")
             self.where.leave(acct)
             if place.table.match.finished:  # the last hand is over: nothing to escape from
                 place.table.post("disconnect", place.seat)
