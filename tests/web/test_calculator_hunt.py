@@ -275,12 +275,51 @@ def test_the_laizi_shown_is_never_the_presets_when_an_option_moves_it(
     palette(page, "indicator", ["4z"])
     palette(page, "hand", tiles("123m"))
     settle_page(page)
-    marked = "[...document.querySelectorAll('.calc-palette .tile.laizi')].map((e) => e.closest('[data-calc-tile]').dataset.calcTile)"
+    marked = ("[...document.querySelectorAll('.calc-palette .tile.laizi')]"
+              ".map((e) => e.closest('[data-calc-tile]').dataset.calcTile)")
     assert page.get_attribute("[data-calc-laizi]", "data-calc-laizi") in ("", "5z")
     assert "6z" not in page.evaluate(marked)
     palette(page, "hand", tiles("456m789m11p22p5z"))  # 13 tiles: the server's waits name it
     settle_page(page)
     wait_js(page, "document.querySelector('[data-calc-laizi]').dataset.calcLaizi === '5z'")
     assert page.evaluate(marked) == ["5z"]
+    assert page_errors(console) == []
+    context.close()
+
+
+@pytest.mark.slow
+def test_the_ready_choice_says_what_the_server_does_with_it(browser: Any, live_server: str) -> None:
+    """A loser's "ready?" left at "don't know" said "(not ready)", but the server works his
+    readiness out from his tiles when they are entered (docs/score.md).  In bianfeng a 全求人
+    dealt in by a player who was not ready is his to pay for everyone: here seat 2's tiles are
+    ready (123456789m 2s), so each loser pays his own, while the page said it counted him as
+    not ready."""
+    qqr = {"profile": "bianfeng", "dealer": 0, "indicator": "1z", "winner": 1, "win_by": "discard",
+           "from": 2, "winning_tile": "5p", "seats": [
+               {"hand": "", "melds": []},
+               {"hand": "5p", "melds": [HUNT.chi("123m", 0), HUNT.peng("444s", 2),
+                                        HUNT.peng("777p", 3), HUNT.chi("678m", 0)]},
+               {"hand": "123456789m2s", "melds": [HUNT.peng("666s", 3)]},
+               {"hand": "", "melds": []}]}
+    context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
+    page.wait_for_selector("#calc-profile option", state="attached")
+    enter(page, qqr)
+    assert settle_page(page) == "settled"
+    status, body = api_score(live_server, page.evaluate("window.__wmCalc.recordJSON()"))
+    assert status == 200 and body["contractor"] is None and body["deltas"] == [-40, 200, -120, -40]
+    assert page.evaluate(SHOWN)["deltas"] == body["deltas"]
+    page.click(".calc-tabs [data-calc-seat='2']")
+    said = "document.querySelector('#calc-ready').selectedOptions[0].textContent"
+    assert page.input_value("#calc-ready") == ""
+    assert "按手牌算" in page.evaluate(said), page.evaluate(said)
+    page.click("#lang")
+    wait_js(page, "document.documentElement.lang === 'en'")
+    assert "from his tiles" in page.evaluate(said), page.evaluate(said)
+    page.click("#lang")
+    # "not ready" said so is what contracts him
+    page.select_option("#calc-ready", "0")
+    assert settle_page(page) == "settled"
+    wait_js(page, "document.querySelector('#calc-result .contract')")
+    assert page.evaluate(SHOWN)["deltas"] == [0, 200, -200, 0]
     assert page_errors(console) == []
     context.close()
