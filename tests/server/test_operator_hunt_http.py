@@ -5,15 +5,18 @@ asks."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from urllib.parse import quote
 
 import httpx
 import pytest
 
+from wuhan_mahjong.server import admin as server_admin
 from wuhan_mahjong.store.admin import Admin
 from wuhan_mahjong.store.closing import closed_name
 
-from .harness import Server, api_get, api_post, register
+from .harness import Client, Server, api_get, api_post, register
 
 
 def _refusal(r: httpx.Response) -> tuple[int, str, str | None]:
@@ -86,3 +89,25 @@ def test_a_closed_account_gets_no_password_or_silver_from_the_staff_pages(
     assert _refusal(grant) == (409, "staff_refused", "refused")
     assert server.store.account(pat.id).silver == 0
     assert server.store.audit().ok
+
+
+def test_a_password_reset_closes_the_players_connections(
+        staffed: tuple[Server, dict[str, str]]) -> None:
+    """An operator resets a password when an account is in the wrong hands: every session
+    ended, but the connection open with one stayed open (the server closed it after a ban,
+    a closing or the player's own change of password, not after a reset), so whoever held
+    it played on.  Now it closes within a poll, from the command line and the staff pages."""
+    server, t = staffed
+
+    async def reset_while_connected(who: str, reset: Callable[[], object]) -> int | None:
+        client = Client(server, t[who], who)
+        await client.connect()
+        await asyncio.to_thread(reset)
+        await asyncio.wait_for(client.closed.wait(), 4 * server_admin.POLL_SECONDS + 5)
+        return client.close_code
+
+    assert asyncio.run(reset_while_connected(
+        "pat", lambda: Admin(server.store, "root").reset_password("pat"))) == 4401
+    by_web = asyncio.run(reset_while_connected("mod2", lambda: api_post(
+        server, "/api/staff/accounts/mod2", t["boss"], {"action": "reset_password"})))
+    assert by_web == 4401

@@ -7,8 +7,8 @@ process sharing it, running or not.  Each server polls the database every
 * every action logged since the last poll goes to the server's event log
   (``admin_action``, with its ids);
 * a ``ban`` logged since the last poll closes the account's connection (close
-  code 4403), and so does a ``close_account`` (4401: its sessions are gone); the
-  store refuses the account's sessions and logins from the ban
+  code 4403), and so do a ``close_account`` and a ``reset_password`` (4401: its
+  sessions are gone); the store refuses the account's sessions and logins from the ban
   on, and the hub refuses it a queue or a room (:func:`refuse_seat`);
 * the ``drain`` flag: while it is on, no new match starts (a queue, a room or a
   join is answered ``busy``: :func:`refuse_seat`) and the running ones play to
@@ -57,7 +57,7 @@ async def refuse_seat(hub: Hub, account_id: int) -> None:
 
 
 def _apply(hub: Hub, banned: tuple[int, ...], draining: bool | None,
-           closed: tuple[int, ...] = ()) -> None:
+           closed: tuple[int, ...] = (), logged_out: tuple[int, ...] = ()) -> None:
     for account_id in banned:
         client = hub.clients.get(account_id)
         if client is not None:
@@ -68,6 +68,12 @@ def _apply(hub: Hub, banned: tuple[int, ...], draining: bool | None,
         if client is not None:
             log.info("account %d closed by an operator: closing its connection", account_id)
             client.close(4401, "account closed")
+    for account_id in logged_out:
+        client = hub.clients.get(account_id)
+        if client is not None:
+            log.info("account %d: password reset by an operator: closing its connection",
+                     account_id)
+            client.close(4401, "password reset: log in again")
     if draining is not None:
         hub.draining = draining
         log.info("admin drain is %s: %s", "on" if draining else "off",
@@ -118,7 +124,7 @@ async def watch_admin(hub: Hub, poll: float | None = None) -> None:
             for action in state.actions:
                 emit("admin_action", action=action.action, actor=action.actor,
                      account_id=action.account_id, admin_action_id=action.id)
-            _apply(hub, state.banned, change, state.closed)
+            _apply(hub, state.banned, change, state.closed, state.logged_out)
             _announce(hub, state.announcement)
         await asyncio.sleep(seconds)
 

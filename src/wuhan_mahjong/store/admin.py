@@ -174,6 +174,9 @@ class ServerPoll:
     draining: bool
     closed: tuple[int, ...] = ()
     """Accounts closed by an operator since the last poll (their connections are closed)."""
+    logged_out: tuple[int, ...] = ()
+    """Accounts whose password an operator reset since the last poll: every session of
+    theirs ended, so their connections close too (as after the player's own change)."""
     actions: tuple[AdminAction, ...] = ()
     """Every admin action logged since the last poll (the server's event log shows them)."""
     announcement: Announcement | None = None
@@ -198,7 +201,9 @@ def poll_server_state(store: Store, since_id: int) -> ServerPoll:
                    if a.action == "ban" and a.account_id is not None)
     closed = tuple(a.account_id for a in actions
                    if a.action == "close_account" and a.account_id is not None)
-    return ServerPoll(last_id=int(last), banned=banned, closed=closed,
+    logged_out = tuple(a.account_id for a in actions
+                       if a.action == "reset_password" and a.account_id is not None)
+    return ServerPoll(last_id=int(last), banned=banned, closed=closed, logged_out=logged_out,
                       draining=flag is not None and flag.value == "on", actions=actions,
                       announcement=notice)
 
