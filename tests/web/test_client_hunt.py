@@ -215,10 +215,12 @@ def test_a_room_held_while_away_takes_the_player_back(browser: Any, live_server:
         drop(friend, net)
         host.wait_for_selector(".seats-list li .member-away")
         assert "离线" in host.locator(".seats-list li .member-away").inner_text()
+        assert "保留位置" in host.locator(".room-notes [data-note='away']").inner_text()
         assert host.locator(".seats-list li").count() == 2
         back(friend, net)
         friend.wait_for_selector(f".room-code[data-code='{code}']")
         wait_js(host, "!document.querySelector('.seats-list li .member-away')")
+        assert host.locator(".room-notes [data-note='away']").count() == 0
         assert friend.locator(".seats-list li").count() == 2
         assert not host_console.errors and not friend_console.errors, (
             host_console.errors + friend_console.errors)

@@ -25,6 +25,8 @@ def test_two_players_refuse_then_agree_to_end_early(browser: Any, live_server: s
         assert marks.count() == 2 and {marks.nth(i).get_attribute("data-same-address")
                                        for i in range(2)} == {"1"}
         assert "同IP 1" in marks.first.inner_text()
+        # what the mark means is written under the members (phones show no hover title)
+        assert "同一个网络地址" in host.locator(".room-notes [data-note='same-address']").inner_text()
         start_with_bots(host, friend)
 
         host.click("[data-do='propose-end']")

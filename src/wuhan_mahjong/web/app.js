@@ -297,6 +297,15 @@ function setFormError(formId, err, prefixKey) {
   S.formErrors[formId] = { text, field, fresh: true };
 }
 
+/** What the room's marks mean, in words under its members (a title shows only on hover,
+ * which phones never do): 同IP, and 离线 (the room waits for him, or the host asks him to leave). */
+function roomNotes(members) {
+  const notes = [];
+  if (members.some((m) => m.same_address)) notes.push(`<li data-note="same-address">${t("room.same_address_about")}</li>`);
+  if (members.some((m) => m.away)) notes.push(`<li data-note="away">${t("room.away_about")}</li>`);
+  return notes.length ? `<ul class="room-notes">${notes.join("")}</ul>` : "";
+}
+
 /** The room this tab was last in (its code), kept across a reload: a reconnection that
  * the server does not find in a room asks to be back in that one (below). */
 function rememberRoom(code) {
@@ -920,7 +929,7 @@ const SCREENS = {
       <button type="button" data-do="invite">${t(S.inviteCopied === r.code ? "room.copied" : "room.copy")}</button></div>
       ${r.options.club ? `<p class="club-tag" data-room-club="${esc(r.options.club)}">${r.club_name ? t("club.table_of_named", { name: esc(r.club_name), n: esc(r.options.club) }) : t("club.table_of", { n: esc(r.options.club) })}</p>` : ""}<p class="room-options">${optionsLine(r.options)}</p>
       ${overrides ? `<ul class="overrides">${overrides}</ul>` : ""}
-      <ul class="seats-list">${members}</ul><p>${t("room.waiting")}</p>
+      <ul class="seats-list">${members}</ul>${roomNotes(r.members)}<p>${t("room.waiting")}</p>
       <div class="form-row">${me && !me.ready ? `<button data-do="ready">${t("table.ready")}</button>` : ""}
       ${me && me.host ? `<button class="primary" data-do="start">${t("room.start")}</button>` : ""}
       <button data-do="leave">${t("room.leave")}</button></div>
