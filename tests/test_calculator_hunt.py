@@ -289,6 +289,19 @@ hand("yh-rob-kong-konger-bloom", ROB, [880, 0, 0, -880])
 hand("bf-rob-kong-konger-bloom", as_profile(ROB, "bianfeng"), [480, 0, 0, -480])
 hand("lz-rob-kong-robber-hand", as_profile(ROB, "laizishanzhuang"), [160, 0, 0, -160])
 
+# A robbed konger who was ready on a 清一色: his imagined 杠开 is 清一色 + 杠上花 (Amb. 33).
+# K = seat 2: peng 555p (0), chi 123p (1); 678p 99p 44p, adds 5p; R = seat 3 (chi 789s from 2;
+# 46p 123m 456m 22s) robs it.  Base 20; 口口翻: M(K) = 4 x 蓄杠 2 x 硬胡 2 x 1.5 = 24: seats 0, 1
+# 480, seat 3 (opened x2) 960: all reach 300, 金顶 400 each: K pays 1200.  开口翻: M(K) = 12:
+# 240, 240, 480 -> contract cap 400: 880.  laizishanzhuang: R's own small-shape 抢杠 (22s a 将),
+# base 10, M(R) = 2 x 2 = 4: K (开口 2) 80, seats 0, 1 40: K pays 160.
+ROB_READY = rec("yuanhang", 1, 3, "rob_kong", "5p", [
+    seat(), seat(), seat("678p99p44p", peng("555p", 0), chi("123p", 1)),
+    seat("46p123m456m22s", chi("789s", 2))], frm=2)
+hand("yh-rob-kong-konger-ready-qingyise-golden", ROB_READY, [0, 0, -1200, 1200])
+hand("bf-rob-kong-konger-ready-qingyise", as_profile(ROB_READY, "bianfeng"), [0, 0, -880, 880])
+hand("lz-rob-kong-robber-small-shape", as_profile(ROB_READY, "laizishanzhuang"), [0, 0, -160, 160])
+
 # A 癞子杠 (indicator 9p, laizi 1p).  W = seat 1: peng 777s (3), chi 456m (0), one 癞子杠;
 # 234p 55s 89m + 7m.  Seat 3 deals.  口口翻: M(W) = 4 x 癞子杠 4 x 硬胡 2 x 自摸 2 = 64: dealer
 # 128, others 64.  bianfeng 开口翻: 2 x 4 x 2 x 2 = 32.  laizishanzhuang (癞子杠 x2): 16.
@@ -329,6 +342,10 @@ BRIGHT = rec("laizishanzhuang", 3, 2, "self_draw", "9m", [
     seat("", akong("4444z"), red=1), seat("", peng("777p", 3), ckong("3333z", 0), discards=1),
     seat("555m678m9m", peng("111m", 1), chi("234m", 1)), seat("", chi("123s", 2), akong("4444p"))])
 hand("lz-golden-and-bright", BRIGHT, [-600, -500, 1600, -500])
+# In 口口翻 (cap 500, 金顶 600, 光明顶 700): M(W) = 2 openings x4 x 2 x 1.5 = 12 -> 120 x M(L);
+# seat 0 960, seat 1 (two openings x4, 明杠 2, 丢癞子 2 = 16) 1920, seat 3 960: all exceed 500.
+hand("lz-per-opening-golden-and-bright",
+     as_profile(BRIGHT, "laizishanzhuang", opening_scoring="per_opening"), [-700, -600, 1900, -600])
 
 # Opened or not (门清 has no win, §9): a 暗杠 does not open, a 冲杠 does.
 # W = seat 1: 234m 567m 345s 2p + 2p self-drawn.  With 暗杠 9999p: not opened.  With 冲杠
