@@ -366,3 +366,38 @@ def test_a_table_tool_opens_in_view(browser: Any, live_server: str, size: str, t
         assert console.errors == []
     finally:
         context.close()
+
+
+@pytest.mark.slow
+def test_the_outcome_of_a_request_to_end_early_shows_on_a_phones_first_screen(
+        browser: Any, live_server: str) -> None:
+    """On a phone held upright the table fills the first screen, and the line that says a
+    request to end early was refused sat under it: the asker never read it.  The outcome
+    now floats over the table for a few seconds (a tap hides it), as does a refused move;
+    the line under the table stays."""
+    host_ctx, host, host_console = as_guest(browser, live_server, **SIZES["portrait"])
+    friend_ctx, friend, friend_console = as_guest(browser, live_server, **SIZES["portrait"])
+    try:
+        room_with_friend(host, friend, live_server)
+        start_with_bots(host, friend)
+        for page in (host, friend):  # six seconds on screen; a loaded machine is slower
+            page.evaluate("() => { window.__wmToastMs = 120000; }")
+        host.click("[data-do='propose-end']")
+        friend.click(".end-vote [data-do='end-no']")
+        for page in (host, friend):
+            page.wait_for_selector("#toast:not([hidden])")
+            assert "拒绝了提前结束" in page.locator("#toast").inner_text()
+            box = page.locator("#toast").bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+            assert "拒绝了提前结束" in page.locator(".end-vote-outcome").inner_text()
+        host.click("#toast")
+        wait_js(host, "document.getElementById('toast').hidden")
+        # a move the server refuses: its error floats too (a second request in this hand)
+        host.evaluate("() => window.__wm.ws.send(JSON.stringify({type: 'propose_end'}))")
+        host.wait_for_selector("#toast:not([hidden])")
+        assert host.locator("#toast").inner_text() == host.locator(".error[role='alert']").inner_text()
+        assert not host_console.errors and not friend_console.errors, (
+            host_console.errors + friend_console.errors)
+    finally:
+        host_ctx.close()
+        friend_ctx.close()

@@ -242,6 +242,20 @@ function flushOutbox(atTable) {
   if (!atTable) for (const m of waiting) send(m);
 }
 
+/** A line over the table for a few seconds: a refused move, the outcome of a request to
+ * end early. The table fills a phone's first screen, and the same line under it (where it
+ * stays) was off screen. A tap hides it; leaving the table does too. */
+const TOAST_MS = 6000;
+const toastBox = document.getElementById("toast");
+let toastTimer = null;
+function toast(text) {
+  toastBox.textContent = text;
+  toastBox.hidden = !text;
+  clearTimeout(toastTimer);
+  if (text) toastTimer = setTimeout(() => { toastBox.hidden = true; }, window.__wmToastMs || TOAST_MS); // tests lengthen it
+}
+toastBox.addEventListener("click", () => toast(""));
+
 function showBanner(text, connectionKey = null) {
   S.connectionKey = connectionKey;
   banner.textContent = text;
@@ -360,6 +374,7 @@ function onError(msg) {
     onClubError(msg);
   } else {
     S.error = errorText(msg);
+    if (S.screen === "table") toast(S.error);
   }
   render();
 }
@@ -439,7 +454,10 @@ function onMessage(msg) {
       if (!S.settlementOpen) go("summary"); else renderOverlay();
       break;
     case "end_vote": // a request to end the match early (endvote.js)
-      onEndVote(msg, S.players, S.table ? S.table.seat : null, S.view ? S.view.hand_no : null);
+      {
+        const decided = onEndVote(msg, S.players, S.table ? S.table.seat : null, S.view ? S.view.hand_no : null);
+        if (decided && S.screen === "table") toast(decided);
+      }
       if (S.screen === "table") render();
       break;
     case "club_event": // something about this player in a club (clubs.js)
@@ -1121,7 +1139,7 @@ function currentHash() {
 
 /** Show `screen`; its route is pushed on the history (or replaces the current entry). */
 function go(screen, params = "", { replace = false } = {}) {
-  if (screen !== S.screen) S.error = "";
+  if (screen !== S.screen) { S.error = ""; toast(""); }
   if (S.screen === "watch" && screen !== "watch") closeWatch();
   S.screen = screen;
   const hash = `#/${screen}${params}`;

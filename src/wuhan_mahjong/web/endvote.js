@@ -23,7 +23,8 @@ function nameOf(players, seat) {
 }
 
 /** An `end_vote` frame arrived; `players` are the table's (for the names), `mySeat` this
- * player's seat and `handNo` the hand on screen (the server lets a seat ask once a hand). */
+ * player's seat and `handNo` the hand on screen (the server lets a seat ask once a hand).
+ * Returns the request's outcome as a line when this frame decided it, else nothing. */
 export function onEndVote(msg, players, mySeat = null, handNo = null) {
   if (msg.proposer === mySeat && mySeat !== null && handNo !== null) askedIn = handNo;
   if (msg.result === "open") {
@@ -37,6 +38,7 @@ export function onEndVote(msg, players, mySeat = null, handNo = null) {
   if (msg.result === "passed") { outcome = t("endvote.passed", { n: msg.hands }); passed = true; }
   else if (msg.refused === msg.proposer) outcome = t("endvote.withdrawn", { name: nameOf(players, msg.proposer) });
   else outcome = t("endvote.refused", { name: nameOf(players, msg.refused) });
+  return outcome;
 }
 
 /** A new table (or none): no request is open there. */
