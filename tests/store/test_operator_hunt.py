@@ -283,3 +283,22 @@ def test_no_silver_for_a_bot(store: Store, db_url: str,
     assert code == 2
     assert "bot" in one_line_error(err)
     assert store.account(bot.id).silver == 0 and store.ledger(bot.id) == []
+
+
+@pytest.mark.parametrize("url", ["/var/lib/wuhan-mahjong/wuhan_mahjong.db",  # a path, no URL
+                                 "postgresql://club:secret@db:port/wuhan",   # a port not a number
+                                 "postgresql://club:secret@[::1/wuhan"])
+@pytest.mark.parametrize("command", [["admin", "tables"], ["admin", "backup", "x.bak"],
+                                     ["admin", "restore", "x.bak"], ["serve", "--port", "0"]])
+def test_a_database_setting_that_is_no_url_is_one_line(
+        url: str, command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database setting SQLAlchemy cannot read (a file's path where ``sqlite:///`` was
+    meant, a port that is no number) was SQLAlchemy's traceback from ``serve`` and every
+    ``admin`` command; now one line that shows no password."""
+    monkeypatch.chdir(tmp_path)
+    code = main([command[0], "--db", url, *command[1:]])
+    err = capsys.readouterr().err
+    assert code == 2
+    line = one_line_error(err)
+    assert "database URL" in line and "secret" not in line

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..tiles import echo
-from .common import ArgumentParser, UsageError, one_line
+from .common import ArgumentParser, UsageError, check_database_url, one_line
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -287,7 +287,7 @@ def admin_database_url(args: argparse.Namespace) -> str:
         raise _missing_extra(e) from None
     except SettingsError as e:
         raise UsageError(str(e)) from None
-    return database_url(settings.server)
+    return check_database_url(database_url(settings.server))
 
 
 def _shown(url: str) -> str:

@@ -10,8 +10,8 @@ import argparse
 import sys
 from typing import Any, NoReturn
 
-__all__ = ["PROG", "ArgumentParser", "UsageError", "add_rules_options", "fail", "one_line",
-           "read_input", "rules_from_args"]
+__all__ = ["PROG", "ArgumentParser", "UsageError", "add_rules_options", "check_database_url",
+           "fail", "one_line", "read_input", "rules_from_args"]
 
 PROG = "wuhan-mahjong"
 
@@ -39,6 +39,24 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise SystemExit(fail(f"{message} (see '{self.prog} --help')"))
+
+
+def check_database_url(url: str) -> str:
+    """``url`` if it is a URL SQLAlchemy reads; else a :class:`UsageError` (a file's path where
+    ``sqlite:///`` was meant, a port that is no number: SQLAlchemy's traceback).  The URL is
+    not shown: it may hold a password."""
+    try:
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+    except ModuleNotFoundError:  # no server extra: the command says so when it opens the store
+        return url
+    try:
+        make_url(url)
+    except (ArgumentError, ValueError):
+        raise UsageError("the database setting (--db, $WUHAN_MAHJONG_DB_URL, db_url) is no "
+                         "database URL: sqlite:////path/to/file.db or "
+                         "postgresql://user@host:5432/dbname") from None
+    return url
 
 
 def add_rules_options(p: argparse.ArgumentParser) -> None:

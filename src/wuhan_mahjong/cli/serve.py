@@ -9,7 +9,7 @@ import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .common import ArgumentParser, UsageError, one_line
+from .common import ArgumentParser, UsageError, check_database_url, one_line
 
 if TYPE_CHECKING:
     import uvicorn
@@ -56,7 +56,6 @@ def add_serve_command(s: ArgumentParser) -> None:
 def settings_from_args(args: argparse.Namespace) -> Settings:
     """The settings of ``serve``: its flags, then the environment, then the ``--config`` file."""
     try:
-        from ..server.security import check_proxies
         from ..server.settings import SettingsError, load_settings, settings_fields
     except ModuleNotFoundError as e:
         raise _missing_extra(e) from None
@@ -67,6 +66,11 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         raise _missing_extra(e) from None
     except SettingsError as e:
         raise UsageError(str(e)) from None
+    try:
+        from ..server.config import database_url
+        from ..server.security import check_proxies
+    except ModuleNotFoundError as e:
+        raise _missing_extra(e) from None
     config = settings.server
     if not 0 <= config.port <= 65535:
         raise UsageError(f"port must be 0-65535, got {config.port}")
@@ -74,6 +78,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         check_proxies(config.forwarded_allow_ips)
     except ValueError as e:
         raise UsageError(str(e)) from None
+    check_database_url(database_url(config))
     if config.bot is not None:
         from ..bots import bot_names
 
