@@ -272,6 +272,23 @@ hand("yh-bloom-after-red-kong", BLOOM, [-240, -240, 720, -240])
 hand("bf-bloom-after-red-kong", as_profile(BLOOM, "bianfeng"), [-120, -120, 360, -120])
 hand("lz-bloom-after-red-kong", as_profile(BLOOM, "laizishanzhuang"), [-120, -120, 360, -120])
 
+# 杠上花 after a 癞子杠 with 清一色 (indicator 1z, laizi 2z).  W = seat 0: peng 111s (2), chi
+# 456s (3), one 癞子杠; 789s 33s 67s + 8s.  Two big hands: base 20 both ways.
+# laizishanzhuang: M(W) = 开口 2 x 癞子杠 2 x 硬胡 2 x 1.5 = 12: 240 each (under 400).
+# yuanhang: 4 x 癞子杠 4 x 2 x 1.5 = 48: 960 each, all reach 300: 金顶 400.
+# With the pair 33m instead (no 清一色), the small-shape 杠上花 needs a 将 only in
+# laizishanzhuang (decision 9): refused there; yuanhang base 10: 480 each, 金顶 400.
+BLOOM_LAIZI = rec("laizishanzhuang", 1, 0, "kong_bloom", "8s", [
+    seat("789s33s67s", peng("111s", 2), chi("456s", 3), laizi=1), seat(), seat(), seat()])
+hand("lz-bloom-laizi-kong-qingyise", BLOOM_LAIZI, [720, -240, -240, -240])
+hand("yh-bloom-laizi-kong-qingyise-golden", as_profile(BLOOM_LAIZI, "yuanhang"),
+     [1200, -400, -400, -400])
+BLOOM_NO_258 = dict(BLOOM_LAIZI, seats=[
+    seat("789s33m67s", peng("111s", 2), chi("456s", 3), laizi=1), seat(), seat(), seat()])
+hand("lz-bloom-small-shape-needs-258", BLOOM_NO_258, "pair_258")
+hand("yh-bloom-small-shape-any-pair", as_profile(BLOOM_NO_258, "yuanhang"),
+     [1200, -400, -400, -400])
+
 # 海底捞 with seat 0 holding his final draw (above).
 hand("yh-last-tile-loser-kept-final-draw", LAST_TILE, [-120, 360, -120, -120])
 
