@@ -302,3 +302,18 @@ def test_a_database_setting_that_is_no_url_is_one_line(
     assert code == 2
     line = one_line_error(err)
     assert "database URL" in line and "secret" not in line
+
+
+def test_print_config_hides_a_password_with_an_at_sign(capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve --print-config`` (made to be pasted into a support request) hid a password
+    only up to its first ``@``: a Redis password ``pa@ss`` (redis-py reads the userinfo up
+    to the last ``@``) was printed as ``***@ss``."""
+    monkeypatch.delenv("WUHAN_MAHJONG_REDIS_URL", raising=False)
+    monkeypatch.delenv("WUHAN_MAHJONG_DB_URL", raising=False)
+    assert main(["serve", "--print-config", "--redis", "redis://:pa@ss-word@cache:6379/0",
+                 "--db", "postgresql://club:s%40cret@db/wuhan"]) == 0
+    out = capsys.readouterr().out
+    assert 'redis_url = "redis://:***@cache:6379/0"' in out
+    assert 'db_url = "postgresql://club:***@db/wuhan"' in out
+    assert "ss-word" not in out and "cret" not in out

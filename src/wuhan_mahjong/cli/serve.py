@@ -96,7 +96,6 @@ def print_settings(settings: Settings) -> None:
     """The settings in force as TOML (usable as a --config file), each with where it came from."""
     import dataclasses
     import json
-    import re
 
     for part in (settings.server, settings.process):
         for f in dataclasses.fields(part):
@@ -106,7 +105,7 @@ def print_settings(settings: Settings) -> None:
                 print(f"# {f.name} = (none)  # {source}")
                 continue
             if f.name in ("db_url", "redis_url"):
-                value = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", value)
+                value = _hide_password(value)
             if isinstance(value, bool):
                 text = "true" if value else "false"
             elif isinstance(value, (int, float)):
@@ -315,10 +314,17 @@ def _check_redis(config: object) -> str | None:
     return url
 
 
-def _shown_redis(url: str) -> str:
+def _hide_password(url: str) -> str:
+    """``url`` with the password of its userinfo as ``***``: everything up to the last ``@``
+    before the path, as URL parsers read it (up to the first, a password holding an ``@``
+    was shown from there on)."""
     import re
 
-    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+    return re.sub(r"(://[^:/@]*:)[^/]*@", r"\1***@", url)
+
+
+def _shown_redis(url: str) -> str:
+    return _hide_password(url)
 
 
 def _stop_when_started(server: uvicorn.Server) -> Callable[[int, object], None]:
