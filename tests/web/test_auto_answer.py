@@ -89,5 +89,13 @@ def test_the_table_info_panel_switches_them(browser: Any, live_server: str) -> N
     saved = json.loads(page.evaluate("localStorage.getItem('wm.settings')"))
     assert saved["autopass"] is True and saved["autowin"] is False
     assert page.is_checked("#table-auto-form input[name='autopass']")  # drawn again, still on
+    # the tiles' size, the sound and the animations' speed change there too, at once
+    page.select_option("#table-set-tiles", "large")
+    wait_js(page, "document.documentElement.dataset.tiles === 'large'")
+    page.uncheck("#table-auto-form input[name='sound']")
+    page.select_option("#table-set-speed", "fast")
+    saved = json.loads(page.evaluate("localStorage.getItem('wm.settings')"))
+    assert (saved["tiles"], saved["sound"], saved["speed"]) == ("large", False, "fast")
+    assert page.input_value("#table-set-tiles") == "large"
     assert console.errors == []
     context.close()

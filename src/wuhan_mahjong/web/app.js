@@ -320,6 +320,12 @@ function roomNotes(members) {
   return notes.length ? `<ul class="room-notes">${notes.join("")}</ul>` : "";
 }
 
+/** A choice among a setting's values (settings.js CHOICES), as the settings page and the
+ * table's panel show it. */
+function settingSelect(name, values, id) {
+  return `<select id="${id}" name="${name}">${values.map((v) => `<option value="${v}" ${settings[name] === v ? "selected" : ""}>${t(`settings.${name}.${v}`)}</option>`).join("")}</select>`;
+}
+
 /** The room this tab was last in (its code), kept across a reload: a reconnection that
  * the server does not find in a room asks to be back in that one (below). */
 function rememberRoom(code) {
@@ -967,10 +973,14 @@ const SCREENS = {
       `<button data-do="auto" aria-pressed="${auto ? "true" : "false"}">${auto ? t("table.auto_off") : t("table.auto_on")}</button>` +
       `${endVoteButtonHTML(S.table, S.view)}<button data-do="escape">${t("table.leave")}</button>${again}${watchersHTML(S.table)}</div>`;
     const chat = S.chatOpen && !S.fixture ? chatPanelHTML(S.players, S.view, S.muted) : "";
-    // 自动胡 / 自动过 switch here too: the settings page is a step away from the table (an escape)
+    // the settings a player changes during a match, here too: the settings page is a step
+    // away from the table (leaving the table is an escape)
     const autoForm = `<form id="table-auto-form" class="form-row table-auto">` +
       `<label><input type="checkbox" name="autowin" ${settings.autowin ? "checked" : ""}> ${t("settings.autowin")}</label>` +
-      `<label><input type="checkbox" name="autopass" ${settings.autopass ? "checked" : ""}> ${t("settings.autopass")}</label></form>`;
+      `<label><input type="checkbox" name="autopass" ${settings.autopass ? "checked" : ""}> ${t("settings.autopass")}</label>` +
+      `<label><input type="checkbox" name="sound" ${settings.sound ? "checked" : ""}> ${t("settings.sound")}</label>` +
+      `<label>${t("settings.tiles")} ${settingSelect("tiles", CHOICES.tiles, "table-set-tiles")}</label>` +
+      `<label>${t("settings.speed")} ${settingSelect("speed", CHOICES.speed, "table-set-speed")}</label></form>`;
     const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table), extra: autoForm }) : "";
     const tour = S.table && S.table.tournament;
     const banner = tour ? `<p class="tour-banner" data-tournament-round="${tour.round}"><a href="#/tournament?id=${encodeURIComponent(tour.id)}">${t("tour.banner", { name: esc(tour.name), round: tour.round, rounds: tour.rounds })}</a></p>` : "";
@@ -1076,7 +1086,7 @@ const SCREENS = {
   calculator() { return calculatorHTML(); },
 
   settings() {
-    const opt = (name, values) => `<select id="set-${name}" name="${name}">${values.map((v) => `<option value="${v}" ${settings[name] === v ? "selected" : ""}>${t(`settings.${name}.${v}`)}</option>`).join("")}</select>`;
+    const opt = (name, values) => settingSelect(name, values, `set-${name}`);
     return `<div class="screen"><div class="card"><h2>${t("settings.title")}</h2><form id="settings-form" data-live="1">
       <div class="form-row"><label for="set-sound">${t("settings.sound")}</label><input id="set-sound" name="sound" type="checkbox" ${settings.sound ? "checked" : ""}></div>
       <div class="form-row"><label for="set-autowin">${t("settings.autowin")}</label><input id="set-autowin" name="autowin" type="checkbox" ${settings.autowin ? "checked" : ""}></div>
