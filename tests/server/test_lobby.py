@@ -458,3 +458,37 @@ def test_a_room_for_one_player_per_address(server: Server) -> None:
             await c.close()
 
     asyncio.run(scenario())
+
+
+def test_four_ready_members_of_two_addresses_do_not_start(server: Server) -> None:
+    """同IP禁止进入 on the way a full room starts by itself (the fourth member readies): a
+    member who reconnected from another member's address stops it (``same_address`` to the
+    one who readied last), and no table starts."""
+    names = ["ann", "bo", "cy", "di"]
+    sources = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]
+
+    async def scenario() -> None:
+        clients = [Client(server, register(server, n), n, source=a)
+                   for n, a in zip(names, sources, strict=True)]
+        for c in clients:
+            await c.connect()
+        await clients[0].send({"type": "create_room", "options": {"distinct_addresses": True}})
+        code = (await clients[0].expect("room"))["code"]
+        for c in clients[1:]:
+            await c.send({"type": "join_room", "code": code})
+            await c.expect("room")
+        for c in clients[:3]:
+            await c.send({"type": "ready"})
+        while sum(m["ready"] for m in (await clients[0].expect("room"))["members"]) < 3:
+            pass
+        moved = Client(server, clients[1].token, "bo", source="127.0.0.2")  # ann's address
+        await moved.connect()
+        await clients[3].send({"type": "ready", "ref": "last"})
+        refused = await clients[3].expect("error", ref="last")
+        assert (refused["code"], refused["params"]["room"]) == ("same_address", code)
+        await asyncio.sleep(0.3)
+        assert not [f for c in (*clients, moved) for f in c.frames if f.msg["type"] == "table"]
+        for c in (*clients, moved):
+            await c.close()
+
+    asyncio.run(scenario())
