@@ -357,3 +357,24 @@ def test_a_welcome_without_the_staff_role_when_the_database_blinks(
 
     assert asyncio.run(flow())["staff"] is None
 
+
+
+def test_a_welcome_carries_no_notice_that_has_expired() -> None:
+    """Between a notice's end and the next poll of the admin table (which takes it from
+    everyone), a new connection's welcome must not show it: ``Hub.announcement_now``."""
+    import types
+    from datetime import timedelta
+
+    from wuhan_mahjong.server.hub import Hub
+    from wuhan_mahjong.server.protocol import AnnouncementOut
+
+    now = datetime.now(UTC)
+
+    def shown(expires_at: datetime | None) -> AnnouncementOut | None:
+        notice = AnnouncementOut(id=1, text="停服维护", expires_at=expires_at)
+        return Hub.announcement_now(types.SimpleNamespace(announcement=notice))  # type: ignore[arg-type]
+
+    assert shown(None) is not None  # no end
+    assert shown(now + timedelta(minutes=5)) is not None
+    assert shown(now - timedelta(seconds=1)) is None
+    assert Hub.announcement_now(types.SimpleNamespace(announcement=None)) is None  # type: ignore[arg-type]
