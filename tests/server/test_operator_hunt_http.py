@@ -111,3 +111,16 @@ def test_a_password_reset_closes_the_players_connections(
     by_web = asyncio.run(reset_while_connected("mod2", lambda: api_post(
         server, "/api/staff/accounts/mod2", t["boss"], {"action": "reset_password"})))
     assert by_web == 4401
+
+
+@pytest.mark.parametrize("amount", [True, "500", 500.0, "5e2"])
+def test_a_grant_is_a_whole_number_not_something_like_one(
+        staffed: tuple[Server, dict[str, str]], amount: object) -> None:
+    """Silver is created only by the number an admin typed: ``"amount": true`` granted 1
+    silver, and ``"500"`` or ``500.0`` were taken for 500 (JSON that is not a whole
+    number, from a client with a bug).  Now 400, and nothing is granted."""
+    server, t = staffed
+    r = api_post(server, "/api/staff/accounts/pat", t["boss"], {"action": "grant", "amount": amount})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]["params"]["field"] == "amount"
+    assert server.store.account_by_username("pat").silver == 1000  # type: ignore[union-attr]

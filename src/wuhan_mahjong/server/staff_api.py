@@ -115,8 +115,9 @@ class ReasonIn(RequestModel):
 class AccountActionIn(RequestModel):
     action: AccountAction
     reason: str | None = Field(default=None, max_length=REASON_MAX)
-    amount: int | None = Field(default=None, ge=-MAX_AMOUNT, le=MAX_AMOUNT)
-    """Of a grant: silver to add, negative to remove."""
+    amount: int | None = Field(default=None, ge=-MAX_AMOUNT, le=MAX_AMOUNT, strict=True)
+    """Of a grant: silver to add, negative to remove; a JSON whole number only (``true``
+    was 1 silver, ``"500"`` and ``500.0`` were 500: silver no admin typed)."""
     role: Literal["moderator", "none"] | None = None
     """Of ``role``: an admin names moderators here; only the command line names admins."""
 
