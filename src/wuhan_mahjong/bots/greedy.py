@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 
 from ..analysis import waits
 from ..engine.actions import (
@@ -108,6 +109,23 @@ def big_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> in
     全求人 included, which no shanten target knows); 0 for a hand not opened."""
     return sum(t.unseen[w.tile] for w in waits(hand13, melds, t.laizi, t.rules, "discard")
                if any(r.is_big for r in w.readings))
+
+
+def legal_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> int:
+    """The unseen tiles (a drawn laizi included) on which the 3n+1 ``hand13`` beside
+    ``melds`` makes a win that could pass the minimum score, by the analysis's own
+    readings (:func:`wuhan_mahjong.analysis.waits`): a big hand always, a small hand
+    where its factors could reach the minimum, a soft one (a laizi standing in, no 硬胡
+    factor) as soft.  In 远航 with two openings as dealer a hard small win passes and a
+    soft one never does, so a ready hand whose every wait uses its wild wins nothing.
+    0 for a hand not opened (no win yet: its waits are the shape's)."""
+    if not t.opened:
+        return 0
+    hard_ok = t.small_win_possible()
+    soft_ok = t.small_win_possible(hard=False)
+    return sum(t.unseen[w.tile] for w in waits(hand13, melds, t.laizi, t.rules, "self_draw")
+               if w.tile not in t.must
+               and any(r.is_big or (hard_ok if r.hard else soft_ok) for r in w.readings))
 
 
 def _without(hand: Sequence[int], tile: int) -> list[int]:
@@ -261,6 +279,15 @@ class GreedyBot:
     #: its factor, a hard hand and the replacement draw for nothing; off, the wild is
     #: kept, as before 5 December 2026 (the expert has made this kong since 3 December)
     free_laizi_kong = True
+    #: of ready discards, the one with the most tiles whose win could pass the minimum
+    #: score, a soft small win counted as soft (:func:`legal_wins`), then by acceptance;
+    #: off, only where no small win at all could pass (:attr:`legal_waits`), as before
+    #: 5 December 2026 (an ablation)
+    soft_waits = True
+    #: a laizi kong that leaves a ready hand ready keeps its winning tiles, counted by
+    #: what the kong adds within the caps, and one that costs a ready hand a step is not
+    #: made (:meth:`laizi_kong_keeps_waits`); off, as before 5 December 2026 (an ablation)
+    laizi_waits = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -290,7 +317,8 @@ class GreedyBot:
         laizi_kong = next((a for a in acts if isinstance(a, SpecialKong) and a.kind == "laizi"), None)
         keep = t.rules.small_hand_max_laizi  # the wilds a small hand may win with
         if laizi_kong is not None and (
-            (wilds > keep and (wilds >= 2 or target == "small"))
+            (wilds > keep and (wilds >= 2 or target == "small")
+             and self.laizi_kong_keeps_waits(t))
             or (self.laizi_for_minimum and target == "small" and not t.small_win_possible())
             or (self.free_laizi_kong and wilds == 1 and self.laizi_kong_is_free(t))
         ):
@@ -342,7 +370,55 @@ class GreedyBot:
             return False
         ev = evaluator(t.hand, t.melds, t)
         keep = min(ev.shanten_after(d, -1) for d in choices)
-        return bool(evaluator(_without(t.hand, t.laizi), t.melds, t).best()[0] <= keep)
+        return bool(evaluator(_without(t.hand, t.laizi), t.melds, t).best()[0] <= keep
+                    and self.laizi_kong_keeps_waits(t))
+
+    def laizi_kong_keeps_waits(self, t: SeatReading) -> bool:
+        """Whether a laizi kong keeps what a ready hand wins, as :meth:`kong_keeps_waits`
+        asks it of the other kongs: the unseen winning tiles of the 13 tiles left after
+        the kong, times what its factor (×4 / ×2, and the hard win when it takes the last
+        wild) adds to the win within the caps, and one more draw (the replacement),
+        against those of the best ready discard keeping the wilds, whose small wins count
+        only where the hand may win them (no more laizi than a small hand may hold, the
+        minimum score).  A kong that leaves such a hand a step away is not made.  In 远航,
+        with three melds of pins and two 红中 kongs, 3p 4p 66p and the wild: throwing 4p
+        waits on sixteen tiles of a 清一色 already at 金顶; the kong, which shanten calls
+        free, waits on the seven 2p and 5p for the same 金顶.  True for a hand that no
+        discard leaves ready with a win, and with :attr:`laizi_waits` off."""
+        choices = discard_choices(t)
+        if not self.laizi_waits or not choices:
+            return True
+        ev = evaluator(t.hand, t.melds, t)
+        wilds = t.counts[t.laizi]
+        keep = t.rules.small_hand_max_laizi
+        need = 0 if t.opened else 1  # a closed hand still needs the opening to win
+        small_now = wilds <= keep and t.small_win_possible(extra_openings=need)
+        best = big = 0
+        for d in choices:
+            if live_shanten(ev, t, d) == 0:
+                ev13 = ev.with_tile(d, -1)
+                n = live_wins(ev13, t, small_now)
+                if n > best:
+                    best, big = n, live_wins(ev13, t, small=False)
+        if best == 0:
+            return True
+        ev_kong = evaluator(_without(t.hand, t.laizi), t.melds, t)
+        if live_shanten(ev_kong, t) != 0:
+            return False
+        factor = Fraction(t.rules.laizi_kong_factor)
+        # what the factor adds to a win, within the caps: nothing to a hand already at
+        # the cap (the wild standing in, a soft win, against a hard one after the last
+        # wild's kong)
+        base = 10 if big == best else 1
+        mw = t.my_multiplier(big=base > 1, hard=False, self_drawn=True,
+                             extra_openings=need)
+        mw_kong = t.my_multiplier(big=base > 1, hard=wilds == 1, self_drawn=True,
+                                  extra=factor, extra_openings=need)
+        gain = t.collected(base, mw_kong, None) / max(1e-9, t.collected(base, mw, None))
+        small_kong = (wilds - 1 <= keep
+                      and t.small_win_possible(extra=factor, extra_openings=need))
+        draws = max(1.0, t.wall / 4)
+        return live_wins(ev_kong, t, small_kong) * gain * (1.0 + 1.0 / draws) >= best
 
     def kong_keeps_value(self, t: SeatReading, hand: Sequence[int], melds: Sequence[Meld],
                          after: int) -> bool:
@@ -500,11 +576,16 @@ class GreedyBot:
         # are wins (a 碰碰胡 single on 7s over a small hand's kanchan on 6s)
         only_big = (best == 0 and self.legal_waits
                     and not t.small_win_possible(extra_openings=0 if t.opened else 1))
+        # ready and opened: the tiles whose win could pass the minimum score first (a
+        # soft small win that cannot pass is no win: the wait 2m-L of a dealer with two
+        # openings in 远航, where the 6p that makes 567p with the laizi as itself wins)
+        by_legal = best == 0 and self.legal_waits and self.soft_waits and t.opened
         keyed = []
         for d in tied:
             ev13 = ev.with_tile(d, -1)
             acc = step_acceptance(ev13, t, best, self.live_waits)
-            legal = live_wins(ev13, t, small=False) if only_big else 0
+            legal = (legal_wins(_without(t.hand, d), t.melds, t) if by_legal
+                     else live_wins(ev13, t, small=False) if only_big else 0)
             keyed.append((-legal, -acc, tile_shape_rank(d, t.counts), d))
         keyed.sort()
         return Discard(keyed[0][3])

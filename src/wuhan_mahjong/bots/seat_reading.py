@@ -452,17 +452,18 @@ class SeatReading:
         return minimum_failure(amounts, self.rules) is None
 
     def small_win_possible(self, extra: Fraction = Fraction(1), extra_openings: int = 0,
-                           melds: Sequence[Meld] | None = None) -> bool:
+                           melds: Sequence[Meld] | None = None, hard: bool = True) -> bool:
         """Whether a small hand (小胡) could pass the minimum score with my factors now
-        (times ``extra``; with ``melds`` as my melds), at best: hard, and self-drawn or
-        dealt in by the seat that pays most."""
+        (times ``extra``; with ``melds`` as my melds), at best: hard (``hard`` False: a
+        soft win, a laizi standing in), and self-drawn or dealt in by the seat that pays
+        most."""
         if not (self.rules.min_score_one_loser or self.rules.min_score_every_loser):
             return True
-        mw = self.my_multiplier(big=False, hard=True, self_drawn=True, extra=extra,
+        mw = self.my_multiplier(big=False, hard=hard, self_drawn=True, extra=extra,
                                 extra_openings=extra_openings, melds=melds)
         if self.passes_minimum(self.win_amounts(1, mw, None)):
             return True
-        mw = self.my_multiplier(big=False, hard=True, self_drawn=False, extra=extra,
+        mw = self.my_multiplier(big=False, hard=hard, self_drawn=False, extra=extra,
                                 extra_openings=extra_openings, melds=melds)
         return any(self.passes_minimum(self.win_amounts(1, mw, d))
                    for d in range(4) if d != self.me)
