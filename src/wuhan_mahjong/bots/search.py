@@ -315,6 +315,7 @@ class SearchBot(ExpertBot):
         z: float = 1.64,
         ready_tries: int = 6,
         big_wins: bool = False,
+        slight_safety: bool = True,
         **expert: object,
     ) -> None:
         super().__init__(seed, **expert)  # type: ignore[arg-type]
@@ -327,7 +328,12 @@ class SearchBot(ExpertBot):
         self.min_gain = min_gain
         self.ready_tries = ready_tries
         self.big_wins = big_wins
-        self.value_big = 0.0
+        self.slight_safety = bool(slight_safety)
+        """A discard slower than the expert's that saves it less than ``min_gain`` points
+        of deal-in and contract cost by the opponent model may not replace it
+        (:meth:`_discard_candidates`); off, as before 5 December 2026, the play-outs alone
+        decide."""
+        self._slight: set[int] = set()  # this turn's candidates that may not be chosen
         self.searched = 0  # decisions the search changed
         self.searches = 0  # decisions searched
         self.value_me = 0.0
@@ -351,7 +357,7 @@ class SearchBot(ExpertBot):
         if len(cands) < 2:
             return choice
         moves: list[tuple[str, Action]] = [(f"discard {d}", Discard(d)) for d in cands]
-        return self.search(t, moves)
+        return self.search(t, moves, [d not in self._slight for d in cands])
 
     def _discard_candidates(self, t: SeatReading, ev: Evaluator, d0: int) -> list[int]:
         """The expert's discard, the safest one, greedy's fastest (distinct, in that order),
@@ -379,6 +385,7 @@ class SearchBot(ExpertBot):
                 speeds[d] = (-sh[d], acc)
             return speeds[d]
 
+        self._slight = set()
         for d in (safest, fastest):
             # a tile neither safer nor faster than the expert's is not played out: it can
             # only win the comparison by the rollouts' noise (a safe tile that broke a
@@ -386,6 +393,15 @@ class SearchBot(ExpertBot):
             dominated = risk[d] >= risk[d0] and speed(d) <= speed(d0)
             if d not in out and not dominated and len(out) < self.candidates:
                 out.append(d)
+                # a slower one that saves less than ``min_gain`` points by the model's
+                # reading is played out but may not replace the expert's: only the
+                # play-outs' noise and their bias could prefer it (a closed hand hardly
+                # opens in them, so its speed is worth little there).  In 边锋 a closed
+                # hand one step away, beside two pin melds, broke its 234m for the 2m
+                # that seat had thrown, 0.5 points safer than its 1m by the model
+                if (self.slight_safety and speed(d) < speed(d0)
+                        and risk[d0] - risk[d] < self.min_gain):
+                    self._slight.add(d)
         return out
 
     def claim(self, t: SeatReading) -> Action:
@@ -408,8 +424,11 @@ class SearchBot(ExpertBot):
             hit = self._costs[key] = (model.deal_in_cost(o, tile), model.deal_in_cap(o, tile))
         return hit
 
-    def search(self, t: SeatReading, moves: Sequence[tuple[str, Action]]) -> Action:
-        """The best of ``moves`` (the first is the expert's) by determinised rollouts."""
+    def search(self, t: SeatReading, moves: Sequence[tuple[str, Action]],
+               eligible: Sequence[bool] | None = None) -> Action:
+        """The best of ``moves`` (the first is the expert's) by determinised rollouts; a
+        move whose ``eligible`` is False is played out (``last`` shows it) but never
+        chosen."""
         self._costs = {}
         self.searches += 1
         ev = evaluator(t.hand, t.melds, t)
@@ -445,6 +464,8 @@ class SearchBot(ExpertBot):
         self.last = {name: means[j] for j, (name, _) in enumerate(moves)}
         best = 0
         for j in range(1, len(moves)):
+            if eligible is not None and not eligible[j]:
+                continue
             diffs = [r[j] - r[0] for r in rows]
             m = sum(diffs) / done
             sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / (done - 1))
