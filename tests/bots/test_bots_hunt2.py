@@ -1,0 +1,273 @@
+"""Decision problems of the second hunt (5 December 2026): positions with one clearly right
+answer, each asked of the shipped bots it concerns, with the answer and why beside it.
+
+The faults it found (each test fails on the code before the fix it names):
+
+* A ready discard whose every wait is a soft small win (the laizi standing in) that
+  cannot pass the minimum score: greedy ranked the waits by tiles and kept it
+  (``GreedyBot.soft_waits``, :func:`wuhan_mahjong.bots.greedy.legal_wins`).
+* A safe tile that costs a step and saves next to nothing: the search bot's play-outs,
+  in which a closed hand hardly opens, preferred it to the expert's equally safe discard
+  (``SearchBot.slight_safety``).
+* A laizi kong that shanten calls free but that narrows a ready hand's waits for a
+  factor the caps make worthless: every bot konged the wild of a 清一色 already at 金顶
+  (``GreedyBot.laizi_waits``, :meth:`GreedyBot.laizi_kong_keeps_waits`).
+
+The positions the bots already answered right are below them, marked as guards against
+regressions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from handmade import make_view, meld
+
+from wuhan_mahjong.bots import get_bot
+from wuhan_mahjong.bots.greedy import GreedyBot
+from wuhan_mahjong.bots.search import SearchBot
+from wuhan_mahjong.engine import SeatView
+from wuhan_mahjong.engine.actions import action_from_json
+
+BOTS = ("greedy", "expert", "search")
+PROFILES = ("yuanhang", "bianfeng", "laizishanzhuang")
+PASS = {"type": "pass"}
+
+
+def _discard(tile: str) -> dict[str, Any]:
+    return {"type": "discard", "tile": tile}
+
+
+def _ask(bot: str, view: SeatView, answers: list[dict[str, Any]], seed: int = 1) -> None:
+    expected = [action_from_json(a) for a in answers]
+    legal = [action_from_json(a) for a in view["legal_actions"]]
+    assert all(e in legal for e in expected)
+    choice = get_bot(bot, seed).choose(view)
+    assert choice in expected, (bot, choice)
+
+
+# ---------------------------------------------------------------- faults found
+
+def _soft_view(profile: str = "yuanhang") -> SeatView:
+    # the dealer, opened twice (chi 789p, peng 999m), the laizi 5p (indicator 4p)
+    return make_view("2m5p7p7p8p9p5s5s", profile=profile, indicator="4p", dealer=0,
+                     melds={0: [meld("chi", "789p", 3), meld("peng", "999m", 2)]})
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_the_wait_that_can_pass_the_minimum_score(bot: str) -> None:
+    """远航, the dealer opened twice (口口翻 ×4, dealer ×2), holding the laizi 5p:
+    throwing 7p leaves 789p 55s and 2m beside the wild, ready on 1m-4m and 5s, but every
+    one of those wins has the laizi standing in (soft, no 硬胡 ×2): 8 × 2 (self-draw) or
+    8 × 2 (the discarder's deal-in) is 16 from a loser, short of the 20 the minimum asks,
+    so none of them can ever be won.  Throwing 2m leaves 5p 77p 89p 55s: the 6p makes
+    567p with the laizi as itself beside 789p and the pair 55s, a hard win (16 × 2 = 32
+    from a loser), four tiles that win where the 7p leaves none.  Greedy counted the tiles
+    that complete the shape (the soft wait has more) and threw 7p."""
+    view = _soft_view()
+    _ask(bot, view, [_discard("2m")])
+
+
+def test_the_soft_wait_switch_plays_as_before() -> None:
+    """``soft_waits`` off: greedy ranks the waits by tiles, as before (the 7p)."""
+    bot = GreedyBot(1)
+    bot.soft_waits = False
+    assert bot.choose(_soft_view()) == action_from_json(_discard("7p"))
+
+
+#: seat 1 (this seat's next) shows two melds of pins and has thrown none
+PINS2 = [meld("chi", "123p", 0), meld("peng", "555p", 2)]
+DISCARDS = {1: "1s9m4z7s2m3z8m", 2: "1z2z9s", 3: "3z4z1p"}
+#: closed, one step from ready: 234m 456m 55s 23s 78s and two loose tiles, 9p and 1m
+CLOSED = "234m456m55s23s78s9p1m"
+
+
+@pytest.mark.parametrize("wall", [16, 24, 32])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.parametrize(("profile", "indicator"), [("bianfeng", "1z"),
+                                                    ("laizishanzhuang", "9s")])
+def test_no_step_given_up_for_a_tile_hardly_safer(profile: str, indicator: str, wall: int,
+                                                  seed: int) -> None:
+    """The 9p could be the third meld of his pin flush (he would contract this seat);
+    the 1m goes, keeping the hand one step away (the expert's answer), and the model rates
+    it about as safe as the 2m he threw himself (0.6 points against 0.05).  The search
+    bot played out the 2m (the safest tile) and its play-outs, in which a closed hand
+    hardly opens and its speed counts for little, preferred it: it broke its 234m and
+    went two steps away (边锋, seed 1; in 赖子山庄 seed 3 at wall 24 it threw 7s)."""
+    view = make_view(CLOSED, profile=profile, indicator=indicator, wall=wall,
+                     melds={1: PINS2}, discards=DISCARDS, dealer=2)
+    bot = SearchBot(seed)
+    assert bot.choose(view) == action_from_json(_discard("1m"))
+
+
+def test_the_slight_safety_switch_plays_as_before() -> None:
+    """``slight_safety`` off, the play-outs alone decide, as before: the 2m (seed 1)."""
+    view = make_view(CLOSED, profile="bianfeng", wall=24, melds={1: PINS2},
+                     discards=DISCARDS, dealer=2)
+    assert SearchBot(1, slight_safety=False).choose(view) == action_from_json(_discard("2m"))
+    bot = SearchBot(1)
+    assert bot.choose(view) == action_from_json(_discard("1m"))
+    assert bot.searches == 1 and len(bot.last) == 2  # played out, but not chosen
+
+
+LAIZI_KONG = {"type": "special_kong", "kind": "laizi"}
+#: three melds of pins: a 清一色 with the laizi 5s (indicator 4s) among 3p 4p 66p
+PIN_MELDS = [meld("chi", "123p", 3), meld("peng", "999p", 2), meld("chi", "678p", 3)]
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "red", "green"), [("yuanhang", 2, 0), ("bianfeng", 4, 0),
+                                                       ("laizishanzhuang", 4, 2)])
+def test_the_wild_of_a_capped_flush_is_kept(bot: str, profile: str, red: int,
+                                            green: int) -> None:
+    """Three melds of pins, 红中 (and 发财) kongs enough that every win of the 清一色
+    reaches 金顶 (远航: 10 × 8 × 4 = 320 from each loser, soft; 边锋: 10 × 2 × 16; 赖子山庄:
+    10 × 2 × 64, over its 400): throwing 4p leaves 3p 66p and the wild, waiting on 1p-6p,
+    sixteen tiles.  The laizi kong leaves 3p 4p 66p, ready too (so shanten called it
+    free), but on the seven 2p and 5p, and its factor (and the hard win) add nothing to
+    a win already at 金顶; it would only raise what this seat pays when another wins.
+    Keep the wild, throw 4p.  Every bot konged."""
+    view = make_view("3p4p6p6p5s", profile=profile, indicator="4s",
+                     melds={0: PIN_MELDS}, red_kongs={0: red}, extra_actions=[LAIZI_KONG])
+    view["seats"][0]["special_kongs"]["green"] = green
+    assert view["laizi"] == "5s"
+    _ask(bot, view, [_discard("4p")])
+
+
+def test_the_laizi_waits_switch_plays_as_before() -> None:
+    """``laizi_waits`` off: the wild is konged, as before."""
+    view = make_view("3p4p6p6p5s", indicator="4s", melds={0: PIN_MELDS}, red_kongs={0: 2},
+                     extra_actions=[LAIZI_KONG])
+    bot = GreedyBot(1)
+    bot.laizi_waits = False
+    assert bot.choose(view) == action_from_json(LAIZI_KONG)
+
+
+# ---------------------------------------------------------------- guards
+# Positions every bot asked already answered right (5 December 2026): kept against
+# regressions.
+
+#: two melds of pins by seat 1, this seat's next (he may chi from it)
+PIN_READER = {1: [meld("chi", "123p", 0), meld("peng", "555p", 2)]}
+
+
+@pytest.mark.parametrize("bot", ["expert", "search"])
+@pytest.mark.parametrize(("profile", "indicator"), [("yuanhang", "1z"), ("bianfeng", "1z"),
+                                                    ("laizishanzhuang", "9s")])
+@pytest.mark.parametrize(("hand", "safe"), [(CLOSED, "1m"), ("234m456m55s23s78s9p2m", "2m")])
+@pytest.mark.parametrize("wall", [24, 50])
+def test_guard_no_third_meld_for_his_flush(bot: str, profile: str, indicator: str, hand: str,
+                                           safe: str, wall: int) -> None:
+    """Guard.  His two pin melds: a pin he can chi or peng is the third meld of a 清一色,
+    and feeding it makes this seat contract (承包) for all three losers, in 赖子山庄 too
+    (``one_suit_contract_hands``: qingyise everywhere).  The loose 9p goes nowhere; the
+    1m (as fast) or the 2m (beside 234m, as fast) goes instead.  Greedy, which plays for
+    speed alone, throws the terminal 9p (``test_bots_defence``)."""
+    view = make_view(hand, profile=profile, indicator=indicator, wall=wall, melds=PIN_READER,
+                     discards=DISCARDS, dealer=2)
+    _ask(bot, view, [_discard(safe)])
+
+
+@pytest.mark.parametrize("bot", ["expert", "search"])
+@pytest.mark.parametrize(("melds", "lone"), [
+    ([meld("peng", "111z", 1), meld("peng", "222z", 3)], "4z"),
+    ([meld("peng", "222p", 1), meld("peng", "555p", 3)], "8m")])
+@pytest.mark.parametrize("wall", [24, 40])
+def test_guard_no_third_meld_of_a_family_in_bianfeng(bot: str, melds: list[dict[str, Any]],
+                                                     lone: str, wall: int) -> None:
+    """Guard.  In 边锋 the third feeder also contracts for 风一色 and 将一色
+    (``one_suit_contract_hands``): against two honour pengs the lone 北 stays, against
+    two 2/5/8 pengs the lone 8m; the 9m, as useless, goes."""
+    view = make_view("234m456m55s23s78s9m" + lone, profile="bianfeng", indicator="9p",
+                     wall=wall, melds={2: melds}, discards={1: "1s9m7s2m8m", 2: "1p9s7p3m",
+                                                            3: "9p1m"}, dealer=1)
+    _ask(bot, view, [_discard("9m")])
+
+
+PI_KONG = {"type": "special_kong", "kind": "pi"}
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "options", "hand", "indicator"), [
+    ("bianfeng", {"opening_scoring": "per_opening"}, "456p789p55m34s9s", "9s"),
+    ("bianfeng", {"opening_scoring": "per_opening"}, "456p789p55m34s6z", "6z"),
+    ("yuanhang", {"pi_kong": "on"}, "456p789p55m34s9s", "9s")])
+def test_guard_the_lone_skin_tile_is_konged(bot: str, profile: str, options: dict[str, Any],
+                                            hand: str, indicator: str) -> None:
+    """Guard.  癞子皮杠 (边锋 口口翻, or the option on): the one tile of the indicator's kind
+    (9s; 发 under the laizi 白) is loose, and the hand is ready without it (2s/5s); played
+    out as the skin kong it pays ×2 and draws a replacement, thrown it pays nothing."""
+    view = make_view(hand, profile=profile, indicator=indicator,
+                     melds={0: [meld("chi", "123m", 3)]}, extra_actions=[PI_KONG])
+    view["options"] = options
+    _ask(bot, view, [PI_KONG])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_guard_no_skin_kong_of_the_pair(bot: str) -> None:
+    """Guard.  The indicator 5m, the pair 55m the small hand needs: the skin kong would
+    break it; the loose 东 goes (ready on 2s/5s)."""
+    view = make_view("456p789p55m34s1z", profile="bianfeng", indicator="5m",
+                     melds={0: [meld("chi", "123m", 3)]}, extra_actions=[PI_KONG])
+    view["options"] = {"opening_scoring": "per_opening"}
+    _ask(bot, view, [_discard("1z")])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "indicator"), [("yuanhang", "1z"), ("bianfeng", "1z"),
+                                                    ("laizishanzhuang", "9s")])
+def test_guard_the_closed_jiangyise_opens_by_peng(bot: str, profile: str,
+                                                  indicator: str) -> None:
+    """Guard.  Closed, thirteen 2/5/8 tiles (将一色 needs no sets): ready in shape on any
+    2/5/8 but unable to win before an opening.  The peng of 5m opens it, and after any
+    discard it is ready on every 2/5/8 for a big hand."""
+    view = make_view("22m55m88m22p55p2s5s8s", profile=profile, indicator=indicator,
+                     claim=("5m", 2), actions=[{"type": "peng", "tile": "5m"}, PASS])
+    _ask(bot, view, [{"type": "peng", "tile": "5m"}])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_guard_the_kong_on_a_discard_beats_the_peng(bot: str, profile: str) -> None:
+    """Guard.  Opened once, ready on 3p/6p around 45p with 333p held: the fourth 3p is
+    thrown.  In 远航 and 边锋 the win on it could not pass the minimum score (one opening:
+    8 from the discarder at most), but the 冲杠 (×2, a second opening in 口口翻, a
+    replacement draw) keeps the 6p wait and makes its wins pass; the peng would throw a
+    3p after it for the same wait with less.  In 赖子山庄 (no minimum) the win is offered
+    and taken."""
+    acts: list[dict[str, Any]] = [{"type": "peng", "tile": "3p"},
+                                  {"type": "kong", "kind": "direct", "tile": "3p"}, PASS]
+    if profile == "laizishanzhuang":
+        acts.insert(0, {"type": "win"})
+    view = make_view("333p45p789s55m", profile=profile, indicator="1z", claim=("3p", 2),
+                     melds={0: [meld("chi", "123m", 3)]}, actions=acts)
+    _ask(bot, view, [acts[0] if profile == "laizishanzhuang"
+                     else {"type": "kong", "kind": "direct", "tile": "3p"}])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("wall", [20, 36])
+def test_guard_a_ready_flush_pushes(bot: str, profile: str, wall: int) -> None:
+    """Guard.  A 索 清一色 ready after the 6p goes (3s/6s/9s, a big hand at the cap in
+    every profile) against seat 1's three pin melds: the 6p may deal in, but folding
+    would give up a big hand three tiles from winning; push."""
+    view = make_view("1s2s3s4s5s6s7s8s9s9s6p", profile=profile, indicator="1z", wall=wall,
+                     melds={0: [meld("peng", "222s", 2)],
+                            1: [meld("chi", "123p", 0), meld("peng", "555p", 2),
+                                meld("chi", "789p", 0)]},
+                     discards=DISCARDS, dealer=2)
+    _ask(bot, view, [_discard("6p")])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "hand"), [("yuanhang", "2z2z3z3z4z4z5z5z6z6z3p"),
+                                               ("bianfeng", "2z2z3z3z4z4z5z5z6z6z3p"),
+                                               ("laizishanzhuang", "2z2z2z3z3z4z4z5z5z1z3p")])
+def test_guard_the_suited_tile_leaves_a_fengyise(bot: str, profile: str, hand: str) -> None:
+    """Guard.  Beside a 东 pung, ten honours and a 3p: without the 3p every tile is an
+    honour, and 风一色 needs no sets (乱风): ready on every honour for a big hand (two in
+    远航 and 边锋).  In 赖子山庄 发财 is a must-kong tile, so the hand holds none."""
+    view = make_view(hand, profile=profile, indicator="9s", melds={0: [meld("peng", "111z", 2)]})
+    _ask(bot, view, [_discard("3p")])
