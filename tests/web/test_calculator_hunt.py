@@ -323,3 +323,43 @@ def test_the_ready_choice_says_what_the_server_does_with_it(browser: Any, live_s
     assert page.evaluate(SHOWN)["deltas"] == [0, 200, -200, 0]
     assert page_errors(console) == []
     context.close()
+
+
+@pytest.mark.slow
+def test_a_settlement_is_drawn_with_the_record_it_answers(browser: Any, live_server: str) -> None:
+    """Between a change and the server's answer to it (a slow phone network), the page drew
+    the previous answer's figures with the new record: the dealer just moved to West was
+    marked 庄 beside East still paying the dealer's double.  The figures shown must be one
+    answer's, with its own record, and marked as being worked out again."""
+    rec = HUNT.DEALER_LOSES
+    context, page, console = open_page(browser, f"{live_server}/#/calculator?r={encoded(rec)}",
+                                       **PHONE)
+    assert settle_page(page) == "settled"
+    dealer_row = ("[...document.querySelectorAll('#calc-result table.deltas tr')]"
+                  ".findIndex((tr) => tr.querySelector('.dealer'))")
+    assert page.evaluate(SHOWN)["deltas"] == [-32, 64, -16, -16]
+    assert page.evaluate(dealer_row) == 0
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.route("**/api/score", hold)
+    page.select_option("#calc-dealer", "2")
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert held, "the page never asked the server"
+    # the previous answer, whole: East deals and pays 32; shown as being recomputed
+    assert page.evaluate(SHOWN)["deltas"] == [-32, 64, -16, -16]
+    assert page.evaluate(dealer_row) == 0
+    assert page.get_attribute("#calc-result", "aria-busy") == "true"
+    held[0].continue_()
+    assert settle_page(page) == "settled"
+    wait_js(page, "!document.querySelector('#calc-result[aria-busy]')")
+    assert page.evaluate(SHOWN)["deltas"] == [-16, 64, -32, -16]
+    assert page.evaluate(dealer_row) == 2
+    page.unroute("**/api/score", hold)
+    assert page_errors(console) == []
+    context.close()

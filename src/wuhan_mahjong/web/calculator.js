@@ -154,11 +154,18 @@ function profile() {
  * That table is the profile's as it is preset: with an option changed (must_kong moves the
  * honours' cycle) only the server's answer for this record names it. */
 function laizi() {
-  if (C.score && C.score.status === "settled" && C.score.body.laizi) return C.score.body.laizi;
-  if (C.waits && C.waits.laizi && C.waits.indicator === C.rec.indicator) return C.waits.laizi;
+  if (C.score && C.score.status === "settled" && C.score.body.laizi && sameRules(C.score.rec)) return C.score.body.laizi;
+  if (C.waits && C.waits.laizi && sameRules(C.waits.query)) return C.waits.laizi;
   if (Object.keys(C.rec.options).length) return "";
   const table = C.rules && C.rules.laizi && C.rules.laizi[profile()];
   return (table && C.rec.indicator && table[C.rec.indicator]) || "";
+}
+
+/** Whether an answer asked with `sent` (a record or a hand query) is for this record's
+ * indicator, profile and options: an answer to an earlier change may still be shown. */
+function sameRules(sent) {
+  return !!sent && sent.indicator === C.rec.indicator && (sent.profile || "") === (C.rec.profile || "") &&
+    JSON.stringify(sent.options || {}) === JSON.stringify(C.rec.options);
 }
 
 // ------------------------------------------------------------------ asking the server
@@ -203,18 +210,20 @@ async function send() {
   const w = rec.seats[rec.winner];
   const jobs = [];
   if (rec.indicator && rec.winning_tile) {
-    jobs.push(post("/api/score", recordJSON()).then((r) => {
+    const sent = recordJSON();
+    jobs.push(post("/api/score", sent).then((r) => {
       if (seq !== C.seq) return;
-      if (r.status === 200) C.score = { status: "settled", body: r.data };
+      if (r.status === 200) C.score = { status: "settled", body: r.data, rec: sent };
       else if (r.status === 422) C.score = { status: "refused", reason: (r.data && r.data.reason) || "", refusal: r.data && r.data.refusal };
       else C.score = { status: "error", answer: r };
     }).catch(() => { if (seq === C.seq) C.score = { status: "error", answer: NETWORK_DOWN }; }));
   } else C.score = null;
   if (rec.indicator && w.hand.length) {
     const query = { hand: groupTiles(w.hand), indicator: rec.indicator, melds: w.melds.map(meldSpec), dealer: rec.dealer === rec.winner, profile: profile(), options: rec.options };
+    const asked = { indicator: rec.indicator, profile: rec.profile, options: { ...rec.options } };
     jobs.push(post("/api/hand", query).then((r) => {
       if (seq !== C.seq) return;
-      C.waits = r.status === 200 ? r.data : { error: r };
+      C.waits = r.status === 200 ? { ...r.data, query: asked } : { error: r };
     }).catch(() => { if (seq === C.seq) C.waits = { error: NETWORK_DOWN }; }));
   } else C.waits = null;
   await Promise.all(jobs);
@@ -379,7 +388,11 @@ function resultHTML() {
   if (!s) return `<div class="calc-result card" id="calc-result" data-state="pending"><p>${t("app.loading")}</p></div>`;
   if (s.status === "refused") return `<div class="calc-result card" id="calc-result" data-state="refused"><p class="calc-refused" role="status"><b>${t("calc.refused")}</b> ${esc(refusalText(s.refusal, s.reason))}</p></div>`;
   if (s.status === "error") return `<div class="calc-result card" id="calc-result" data-state="error"><p class="error" role="alert">${esc(t("calc.malformed", { msg: errorOf(s.answer) }))}</p></div>`;
-  return `<div class="calc-result" id="calc-result" data-state="settled">${settlementHTML(r, s.body, { profile: profile() })}</div>`;
+  // drawn with the record it settles: until the answer to a change comes, the page's record
+  // (a dealer or winner just chosen) is not the one these figures are for
+  const stale = JSON.stringify(s.rec) !== JSON.stringify(recordJSON());
+  return `<div class="calc-result${stale ? " calc-stale" : ""}" id="calc-result" data-state="settled"${stale ? ` aria-busy="true"` : ""}>` +
+    `${settlementHTML(s.rec, s.body, { profile: s.rec.profile || profile() })}</div>`;
 }
 
 /** The settlement `body` (POST /api/score's answer) of record `rec` (this page's, or one as the
