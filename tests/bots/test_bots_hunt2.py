@@ -9,6 +9,8 @@ The faults it found (each test fails on the code before the fix it names):
 * A safe tile that costs a step and saves next to nothing: the search bot's play-outs,
   in which a closed hand hardly opens, preferred it to the expert's equally safe discard
   (``SearchBot.slight_safety``).
+* Two ready discards with as many winning tiles, one of them for two big hands: greedy
+  let the shape of the tile thrown decide (``GreedyBot.big_ties``).
 * A laizi kong that shanten calls free but that narrows a ready hand's waits for a
   factor the caps make worthless: every bot konged the wild of a 清一色 already at 金顶
   (``GreedyBot.laizi_waits``, :meth:`GreedyBot.laizi_kong_keeps_waits`).
@@ -50,9 +52,22 @@ def _ask(bot: str, view: SeatView, answers: list[dict[str, Any]], seed: int = 1)
 # ---------------------------------------------------------------- faults found
 
 def _soft_view(profile: str = "yuanhang") -> SeatView:
-    # the dealer, opened twice (chi 789p, peng 999m), the laizi 5p (indicator 4p)
+    # the dealer with the laizi 5p (indicator 4p); 远航: opened twice (chi 789p, peng
+    # 999m); 边锋: opened once (chi 789p), 999m concealed and a 红中 kong
+    if profile == "bianfeng":
+        return make_view("2m5p7p7p8p9p5s5s9m9m9m", profile=profile, indicator="4p", dealer=0,
+                         melds={0: [meld("chi", "789p", 3)]}, red_kongs={0: 1})
     return make_view("2m5p7p7p8p9p5s5s", profile=profile, indicator="4p", dealer=0,
                      melds={0: [meld("chi", "789p", 3), meld("peng", "999m", 2)]})
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_the_wait_that_can_pass_the_minimum_score_in_bianfeng(bot: str) -> None:
+    """The same in 边锋 (开口翻), the dealer opened once with a 红中 kong: a soft small win
+    is 8 from each loser (16 from the discarder), short of the 20 one of them must owe;
+    a hard one 16 (32).  Throwing 7p keeps only soft wins; throwing 2m keeps the hard
+    6p.  Greedy threw 7p."""
+    _ask(bot, _soft_view("bianfeng"), [_discard("2m")])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -69,11 +84,35 @@ def test_the_wait_that_can_pass_the_minimum_score(bot: str) -> None:
     _ask(bot, view, [_discard("2m")])
 
 
-def test_the_soft_wait_switch_plays_as_before() -> None:
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+def test_the_soft_wait_switch_plays_as_before(profile: str) -> None:
     """``soft_waits`` off: greedy ranks the waits by tiles, as before (the 7p)."""
     bot = GreedyBot(1)
     bot.soft_waits = False
-    assert bot.choose(_soft_view()) == action_from_json(_discard("7p"))
+    assert bot.choose(_soft_view(profile)) == action_from_json(_discard("7p"))
+
+
+def _two_big_view(profile: str) -> SeatView:
+    # beside a 777s peng, 11s 2222s 44s 888s (the laizi 8p, indicator 7p)
+    return make_view("1s1s2s2s2s2s4s4s8s8s8s", profile=profile, indicator="7p",
+                     melds={0: [meld("peng", "777s", 2)]})
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_as_many_winning_tiles_for_two_big_hands(bot: str, profile: str) -> None:
+    """Throwing 1s (or 4s) leaves a 清一色 waiting on the four 3s; throwing 2s leaves the
+    shanpon 11s/44s, four tiles too, each win a 清一色 and a 碰碰胡 (two big hands: 20
+    where they multiply or add, against 10, far below every cap).  As many tiles, twice
+    the pay: 2s.  Greedy, with as many tiles and as much acceptance either way, let the
+    shape of the tile thrown decide and threw 1s (``GreedyBot.big_ties``)."""
+    _ask(bot, _two_big_view(profile), [_discard("2s")])
+
+
+def test_the_big_ties_switch_plays_as_before() -> None:
+    bot = GreedyBot(1)
+    bot.big_ties = False
+    assert bot.choose(_two_big_view("yuanhang")) == action_from_json(_discard("1s"))
 
 
 #: seat 1 (this seat's next) shows two melds of pins and has thrown none

@@ -66,6 +66,7 @@ from ..engine.actions import (
 )
 from ..engine.views import SeatView
 from ..meld import Meld
+from ..scoring import big_hand_base
 from ..tiles import NUM_KINDS, is_honour
 from .base import NoLegalAction
 from .handeval import Evaluator, hand_counts
@@ -126,6 +127,23 @@ def legal_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> 
     return sum(t.unseen[w.tile] for w in waits(hand13, melds, t.laizi, t.rules, "self_draw")
                if w.tile not in t.must
                and any(r.is_big or (hard_ok if r.hard else soft_ok) for r in w.readings))
+
+
+def big_base_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> int:
+    """The unseen tiles on which ``hand13`` beside ``melds`` wins a big hand, each
+    counted by its base (10 a big hand; 清一色碰碰胡, two big hands, 20 in 远航 and 边锋:
+    :func:`wuhan_mahjong.scoring.big_hand_base`): of two ready discards with as many
+    winning tiles, the one whose wins pay more.  0 for a hand not opened."""
+    if not t.opened:
+        return 0
+    total = 0
+    for w in waits(hand13, melds, t.laizi, t.rules, "self_draw"):
+        if w.tile in t.must:
+            continue
+        base = max((big_hand_base(r.big_hands, t.rules) for r in w.readings if r.is_big),
+                   default=0)
+        total += t.unseen[w.tile] * base
+    return total
 
 
 def _without(hand: Sequence[int], tile: int) -> list[int]:
@@ -284,6 +302,10 @@ class GreedyBot:
     #: off, only where no small win at all could pass (:attr:`legal_waits`), as before
     #: 5 December 2026 (an ablation)
     soft_waits = True
+    #: of ready discards with as many winning tiles (and acceptance), the one whose wins
+    #: pay more big-hand bases (:func:`big_base_wins`); off, the shape of the tile thrown
+    #: decides, as before 5 December 2026 (an ablation)
+    big_ties = True
     #: a laizi kong that leaves a ready hand ready keeps its winning tiles, counted by
     #: what the kong adds within the caps, and one that costs a ready hand a step is not
     #: made (:meth:`laizi_kong_keeps_waits`); off, as before 5 December 2026 (an ablation)
@@ -586,9 +608,16 @@ class GreedyBot:
             acc = step_acceptance(ev13, t, best, self.live_waits)
             legal = (legal_wins(_without(t.hand, d), t.melds, t) if by_legal
                      else live_wins(ev13, t, small=False) if only_big else 0)
-            keyed.append((-legal, -acc, tile_shape_rank(d, t.counts), d))
+            keyed.append((-legal, -acc, 0, tile_shape_rank(d, t.counts), d))
         keyed.sort()
-        return Discard(keyed[0][3])
+        top = [k for k in keyed if k[:2] == keyed[0][:2]]
+        if best == 0 and self.big_ties and len(top) > 1:
+            # as many winning tiles either way: the one whose wins pay more (a 清一色碰碰胡
+            # shanpon over a 清一色 single on as many tiles), where before the shape of the
+            # tile thrown decided
+            top = sorted((k[0], k[1], -big_base_wins(_without(t.hand, k[4]), t.melds, t),
+                          k[3], k[4]) for k in top)
+        return Discard(top[0][4])
 
     # ------------------------------------------------------------------ claims
     def claim(self, t: SeatReading) -> Action:
