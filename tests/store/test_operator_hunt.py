@@ -317,3 +317,25 @@ def test_print_config_hides_a_password_with_an_at_sign(capsys: pytest.CaptureFix
     assert 'redis_url = "redis://:***@cache:6379/0"' in out
     assert 'db_url = "postgresql://club:***@db/wuhan"' in out
     assert "ss-word" not in out and "cret" not in out
+
+
+def test_a_backup_never_replaces_the_database_it_copies(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``admin backup data/wuhan_mahjong.db --force`` (the database's own path, or its WAL,
+    for the backup's) renamed the copy over the live file: the store open on it (a running
+    server) found no tables any more.  Now refused, and the database is as it was."""
+    db = tmp_path / "data" / "wuhan_mahjong.db"
+    url = f"sqlite:///{db}"
+    store = open_store(url, password_hasher=FAST_HASHER)
+    try:
+        store.register("alice", PW)
+        link = tmp_path / "same.db"
+        link.symlink_to(db)
+        for target in (db, Path(f"{db}-wal"), link):
+            code, _, err = run(capsys, url, "backup", str(target), "--force")
+            assert code == 2, (target, err)
+            assert "database itself" in one_line_error(err)
+        Admin(store, "ops").grant("alice", 5, "the store works on")
+        assert store.account_by_username("alice").silver == 1005  # type: ignore[union-attr]
+    finally:
+        store.close()

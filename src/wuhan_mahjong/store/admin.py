@@ -684,6 +684,9 @@ def backup(url: str | URL, dest: str | Path, *, force: bool = False,
         source = _sqlite_path(url)
         if not source.is_file():
             raise AdminError(f"no database file {source}")
+        if _is_the_database(target, source):
+            raise AdminError(f"{target} is the database itself (or a file SQLite keeps beside "
+                             "it): back up to another file")
         _write_whole(target, lambda partial: _sqlite_copy(source, partial, "backup"))
     elif backend == "postgresql":
         conninfo, env, schema = _libpq(url)
@@ -712,6 +715,21 @@ class BackupNotLogged(AdminError):
     def __init__(self, path: Path, why: str) -> None:
         super().__init__(f"backed up to {path}, but not logged in the event log: {why}")
         self.path = path
+
+
+def _is_the_database(target: Path, source: Path) -> bool:
+    """Whether ``target`` is the SQLite file ``source`` (by any name: a link, another
+    spelling) or one SQLite keeps beside it: a backup renamed over the live file left a
+    server on it with no tables."""
+    real = source.resolve()
+    beside = {real.with_name(real.name + end)
+              for end in ("-wal", "-shm", "-journal", ".serve-lock")}  # serve_lock.py's too
+    if target.resolve() == real or target.resolve() in beside:
+        return True
+    try:
+        return target.exists() and os.path.samefile(target, source)
+    except OSError:
+        return False
 
 
 def _write_whole(target: Path, write: Callable[[Path], None]) -> None:
