@@ -339,3 +339,23 @@ def test_a_backup_never_replaces_the_database_it_copies(
         assert store.account_by_username("alice").silver == 1005  # type: ignore[union-attr]
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("port = " + "[" * 100_000 + "]" * 100_000 + "\n", "nested too deeply"),
+    ("port = 1" + "0" * 5000 + "\n", "a number of too many digits"),
+], ids=["deep", "long"])
+def test_a_settings_file_too_deep_or_too_long_is_one_line(
+        text: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A TOML settings file nested deeper than Python's recursion limit, or holding a number
+    of more digits than ``int()`` converts, was tomllib's RecursionError or ValueError, a
+    traceback from ``serve`` and ``admin``; now one line naming the file."""
+    path = tmp_path / "server.toml"
+    path.write_text(text, encoding="utf-8")
+    for argv in (["serve", "--print-config", "--config", str(path)],
+                 ["admin", "--config", str(path), "tables"]):
+        code = main(argv)
+        err = capsys.readouterr().err
+        assert code == 2, argv
+        line = one_line_error(err)
+        assert "server.toml: not valid TOML" in line and says in line, line

@@ -245,6 +245,11 @@ def load_settings(flags: Mapping[str, Any] | None = None,
         except UnicodeDecodeError as e:  # tomllib decodes the whole file first
             raise SettingsError(f"{path}: not valid TOML: not UTF-8 text (byte "
                                 f"{e.object[e.start]:#04x} at offset {e.start})") from None
+        except RecursionError:  # arrays or tables nested past Python's recursion limit
+            raise SettingsError(f"{path}: not valid TOML: nested too deeply") from None
+        except ValueError as e:  # int() of more digits than it converts (not a TOMLDecodeError)
+            raise SettingsError(f"{path}: not valid TOML: a number of too many digits "
+                                f"({str(e)[:60]})") from None
 
     class _Env(EnvSettingsSource):
         """The environment read as the flags are: a list is JSON or comma-separated
