@@ -363,3 +363,41 @@ def test_a_settlement_is_drawn_with_the_record_it_answers(browser: Any, live_ser
     page.unroute("**/api/score", hold)
     assert page_errors(console) == []
     context.close()
+
+
+@pytest.mark.slow
+def test_an_option_changed_while_the_answer_is_awaited_marks_it_as_old(
+        browser: Any, live_server: str) -> None:
+    """The settlement is kept with the record it answers, and that must not change with the
+    page's record: the record sent shared its options with the page's, so an option changed
+    in place (a cap typed in) went into the old answer's record too, and the old figures were
+    shown as the answer to the new record until the server's came."""
+    rec = HUNT.as_profile(HUNT.QING_SELF, "yuanhang", opening_scoring="once")
+    context, page, console = open_page(browser, f"{live_server}/#/calculator?r={encoded(rec)}",
+                                       **PHONE)
+    assert settle_page(page) == "settled"
+    assert page.evaluate(SHOWN)["deltas"] == [180, -60, -60, -60]  # M(W) = 2 x 2 x 1.5 = 6
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.route("**/api/score", hold)
+    page.click(".calc-options summary")
+    page.fill("[data-calc-option='cap']", "50")
+    page.press("[data-calc-option='cap']", "Tab")
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert held
+    assert page.evaluate("window.__wmCalc.score.rec.options") == {"opening_scoring": "once"}
+    assert page.get_attribute("#calc-result", "aria-busy") == "true"
+    held[0].continue_()
+    assert settle_page(page) == "settled"
+    wait_js(page, "!document.querySelector('#calc-result[aria-busy]')")
+    # all three reach the cap of 50: 金顶, 400 each
+    assert page.evaluate(SHOWN)["deltas"] == [1200, -400, -400, -400]
+    page.unroute("**/api/score", hold)
+    assert page_errors(console) == []
+    context.close()

@@ -69,7 +69,7 @@ export function groupTiles(tiles) {
 export function recordJSON(rec = C.rec) {
   const out = { dealer: rec.dealer, indicator: rec.indicator, winner: rec.winner, win_by: rec.win_by, winning_tile: rec.winning_tile };
   if (rec.profile) out.profile = rec.profile;
-  if (Object.keys(rec.options).length) out.options = rec.options;
+  if (Object.keys(rec.options).length) out.options = { ...rec.options }; // a copy: kept with its answer
   if (WITH_FROM.includes(rec.win_by) && rec.from !== null) out.from = rec.from;
   out.seats = rec.seats.map((s) => {
     const seat = { hand: groupTiles(s.hand), melds: s.melds.map((m) => ({ ...m })) };
