@@ -94,6 +94,8 @@ CASES: dict[str, tuple[Callable[[], object], dict[str, int | str]]] = {
     "pi_kong_not_played": (record(lambda rec: (rec.update(profile="bianfeng"),
                                                rec["seats"][2].update(kongs={"pi": 1}))),
                            {"seat": 2}),
+    "kong_count": (record(_set("seats.2.kongs", {"red": 5})),
+                   {"seat": 2, "kind": "red", "count": 5, "most": 4}),
     "bloom_without_kong": (record(lambda rec: (rec.update(win_by="kong_bloom"), rec.pop("from"))),
                            {"seat": 1}),
     "robbed_without_peng": (record(_set("win_by", "rob_kong")), {"seat": 2, "tile": "5m"}),

@@ -38,6 +38,7 @@ PROBLEM_PARAMS: dict[str, frozenset[str]] = {
     "kong_alone": _MELD | {"tile"},
     "green_kong_not_played": frozenset({"seat", "profile"}),
     "pi_kong_not_played": frozenset({"seat"}),
+    "kong_count": frozenset({"seat", "kind", "count", "most"}),
     "bloom_without_kong": frozenset({"seat"}),
     "robbed_without_peng": frozenset({"seat", "tile"}),
     "from_missing": frozenset({"win_by"}),

@@ -176,10 +176,10 @@ def _seat(raw: Any, i: int, rules: Rules, indicator: int) -> SeatState:
     bad = set(kongs) - {"red", "green", "laizi", "pi"}
     if bad:
         raise RecordError(f"unknown kong kind '{sorted(bad)[0]}' in {where}.kongs")
-    red = _int(kongs.get("red", 0), f"{where}.kongs.red", 0, 4)
-    green = _int(kongs.get("green", 0), f"{where}.kongs.green", 0, 4)
-    lz = _int(kongs.get("laizi", 0), f"{where}.kongs.laizi", 0, 4)
-    pi = _int(kongs.get("pi", 0), f"{where}.kongs.pi", 0, 3)
+    red = _count(kongs.get("red", 0), f"{where}.kongs.red", i, "red", 4)
+    green = _count(kongs.get("green", 0), f"{where}.kongs.green", i, "green", 4)
+    lz = _count(kongs.get("laizi", 0), f"{where}.kongs.laizi", i, "laizi", 4)
+    pi = _count(kongs.get("pi", 0), f"{where}.kongs.pi", i, "pi", 3)
     if green and 32 not in rules.must_kong_tiles:
         raise RecordError(f"{where}: 发财杠 (green kong) is not played in profile '{rules.profile}'",
                           "green_kong_not_played", seat=i, profile=rules.profile)
@@ -192,11 +192,21 @@ def _seat(raw: Any, i: int, rules: Rules, indicator: int) -> SeatState:
         raise RecordError(f"{where}: no 癞子皮杠 (indicator kong) with {tile_str(indicator)} "
                           "turned up: playing one out is always its 红中杠 (or 发财杠)",
                           "pi_kong_not_played", seat=i)
-    discards = _int(s.get("laizi_discards", 0), f"{where}.laizi_discards", 0, 4)
+    discards = _count(s.get("laizi_discards", 0), f"{where}.laizi_discards", i, "laizi_discards", 4)
     ready = s.get("ready")
     if ready is not None and not isinstance(ready, bool):
         raise RecordError(f"{where}.ready must be true or false")
     return SeatState(hand, melds, red, green, lz, pi, discards, ready)
+
+
+def _count(x: Any, where: str, seat: int, kind: str, most: int) -> int:
+    """A seat's count of special kongs of ``kind`` (or of laizi discards): 0 to ``most``.
+    A whole number out of range is a problem a client words itself (``kong_count``): it is
+    what a person types in a count field."""
+    if isinstance(x, int) and not isinstance(x, bool) and not 0 <= x <= most:
+        raise RecordError(f"{where} out of range (0-{most}): {x}", "kong_count", seat=seat,
+                          kind=kind, count=x, most=most)
+    return _int(x, where, 0, most)
 
 
 def _meld(raw: Any, index: int, seat: int, rules: Rules, laizi: int) -> Meld:

@@ -401,3 +401,31 @@ def test_an_option_changed_while_the_answer_is_awaited_marks_it_as_old(
     page.unroute("**/api/score", hold)
     assert page_errors(console) == []
     context.close()
+
+
+@pytest.mark.slow
+def test_a_count_typed_out_of_range_is_said_in_the_players_language(
+        browser: Any, live_server: str) -> None:
+    """A 5 typed in a seat's 红中 field (or 4 in 皮) is refused by the server (400); the page
+    showed its English sentence with the record's path ("seats[0].kongs.red out of range
+    (0-4): 5") to a Chinese page's player."""
+    context, page, console = open_page(browser, f"{live_server}/#/calculator?r={encoded(HUNT.QING_SELF)}",
+                                       **PHONE)
+    assert settle_page(page) == "settled"
+    page.click(".calc-tabs [data-calc-seat='1']")
+    page.fill("#calc-k-red", "5")
+    page.press("#calc-k-red", "Tab")
+    assert settle_page(page) == "error"
+    shown = page.inner_text("#calc-result")
+    assert "南家的“红中”是 5：只能是 0 到 4" in shown and "seats[" not in shown, shown
+    page.click("#lang")
+    wait_js(page, "document.querySelector('#calc-result').innerText.includes('South')")
+    shown = page.inner_text("#calc-result")
+    assert "South's \"Red\" is 5: it can only be 0 to 4" in shown, shown
+    page.click("#lang")
+    page.fill("#calc-k-red", "1")
+    page.press("#calc-k-red", "Tab")
+    assert settle_page(page) == "settled"  # 清一色 as before; South's 红中杠 doubles his share
+    assert page.evaluate(SHOWN)["deltas"] == [480, -240, -120, -120]
+    assert page_errors(console) == []
+    context.close()

@@ -1028,6 +1028,7 @@ const zh = {
   "bad.kong_alone": "{at}：{tile}只能单独开杠，不能吃、碰",
   "bad.green_kong_not_played": "{profile}没有发财杠",
   "bad.pi_kong_not_played": "这些规则下没有癞子皮杠",
+  "bad.kong_count": "{who}的“{kind}”是 {count}：只能是 0 到 {most}",
   "bad.bloom_without_kong": "杠上花要{who}自己有杠",
   "bad.robbed_without_peng": "{who}没有{tile}的碰，无从抢杠",
   "bad.from_missing": "{win_by}：要选是谁的牌",
@@ -2100,6 +2101,7 @@ const en = {
   "bad.kong_alone": "{at}: {tile} is only ever konged on its own",
   "bad.green_kong_not_played": "{profile} has no 发财 kong",
   "bad.pi_kong_not_played": "these rules have no indicator kong (癞子皮杠)",
+  "bad.kong_count": "{who}'s \"{kind}\" is {count}: it can only be 0 to {most}",
   "bad.bloom_without_kong": "kong bloom (杠上花) needs a kong by {who}",
   "bad.robbed_without_peng": "{who} has no pung of {tile} to rob",
   "bad.from_missing": "{win_by}: choose whose tile it was",
@@ -2235,6 +2237,7 @@ function codedText(key, raw, fallback) {
   if (p.type !== undefined) p.type = t(`act.${p.type}`);
   if (p.profile !== undefined) p.profile = t(`opt.profile.${p.profile}`);
   if (p.win_by !== undefined) p.win_by = t(`settle.by.${p.win_by}`);
+  if (p.kind !== undefined) p.kind = t(`sk.${p.kind}`); // the calculator's count fields
   return t(key, p);
 }
 
