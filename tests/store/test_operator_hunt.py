@@ -359,3 +359,17 @@ def test_a_settings_file_too_deep_or_too_long_is_one_line(
         assert code == 2, argv
         line = one_line_error(err)
         assert "server.toml: not valid TOML" in line and says in line, line
+
+
+def test_a_settings_file_is_read_only_up_to_a_bound(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--config`` read the whole file whatever its size: a log file or a disk image named
+    by mistake (``/dev/zero`` never ends) was read into memory before a word was said.  A
+    settings file is a few lines; past a mebibyte it is refused in one line."""
+    path = tmp_path / "server.toml"
+    path.write_text("port = 8001\n" + ("# a comment line of some length\n" * 40_000),
+                    encoding="utf-8")
+    code = main(["serve", "--print-config", "--config", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "server.toml" in one_line_error(err) and "larger than" in err

@@ -41,8 +41,8 @@ from typing import Any, Literal
 from .. import jsontext
 from .config import ServerConfig
 
-__all__ = ["CONFIG_ENV", "ENV_PREFIX", "ProcessConfig", "Setting", "Settings", "SettingsError",
-           "load_settings", "settings_fields"]
+__all__ = ["CONFIG_ENV", "ENV_PREFIX", "SETTINGS_FILE_MAX", "ProcessConfig", "Setting", "Settings",
+           "SettingsError", "load_settings", "settings_fields"]
 
 ENV_PREFIX = "WUHAN_MAHJONG_"
 CONFIG_ENV = ENV_PREFIX + "CONFIG"
@@ -65,6 +65,11 @@ class ProcessConfig:
     object per line (docs/operations.md)."""
     gc_tuning: bool = True
     """Freeze the start-up heap and raise the garbage collector's thresholds (docs/server.md)."""
+
+
+SETTINGS_FILE_MAX = 1 << 20
+"""The largest settings file read (bytes): one is a few lines, and a file named by mistake
+(a log, ``/dev/zero``) was read whole into memory."""
 
 
 class SettingsError(ValueError):
@@ -237,7 +242,9 @@ def load_settings(flags: Mapping[str, Any] | None = None,
         # read once here for clear errors: pydantic-settings skips a missing file silently
         try:
             with open(path, "rb") as fh:
-                from_file = tomllib.load(fh)
+                data = fh.read(SETTINGS_FILE_MAX + 1)
+            if len(data) <= SETTINGS_FILE_MAX:
+                from_file = tomllib.loads(data.decode())
         except OSError as e:
             raise SettingsError(f"cannot read the settings file {path}: {e.strerror}") from None
         except tomllib.TOMLDecodeError as e:
@@ -250,6 +257,9 @@ def load_settings(flags: Mapping[str, Any] | None = None,
         except ValueError as e:  # int() of more digits than it converts (not a TOMLDecodeError)
             raise SettingsError(f"{path}: not valid TOML: a number of too many digits "
                                 f"({str(e)[:60]})") from None
+        if len(data) > SETTINGS_FILE_MAX:
+            raise SettingsError(f"{path}: larger than {SETTINGS_FILE_MAX // 1024} KiB: no "
+                                "settings file (a wrong --config?)")
 
     class _Env(EnvSettingsSource):
         """The environment read as the flags are: a list is JSON or comma-separated
