@@ -13,7 +13,9 @@ The faults it found (each test fails on the code before the fix it names):
   let the shape of the tile thrown decide (``GreedyBot.big_ties``).
 * A laizi kong that shanten calls free but that narrows a ready hand's waits for a
   factor the caps make worthless: every bot konged the wild of a 清一色 already at 金顶
-  (``GreedyBot.laizi_waits``, :meth:`GreedyBot.laizi_kong_keeps_waits`).
+  (``GreedyBot.laizi_waits``, :meth:`GreedyBot.laizi_kong_keeps_waits`); and greedy, in
+  边锋, konged the wild that a 全求人 waited on, for a small hand short of the minimum
+  score (:meth:`GreedyBot.wild_waits_big`).
 
 The positions the bots already answered right are below them, marked as guards against
 regressions.
@@ -181,6 +183,39 @@ def test_the_laizi_waits_switch_plays_as_before() -> None:
     bot = GreedyBot(1)
     bot.laizi_waits = False
     assert bot.choose(view) == action_from_json(LAIZI_KONG)
+
+
+#: four claimed melds: one tile in hand, a 全求人 (a big hand) on a discard that pairs it
+FOUR_MELDS = [meld("chi", "123m", 3), meld("peng", "777p", 2), meld("chi", "345s", 3),
+              meld("peng", "999m", 1)]
+
+
+def _quanqiuren_view(profile: str) -> SeatView:
+    # the wild (南 under a 东 indicator; 1s under 9s in 赖子山庄) and a loose 9
+    if profile == "laizishanzhuang":
+        return make_view("9p1s", profile=profile, indicator="9s", melds={0: FOUR_MELDS},
+                         extra_actions=[LAIZI_KONG])
+    return make_view("9s2z", profile=profile, indicator="1z", melds={0: FOUR_MELDS},
+                     extra_actions=[LAIZI_KONG])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_wild_held_alone_beside_four_melds(bot: str, profile: str) -> None:
+    """Four claimed melds, the laizi and a loose 9: throwing the 9 leaves the wild alone,
+    which pairs with any 2/5/8 thrown, a 全求人 (big: it passes every minimum score) on
+    about thirty tiles.  The laizi kong leaves the 9 alone, no win at all (a 9 pair is no
+    2/5/8), a step back.  In 边锋 greedy konged: one opening (开口翻) cannot lift a small
+    hand to the minimum score, and its rule kongs the single wild then, not seeing that
+    the wait is a big hand (``GreedyBot.wild_waits_big``, under ``laizi_waits``)."""
+    view = _quanqiuren_view(profile)
+    _ask(bot, view, [_discard("9p" if profile == "laizishanzhuang" else "9s")])
+
+
+def test_the_quanqiuren_wild_switch_plays_as_before() -> None:
+    bot = GreedyBot(1)
+    bot.laizi_waits = False
+    assert bot.choose(_quanqiuren_view("bianfeng")) == action_from_json(LAIZI_KONG)
 
 
 # ---------------------------------------------------------------- guards

@@ -341,7 +341,8 @@ class GreedyBot:
         if laizi_kong is not None and (
             (wilds > keep and (wilds >= 2 or target == "small")
              and self.laizi_kong_keeps_waits(t))
-            or (self.laizi_for_minimum and target == "small" and not t.small_win_possible())
+            or (self.laizi_for_minimum and target == "small" and not t.small_win_possible()
+                and not self.wild_waits_big(t))
             or (self.free_laizi_kong and wilds == 1 and self.laizi_kong_is_free(t))
         ):
             return laizi_kong
@@ -394,6 +395,18 @@ class GreedyBot:
         keep = min(ev.shanten_after(d, -1) for d in choices)
         return bool(evaluator(_without(t.hand, t.laizi), t.melds, t).best()[0] <= keep
                     and self.laizi_kong_keeps_waits(t))
+
+    def wild_waits_big(self, t: SeatReading) -> bool:
+        """Whether some discard leaves the hand ready, its laizi kept, on a big hand (by the
+        analysis's waits: 全求人 too, which no shanten target knows): then the hand's wins
+        pass the minimum score without the laizi kong's factor, and
+        :attr:`laizi_for_minimum` has no reason to kong.  In 边锋, four claimed melds, the
+        wild and a 9s: throwing the 9s waits on every 2/5/8 for a 全求人; the kong, for a
+        small hand that could not pass, left the 9s alone, no wait at all.  False with
+        :attr:`laizi_waits` off."""
+        if not self.laizi_waits:
+            return False
+        return any(big_wins(_without(t.hand, d), t.melds, t) > 0 for d in discard_choices(t))
 
     def laizi_kong_keeps_waits(self, t: SeatReading) -> bool:
         """Whether a laizi kong keeps what a ready hand wins, as :meth:`kong_keeps_waits`
