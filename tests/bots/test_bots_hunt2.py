@@ -345,3 +345,21 @@ def test_guard_the_suited_tile_leaves_a_fengyise(bot: str, profile: str, hand: s
     远航 and 边锋).  In 赖子山庄 发财 is a must-kong tile, so the hand holds none."""
     view = make_view(hand, profile=profile, indicator="9s", melds={0: [meld("peng", "111z", 2)]})
     _ask(bot, view, [_discard("3p")])
+
+
+@pytest.mark.parametrize("bot", ["expert", "search"])
+@pytest.mark.parametrize(("profile", "indicator", "hand"), [
+    ("yuanhang", "1z", "1m4m7m9m2s5s8s6p2z3z4z5z6z6z"),
+    ("bianfeng", "1z", "1m4m7m9m2s5s8s6p2z3z4z5z6z6z"),
+    ("laizishanzhuang", "9s", "1m4m7m9m2s5s8s6p2z3z4z5z1z1z")])
+@pytest.mark.parametrize("wall", [10, 16])
+def test_guard_a_far_hand_late_throws_what_he_threw(bot: str, profile: str, indicator: str,
+                                                    hand: str, wall: int) -> None:
+    """Guard.  Closed and far from ready, late, against seat 1's three melds of pins (his
+    清一色 is likely ready): the lone 6p is no faster than anything else, and the 西 and
+    北 he threw himself cannot deal into him.  One of those goes."""
+    view = make_view(hand, profile=profile, indicator=indicator, wall=wall,
+                     melds={1: [meld("chi", "123p", 0), meld("peng", "555p", 2),
+                                meld("chi", "789p", 0)]},
+                     discards=DISCARDS, dealer=2)
+    _ask(bot, view, [_discard("3z"), _discard("4z")])
