@@ -15,6 +15,7 @@ import pytest
 from wuhan_mahjong.server import admin as server_admin
 from wuhan_mahjong.store.admin import Admin
 from wuhan_mahjong.store.closing import closed_name
+from wuhan_mahjong.store.reports import open_reports
 
 from .harness import Client, Server, api_get, api_post, register
 
@@ -60,7 +61,7 @@ def test_a_report_is_closed_only_by_staff_above_the_reported(
     assert _refusal(close(about_boss, "mod")) == (403, "staff_refused", "rank")
     assert _refusal(close(about_mod2, "mod")) == (403, "staff_refused", "rank")
     assert _refusal(close(about_boss, "boss")) == (403, "staff_refused", "self")
-    still = {r["id"] for r in api_get(server, "/api/staff/reports", t["mod"]).json()["reports"]}
+    still = {r.id for r in open_reports(server.store)}
     assert still == {about_mod, about_boss, about_mod2}  # nothing closed by a refusal
     # the one above closes it; the command line (the root of trust) closes any
     assert close(about_mod, "boss").json()["report"]["closed_by"] == "web:boss"
@@ -124,3 +125,25 @@ def test_a_grant_is_a_whole_number_not_something_like_one(
     assert r.status_code == 400, r.text
     assert r.json()["error"]["params"]["field"] == "amount"
     assert server.store.account_by_username("pat").silver == 1000  # type: ignore[union-attr]
+
+
+def test_a_staff_member_reads_no_report_about_himself(
+        staffed: tuple[Server, dict[str, str]]) -> None:
+    """"The reported player is never told who reported him" (``store/reports.py``): a
+    moderator reported by a player read the report, the reporter's name with it, on the
+    staff pages.  The list now holds the reports its reader may close: about players below
+    his rank (the command line's ``admin reports`` lists every one)."""
+    server, t = staffed
+    about_mod = _report(server, t["pat"], "mod")
+    about_boss = _report(server, t["pat"], "boss")
+    about_pat = _report(server, t["mod2"], "pat")
+
+    def listed(who: str) -> set[int]:
+        r = api_get(server, "/api/staff/reports?all=1", t[who])
+        assert r.status_code == 200, r.text
+        return {rep["id"] for rep in r.json()["reports"]}
+
+    assert listed("mod") == {about_pat}
+    assert listed("mod2") == {about_pat}
+    assert listed("boss") == {about_pat, about_mod}
+    assert about_boss not in listed("boss")

@@ -75,7 +75,15 @@ from ..store.reports import (
     reported_in,
     reports_about_names,
 )
-from ..store.staff import PERMISSIONS, StaffAction, StaffRefused, check, role_of, web_actor
+from ..store.staff import (
+    PERMISSIONS,
+    StaffAction,
+    StaffRefused,
+    check,
+    role_of,
+    web_actor,
+    within_reach,
+)
 from .config import calendar_zone
 from .http import (
     NAME_INPUT_MAX,
@@ -200,10 +208,13 @@ async def staff_home(request: Request) -> Response:
 
 @api
 async def reports(request: Request) -> Response:
-    _, admin = await _staff(request, "reports")
+    account, admin = await _staff(request, "reports")
     everything = request.query_params.get("all") in ("1", "true")
     found = await _call(open_reports, admin.store, everything=everything, limit=500)
-    return _json({"reports": [report_doc(r) for r in found]})
+    # only the reports he may close: one about him would name who reported him, and the
+    # reported player is never told that (store/reports.py)
+    mine = await _call(within_reach, admin.store, account.id, {r.reported_id for r in found})
+    return _json({"reports": [report_doc(r) for r in found if r.reported_id in mine]})
 
 
 @api

@@ -21,6 +21,7 @@ every request, so a removed moderator can do nothing more from that moment.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
@@ -46,6 +47,7 @@ __all__ = [
     "role_of",
     "staff_list",
     "web_actor",
+    "within_reach",
     "write_role",
 ]
 
@@ -128,6 +130,18 @@ def check(store: Store, account_id: int, action: StaffAction,
         if _rank(roles.get(target_id)) >= _rank(role):
             raise StaffRefused("rank", f"{roles[target_id]}s are beyond a {role}'s reach")
     return role
+
+
+def within_reach(store: Store, account_id: int, target_ids: Iterable[int]) -> set[int]:
+    """Of ``target_ids``, the accounts ``account_id`` may act on (:func:`check`'s rank rule:
+    below his rank, never himself); one read."""
+    targets = set(target_ids)
+    with _read(store) as session, session.begin():
+        ranks = {a: _rank(r) for a, r in session.execute(
+            select(StaffRow.account_id, StaffRow.role)
+            .where(StaffRow.account_id.in_(sorted(targets | {account_id}))))}
+    mine = ranks.get(account_id, 0)
+    return {t for t in targets if t != account_id and ranks.get(t, 0) < mine}
 
 
 def write_role(session: Session, account: AccountRow, role: StaffRole | None,
