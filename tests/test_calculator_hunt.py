@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import io
 import json
+import re
 import subprocess
 import sys
 from typing import Any
@@ -20,7 +21,7 @@ from unittest import mock
 
 import pytest
 
-from wuhan_mahjong.calculator import score_record
+from wuhan_mahjong.calculator import hand_query, score_record
 from wuhan_mahjong.cli import main as cli_main
 from wuhan_mahjong.engine import WIN, Discard, HandState, Peng
 from wuhan_mahjong.engine.dealing import arrange_wall
@@ -440,3 +441,38 @@ def test_no_pi_kong_when_the_indicator_is_a_must_kong_tile() -> None:
         assert (e.value.code, e.value.params) == ("pi_kong_not_played", {"seat": 1})
         code, out, err = cli_in_process(json.dumps(bad))
         assert (code, out) == (2, "") and "no 癞子皮杠" in err
+
+
+# --- an object field of the wrong kind ----------------------------------------------------
+
+@pytest.mark.parametrize(("where", "value"), [("options", ""), ("options", []), ("options", 0),
+                                               ("options", False), ("kongs", 0), ("kongs", ""),
+                                               ("kongs", [])])
+def test_an_empty_value_of_the_wrong_kind_is_refused_not_read_as_nothing(where: str,
+                                                                          value: Any) -> None:
+    """``"options": ""`` or ``"kongs": 0`` was read as no options / no kongs (any false value
+    was), while ``"melds": null`` or ``"kongs": "red"`` are refused: each says it must be an
+    object now, as the CLI and POST /api/score (400) report it."""
+    record = json.loads(json.dumps(QING_SELF))
+    if where == "options":
+        record["options"] = value
+        message = "options must be a JSON object"
+    else:
+        record["seats"][1]["kongs"] = value
+        message = "seats[1].kongs must be a JSON object"
+    with pytest.raises(RecordError, match=re.escape(message)):
+        score_record(json.dumps(record))
+    code, out, err = cli_in_process(json.dumps(record))
+    assert (code, out) == (2, "") and message in err
+    # left out, or null, is nothing
+    record.pop("options", None)
+    record["seats"][1]["kongs"] = None
+    assert score_record(json.dumps(record)).body["deltas"] == [360, -120, -120, -120]
+
+
+def test_a_hand_query_refuses_options_of_the_wrong_kind() -> None:
+    query = {"hand": "456p678s5m", "indicator": "9p", "melds": ["chi:234m", "peng:777s"]}
+    assert hand_query({**query, "options": None})["laizi"] == "1p"
+    for value in ("", [], 0):
+        with pytest.raises(RecordError, match="options must be a JSON object"):
+            hand_query({**query, "options": value})

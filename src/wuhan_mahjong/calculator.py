@@ -101,7 +101,9 @@ def hand_query(data: Any) -> dict[str, object]:
     profile = data.get("profile", DEFAULT_PROFILE)
     if not isinstance(profile, str):
         raise RecordError("profile must be a string")
-    options = data.get("options") or {}
+    options = data.get("options")
+    if options is None:
+        options = {}
     if not isinstance(options, Mapping):
         raise RecordError("options must be a JSON object")
     rules = get_rules(profile, options)

@@ -67,6 +67,12 @@ def _obj(x: Any, where: str) -> Mapping[str, Any]:
     return x
 
 
+def _absent_is_empty(x: Any) -> Any:
+    """An object field left out or null is empty; any other value must be the object itself
+    (``"options": ""`` or ``"kongs": 0`` is refused, not read as nothing)."""
+    return {} if x is None else x
+
+
 def _int(x: Any, where: str, lo: int = 0, hi: int | None = None) -> int:
     if isinstance(x, bool) or not isinstance(x, int):
         raise RecordError(f"{where} must be an integer, got {json.dumps(x)}")
@@ -106,7 +112,7 @@ def parse_win_record(data: Any) -> WinRecord:
     profile = top.get("profile", "yuanhang")
     if not isinstance(profile, str):
         raise RecordError("profile must be a string")
-    options = top.get("options") or {}
+    options = _absent_is_empty(top.get("options"))
     try:
         rules = get_rules(profile, _obj(options, "options"))
     except RulesError as e:
@@ -172,7 +178,7 @@ def _seat(raw: Any, i: int, rules: Rules, indicator: int) -> SeatState:
     melds = tuple(_meld(m, j, i, rules, laizi) for j, m in enumerate(melds_raw))
     if len(melds) > 4:
         raise RecordError(f"{where} has more than four melds", "too_many_melds", seat=i)
-    kongs = _obj(s.get("kongs") or {}, f"{where}.kongs")
+    kongs = _obj(_absent_is_empty(s.get("kongs")), f"{where}.kongs")
     bad = set(kongs) - {"red", "green", "laizi", "pi"}
     if bad:
         raise RecordError(f"unknown kong kind '{sorted(bad)[0]}' in {where}.kongs")
