@@ -111,6 +111,18 @@ def test_as_many_winning_tiles_for_two_big_hands(bot: str, profile: str) -> None
     _ask(bot, _two_big_view(profile), [_discard("2s")])
 
 
+@pytest.mark.parametrize("bot", BOTS)
+def test_as_many_winning_tiles_for_a_flush(bot: str) -> None:
+    """赖子山庄, beside two 456m chis, the laizi 1s: throwing 9m leaves 22m 345m, the wild and
+    8s, a small hand on 2m, 6s-9s (sixteen tiles); throwing 8s leaves 22m 345m 9m and the
+    wild, a 清一色 on 2m, 7m-9m (sixteen too), ten times the base.  Greedy threw 9m: its
+    acceptance counted the second laizi drawn to the small hand, which cannot win holding
+    two."""
+    view = make_view("2m2m3m4m5m9m1s8s", profile="laizishanzhuang", indicator="9s",
+                     melds={0: [meld("chi", "456m", 3), meld("chi", "456m", 3)]})
+    _ask(bot, view, [_discard("8s")])
+
+
 def test_the_big_ties_switch_plays_as_before() -> None:
     bot = GreedyBot(1)
     bot.big_ties = False

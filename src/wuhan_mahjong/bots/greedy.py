@@ -302,9 +302,9 @@ class GreedyBot:
     #: off, only where no small win at all could pass (:attr:`legal_waits`), as before
     #: 5 December 2026 (an ablation)
     soft_waits = True
-    #: of ready discards with as many winning tiles (and acceptance), the one whose wins
-    #: pay more big-hand bases (:func:`big_base_wins`); off, the shape of the tile thrown
-    #: decides, as before 5 December 2026 (an ablation)
+    #: of ready discards with as many winning tiles (:attr:`soft_waits`), the one whose
+    #: wins pay more big-hand bases (:func:`big_base_wins`); off, the acceptance and the
+    #: shape of the tile thrown decide, as before 5 December 2026 (an ablation)
     big_ties = True
     #: a laizi kong that leaves a ready hand ready keeps its winning tiles, counted by
     #: what the kong adds within the caps, and one that costs a ready hand a step is not
@@ -621,16 +621,14 @@ class GreedyBot:
             acc = step_acceptance(ev13, t, best, self.live_waits)
             legal = (legal_wins(_without(t.hand, d), t.melds, t) if by_legal
                      else live_wins(ev13, t, small=False) if only_big else 0)
-            keyed.append((-legal, -acc, 0, tile_shape_rank(d, t.counts), d))
-        keyed.sort()
-        top = [k for k in keyed if k[:2] == keyed[0][:2]]
-        if best == 0 and self.big_ties and len(top) > 1:
             # as many winning tiles either way: the one whose wins pay more (a 清一色碰碰胡
-            # shanpon over a 清一色 single on as many tiles), where before the shape of the
-            # tile thrown decided
-            top = sorted((k[0], k[1], -big_base_wins(_without(t.hand, k[4]), t.melds, t),
-                          k[3], k[4]) for k in top)
-        return Discard(top[0][4])
+            # shanpon over a 清一色 single on as many tiles), before the acceptance (which
+            # counts a second laizi drawn to a small hand, no win) and the tile's shape
+            big = (big_base_wins(_without(t.hand, d), t.melds, t)
+                   if by_legal and self.big_ties else 0)
+            keyed.append((-legal, -big, -acc, tile_shape_rank(d, t.counts), d))
+        keyed.sort()
+        return Discard(keyed[0][4])
 
     # ------------------------------------------------------------------ claims
     def claim(self, t: SeatReading) -> Action:
