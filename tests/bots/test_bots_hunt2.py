@@ -9,8 +9,10 @@ The faults it found (each test fails on the code before the fix it names):
 * A safe tile that costs a step and saves next to nothing: the search bot's play-outs,
   in which a closed hand hardly opens, preferred it to the expert's equally safe discard
   (``SearchBot.slight_safety``).
-* Two ready discards with as many winning tiles, one of them for two big hands: greedy
-  let the shape of the tile thrown decide (``GreedyBot.big_ties``).
+* Two ready discards with as many winning tiles, one of them for more big hands (a
+  清一色碰碰胡 against a 清一色, a 清一色 against a small hand): greedy let its acceptance
+  (which counts a second laizi drawn to a small hand) and the shape of the tile thrown
+  decide (``GreedyBot.big_ties``).
 * A laizi kong that shanten calls free but that narrows a ready hand's waits for a
   factor the caps make worthless: every bot konged the wild of a 清一色 already at 金顶
   (``GreedyBot.laizi_waits``, :meth:`GreedyBot.laizi_kong_keeps_waits`); and greedy, in
@@ -375,3 +377,20 @@ def test_guard_a_far_hand_late_throws_what_he_threw(bot: str, profile: str, indi
                                 meld("chi", "789p", 0)]},
                      discards=DISCARDS, dealer=2)
     _ask(bot, view, [_discard("3z"), _discard("4z")])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("wall", [20, 36])
+def test_guard_the_chi_into_a_ready_hand_late(bot: str, profile: str, wall: int) -> None:
+    """Guard.  Opened (a 666s peng), one step away: the 5m thrown by the seat before
+    completes 567m, and after the 9m goes the hand waits on 2s/5s with the pair 55s.
+    Late and against seat 1's three pin melds the search bot plays the chi against
+    passing, and keeps it (seeds 1 to 6 tried)."""
+    chi = {"type": "chi", "tile": "5m", "tiles": "567m"}
+    view = make_view("234m67m55s34s9m", profile=profile, indicator="1z", wall=wall,
+                     claim=("5m", 3), melds={0: [meld("peng", "666s", 2)],
+                                            1: [meld("chi", "123p", 0), meld("peng", "555p", 2),
+                                                meld("chi", "789p", 0)]},
+                     discards=DISCARDS, dealer=3, actions=[chi, PASS])
+    _ask(bot, view, [chi])
