@@ -421,7 +421,7 @@ def test_a_count_typed_out_of_range_is_said_in_the_players_language(
     page.click("#lang")
     wait_js(page, "document.querySelector('#calc-result').innerText.includes('South')")
     shown = page.inner_text("#calc-result")
-    assert "South's \"Red\" is 5: it can only be 0 to 4" in shown, shown
+    assert "South's “Red” is 5: it can only be 0 to 4" in shown, shown
     page.click("#lang")
     page.fill("#calc-k-red", "1")
     page.press("#calc-k-red", "Tab")

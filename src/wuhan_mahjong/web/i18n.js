@@ -2101,7 +2101,7 @@ const en = {
   "bad.kong_alone": "{at}: {tile} is only ever konged on its own",
   "bad.green_kong_not_played": "{profile} has no 发财 kong",
   "bad.pi_kong_not_played": "these rules have no indicator kong (癞子皮杠)",
-  "bad.kong_count": "{who}'s \"{kind}\" is {count}: it can only be 0 to {most}",
+  "bad.kong_count": "{who}'s “{kind}” is {count}: it can only be 0 to {most}",
   "bad.bloom_without_kong": "kong bloom (杠上花) needs a kong by {who}",
   "bad.robbed_without_peng": "{who} has no pung of {tile} to rob",
   "bad.from_missing": "{win_by}: choose whose tile it was",
