@@ -124,6 +124,10 @@ def test_naming_staff(store: Store, db_url: str, capsys: pytest.CaptureFixture[s
     assert code == 0 and out.startswith("1 staff member\n  alice: moderator, named by tester")
     code, out, _ = run(capsys, db_url, "role", "alice", "none")
     assert code == 0 and out.strip() == "alice is a player again (was a moderator)"
+    code, out, _ = run(capsys, db_url, "role", "alice", "admin")
+    assert code == 0 and out.strip() == "alice is an admin (was a player)"  # not "a admin"
+    code, out, _ = run(capsys, db_url, "role", "alice", "none")
+    assert code == 0 and out.strip() == "alice is a player again (was an admin)"
     guest = store.create_guest().account.username
     for words, expected in [(["role", "alice"], "give the role too"),
                             (["role", "alice", "none"], "'alice' is no staff member already"),

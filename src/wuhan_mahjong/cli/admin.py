@@ -583,6 +583,7 @@ def _announce(args: argparse.Namespace) -> int:
 
 def _role(args: argparse.Namespace) -> int:
     from ..store.admin_docs import staff_doc
+    from ..store.staff import a_role
 
     if args.username is not None and args.role is None:
         raise UsageError("give the role too: moderator, admin or none")
@@ -600,8 +601,8 @@ def _role(args: argparse.Namespace) -> int:
             return 0
         role = None if args.role == "none" else args.role
         before = admin.set_role(args.username, role)
-        was = "a player" if before is None else f"a {before}"
-        now = "a player again" if role is None else f"a {role}"
+        was = "a player" if before is None else a_role(before)
+        now = "a player again" if role is None else a_role(role)
         print(f"{admin.account(args.username).username} is {now} (was {was})")
         return 0
 

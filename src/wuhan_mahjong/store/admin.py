@@ -63,7 +63,7 @@ from .models import (
     utcnow,
 )
 from .serve_lock import DatabaseInUse, hold_serve_lock
-from .staff import StaffMember, StaffRole, staff_list, write_role
+from .staff import StaffMember, StaffRole, a_role, staff_list, write_role
 from .tournaments import Tournament, TournamentError, call_off, listing
 
 if TYPE_CHECKING:
@@ -229,7 +229,7 @@ def _closed(username: str) -> str:
 
 
 def _role_words(role: str | None) -> str:
-    return "no staff member" if role is None else f"a {role}"
+    return "no staff member" if role is None else a_role(role)
 
 
 def _action(r: AdminActionRow) -> AdminAction:

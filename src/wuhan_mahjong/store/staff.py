@@ -43,6 +43,7 @@ __all__ = [
     "StaffMember",
     "StaffRefused",
     "StaffRole",
+    "a_role",
     "check",
     "role_of",
     "staff_list",
@@ -92,6 +93,15 @@ class StaffMember:
     granted_at: datetime
 
 
+def a_role(role: str) -> str:
+    """The role with its article, for a sentence: "an admin", "a moderator".
+
+    >>> a_role("admin"), a_role("moderator")
+    ('an admin', 'a moderator')
+    """
+    return f"{'an' if role[:1] in 'aeiou' else 'a'} {role}"
+
+
 def _rank(role: str | None) -> int:
     return {"moderator": 1, "admin": 2}.get(role or "", 0)
 
@@ -123,12 +133,12 @@ def check(store: Store, account_id: int, action: StaffAction,
     if role is None:
         raise StaffRefused("not_staff", "this account is no staff member")
     if action not in PERMISSIONS[role]:
-        raise StaffRefused("not_allowed", f"a {role} may not {action.replace('_', ' ')}")
+        raise StaffRefused("not_allowed", f"{a_role(role)} may not {action.replace('_', ' ')}")
     if target_id is not None:
         if target_id == account_id:
             raise StaffRefused("self", "a staff member does not act on his own account here")
         if _rank(roles.get(target_id)) >= _rank(role):
-            raise StaffRefused("rank", f"{roles[target_id]}s are beyond a {role}'s reach")
+            raise StaffRefused("rank", f"{roles[target_id]}s are beyond {a_role(role)}'s reach")
     return role
 
 
