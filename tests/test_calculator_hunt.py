@@ -21,6 +21,7 @@ from unittest import mock
 
 import pytest
 
+from test_worked_settlements_more import akong, chi, ckong, peng, rec, seat  # the record builders
 from wuhan_mahjong.calculator import hand_query, score_record
 from wuhan_mahjong.cli import main as cli_main
 from wuhan_mahjong.engine import WIN, Discard, HandState, Peng
@@ -30,49 +31,6 @@ from wuhan_mahjong.tiles import parse_tiles
 from wuhan_mahjong.win_record import RecordError, dump_win_record
 
 # --- record helpers ------------------------------------------------------------------
-
-
-def chi(tiles: str, frm: int) -> dict[str, Any]:
-    return {"type": "chi", "tiles": tiles, "from": frm}
-
-
-def peng(tiles: str, frm: int) -> dict[str, Any]:
-    return {"type": "peng", "tiles": tiles, "from": frm}
-
-
-def ckong(tiles: str, frm: int) -> dict[str, Any]:
-    """冲杠: a kong on a discard (an opening and a 明杠)."""
-    return {"type": "kong", "kind": "direct", "tiles": tiles, "from": frm}
-
-
-def akong(tiles: str) -> dict[str, Any]:
-    """暗杠."""
-    return {"type": "kong", "kind": "concealed", "tiles": tiles}
-
-
-def seat(hand: str = "", *melds: dict[str, Any], red: int = 0, laizi: int = 0, pi: int = 0,
-         discards: int = 0, ready: bool | None = None) -> dict[str, Any]:
-    s: dict[str, Any] = {"hand": hand, "melds": list(melds)}
-    kongs = {k: v for k, v in (("red", red), ("laizi", laizi), ("pi", pi)) if v}
-    if kongs:
-        s["kongs"] = kongs
-    if discards:
-        s["laizi_discards"] = discards
-    if ready is not None:
-        s["ready"] = ready
-    return s
-
-
-def rec(profile: str, dealer: int, winner: int, win_by: str, tile: str,
-        seats: list[dict[str, Any]], *, frm: int | None = None, indicator: str = "1z",
-        options: dict[str, Any] | None = None) -> dict[str, Any]:
-    r: dict[str, Any] = {"profile": profile, "dealer": dealer, "indicator": indicator,
-                         "winner": winner, "win_by": win_by, "winning_tile": tile, "seats": seats}
-    if frm is not None:
-        r["from"] = frm
-    if options:
-        r["options"] = options
-    return r
 
 
 def as_profile(r: dict[str, Any], profile: str, **options: Any) -> dict[str, Any]:
