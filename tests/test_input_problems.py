@@ -65,7 +65,7 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
     return change
 
 
-CASES: dict[str, tuple[Callable[[], object], dict[str, int | str]]] = {
+CASES: dict[str, tuple[Callable[[], object], dict[str, int | float | str]]] = {
     "winner_size": (record(_set("seats.1.hand", "456p678s")),
                     {"seat": 1, "tiles": 6, "melds": 2}),
     "seat_size": (record(_set("seats.3.hand", "123m")), {"seat": 3, "tiles": 3, "melds": 0}),
@@ -101,6 +101,8 @@ CASES: dict[str, tuple[Callable[[], object], dict[str, int | str]]] = {
     "robbed_without_peng": (record(_set("win_by", "rob_kong")), {"seat": 2, "tile": "5m"}),
     "from_missing": (record(lambda rec: rec.pop("from")), {"win_by": "discard"}),
     "from_winner": (record(_set("from", 1)), {}),
+    "option_range": (record(_set("options", {"cap": 20000})),
+                     {"option": "cap", "value": "20000", "low": 0, "high": 10000}),
 }
 
 

@@ -82,7 +82,23 @@ class Refusal(str):
 
 
 NO_SHAPE = Refusal("not a winning shape", "no_shape")
-NOT_OPENED = Refusal("has not opened (开口): a win needs a chi, peng or 冲杠 first", "not_opened")
+_NOT_OPENED = {
+    True: Refusal("has not opened (开口): a win needs a chi, peng or 冲杠 first", "not_opened",
+                  opens="chi_peng_kong"),
+    False: Refusal("has not opened (开口): a win needs a chi or peng first (a 冲杠 does not open "
+                   "under these rules)", "not_opened", opens="chi_peng"),
+}
+
+
+def not_opened(direct_kong_opens: bool) -> Refusal:
+    """Why a hand with no opening (开口) cannot win, naming the melds that open it under the
+    rules in force (``opens``: ``chi_peng_kong``, or ``chi_peng`` when a 冲杠 does not open:
+    the option ``direct_kong_opens``).
+
+    >>> not_opened(False).params
+    {'opens': 'chi_peng'}
+    """
+    return _NOT_OPENED[direct_kong_opens]
 PAIR_258 = Refusal("a small hand (小胡) needs a 2/5/8 pair (将)", "pair_258")
 DISCARDED_LAIZI = Refusal("a discarded laizi can never be won on", "discarded_laizi")
 ROBBED_MUST_KONG = Refusal("a must-kong tile cannot be robbed", "robbed_must_kong")
@@ -144,7 +160,7 @@ def eligibility_error(
     Shape, big hands, the laizi limit and the minimum score are checked later.
     """
     if not _opened(melds, rules):
-        return NOT_OPENED
+        return not_opened(rules.direct_kong_opens)
     held = set(concealed)
     for t in sorted(rules.must_kong_tiles):
         if t in held:

@@ -43,19 +43,22 @@ PROBLEM_PARAMS: dict[str, frozenset[str]] = {
     "robbed_without_peng": frozenset({"seat", "tile"}),
     "from_missing": frozenset({"win_by"}),
     "from_winner": frozenset(),
+    "option_range": frozenset({"option", "value", "low", "high"}),
 }
 """Every problem code and the parameters it may carry (docs/protocol.md "Problems"; a hand
 query's meld problems have no ``seat``).  ``seat`` is a seat number, ``meld`` a meld's place
-in its list from 0, ``tile`` a tile's notation."""
+in its list from 0, ``tile`` a tile's notation; ``option`` a rule option's name, ``value``
+the value given (as text: it may be of any kind), ``low`` and ``high`` its range."""
 
 
 class InputProblem(ValueError):
     """Bad input: the English sentence, and the problem's ``code`` and ``params``."""
 
     code: str
-    params: dict[str, int | str]
+    params: dict[str, int | float | str]
 
-    def __init__(self, message: str, code: str = MALFORMED_CODE, **params: int | str) -> None:
+    def __init__(self, message: str, code: str = MALFORMED_CODE,
+                 **params: int | float | str) -> None:
         known = PROBLEM_PARAMS.get(code)
         if known is None or not set(params) <= known:
             raise ValueError(f"problem {code!r} with parameters {sorted(params)}: "

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_type_hints
 
 from . import jsontext
+from .problems import InputProblem
 from .tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, TileError, parse_tile, tile_str
 
 OpeningScoring = Literal["once", "per_opening"]
@@ -47,8 +48,10 @@ HONOUR_CYCLE = (EAST, SOUTH, WEST, NORTH, RED, GREEN, WHITE)
 """The order in which an honour indicator points to the laizi: 东南西北中发白."""
 
 
-class RulesError(ValueError):
-    """An unknown profile or option name, or a bad option value."""
+class RulesError(InputProblem):
+    """An unknown profile or option name, or a bad option value (a numeric one out of its
+    range with the code ``option_range``, so that a client can say it in its player's
+    language: :mod:`wuhan_mahjong.problems`)."""
 
 
 def _opt(default: Any, doc: str, bounds: tuple[float, float] | None = None) -> Any:
@@ -309,14 +312,16 @@ def _coerce(name: str, value: Any) -> Any:
             return value
         what = f"a non-negative integer, at most {high}" if low == 0 else \
             f"an integer from {low} to {high}"
-        raise RulesError(f"option '{name}' must be {what}; got {_shown(value)}")
+        raise RulesError(f"option '{name}' must be {what}; got {_shown(value)}", "option_range",
+                         option=name, value=_shown(value), low=low, high=high)
     elif hint is float:
         low, high = OPTION_BOUNDS[name]
         if (isinstance(value, int | float) and not isinstance(value, bool)
                 and math.isfinite(value) and low <= value <= high):
             return float(value)
         raise RulesError(f"option '{name}' must be a number from {low:g} to {high:g}; "
-                         f"got {_shown(value)}")
+                         f"got {_shown(value)}", "option_range",
+                         option=name, value=_shown(value), low=low, high=high)
     elif hint is str:
         if isinstance(value, str):
             return value

@@ -116,7 +116,7 @@ def parse_win_record(data: Any) -> WinRecord:
     try:
         rules = get_rules(profile, _obj(options, "options"))
     except RulesError as e:
-        raise RecordError(str(e)) from None
+        raise RecordError(str(e), e.code, **e.params) from None
     for key in ("dealer", "indicator", "winner", "win_by", "winning_tile", "seats"):
         if key not in top:
             raise RecordError(f"missing field '{key}'")

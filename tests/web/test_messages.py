@@ -53,7 +53,7 @@ def test_every_refusal_is_translated_with_its_parameters() -> None:
     a string in each language, whose placeholders are the parameters the core sends."""
     from wuhan_mahjong.analysis import REFUSAL_CODES
 
-    params = {"holds_must_kong": {"tile"}, "tile_count": {"concealed", "melds"},
+    params = {"not_opened": {"opens"}, "holds_must_kong": {"tile"}, "tile_count": {"concealed", "melds"},
               "laizi_limit": {"most", "held"}, "minimum_one_loser": {"minimum", "highest"},
               "minimum_every_loser": {"minimum", "lowest"}}
     for lang in ("zh", "en"):

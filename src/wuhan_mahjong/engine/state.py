@@ -45,7 +45,7 @@ from itertools import chain, repeat
 from operator import attrgetter
 from typing import Literal
 
-from ..analysis import NO_SHAPE, NOT_OPENED, NotAWin, holds_must_kong
+from ..analysis import NO_SHAPE, NotAWin, holds_must_kong, not_opened
 from ..meld import Meld, opening_count
 from ..rules import Rules
 from ..scoring import Settlement, settle
@@ -422,7 +422,7 @@ class HandState:
     def _eligible(self, seat: int) -> bool:
         """Cheap part of the win checklist: opened, holds no must-kong tile."""
         if not self.openings[seat]:
-            self._win_why[seat] = NOT_OPENED
+            self._win_why[seat] = not_opened(self.rules.direct_kong_opens)
             return False
         c = self.counts[seat]
         for t in self.must:

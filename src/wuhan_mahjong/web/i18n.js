@@ -1033,8 +1033,11 @@ const zh = {
   "bad.robbed_without_peng": "{who}没有{tile}的碰，无从抢杠",
   "bad.from_missing": "{win_by}：要选是谁的牌",
   "bad.from_winner": "胡牌的人不能胡自己的牌",
+  "bad.option_range": "规则选项“{option}”是 {value}：只能是 {low} 到 {high}",
   "refusal.no_shape": "不是胡牌的牌型",
-  "refusal.not_opened": "还没开口：要先吃、碰或冲杠才能胡",
+  "refusal.not_opened": "还没开口：{opens}",
+  "refusal.opens.chi_peng_kong": "要先吃、碰或冲杠才能胡",
+  "refusal.opens.chi_peng": "要先吃或碰才能胡（这些规则下冲杠不算开口）",
   "refusal.pair_258": "小胡要用 2、5、8 作将",
   "refusal.discarded_laizi": "打出来的癞子不能胡",
   "refusal.robbed_must_kong": "必杠的牌不能抢杠",
@@ -2106,8 +2109,11 @@ const en = {
   "bad.robbed_without_peng": "{who} has no pung of {tile} to rob",
   "bad.from_missing": "{win_by}: choose whose tile it was",
   "bad.from_winner": "nobody wins on his own tile",
+  "bad.option_range": "the rule option “{option}” is {value}: it can only be {low} to {high}",
   "refusal.no_shape": "not a winning shape",
-  "refusal.not_opened": "has not opened (开口): a win needs a chi, peng or 冲杠 first",
+  "refusal.not_opened": "has not opened (开口): {opens}",
+  "refusal.opens.chi_peng_kong": "a win needs a chi, peng or 冲杠 first",
+  "refusal.opens.chi_peng": "a win needs a chi or peng first (a 冲杠 does not open under these rules)",
   "refusal.pair_258": "a small hand (小胡) needs a 2/5/8 pair (将)",
   "refusal.discarded_laizi": "a discarded laizi can never be won on",
   "refusal.robbed_must_kong": "a must-kong tile cannot be robbed",
@@ -2238,6 +2244,8 @@ function codedText(key, raw, fallback) {
   if (p.profile !== undefined) p.profile = t(`opt.profile.${p.profile}`);
   if (p.win_by !== undefined) p.win_by = t(`settle.by.${p.win_by}`);
   if (p.kind !== undefined) p.kind = t(`sk.${p.kind}`); // the calculator's count fields
+  if (p.opens !== undefined) p.opens = t(`refusal.opens.${p.opens}`); // what opens a hand
+  if (p.option !== undefined) p.option = fieldLabel(p.option);
   return t(key, p);
 }
 
