@@ -29,7 +29,7 @@ export const C = {
   rec: null, // {profile, options, dealer, indicator, winner, win_by, from, winning_tile, seats}
   seat: 0, // the seat being edited
   target: "hand", // where a palette tile goes: hand, win, indicator, meld
-  draft: { kind: "peng", from: 2, tiles: [] },
+  draft: { kind: "peng", from: null, tiles: [] }, // from: null until a feeder is chosen
   rules: null, rulesError: "",
   score: null, // {status: "settled" | "refused" | "error", body | reason and refusal | message}
   waits: null, // the /api/hand answer, or {error}
@@ -194,7 +194,13 @@ const NETWORK_DOWN = { status: 0, data: { error: { code: "network" } } };
 function errorOf(r) {
   const e = r.data && r.data.error;
   if (!e || !e.code) return t("calc.http", { status: r.status });
-  return e.code === "invalid_request" ? inputProblemText(e.params, e.message) : errorText(e);
+  return e.code === "invalid_request" ? inputProblemText(optionLabelled(e.params), e.message) : errorText(e);
+}
+
+/** A problem's `option` by its label in GET /api/rules, in the player's language. */
+function optionLabelled(params) {
+  const o = params && params.option !== undefined && C.rules && C.rules.options.find((x) => x.name === params.option);
+  return o ? { ...params, option: getLang() === "en" ? o.label_en : o.label_zh } : params;
 }
 
 function meldSpec(m) {
@@ -312,11 +318,14 @@ function settingsHTML() {
     </div></div>`;
 }
 
-function meldLine(m, i) {
+function meldLine(m, i, n) {
   const kindLabel = m.type === "kong" ? t(`act.kong.${m.kind}`) : t(`meld.${m.type}`);
   const from = m.from !== undefined ? ` · ${esc(t("table.from", { who: seatName(m.from) }))}` : "";
   return `<li class="calc-meld" data-meld-index="${i}"><span class="meld-tiles">${parseTiles(m.tiles).map((x) => tileHTML(x, { laizi: laizi() })).join("")}</span>` +
-    `<span>${esc(kindLabel)}${from}</span><button type="button" data-calc-remove-meld="${i}" aria-label="${esc(t("calc.remove"))}">✕</button></li>`;
+    `<span>${esc(kindLabel)}${from}</span>` +
+    `<button type="button" data-calc-move-meld="${i}" data-by="-1" aria-label="${esc(t("calc.meld_up"))}" ${i === 0 ? "disabled" : ""}>↑</button>` +
+    `<button type="button" data-calc-move-meld="${i}" data-by="1" aria-label="${esc(t("calc.meld_down"))}" ${i === n - 1 ? "disabled" : ""}>↓</button>` +
+    `<button type="button" data-calc-remove-meld="${i}" aria-label="${esc(t("calc.remove"))}">✕</button></li>`;
 }
 
 function seatHTML() {
@@ -337,7 +346,8 @@ function seatHTML() {
       <span class="calc-draft-tiles">${d.tiles.map((x) => tileHTML(x, { laizi: lz })).join("") || `<span class="calc-empty">${t("calc.pick_tiles")}</span>`}</span>
       <div class="form-row"><label for="calc-meld-kind">${t("calc.meld_kind")}</label><select id="calc-meld-kind">${MELD_KINDS.map((k) => `<option value="${k}" ${d.kind === k ? "selected" : ""}>${esc(k.startsWith("kong:") ? t(`act.kong.${k.slice(5)}`) : t(`meld.${k}`))}</option>`).join("")}</select>${draftFrom}</div>
       <button type="button" data-calc-do="add-meld" ${d.tiles.length ? "" : "disabled"}>${t("calc.add_meld")}</button>
-      <button type="button" data-calc-do="clear-draft" ${d.tiles.length ? "" : "disabled"}>${t("calc.clear")}</button></div>`;
+      <button type="button" data-calc-do="clear-draft" ${d.tiles.length ? "" : "disabled"}>${t("calc.clear")}</button>
+      <p class="muted calc-meld-order">${t("calc.meld_order")}</p></div>`;
   const kongs = KONGS.map((k) => `<label class="calc-num">${t(`sk.${k}`)} <input id="calc-k-${k}" type="number" min="0" max="4" inputmode="numeric" data-calc-kong="${k}" value="${seat.kongs[k]}"></label>`).join("") +
     `<label class="calc-num">${t("sk.laizi_discards")} <input id="calc-ld" type="number" min="0" max="4" inputmode="numeric" data-calc-ld="1" value="${seat.laizi_discards}"></label>`;
   const ready = s === r.winner ? "" : `<div class="form-row"><label for="calc-ready">${t("calc.ready")}</label><select id="calc-ready">` +
@@ -348,7 +358,7 @@ function seatHTML() {
       <span class="calc-hand" data-count="${seat.hand.length}">${hand || `<span class="calc-empty">${t("calc.pick_tiles")}</span>`}</span>
       ${seat.hand.length ? `<button type="button" data-calc-do="clear-hand">${t("calc.clear")}</button>` : ""}</div>
     ${winTile}
-    <ul class="calc-melds">${seat.melds.map(meldLine).join("")}</ul>${draft}
+    <ul class="calc-melds">${seat.melds.map((m, i) => meldLine(m, i, seat.melds.length)).join("")}</ul>${draft}
     <div class="calc-kongs">${kongs}</div>${ready}</div>`;
 }
 
@@ -422,11 +432,18 @@ function seat() {
   return C.rec.seats[C.seat];
 }
 
+/** The seat before `s` (上家): the record's seats are numbered in play order (docs/score.md),
+ * and a chi takes only his discard (the server judges it: chi_not_previous). */
+const previousSeat = (s) => (s + 3) % 4;
+
 /** Who fed the new meld: the seat its "fed by" select shows.  The draft keeps its feeder when
  * the seat being edited changes without a tab (the winner chosen, "start again", an address),
- * so it can be the seat itself, which the select does not list: then the select's default. */
+ * so it can be the seat itself, which the select does not list: then the select's default,
+ * as when none was chosen (`from` null): the seat before for a chi, else the seat opposite. */
 function feeder() {
-  return C.draft.from !== C.seat ? C.draft.from : (C.seat + 2) % 4;
+  const d = C.draft;
+  if (d.from !== null && d.from !== C.seat) return d.from;
+  return d.kind === "chi" ? previousSeat(C.seat) : (C.seat + 2) % 4;
 }
 
 function addMeld() {
@@ -453,19 +470,25 @@ document.addEventListener("click", (ev) => {
   if (!C.rec || !ev.target.closest || !ev.target.closest(".calculator")) return;
   const summary = ev.target.closest(".calc-options > summary");
   if (summary) { C.optionsOpen = !summary.parentElement.open; return; } // then the browser toggles it
-  const el = ev.target.closest("[data-calc-tile],[data-calc-target],[data-calc-seat],[data-calc-remove-tile],[data-calc-remove-meld],[data-calc-do]");
+  const el = ev.target.closest("[data-calc-tile],[data-calc-target],[data-calc-seat],[data-calc-remove-tile],[data-calc-remove-meld],[data-calc-move-meld],[data-calc-do]");
   if (!el) return;
   const d = el.dataset;
   if (d.calcTile) onTile(d.calcTile);
   else if (d.calcTarget) { C.target = d.calcTarget; rerender(); return; }
   else if (d.calcSeat !== undefined) {
     C.seat = Number(d.calcSeat);
-    C.draft = { kind: C.draft.kind, from: (C.seat + 2) % 4, tiles: [] };
+    C.draft = { kind: C.draft.kind, from: null, tiles: [] };
     if (C.target === "win" && C.seat !== C.rec.winner) C.target = "hand";
     rerender();
     return;
   } else if (d.calcRemoveTile !== undefined) seat().hand.splice(Number(d.calcRemoveTile), 1);
   else if (d.calcRemoveMeld !== undefined) seat().melds.splice(Number(d.calcRemoveMeld), 1);
+  else if (d.calcMoveMeld !== undefined) {
+    // the order of the melds is the record's (the third feeder's contract, 承包, reads it)
+    const melds = seat().melds; const i = Number(d.calcMoveMeld); const j = i + Number(d.by);
+    if (j < 0 || j >= melds.length) return;
+    [melds[i], melds[j]] = [melds[j], melds[i]];
+  }
   else if (d.calcDo === "add-meld") addMeld();
   else if (d.calcDo === "clear-draft") { C.draft.tiles = []; rerender(); return; }
   else if (d.calcDo === "clear-hand") seat().hand = [];
@@ -525,10 +548,15 @@ document.addEventListener("change", (ev) => {
   else if (el.id === "calc-winby") {
     r.win_by = el.value;
     if (!WITH_FROM.includes(r.win_by)) r.from = null;
-    else if (r.from === null || r.from === r.winner) r.from = (r.winner + 3) % 4; // a starting choice
+    else if (r.from === null || r.from === r.winner) r.from = previousSeat(r.winner); // a starting choice
   }
   else if (el.id === "calc-from") r.from = num(el.value);
-  else if (el.id === "calc-meld-kind") { C.draft.kind = el.value; rerender(); return; }
+  else if (el.id === "calc-meld-kind") {
+    C.draft.kind = el.value;
+    if (el.value === "chi") C.draft.from = null; // its default: the only seat a chi is fed by
+    rerender();
+    return;
+  }
   else if (el.id === "calc-meld-from") { C.draft.from = Number(el.value); return; }
   else if (el.id === "calc-ready") seat().ready = el.value === "" ? null : el.value === "1";
   else if (el.dataset.calcKong) seat().kongs[el.dataset.calcKong] = Math.max(0, Math.trunc(Number(el.value) || 0));
