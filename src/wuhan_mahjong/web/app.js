@@ -1186,7 +1186,8 @@ function route() {
   }
   if (screen === "fixture") { loadFixture(params.get("src"), params.get("frame")); return; }
   if (!ROUTES.includes(screen)) { go(S.token ? "lobby" : "login", "", { replace: true }); return; }
-  if (NEEDS_ACCOUNT.includes(screen) && !S.token) { go("login", "", { replace: true }); return; }
+  if (NEEDS_ACCOUNT.includes(screen) && !S.token) { keepForLogin(screen); go("login", "", { replace: true }); return; }
+  if (screen !== "login") S.afterLogin = null; // gone elsewhere meanwhile: that page is forgotten
   if (screen === "login" && S.token) { go("lobby", "", { replace: true }); return; }
   if (screen === "room" && !S.room) { go("lobby", "", { replace: true }); return; }
   if (screen === "table" && !S.view) { if (S.atTable) send({ type: "snapshot" }); else go("lobby", "", { replace: true }); return; }
@@ -1368,8 +1369,27 @@ async function start() {
   else if (servedByWorker()) checkServer();
   if (["replay", "rules", "settings", "calculator", "watch", "leaderboard", "player", "tournaments", "tournament", "clubs", "club", "puzzles", "join", "staff"].includes(screen)) route();
   else if (S.token) go(["profile", "lobby"].includes(screen) ? screen : "lobby", "", { replace: true });
-  else go("login", "", { replace: true });
+  else { keepForLogin(screen); go("login", "", { replace: true }); }
   document.body.dataset.ready = "1";
+}
+
+/** The page an address asked for before signing in (a club's, a table to watch, the
+ * profile), opened once signed in instead of the lobby: a link shared to a friend signed
+ * out still leads where it named.  Rooms, tables and summaries are not kept: they belong
+ * to a session. */
+const KEPT_FOR_LOGIN = ["profile", "watch", "clubs", "club", "staff"];
+function keepForLogin(screen) {
+  S.afterLogin = KEPT_FOR_LOGIN.includes(screen) ? currentHash() : null;
+}
+
+/** Signed in: the page kept by keepForLogin(), in place of the sign-in screen, else the
+ * lobby. */
+function afterLogin() {
+  const hash = S.afterLogin;
+  S.afterLogin = null;
+  if (!hash) { go("lobby", "", { replace: true }); return; }
+  history.replaceState(null, "", hash);
+  route();
 }
 
 // ============================================================ events
@@ -1380,7 +1400,7 @@ async function guest() {
     saveToken(data.token);
     S.account = data.account || null;
     connect();
-    if (S.invitation) joinInvitation(); else go("lobby", "", { replace: true });
+    if (S.invitation) joinInvitation(); else afterLogin();
   } catch (e) { setFormError("guest", e, "login.guest_failed"); render(); }
 }
 
@@ -1393,7 +1413,7 @@ async function login(mode, form) {
     S.account = data.account || null;
     delete S.forms["login-form"];
     connect();
-    if (S.invitation) joinInvitation(); else go("lobby", "", { replace: true });
+    if (S.invitation) joinInvitation(); else afterLogin();
   } catch (e) {
     setFormError("login-form", e, mode === "register" ? "login.register_failed" : "login.failed");
     render();

@@ -1,0 +1,119 @@
+"""Faults found by playing the shipped client's screens other than the table and the room (the
+lobby, signing in, the profile, replays, clubs, …) against the real server as a demanding
+player would, on a phone and on a desktop, in Chinese and in English; each test failed on the
+client before its fix.
+
+* The wall's check of a finished hand (验证牌墙, ``web/verify.js``) named its tiles by their
+  codes: *翻牌 1m 是牌墙第 54 张*, *第 3 次摸牌（6p）*, where every other line of the page
+  says 一万 / 六筒 (*1 character*, *6 dots* in English).
+* Dates were written in the browser's language, not the page's: on the Chinese page of a
+  browser set to English the profile's 对局记录 read *12/5/2026, 5:32:26 PM* (month first, a
+  Chinese reader takes it for the 12th of May), and a player's page and the leaderboard
+  too; the clubs', the tournaments' and the staff pages already followed the page.
+* An address that needs an account (a club's page, a table to watch, the profile), opened
+  signed out, led to the sign-in screen, and after signing in (or playing as a guest) to the
+  lobby: the page the link named was lost.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+import pytest
+
+from .conftest import PHONE, Console, register_user, to_quick_table, wait_js
+
+CODE = re.compile(r"(?<![0-9A-Za-z])[1-9][mpsz](?![0-9A-Za-z])")
+"""A tile written as its code (``5m``), not as its name."""
+
+
+def _guest(browser: Any, base: str, lang: str, locale: str, **ctx: Any) -> tuple[Any, Any, Console]:
+    """A new guest at the lobby, the page in ``lang``, the browser's own language ``locale``."""
+    context = browser.new_context(locale=locale, **ctx)
+    context.add_init_script(f"localStorage.setItem('wm.lang', '{lang}')")
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{base}/")
+    page.click("[data-do='guest']")
+    page.wait_for_selector("#create-form")
+    return context, page, console
+
+
+def _play_a_hand(page: Any) -> str:
+    """A quick match's one hand played out by 托管; the match's id, at its summary."""
+    to_quick_table(page)
+    page.click("[data-do='auto']")
+    page.wait_for_selector("#overlay .settlement", timeout=180_000)
+    page.click("#overlay [data-act='continue']")
+    page.wait_for_selector("table.summary", timeout=15_000)
+    return str(page.evaluate("window.__wm.matchEnd.match_id"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("lang", "locale"), [("zh", "en-US"), ("en", "zh-CN")])
+def test_the_replay_and_the_profile_speak_the_pages_language(browser: Any, live_server: str,
+                                                             lang: str, locale: str) -> None:
+    """A guest plays a hand, then reads his profile's history and checks the hand's wall in
+    its replay, the page in one language and the browser in the other: the history's date is
+    written as the page's language writes it, and the check names every tile."""
+    context, page, console = _guest(browser, live_server, lang, locale, **PHONE)
+    try:
+        _play_a_hand(page)
+        page.evaluate("() => { location.hash = '#/profile'; }")
+        page.wait_for_selector("button[data-replay]")
+        when = page.locator(".card tr:has(button[data-replay]) td").first.inner_text()
+        expected = page.evaluate(
+            "(lang) => { const d = new Date(window.__wm.history[0].finished_at);"
+            " return d.toLocaleString(lang === 'en' ? 'en' : 'zh-CN'); }", lang)
+        assert when == expected, (when, expected)
+        page.locator("button[data-replay]").first.click()
+        page.wait_for_selector("button[data-verify]")
+        page.click("button[data-verify]")
+        page.wait_for_selector(".verify-result[data-verify-state='ok']", timeout=30_000)
+        said = page.locator(".verify-result").inner_text()
+        assert not CODE.findall(said), CODE.findall(said)
+        indicator = page.locator(".verify-result [data-check='indicator']").inner_text()
+        assert re.search("[万条筒东南西北中发白]" if lang == "zh" else "(character|dots|bamboo|wind|dragon)",
+                         indicator), indicator
+        assert console.errors == [], console.errors
+    finally:
+        context.close()
+
+
+def _club(base: str, token: str) -> int:
+    request = urllib.request.Request(
+        f"{base}/api/clubs", method="POST",
+        data=json.dumps({"name": "汉口牌友", "notice": "", "options": {"profile": "yuanhang"}}).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=30) as r:
+        return int(json.loads(r.read())["number"])
+
+
+@pytest.mark.parametrize("how", ["login", "guest"])
+def test_a_link_opened_signed_out_leads_there_after_signing_in(browser: Any, live_server: str,
+                                                               how: str) -> None:
+    """A club's address opened signed out: the sign-in screen, then, signed in (or as a
+    guest), the club's page, at that address (in place of the sign-in screen's)."""
+    owner = f"owner{how}"
+    number = _club(live_server, register_user(live_server, owner))
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    console = Console(page)
+    try:
+        page.goto(f"{live_server}/#/club?n={number}")
+        page.wait_for_selector("#login-form")
+        if how == "login":
+            page.fill("#login-form [name='username']", owner)
+            page.fill("#login-form [name='password']", "correct horse battery staple")
+            page.click("#login-form button[data-mode='login']")
+        else:
+            page.click("[data-do='guest']")
+        wait_js(page, f"window.__wm.screen === 'club' && location.hash === '#/club?n={number}'")
+        if how == "login":
+            page.wait_for_selector(f".club-page[data-club='{number}']")
+        assert console.errors == [], console.errors
+    finally:
+        context.close()
