@@ -1049,7 +1049,7 @@ const SCREENS = {
     if (!a) return `<div class="screen"><p>${t("app.loading")}</p></div>`;
     const en = getLang() === "en";
     const hist = S.history || [];
-    const when = (s) => { const d = new Date(s); return Number.isNaN(d.getTime()) ? esc(s || "") : d.toLocaleString(); };
+    const when = (s) => { const d = new Date(s); return Number.isNaN(d.getTime()) ? esc(s || "") : d.toLocaleString(getLang() === "en" ? "en" : "zh-CN"); }; // the page's language, not the browser's
     const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
     const rows = hist.length ? hist.map((h) => `<tr><td>${when(h.finished_at)}</td><td>${esc(t(`opt.profile.${h.profile}`))}</td>` +
       `<td>${signed(h.points)}${h.silver ? ` · ${t("summary.silver", { n: signed(h.silver) })}` : ""}${h.escaped ? ` · ${t("profile.escaped")}` : ""}</td>` +

@@ -9,6 +9,9 @@
 // the player's statistics (战绩: statsHTML), counted by the server from his recorded hands.
 
 import { failureText, getLang, t } from "./i18n.js";
+
+/** Dates are written in the page's language, not the browser's. */
+const locale = () => (getLang() === "en" ? "en" : "zh-CN");
 import { blockButtonHTML } from "./blocks.js";
 import { reportNameHTML } from "./report.js";
 import { esc } from "./table.js";
@@ -72,7 +75,7 @@ export function leaderboardHTML() {
   if (!data) body = `<p>${B.error ? `<span class="error" role="alert">${esc(B.error)}</span>` : t("app.loading")}</p>`;
   else {
     const me = deps.S.account ? deps.S.account.username : null;
-    const since = data.since ? `<p class="muted" data-since="${esc(data.since)}">${t("board.since", { when: new Date(data.since).toLocaleString() })}</p>` : "";
+    const since = data.since ? `<p class="muted" data-since="${esc(data.since)}">${t("board.since", { when: new Date(data.since).toLocaleString(locale()) })}</p>` : "";
     const rows = data.players.map((p) => `<tr data-rank="${p.rank}" ${p.username === me ? `class="me" aria-current="true"` : ""}>` +
       `<td>${p.rank}</td><td>${playerLink(p.username)}${p.username === me ? ` · ${t("board.you")}` : ""}</td><td>${p.rating}</td><td>${p.matches}</td></tr>`).join("");
     body = data.players.length
@@ -131,7 +134,7 @@ export function playerHTML() {
     : `<button type="button" data-follow="${esc(d.username)}" data-on="${d.followed ? "0" : "1"}" aria-pressed="${d.followed}">${t(d.followed ? "player.unfollow" : "player.follow")}</button>${P.followError ? `<span class="error" role="alert">${esc(P.followError)}</span>` : ""}`;
   return `<div class="screen"><div class="card"><h2 data-player-name="${esc(d.username)}">${esc(d.username)}</h2>${follow}${block}
     <p class="player-level">${t("profile.level")} ${d.level} · ${esc(en ? d.title_en : d.title)} · ${esc(en ? d.rank_en : d.rank)}</p>
-    <p class="muted">${t("player.joined", { when: Number.isNaN(joined.getTime()) ? "" : joined.toLocaleDateString() })}</p>
+    <p class="muted">${t("player.joined", { when: Number.isNaN(joined.getTime()) ? "" : joined.toLocaleDateString(locale()) })}</p>
     ${d.playing ? `<p class="player-live">${t("player.playing", { profile: esc(t(`opt.profile.${d.playing.profile}`)), n: d.playing.hand_no + 1, hands: d.playing.hands })} · <a href="#/watch?id=${encodeURIComponent(d.playing.table_id)}" data-watch="${esc(d.playing.table_id)}">${t("watch.watch")}</a></p>` : ""}
     ${ratings}${curves}<h3>${t("stats.title")}</h3>${statsHTML(d.stats, false)}${report}<nav class="tabs">${back}</nav></div></div>`;
 }

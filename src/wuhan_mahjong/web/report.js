@@ -4,7 +4,7 @@
 // the operators; the reporter sees that it was sent, and on his profile (*我的举报*, GET
 // /api/reports) whether an operator has dealt with it.
 
-import { failureText, t } from "./i18n.js";
+import { failureText, getLang, t } from "./i18n.js";
 import { esc } from "./table.js";
 
 export const TABLE_REASONS = ["collusion", "cheating", "stalling", "escaping"];
@@ -33,7 +33,7 @@ export async function loadMyReports() {
 export function myReportsHTML() {
   const list = deps.S.myReports;
   if (!list || !list.length) return "";
-  const when = (iso) => { const d = new Date(iso); return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString(); };
+  const when = (iso) => { const d = new Date(iso); return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString(getLang() === "en" ? "en" : "zh-CN"); }; // the page's language
   return `<div class="card my-reports"><h3>${t("report.mine")}</h3><ul class="following-list">${list.map((r) =>
     `<li data-report-id="${r.id}" data-status="${esc(r.status)}">${when(r.created_at)} · ${esc(r.reported)} · ${t(`report.reason.${r.reason}`)} · ` +
     `${r.status === "closed" ? t("report.closed", { when: when(r.closed_at) }) : t("report.pending")}</li>`).join("")}</ul></div>`;

@@ -12,7 +12,7 @@
 // The table keeps what the player saw through noteFrame(); the settlement panel and the
 // replay viewer show verifyHTML(key); a click on [data-verify] runs the check.
 
-import { t } from "./i18n.js";
+import { failureText, t, tileName } from "./i18n.js";
 import { parseTiles } from "./tiles.js";
 
 export const COMMIT_TAG = "wuhan-mahjong/wall/v1";
@@ -163,7 +163,9 @@ export function commitmentHTML(view) {
 function resultHTML(r) {
   if (r.running) return `<p class="verify-result" data-verify-state="running">${t("fair.running")}</p>`;
   if (r.error) return `<p class="verify-result bad" data-verify-state="error" role="alert">${t("fair.error", { msg: r.error })}</p>`;
-  const items = r.checks.map((c) => `<li class="${c.ok ? "ok" : "bad"}" data-check="${c.id}">${c.ok ? "✓" : "✗"} ${t(`fair.check.${c.id}`, c.params)}</li>`).join("");
+  // a tile by its name (一万 / 1 character), as the rest of the page writes it, not its code
+  const said = (params) => (params.tile === undefined ? params : { ...params, tile: tileName(params.tile) });
+  const items = r.checks.map((c) => `<li class="${c.ok ? "ok" : "bad"}" data-check="${c.id}">${c.ok ? "✓" : "✗"} ${t(`fair.check.${c.id}`, said(c.params))}</li>`).join("");
   const head = r.ok ? t("fair.ok") : t("fair.bad");
   return `<div class="verify-result ${r.ok ? "ok" : "bad"}" data-verify-state="${r.ok ? "ok" : "bad"}" role="status"><b>${head}</b><ul>${items}</ul></div>`;
 }
@@ -189,7 +191,8 @@ export async function runVerify(key) {
     const events = await loaders.record(key);
     RESULTS.set(key, await verifyHand(events, seenFor(key)));
   } catch (e) {
-    const msg = e instanceof VerifyUnavailable ? t(`fair.unavailable.${e.reason}`) : (e && (e.code || e.message)) || String(e);
+    // the server's refusal in words (its code is no sentence), else what failed
+    const msg = e instanceof VerifyUnavailable ? t(`fair.unavailable.${e.reason}`) : failureText(e);
     RESULTS.set(key, { error: msg });
   }
   loaders.rerender();
