@@ -15,6 +15,9 @@ client before its fix.
 * An address that needs an account (a club's page, a table to watch, the profile), opened
   signed out, led to the sign-in screen, and after signing in (or playing as a guest) to the
   lobby: the page the link named was lost.
+* A list's 刷新 that failed (the tournaments, one's clubs, the lobby's tables to watch) left
+  the old list on screen as if it were fresh, and said nothing: a button that seemed to do
+  nothing.  Offline, the tournaments' page said 现在没有比赛.
 """
 
 from __future__ import annotations
@@ -160,5 +163,43 @@ def test_a_players_page_and_the_weekly_board_date_in_the_pages_language(
         since = page.locator("[data-since]")
         assert page.evaluate(to, [since.get_attribute("data-since"), False]) in since.inner_text()
         assert console.errors == [], console.errors
+    finally:
+        context.close()
+
+
+REFRESHES = {
+    # page, the list's request, its 刷新 button, where the list is drawn
+    "tournaments": ("#/tournaments", "**/api/tournaments", "[data-tour-do='refresh']", ".screen .card"),
+    "clubs": ("#/clubs", "**/api/clubs", "[data-club-do='refresh-list']", ".screen .card"),
+    "watch": ("#/lobby", "**/api/tables/live", "[data-do='watch-refresh']", ".watch-card"),
+}
+
+
+@pytest.mark.parametrize("page_name", list(REFRESHES))
+def test_a_refresh_that_fails_says_so(browser: Any, live_server: str, page_name: str) -> None:
+    """A list shown (the tournaments, one's clubs, the tables to watch), then its 刷新 fails
+    (the server answers 500): the page says it could not load it, instead of showing the old
+    list as if it were fresh; a refresh that works again takes the message away."""
+    where, request, button, card = REFRESHES[page_name]
+    token = register_user(live_server, f"refresh{page_name}")
+    context = browser.new_context(**PHONE)
+    context.add_init_script(f"localStorage.setItem('wm.token', {json.dumps(token)})")
+    page = context.new_page()
+    console = Console(page)
+    try:
+        page.goto(f"{live_server}/{where}")
+        page.wait_for_selector(button)
+        page.wait_for_timeout(500)  # the list is in
+        assert page.locator(f"{card} .error[role='alert']:not(:empty)").count() == 0
+        page.route(request, lambda route: route.fulfill(
+            status=500, content_type="application/json",
+            body=json.dumps({"error": {"code": "server_error", "message": "down", "params": {}}})))
+        page.click(button)
+        page.wait_for_selector(f"{card} .error[role='alert']:not(:empty)", timeout=5_000)
+        page.unroute(request)
+        page.click(button)
+        wait_js(page, f"!document.querySelector(\"{card} .error[role='alert']:not(:empty)\")", 5)
+        errors = [e for e in console.errors if "500" not in e]
+        assert errors == [], errors
     finally:
         context.close()

@@ -132,9 +132,11 @@ export function clubsCardHTML() {
 }
 
 function listHTML(C) {
-  if (C.list === null) return `<p>${C.error ? `<span class="error" role="alert">${esc(C.error)}</span>` : t("app.loading")}</p>`;
-  if (!C.list.length) return `<p class="muted club-none">${t("club.none")}</p>`;
-  return `<ul class="club-list">${C.list.map((c) => `<li data-club="${c.number}">` +
+  // a refresh that failed says so above the list it could not renew (not shown as fresh)
+  const failed = C.error ? `<p class="error" role="alert">${esc(C.error)}</p>` : "";
+  if (C.list === null) return failed || `<p>${t("app.loading")}</p>`;
+  if (!C.list.length) return `${failed}<p class="muted club-none">${t("club.none")}</p>`;
+  return `${failed}<ul class="club-list">${C.list.map((c) => `<li data-club="${c.number}">` +
     `<a href="#/club?n=${c.number}">${esc(c.name)}</a> · <span class="club-role" data-role="${esc(c.role || "")}">${roleText(c.role)}</span>${pendingBadge(c)}` +
     `<br><span class="muted">${t("club.number_n", { n: c.number })} · ${esc(t(`opt.profile.${c.profile}`))} · ${t("club.members_n", { n: c.members })}</span></li>`).join("")}</ul>`;
 }

@@ -47,10 +47,12 @@ function playersLine(players) {
 export function watchListHTML() {
   const L = deps.S.live;
   let body;
-  if (L.tables === null) body = `<p>${L.error ? esc(L.error) : t("app.loading")}</p>`;
-  else if (!L.tables.length) body = `<p class="watch-none">${t("watch.none")}</p>`;
+  // a refresh that failed says so above the list it could not renew (not shown as fresh)
+  const failed = L.error ? `<p class="error" role="alert">${esc(L.error)}</p>` : "";
+  if (L.tables === null) body = failed || `<p>${t("app.loading")}</p>`;
+  else if (!L.tables.length) body = `${failed}<p class="watch-none">${t("watch.none")}</p>`;
   else {
-    body = `<ul class="watch-list">${L.tables.map((tb) => `<li data-table="${esc(tb.table_id)}">` +
+    body = `${failed}<ul class="watch-list">${L.tables.map((tb) => `<li data-table="${esc(tb.table_id)}">` +
       `<a href="#/watch?id=${encodeURIComponent(tb.table_id)}" data-watch="${esc(tb.table_id)}">${t("watch.watch")}</a> ` +
       `${esc(t(`opt.profile.${tb.profile}`))} · ${t("table.hand_no", { n: tb.hand_no + 1 })}/${tb.hands} · ` +
       `${playersLine(tb.players)}${tb.watchers ? ` · ${t("watch.count", { n: tb.watchers })}` : ""}</li>`).join("")}</ul>`;

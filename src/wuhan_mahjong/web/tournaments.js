@@ -108,10 +108,12 @@ function infoLine(tour) {
 export function tournamentsHTML() {
   const T = deps.S.tournaments;
   let body;
-  if (T.list === null) body = `<p>${T.error ? `<span class="error" role="alert">${esc(T.error)}</span>` : t("app.loading")}</p>`;
-  else if (!T.list.length) body = `<p class="muted tour-none">${t("tour.none")}</p>`;
+  // a refresh that failed says so above the list it could not renew (not shown as fresh)
+  const failed = T.error ? `<p class="error" role="alert">${esc(T.error)}</p>` : "";
+  if (T.list === null) body = failed || `<p>${t("app.loading")}</p>`;
+  else if (!T.list.length) body = `${failed}<p class="muted tour-none">${t("tour.none")}</p>`;
   else {
-    body = `<ul class="tour-list">${T.list.map((x) => `<li data-tournament="${x.id}">` +
+    body = `${failed}<ul class="tour-list">${T.list.map((x) => `<li data-tournament="${x.id}">` +
       `<a href="#/tournament?id=${x.id}">${esc(x.name)}</a> · <span class="tour-status" data-status="${esc(x.status)}">${statusText(x)}</span>` +
       `<br><span class="muted">${infoLine(x)} · ${t("tour.by", { name: esc(x.creator) })}</span></li>`).join("")}</ul>`;
   }
