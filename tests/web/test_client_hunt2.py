@@ -12,6 +12,9 @@ client before its fix.
   too; the clubs', the tournaments' and the staff pages already followed the page.
 * When the hand's record could not be had, the check said *无法验证：not_found*: the
   server's code, not words.
+* The AI review (复盘) of a seat said at a step where that seat chose nothing *这一步你没有要
+  做的选择* (*No choice of yours*), when the seat was another's: any seat of a published
+  hand, another seat of one's own.
 * An address that needs an account (a club's page, a table to watch, the profile), opened
   signed out, led to the sign-in screen, and after signing in (or playing as a guest) to the
   lobby: the page the link named was lost.
@@ -69,12 +72,13 @@ def test_the_replay_and_the_profile_speak_the_pages_language(browser: Any, live_
         match = _play_a_hand(page)
         page.evaluate("() => { location.hash = '#/profile'; }")
         page.wait_for_selector("button[data-replay]")
-        when = page.locator("table.history tr:has(button[data-replay]) td").first.inner_text()
+        row = page.locator("table.history tr:has(> td:nth-child(4) > button[data-replay])").first
+        when = row.locator("td").first.inner_text()
         expected = page.evaluate(
             "(lang) => { const d = new Date(window.__wm.history[0].finished_at);"
             " return d.toLocaleString(lang === 'en' ? 'en' : 'zh-CN'); }", lang)
         assert when == expected, (when, expected)
-        page.locator("button[data-replay]").first.click()
+        page.locator("table.history td:nth-child(4) > button[data-replay]").first.click()
         page.wait_for_selector("button[data-verify]")
         # the hand's record refused (gone since, say): the refusal in words, then a new try
         record = f"**/api/matches/{match}/hands/0"
@@ -96,6 +100,22 @@ def test_the_replay_and_the_profile_speak_the_pages_language(browser: Any, live_
         indicator = page.locator(".verify-result [data-check='indicator']").inner_text()
         name = re.split("[，,;]", caption)[1].strip().split(" ", 1)[1]
         assert name in indicator, (caption, indicator)
+        # the AI review of another seat than one's own: a step where that seat chose nothing
+        # says so of that seat, not of the reader (这一步你没有…)
+        page.click("[data-review='load']")
+        page.wait_for_selector(".review-seats button:disabled", timeout=60_000)
+        mine = int(page.locator(".review-seats button:disabled").get_attribute("data-seat"))
+        other = (mine + 1) % 4
+        page.click(f".review-seats button[data-seat='{other}']")
+        page.wait_for_selector(f".review[data-review-seat='{other}']", timeout=60_000)
+        page.click("button[data-rp='start']")
+        for _ in range(200):  # to a step where that seat has no decision
+            if page.locator(".review p.muted").count():
+                break
+            page.click("button[data-rp='next']")
+        none_here = page.locator(".review p.muted").inner_text()
+        seat = page.locator(f".review-seats button[data-seat='{other}']").inner_text()
+        assert seat in none_here and "你" not in none_here and "your" not in none_here, none_here
         errors = [e for e in console.errors if "Failed to load resource" not in e or "/hands/0" not in e]
         assert errors == [], errors  # but the refusal the test made
     finally:

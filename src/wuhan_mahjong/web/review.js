@@ -84,7 +84,7 @@ export function reviewHTML(r) {
   return `<div class="review" data-review-seat="${v.data.seat}"><p class="review-summary">${summary}</p>
     <div class="replay-bar"><button type="button" data-review="prev" ${differ.some((f) => f < r.i) ? "" : "disabled"}>◀ ${t("review.prev")}</button>
     <button type="button" data-review="next" ${differ.some((f) => f > r.i) ? "" : "disabled"}>${t("review.next")} ▶</button></div>
-    ${here.length ? `<ul class="review-here">${here.map(decisionHTML).join("")}</ul>` : `<p class="muted">${t("review.none_here")}</p>`}
+    ${here.length ? `<ul class="review-here">${here.map(decisionHTML).join("")}</ul>` : `<p class="muted">${t("review.none_here", { seat: esc(seatName(v.data.seat)) })}</p>`}
     ${seatButtons(v.data.seat)}</div>`;
 }
 
