@@ -206,6 +206,9 @@ def add_admin_command(s: ArgumentParser) -> None:
                    help="replace a database that is not empty")
     p.set_defaults(func=_restore)
 
+    for action in sub.choices.values():
+        action.set_defaults(func=_naming_the_extra(action.get_default("func")))
+
 
 BIGINT_MAX = 2**63 - 1
 """The largest number a database column (SQLite INTEGER, PostgreSQL BIGINT) holds: a count
@@ -270,6 +273,19 @@ def _seconds(text: str) -> float:
 def _missing_extra(e: ModuleNotFoundError) -> UsageError:
     return UsageError(f"admin needs the server extra ({e.name} is not installed): "
                       "pip install 'wuhan-mahjong[server]'")
+
+
+def _naming_the_extra(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``func``, saying in one line what to install when a module of the server extra is
+    missing (an install of the core alone), as ``serve`` does: the actions import the store
+    where they run, and most did so outside any guard (a traceback, exit status 1)."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        except ModuleNotFoundError as e:
+            raise _missing_extra(e) from None
+
+    return run
 
 
 def admin_database_url(args: argparse.Namespace) -> str:
