@@ -21,6 +21,9 @@ client before its fix.
 * A list's 刷新 that failed (the tournaments, one's clubs, the lobby's tables to watch) left
   the old list on screen as if it were fresh, and said nothing: a button that seemed to do
   nothing.  Offline, the tournaments' page said 现在没有比赛.
+* The replay page's form (牌局编号 + 载入) did nothing, for any id: its field was named
+  ``id``, which hides the form's own id from the script (``form.id``), so its submit went
+  unhandled.
 """
 
 from __future__ import annotations
@@ -220,6 +223,33 @@ def test_a_refresh_that_fails_says_so(browser: Any, live_server: str, page_name:
         page.click(button)
         wait_js(page, f"!document.querySelector(\"{card} .error[role='alert']:not(:empty)\")", 5)
         errors = [e for e in console.errors if "500" not in e]
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def test_the_replay_form_loads_a_hand(browser: Any, live_server: str) -> None:
+    """The replay page's form: a hand's id typed in and 载入 pressed opens that hand (its
+    input was named ``id``, which hid the form's own id from the page: the button did
+    nothing, for any id); an id of no hand says so."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    console = Console(page)
+    try:
+        page.goto(f"{live_server}/")
+        page.click("[data-do='guest']")
+        page.wait_for_selector("#create-form")
+        match = _play_a_hand(page)
+        page.evaluate("() => { location.hash = '#/replay'; }")
+        page.wait_for_selector("#replay-form")
+        page.fill("#replay-id", "20990101-000000000000/0")
+        page.click("#replay-form button[type='submit']")
+        page.wait_for_selector("#app .error:not(:empty)", timeout=10_000)
+        page.fill("#replay-id", f"{match}/0")
+        page.click("#replay-form button[type='submit']")
+        page.wait_for_selector(".replay [data-step='0']", timeout=15_000)
+        assert match in page.url
+        errors = [e for e in console.errors if "Failed to load resource" not in e]
         assert errors == [], errors
     finally:
         context.close()

@@ -1014,7 +1014,7 @@ const SCREENS = {
   replay() {
     const r = S.replay;
     const form = `<form id="replay-form" class="form-row"><label for="replay-id">${t("replay.id")}</label>
-      <input id="replay-id" name="id" value="${esc(r ? r.id || "" : "")}" placeholder="match/hand"><button type="submit">${t("replay.load")}</button></form>`;
+      <input id="replay-id" name="hand" value="${esc(r ? r.id || "" : "")}" placeholder="match/hand"><button type="submit">${t("replay.load")}</button></form>`;
     if (!r || !r.frames) return `<div class="screen"><div class="card"><h2>${t("replay.title")}</h2>${form}<p class="error">${esc(r && r.error ? r.error : "")}</p></div></div>`;
     const f = r.frames[r.i];
     const c = { names: r.names || null, selected: null, deadline: null, hint: null, pending: true, chooser: null, replayHands: f.hands, caption: replayCaption(f) };
@@ -1696,7 +1696,8 @@ document.addEventListener("submit", (ev) => {
   } else if (form.id === "close-form") {
     closeAccount(form);
   } else if (form.id === "replay-form") {
-    const id = form.elements.id.value.trim();
+    // the field is not named "id": a control of that name hides the form's own id (form.id)
+    const id = form.elements.hand.value.trim();
     if (id) openReplay(id);
   }
 });
