@@ -314,6 +314,23 @@ def test_old_spellings_still_work(tmp_path: Path) -> None:
     assert p.returncode == 0 and 'db_url = "sqlite:///x.db"  # --db-url' in p.stdout.splitlines()
 
 
+def test_print_config_shows_the_older_variables_in_force(tmp_path: Path) -> None:
+    """docs/operations.md: ``$WUHAN_MAHJONG_DB`` still works when ``db_url`` is not set,
+    and ``--print-config`` prints the settings in force.  It printed ``db_url = (none)``
+    while the server would open the variable's database (and ``redis_url`` likewise for
+    ``$WUHAN_MAHJONG_REDIS``): a settings file made from it lost the database."""
+    env = {"WUHAN_MAHJONG_DB": "postgresql://u:secret@db.example/wm",
+           "WUHAN_MAHJONG_REDIS": "redis://127.0.0.1:6379/3"}
+    p = serve(tmp_path, "--print-config", env=env)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert 'db_url = "postgresql://u:***@db.example/wm"  # $WUHAN_MAHJONG_DB' in lines
+    assert 'redis_url = "redis://127.0.0.1:6379/3"  # $WUHAN_MAHJONG_REDIS' in lines
+    assert "secret" not in p.stdout
+    p = serve(tmp_path, "--db", "sqlite:///x.db", "--print-config", env=env)  # the setting wins
+    assert 'db_url = "sqlite:///x.db"  # --db-url' in p.stdout.splitlines()
+
+
 def test_python_m_server_is_serve(tmp_path: Path) -> None:
     base = {k: v for k, v in os.environ.items() if not k.upper().startswith("WUHAN_MAHJONG_")}
     p = subprocess.run([sys.executable, "-m", "wuhan_mahjong.server", "--port", "7777", "--print-config"],

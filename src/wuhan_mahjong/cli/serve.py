@@ -96,11 +96,17 @@ def print_settings(settings: Settings) -> None:
     """The settings in force as TOML (usable as a --config file), each with where it came from."""
     import dataclasses
     import json
+    import os
 
+    from ..server.config import DB_ENV, REDIS_ENV
+
+    older = {"db_url": DB_ENV, "redis_url": REDIS_ENV}  # read when the setting is not set
     for part in (settings.server, settings.process):
         for f in dataclasses.fields(part):
             value = getattr(part, f.name)
             source = settings.sources.get(f.name, "default")
+            if value is None and os.environ.get(older.get(f.name, "")):
+                value, source = os.environ[older[f.name]], f"${older[f.name]}"
             if value is None:
                 print(f"# {f.name} = (none)  # {source}")
                 continue
