@@ -142,6 +142,17 @@ def test_the_raw_aec_env_says_to_reset_first() -> None:
         e.step(0)
 
 
+def test_the_gym_env_says_to_reset_first() -> None:
+    """docs/rl.md: stepping before the first ``reset()`` is a RuntimeError that says to
+    reset.  ``GymEnv.step`` played the learner's action on the unseeded hand the env was
+    made with, then failed with a KeyError (no bots yet)."""
+    g = rl.GymEnv("yuanhang", seat=0)
+    before = copy.deepcopy(seat_view(g.game.state, None))
+    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+        g.step(0)
+    assert seat_view(g.game.state, None) == before
+
+
 def test_an_unknown_agent_is_named() -> None:
     """``observe("player_9")`` said only ``tuple.index(x): x not in tuple``."""
     e = rl.raw_env("yuanhang")

@@ -97,6 +97,8 @@ class GymEnv(gym.Env):
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         t = self.game
+        if not self.bots:  # never reset: the hand the table was made with is no episode
+            raise RuntimeError("no hand is being played: call reset()")
         if t.over:
             raise RuntimeError("the episode is over: call reset()")
         info: dict[str, Any] = {"seat": self.seat}
