@@ -72,3 +72,37 @@ def test_the_metrics_table_names_every_metric_the_server_exports() -> None:
     assert len(code) >= 20
     assert code - documented == set(), "metrics missing from docs/operations.md"
     assert documented - code == set(), "documented metrics the server does not export"
+
+
+def test_the_bot_command_s_help_names_every_shipped_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    """README and docs/bots.md ship four policies; ``bot --help`` named three (no ``search``),
+    and docs/bots.md said "the three shipped ones" accept the typed view."""
+    from wuhan_mahjong.bots import get_bot
+    from wuhan_mahjong.cli import main
+
+    shipped = ("random", "greedy", "expert", "search")
+    with pytest.raises(SystemExit):
+        main(["bot", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert all(name in help_text for name in shipped), help_text
+    assert all(getattr(get_bot(name, 0), "accepts_int_view", False) for name in shipped)
+    assert "the\n  four shipped ones do" in (DOCS / "bots.md").read_text(encoding="utf-8")
+
+
+def test_the_fairness_page_s_python_check_runs_as_written(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/fairness.md's check by hand, on the file ``simulate --records`` writes."""
+    from contextlib import redirect_stdout
+    from io import StringIO
+
+    from wuhan_mahjong.cli import main
+
+    text = (DOCS / "fairness.md").read_text(encoding="utf-8")
+    start = text.index("```python", text.index("Or by hand in Python")) + len("```python")
+    snippet = text[start:text.index("```", start)]
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "--hands", "1", "--seed", "3", "--records", "hand.jsonl"]) == 0
+    out = StringIO()
+    with redirect_stdout(out):
+        exec(compile(snippet, "docs/fairness.md", "exec"), {})
+    assert out.getvalue() == "True\n"

@@ -106,7 +106,7 @@ def _printable(text: str) -> str:
 def add_bot_command(b: ArgumentParser) -> None:
     b.description = ("Read seat views (JSON) and write actions (JSON). With --jsonl, "
                      "one view per input line and one action per output line, until end of input.")
-    b.add_argument("--policy", default="greedy", help="random, greedy or expert (default: greedy)")
+    b.add_argument("--policy", default="greedy", help="random, greedy, expert or search (default: greedy)")
     b.add_argument("--seed", type=int, default=None, help="seed of the bot's own randomness")
     b.add_argument("--jsonl", action="store_true", help="JSON lines: one view per line, until EOF")
     b.set_defaults(func=cmd_bot)
