@@ -78,17 +78,22 @@ def test_back_at_the_table_asks_first(browser: Any, live_server: str) -> None:
 
 @pytest.mark.slow
 def test_a_reload_in_a_room_comes_back_clean(browser: Any, live_server: str) -> None:
-    """The server lets a room go when its member's connection closes: after a reload the
-    player is in the lobby, with no error, and free to create a room again."""
+    """The server holds a room's place for a member whose connection closes (离线): after a
+    reload the player is back in his room, with no error, as its only member and host; he
+    leaves it and is free to create a room again."""
     context, page, console = as_guest(browser, live_server, viewport={"width": 1280, "height": 800})
     page.click("#create-form button[type='submit']")
     page.wait_for_selector(".room-code")
+    code = page.get_attribute(".room-code", "data-code")
     assert page.url.endswith("#/room")
     page.reload()
-    page.wait_for_selector("#create-form")
-    page.wait_for_timeout(500)  # the answer to the resume request has come
+    page.wait_for_selector(f".room-code[data-code='{code}']")
+    assert page.locator(".seats-list li").count() == 1
+    assert page.locator(".seats-list li .member-away").count() == 0
     assert page.evaluate("() => window.__wm.error") == ""
     assert page.locator(".error:not(:empty)").count() == 0
+    page.click("[data-do='leave']")
+    page.wait_for_selector("#create-form")
     page.click("#create-form button[type='submit']")
     page.wait_for_selector(".room-code")
     assert console.errors == [], console.errors
