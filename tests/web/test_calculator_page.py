@@ -385,3 +385,18 @@ def test_fourteen_tiles_are_a_win_only_in_a_winning_shape(browser: Any, live_ser
     assert "已经胡了" not in page.inner_text("#calc-waits")
     assert page_errors(console) == []
     context.close()
+
+
+def test_rules_that_cannot_be_fetched_are_said_in_words(browser: Any, live_server: str) -> None:
+    """The rule table (GET /api/rules) unreachable: the page says so in the player's
+    language; it showed the browser's own sentence (出错了：Failed to fetch)."""
+    context = browser.new_context()
+    page = context.new_page()
+    console = Console(page)
+    page.route("**/api/rules", lambda route: route.abort())
+    page.goto(f"{live_server}/#/calculator")
+    page.wait_for_selector("[data-rules-error]")
+    said = page.locator("[data-rules-error]").inner_text()
+    assert "连不上服务器" in said and "Failed to fetch" not in said, said
+    assert [e for e in console.errors if "api/rules" not in e] == []  # the aborted fetch only
+    context.close()

@@ -30,7 +30,7 @@ export const C = {
   seat: 0, // the seat being edited
   target: "hand", // where a palette tile goes: hand, win, indicator, meld
   draft: { kind: "peng", from: null, tiles: [] }, // from: null until a feeder is chosen
-  rules: null, rulesError: "",
+  rules: null, rulesError: null,
   score: null, // {status: "settled" | "refused" | "error", body | reason and refusal | message}
   waits: null, // the /api/hand answer, or {error}
   seq: 0, timer: null,
@@ -135,12 +135,16 @@ export function calculatorHash(data = null) {
 async function loadRules() {
   if (C.rules || C.rulesLoading) return;
   C.rulesLoading = true;
+  // a failure is kept as an answer ({status, data}) and worded when drawn, in the player's
+  // language (it showed the browser's "Failed to fetch" on the Chinese page)
+  let res = null;
+  C.rulesError = null;
   try {
-    const res = await fetch("/api/rules", { headers: { Accept: "application/json" } });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    C.rules = await res.json();
-  } catch (e) {
-    C.rulesError = String(e.message || e);
+    res = await fetch("/api/rules", { headers: { Accept: "application/json" } });
+    if (res.ok) C.rules = await res.json();
+    else C.rulesError = { status: res.status, data: null };
+  } catch {
+    C.rulesError = res ? { status: res.status, data: null } : NETWORK_DOWN;
   }
   C.rulesLoading = false;
   rerender();
@@ -420,7 +424,7 @@ export function settlementHTML(rec, body, { names = null, profile: name = rec.pr
 export function calculatorHTML() {
   if (!C.rec) openCalculator(null);
   const link = `${location.origin}${location.pathname}${calculatorHash()}`;
-  const rulesErr = C.rulesError ? `<p class="error">${esc(t("app.error", { msg: C.rulesError }))}</p>` : "";
+  const rulesErr = C.rulesError ? `<p class="error" data-rules-error>${esc(t("app.error", { msg: errorOf(C.rulesError) }))}</p>` : "";
   return `<div class="screen calculator" data-answered="${C.answered || 0}"><div class="card"><h2>${t("calc.title")}</h2><p class="muted">${t("calc.intro")}</p>${rulesErr}${settingsHTML()}</div>
     ${seatHTML()}${paletteHTML()}${waitsHTML()}${resultHTML()}
     <div class="card calc-share"><label for="calc-link">${t("calc.share")}</label><input id="calc-link" readonly value="${esc(link)}">
