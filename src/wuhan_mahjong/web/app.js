@@ -752,7 +752,9 @@ function bringIntoView(selector) {
   if (!el || !el.getBoundingClientRect) return;
   const r = el.getBoundingClientRect();
   if (r.top >= 0 && r.bottom <= innerHeight) return;
-  window.scrollBy(0, r.height > innerHeight ? r.top : r.bottom - innerHeight + 4);
+  // its bottom 4 px above the edge only if all of it then fits (a panel as tall as a phone
+  // on its side is, with the table's settings, would have its top pushed off the screen)
+  window.scrollBy(0, r.height + 12 <= innerHeight ? r.bottom - innerHeight + 4 : r.top - 8);
 }
 
 /** Animate only what is new since the last render: the latest discard and a new meld. */
