@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from .conftest import Console, open_page, wait_js
-from .test_calculator_page import PHONE, page_errors, palette, settle_page, tiles
+from .test_calculator_page import PHONE, enter, page_errors, palette, settle_page, tiles
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,9 +46,6 @@ def _hunt_module() -> Any:
 HUNT = _hunt_module()
 TABLE_HANDS: list[tuple[str, dict[str, Any], list[int] | str]] = HUNT.TABLE_HANDS
 
-MELD_KIND = {("chi", None): "chi", ("peng", None): "peng", ("kong", "direct"): "kong:direct",
-             ("kong", "added"): "kong:added", ("kong", "concealed"): "kong:concealed"}
-
 
 def api_score(base: str, record: dict[str, Any]) -> tuple[int, Any]:
     req = urllib.request.Request(f"{base}/api/score", method="POST",
@@ -59,50 +56,6 @@ def api_score(base: str, record: dict[str, Any]) -> tuple[int, Any]:
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read())
-
-
-def set_option(page: Any, name: str, value: Any) -> None:
-    if not page.evaluate("document.querySelector('.calc-options').open"):
-        page.click(".calc-options summary")
-    field = f"[data-calc-option='{name}']"
-    if page.get_attribute(field, "type") == "checkbox":
-        page.set_checked(field, bool(value))
-    else:
-        page.select_option(field, str(value))
-
-
-def enter(page: Any, rec: dict[str, Any]) -> None:
-    """Type ``rec`` into the page with its controls, from a fresh calculator."""
-    page.click("[data-calc-do='new']")
-    page.select_option("#calc-profile", rec["profile"])
-    for name, value in rec.get("options", {}).items():
-        set_option(page, name, value)
-    page.select_option("#calc-dealer", str(rec["dealer"]))
-    page.select_option("#calc-winner", str(rec["winner"]))
-    page.select_option("#calc-winby", rec["win_by"])
-    if "from" in rec:
-        page.select_option("#calc-from", str(rec["from"]))
-    palette(page, "indicator", [rec["indicator"]])
-    for s, seat in enumerate(rec["seats"]):
-        page.click(f".calc-tabs [data-calc-seat='{s}']")
-        if seat.get("hand"):
-            palette(page, "hand", tiles(seat["hand"]))
-        for m in seat.get("melds", []):
-            page.select_option("#calc-meld-kind", MELD_KIND[(m["type"], m.get("kind"))])
-            if "from" in m:
-                page.select_option("#calc-meld-from", str(m["from"]))
-            palette(page, "meld", tiles(m["tiles"]))
-            page.click("[data-calc-do='add-meld']")
-        for k, n in seat.get("kongs", {}).items():
-            page.fill(f"#calc-k-{k}", str(n))
-            page.press(f"#calc-k-{k}", "Tab")
-        if seat.get("laizi_discards"):
-            page.fill("#calc-ld", str(seat["laizi_discards"]))
-            page.press("#calc-ld", "Tab")
-        if "ready" in seat:
-            page.select_option("#calc-ready", "1" if seat["ready"] else "0")
-    page.click(f".calc-tabs [data-calc-seat='{rec['winner']}']")
-    palette(page, "win", [rec["winning_tile"]])
 
 
 def normal(rec: dict[str, Any]) -> dict[str, Any]:
@@ -161,7 +114,7 @@ def calc_page(browser: Any, live_server: str) -> Iterator[tuple[Any, Console]]:
 def test_a_table_hand_entered_on_the_page(calc_page: tuple[Any, Console], live_server: str,
                                           record: dict[str, Any], expected: list[int] | str) -> None:
     page, console = calc_page
-    enter(page, record)
+    enter(page, record, fresh=True)
     state = settle_page(page)
     mine = page.evaluate("window.__wmCalc.recordJSON()")
     assert mine == normal(record)
@@ -303,7 +256,7 @@ def test_the_ready_choice_says_what_the_server_does_with_it(browser: Any, live_s
                {"hand": "", "melds": []}]}
     context, page, console = open_page(browser, f"{live_server}/#/calculator", **PHONE)
     page.wait_for_selector("#calc-profile option", state="attached")
-    enter(page, qqr)
+    enter(page, qqr, fresh=True)
     assert settle_page(page) == "settled"
     status, body = api_score(live_server, page.evaluate("window.__wmCalc.recordJSON()"))
     assert status == 200 and body["contractor"] is None and body["deltas"] == [-40, 200, -120, -40]

@@ -111,13 +111,26 @@ def settle_page(page: Any) -> str:
     return state
 
 
-def enter(page: Any, rec: dict[str, Any]) -> None:
-    """Type a settlement record into the page with its controls, as a player would."""
+def set_option(page: Any, name: str, value: Any) -> None:
+    """Set a rule option in the page's options panel (opened if it is closed)."""
+    if not page.evaluate("document.querySelector('.calc-options').open"):
+        page.click(".calc-options summary")
+    field = f"[data-calc-option='{name}']"
+    if page.get_attribute(field, "type") == "checkbox":
+        page.set_checked(field, bool(value))
+    else:
+        page.select_option(field, str(value))
+
+
+def enter(page: Any, rec: dict[str, Any], *, fresh: bool = False) -> None:
+    """Type a settlement record into the page with its controls, as a player would
+    (``fresh``: from a new calculator, its 重新开始 pressed first)."""
+    if fresh:
+        page.click("[data-calc-do='new']")
     page.wait_for_selector("#calc-profile option", state="attached")
     page.select_option("#calc-profile", rec["profile"])
     for name, value in rec.get("options", {}).items():
-        page.click(".calc-options summary")
-        page.select_option(f"[data-calc-option='{name}']", value)
+        set_option(page, name, value)
     page.select_option("#calc-dealer", str(rec["dealer"]))
     page.select_option("#calc-winner", str(rec["winner"]))
     page.select_option("#calc-winby", rec["win_by"])
