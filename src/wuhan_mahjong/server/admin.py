@@ -58,22 +58,16 @@ async def refuse_seat(hub: Hub, account_id: int) -> None:
 
 def _apply(hub: Hub, banned: tuple[int, ...], draining: bool | None,
            closed: tuple[int, ...] = (), logged_out: tuple[int, ...] = ()) -> None:
-    for account_id in banned:
-        client = hub.clients.get(account_id)
-        if client is not None:
-            log.info("account %d banned: closing its connection", account_id)
-            client.close(BANNED_CLOSE_CODE, "account banned")
-    for account_id in closed:
-        client = hub.clients.get(account_id)
-        if client is not None:
-            log.info("account %d closed by an operator: closing its connection", account_id)
-            client.close(4401, "account closed")
-    for account_id in logged_out:
-        client = hub.clients.get(account_id)
-        if client is not None:
-            log.info("account %d: password reset by an operator: closing its connection",
-                     account_id)
-            client.close(4401, "password reset: log in again")
+    closing = ((banned, BANNED_CLOSE_CODE, "account banned"),
+               (closed, 4401, "account closed"),  # its sessions are gone
+               (logged_out, 4401, "password reset: log in again"))
+    for accounts, code, reason in closing:
+        for account_id in accounts:
+            client = hub.clients.get(account_id)
+            if client is not None:
+                log.info("account %d: %s by an operator: closing its connection", account_id,
+                         reason.split(":")[0])
+                client.close(code, reason)
     if draining is not None:
         hub.draining = draining
         log.info("admin drain is %s: %s", "on" if draining else "off",
