@@ -717,9 +717,7 @@ class Lobby:
             self.leave(account_id)
             return
         room = place.room
-        earlier = room.away.pop(account_id, None)
-        if earlier is not None:
-            earlier.cancel()
+        self._back_from_away(room, account_id)  # a second drop: the grace starts again
         room.away[account_id] = asyncio.get_running_loop().call_later(
             grace, self._let_go, room, account_id)
         room.ready[account_id] = False
@@ -734,11 +732,16 @@ class Lobby:
     def returned(self, account_id: int) -> None:
         """An away member connected again: his place in the room is his again."""
         place = self.hub.where.get(account_id)
-        if isinstance(place, RoomPlace):
-            timer = place.room.away.pop(account_id, None)
-            if timer is not None:
-                timer.cancel()
-                self._room_update(place.room)
+        if isinstance(place, RoomPlace) and self._back_from_away(place.room, account_id):
+            self._room_update(place.room)
+
+    @staticmethod
+    def _back_from_away(room: Room, account_id: int) -> bool:
+        """No longer away in ``room``: his grace's timer cancelled.  Whether he was away."""
+        timer = room.away.pop(account_id, None)
+        if timer is not None:
+            timer.cancel()
+        return timer is not None
 
     def rejoin(self, account_id: int, code: str) -> bool:
         """``join_room`` of the room the account is in already (a reconnection through
@@ -769,9 +772,7 @@ class Lobby:
             room = place.room
             room.members = [m for m in room.members if m[0] != account_id]
             room.ready.pop(account_id, None)
-            timer = room.away.pop(account_id, None)
-            if timer is not None:
-                timer.cancel()
+            self._back_from_away(room, account_id)
             if not room.members:
                 self.rooms.pop(room.code, None)
                 self._club_listing(room)
