@@ -5,7 +5,7 @@ The faults it found (each test fails on the code before the fix it names):
 
 * A ready discard whose every wait is a soft small win (the laizi standing in) that
   cannot pass the minimum score: greedy ranked the waits by tiles and kept it
-  (``GreedyBot.soft_waits``, :func:`wuhan_mahjong.bots.greedy.legal_wins`).
+  (``GreedyBot.soft_waits``, :func:`wuhan_mahjong.bots.greedy.ready_wins`).
 * A safe tile that costs a step and saves next to nothing: the search bot's play-outs,
   in which a closed hand hardly opens, preferred it to the expert's equally safe discard
   (``SearchBot.slight_safety``).

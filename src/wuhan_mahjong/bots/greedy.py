@@ -112,38 +112,36 @@ def big_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> in
                if any(r.is_big for r in w.readings))
 
 
-def legal_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> int:
-    """The unseen tiles (a drawn laizi included) on which the 3n+1 ``hand13`` beside
-    ``melds`` makes a win that could pass the minimum score, by the analysis's own
-    readings (:func:`wuhan_mahjong.analysis.waits`): a big hand always, a small hand
-    where its factors could reach the minimum, a soft one (a laizi standing in, no 硬胡
-    factor) as soft.  In 远航 with two openings as dealer a hard small win passes and a
-    soft one never does, so a ready hand whose every wait uses its wild wins nothing.
-    0 for a hand not opened (no win yet: its waits are the shape's)."""
+def ready_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> tuple[int, int]:
+    """What the 3n+1 ``hand13`` beside ``melds`` wins, from one reading of its waits
+    (:func:`wuhan_mahjong.analysis.waits`), as ``(legal, big)``:
+
+    * ``legal``, the unseen tiles (a drawn laizi included) on which it makes a win that
+      could pass the minimum score, by the analysis's own readings: a big hand always, a
+      small hand where its factors could reach the minimum, a soft one (a laizi standing
+      in, no 硬胡 factor) as soft.  In 远航 with two openings as dealer a hard small win
+      passes and a soft one never does, so a ready hand whose every wait uses its wild
+      wins nothing;
+    * ``big``, the unseen tiles on which it wins a big hand, each counted by its base (10
+      a big hand; 清一色碰碰胡, two big hands, 20 in 远航 and 边锋:
+      :func:`wuhan_mahjong.scoring.big_hand_base`): of two ready discards with as many
+      winning tiles, the one whose wins pay more.
+
+    ``(0, 0)`` for a hand not opened (no win yet: its waits are the shape's)."""
     if not t.opened:
-        return 0
+        return 0, 0
     hard_ok = t.small_win_possible()
     soft_ok = t.small_win_possible(hard=False)
-    return sum(t.unseen[w.tile] for w in waits(hand13, melds, t.laizi, t.rules, "self_draw")
-               if w.tile not in t.must
-               and any(r.is_big or (hard_ok if r.hard else soft_ok) for r in w.readings))
-
-
-def big_base_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> int:
-    """The unseen tiles on which ``hand13`` beside ``melds`` wins a big hand, each
-    counted by its base (10 a big hand; 清一色碰碰胡, two big hands, 20 in 远航 and 边锋:
-    :func:`wuhan_mahjong.scoring.big_hand_base`): of two ready discards with as many
-    winning tiles, the one whose wins pay more.  0 for a hand not opened."""
-    if not t.opened:
-        return 0
-    total = 0
+    legal = big = 0
     for w in waits(hand13, melds, t.laizi, t.rules, "self_draw"):
         if w.tile in t.must:
             continue
-        base = max((big_hand_base(r.big_hands, t.rules) for r in w.readings if r.is_big),
-                   default=0)
-        total += t.unseen[w.tile] * base
-    return total
+        unseen = t.unseen[w.tile]
+        if any(r.is_big or (hard_ok if r.hard else soft_ok) for r in w.readings):
+            legal += unseen
+        big += unseen * max((big_hand_base(r.big_hands, t.rules) for r in w.readings
+                             if r.is_big), default=0)
+    return legal, big
 
 
 def _without(hand: Sequence[int], tile: int) -> list[int]:
@@ -298,12 +296,12 @@ class GreedyBot:
     #: kept, as before 5 December 2026 (the expert has made this kong since 3 December)
     free_laizi_kong = True
     #: of ready discards, the one with the most tiles whose win could pass the minimum
-    #: score, a soft small win counted as soft (:func:`legal_wins`), then by acceptance;
+    #: score, a soft small win counted as soft (:func:`ready_wins`), then by acceptance;
     #: off, only where no small win at all could pass (:attr:`legal_waits`), as before
     #: 5 December 2026 (an ablation)
     soft_waits = True
     #: of ready discards with as many winning tiles (:attr:`soft_waits`), the one whose
-    #: wins pay more big-hand bases (:func:`big_base_wins`); off, the acceptance and the
+    #: wins pay more big-hand bases (:func:`ready_wins`); off, the acceptance and the
     #: shape of the tile thrown decide, as before 5 December 2026 (an ablation)
     big_ties = True
     #: a laizi kong that leaves a ready hand ready keeps its winning tiles, counted by
@@ -619,13 +617,14 @@ class GreedyBot:
         for d in tied:
             ev13 = ev.with_tile(d, -1)
             acc = step_acceptance(ev13, t, best, self.live_waits)
-            legal = (legal_wins(_without(t.hand, d), t.melds, t) if by_legal
-                     else live_wins(ev13, t, small=False) if only_big else 0)
             # as many winning tiles either way: the one whose wins pay more (a 清一色碰碰胡
             # shanpon over a 清一色 single on as many tiles), before the acceptance (which
             # counts a second laizi drawn to a small hand, no win) and the tile's shape
-            big = (big_base_wins(_without(t.hand, d), t.melds, t)
-                   if by_legal and self.big_ties else 0)
+            if by_legal:
+                legal, big = ready_wins(_without(t.hand, d), t.melds, t)
+                big = big if self.big_ties else 0
+            else:
+                legal, big = (live_wins(ev13, t, small=False) if only_big else 0), 0
             keyed.append((-legal, -big, -acc, tile_shape_rank(d, t.counts), d))
         keyed.sort()
         return Discard(keyed[0][4])
