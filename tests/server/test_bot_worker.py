@@ -336,10 +336,12 @@ if __name__ == "__main__":
 
 
 def _running(pid: int) -> bool:
-    """Whether the process exists and has not ended (a zombie has ended)."""
+    """Whether the process exists and has not ended (a zombie has ended).  A process reaped
+    between the open and the read of its stat file makes the read fail with ESRCH
+    (ProcessLookupError), not ENOENT: both mean it has ended (CI met the second)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):
         return False
     return fields[0] != "Z"
 
