@@ -39,6 +39,10 @@ def test_four_clients_play_a_whole_match(server: Server) -> None:
     auth = {"Authorization": f"Bearer {tokens[0]}"}
     r = httpx.get(f"{server.http}/api/matches/{match_id}/hands", headers=auth)
     assert r.status_code == 200 and r.json()["hands"] == [0, 1]
+    # ... with who sat where and the caller's seat, for the replay viewer's names
+    table = clients[0].of_type("table")[0]
+    assert r.json()["seat"] == table["seat"]
+    assert r.json()["players"] == [p["name"] for p in sorted(table["players"], key=lambda p: p["seat"])]
     for hand_no in (0, 1):
         rec = httpx.get(f"{server.http}/api/matches/{match_id}/hands/{hand_no}", headers=auth).json()
         text = "\n".join(__import__("json").dumps(e, ensure_ascii=False) for e in rec["events"])

@@ -94,6 +94,17 @@ def test_step_through_a_replay_of_a_hand_just_played(browser: Any, live_server: 
     page.wait_for_selector(".replay .table", timeout=15_000)
     first = expect(page, frames, 0)
     assert "Deal" in first["caption"]
+    # his own hand: the seats are named, his own at the bottom as at the table, "(You)"
+    listing = httpx.get(f"{live_server}/api/matches/{match_id}/hands",
+                        headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+    me, players = listing["seat"], listing["players"]
+    assert players[me] == page.evaluate("window.__wm.account.username")
+    assert page.evaluate("document.querySelector('.replay .me .seat').dataset.seat") == str(me)
+    labels = page.evaluate("[0, 1, 2, 3].map((s) => document.querySelector("
+                           "`.replay .seat[data-seat='${s}'] .name`).textContent)")
+    for s, name in enumerate(players):
+        assert (name or WINDS[s]) in labels[s], (s, labels)
+        assert ("(You)" in labels[s]) == (s == me), (s, labels)
     # forward and back, with the keys and the buttons
     page.keyboard.press("ArrowRight")
     expect(page, frames, 1)
@@ -135,6 +146,8 @@ def test_step_through_a_replay_of_a_hand_just_played(browser: Any, live_server: 
     for s, d in enumerate(result["deltas"]):
         text = page.locator(f"#overlay table.deltas tr[data-seat='{s}'] .delta").inner_text()
         assert text == (f"+{d}" if d > 0 else str(d))
+        row = page.locator(f"#overlay table.deltas tr[data-seat='{s}']").inner_text()
+        assert ("(You)" in row) == (s == me), row
     page.screenshot(path=str(artifacts / "replay-end.png"))
     page.click("#overlay [data-act='continue']")
     page.click("button[data-rp='start']")
@@ -153,6 +166,12 @@ def test_step_through_a_replay_of_a_hand_just_played(browser: Any, live_server: 
         context, page, console = open_page(browser, f"{live_server}/{link}")
         page.wait_for_selector(".replay .table", timeout=15_000)
         expect(page, frames, 0)
+        # the players are named (no "You": this watcher played no seat), East at the bottom
+        wait_js(page, f"document.querySelector(\".replay .seat[data-seat='{me}'] .name\")"
+                      f".textContent.includes({players[me]!r})")
+        assert page.evaluate("document.querySelector('.replay .me .seat').dataset.seat") == "0"
+        words = set(page.locator(".replay").inner_text().split())
+        assert not {"(You)", "(你)"} & words, "a watcher played no seat"
         page.keyboard.press("End")
         expect(page, frames, len(frames) - 1)
         assert page.evaluate("location.hash") == f"#/replay?public={match_id}%2F0"

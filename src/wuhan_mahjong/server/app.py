@@ -256,6 +256,10 @@ class FollowingOut(ResponseModel):
 class HandsOut(ResponseModel):
     match_id: str
     hands: list[int]
+    players: list[str | None]
+    """Who sat where (names by seat, as in the first of ``hands``: a match's seats stay)."""
+    seat: int | None
+    """The caller's seat."""
 
 
 class RecordOut(ResponseModel):
@@ -575,7 +579,10 @@ async def hands(request: Request) -> Response:
         hub_of(request).store.hand_numbers, match_id, viewer=account.id)
     if not numbers:
         raise HttpError(404, "not_found", "no finished hand of that match that you sat at")
-    return ok(HandsOut(match_id=match_id, hands=numbers))
+    store = hub_of(request).store
+    players = await asyncio.to_thread(store.hand_players, match_id, numbers[0])
+    seat = await asyncio.to_thread(store.hand_seat, match_id, numbers[0], viewer=account.id)
+    return ok(HandsOut(match_id=match_id, hands=numbers, players=players, seat=seat))
 
 
 @api

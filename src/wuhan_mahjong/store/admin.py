@@ -53,8 +53,6 @@ from .models import (
     AuthSessionRow,
     BanRow,
     ClubRow,
-    HandRecordRow,
-    HandSeatRow,
     MatchRow,
     ReportRow,
     ServerFlagRow,
@@ -442,16 +440,7 @@ class Admin:
         numbers = self.store.staff_hand_numbers(match_id)
         if not numbers:
             raise AdminError(f"no finished hand of match {match_id!r}", not_found=True)
-        names: list[str | None] = [None] * 4
-        with _read_session(self.store) as session, session.begin():
-            for seat, name in session.execute(  # who sat where: the first hand's seats
-                    select(HandSeatRow.seat, AccountRow.username)
-                    .join(HandRecordRow, HandRecordRow.id == HandSeatRow.record_id)
-                    .join(AccountRow, AccountRow.id == HandSeatRow.account_id)
-                    .where(HandRecordRow.match_id == match_id,
-                           HandRecordRow.hand_no == numbers[0])):
-                if 0 <= seat < 4:
-                    names[seat] = name
+        names = self.store.hand_players(match_id, numbers[0])  # who sat where: the first hand's
         self.log("read_match", None, {"match_id": match_id, "hands": len(numbers),
                                       "reason": reason})
         return numbers, names

@@ -25,7 +25,7 @@ from .matchlog import (
     fee_game_id,
     hand_game_id,
 )
-from .models import HandRecordRow, HandSeatRow, SettlementRow, utcnow
+from .models import AccountRow, HandRecordRow, HandSeatRow, SettlementRow, utcnow
 
 __all__ = ["HandRecord", "RecordStore"]
 
@@ -158,6 +158,29 @@ class RecordStore(LedgerStore):
                     .order_by(HandRecordRow.hand_no)
                 )
             )
+
+    def hand_players(self, match_id: str, hand_no: int) -> list[str | None]:
+        """Who sat where in one stored hand: the accounts' names by seat (``None`` for a
+        seat with no stored account).  The replay viewer names the seats with them."""
+        names: list[str | None] = [None] * 4
+        with self._read() as session:
+            for seat, name in session.execute(
+                    select(HandSeatRow.seat, AccountRow.username)
+                    .join(HandRecordRow, HandRecordRow.id == HandSeatRow.record_id)
+                    .join(AccountRow, AccountRow.id == HandSeatRow.account_id)
+                    .where(HandRecordRow.match_id == match_id, HandRecordRow.hand_no == hand_no)):
+                if 0 <= seat < 4:
+                    names[seat] = name
+        return names
+
+    def hand_seat(self, match_id: str, hand_no: int, *, viewer: int) -> int | None:
+        """The seat account ``viewer`` had in a stored hand, ``None`` if he had none."""
+        with self._read() as session:
+            return session.scalar(
+                select(HandSeatRow.seat)
+                .join(HandRecordRow, HandRecordRow.id == HandSeatRow.record_id)
+                .where(HandRecordRow.match_id == match_id, HandRecordRow.hand_no == hand_no,
+                       HandSeatRow.account_id == viewer))
 
     def staff_hand_numbers(self, match_id: str) -> list[int]:
         """The finished hand numbers of any match, ascending, for the staff reading a report

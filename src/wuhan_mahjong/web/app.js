@@ -789,7 +789,7 @@ function renderOverlay() {
     html = renderSettlement(S.lastSettlement, c);
   } else if (S.screen === "replay" && S.replay && S.replay.showSettlement) {
     const f = S.replay.frames[S.replay.i];
-    if (f && f.view.result) html = renderSettlement(f.view, { names: S.replay.names || null, replayHands: S.replay.staff ? true : null, continueLabel: t("app.close") });
+    if (f && f.view.result) html = renderSettlement(replayView(f.view), { names: S.replay.names || null, replayHands: true, replayYou: S.replay.seat, continueLabel: t("app.close") });
   } else if (S.screen === "fixture" && S.fixture && S.fixture.view && S.fixture.view.result && !S.fixture.hideSettlement) {
     html = renderSettlement(S.fixture.view, { names: S.fixture.names, continueLabel: t("settle.continue") });
   }
@@ -1019,7 +1019,8 @@ const SCREENS = {
       <input id="replay-id" name="hand" value="${esc(r ? r.id || "" : "")}" placeholder="match/hand"><button type="submit">${t("replay.load")}</button></form>`;
     if (!r || !r.frames) return `<div class="screen"><div class="card"><h2>${t("replay.title")}</h2>${form}<p class="error">${esc(r && r.error ? r.error : "")}</p></div></div>`;
     const f = r.frames[r.i];
-    const c = { names: r.names || null, selected: null, deadline: null, hint: null, pending: true, chooser: null, replayHands: f.hands, caption: replayCaption(f) };
+    const view = replayView(f.view);
+    const c = { names: r.names || null, selected: null, deadline: null, hint: null, pending: true, chooser: null, replayHands: f.hands, replayYou: r.seat, caption: replayCaption(f) };
     const match = r.id.split("/")[0];
     const hands = r.hands && r.hands.length > 1 ? `<div class="replay-bar">${r.hands.map((n) => `<button ${r.staff ? "data-replay-staff" : "data-replay"}="${esc(match)}/${n}" ${`${match}/${n}` === r.id ? "disabled" : ""}>${t("table.hand_no", { n: n + 1 })}</button>`).join("")}</div>` : "";
     if (r.staff) { // a staff member reading any match (a report's): no review, check or sharing, which are the players'
@@ -1032,7 +1033,7 @@ const SCREENS = {
         <button data-rp="next">${t("replay.next")} ▶</button><button data-rp="end">${t("replay.end")} »</button>
         <button data-rp="play">${r.timer ? t("replay.pause") : t("replay.play")}</button>
         ${f.view.result ? `<button data-rp="settle">${t("settle.title")}</button>` : ""}</div>
-        ${hands}<div class="replay-caption">${esc(c.caption)}</div>${renderTable(f.view, c)}</div>`;
+        ${hands}<div class="replay-caption">${esc(c.caption)}</div>${renderTable(view, c)}</div>`;
     }
     return `<div class="replay">${form}
       <div class="replay-bar"><button data-rp="start">« ${t("replay.start")}</button><button data-rp="prev">◀ ${t("replay.prev")}</button>
@@ -1043,7 +1044,7 @@ const SCREENS = {
       ${reviewHTML(r)}
       ${hands}
       ${verifyHTML(`${r.pub ? "public" : "replay"}:${r.id}`)}${r.pub ? "" : shareBarHTML(r.id)}
-      <div class="replay-caption">${esc(c.caption)}</div>${renderTable(f.view, c)}</div>`;
+      <div class="replay-caption">${esc(c.caption)}</div>${renderTable(view, c)}</div>`;
   },
 
   profile() {
@@ -1272,14 +1273,19 @@ function hashParams() {
  * players' names; the same frames from /api/staff/matches/{m}/hands/{n}/frames); else one
  * the player sat at. */
 async function loadReplay(id, pub = false, staff = false) {
-  S.replay = { id, pub, staff, frames: null, i: 0, error: "", names: null };
+  S.replay = { id, pub, staff, frames: null, i: 0, error: "", names: null, seat: null };
   render();
   try {
     const [match, hand] = id.split("/");
     const m = encodeURIComponent(match);
     let path;
-    if (pub) path = `/api/public/hands/${m}/${encodeURIComponent(hand)}/frames`;
-    else if (staff) {
+    if (pub) {
+      path = `/api/public/hands/${m}/${encodeURIComponent(hand)}/frames`;
+      // the published hand's players, to name its seats (the frames carry no names)
+      api("GET", `/api/public/hands/${m}/${encodeURIComponent(hand)}`).then((h) => {
+        if (S.replay && S.replay.id === id && Array.isArray(h.players)) { S.replay.names = h.players; if (S.screen === "replay") render(); }
+      }).catch(() => {});
+    } else if (staff) {
       const list = await api("GET", `/api/staff/matches/${m}`);
       S.replay.hands = list.hands || [];
       S.replay.names = Array.isArray(list.players) ? list.players : null;
@@ -1290,6 +1296,9 @@ async function loadReplay(id, pub = false, staff = false) {
       // GET /api/matches/{id}/hands lists the hands the player sat at
       const list = await api("GET", `/api/matches/${m}/hands`);
       S.replay.hands = list.hands || [];
+      // who sat where, and one's own seat: drawn at the bottom, as at the table
+      S.replay.names = Array.isArray(list.players) ? list.players : null;
+      S.replay.seat = Number.isInteger(list.seat) ? list.seat : null;
       const n = hand !== undefined && hand !== "" ? Number(hand) : S.replay.hands[0];
       S.replay.id = `${match}/${n}`;
       path = `/api/matches/${m}/hands/${n}/frames`;
@@ -1303,6 +1312,13 @@ async function loadReplay(id, pub = false, staff = false) {
     S.replay.error = e.status === 404 ? t("replay.none") : t("app.error", { msg: e.code ? errorText(e) : e.message });
   }
   if (S.screen === "replay") render();
+}
+
+/** A replay frame's view as its watcher sees it: from his own seat when he played the hand
+ * (that seat at the bottom, as at the table), else from East's. */
+function replayView(view) {
+  const seat = S.replay ? S.replay.seat : null;
+  return seat === null || seat === undefined ? view : { ...view, viewer: seat };
 }
 
 function openReplay(id, staff = false) {

@@ -4,6 +4,7 @@
 // handles clicks by event delegation (data-act / data-tile attributes).
 // ctx: {names: [4 strings] | null, selected: index | null, deadline: ms epoch | null,
 //       hint: {...} | null, pending: bool, replayHands: [4 tile strings] | null,
+//       replayYou: the replay watcher's own seat (he played the hand) | null,
 //       chooser: "chi" | "kong" | "tile" | null, chooserTile: "5m" | null, caption: str}
 
 import { getLang, t, tileName } from "./i18n.js";
@@ -37,6 +38,7 @@ export function seatLabel(seat, view, ctx) {
   const name = ctx.names && ctx.names[seat];
   const wind = t(`seat.${seat}`);
   if (view.viewer === seat && !ctx.replayHands) return name ? `${esc(name)} (${t("seat.you")})` : t("seat.you");
+  if (ctx.replayHands && ctx.replayYou === seat) return `${esc(name || t("seat.name", { wind }))} (${t("seat.you")})`; // one's own replay
   return name ? `${esc(name)}` : t("seat.name", { wind });
 }
 
@@ -270,7 +272,7 @@ function whoName(seat, ctx, view) {
   if (seat === null || seat === undefined) return "";
   const name = ctx.names && ctx.names[seat];
   const wind = t("seat.name", { wind: t(`seat.${seat}`) });
-  const you = view && view.viewer === seat && !ctx.replayHands ? ` (${t("seat.you")})` : "";
+  const you = view && view.viewer === seat && (!ctx.replayHands || ctx.replayYou === seat) ? ` (${t("seat.you")})` : "";
   return esc(name ? `${name}` : wind) + you;
 }
 
