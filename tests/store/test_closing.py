@@ -107,6 +107,20 @@ def test_not_while_in_a_running_match(store: Store) -> None:
     assert [s["name"] for s in _config(store, "run")["seats"]][2] == closed_name(ids[2])
 
 
+def test_no_match_opens_with_a_closed_account(store: Store) -> None:
+    """An operator's close (out of the server) may land while the server seats the
+    player, before it opens the match: the open is refused, nothing is written, and the
+    match would otherwise settle into the closed account."""
+    ids = [store.register(n, PW).id for n in ("ann", "ben", "cal", "deb")]
+    seats = [{"account_id": a, "name": f"n{a}", "is_bot": False} for a in ids]
+    close_account(store, ids[1], actor="operator")
+    with pytest.raises(UnknownAccount):
+        store.open_match("late", "t", "00", {"profile": "yuanhang", "seats": seats})
+    with store._read() as session:
+        assert session.get(MatchRow, "late") is None
+    store.open_match("ok", "t", "00", {"profile": "yuanhang", "seats": [seats[0], seats[2]]})
+
+
 def test_the_operator_closes_an_account(store: Store, db_url: str,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     eve = store.register("eve", PW)

@@ -22,7 +22,9 @@ What others need stays, under the tombstone: the hand records and their seats (t
 other players' replays), the settlements and the ledger (the audit), the rated results
 (the other players' rating histories).  A closed account has no public page, is on no
 leaderboard and cannot be followed.  An account seated in a running match cannot be
-closed (:class:`AccountInMatch`): the match would settle into it after.
+closed (:class:`AccountInMatch`): the match would settle into it after.  Nor can a match
+open with a closed account (``RecordStore.open_match`` locks the seated accounts as this
+locks its account, so an operator's close racing the server's seating is one or the other).
 """
 
 from __future__ import annotations

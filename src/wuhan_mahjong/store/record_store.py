@@ -233,9 +233,25 @@ class RecordStore(LedgerStore):
         *,
         owner: str | None = None,
     ) -> int:
-        """Start a match's log (status ``running``); returns its fencing epoch."""
+        """Start a match's log (status ``running``); returns its fencing epoch.
+
+        :class:`UnknownAccount` if a seat's account is closed: an operator's close
+        (``admin close``, out of the server) may land while the server seats the player,
+        before the match is opened, and the match would settle into the closed account.
+        The seated accounts are locked here, as closing locks its account, so one of the
+        two waits for the other and sees what it did (closing refuses an account in a
+        running match)."""
         with self._write() as session:
             epoch = matchlog.open_match(session, match_id, table_id, seed, config, owner)
+            seats = config.get("seats")
+            seated = sorted({int(s["account_id"]) for s in seats if isinstance(s, dict)
+                             and isinstance(s.get("account_id"), int)} if isinstance(seats, list)
+                            else set())
+            for row in session.scalars(select(AccountRow).where(AccountRow.id.in_(seated))
+                                       .order_by(AccountRow.id).with_for_update()
+                                       .execution_options(populate_existing=True)):
+                if row.closed_at is not None:
+                    raise UnknownAccount(row.id)
             tournaments.match_opened(session, match_id, config, owner)  # a tournament's table
             clubs.match_opened(session, match_id, config)  # a club's table
             return epoch
