@@ -380,9 +380,22 @@ function onError(msg) {
     onClubError(msg);
   } else {
     S.error = errorText(msg);
+    S.roomRefusal = ref === "room" ? { code: msg.code, reason: (msg.params || {}).reason } : null;
     if (S.screen === "table") toast(S.error);
   }
   render();
+}
+
+/** Whether the room's refusal shown (S.roomRefusal: 开始 before everyone was ready, say) no
+ * longer holds in the room as the frame `room` has it: it is then no longer shown (it
+ * stayed under members who had all readied since). A member short of silver is told so,
+ * then the room frame that makes him not ready follows: his refusal holds until he readies. */
+function roomRefusalGone(why, room) {
+  const me = room.members.find((m) => m.you);
+  if (why.code === "not_ready" && why.reason === "members") return room.members.every((m) => m.ready);
+  if (why.code === "not_ready") return room.members.length === 4; // four_players, silver_four
+  if (why.code === "insufficient_silver") return !!(me && me.ready);
+  return false;
 }
 
 function onMessage(msg) {
@@ -422,6 +435,7 @@ function onMessage(msg) {
       break;
     case "room":
       if (!S.room || S.room.code !== msg.code) { S.inviteSent = {}; S.inviteError = ""; loadFollowing(); }
+      if (S.error && S.roomRefusal && roomRefusalGone(S.roomRefusal, msg)) { S.error = ""; S.roomRefusal = null; }
       S.room = msg; S.queued = null; delete S.formErrors["create-form"]; delete S.formErrors["join-form"];
       S.rejoining = null; rememberRoom(msg.code);
       if (S.screen !== "room") go("room"); else render();
@@ -435,8 +449,12 @@ function onMessage(msg) {
       else if (msg.club != null) { S.error = t("room.club_gone", { club: msg.club }); render(); }
       break;
     case "table":
-      if (!S.table || S.table.match_id !== msg.match_id) resetEndVote();
-      else forgetOpenVote(); // resent after this frame if still open (endvote.js)
+      if (!S.table || S.table.match_id !== msg.match_id) {
+        resetEndVote();
+        // a new match: nothing of the last one's table stays (its 结算 was offered from the
+        // new match's first move, and opened the old match's last settlement)
+        S.lastSettlement = null; S.settlementOpen = false; S.view = null; S.state = null; S.hint = null;
+      } else forgetOpenVote(); // resent after this frame if still open (endvote.js)
       S.table = msg; S.players = msg.players; S.queued = null; S.room = null; S.matchEnd = null;
       rememberRoom(null);
       S.bubbles = {};

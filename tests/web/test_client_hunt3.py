@@ -1,0 +1,65 @@
+"""Faults found by playing matches in the shipped client (the room and the table) against the
+real server as a demanding player would, on a phone and on a desktop; each test failed on
+the client before its fix.
+
+* In a room, the host who tapped 开始 before everyone was ready read *还有人没有准备*; it
+  stayed under the members after they had all readied (every one ✔), until he left the
+  room: a refusal shown as if it still held.
+* A new match (再来一局 after a quick match) offered 结算 among the table's tools from its
+  first move, and it opened the last settlement of the match before: the client kept the
+  old match's settlement (and its view) across the new table frame.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import as_guest, room_with_friend, to_quick_table, wait_js
+from .test_client_hunt import SIZES
+
+
+def test_a_refused_start_is_not_shown_once_everyone_is_ready(browser: Any, live_server: str) -> None:
+    """The host taps 开始 with nobody ready: the room says why.  Once both members are ready
+    the reason no longer holds, and the room no longer says it."""
+    host_ctx, host, host_console = as_guest(browser, live_server)
+    friend_ctx, friend, friend_console = as_guest(browser, live_server, **SIZES["portrait"])
+    try:
+        room_with_friend(host, friend, live_server)
+        host.click("[data-do='start']")
+        host.wait_for_selector(".screen .error:not(:empty)")
+        assert "准备" in host.locator(".screen .error").inner_text()
+        for page in (host, friend):
+            page.click("[data-do='ready']")
+        wait_js(host, "window.__wm.room.members.every((m) => m.ready)"
+                      " && document.querySelectorAll('.seats-list li').length === 2")
+        assert host.locator(".screen .error").inner_text() == "", "a refusal that no longer holds"
+        assert not host_console.errors and not friend_console.errors, (
+            host_console.errors + friend_console.errors)
+    finally:
+        host_ctx.close()
+        friend_ctx.close()
+
+
+@pytest.mark.slow
+def test_a_new_match_starts_without_the_last_ones_settlement(browser: Any, live_server: str) -> None:
+    """A guest plays a quick match's hand out by 托管, reads its settlement, goes on to the
+    summary and taps 再来一局: the new table offers no 结算 (no hand of it is over), and
+    shows no settlement."""
+    context, page, console = as_guest(browser, live_server, **SIZES["portrait"])
+    try:
+        to_quick_table(page)
+        page.click("[data-do='auto']")
+        page.wait_for_selector("#overlay .settlement", timeout=60_000)
+        page.click("#overlay [data-act='continue']")
+        page.wait_for_selector("table.summary")
+        old = page.evaluate("() => window.__wm.matchEnd.match_id")
+        page.click("[data-do='quick']")
+        page.wait_for_selector(".table .hand .tile", timeout=30_000)
+        wait_js(page, f"window.__wm.table.match_id !== {old!r} && window.__wm.view.hand_no === 0")
+        assert page.locator("[data-do='show-settlement']").count() == 0
+        assert page.locator("#overlay .settlement").count() == 0
+        assert console.errors == []
+    finally:
+        context.close()
