@@ -8,6 +8,9 @@ the client before its fix.
 * A new match (再来一局 after a quick match) offered 结算 among the table's tools from its
   first move, and it opened the last settlement of the match before: the client kept the
   old match's settlement (and its view) across the new table frame.
+* The table's own settings (本桌规则: 音效, 自动胡, 自动过, the tiles, the speed) showed what
+  they had shown before, not the settings in force: muted with the menu's switch, the
+  panel still ticked 音效 (its form was restored from the last drawing).
 """
 
 from __future__ import annotations
@@ -60,6 +63,28 @@ def test_a_new_match_starts_without_the_last_ones_settlement(browser: Any, live_
         wait_js(page, f"window.__wm.table.match_id !== {old!r} && window.__wm.view.hand_no === 0")
         assert page.locator("[data-do='show-settlement']").count() == 0
         assert page.locator("#overlay .settlement").count() == 0
+        assert console.errors == []
+    finally:
+        context.close()
+
+
+def test_the_tables_settings_show_the_settings_in_force(browser: Any, live_server: str) -> None:
+    """At a quick match's table the player opens 本桌规则 (its settings: sound, 自动胡 …) and
+    mutes the sound with the menu's switch: the panel's 音效 box follows, and so does the
+    switch when he ticks the box again."""
+    context, page, console = as_guest(browser, live_server)
+    try:
+        to_quick_table(page)
+        page.click(".table-tools [data-do='info']")
+        page.wait_for_selector("#table-auto-form [name='sound']")
+        assert page.is_checked("#table-auto-form [name='sound']")
+        page.click("#mute")
+        wait_js(page, "document.querySelector('#mute').getAttribute('aria-pressed') === 'true'")
+        assert not page.is_checked("#table-auto-form [name='sound']"), "the panel says the sound is on"
+        page.check("#table-auto-form [name='sound']")
+        wait_js(page, "document.querySelector('#mute').getAttribute('aria-pressed') === 'false'")
+        page.click("#mute")
+        assert not page.is_checked("#table-auto-form [name='sound']")
         assert console.errors == []
     finally:
         context.close()

@@ -994,8 +994,9 @@ const SCREENS = {
       `${endVoteButtonHTML(S.table, S.view)}<button data-do="escape">${t("table.leave")}</button>${again}${watchersHTML(S.table)}</div>`;
     const chat = S.chatOpen && !S.fixture ? chatPanelHTML(S.players, S.view, S.muted) : "";
     // the settings a player changes during a match, here too: the settings page is a step
-    // away from the table (leaving the table is an escape)
-    const autoForm = `<form id="table-auto-form" class="form-row table-auto">` +
+    // away from the table (leaving the table is an escape). Live (drawn from the settings,
+    // never restored from what it showed before): the menu's mute switch changes one too.
+    const autoForm = `<form id="table-auto-form" class="form-row table-auto" data-live="1">` +
       `<label><input type="checkbox" name="autowin" ${settings.autowin ? "checked" : ""}> ${t("settings.autowin")}</label>` +
       `<label><input type="checkbox" name="autopass" ${settings.autopass ? "checked" : ""}> ${t("settings.autopass")}</label>` +
       `<label><input type="checkbox" name="sound" ${settings.sound ? "checked" : ""}> ${t("settings.sound")}</label>` +
