@@ -11,10 +11,17 @@ the client before its fix.
 * The table's own settings (本桌规则: 音效, 自动胡, 自动过, the tiles, the speed) showed what
   they had shown before, not the settings in force: muted with the menu's switch, the
   panel still ticked 音效 (its form was restored from the last drawing).
+* A room that could not start said so in words that did not fit: the host of a silver room
+  whose two members were both ready read *还有人没有准备* (a silver room seats four players),
+  and the host of a 同IP禁止进入 room two of whose members shared an address read that
+  someone from *his* address was in the room.  Such a refusal now also goes once it no
+  longer holds (the pair of one address broken up).
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -88,3 +95,26 @@ def test_the_tables_settings_show_the_settings_in_force(browser: Any, live_serve
         assert console.errors == []
     finally:
         context.close()
+
+
+def test_every_refusal_to_start_a_room_says_why() -> None:
+    """Every reason the server gives a ``not_ready`` has its words in the client, and the
+    words of one without a reason do not say that someone is not ready: a silver room of two
+    ready players read *还有人没有准备*.  A room's 同IP refusal (``same_address`` answering 准备
+    or 开始, not a join) has its own words: the host whose two other members shared an
+    address read that someone from *his* address was in the room."""
+    server = Path(__file__).resolve().parents[2] / "src" / "wuhan_mahjong" / "server"
+    i18n = (server.parent / "web" / "i18n.js").read_text()
+    pattern = re.compile(r'ProtocolError\(\s*"not_ready",(.*?)\)\s*(?:from None)?\n', re.S)
+    reasons = set()
+    for py in server.glob("*.py"):
+        for m in pattern.finditer(py.read_text()):
+            reasons.update(re.findall(r'reason="(\w+)"', m.group(1)))
+    assert {"members", "four_players", "silver_four"} <= reasons, reasons
+    for reason in reasons:
+        assert i18n.count(f'"err.not_ready.{reason}":') == 2, f"no words for err.not_ready.{reason}"
+    for lang in ("zh", "en"):
+        table = i18n.split(f"const {lang} = {{", 1)[1]
+        words = dict(re.findall(r'^\s*"(err\.not_ready(?:\.members)?)": "([^"]*)"', table, re.M))
+        assert words["err.not_ready"] != words["err.not_ready.members"], words
+    assert i18n.count('"err.same_address.members":') == 2

@@ -379,7 +379,10 @@ function onError(msg) {
   } else if (ref === "club") { // 开桌 or 加入 on a club's page (clubs.js)
     onClubError(msg);
   } else {
-    S.error = errorText(msg);
+    // a room's 同IP refusal of 准备 / 开始 is about two of its members (a join's, with the
+    // join form's ref, about the joining player's own address)
+    const roomsPair = ref === "room" && msg.code === "same_address";
+    S.error = errorText(roomsPair ? { ...msg, params: { ...(msg.params || {}), reason: "members" } } : msg);
     S.roomRefusal = ref === "room" ? { code: msg.code, reason: (msg.params || {}).reason } : null;
     if (S.screen === "table") toast(S.error);
   }
@@ -395,6 +398,7 @@ function roomRefusalGone(why, room) {
   if (why.code === "not_ready" && why.reason === "members") return room.members.every((m) => m.ready);
   if (why.code === "not_ready") return room.members.length === 4; // four_players, silver_four
   if (why.code === "insufficient_silver") return !!(me && me.ready);
+  if (why.code === "same_address") return !room.members.some((m) => m.same_address);
   return false;
 }
 
