@@ -16,6 +16,9 @@ the client before its fix.
   and the host of a 同IP禁止进入 room two of whose members shared an address read that
   someone from *his* address was in the room.  Such a refusal now also goes once it no
   longer holds (the pair of one address broken up).
+* With 托管 on (his switch, or the server's after two timeouts), a player on a phone held
+  upright had its way off, 取消托管, only among the table's tools below the first screen;
+  the sign of it was *(托管)* after his name.  It is now beside his hand.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import as_guest, room_with_friend, to_quick_table, wait_js
+from .conftest import as_guest, room_with_friend, run_server, to_quick_table, wait_js
 from .test_client_hunt import SIZES
 
 
@@ -118,3 +121,28 @@ def test_every_refusal_to_start_a_room_says_why() -> None:
         words = dict(re.findall(r'^\s*"(err\.not_ready(?:\.members)?)": "([^"]*)"', table, re.M))
         assert words["err.not_ready"] != words["err.not_ready.members"], words
     assert i18n.count('"err.same_address.members":') == 2
+
+
+@pytest.mark.slow
+def test_auto_play_is_switched_off_from_the_first_screen(browser: Any, tmp_path: Path) -> None:
+    """On a phone held upright a player whose 托管 is on (he switched it on, or two timeouts
+    did) sees 取消托管 beside his hand on the first screen (the table's tools are below it),
+    and one tap there switches it off."""
+    with run_server(tmp_path, ["--bot-delay", "1"]) as base:  # his seat plays slowly too
+        context, page, console = as_guest(browser, base, **SIZES["portrait"])
+        try:
+            to_quick_table(page)
+            page.click(".table-tools [data-do='auto']")
+            wait_js(page, "window.__wm.state && window.__wm.state.auto")
+            page.evaluate("() => window.scrollTo(0, 0)")
+            button = page.locator(".me .actions [data-do='auto']")
+            assert button.count() == 1, "no 取消托管 beside the hand"
+            box = button.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+            assert button.inner_text() == "取消托管"
+            button.click()
+            wait_js(page, "window.__wm.state && !window.__wm.state.auto")
+            assert page.locator(".me .actions [data-do='auto']").count() == 0
+            assert console.errors == []
+        finally:
+            context.close()

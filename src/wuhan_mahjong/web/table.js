@@ -5,7 +5,8 @@
 // ctx: {names: [4 strings] | null, selected: index | null, deadline: ms epoch | null,
 //       hint: {...} | null, pending: bool, replayHands: [4 tile strings] | null,
 //       replayYou: the replay watcher's own seat (he played the hand) | null,
-//       chooser: "chi" | "kong" | "tile" | null, chooserTile: "5m" | null, caption: str}
+//       chooser: "chi" | "kong" | "tile" | null, chooserTile: "5m" | null, caption: str,
+//       auto: bool (this seat's 托管 is on: its 取消托管 beside the hand)}
 
 import { getLang, t, tileName } from "./i18n.js";
 import { parseTiles, tileSVG } from "./tiles.js";
@@ -239,7 +240,10 @@ function actionsHTML(view, ctx) {
   const g = groupActions(view.legal_actions);
   const btn = (key, list, hot) => list.length
     ? `<button class="act act-${key}" data-act="${key}" ${ctx.pending ? "disabled" : ""}>${t(`act.${key}`)}<kbd>${hot}</kbd></button>` : "";
-  const buttons = [btn("win", g.win, "H"), btn("kong", g.kong, "K"), btn("peng", g.peng, "P"),
+  // 托管 on (the player's switch, or the server's after two timeouts): its way off beside the
+  // hand, as the apps show it; the table's tools are below a phone's first screen
+  const auto = ctx.auto ? `<button class="act act-auto" data-do="auto" aria-pressed="true">${t("table.auto_off")}</button>` : "";
+  const buttons = auto + [btn("win", g.win, "H"), btn("kong", g.kong, "K"), btn("peng", g.peng, "P"),
     btn("chi", g.chi, "C"), btn("laizi_discard", g.laizi_discard, "L"), btn("pass", g.pass, "␣")].join("");
   let chooser = "";
   if (ctx.chooser) {
