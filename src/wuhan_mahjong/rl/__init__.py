@@ -44,8 +44,15 @@ _WHERE = {
     "index_action": "spaces", "view_mask": "spaces",
 }
 
+_SUBMODULES = frozenset(("aec", "dataset", "dataset_args", "game", "gym_env", "npz", "policy",
+                         "spaces", "vector"))
+"""Loaded on first use too: ``rl.dataset.load(path)``, ``rl.policy.MLP`` (docs/rl.md) were an
+AttributeError in a process that had not imported them yet."""
+
 
 def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return import_module(f"{__name__}.{name}")  # (the import sets the attribute)
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

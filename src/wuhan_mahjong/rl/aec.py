@@ -175,7 +175,9 @@ class WuhanMahjongEnv(_Base, AECEnv):  # type: ignore[misc]
         elif action is not None and not _is_pass(action):
             info["illegal"] = True  # an idle seat may only wait (pass)
             self.rewards[agent] -= self.illegal_penalty
-        self.infos = {a: {} for a in self.agents}
+        # only the acting agent's info changes: another agent reads its own with ``last()``
+        # when it is selected again, as its rewards (emptied here, its ``illegal`` never
+        # reached it)
         self.infos[agent] = info
         self._steps += 1
         if game.over:

@@ -42,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bots import get_bot
+from ..engine.actions import PASS, Action
 from ..engine.state import new_hand
 from ..engine.views import seat_view
 from ..rules import PROFILES, RulesError, get_rules, parse_overrides
@@ -62,19 +63,28 @@ def play_hand_rows(profile: str, options: dict[str, Any], policy: str, seed: int
                    all_decisions: bool = False) -> tuple[list[tuple[npt.NDArray[np.float32],
                                                               npt.NDArray[np.int8], int, int]],
                                                     tuple[int, int, int, int], int]:
-    """Play hand ``h`` of the dataset: its rows ``(obs, mask, action, seat)``, deltas and dealer."""
+    """Play hand ``h`` of the dataset: its rows ``(obs, mask, action, seat)``, deltas and dealer.
+
+    With ``all_decisions`` the hand is played without ``auto_pass``, so a claim window, a
+    robbing window or a final draw where a seat can only pass is a decision (a row) too;
+    that pass is played without asking the bot, so the hand is the one played without
+    ``all_decisions`` (with ``auto_pass`` those passes were no decisions at all, and the
+    option kept no more rows)."""
     rules = get_rules(profile, options)
     key = f"wuhan-mahjong dataset {seed} {h}"
     rng = random.Random(key)
     dealer = rng.randrange(4)
-    state = new_hand(rules, dealer, rng=rng, auto_pass=True)
+    state = new_hand(rules, dealer, rng=rng, auto_pass=not all_decisions)
     bots = [get_bot(policy, random.Random(f"{key} seat {s}").getrandbits(31)) for s in range(4)]
     rows = []
     while not state.ended:
         seat = state.to_act()[0]
         view = seat_view(state, seat)
-        action = bots[seat].choose(view)
         legal = state.legal_actions(seat)
+        if legal == (PASS,) and state.phase != "turn":  # what auto_pass answers
+            action: Action = PASS
+        else:
+            action = bots[seat].choose(view)
         if all_decisions or len(legal) > 1:
             rows.append((encode(view), action_mask(legal, state.pending_tile),
                          action_index(action, state.pending_tile), seat))

@@ -38,10 +38,10 @@ class SelfPlayVector:
                  **options: Any) -> None:
         num_envs = whole_number("num_envs", num_envs, 1)
         self.num_envs = num_envs
-        master = random.Random(seed_value(seed))
         self.games = [IndexedGame(profile, match=match, hands=hands, auto_pass=True,
                              reward_scale=reward_scale, options=options) for _ in range(num_envs)]
-        self._seeds = [master.getrandbits(62) for _ in range(num_envs)]
+        self._seeds = self._table_seeds(seed)
+        self._seeded = False  # the next reset starts every table's stream from its seed
         self.obs = np.zeros((num_envs, *OBS_SHAPE), dtype=np.float32)
         self.mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
         self.seat = np.zeros(num_envs, dtype=np.int8)
@@ -57,11 +57,25 @@ class SelfPlayVector:
         self.mask[i] = t.mask(s)
         t.observe(s, self.obs[i])
 
-    def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
-        """Deal every table; the first batch: observations, masks and the seat deciding in each row."""
+    def _table_seeds(self, seed: Any) -> list[int]:
+        master = random.Random(seed_value(seed))
+        return [master.getrandbits(62) for _ in range(self.num_envs)]
+
+    def reset(self, seed: int | None = None
+              ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+        """Deal every table; the first batch: observations, masks and the seat deciding in each row.
+
+        The first reset deals from the runner's ``seed``, ``reset(seed=s)`` from ``s`` (as a
+        new ``SelfPlayVector(seed=s)``); a later ``reset()`` deals new hands, each table's
+        stream going on (it dealt the first hands again: an epoch per reset saw one set of
+        deals)."""
+        if seed is not None:
+            self._seeds = self._table_seeds(seed)
+            self._seeded = False
         for i, t in enumerate(self.games):
-            t.reset(self._seeds[i])
+            t.reset(None if self._seeded else self._seeds[i])
             self._fill(i)
+        self._seeded = True
         self._dealt = True
         return self.obs.copy(), self.mask.copy(), self.seat.copy()
 

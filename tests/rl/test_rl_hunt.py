@@ -1,0 +1,83 @@
+"""Faults a researcher training on the environments met: each test failed before its fix."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+
+from wuhan_mahjong import rl
+from wuhan_mahjong.rl import dataset
+
+
+def test_the_submodules_named_in_the_docs_are_attributes_of_rl() -> None:
+    """docs/rl.md writes ``rl.dataset.load(path)``, ``rl.policy.MLP``: in a fresh process
+    ``from wuhan_mahjong import rl`` then ``rl.dataset`` was an AttributeError (the lazy
+    names knew the classes, not the modules)."""
+    code = ("from wuhan_mahjong import rl\n"
+            "assert callable(rl.dataset.load) and callable(rl.dataset.play_hand_rows)\n"
+            "assert rl.policy.MLP and rl.policy.MLPBot and rl.spaces.PASS_INDEX == 113\n"
+            "assert rl.vector.SelfPlayVector is rl.SelfPlayVector\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_an_aec_agent_reads_its_illegal_flag_with_last() -> None:
+    """``info["illegal"]`` reaches the agent through ``env.last()`` at its next turn, as its
+    penalty does (the next agent's step emptied every other agent's info, so the flag was
+    gone before the agent that played the illegal index was selected again)."""
+    e = rl.env("yuanhang", illegal_penalty=1.0)
+    e.reset(seed=2)
+    culprit = None
+    seen: list[tuple[str, float, dict[str, object]]] = []
+    for agent in e.agent_iter(400):
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        if agent == culprit:
+            seen.append((agent, reward, dict(info)))
+            if len(seen) == 2:
+                break
+        mask = obs["action_mask"]
+        if culprit is None and not mask[rl.spaces.PASS_INDEX]:  # a turn: pass is illegal
+            culprit = agent
+            e.step(rl.spaces.PASS_INDEX)
+            continue
+        e.step(int(np.flatnonzero(mask)[0]))
+    assert seen[0][1] == -1.0 and seen[0][2] == {"illegal": True}
+    assert seen[1][2] == {}  # its next step was legal
+
+
+def test_the_vector_runner_deals_new_hands_at_every_reset() -> None:
+    """``reset()`` again goes on with each table's stream (it dealt the very same hands
+    every time, seeded or not: a loop resetting per epoch trained on one set of deals);
+    ``reset(seed=s)`` deals what a new ``SelfPlayVector(seed=s)`` deals."""
+    for seed in (1, None):
+        vec = rl.SelfPlayVector(3, "yuanhang", seed=seed)
+        first = vec.reset()[0]
+        assert not np.array_equal(first, vec.reset()[0])
+    vec = rl.SelfPlayVector(3, "yuanhang", seed=5)
+    vec.reset()
+    again = vec.reset(seed=7)
+    fresh = rl.SelfPlayVector(3, "yuanhang", seed=7).reset()
+    for a, b in zip(again, fresh, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_all_decisions_keeps_the_forced_ones_of_the_same_hands() -> None:
+    """``--all-decisions`` ("also keep decisions with a single legal action") wrote the
+    same rows as without: the hands were played with ``auto_pass``, so a claim window or
+    a final draw where a seat could only pass was never a decision.  Now those are rows
+    too, and the hands, the real decisions and the settlements are the same."""
+    some = dataset.generate("bianfeng", 2, "random", seed=3)
+    every = dataset.generate("bianfeng", 2, "random", seed=3, all_decisions=True)
+    assert np.array_equal(some["deltas"], every["deltas"])
+    forced = every["mask"].sum(axis=1) == 1
+    assert forced.sum() > 20
+    assert (every["action"][forced] == rl.spaces.PASS_INDEX).sum() > 20
+    for k in ("obs", "mask", "action", "seat", "hand", "reward"):
+        assert np.array_equal(every[k][~forced], some[k]), k
+    rows, deltas, _ = dataset.play_hand_rows("bianfeng", {}, "random", 3, 1, all_decisions=True)
+    assert [a for _, _, a, _ in rows] == every["action"][every["hand"] == 1].tolist()
+    assert tuple(every["deltas"][1]) == deltas
