@@ -19,6 +19,9 @@ the client before its fix.
 * With 托管 on (his switch, or the server's after two timeouts), a player on a phone held
   upright had its way off, 取消托管, only among the table's tools below the first screen;
   the sign of it was *(托管)* after his name.  It is now beside his hand.
+* The match's summary did not add up after an escape: the penalty (400 points at 赖子山庄,
+  shared by the others) was in each total but in no column, and nothing said who had
+  escaped.  It has its column (逃跑罚分) and the escaper's row says 逃跑.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import as_guest, room_with_friend, run_server, to_quick_table, wait_js
+from .conftest import as_guest, room_with_friend, run_server, start_with_bots, to_quick_table, wait_js
 from .test_client_hunt import SIZES
 
 
@@ -146,3 +149,45 @@ def test_auto_play_is_switched_off_from_the_first_screen(browser: Any, tmp_path:
             assert console.errors == []
         finally:
             context.close()
+
+
+ROW_SUMS = """() => [...document.querySelectorAll('table.summary tbody tr')].map((tr) => {
+  const cells = [...tr.querySelectorAll('td')].map((td) => td.innerText.trim());
+  const total = Number(tr.querySelector('b').innerText);
+  const parts = cells.slice(1).filter((c) => /^[+-]?[0-9]+$/.test(c)).map(Number)
+    .filter((n, i, all) => i < all.length - 1 || n !== total);
+  return {name: cells[0], total, sum: parts.reduce((a, b) => a + b, 0)};
+})"""
+
+
+@pytest.mark.slow
+def test_the_summary_adds_up_after_an_escape(browser: Any, live_server: str) -> None:
+    """A 赖子山庄 room (an escape costs 400 points, shared by the others) of two guests and
+    two bots; the host escapes in its one hand, the friend plays it out by 托管.  On the
+    friend's summary every row adds up to its total (the penalty has a column of its own),
+    and the escaper's row says he escaped."""
+    host_ctx, host, host_console = as_guest(browser, live_server)
+    friend_ctx, friend, friend_console = as_guest(browser, live_server, **SIZES["portrait"])
+    try:
+        host.select_option("#cf-profile", "laizishanzhuang")
+        host.fill("#cf-hands", "1")
+        room_with_friend(host, friend, live_server)
+        start_with_bots(host, friend)
+        host.on("dialog", lambda d: d.accept())
+        host.click("[data-do='escape']")
+        host.wait_for_selector("#create-form")
+        friend.click(".table-tools [data-do='auto']")
+        friend.wait_for_selector("#overlay .settlement", timeout=60_000)
+        friend.click("#overlay [data-act='continue']")
+        friend.wait_for_selector("table.summary")
+        rows = friend.evaluate(ROW_SUMS)
+        assert len(rows) == 4, rows
+        for row in rows:
+            assert row["sum"] == row["total"], rows
+        assert sum(1 for row in rows if "逃跑" in row["name"]) == 1, rows
+        assert "逃跑罚分" in friend.locator("table.summary thead").inner_text()
+        assert not host_console.errors and not friend_console.errors, (
+            host_console.errors + friend_console.errors)
+    finally:
+        host_ctx.close()
+        friend_ctx.close()

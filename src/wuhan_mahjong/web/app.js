@@ -1019,12 +1019,23 @@ const SCREENS = {
     if (!m) return `<div class="screen"><p>${t("app.loading")}</p></div>`;
     // another player (not a bot, not oneself) may be reported (举报)
     const reportable = (seat) => seat !== m.mySeat && m.mySeat !== null && m.players.some((p) => p.seat === seat && !p.bot);
-    const rows = m.results.map((r) => `<tr data-seat="${r.seat}"><td>${esc(r.name)}</td>` +
-      S.handEnds.map((h) => `<td>${h.deltas[r.seat] > 0 ? "+" : ""}${h.deltas[r.seat]}</td>`).join("") +
+    const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
+    // an escape's penalty (the escaper pays it, the others share it) is in the totals but in
+    // no hand's points: its own column, so that each row adds up. Known when every hand's
+    // points were (a hand_end missed while offline would be taken for an escape)
+    const ends = [...S.handEnds].sort((a, b) => a.hand_no - b.hand_no);
+    const complete = ends.every((h, i) => h.hand_no === i);
+    const escapes = complete ? m.results.map((r) => r.points - ends.reduce((n, h) => n + h.deltas[r.seat], 0)) : [];
+    const escapeCol = escapes.some((n) => n !== 0);
+    const escaped = (seat) => m.players.some((p) => p.seat === seat && p.escaped);
+    const rows = m.results.map((r, i) => `<tr data-seat="${r.seat}"><td>${esc(r.name)}${escaped(r.seat) ? ` · ${t("profile.escaped")}` : ""}</td>` +
+      ends.map((h) => `<td>${signed(h.deltas[r.seat])}</td>`).join("") +
+      (escapeCol ? `<td data-escapes="${escapes[i]}">${signed(escapes[i])}</td>` : "") +
       `<td><b>${r.points}</b></td><td>${m.stake ? t("summary.silver", { n: r.silver }) : ""}</td>` +
       `<td>${reportable(r.seat) ? reportSeatHTML(m.match_id, r.seat) : ""}</td></tr>`).join("");
-    const head = `<tr><th></th>${S.handEnds.map((h) => `<th>${t("table.hand_no", { n: h.hand_no + 1 })}</th>`).join("")}<th>${t("summary.total")}</th><th></th><th></th></tr>`;
-    const links = S.handEnds.map((h) => `<button data-replay="${esc(m.match_id)}/${h.hand_no}">${t("replay.title")} ${h.hand_no + 1}</button>`).join(" ");
+    const head = `<tr><th></th>${ends.map((h) => `<th>${t("table.hand_no", { n: h.hand_no + 1 })}</th>`).join("")}` +
+      `${escapeCol ? `<th>${t("summary.escapes")}</th>` : ""}<th>${t("summary.total")}</th><th></th><th></th></tr>`;
+    const links = ends.map((h) => `<button data-replay="${esc(m.match_id)}/${h.hand_no}">${t("replay.title")} ${h.hand_no + 1}</button>`).join(" ");
     return `<div class="screen"><div class="card"><h2>${t("summary.title")}</h2>
       <div class="scroll-x"><table class="summary"><thead>${head}</thead><tbody>${rows}</tbody></table></div>
       <p>${links}</p>
