@@ -133,6 +133,10 @@ on 7,643 of the shipped expert's discards against three greedy seats (tuning see
 the gamma model's 0.637."""
 
 
+#: The expected deal-in and contract cost, in points, below which the opponent model's
+#: reading makes a tile all but safe (:meth:`ExpertBot.safe_tie`)
+SAFE_COST = 0.1
+
 #: In the end phase, the chance that an opponent not won on by this seat's last discard
 #: wins anyway: one final draw (about a tenth of the unseen tiles win for a ready hand)
 END_PHASE_ANYWAY = 0.1
@@ -198,8 +202,30 @@ class ExpertBot(GreedyBot):
                  ready_claims: bool = True, ready_value_ratio: float = 2.0,
                  aim_union: bool = True, aim_small: bool = True,
                  near_targets: bool = True, live_waits: bool = True,
-                 kong_value: bool = True, ready_big: bool = True) -> None:
+                 kong_value: bool = True, ready_big: bool = True, safe_ties: float = 0.5,
+                 hopeless_holds: bool = True, minimum_step: bool = True) -> None:
         super().__init__(seed)
+        self.safe_ties = float(safe_ties)
+        """Swap the core's discard for an all-but-safe one as fast when the core's costs at
+        least this many points (:meth:`safe_tie`; 0: off, as before 6 December 2026).
+        Beside seat 1's three pin melds, a lone 3p he threw before his last two claims and
+        a lone 6p he let go by after his last discard: the 6p cannot win for him, and it
+        goes (the push-or-fold layer acts only for ``min_saving``, and the 3p costs 0.7 to
+        1.5 points)."""
+        self.hopeless_holds = bool(hopeless_holds)
+        """A hand that cannot be won any more (:meth:`hopeless`: more steps from ready than
+        this seat has draws left) makes no kong of any kind and no claim: each only raises
+        what it pays when another seat wins (every factor joins its own multiplier, Project
+        decision 6), and there is no win for it to raise.  Late, six steps away, it keeps its
+        红中 rather than doubling its share of the flush seat 1 is about to win (off: as
+        before 6 December 2026)."""
+        self.minimum_step = bool(minimum_step)
+        """In the push-or-fold layer (:meth:`defend`), a discard that leaves a small hand
+        none of whose wins could pass the minimum score with the factors held now counts a
+        step further from winning (it must first add a factor: an opening in 口口翻, a kong in
+        开口翻), as a closed hand does for its opening (:attr:`closed_step`).  In 边锋, opened
+        once, ready on a small hand that no loser would pay 20 for, late against a three-meld
+        pin flush: the 6p that keeps that wait is no push (off: as before 6 December 2026)."""
         self.live_waits = bool(live_waits)  # GreedyBot.live_waits, per instance
         self.ready_big = bool(ready_big)
         """Where the waits' value is off (``use_value``: ``laizishanzhuang``), rank the
@@ -496,10 +522,15 @@ class ExpertBot(GreedyBot):
             return self.my_win_value(t, ev, d if self.defence_targets else -1)
 
         steps = 0 if t.opened else self.closed_step
+        # a small hand that no win could lift past the minimum score with the factors now
+        # (and the opening a closed hand still needs) is a step further: it needs a factor
+        short = (self.minimum_step
+                 and not t.small_win_possible(extra_openings=0 if t.opened else 1))
 
         def chance(d: int, sh: int) -> float:
             acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh)
-            return self._win_chance(sh + steps, acc, unseen, turns)
+            more = 1 if short and self.shanten_key(ev, d)[1] == "small" else 0
+            return self._win_chance(sh + steps + more, acc, unseen, turns)
 
         c0 = chance(d0, sh0)
         # the expected value, then the chance itself: alternatives a step slower than the
@@ -808,6 +839,11 @@ class ExpertBot(GreedyBot):
 
     # ------------------------------------------------------------------ turn
     def turn(self, t: SeatReading) -> Action:
+        if (self.hopeless_holds and discard_choices(t)
+                and any(isinstance(a, (Kong, SpecialKong)) for a in t.actions)
+                and self.hopeless(t, evaluator(t.hand, t.melds, t).best()[0], t.opened)):
+            # no win left to raise: a kong (红中's too) only raises what this seat pays
+            t.actions = [a for a in t.actions if not isinstance(a, (Kong, SpecialKong))]
         laizi_kong = next((a for a in t.actions
                            if isinstance(a, SpecialKong) and a.kind == "laizi"), None)
         if (laizi_kong is not None and not any(
@@ -882,7 +918,7 @@ class ExpertBot(GreedyBot):
         return self.wait_value(list(hand), melds) * (1.0 + 1.0 / draws) >= best
 
     def pick_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
-        choice = self.defend(t, ev, self._core_discard(t, ev))
+        choice = self.defend(t, ev, self.safe_tie(t, ev, self._core_discard(t, ev)))
         return self.safe_swap(t, ev, choice) if self.swap_slack >= 0 else choice
 
     def safe_swap(self, t: SeatReading, ev: Evaluator, choice: Action | None) -> Action | None:
@@ -1045,6 +1081,49 @@ class ExpertBot(GreedyBot):
                 return Discard(deep[0][2])
         return Discard(keyed[0][2])
 
+    def safe_tie(self, t: SeatReading, ev: Evaluator, choice: Action | None) -> Action | None:
+        """:attr:`safe_ties`: the core's discard (not ready after it) swapped for one the
+        opponent model reads as all but safe (an expected deal-in and contract cost of at
+        most :data:`SAFE_COST` points: a tile he let go by, or one his hand cannot use) that
+        is as fast (the same shanten and target, at least as many tiles that bring the
+        hand closer), when the core's costs at least ``safe_ties`` points.  Only while some
+        opponent reads as ready with a chance of ``threat_min``."""
+        if (self.safe_ties <= 0 or not isinstance(choice, Discard)
+                or not self._anyone_open()):
+            return choice
+        model = self.model()
+        if model.threat() < self.threat_min:
+            return choice
+        d0 = choice.tile
+        sh0 = ev.shanten_after(d0, -1)
+        if sh0 == 0 or sum(model.risk(d0, sh0)[1:]) < self.safe_ties:
+            return choice
+        key0 = self.shanten_key(ev, d0, t)
+        acc0, _ = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)
+        best: tuple[float, int, int] | None = None
+        for d in discard_choices(t):
+            if d == d0 or ev.shanten_after(d, -1) != sh0 or self.shanten_key(ev, d, t) != key0:
+                continue
+            cost = sum(model.risk(d, sh0)[1:])
+            if cost > SAFE_COST:
+                continue
+            acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh0)
+            if acc < acc0:
+                continue
+            k = (cost, tile_shape_rank(d, t.counts), d)
+            if best is None or k < best:
+                best = k
+        return choice if best is None else Discard(best[2])
+
+    def hopeless(self, t: SeatReading, shanten: int, opened: bool) -> bool:
+        """Whether a hand ``shanten`` steps from ready (``opened`` or not) can no longer be
+        won: its steps to ready (and the opening a closed hand needs, :attr:`closed_step`)
+        are at least the draws this seat has left, a quarter of the live wall rounded up,
+        when every one of them (and the winning tile) would have to help.  Claims could
+        bring a few more tiles, so this is a floor; the end phase leaves fewer draws."""
+        steps = shanten + (0 if opened else self.closed_step)
+        return steps >= -(-t.wall // 4)
+
     def _two_step(self, ev13: Evaluator, sh: int, t: SeatReading) -> float:
         """Σ over tiles u that lower the shanten of this 13-tile hand of unseen(u) × the
         best acceptance after drawing u and discarding well."""
@@ -1095,6 +1174,16 @@ class ExpertBot(GreedyBot):
             if ready is not None:
                 return ready
         choice = self.claim_equal_acceptance(t) if self.claim_equal else super().claim(t)
+        if self.hopeless_holds and isinstance(choice, (Chi, Peng, Kong)):
+            res = after_claim(t, choice)
+            if res is not None:
+                hand, melds = res
+                ev2 = evaluator(hand, melds, t)
+                after = (ev2.best()[0] if isinstance(choice, Kong) else
+                         min((ev2.shanten_after(d, -1) for d in claim_discards(t, hand)),
+                             default=99))
+                if self.hopeless(t, after, True):
+                    return PASS  # the opening (and a kong) would only raise what it pays
         if isinstance(choice, Kong) and self.kong_max_shanten < 99:
             ev = evaluator(t.hand, t.melds, t)
             if ev.best()[0] > self.kong_max_shanten:
