@@ -81,3 +81,33 @@ def test_all_decisions_keeps_the_forced_ones_of_the_same_hands() -> None:
     rows, deltas, _ = dataset.play_hand_rows("bianfeng", {}, "random", 3, 1, all_decisions=True)
     assert [a for _, _, a, _ in rows] == every["action"][every["hand"] == 1].tolist()
     assert tuple(every["deltas"][1]) == deltas
+
+
+def _idle_agents_polled_in_open_windows(env, seed: int) -> int:  # type: ignore[no-untyped-def]
+    """How often an agent that is neither the discarder nor asked is polled while a claim
+    window is open (it sees the phase and the discard), over one random hand."""
+    claim = rl.PLANES.index("phase claim")
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    seen = 0
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        seat = rl.AGENTS.index(agent)
+        state = env.unwrapped.game.state
+        if obs["observation"][claim, 0] and not state.legal_actions(seat) \
+                and state.pending_from != seat:
+            seen += 1
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return seen
+
+
+def test_only_auto_pass_shows_an_idle_agent_that_someone_can_claim() -> None:
+    """What docs/rl.md now says (it said ``auto_pass`` in the PettingZoo environments only
+    made fewer decisions): by default no idle agent is polled in an open claim window;
+    with ``auto_pass`` one is, and learns that another seat can claim the discard."""
+    assert sum(_idle_agents_polled_in_open_windows(rl.env("yuanhang"), s) for s in range(3)) == 0
+    assert sum(_idle_agents_polled_in_open_windows(rl.env("yuanhang", auto_pass=True), s)
+               for s in range(3)) > 0

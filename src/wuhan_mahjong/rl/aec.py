@@ -7,7 +7,9 @@ player_2, player_3, player_0, ...``; a selected agent with a decision now (a
 turn, a claim window, a robbing window, a final draw) plays it, an agent with
 none sees a mask holding only ``pass`` and its step changes nothing.  So every
 agent is selected once per *cycle*, nobody can tell from the selection order who
-was offered a claim, and ``max_cycles`` cycles truncate the episode.  (For
+was offered a claim, and ``max_cycles`` cycles truncate the episode.  (With
+``auto_pass`` a claim window stays open only while a seat that can claim answers:
+an idle agent polled then learns that someone can claim the discard.)  (For
 throughput use :class:`~wuhan_mahjong.rl.gym_env.GymEnv` or
 :class:`~wuhan_mahjong.rl.vector.SelfPlayVector`, which only ask seats that
 decide.)  The parallel environment asks all agents at once: the seats that must
