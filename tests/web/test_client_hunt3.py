@@ -22,6 +22,9 @@ the client before its fix.
 * The match's summary did not add up after an escape: the penalty (400 points at 赖子山庄,
   shared by the others) was in each total but in no column, and nothing said who had
   escaped.  It has its column (逃跑罚分) and the escaper's row says 逃跑.
+* A member the host asked to leave (请出) was sent to the lobby with *房主请你离开了房间* at its
+  very bottom, under the clubs, the tournaments and the tables to watch: off a phone's
+  screen (1,500 px down), so he never knew why.  The lobby's line is now at its top.
 """
 
 from __future__ import annotations
@@ -186,6 +189,28 @@ def test_the_summary_adds_up_after_an_escape(browser: Any, live_server: str) -> 
             assert row["sum"] == row["total"], rows
         assert sum(1 for row in rows if "逃跑" in row["name"]) == 1, rows
         assert "逃跑罚分" in friend.locator("table.summary thead").inner_text()
+        assert not host_console.errors and not friend_console.errors, (
+            host_console.errors + friend_console.errors)
+    finally:
+        host_ctx.close()
+        friend_ctx.close()
+
+
+def test_a_removed_member_reads_why_on_the_first_screen(browser: Any, live_server: str) -> None:
+    """The host asks the friend (on a phone held upright) to leave his room: the friend is
+    in the lobby, and the line that says why is on its first screen."""
+    host_ctx, host, host_console = as_guest(browser, live_server)
+    friend_ctx, friend, friend_console = as_guest(browser, live_server, **SIZES["portrait"])
+    try:
+        room_with_friend(host, friend, live_server)
+        host.on("dialog", lambda d: d.accept())
+        host.click("[data-kick]")
+        friend.wait_for_selector("#create-form")
+        wait_js(friend, "document.querySelector('.screen').innerText.includes('房主请你离开了房间')")
+        line = friend.locator(".screen .error", has_text="房主请你离开了房间")
+        assert line.count() == 1
+        box = line.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
         assert not host_console.errors and not friend_console.errors, (
             host_console.errors + friend_console.errors)
     finally:

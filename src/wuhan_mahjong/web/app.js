@@ -943,7 +943,10 @@ const SCREENS = {
     const quick = q ? "" : `<button class="primary big-button" data-do="quick">${t("lobby.quick")}</button>`;
     const F = "create-form";
     const row = (name, label, control) => `<div class="form-row"><label for="cf-${name}">${label}</label>${control}${fieldError(F, name)}</div>`;
-    return `<div class="screen">${hello}
+    // the lobby's own line (the host asked you to leave his room, the club's table you left)
+    // at its top: under the lists below it was off a phone's first screen
+    const said = S.error ? `<p class="error lobby-error" role="alert">${esc(S.error)}</p>` : "";
+    return `<div class="screen">${hello}${said}
       <div class="card">${quick}${queued}${formError("quick")}<p class="lobby-puzzle"><a class="button" href="#/puzzles" data-lobby-puzzle="1">${t("lobby.daily_puzzle")}</a></p>${S.enteredTournament ? `<a href="#/tournament?id=${encodeURIComponent(S.enteredTournament)}" data-entered-tournament="${esc(S.enteredTournament)}">${t("tour.view_entered")}</a>` : ""}</div>
       <div class="card"><h3>${t("lobby.create")}</h3><form id="${F}" novalidate>
         ${row("profile", t("opt.profile"), `<select id="cf-profile" name="profile">${PROFILES.map((p) => `<option value="${p}">${t(`opt.profile.${p}`)}</option>`).join("")}</select>`)}
@@ -958,8 +961,7 @@ const SCREENS = {
       <div class="card"><h3>${t("lobby.join")}</h3><form id="join-form" novalidate><div class="form-row">
         <input name="code" inputmode="numeric" maxlength="6" placeholder="${t("lobby.code")}" aria-label="${t("lobby.code")}" required${invalid("join-form", "code")}>
         <button class="primary" type="submit">${t("lobby.join_btn")}</button></div>${formError("join-form")}</form></div>
-      ${clubsCardHTML()}${tournamentsCardHTML()}${watchListHTML()}${S.account ? followingHTML() : ""}
-      <p class="error">${esc(S.error)}</p></div>`;
+      ${clubsCardHTML()}${tournamentsCardHTML()}${watchListHTML()}${S.account ? followingHTML() : ""}</div>`;
   },
 
   room() {
