@@ -21,7 +21,9 @@ the client before its fix.
   the sign of it was *(托管)* after his name.  It is now beside his hand.
 * The match's summary did not add up after an escape: the penalty (400 points at 赖子山庄,
   shared by the others) was in each total but in no column, and nothing said who had
-  escaped.  It has its column (逃跑罚分) and the escaper's row says 逃跑.
+  escaped.  It has its column (逃跑罚分) and the escaper's row says 逃跑.  Nor did it say
+  which row was the player's own (a guest's name, *guest_4aebd837*, is a code he may not
+  know), as the table and the settlement do: it says (你).
 * A member the host asked to leave (请出) was sent to the lobby with *房主请你离开了房间* at its
   very bottom, under the clubs, the tournaments and the tables to watch: off a phone's
   screen (1,500 px down), so he never knew why.  The lobby's line is now at its top.
@@ -188,6 +190,9 @@ def test_the_summary_adds_up_after_an_escape(browser: Any, live_server: str) -> 
         for row in rows:
             assert row["sum"] == row["total"], rows
         assert sum(1 for row in rows if "逃跑" in row["name"]) == 1, rows
+        # his own row says so (a guest's name is a code he may not know)
+        mine = friend.evaluate("() => window.__wm.matchEnd.mySeat")
+        assert [row["name"].endswith("(你)") for row in rows] == [s == mine for s in range(4)], rows
         assert "逃跑罚分" in friend.locator("table.summary thead").inner_text()
         assert not host_console.errors and not friend_console.errors, (
             host_console.errors + friend_console.errors)

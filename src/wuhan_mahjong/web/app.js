@@ -1030,7 +1030,9 @@ const SCREENS = {
     const escapes = complete ? m.results.map((r) => r.points - ends.reduce((n, h) => n + h.deltas[r.seat], 0)) : [];
     const escapeCol = escapes.some((n) => n !== 0);
     const escaped = (seat) => m.players.some((p) => p.seat === seat && p.escaped);
-    const rows = m.results.map((r, i) => `<tr data-seat="${r.seat}"><td>${esc(r.name)}${escaped(r.seat) ? ` · ${t("profile.escaped")}` : ""}</td>` +
+    // one's own row says so, as the table and the settlement do (a guest's name is a code)
+    const you = (seat) => (seat === m.mySeat ? ` (${t("seat.you")})` : "");
+    const rows = m.results.map((r, i) => `<tr data-seat="${r.seat}"${r.seat === m.mySeat ? ` class="you"` : ""}><td>${esc(r.name)}${you(r.seat)}${escaped(r.seat) ? ` · ${t("profile.escaped")}` : ""}</td>` +
       ends.map((h) => `<td>${signed(h.deltas[r.seat])}</td>`).join("") +
       (escapeCol ? `<td data-escapes="${escapes[i]}">${signed(escapes[i])}</td>` : "") +
       `<td><b>${r.points}</b></td><td>${m.stake ? t("summary.silver", { n: r.silver }) : ""}</td>` +
