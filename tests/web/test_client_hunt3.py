@@ -23,7 +23,9 @@ the client before its fix.
   shared by the others) was in each total but in no column, and nothing said who had
   escaped.  It has its column (逃跑罚分) and the escaper's row says 逃跑.  Nor did it say
   which row was the player's own (a guest's name, *guest_4aebd837*, is a code he may not
-  know), as the table and the settlement do: it says (你).
+  know), as the table and the settlement do: it says (你).  The escaper himself was put in
+  the lobby without a word of what it cost him (the confirmation says only that it costs
+  points): it now says so.
 * A member the host asked to leave (请出) was sent to the lobby with *房主请你离开了房间* at its
   very bottom, under the clubs, the tournaments and the tables to watch: off a phone's
   screen (1,500 px down), so he never knew why.  The lobby's line is now at its top.
@@ -181,6 +183,8 @@ def test_the_summary_adds_up_after_an_escape(browser: Any, live_server: str) -> 
         host.on("dialog", lambda d: d.accept())
         host.click("[data-do='escape']")
         host.wait_for_selector("#create-form")
+        # the escaper reads what it cost him, at the top of the lobby
+        wait_js(host, "document.querySelector('.screen').innerText.includes('罚 400 分')")
         friend.click(".table-tools [data-do='auto']")
         friend.wait_for_selector("#overlay .settlement", timeout=60_000)
         friend.click("#overlay [data-act='continue']")

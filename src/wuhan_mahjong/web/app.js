@@ -450,6 +450,8 @@ function onMessage(msg) {
       if (msg.where === "queue" && S.screen === "lobby") render();
       else if (S.screen !== "summary") go("lobby", "", { replace: true });
       if (msg.kicked) { S.error = t("room.kicked"); render(); }
+      // an escape: what it cost (the confirmation said only that it costs points)
+      else if (msg.escaped) { S.error = msg.penalty ? t("table.escaped", { n: msg.penalty }) : t("table.escaped_free"); render(); }
       else if (msg.club != null) { S.error = t("room.club_gone", { club: msg.club }); render(); }
       break;
     case "table":

@@ -152,6 +152,8 @@ const zh = {
   "table.offline": "掉线",
   "table.leave": "逃跑离开",
   "table.leave_confirm": "现在离开算逃跑，要扣分。确定吗？",
+  "table.escaped": "你逃跑了，罚 {n} 分；这场比赛由机器人替你打完。",
+  "table.escaped_free": "你离开了这场比赛；机器人替你打完。",
 
   "act.win": "胡",
   "act.kong": "杠",
@@ -1235,6 +1237,8 @@ const en = {
   "table.offline": "offline",
   "table.leave": "Leave (escape)",
   "table.leave_confirm": "Leaving now is an escape and costs points. Leave?",
+  "table.escaped": "You escaped and paid {n} points; a bot plays your seat to the end of the match.",
+  "table.escaped_free": "You left the match; a bot plays your seat to its end.",
 
   "act.win": "Win",
   "act.kong": "Kong",
