@@ -328,3 +328,63 @@ def test_guard_the_same_chi_is_made_early(bot: str, profile: str) -> None:
     a step closer for a hand with time to build, and it opens it: made."""
     view, claim = _late_claim(profile, 48, "chi")
     _ask(bot, view, [claim])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("lone", "answer"), [("3m", "3m"), ("8m", "8m")])
+def test_guard_the_wild_waits_for_any_258(bot: str, lone: str, answer: str) -> None:
+    """Guard.  赖子山庄, opened, 456p 789s 234s beside 123m, a lone tile and the laizi 1s.
+    Thrown, the lone tile leaves the wild alone: it pairs with any 2/5/8 drawn or thrown,
+    nine kinds.  The laizi kong would leave the lone tile to pair with itself: a 3m pair
+    is no 2/5/8, no win at all; an 8m waits on its three copies, for the kong's ×2 and a
+    hard win's ×2, against some thirty tiles.  Either way the lone tile goes."""
+    view = make_view("456p789s234s1s" + lone, profile="laizishanzhuang", indicator="9s",
+                     melds={0: [meld("chi", "123m", 3)]}, extra_actions=[LAIZI_KONG])
+    _ask(bot, view, [_discard(answer)])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "indicator"), [("yuanhang", "1z"), ("bianfeng", "1z"),
+                                                    ("laizishanzhuang", "9s")])
+def test_guard_the_258_pair_is_the_one_kept(bot: str, profile: str, indicator: str) -> None:
+    """Guard.  Two melds; 33m 88m 67s 45p: one pair must go towards a set, and a small
+    hand's pair must be 2/5/8, so the 88m stays the pair and a 3m goes (the 67s and 45p
+    are the sets to come)."""
+    view = make_view("33m88m67s45p", profile=profile, indicator=indicator,
+                     melds={0: [meld("chi", "123m", 3), meld("peng", "777p", 2)]})
+    _ask(bot, view, [_discard("3m")])
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("wall", [16, 20])
+def test_a_hopeless_hand_keeps_its_green(bot: str, wall: int) -> None:
+    """The hopeless hand in 赖子山庄 with a 发 (a must-kong tile there) beside its 红中: late,
+    neither is played out (``ExpertBot.hopeless_holds``)."""
+    green = {"type": "special_kong", "kind": "green"}
+    view = make_view("1m4m7m9m2s4s5s8s3p1z2z3z6z7z", profile="laizishanzhuang",
+                     indicator="9s", wall=wall, dealer=2, melds={1: PIN_FLUSH},
+                     discards=_rivers("6s", "3p"), extra_actions=[RED, green])
+    _not(bot, view, [RED, green])
+
+
+#: seat 1's three melds of a family: honours (风一色) or 2/5/8s (将一色), neither needing sets
+FAMILY = {"honours": ([meld("peng", "111z", 0), meld("peng", "222z", 3),
+                       meld("peng", "333z", 2)], "4z", "9m"),
+          "258s": ([meld("peng", "222p", 0), meld("peng", "555p", 3),
+                    meld("peng", "888m", 2)], "8p", "4p")}
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("family", sorted(FAMILY))
+def test_guard_no_family_tile_into_three_family_melds(bot: str, profile: str,
+                                                      family: str) -> None:
+    """Guard.  Seat 1 shows three pengs of honours (or of 2/5/8s): his 风一色 (将一色) needs
+    no sets (乱风乱将, Project decision 10), so once ready he wins on any tile of the
+    family.  Closed and one step away, with two lone tiles as useless, the one outside
+    the family goes: 9m, not the 北 (4p, not the 8p; greedy throws the other by shape)."""
+    melds, danger, safe = FAMILY[family]
+    view = make_view("234m456m55s23s78s" + danger + safe, profile=profile, indicator="9p",
+                     wall=20, dealer=2, melds={1: melds},
+                     discards={1: "1s9p7s", 2: "1p9s", 3: "9p1m"})
+    _ask(bot, view, [_discard(safe)])
