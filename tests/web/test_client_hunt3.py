@@ -25,7 +25,8 @@ the client before its fix.
   which row was the player's own (a guest's name, *guest_4aebd837*, is a code he may not
   know), as the table and the settlement do: it says (你).  The escaper himself was put in
   the lobby without a word of what it cost him (the confirmation says only that it costs
-  points): it now says so.
+  points): it now says so; the others' table called him *逃跑 (掉线)*, as if he had only
+  lost his connection.
 * A member the host asked to leave (请出) was sent to the lobby with *房主请你离开了房间* at its
   very bottom, under the clubs, the tournaments and the tables to watch: off a phone's
   screen (1,500 px down), so he never knew why.  The lobby's line is now at its top.
@@ -185,6 +186,11 @@ def test_the_summary_adds_up_after_an_escape(browser: Any, live_server: str) -> 
         host.wait_for_selector("#create-form")
         # the escaper reads what it cost him, at the top of the lobby
         wait_js(host, "document.querySelector('.screen').innerText.includes('罚 400 分')")
+        # at the table he is 逃跑, not 掉线 as well (he left; he did not lose his connection)
+        wait_js(friend, "window.__wm.players.some((p) => p.escaped)")
+        seat = friend.evaluate("() => window.__wm.players.find((p) => p.escaped).seat")
+        name = friend.locator(f".seat[data-seat='{seat}'] .name").inner_text()
+        assert "逃跑" in name and "掉线" not in name, name
         friend.click(".table-tools [data-do='auto']")
         friend.wait_for_selector("#overlay .settlement", timeout=60_000)
         friend.click("#overlay [data-act='continue']")

@@ -656,7 +656,7 @@ function clickTile(idx) {
 function names() {
   if (!S.players) return null;
   const out = [null, null, null, null];
-  for (const p of S.players) out[p.seat] = p.name + (p.bot ? ` · ${t("room.bot")}` : "") + (p.escaped ? ` · ${t("profile.escaped")}` : "") + (p.auto ? ` (${t("table.auto_on")})` : "") + (p.connected === false && !p.bot ? ` (${t("table.offline")})` : "");
+  for (const p of S.players) out[p.seat] = p.name + (p.bot ? ` · ${t("room.bot")}` : "") + (p.escaped ? ` · ${t("profile.escaped")}` : "") + (p.auto ? ` (${t("table.auto_on")})` : "") + (p.connected === false && !p.bot && !p.escaped ? ` (${t("table.offline")})` : ""); // an escaper left: not 掉线
   return out;
 }
 
