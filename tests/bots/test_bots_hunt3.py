@@ -89,6 +89,40 @@ def test_the_tile_he_let_go_by_goes(bot: str, profile: str, wall: int) -> None:
     _ask(bot, view, [_discard("6p")])
 
 
+#: seat 3, this seat's previous, shows the three pin melds (123p and 789p chi'd from seat 2,
+#: 555p peng'd from seat 1).  This seat deals: 东 9m [1p to 3] X 南 [5p to 3] 9s 西 1m
+#: [7p to 3] 北 2s Y [8s to this seat, a peng]: X is seat 3's first discard, Y seat 1's,
+#: thrown after seat 3's last (北); seat 3 let Y go by, and then the 8s this seat peng'd
+#: (a win would have come first).  This seat discards after its peng.
+PIN_FLUSH_3 = [meld("chi", "123p", 2), meld("peng", "555p", 1), meld("chi", "789p", 2)]
+
+
+def _after_peng(his: str, let_go: str, profile: str, wall: int) -> SeatView:
+    return make_view("234m55m45s78m3p6p", profile=profile, indicator="9s", wall=wall,
+                     dealer=0, melds={0: [meld("peng", "888s", 2)], 3: PIN_FLUSH_3},
+                     discards={0: "1z2z3z2s", 1: "9m5p>31m" + let_go, 2: "1p>37p>38s>0",
+                               3: his + "9s4z"})
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("wall", [20, 32])
+def test_the_tile_the_previous_seat_let_go_by_goes(bot: str, profile: str, wall: int) -> None:
+    """The same reading for the seat before this one, after this seat's peng: one step
+    from ready (234m 55m 45s 78m beside 888s), lone 3p and 6p.  The 3p is seat 3's own
+    first discard, the 6p came from seat 1 after seat 3's last discard: the 6p goes.  The
+    expert and the search bot threw the 3p (``ExpertBot.safe_ties``); swapped histories,
+    the 3p goes (a guard, below)."""
+    _ask(bot, _after_peng("3p", "6p", profile, wall), [_discard("6p")])
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_guard_the_previous_seat_swapped(bot: str, profile: str) -> None:
+    """Guard.  The position above with the 6p his and the 3p let go by: the 3p goes."""
+    _ask(bot, _after_peng("6p", "3p", profile, 20), [_discard("3p")])
+
+
 def test_the_safe_ties_switch_plays_as_before() -> None:
     view = make_view("234m567m22s45s78s3p6p", indicator="9s", wall=20, dealer=2,
                      melds={1: PIN_FLUSH}, discards=_rivers("3p", "6p"))
