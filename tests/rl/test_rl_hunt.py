@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from wuhan_mahjong import rl
+from wuhan_mahjong.bots import get_bot
+from wuhan_mahjong.engine.actions import DISCARDS, PENGS, WIN, Action
+from wuhan_mahjong.engine.dealing import arrange_wall
+from wuhan_mahjong.engine.match import Match
+from wuhan_mahjong.engine.views import SeatView
 from wuhan_mahjong.rl import dataset
+from wuhan_mahjong.rl import game as rl_game
+from wuhan_mahjong.rules import Rules
+from wuhan_mahjong.tiles import parse_tile, parse_tiles
 
 
 def test_the_submodules_named_in_the_docs_are_attributes_of_rl() -> None:
@@ -111,3 +121,46 @@ def test_only_auto_pass_shows_an_idle_agent_that_someone_can_claim() -> None:
     assert sum(_idle_agents_polled_in_open_windows(rl.env("yuanhang"), s) for s in range(3)) == 0
     assert sum(_idle_agents_polled_in_open_windows(rl.env("yuanhang", auto_pass=True), s)
                for s in range(3)) > 0
+
+
+class _Script:
+    """A bot playing the given moves in the first hand of a match, then ``random``."""
+
+    def __init__(self, *moves: Action) -> None:
+        self.moves = list(moves)
+        self.rest = get_bot("random", 0)
+
+    def choose(self, view: SeatView) -> Action:
+        if view["hand_no"] == 0 and self.moves:
+            return self.moves.pop(0)
+        return self.rest.choose(view)
+
+
+def test_a_match_hand_the_bots_end_before_the_learner_decides_is_paid(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a ``GymEnv`` match the first hand ended before the learner's first decision (the
+    dealer discards 1s, 南家 pengs, throws 2z, 西家 throws 9p, 南家 wins; 北家, the learner,
+    is never asked): ``reset`` played it and dropped the learner's payment, so the returns
+    did not add up to the match's totals.  It is paid with the first step's reward."""
+    t = parse_tile
+    hands = [parse_tiles("1s9m9m9m1p1p2p2p3p3p4p4p3s3s"), parse_tiles("1s1s1m2m3m4m5m6m7p8p5s5s2z"),
+             parse_tiles("9p2s2s4s4s6s6s7s7s8s8s1z1z"), parse_tiles("5p5p6p6p3z3z4z4z5z5z6z6z1z")]
+    first = arrange_wall(0, hands, indicator=t("8s"), draws=[t("3m")])
+
+    def dealt(rules: Rules, count: int, *, rng: random.Random, auto_pass: bool) -> Match:
+        return Match(rules, count, rng=rng, auto_pass=auto_pass, first_dealer=0,
+                     walls=[first, arrange_wall(0, rng=random.Random(5))])
+
+    monkeypatch.setattr(rl_game, "Match", dealt)
+    env = rl.GymEnv("yuanhang", [_Script(DISCARDS[t("1s")]),
+                                 _Script(PENGS[t("1s")], DISCARDS[t("2z")], WIN),
+                                 _Script(DISCARDS[t("9p")])],
+                    seat=3, match=True, hands=2, min_score_one_loser=0)
+    obs, _ = env.reset(seed=0)
+    match = env.game.match
+    assert match is not None and len(match.history) == 1 and match.totals[3] < 0
+    total, done = 0.0, False
+    while not done:
+        obs, reward, done, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        total += reward
+    assert total == match.totals[3]

@@ -57,6 +57,7 @@ class GymEnv(gym.Env):
         self.observation_space = observation_space()
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self.bots: dict[int, Bot] = {}
+        self._carried = 0.0  # the learner's points of match hands ended before its first decision
 
     def _obs(self) -> dict[str, np.ndarray]:
         t = self.game
@@ -90,7 +91,9 @@ class GymEnv(gym.Env):
             self.bots = {}
             for s, spec in zip(others, self._specs, strict=True):
                 self.bots[s] = get_bot(spec, int(rng.integers(2**31))) if isinstance(spec, str) else spec
-            self._advance()
+            # a match hand the bots end before the learner's first decision is paid with the
+            # first step's reward (reset dropped it: the returns missed the match's totals)
+            self._carried = self._advance()
             if not self.game.over:  # (a hand the bots end before the learner's first
                 break                # decision would be no episode at all: deal again)
         return self._obs(), {"seat": self.seat}
@@ -103,7 +106,7 @@ class GymEnv(gym.Env):
             raise RuntimeError("the episode is over: call reset()")
         info: dict[str, Any] = {"seat": self.seat}
         played, illegal = t.to_action(self.seat, action)
-        reward = 0.0
+        reward, self._carried = self._carried, 0.0
         if illegal:
             info["illegal"] = True
             reward -= self.illegal_penalty
