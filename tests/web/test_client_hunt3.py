@@ -27,6 +27,9 @@ the client before its fix.
   the lobby without a word of what it cost him (the confirmation says only that it costs
   points): it now says so; the others' table called him *逃跑 (掉线)*, as if he had only
   lost his connection.
+* A match that ended while the player's connection was down (its match_end went to nobody)
+  left him, back online, in the lobby without a word: he never learnt that it was over,
+  nor what he made.  The lobby now says so, with his points, from his history.
 * A member the host asked to leave (请出) was sent to the lobby with *房主请你离开了房间* at its
   very bottom, under the clubs, the tournaments and the tables to watch: off a phone's
   screen (1,500 px down), so he never knew why.  The lobby's line is now at its top.
@@ -34,14 +37,17 @@ the client before its fix.
 
 from __future__ import annotations
 
+import json
 import re
+import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .conftest import as_guest, room_with_friend, run_server, start_with_bots, to_quick_table, wait_js
-from .test_client_hunt import SIZES
+from .test_client_hunt import SIZES, back, drop, guest_behind_a_switch
 
 
 def test_a_refused_start_is_not_shown_once_everyone_is_ready(browser: Any, live_server: str) -> None:
@@ -231,3 +237,40 @@ def test_a_removed_member_reads_why_on_the_first_screen(browser: Any, live_serve
     finally:
         host_ctx.close()
         friend_ctx.close()
+
+
+def _history(base: str, token: str) -> list[dict[str, Any]]:
+    request = urllib.request.Request(f"{base}/api/profile", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=30) as r:
+        history: list[dict[str, Any]] = json.loads(r.read())["history"]
+    return history
+
+
+@pytest.mark.slow
+def test_a_match_that_ended_while_offline_is_told(browser: Any, tmp_path: Path) -> None:
+    """A guest at a quick match turns 托管 on, and his connection drops; the bots and his
+    托管 play the match to its end meanwhile (its match_end goes to nobody).  Back online,
+    he is in the lobby, told that the match ended and what he made of it."""
+    with run_server(tmp_path, ["--bot-delay", "0.02", "--claim-hold", "0"]) as base:  # a quick hand
+        context, page, console, net = guest_behind_a_switch(browser, base)
+        try:
+            to_quick_table(page)
+            page.click(".table-tools [data-do='auto']")
+            wait_js(page, "window.__wm.state && window.__wm.state.auto")
+            match = page.evaluate("() => window.__wm.table.match_id")
+            token = page.evaluate("() => localStorage.getItem('wm.token')")
+            drop(page, net)
+            end = time.monotonic() + 60
+            while not any(h["match_id"] == match for h in _history(base, token)):
+                assert time.monotonic() < end, "the match did not end"
+                page.evaluate("() => { window.__wm.reconnectDelay = 200; }")  # its retries stay quick
+                page.wait_for_timeout(200)
+            points = next(h["points"] for h in _history(base, token) if h["match_id"] == match)
+            back(page, net)
+            page.wait_for_selector("#create-form")
+            wait_js(page, "document.querySelector('.screen').innerText.includes('掉线期间这场比赛打完了')")
+            said = page.locator(".screen .error", has_text="掉线期间").inner_text()
+            assert (f"{points:+d}" if points else "0") in said, said
+            assert console.errors == []
+        finally:
+            context.close()

@@ -362,6 +362,18 @@ function lostPlace() {
   }
 }
 
+/** The match `matchId` ended while this player's connection was down (its match_end went to
+ * nobody): he came back to the lobby without a word. Say so, with his points, once his
+ * history has it (nothing is said of a table that stopped otherwise). */
+async function tellMatchOver(matchId) {
+  let data;
+  try { data = await api("GET", "/api/profile"); } catch { return; }
+  const h = (data.history || []).find((x) => x.match_id === matchId && x.kind !== "escape" && !x.escaped);
+  if (!h || S.screen !== "lobby" || S.error) return;
+  S.error = t("table.ended_offline", { points: h.points > 0 ? `+${h.points}` : `${h.points}` });
+  render();
+}
+
 function onError(msg) {
   const ref = msg.ref || "";
   if (ref === "resume") { if (msg.code === "not_seated") lostPlace(); return; }
@@ -416,11 +428,14 @@ function onMessage(msg) {
       if (S.screen === "watch") openWatch(S.watch.id); // watching again after a reconnection
       if (msg.at_table) send({ type: "snapshot" });
       else {
+        // a match whose table was on screen and is no more: it ended while the connection was down
+        const gone = S.screen === "table" && S.table && !S.matchEnd ? S.table.match_id : null;
         // a queue or a room survives a reload: the server answers with "queued" or "room"
         // (or not_seated, which is no error here)
         send({ type: "snapshot", ref: "resume" });
         if (S.screen === "table" || S.screen === "login") go("lobby", "", { replace: true });
         else render();
+        if (gone) tellMatchOver(gone);
       }
       flushOutbox(msg.at_table);
       break;
