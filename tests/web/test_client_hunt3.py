@@ -27,6 +27,9 @@ the client before its fix.
   the lobby without a word of what it cost him (the confirmation says only that it costs
   points): it now says so; the others' table called him *逃跑 (掉线)*, as if he had only
   lost his connection.
+* The players never saw the match's points so far (the spectators did): in a match of
+  several hands, nothing at the table told the standings, nor what an escape had paid
+  them.  Each seat's points are now beside its name, as in the apps.
 * A match that ended while the player's connection was down (its match_end went to nobody)
   left him, back online, in the lobby without a word: he never learnt that it was over,
   nor what he made.  The lobby now says so, with his points, from his history.
@@ -197,6 +200,13 @@ def test_the_summary_adds_up_after_an_escape(browser: Any, live_server: str) -> 
         seat = friend.evaluate("() => window.__wm.players.find((p) => p.escaped).seat")
         name = friend.locator(f".seat[data-seat='{seat}'] .name").inner_text()
         assert "逃跑" in name and "掉线" not in name, name
+        # the match's points so far beside every name: the escaper's -400, the others' share
+        wait_js(friend, f"window.__wm.totals && window.__wm.totals[{seat}] === -400")
+        totals = friend.evaluate("() => window.__wm.totals")
+        for s in range(4):
+            score = friend.locator(f".seat[data-seat='{s}'] header [data-score='{s}']")
+            assert score.count() == 1, f"no points beside seat {s}'s name"
+            assert score.inner_text() == f"{totals[s]:+d}".replace("+0", "0"), (s, totals)
         friend.click(".table-tools [data-do='auto']")
         friend.wait_for_selector("#overlay .settlement", timeout=60_000)
         friend.click("#overlay [data-act='continue']")

@@ -682,7 +682,7 @@ function ctx() {
   return {
     names: names(), selected: S.selected, deadline: S.deadline, hint: S.hint, pending: S.pending,
     chooser: S.chooser, chooserTile: S.chooserTile, replayHands: null, caption: "",
-    players: S.players, bubbles, muted: S.muted, auto: !!(S.state && S.state.auto),
+    players: S.players, bubbles, muted: S.muted, auto: !!(S.state && S.state.auto), totals: S.totals,
   };
 }
 

@@ -6,7 +6,8 @@
 //       hint: {...} | null, pending: bool, replayHands: [4 tile strings] | null,
 //       replayYou: the replay watcher's own seat (he played the hand) | null,
 //       chooser: "chi" | "kong" | "tile" | null, chooserTile: "5m" | null, caption: str,
-//       auto: bool (this seat's 托管 is on: its 取消托管 beside the hand)}
+//       auto: bool (this seat's 托管 is on: its 取消托管 beside the hand),
+//       totals: [4 numbers] | null (the match's points so far, beside each seat's name)}
 
 import { getLang, t, tileName } from "./i18n.js";
 import { parseTiles, tileSVG } from "./tiles.js";
@@ -155,8 +156,16 @@ function seatHTML(ps, view, ctx) {
   const avatar = player ? avatarHTML(player.name, player.bot) : "";
   const bubble = ctx.bubbles ? bubbleHTML(ctx.bubbles[ps.seat], ps.seat) : "";
   return `<section class="seat seat-${pos}${isTurn ? " turn" : ""}" data-seat="${ps.seat}" data-pos="${pos}">` +
-    `<header>${avatar}${wind}<span class="name">${seatLabel(ps.seat, view, ctx)}</span>${dealer}${specialsHTML(ps)}</header>` +
+    `<header>${avatar}${wind}<span class="name">${seatLabel(ps.seat, view, ctx)}</span>${dealer}${scoreHTML(ps.seat, ctx)}${specialsHTML(ps)}</header>` +
     bubble + concealed + melds + riverHTML(ps, view, ctx) + `</section>`;
+}
+
+/** A seat's points in the match so far (ctx.totals: the state frame's), beside its name as the
+ * apps show them: the standings of a match of several hands, in sight at every move. */
+function scoreHTML(seat, ctx) {
+  if (!ctx.totals || typeof ctx.totals[seat] !== "number") return "";
+  const n = ctx.totals[seat];
+  return `<span class="score${n > 0 ? " pos" : n < 0 ? " neg" : ""}" data-score="${seat}" title="${esc(t("table.score"))}">${n > 0 ? "+" : ""}${n}</span>`;
 }
 
 function centerHTML(view, ctx) {
