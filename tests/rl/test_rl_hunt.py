@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from wuhan_mahjong.engine.match import Match
 from wuhan_mahjong.engine.views import SeatView
 from wuhan_mahjong.rl import dataset
 from wuhan_mahjong.rl import game as rl_game
+from wuhan_mahjong.rl.policy import MLP, NUM_ACTIONS, OBS_SIZE
 from wuhan_mahjong.rules import Rules
 from wuhan_mahjong.tiles import parse_tile, parse_tiles
 
@@ -164,3 +166,15 @@ def test_a_match_hand_the_bots_end_before_the_learner_decides_is_paid(
         obs, reward, done, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
         total += reward
     assert total == match.totals[3]
+
+
+def test_weights_saved_under_a_name_load_from_that_name(tmp_path: Path) -> None:
+    """``MLP.save("w")`` wrote ``w.npz`` (NumPy adds the suffix), and ``MLP.load("w")`` then
+    found no file: ``bc_baseline.py --out mlp`` trained, said ``weights: mlp`` and failed
+    in its arena."""
+    net = MLP.create([OBS_SIZE, 8, NUM_ACTIONS], seed=1)
+    for name in ("w", "w.npz", "w.weights"):
+        net.save(str(tmp_path / name))
+        back = MLP.load(str(tmp_path / name))
+        assert all(np.array_equal(a, b) for a, b in zip(net.params, back.params, strict=True))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w", "w.npz", "w.weights"]

@@ -110,8 +110,12 @@ class MLP:
         return np.asarray(picked, dtype=np.int64)
 
     def save(self, path: str, meta: dict[str, Any] | None = None) -> None:
+        """Write the network to the file ``path``, that very name: ``np.savez`` given a name
+        without ``.npz`` wrote ``path.npz``, so :meth:`load` of the same name (the baseline's
+        ``--out mlp``, then its arena) found no file."""
         arrays = {f"p{i}": p for i, p in enumerate(self.params)}
-        np.savez(path, meta=np.asarray(json.dumps(meta or {})), **arrays)  # type: ignore[arg-type]
+        with open(path, "wb") as f:
+            np.savez(f, meta=np.asarray(json.dumps(meta or {})), **arrays)  # type: ignore[arg-type]
 
     @classmethod
     def load(cls, path: str) -> MLP:
