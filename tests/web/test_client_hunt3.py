@@ -30,6 +30,8 @@ the client before its fix.
 * The players never saw the match's points so far (the spectators did): in a match of
   several hands, nothing at the table told the standings, nor what an escape had paid
   them.  Each seat's points are now beside its name, as in the apps.
+* On a phone the table spoke of keys it has not: 杠 K, 碰 P, 过 ␣ on the buttons, and
+  *再点一次（或按回车）打出*.  A touch screen now gets neither.
 * A match that ended while the player's connection was down (its match_end went to nobody)
   left him, back online, in the lobby without a word: he never learnt that it was over,
   nor what he made.  The lobby now says so, with his points, from his history.
@@ -49,8 +51,17 @@ from typing import Any
 
 import pytest
 
-from .conftest import as_guest, room_with_friend, run_server, start_with_bots, to_quick_table, wait_js
+from .conftest import (
+    Console,
+    as_guest,
+    room_with_friend,
+    run_server,
+    start_with_bots,
+    to_quick_table,
+    wait_js,
+)
 from .test_client_hunt import SIZES, back, drop, guest_behind_a_switch
+from .test_layout import PAGE
 
 
 def test_a_refused_start_is_not_shown_once_everyone_is_ready(browser: Any, live_server: str) -> None:
@@ -281,6 +292,32 @@ def test_a_match_that_ended_while_offline_is_told(browser: Any, tmp_path: Path) 
             wait_js(page, "document.querySelector('.screen').innerText.includes('掉线期间这场比赛打完了')")
             said = page.locator(".screen .error", has_text="掉线期间").inner_text()
             assert (f"{points:+d}" if points else "0") in said, said
+            assert console.errors == []
+        finally:
+            context.close()
+
+
+KEYS_SHOWN = """() => ({
+  kbd: [...document.querySelectorAll('.actions kbd')].filter((e) => e.getClientRects().length > 0)
+    .map((e) => e.textContent),
+  hint: document.querySelector('.discard-hint').innerText,
+})"""
+
+
+def test_a_phone_is_not_told_of_keys(browser: Any, static_server: str) -> None:
+    """A turn with a kong and 丢癞子 offered (an engine view on the fixture page): on a phone
+    its buttons carry no keys (杠 K, 丢癞子 L) and the hint says tap, tap again, not 回车; on a
+    desktop both keep them."""
+    for size, keys in (("portrait", False), ("desktop", True)):
+        context = browser.new_context(**SIZES[size])
+        page = context.new_page()
+        console = Console(page)
+        try:
+            page.goto(f"{static_server}{PAGE}#/fixture?src=/tests/web/fixtures/views.json&frame=ready")
+            page.wait_for_selector(".actions .act")
+            shown = page.evaluate(KEYS_SHOWN)
+            assert bool(shown["kbd"]) == keys, (size, shown)
+            assert ("回车" in shown["hint"]) == keys and "再点一次" in shown["hint"], (size, shown)
             assert console.errors == []
         finally:
             context.close()

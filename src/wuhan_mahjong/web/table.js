@@ -261,7 +261,9 @@ function actionsHTML(view, ctx) {
       `<button class="choice" data-choice="${i}"><kbd>${i + 1}</kbd><span class="choice-tiles">${actionTiles(a).map((x) => tileHTML(x, { laizi: view.laizi })).join("")}</span><span>${esc(actionLabel(a))}</span></button>`,
     ).join("") + `</div>`;
   }
-  const hintLine = g.discard.length && !ctx.pending ? `<div class="discard-hint">${t("table.discard_hint")}</div>` : "";
+  // the keys' way only where there is a keyboard (style.css shows one of the two)
+  const hintLine = g.discard.length && !ctx.pending ? `<div class="discard-hint"><span class="with-keys">${t("table.discard_hint")}</span>` +
+    `<span class="by-touch">${t("table.discard_hint_touch")}</span></div>` : "";
   return `<div class="actions">${buttons}</div>${chooser}${hintLine}`;
 }
 
