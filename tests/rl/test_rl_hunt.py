@@ -1,4 +1,5 @@
-"""Faults a researcher training on the environments met: each test failed before its fix."""
+"""Faults a researcher training on the environments met: each test failed before its fix,
+but the ``auto_pass`` one, which checks what docs/rl.md now says of it (the fault was the doc)."""
 
 from __future__ import annotations
 
