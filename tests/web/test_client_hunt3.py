@@ -4,7 +4,8 @@ the client before its fix.
 
 * In a room, the host who tapped 开始 before everyone was ready read *还有人没有准备*; it
   stayed under the members after they had all readied (every one ✔), until he left the
-  room: a refusal shown as if it still held.
+  room: a refusal shown as if it still held.  And a member who had readied could not take it
+  back (取消准备, which the server allows): the host could start the room with him any time.
 * A new match (再来一局 after a quick match) offered 结算 among the table's tools from its
   first move, and it opened the last settlement of the match before: the client kept the
   old match's settlement (and its view) across the new table frame.
@@ -79,6 +80,10 @@ def test_a_refused_start_is_not_shown_once_everyone_is_ready(browser: Any, live_
         wait_js(host, "window.__wm.room.members.every((m) => m.ready)"
                       " && document.querySelectorAll('.seats-list li').length === 2")
         assert host.locator(".screen .error").inner_text() == "", "a refusal that no longer holds"
+        # a member who readied may take it back (取消准备) before the room starts
+        friend.click("[data-do='unready']")
+        wait_js(host, "!window.__wm.room.members.every((m) => m.ready)")
+        friend.wait_for_selector("[data-do='ready']")
         assert not host_console.errors and not friend_console.errors, (
             host_console.errors + friend_console.errors)
     finally:

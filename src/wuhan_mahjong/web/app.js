@@ -997,7 +997,7 @@ const SCREENS = {
       ${r.options.club ? `<p class="club-tag" data-room-club="${esc(r.options.club)}">${r.club_name ? t("club.table_of_named", { name: esc(r.club_name), n: esc(r.options.club) }) : t("club.table_of", { n: esc(r.options.club) })}</p>` : ""}<p class="room-options">${optionsLine(r.options)}</p>
       ${overrides ? `<ul class="overrides">${overrides}</ul>` : ""}
       <ul class="seats-list">${members}</ul>${roomNotes(r.members)}<p>${t("room.waiting")}</p>
-      <div class="form-row">${me && !me.ready ? `<button data-do="ready">${t("table.ready")}</button>` : ""}
+      <div class="form-row">${me && !me.ready ? `<button data-do="ready">${t("table.ready")}</button>` : ""}${me && me.ready ? `<button data-do="unready">${t("room.unready")}</button>` : ""}
       ${me && me.host ? `<button class="primary" data-do="start">${t("room.start")}</button>` : ""}
       <button data-do="leave">${t("room.leave")}</button></div>
       <p class="error" role="alert">${esc(S.error)}</p></div>
@@ -1706,6 +1706,7 @@ document.addEventListener("click", (ev) => {
       break;
     case "cancel-queue": send({ type: "leave", ref: "quick" }); break;
     case "ready": send({ type: "ready", ready: true, ref: "room" }); break;
+    case "unready": send({ type: "ready", ready: false, ref: "room" }); break; // 取消准备: not yet after all
     case "invite": copyInvitation(); break;
     case "invited-join": { const code = S.invited && S.invited.code; S.invited = null; if (code) acceptInvitation(code); else render(); break; }
     case "invited-no": S.invited = null; render(); break;

@@ -88,6 +88,7 @@ const zh = {
   "room.add_bot": "加机器人",
   "room.start": "开始",
   "room.leave": "离开",
+  "room.unready": "取消准备",
   "room.empty": "空位",
   "room.bot": "机器人",
 
@@ -1176,6 +1177,7 @@ const en = {
   "room.add_bot": "Add a bot",
   "room.start": "Start",
   "room.leave": "Leave",
+  "room.unready": "Not ready",
   "room.empty": "empty",
   "room.bot": "bot",
 
