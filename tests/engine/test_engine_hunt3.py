@@ -579,3 +579,52 @@ def _public(st: HandState, viewer: int) -> object:
     v.pop("commitment")
     v.pop("result")
     return v
+
+
+@pytest.mark.parametrize(("pair", "profile", "deltas"), [
+    ("5p5p", "yuanhang", (0, 480, -480, 0)), ("6p6p", "yuanhang", (0, 480, -480, 0)),
+    ("5p5p", LZSZ, (0, 160, -160, 0)), ("6p6p", LZSZ, None)])
+def test_robbing_with_and_without_a_258_pair_per_profile(pair: str, profile: str,
+                                                         deltas: tuple[int, ...] | None) -> None:
+    """抢杠 on an otherwise small-hand shape needs a 2/5/8 pair only in laizishanzhuang
+    (decision 9).  yuanhang settles the konger's imagined 杠开 whatever the robber's pair (480,
+    as above).  laizishanzhuang scores the robber's own hand, paid wholly by the robbed player
+    with no deal-in factor (decision 15): base 10; M(1) = opened 2 x 硬胡 2 = 4; the dealer 1
+    (ignored) -> 40, seat 2 opened 2 -> 80, seat 3 40: seat 2 pays 160.  With a 6p pair the
+    rob is not offered there."""
+    hands = {**ROB3, 1: f"1z1z2z34s678p234m{pair}"}
+    st = _dealt(hands, draws="3z3z5z5z2z2z5s", repl="9s", profile=profile)  # 6z: a 发财杠 in lzsz
+    play(st, "0 discard 1z", "1 peng", "1 discard 2z", "2 discard 3z", "3 discard 3z",
+         "0 discard 5s")
+    if profile == LZSZ and pair == "5p5p":  # no minimum there: the small win on 5s is offered
+        assert st.legal_actions(1) == (WIN, Chi(t("3s")), PASS)
+    else:
+        assert st.legal_actions(1) == (Chi(t("3s")), PASS)
+    play(st, "1 pass", "2 peng", "2 discard 9m", "3 discard 5z", "0 discard 2z", "1 discard 2z",
+         "2 kong added 5s")
+    if deltas is None:
+        assert st.phase == "turn" and st.current == 2 and st.drawn == t("9s")  # the kong stood
+        assert st.melds[2][-1] == Meld("kong", (t("5s"),) * 4, 0, "added")
+        return
+    assert st.legal_actions(1) == (WIN, PASS)
+    play(st, "1 win")
+    assert _outcome(st) == (1, "rob_kong", 2, deltas)
+
+
+def test_two_robbers_counted_from_the_konger_under_winner_order_from_discarder() -> None:
+    """Several robbers are ranked like several winners on a discard (§14), the konger in the
+    discarder's place: seats 1 and 3 both rob seat 2's 蓄杠; from the dealer seat 1 is first,
+    counting from the konger (winner_order from_discarder) seat 3 (3, 0, 1) is.  The konger
+    pays his imagined 杠开: M(2) = 12; seats 1 and 3 opened -> 240 each, the dealer 120: 600."""
+    robbers = {0: "1z5s1s1s2p2p8m8m3m7m9s9s1m5m", 1: "1z1z2z34s678p234m5p5p",
+               2: "5s5s9m1m1m1p1p9p9p7s7s8s8m", 3: "2z2z5z67s345p234m2s2s"}
+    for order, winner in (("from_dealer", 1), ("from_discarder", 3)):
+        st = scenario(robbers, draws="3z3z3z7p5s", repl="9s", winner_order=order)
+        play(st, "0 discard 1z", "1 peng", "1 discard 2z", "3 peng", "3 discard 5z", "0 discard 5s",
+             "1 pass", "2 peng", "2 discard 9m", "3 discard 3z", "0 discard 3z", "1 discard 7p",
+             "2 kong added 5s")
+        assert st.legal_actions(1) == (WIN, PASS) and st.legal_actions(3) == (WIN, PASS)
+        play(st, "3 win", "1 win")
+        r = st.result
+        assert r is not None and (r.winner, r.win_by, r.from_seat) == (winner, "rob_kong", 2)
+        assert r.deltas[2] == -600 and r.deltas[winner] == 600
