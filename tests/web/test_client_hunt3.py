@@ -19,7 +19,8 @@ the client before its fix.
   longer holds (the pair of one address broken up).
 * With 托管 on (his switch, or the server's after two timeouts), a player on a phone held
   upright had its way off, 取消托管, only among the table's tools below the first screen;
-  the sign of it was *(托管)* after his name.  It is now beside his hand.
+  the sign of it was *(托管)* after his name.  It is now beside his hand; and when the
+  server switches it on (two timeouts in a row) he is told why.
 * The match's summary did not add up after an escape: the penalty (400 points at 赖子山庄,
   shared by the others) was in each total but in no column, and nothing said who had
   escaped.  It has its column (逃跑罚分) and the escaper's row says 逃跑.  Nor did it say
@@ -157,6 +158,24 @@ def test_every_refusal_to_start_a_room_says_why() -> None:
         words = dict(re.findall(r'^\s*"(err\.not_ready(?:\.members)?)": "([^"]*)"', table, re.M))
         assert words["err.not_ready"] != words["err.not_ready.members"], words
     assert i18n.count('"err.same_address.members":') == 2
+
+
+@pytest.mark.slow
+def test_auto_play_after_two_timeouts_is_told(browser: Any, tmp_path: Path) -> None:
+    """A player who lets his turn run out twice (one second a turn here) is put on 托管 by the
+    server: he is told so, over the table, and 取消托管 is beside his hand."""
+    with run_server(tmp_path, ["--turn-seconds", "1", "--claim-seconds", "1"]) as base:
+        context, page, console = as_guest(browser, base, **SIZES["portrait"])
+        try:
+            page.evaluate("() => { window.__wmToastMs = 120000; }")
+            to_quick_table(page)
+            wait_js(page, "window.__wm.state && window.__wm.state.auto", 30)
+            page.wait_for_selector("#toast:not([hidden])", timeout=10_000)
+            assert "超时" in page.locator("#toast").inner_text()
+            assert page.locator(".me .actions [data-do='auto']").count() == 1
+            assert console.errors == []
+        finally:
+            context.close()
 
 
 @pytest.mark.slow

@@ -521,6 +521,9 @@ function onMessage(msg) {
       // another tab or device took this account's connection: no reconnecting on our own
       // (two tabs would take it from each other for ever); the player may take it back
       if (msg.code === "replaced") { S.wantSocket = false; showReplaced(); }
+      // 托管 switched on by the server (two timeouts in a row), not by his own tap: say why
+      if (msg.code === "auto_on" && S.table && msg.seat === S.table.seat && S.screen === "table" &&
+          !(S.autoAsked && Date.now() - S.autoAsked < 10000)) toast(t("table.auto_timeouts"));
       // the session ended (a logout or a password change elsewhere): sign in again
       if (msg.code === "logged_out" && !S.renewing) { S.wantSocket = false; saveToken(null); S.account = null; go("login", "", { replace: true }); }
       break;
@@ -1720,7 +1723,7 @@ document.addEventListener("click", (ev) => {
     case "logout": logout(); break;
     case "watch-refresh": loadLive(); break;
     case "following-refresh": loadFollowing(); break;
-    case "auto": send({ type: "auto", on: !(S.state && S.state.auto), ref: "table" }); break;
+    case "auto": S.autoAsked = Date.now(); send({ type: "auto", on: !(S.state && S.state.auto), ref: "table" }); break;
     case "escape": if (window.confirm(t("table.leave_confirm"))) send({ type: "leave", ref: "table" }); break;
     case "propose-end": S.error = ""; send({ type: "propose_end", ref: "table" }); break;
     case "end-yes": send({ type: "answer_end", agree: true, ref: "table" }); break;
