@@ -26,8 +26,10 @@ from wuhan_mahjong.engine import (
     IllegalAction,
     Kong,
     LaiziDiscard,
+    Match,
     Peng,
     SpecialKong,
+    parse_action,
 )
 from wuhan_mahjong.engine.dealing import arrange_wall, deal_positions
 from wuhan_mahjong.engine.match import random_policy
@@ -628,3 +630,72 @@ def test_two_robbers_counted_from_the_konger_under_winner_order_from_discarder()
         r = st.result
         assert r is not None and (r.winner, r.win_by, r.from_seat) == (winner, "rob_kong", 2)
         assert r.deltas[2] == -600 and r.deltas[winner] == 600
+
+
+FENG = {0: "1z1m2m4m5m7m8m1p2p4p5p7p8p1s", 1: "1z1z2z2z2z5z5z6z6z6z3z3z9m",
+        2: "1z1m2m4m5m1p2p4p5p7p8p1s2s", 3: "3m6m3p6p9p3s4s5s6s7s8s9s9s"}
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+def test_fengyise_wins_on_a_lone_wind_and_counts_two_big_hands(profile: str) -> None:
+    """乱风 (decision 10): seat 1 pengs 1z and holds only honours (发 is plain here, 中 would
+    be a must-kong tile); seat 2's last 1z pairs nothing, 222z 666z 55z 33z 1z is no standard
+    shape, yet it wins 风一色, two big hands in yuanhang / bianfeng: base 20.  M(1) = opened 2
+    x 硬胡 2 = 4; seat 2 放冲 ×1.5 -> 120, the others 80 each."""
+    st = _dealt(FENG, draws="6m", profile=profile)
+    play(st, "0 discard 1z", "1 peng", "1 discard 9m", "2 discard 1z")
+    assert st.legal_actions(1) == (WIN, PASS)
+    play(st, "1 win")
+    assert _outcome(st) == (1, "discard", 2, (-80, 280, -120, -80))
+    r = st.result
+    assert r is not None and r.settlement is not None and r.settlement.hands == ("fengyise",)
+
+
+# ====================================================================== a match: who deals next
+# worked_more's three winners, dealer 0: the dealer pengs 5z and wins seat 2's 5s
+THREE = {0: "1z5z5z9s46s234p88m678m", 1: "1z1z2z34s678p234m5p5p",
+         2: "5s1m1m9m9m1p1p9p9p1s1s8s7s", 3: "2z2z5z67s345p234m2s2s"}
+THREE_PLAY = ("0 discard 1z", "1 peng", "1 discard 2z", "3 peng", "3 discard 5z", "0 peng",
+              "0 discard 9s", "1 discard 3z", "2 discard 5s", "3 win", "1 win", "0 win")
+CLAIMS3_PLAY = ("0 discard 1z", "1 peng", "1 discard 2z", "2 discard 5s", "0 pass", "3 pass",
+                "1 win")
+
+
+def _turned(k: int, hands: dict[int, str], lines: tuple[str, ...]) -> tuple[dict[int, str], list[str]]:
+    """The same hand played k seats further round (the dealer seat k)."""
+    moved = [f"{(int(line[0]) + k) % 4}{line[1:]}" for line in lines]
+    return {(s + k) % 4: h for s, h in hands.items()}, moved
+
+
+def test_a_match_draw_passes_the_deal_under_the_option_the_dealer_keeps_it_on_his_win() -> None:
+    """laizishanzhuang with dealer_keeps_after_draw off, first dealer seat 1.  Hand 0: every
+    seat drops what it draws, nobody opens: 荒庄, nobody pays, and under the option the deal
+    passes to seat 2.  Hand 1 (dealer 2): the dealer wins (three winners, the dealer first):
+    he keeps the deal.  Hand 2 (dealer 2): seat 3 wins: the deal passes to seat 3.  The
+    totals are the hands' deltas summed."""
+    rules = get_rules(LZSZ, {"dealer_keeps_after_draw": False})
+    hands1, play1 = _turned(2, THREE, THREE_PLAY)
+    hands2, play2 = _turned(2, CLAIMS3, CLAIMS3_PLAY)
+    walls = [scenario({}, dealer=1).wall,
+             scenario(hands1, draws="3z3z", dealer=2, profile=LZSZ).wall,
+             scenario(hands2, draws="3z", dealer=2, profile=LZSZ).wall]
+    m = Match(rules, 3, walls=walls, first_dealer=1, auto_pass=True)
+    hand = m.start_hand()
+    assert hand.dealer == 1
+    while not hand.ended:
+        s = hand.to_act()[0]
+        first = hand.phase == "turn" and hand.drawn is None  # the dealer's first discard
+        m.apply(s, next(a for a in hand.legal_actions(s) if isinstance(a, Discard)) if first
+                else _keep_the_deal(hand, s))
+    assert hand.result is not None and hand.result.outcome == "exhausted" and m.dealer == 2
+    for lines, winner, dealer_after in ((play1, 2, 2), (play2, 3, 3)):
+        hand = m.start_hand()
+        assert hand.dealer == 2
+        for line in lines:
+            m.apply(int(line[0]), parse_action(line[2:], pending=hand.pending_tile))
+        assert hand.result is not None and hand.result.winner == winner
+        assert m.dealer == dealer_after
+    assert m.finished and [h.dealer for h in m.history] == [1, 2, 2]
+    assert m.totals == [sum(h.result.deltas[s] for h in m.history) for s in range(4)]
+    assert m.history[1].result.deltas == (-16, -16, 48, -16)
+    assert m.history[2].result.deltas == (-8, -4, -8, 20)
