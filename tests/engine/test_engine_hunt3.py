@@ -699,3 +699,26 @@ def test_a_match_draw_passes_the_deal_under_the_option_the_dealer_keeps_it_on_hi
     assert m.totals == [sum(h.result.deltas[s] for h in m.history) for s in range(4)]
     assert m.history[1].result.deltas == (-16, -16, 48, -16)
     assert m.history[2].result.deltas == (-8, -4, -8, 20)
+
+
+@pytest.mark.parametrize(("must", "laizi", "green_kong"), [
+    (["7z"], "6z", False), (["7z", "6z"], "5z", True)])
+def test_must_kong_option_moves_the_laizi_and_makes_the_green_kong(
+        must: list[str], laizi: str, green_kong: bool) -> None:
+    """yuanhang, indicator 北 (4z).  With 中 alone as the must-kong tile the laizi is 发 (北→发,
+    decision 1) and 发 is no kong tile.  Adding 发 as a must-kong tile (the laizishanzhuang
+    reading, as an option) skips it: the laizi is 白, and a held 发 can only be played out as
+    the 发财杠 (with its replacement), never discarded."""
+    st = scenario({0: "6z7z1m"}, indicator="4z", repl="9s", must_kong=must)
+    assert st.laizi == t(laizi)
+    acts = st.legal_actions(0)
+    assert (SpecialKong("green") in acts) is green_kong
+    assert (LaiziDiscard() in acts) is (not green_kong)  # 6z is the laizi under 中 alone
+    assert Discard(t("6z")) not in acts and Discard(t("7z")) not in acts
+    if green_kong:
+        play(st, "0 special_kong green")
+        assert st.specials[0].green == 1 and st.drawn == t("9s") and st.draw_source == "replacement"
+    else:
+        with pytest.raises(IllegalAction) as e:
+            st.apply(0, SpecialKong("green"))
+        assert e.value.rule == "special_kong.must_kong_tile"
