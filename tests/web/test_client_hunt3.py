@@ -32,6 +32,9 @@ the client before its fix.
 * The players never saw the match's points so far (the spectators did): in a match of
   several hands, nothing at the table told the standings, nor what an escape had paid
   them.  Each seat's points are now beside its name, as in the apps.
+* Between two hands the settlement closed by itself when the next hand was dealt, a few
+  seconds later (the server's pause), in the middle of one's reading and without a word.
+  It now counts the seconds down and says that 结算 opens it again.
 * On a phone the table spoke of keys it has not: 杠 K, 碰 P, 过 ␣ on the buttons, and
   *再点一次（或按回车）打出*.  A touch screen now gets neither.
 * A match that ended while the player's connection was down (its match_end went to nobody)
@@ -342,6 +345,31 @@ def test_a_phone_is_not_told_of_keys(browser: Any, static_server: str) -> None:
             shown = page.evaluate(KEYS_SHOWN)
             assert bool(shown["kbd"]) == keys, (size, shown)
             assert ("回车" in shown["hint"]) == keys and "再点一次" in shown["hint"], (size, shown)
+            assert console.errors == []
+        finally:
+            context.close()
+
+
+@pytest.mark.slow
+def test_the_settlement_says_when_the_next_hand_comes(browser: Any, tmp_path: Path) -> None:
+    """A room of one guest and three bots, two hands, played by 托管: the first hand's
+    settlement says in how many seconds the next hand is dealt (and the panel with it
+    closes), counting down; the next hand comes, and the panel is gone."""
+    with run_server(tmp_path, ["--hand-pause", "4", "--claim-hold", "0"]) as base:
+        context, page, console = as_guest(browser, base, **SIZES["portrait"])
+        try:
+            page.fill("#cf-hands", "2")
+            page.click("#create-form button[type='submit']")
+            page.click("[data-do='ready']")
+            page.click("[data-do='start']")
+            page.wait_for_selector(".table-tools [data-do='auto']", timeout=20_000)
+            page.click(".table-tools [data-do='auto']")
+            page.wait_for_selector("#overlay .settlement [data-next-hand]:not(:empty)", timeout=60_000)
+            said = page.locator("[data-next-hand]").inner_text()
+            seconds = re.search(r"([0-9]+) 秒", said)
+            assert seconds is not None and 0 < int(seconds.group(1)) <= 4, said
+            wait_js(page, "window.__wm.view.hand_no === 1", 20)
+            assert page.locator("#overlay .settlement").count() == 0
             assert console.errors == []
         finally:
             context.close()

@@ -489,6 +489,9 @@ function onMessage(msg) {
     case "hand_end":
       S.handEnds = S.handEnds.filter((h) => h.hand_no !== msg.hand_no).concat([msg]);
       S.totals = msg.totals;
+      // when the next hand is dealt (and its settlement closes): the panel counts it down
+      S.nextHand = typeof msg.next_hand_in === "number" ? { hand_no: msg.hand_no, at: Date.now() + msg.next_hand_in * 1000 } : null;
+      if (S.screen === "table") { renderOverlay(); tick(); }
       break;
     case "match_end":
       // who sat where, for the summary's report buttons (the table frame goes with the table)
@@ -828,6 +831,9 @@ function renderOverlay() {
     const c = ctx();
     c.continueLabel = S.matchEnd ? t("summary.title") : t("settle.continue");
     if (S.lastSettlement.result && S.lastSettlement.result.reveal && S.settledHand) c.extra = verifyHTML(S.settledHand);
+    // the next hand is dealt a few seconds after this one (the server's pause), and this
+    // panel then closes: say so, or it goes in the middle of one's reading
+    if (S.nextHand && S.nextHand.hand_no === S.lastSettlement.hand_no && !S.matchEnd) c.extra = `<p class="next-hand" data-next-hand="1"></p>${c.extra || ""}`;
     html = renderSettlement(S.lastSettlement, c);
   } else if (S.screen === "replay" && S.replay && S.replay.showSettlement) {
     const f = S.replay.frames[S.replay.i];
@@ -1176,6 +1182,8 @@ function awaitingMe() {
 }
 
 function tick() {
+  const next = overlay.querySelector("[data-next-hand]");
+  if (next && S.nextHand) next.textContent = t("settle.next_in", { s: Math.max(0, Math.ceil((S.nextHand.at - Date.now()) / 1000)) });
   const el = $(".countdown", app);
   if (!el) return;
   if (!S.deadline || (S.view && S.view.phase === "ended")) { el.textContent = ""; return; }

@@ -241,6 +241,7 @@ const zh = {
   "settle.laizi_as": "癞子当作",
   "settle.hypothetical": "按 {who} 杠开计算（杠进杠出）",
   "settle.continue": "继续",
+  "settle.next_in": "下一局 {s} 秒后开始（这里的“结算”可以再打开本局结算）",
   "settle.escape": "{who} 逃跑，罚 {n} 分",
 
   "summary.title": "比赛结束",
@@ -1331,6 +1332,7 @@ const en = {
   "settle.laizi_as": "laizi as",
   "settle.hypothetical": "scored as {who}'s kong bloom (杠进杠出)",
   "settle.continue": "Continue",
+  "settle.next_in": "The next hand starts in {s} s (the table's “Settlement” opens this again)",
   "settle.escape": "{who} escaped and pays {n}",
 
   "summary.title": "Match over",
