@@ -30,8 +30,10 @@ from typing import Any
 import httpx
 import pytest
 import redis
+import websockets
 
 from wuhan_mahjong.store import Store, clubs
+from wuhan_mahjong.store.rooms import saved_rooms
 
 from .harness import Client, free_port, play, seat_four
 from .test_durable import PASSWORD, RICH, check_settled_like_uninterrupted
@@ -653,6 +655,70 @@ def test_a_room_member_who_reconnects_to_another_node_is_back_in_his_room(
             tables = [await c.expect("table", timeout=30) for c in (host, back)]
             assert len({t["match_id"] for t in tables}) == 1
             for c in (host, back):
+                await c.close()
+
+        asyncio.run(scenario())
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_a_killed_nodes_waiting_room_opens_on_another_node(
+        nodes: list[ServeProcess], db_url: str) -> None:
+    """kill -9 of the node holding a room that waits for its players: a survivor opens it
+    again (its code, options and members, each away), and the members, reconnecting to
+    any node and asking for the room by its code (``rejoin``), are back in it there; it
+    starts with them."""
+    store, tokens, _ = _accounts(db_url, 2)
+    first, second, third = _started(nodes)
+    try:
+        async def scenario() -> None:
+            host = Client(first, tokens[0])  # type: ignore[arg-type]
+            friend = Client(second, tokens[1])  # type: ignore[arg-type]
+            for c in (host, friend):
+                await c.connect()
+            await host.send({"type": "create_room", "options": {"hands": 1, "profile": "bianfeng"}})
+            code = (await host.expect("room"))["code"]
+            await friend.send({"type": "join_room", "code": code})
+            await friend.expect("room", code=code)
+            while len((await host.expect("room"))["members"]) < 2:
+                pass
+            while not [r for r in saved_rooms(store) if len(r.state["members"]) == 2]:
+                await asyncio.sleep(0.05)  # written behind the lobby: milliseconds
+            await asyncio.to_thread(first.kill)
+            killed = time.monotonic()
+            back = [Client(third, tokens[0]), Client(second, tokens[1])]  # type: ignore[arg-type]
+            rooms = []
+            for c in back:
+                await c.connect()
+                while True:  # until a survivor has taken the room over
+                    # (asked again and again: one relayed to the dead node is never answered,
+                    # or the node closes the socket, 1012, for the client to reconnect)
+                    if c.closed.is_set():
+                        await c.connect()
+                    reply: dict[str, Any] | None = None
+                    with contextlib.suppress(TimeoutError, websockets.ConnectionClosed):
+                        await c.send({"type": "join_room", "code": code, "rejoin": True})
+                        reply = await c.recv(timeout=2)
+                        while reply["type"] not in ("room", "error"):
+                            reply = await c.recv(timeout=2)
+                    if reply is not None and reply["type"] == "room":
+                        rooms.append(reply)
+                        break
+                    assert reply is None or reply["code"] in ("not_found", "busy"), reply
+                    assert time.monotonic() - killed < 40, "no node opened the room in 40 s"
+                    await asyncio.sleep(0.2)
+            assert all(r["code"] == code and r["options"]["profile"] == "bianfeng" for r in rooms)
+            while any(m["away"] for m in (await back[0].expect("room"))["members"]):
+                pass
+            for c in back:
+                await c.send({"type": "ready"})
+            while not all(m["ready"] for m in (await back[0].expect("room"))["members"]):
+                pass
+            await back[0].send({"type": "start"})
+            tables = [await c.expect("table", timeout=30) for c in back]
+            assert len({t["match_id"] for t in tables}) == 1
+            for c in back:
                 await c.close()
 
         asyncio.run(scenario())

@@ -711,6 +711,7 @@ def create_app(config: ServerConfig | None = None, *, store: Store | None = None
         cluster = await join_cluster(hub)
         if cluster is None:
             await hub.resume_matches()
+            await hub.lobby.restore_rooms()  # after the matches: their players are seated
         # after the resumed matches: a tournament's running tables are seated already
         hub.tournaments = TournamentRunner(hub)
         hub.background(asyncio.get_running_loop().create_task(hub.tournaments.run()))

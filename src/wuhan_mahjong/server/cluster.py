@@ -71,6 +71,7 @@ from typing import TYPE_CHECKING, Any, cast
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..store.database import PG_CLIENT_TIMEOUTS
+from ..store.rooms import SavedRoom, kept_room_owner, saved_rooms
 from .admission import OVERLOADED_CLOSE_CODE
 from .config import redis_url
 from .limits import table_addresses, tables_by_address
@@ -233,6 +234,7 @@ async def join_cluster(hub: Hub) -> Cluster | None:
     await cluster.start()
     hub.cluster = cluster
     await cluster.take_over()
+    await cluster.take_over_rooms()  # after the matches: their players are seated
     return cluster
 
 
@@ -561,6 +563,7 @@ class Cluster:
                 # nothing over until they had a heartbeat's life to come back.
                 if now - self.healthy_since >= self.ttl_ms / 1000:
                     await self.take_over()
+                    await self.take_over_rooms()
                 await self._watch_relays()
             except asyncio.CancelledError:
                 raise
@@ -766,6 +769,30 @@ class Cluster:
             await self._beat()
         return resumed
 
+    async def take_over_rooms(self) -> int:
+        """Open again the kept rooms of dead nodes (``server/room_keeper.py``) whose codes
+        this node reserves; the number opened."""
+        kept = await asyncio.to_thread(saved_rooms, self.hub.store)
+        dead: dict[str, bool] = {}
+        wanted: list[SavedRoom] = []
+        for saved in kept:
+            if saved.owner == self.node or saved.code in self.hub.lobby.rooms:
+                continue
+            if saved.owner not in dead:
+                dead[saved.owner] = not await self.alive(saved.owner)
+            if dead[saved.owner] and await self.redis.set(
+                    f"wm:room:{saved.code}", f"{self.node} lobby", nx=True, px=self.ttl_ms):
+                wanted.append(saved)
+        if not wanted:
+            return 0
+        opened = await self.hub.lobby.restore_rooms(wanted)
+        for saved in wanted:  # not opened here: its code is free again
+            if saved.code not in self.hub.lobby.rooms:
+                await self.redis.delete(f"wm:room:{saved.code}")
+        if opened:
+            log.warning("took over %d room(s) of a dead node", opened)
+        return opened
+
     # ------------------------------------------------------------------ the shared lobby
     @staticmethod
     def _queue_key(key: tuple[str, int]) -> str:
@@ -830,6 +857,29 @@ class Cluster:
             await self.redis.hdel(key, *stale)
         return found
 
+    async def _room_home(self, code: str, *, rejoin: bool) -> str | None:
+        """The live node holding room ``code`` (``None``: none).  A member asking to be back
+        in his room (``rejoin``) after its node died waits while a survivor takes the kept
+        room over and opens it (a few seconds, as a reconnection to a table being taken
+        over does): answered before, he would be told he is in no room."""
+        key = f"wm:room:{code}"
+        home = await self._holder(key)
+        if not rejoin or (home is not None and home != self.node):
+            return home
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.ttl_ms / 1000 + 3 * self.heartbeat
+        while loop.time() < deadline and code not in self.hub.lobby.rooms:
+            if home is not None and home != self.node:
+                return home
+            if home is None:  # its node died: is the room kept, and is it taken over yet?
+                owner = await asyncio.to_thread(kept_room_owner, self.hub.store, code)
+                if owner is None or (owner != self.node and await self.alive(owner)):
+                    return await self._holder(key)  # no such room; or its holder answers
+            # else this node reserved the code and is opening the room
+            await asyncio.sleep(self.heartbeat / 4)
+            home = await self._holder(key)
+        return home
+
     async def _holder(self, key: str) -> str | None:
         """The live node holding a room or queue key (``None``: none, or a dead one)."""
         value = await self.redis.get(key)
@@ -855,7 +905,7 @@ class Cluster:
         if isinstance(msg, JoinRoomMsg):
             if msg.code in self.hub.lobby.rooms:
                 return False
-            home = await self._holder(f"wm:room:{msg.code}")
+            home = await self._room_home(msg.code, rejoin=msg.rejoin)
         elif isinstance(msg, WatchMsg):
             if msg.table in self.hub.tables:
                 return False

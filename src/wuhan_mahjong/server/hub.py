@@ -643,6 +643,7 @@ class Hub:
         self.draining = True
         self.shutting_down = True
         self.lobby.close()
+        await self.lobby.keeper.flush(grace)  # the rooms open again in the next process
         running = list(self.tables.values())
         tables = list(self.table_tasks.values())
         for table in running:

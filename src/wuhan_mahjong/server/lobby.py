@@ -38,13 +38,14 @@ import logging
 import re
 import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from ..rules import OPTION_BOUNDS, Rules, RulesError, get_rules
 from ..store import clubs
 from ..store.database import error_line, is_transient
+from ..store.rooms import SavedRoom, claim_room, saved_rooms
 from .economy import min_to_sit
 from .limits import tables_at_address, tables_elsewhere
 from .placement import QueuePlace, RoomPlace, StartingPlace
@@ -58,6 +59,7 @@ from .protocol import (
     RoomMsg,
     RoomOptions,
 )
+from .room_keeper import RoomKeeper
 
 if TYPE_CHECKING:
     from .hub import Client, Hub
@@ -181,6 +183,8 @@ class Lobby:
         self.hub = hub
         self.queues: dict[tuple[str, int], QuickQueue] = {}
         self.rooms: dict[str, Room] = {}
+        self.keeper = RoomKeeper(hub)
+        """Writes the rooms to the store as they change (``server/room_keeper.py``)."""
 
     # ------------------------------------------------------------------ checks
     def _free(self, client: Client, elsewhere: int = 0) -> None:
@@ -619,6 +623,7 @@ class Lobby:
             return
         room.starting = True
         self.rooms.pop(room.code, None)
+        self.keeper.forget(room.code)
         self._club_listing(room)
         humans = list(room.members)
         places = {a: self.hub.where.starting(a, "room") for a, _ in humans}
@@ -630,6 +635,8 @@ class Lobby:
     def _room_update(self, room: Room) -> None:
         for a, _ in room.members:
             self.hub.send_to(a, self._room_msg(room, a))
+        if self._room_waits(room):
+            self.keeper.keep(room)
         self._club_listing(room)
 
     @staticmethod
@@ -775,11 +782,65 @@ class Lobby:
             self._back_from_away(room, account_id)
             if not room.members:
                 self.rooms.pop(room.code, None)
+                self.keeper.forget(room.code)
                 self._club_listing(room)
                 return
             if room.host == account_id:
                 room.host = room.members[0][0]
             self._room_update(room)
+
+    # ------------------------------------------------------------------ a restart
+    async def restore_rooms(self, kept: list[SavedRoom] | None = None) -> int:
+        """Open again the rooms a previous process kept (``server/room_keeper.py``): every
+        kept room (a process alone, at start-up), or ``kept`` (a cluster node: the dead
+        nodes' rooms whose codes it reserved).  Each is claimed for this process first (one
+        node wins a room).  Returns how many rooms opened."""
+        store = self.hub.store
+        if kept is None:
+            kept = await asyncio.to_thread(saved_rooms, store)
+        opened = 0
+        for saved in kept:
+            if saved.code in self.rooms or not await asyncio.to_thread(
+                    claim_room, store, saved.code, saved.owner, self.hub.node_id):
+                continue
+            room = self._reopened(saved.code, saved.state)
+            if room is None:
+                self.keeper.forget(saved.code)
+                continue
+            opened += 1
+            log.info("room %s open again, its %d member(s) away until they reconnect",
+                     room.code, len(room.members))
+        return opened
+
+    def _reopened(self, code: str, state: dict[str, Any]) -> Room | None:
+        """A kept room opened here with its members away, or ``None``: it cannot be (its
+        options are no longer valid, its members sit at a resumed table, rooms do not wait
+        for a dropped member here: ``room_grace_seconds`` 0)."""
+        grace = self.hub.config.room_grace_seconds
+        try:
+            options = RoomOptions.model_validate(state["options"])
+            rules = room_rules(options)
+            members = [(int(a), str(n)) for a, n in state["members"]]
+            host, kicked = int(state["host"]), {int(k) for k in state.get("kicked", [])}
+            club_name = state.get("club_name")
+        except (KeyError, TypeError, ValueError, ValidationError, RulesError) as e:
+            log.warning("room %s cannot be opened again: %s", code, e)
+            return None
+        members = [(a, n) for a, n in members if a not in self.hub.where][:4]
+        if grace <= 0 or not members:
+            return None
+        room = Room(code=code, host=host if any(a == host for a, _ in members) else members[0][0],
+                    options=options, rules=rules, members=members,
+                    ready={a: False for a, _ in members}, kicked=kicked,
+                    club_name=club_name if isinstance(club_name, str) else None)
+        self.rooms[code] = room
+        loop = asyncio.get_running_loop()
+        for account_id, _ in members:
+            self.hub.where.join_room(account_id, room)
+            room.away[account_id] = loop.call_later(grace, self._let_go, room, account_id)
+        self.keeper.keep(room)
+        self._club_listing(room)
+        return room
 
     def resend(self, account_id: int) -> None:
         place = self.hub.where.get(account_id)

@@ -609,3 +609,17 @@ class AnnouncementRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class RoomRow(Base):
+    """A private room waiting for its players (房间), kept so that a server restart or a
+    kill -9 does not lose it (``store/rooms.py``): its code, the node process that holds
+    it, and its state as the lobby wrote it (JSON: host, options, members, who was asked
+    to leave)."""
+
+    __tablename__ = "rooms"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(255))
+    state: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
