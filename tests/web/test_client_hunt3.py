@@ -373,3 +373,26 @@ def test_the_settlement_says_when_the_next_hand_comes(browser: Any, tmp_path: Pa
             assert console.errors == []
         finally:
             context.close()
+
+
+@pytest.mark.slow
+def test_continue_deals_the_next_hand_at_once(browser: Any, tmp_path: Path) -> None:
+    """继续 on the settlement between two hands says the player is ready for the next one
+    (``next_hand``): with nobody else to wait for (three bots), it is dealt at once, long
+    before the server's pause between hands (here ten minutes) is over."""
+    with run_server(tmp_path, ["--hand-pause", "600", "--claim-hold", "0"]) as base:
+        context, page, console = as_guest(browser, base, **SIZES["portrait"])
+        try:
+            page.fill("#cf-hands", "2")
+            page.click("#create-form button[type='submit']")
+            page.click("[data-do='ready']")
+            page.click("[data-do='start']")
+            page.wait_for_selector(".table-tools [data-do='auto']", timeout=20_000)
+            page.click(".table-tools [data-do='auto']")
+            page.wait_for_selector("#overlay .settlement [data-act='continue']", timeout=60_000)
+            assert page.evaluate("window.__wm.view.hand_no") == 0
+            page.click("#overlay [data-act='continue']")
+            wait_js(page, "window.__wm.view && window.__wm.view.hand_no === 1", 30)
+            assert console.errors == []
+        finally:
+            context.close()

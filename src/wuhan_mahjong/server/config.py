@@ -78,8 +78,11 @@ class ServerConfig:
     """Every claim window (and 海底 decision) stays open at least this long, whoever may claim."""
     claim_seconds: float | None = None
     turn_seconds: float | None = None
-    hand_pause: float = 3.0
-    """Pause between two hands of a match (the result stays on screen)."""
+    hand_pause: float = 10.0
+    """Pause between two hands of a match, the settlement on screen; it ends as soon as
+    every player at the table says he is ready for the next hand (``next_hand``, 继续), as
+    the apps' 准备 between hands does.  (3 s, before there was 继续, was too short to read a
+    settlement of three payments.)"""
     quick_profile: str = "yuanhang"
     quick_hands: int = 4
     quick_stake: int = 1

@@ -55,6 +55,7 @@ from .protocol import (
     KickMsg,
     LeaveMsg,
     LeftMsg,
+    NextHandMsg,
     NoticeMsg,
     PingMsg,
     PongMsg,
@@ -450,7 +451,8 @@ class Hub:
         elif isinstance(msg, UnwatchMsg):
             if not self.spectate.unwatch(acct, client=client):
                 raise ProtocolError("not_found", "you are not watching a table")
-        elif isinstance(msg, ActionMsg | AutoMsg | SnapshotMsg | ProposeEndMsg | AnswerEndMsg):
+        elif isinstance(msg, ActionMsg | AutoMsg | SnapshotMsg | ProposeEndMsg | AnswerEndMsg
+                        | NextHandMsg):
             place = self.where.get(acct)
             if not isinstance(place, TablePlace):
                 if isinstance(msg, SnapshotMsg) and isinstance(place, QueuePlace | RoomPlace):
@@ -469,6 +471,8 @@ class Hub:
                 place.table.post("propose_end", place.seat, msg.ref)
             elif isinstance(msg, AnswerEndMsg):
                 place.table.post("answer_end", place.seat, msg.agree, msg.ref)
+            elif isinstance(msg, NextHandMsg):
+                place.table.post("next_hand", place.seat, msg.hand_no)
             else:
                 place.table.post("snapshot", place.seat)
         else:  # pragma: no cover - parse_client_message returns only the types above

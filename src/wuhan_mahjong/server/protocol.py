@@ -226,6 +226,16 @@ class AutoMsg(_ClientMsg):
     on: bool
 
 
+class NextHandMsg(_ClientMsg):
+    """Ready for the next hand (继续, as the apps' 准备 between hands): the pause after a
+    hand ends as soon as a player has said so and every other player connected to the
+    table has too or is on 托管, at the latest after the server's ``hand_pause``."""
+
+    type: Literal["next_hand"]
+    hand_no: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    """The hand whose result one has read; a late answer about an earlier hand is ignored."""
+
+
 class ProposeEndMsg(_ClientMsg):
     """Ask the others at the table to end the match after the hand in progress (申请解散,
     ``server/end_vote.py``)."""
@@ -278,12 +288,12 @@ class InviteMsg(_ClientMsg):
 ClientMessage = Annotated[
     HelloMsg | PingMsg | QuickMatchMsg | CreateRoomMsg | JoinRoomMsg | ReadyMsg | StartMsg
     | LeaveMsg | ActionMsg | AutoMsg | SnapshotMsg | ChatMsg | WatchMsg | UnwatchMsg
-    | InviteMsg | KickMsg | ProposeEndMsg | AnswerEndMsg,
+    | InviteMsg | KickMsg | ProposeEndMsg | AnswerEndMsg | NextHandMsg,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "ping", "quick_match", "create_room", "join_room", "ready", "start",
                 "leave", "action", "auto", "snapshot", "chat", "watch", "unwatch", "invite",
-                "kick", "propose_end", "answer_end")
+                "kick", "propose_end", "answer_end", "next_hand")
 _CLIENT = TypeAdapter[Any](ClientMessage)
 
 

@@ -320,6 +320,9 @@ class Table:
         """Another process runs this match now (its epoch is newer): this copy stops, writes
         nothing more, and sends its players to reconnect (to the new owner)."""
         self.inbox: deque[InboxEvent] = deque()
+        self.ready_for_next: dict[int, int] = {}
+        """Seat -> the last ended hand after which it said it is ready for the next one
+        (``next_hand``, 继续)."""
         self.wake = asyncio.Event()
         self.decision: Decision | None = None
         self.unseen: Decision | None = None
@@ -839,6 +842,11 @@ class Table:
                 self._log("auto", seat, "on" if on else "off")
                 self._send(seat, NoticeMsg(code="auto_on" if on else "auto_off", seat=seat,
                                            message=f"auto-play (托管) {'on' if on else 'off'}"))
+        elif kind == "next_hand":
+            _, seat, hand_no = event
+            hand = self.match.hand
+            if hand is not None and hand.ended and hand_no in (None, hand.hand_no):
+                self.ready_for_next[seat] = hand.hand_no
         elif kind == "leave":
             self._on_leave(event[1])
         elif kind == "end":
@@ -1095,15 +1103,26 @@ class Table:
             self._handle(self.inbox.popleft())
         self._settle_vote()
 
-    async def _idle(self, seconds: float) -> None:
-        """Between hands: handle events (reconnections, leaves) while the result shows."""
+    async def _idle(self, seconds: float, after: int | None = None) -> None:
+        """Between hands: handle events (reconnections, leaves) while the result shows.
+        After hand ``after``, the pause ends early once every player who reads it has said
+        he is ready for the next hand (``next_hand``, 继续; :meth:`_all_ready_for_next`)."""
         until = self._now() + seconds
         while not self.stopping:
             self._drain()
             await self._persist()
-            if self._now() >= until:
+            if self._now() >= until or (after is not None and self._all_ready_for_next(after)):
                 return
             await self._wait(until)
+
+    def _all_ready_for_next(self, after: int) -> bool:
+        """Whether a player said he is ready for the hand after ``after`` and every other
+        player connected to the table did too or is on 托管 (nobody waits for a bot, an
+        escaped seat or a player away).  Until a player says so the pause runs its course,
+        as it always did: a table of 托管 alone does not hurry."""
+        present = [s for s in self.seats if not (s.is_bot or s.escaped) and s.connected]
+        said = {s.seat for s in present if self.ready_for_next.get(s.seat) == after}
+        return bool(said) and all(s.auto or s.seat in said for s in present)
 
     def stop(self) -> None:
         """Stop at the next safe point, leaving the match ``running`` in the store (a draining
@@ -1189,7 +1208,8 @@ class Table:
                 self._broadcast()
                 await self._hand_over(hand)
                 if not self.match.finished:
-                    await self._idle(self.config.hand_pause if self._humans_present() else 0.0)
+                    await self._idle(self.config.hand_pause if self._humans_present() else 0.0,
+                                     after=hand.hand_no)
                 continue
             if self.match.finished or self.stopping:
                 return

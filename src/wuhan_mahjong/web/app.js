@@ -1686,6 +1686,8 @@ document.addEventListener("click", (ev) => {
       if (S.screen === "replay" && S.replay) { S.replay.showSettlement = false; renderOverlay(); return; }
       if (S.screen === "fixture" && S.fixture) { S.fixture.hideSettlement = true; renderOverlay(); return; }
       S.settlementOpen = false;
+      // 继续: ready for the next hand (the pause ends once every player at the table is)
+      if (!S.matchEnd && S.lastSettlement && S.nextHand && S.nextHand.hand_no === S.lastSettlement.hand_no) send({ type: "next_hand", hand_no: S.lastSettlement.hand_no });
       if (S.matchEnd) go("summary"); else render();
       return;
     }
