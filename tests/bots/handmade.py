@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.engine import SeatView
+from wuhan_mahjong.engine.actions import action_from_json
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.tiles import format_tiles, parse_tile, parse_tiles, tile_str
 
@@ -95,3 +97,18 @@ def _check_copies(hand: list[int], seats: list[dict[str, Any]], indicator: str,
     over = [tile_str(k) for k in range(34) if seen[k] > 4]
     if over:
         raise ValueError(f"more than four copies of {', '.join(over)} in a hand-made position")
+
+
+def discard(tile: str) -> dict[str, Any]:
+    """A discard as a view's legal action is written."""
+    return {"type": "discard", "tile": tile}
+
+
+def ask(bot: str, view: SeatView, answers: list[dict[str, Any]], seed: int = 1) -> None:
+    """The bot ``bot`` (seeded) answers the position with one of ``answers``, each a legal
+    action of the view."""
+    expected = [action_from_json(a) for a in answers]
+    legal = [action_from_json(a) for a in view["legal_actions"]]
+    assert all(e in legal for e in expected)
+    choice = get_bot(bot, seed).choose(view)
+    assert choice in expected, (bot, choice)

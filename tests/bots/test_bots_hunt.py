@@ -20,29 +20,15 @@ bot (each test fails on the code before the fix it names, for the bots named).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from handmade import make_view, meld
+from handmade import ask, discard, make_view, meld
 
-from wuhan_mahjong.bots import get_bot
-from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import action_from_json
 
 BOTS = ("greedy", "expert", "search")
 PROFILES = ("yuanhang", "bianfeng", "laizishanzhuang")
 
 
-def _discard(tile: str) -> dict[str, Any]:
-    return {"type": "discard", "tile": tile}
-
-
-def _ask(bot: str, view: SeatView, answers: list[dict[str, Any]]) -> None:
-    expected = [action_from_json(a) for a in answers]
-    legal = [action_from_json(a) for a in view["legal_actions"]]
-    assert all(e in legal for e in expected)
-    choice = get_bot(bot, 1).choose(view)
-    assert choice in expected, (bot, choice)
 
 
 #: (hand, melds, the big hand's discards): one peng shown, a 碰碰胡 ready either way
@@ -71,7 +57,7 @@ def test_the_all_pungs_wait_over_the_small_hand(name: str, bot: str, profile: st
     so it is not asked there."""
     hand, melds, big = ALL_PUNGS[name]
     view = make_view(hand, profile=profile, indicator="1z", melds={0: melds})
-    _ask(bot, view, [_discard(x) for x in big])
+    ask(bot, view, [discard(x) for x in big])
 
 
 LAIZI_KONG = {"type": "special_kong", "kind": "laizi"}
@@ -93,7 +79,7 @@ def test_the_wild_that_is_not_needed_is_konged(bot: str, profile: str, indicator
                      melds={0: [meld("chi", "123m", 3)]}, red_kongs={0: 2},
                      extra_actions=[LAIZI_KONG])
     assert view["laizi"] == laizi
-    _ask(bot, view, [LAIZI_KONG])
+    ask(bot, view, [LAIZI_KONG])
 
 
 @pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
@@ -110,7 +96,7 @@ def test_the_peng_that_turns_a_hopeless_small_hand_into_all_pungs(bot: str,
                      melds={0: [meld("peng", "111z", 2)]},
                      actions=[{"type": "chi", "tile": "4m"}, {"type": "peng", "tile": "5m"},
                               {"type": "pass"}])
-    _ask(bot, view, [{"type": "peng", "tile": "5m"}])
+    ask(bot, view, [{"type": "peng", "tile": "5m"}])
 
 
 def test_the_search_keeps_the_all_pungs_wait_late() -> None:
@@ -127,5 +113,5 @@ def test_the_search_keeps_the_all_pungs_wait_late() -> None:
                                 meld("chi", "123s", 0)]},
                      discards={1: "1m9m", 2: "2z9s", 3: "3z1s"})
     bot = SearchBot(1)
-    assert bot.choose(view) in [action_from_json(_discard(x)) for x in big]
+    assert bot.choose(view) in [action_from_json(discard(x)) for x in big]
     assert bot.searches == 1

@@ -28,9 +28,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from handmade import make_view, meld
+from handmade import ask, discard, make_view, meld
 
-from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.greedy import GreedyBot
 from wuhan_mahjong.bots.search import SearchBot
 from wuhan_mahjong.engine import SeatView
@@ -41,16 +40,6 @@ PROFILES = ("yuanhang", "bianfeng", "laizishanzhuang")
 PASS = {"type": "pass"}
 
 
-def _discard(tile: str) -> dict[str, Any]:
-    return {"type": "discard", "tile": tile}
-
-
-def _ask(bot: str, view: SeatView, answers: list[dict[str, Any]], seed: int = 1) -> None:
-    expected = [action_from_json(a) for a in answers]
-    legal = [action_from_json(a) for a in view["legal_actions"]]
-    assert all(e in legal for e in expected)
-    choice = get_bot(bot, seed).choose(view)
-    assert choice in expected, (bot, choice)
 
 
 # ---------------------------------------------------------------- faults found
@@ -71,7 +60,7 @@ def test_the_wait_that_can_pass_the_minimum_score_in_bianfeng(bot: str) -> None:
     is 8 from each loser (16 from the discarder), short of the 20 one of them must owe;
     a hard one 16 (32).  Throwing 7p keeps only soft wins; throwing 2m keeps the hard
     6p.  Greedy threw 7p."""
-    _ask(bot, _soft_view("bianfeng"), [_discard("2m")])
+    ask(bot, _soft_view("bianfeng"), [discard("2m")])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -85,7 +74,7 @@ def test_the_wait_that_can_pass_the_minimum_score(bot: str) -> None:
     from a loser), four tiles that win where the 7p leaves none.  Greedy counted the tiles
     that complete the shape (the soft wait has more) and threw 7p."""
     view = _soft_view()
-    _ask(bot, view, [_discard("2m")])
+    ask(bot, view, [discard("2m")])
 
 
 @pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
@@ -93,7 +82,7 @@ def test_the_soft_wait_switch_plays_as_before(profile: str) -> None:
     """``soft_waits`` off: greedy ranks the waits by tiles, as before (the 7p)."""
     bot = GreedyBot(1)
     bot.soft_waits = False
-    assert bot.choose(_soft_view(profile)) == action_from_json(_discard("7p"))
+    assert bot.choose(_soft_view(profile)) == action_from_json(discard("7p"))
 
 
 def _two_big_view(profile: str) -> SeatView:
@@ -110,7 +99,7 @@ def test_as_many_winning_tiles_for_two_big_hands(bot: str, profile: str) -> None
     where they multiply or add, against 10, far below every cap).  As many tiles, twice
     the pay: 2s.  Greedy, with as many tiles and as much acceptance either way, let the
     shape of the tile thrown decide and threw 1s (``GreedyBot.big_ties``)."""
-    _ask(bot, _two_big_view(profile), [_discard("2s")])
+    ask(bot, _two_big_view(profile), [discard("2s")])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -122,13 +111,13 @@ def test_as_many_winning_tiles_for_a_flush(bot: str) -> None:
     two."""
     view = make_view("2m2m3m4m5m9m1s8s", profile="laizishanzhuang", indicator="9s",
                      melds={0: [meld("chi", "456m", 3), meld("chi", "456m", 3)]})
-    _ask(bot, view, [_discard("8s")])
+    ask(bot, view, [discard("8s")])
 
 
 def test_the_big_ties_switch_plays_as_before() -> None:
     bot = GreedyBot(1)
     bot.big_ties = False
-    assert bot.choose(_two_big_view("yuanhang")) == action_from_json(_discard("1s"))
+    assert bot.choose(_two_big_view("yuanhang")) == action_from_json(discard("1s"))
 
 
 #: seat 1 (this seat's next) shows two melds of pins and has thrown none
@@ -153,16 +142,16 @@ def test_no_step_given_up_for_a_tile_hardly_safer(profile: str, indicator: str, 
     view = make_view(CLOSED, profile=profile, indicator=indicator, wall=wall,
                      melds={1: PINS2}, discards=DISCARDS, dealer=2)
     bot = SearchBot(seed)
-    assert bot.choose(view) == action_from_json(_discard("1m"))
+    assert bot.choose(view) == action_from_json(discard("1m"))
 
 
 def test_the_slight_safety_switch_plays_as_before() -> None:
     """``slight_safety`` off, the play-outs alone decide, as before: the 2m (seed 1)."""
     view = make_view(CLOSED, profile="bianfeng", wall=24, melds={1: PINS2},
                      discards=DISCARDS, dealer=2)
-    assert SearchBot(1, slight_safety=False).choose(view) == action_from_json(_discard("2m"))
+    assert SearchBot(1, slight_safety=False).choose(view) == action_from_json(discard("2m"))
     bot = SearchBot(1)
-    assert bot.choose(view) == action_from_json(_discard("1m"))
+    assert bot.choose(view) == action_from_json(discard("1m"))
     assert bot.searches == 1 and len(bot.last) == 2  # played out, but not chosen
 
 
@@ -187,7 +176,7 @@ def test_the_wild_of_a_capped_flush_is_kept(bot: str, profile: str, red: int,
                      melds={0: PIN_MELDS}, red_kongs={0: red}, extra_actions=[LAIZI_KONG])
     view["seats"][0]["special_kongs"]["green"] = green
     assert view["laizi"] == "5s"
-    _ask(bot, view, [_discard("4p")])
+    ask(bot, view, [discard("4p")])
 
 
 def test_the_laizi_waits_switch_plays_as_before() -> None:
@@ -223,7 +212,7 @@ def test_the_wild_held_alone_beside_four_melds(bot: str, profile: str) -> None:
     hand to the minimum score, and its rule kongs the single wild then, not seeing that
     the wait is a big hand (``GreedyBot.wild_waits_big``, under ``laizi_waits``)."""
     view = _quanqiuren_view(profile)
-    _ask(bot, view, [_discard("9p" if profile == "laizishanzhuang" else "9s")])
+    ask(bot, view, [discard("9p" if profile == "laizishanzhuang" else "9s")])
 
 
 def test_the_quanqiuren_wild_switch_plays_as_before() -> None:
@@ -254,7 +243,7 @@ def test_guard_no_third_meld_for_his_flush(bot: str, profile: str, indicator: st
     speed alone, throws the terminal 9p (``test_bots_defence``)."""
     view = make_view(hand, profile=profile, indicator=indicator, wall=wall, melds=PIN_READER,
                      discards=DISCARDS, dealer=2)
-    _ask(bot, view, [_discard(safe)])
+    ask(bot, view, [discard(safe)])
 
 
 @pytest.mark.parametrize("bot", ["expert", "search"])
@@ -270,7 +259,7 @@ def test_guard_no_third_meld_of_a_family_in_bianfeng(bot: str, melds: list[dict[
     view = make_view("234m456m55s23s78s9m" + lone, profile="bianfeng", indicator="9p",
                      wall=wall, melds={2: melds}, discards={1: "1s9m7s2m8m", 2: "1p9s7p3m",
                                                             3: "9p1m"}, dealer=1)
-    _ask(bot, view, [_discard("9m")])
+    ask(bot, view, [discard("9m")])
 
 
 PI_KONG = {"type": "special_kong", "kind": "pi"}
@@ -289,7 +278,7 @@ def test_guard_the_lone_skin_tile_is_konged(bot: str, profile: str, options: dic
     view = make_view(hand, profile=profile, indicator=indicator,
                      melds={0: [meld("chi", "123m", 3)]}, extra_actions=[PI_KONG])
     view["options"] = options
-    _ask(bot, view, [PI_KONG])
+    ask(bot, view, [PI_KONG])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -299,7 +288,7 @@ def test_guard_no_skin_kong_of_the_pair(bot: str) -> None:
     view = make_view("456p789p55m34s1z", profile="bianfeng", indicator="5m",
                      melds={0: [meld("chi", "123m", 3)]}, extra_actions=[PI_KONG])
     view["options"] = {"opening_scoring": "per_opening"}
-    _ask(bot, view, [_discard("1z")])
+    ask(bot, view, [discard("1z")])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -312,7 +301,7 @@ def test_guard_the_closed_jiangyise_opens_by_peng(bot: str, profile: str,
     discard it is ready on every 2/5/8 for a big hand."""
     view = make_view("22m55m88m22p55p2s5s8s", profile=profile, indicator=indicator,
                      claim=("5m", 2), actions=[{"type": "peng", "tile": "5m"}, PASS])
-    _ask(bot, view, [{"type": "peng", "tile": "5m"}])
+    ask(bot, view, [{"type": "peng", "tile": "5m"}])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -330,7 +319,7 @@ def test_guard_the_kong_on_a_discard_beats_the_peng(bot: str, profile: str) -> N
         acts.insert(0, {"type": "win"})
     view = make_view("333p45p789s55m", profile=profile, indicator="1z", claim=("3p", 2),
                      melds={0: [meld("chi", "123m", 3)]}, actions=acts)
-    _ask(bot, view, [acts[0] if profile == "laizishanzhuang"
+    ask(bot, view, [acts[0] if profile == "laizishanzhuang"
                      else {"type": "kong", "kind": "direct", "tile": "3p"}])
 
 
@@ -346,7 +335,7 @@ def test_guard_a_ready_flush_pushes(bot: str, profile: str, wall: int) -> None:
                             1: [meld("chi", "123p", 0), meld("peng", "555p", 2),
                                 meld("chi", "789p", 0)]},
                      discards=DISCARDS, dealer=2)
-    _ask(bot, view, [_discard("6p")])
+    ask(bot, view, [discard("6p")])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -358,7 +347,7 @@ def test_guard_the_suited_tile_leaves_a_fengyise(bot: str, profile: str, hand: s
     honour, and 风一色 needs no sets (乱风): ready on every honour for a big hand (two in
     远航 and 边锋).  In 赖子山庄 发财 is a must-kong tile, so the hand holds none."""
     view = make_view(hand, profile=profile, indicator="9s", melds={0: [meld("peng", "111z", 2)]})
-    _ask(bot, view, [_discard("3p")])
+    ask(bot, view, [discard("3p")])
 
 
 @pytest.mark.parametrize("bot", ["expert", "search"])
@@ -376,7 +365,7 @@ def test_guard_a_far_hand_late_throws_what_he_threw(bot: str, profile: str, indi
                      melds={1: [meld("chi", "123p", 0), meld("peng", "555p", 2),
                                 meld("chi", "789p", 0)]},
                      discards=DISCARDS, dealer=2)
-    _ask(bot, view, [_discard("3z"), _discard("4z")])
+    ask(bot, view, [discard("3z"), discard("4z")])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -393,4 +382,4 @@ def test_guard_the_chi_into_a_ready_hand_late(bot: str, profile: str, wall: int)
                                             1: [meld("chi", "123p", 0), meld("peng", "555p", 2),
                                                 meld("chi", "789p", 0)]},
                      discards=DISCARDS, dealer=3, actions=[chi, PASS])
-    _ask(bot, view, [chi])
+    ask(bot, view, [chi])

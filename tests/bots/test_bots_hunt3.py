@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from handmade import make_view, meld
+from handmade import ask, discard, make_view, meld
 
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
@@ -40,16 +40,6 @@ RED = {"type": "special_kong", "kind": "red"}
 LAIZI_KONG = {"type": "special_kong", "kind": "laizi"}
 
 
-def _discard(tile: str) -> dict[str, Any]:
-    return {"type": "discard", "tile": tile}
-
-
-def _ask(bot: str, view: SeatView, answers: list[dict[str, Any]], seed: int = 1) -> None:
-    expected = [action_from_json(a) for a in answers]
-    legal = [action_from_json(a) for a in view["legal_actions"]]
-    assert all(e in legal for e in expected)
-    choice = get_bot(bot, seed).choose(view)
-    assert choice in expected, (bot, choice)
 
 
 def _not(bot: str, view: SeatView, wrong: list[dict[str, Any]], seed: int = 1) -> None:
@@ -86,7 +76,7 @@ def test_the_tile_he_let_go_by_goes(bot: str, profile: str, wall: int) -> None:
     needs, and the core let the tiles' shape decide (``ExpertBot.safe_ties``)."""
     view = make_view("234m567m22s45s78s3p6p", profile=profile, indicator="9s", wall=wall,
                      dealer=2, melds={1: PIN_FLUSH}, discards=_rivers("3p", "6p"))
-    _ask(bot, view, [_discard("6p")])
+    ask(bot, view, [discard("6p")])
 
 
 #: seat 3, this seat's previous, shows the three pin melds (123p and 789p chi'd from seat 2,
@@ -113,20 +103,20 @@ def test_the_tile_the_previous_seat_let_go_by_goes(bot: str, profile: str, wall:
     first discard, the 6p came from seat 1 after seat 3's last discard: the 6p goes.  The
     expert and the search bot threw the 3p (``ExpertBot.safe_ties``); swapped histories,
     the 3p goes (a guard, below)."""
-    _ask(bot, _after_peng("3p", "6p", profile, wall), [_discard("6p")])
+    ask(bot, _after_peng("3p", "6p", profile, wall), [discard("6p")])
 
 
 @pytest.mark.parametrize("bot", READERS)
 @pytest.mark.parametrize("profile", PROFILES)
 def test_guard_the_previous_seat_swapped(bot: str, profile: str) -> None:
     """Guard.  The position above with the 6p his and the 3p let go by: the 3p goes."""
-    _ask(bot, _after_peng("6p", "3p", profile, 20), [_discard("3p")])
+    ask(bot, _after_peng("6p", "3p", profile, 20), [discard("3p")])
 
 
 def test_the_safe_ties_switch_plays_as_before() -> None:
     view = make_view("234m567m22s45s78s3p6p", indicator="9s", wall=20, dealer=2,
                      melds={1: PIN_FLUSH}, discards=_rivers("3p", "6p"))
-    assert ExpertBot(1, safe_ties=0).choose(view) == action_from_json(_discard("3p"))
+    assert ExpertBot(1, safe_ties=0).choose(view) == action_from_json(discard("3p"))
 
 
 #: closed, six steps or more from ready: 1m 4m 7m 9m 2s 4s 5s 8s 3p 东 南 西 北 and 红中
@@ -191,7 +181,7 @@ def test_a_hopeless_hand_claims_nothing(bot: str, profile: str, wall: int, kind:
     the opening doubles what this seat pays when seat 1's flush wins (口口翻 and 开口翻
     alike: its first opening).  Pass.  Every bot claimed."""
     view, _ = _late_claim(profile, wall, kind)
-    _ask(bot, view, [PASS])
+    ask(bot, view, [PASS])
 
 
 def test_the_hopeless_switch_plays_as_before() -> None:
@@ -220,12 +210,12 @@ def test_no_push_for_a_wait_short_of_the_minimum(bot: str) -> None:
     9s he let go by is safe).  The expert pushed the 6p: its push-or-fold layer valued
     the wait as a typical win (``ExpertBot.minimum_step``).  Wall 16; at wall 20 the
     switch counts the wait a step further too, but the expert still pushes there."""
-    _not(bot, _short_view(16), [_discard("6p")])
+    _not(bot, _short_view(16), [discard("6p")])
 
 
 def test_the_minimum_step_switch_plays_as_before() -> None:
     bot = ExpertBot(1, minimum_step=False)
-    assert bot.choose(_short_view(16)) == action_from_json(_discard("6p"))
+    assert bot.choose(_short_view(16)) == action_from_json(discard("6p"))
 
 
 # ---------------------------------------------------------------- guards
@@ -239,7 +229,7 @@ def test_guard_the_let_go_tile_goes_either_way(bot: str, profile: str) -> None:
     early and let the 3p go by; the 3p goes."""
     view = make_view("234m567m22s45s78s3p6p", profile=profile, indicator="9s", wall=20,
                      dealer=2, melds={1: PIN_FLUSH}, discards=_rivers("6p", "3p"))
-    _ask(bot, view, [_discard("3p")])
+    ask(bot, view, [discard("3p")])
 
 
 #: seat 1 shows four melds of mixed suits (chis among them): a 全求人 with one tile held
@@ -259,7 +249,7 @@ def test_guard_no_258_into_a_quanqiuren(bot: str, profile: str, wall: int) -> No
     view = make_view("234m567m22s45s78p4p8s", profile=profile, indicator="1z", wall=wall,
                      dealer=2, melds={1: FOUR_MIXED},
                      discards={1: "1s9m4z7s", 2: "1z2z9s", 3: "3z4z1p"})
-    _ask(bot, view, [_discard("4p")])
+    ask(bot, view, [discard("4p")])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -272,7 +262,7 @@ def test_guard_a_live_hand_konges_its_red_late(bot: str, profile: str, wall: int
     view = make_view("456p789s55m34s7z", profile=profile, indicator="9s", wall=wall,
                      dealer=2, melds={0: [meld("chi", "123m", 3)], 1: PIN_FLUSH},
                      discards=_rivers("6s", "3p"), extra_actions=[RED])
-    _ask(bot, view, [RED])
+    ask(bot, view, [RED])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -282,7 +272,7 @@ def test_guard_a_far_hand_early_still_konges_red(bot: str, profile: str) -> None
     build, and the 红中 must go before any win: it is konged."""
     view = make_view(JUNK, profile=profile, indicator="9s", wall=48, dealer=2,
                      melds={1: PIN_FLUSH}, discards=_rivers("6s", "3p"), extra_actions=[RED])
-    _ask(bot, view, [RED])
+    ask(bot, view, [RED])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -295,7 +285,7 @@ def test_guard_robbing_the_kong(bot: str, profile: str) -> None:
                      melds={0: [meld("chi", "123m", 3)], 2: [meld("peng", "222s", 1)]},
                      red_kongs={0: 2}, claim=("2s", 2), actions=[{"type": "win"}, PASS])
     view["phase"] = "rob"
-    _ask(bot, view, [{"type": "win"}])
+    ask(bot, view, [{"type": "win"}])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -306,7 +296,7 @@ def test_guard_the_win_over_the_chi(bot: str, profile: str) -> None:
     view = make_view("456p789s55m34s", profile=profile, indicator="9p",
                      melds={0: [meld("chi", "123m", 3)]}, red_kongs={0: 2}, claim=("2s", 3),
                      actions=[{"type": "win"}, {"type": "chi", "tile": "2s"}, PASS])
-    _ask(bot, view, [{"type": "win"}])
+    ask(bot, view, [{"type": "win"}])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -317,7 +307,7 @@ def test_guard_the_edge_goes_before_the_gap(bot: str, profile: str) -> None:
     against eleven when the gap 46s is broken and the edge kept."""
     view = make_view("456p55m12s46s78p", profile=profile, indicator="1z",
                      melds={0: [meld("chi", "123m", 3)]})
-    _ask(bot, view, [_discard("1s")])
+    ask(bot, view, [discard("1s")])
 
 
 #: three claimed melds of mixed suits: a small hand, or nothing, on five tiles held
@@ -332,7 +322,7 @@ def test_guard_the_wait_with_the_258_pair(bot: str, profile: str) -> None:
     34m with the 55p pair, on 2m and 5m, eight tiles against two.  (远航: three openings,
     ×8, pass the minimum; 赖子山庄 has none.)"""
     view = make_view("33m55p4m", profile=profile, indicator="9s", melds=THREE_MIXED)
-    _ask(bot, view, [_discard("3m")])
+    ask(bot, view, [discard("3m")])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -342,7 +332,7 @@ def test_guard_the_lone_258_stays_for_the_pair(bot: str, profile: str) -> None:
     small hand's pair must be 2/5/8: the 5m is the one lone tile that can become it; the
     东 goes (the 9m would do)."""
     view = make_view("234m567p345s78s5m9m1z", profile=profile, indicator="9s")
-    _ask(bot, view, [_discard("1z"), _discard("9m")])
+    ask(bot, view, [discard("1z"), discard("9m")])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -352,7 +342,7 @@ def test_guard_the_needed_wild_is_kept(bot: str) -> None:
     (×2) would leave 3s 9m, a step back.  Keep the wild, throw the 9m."""
     view = make_view("456p789s55m3s9m1s", profile="laizishanzhuang", indicator="9s",
                      melds={0: [meld("chi", "123m", 3)]}, extra_actions=[LAIZI_KONG])
-    _ask(bot, view, [_discard("9m")])
+    ask(bot, view, [discard("9m")])
 
 
 @pytest.mark.parametrize("bot", READERS)
@@ -361,7 +351,7 @@ def test_guard_the_same_chi_is_made_early(bot: str, profile: str) -> None:
     """Guard.  The hopeless claim's hand at wall 48: twelve draws left, the chi 123m is
     a step closer for a hand with time to build, and it opens it: made."""
     view, claim = _late_claim(profile, 48, "chi")
-    _ask(bot, view, [claim])
+    ask(bot, view, [claim])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -374,7 +364,7 @@ def test_guard_the_wild_waits_for_any_258(bot: str, lone: str, answer: str) -> N
     hard win's ×2, against some thirty tiles.  Either way the lone tile goes."""
     view = make_view("456p789s234s1s" + lone, profile="laizishanzhuang", indicator="9s",
                      melds={0: [meld("chi", "123m", 3)]}, extra_actions=[LAIZI_KONG])
-    _ask(bot, view, [_discard(answer)])
+    ask(bot, view, [discard(answer)])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -386,7 +376,7 @@ def test_guard_the_258_pair_is_the_one_kept(bot: str, profile: str, indicator: s
     are the sets to come)."""
     view = make_view("33m88m67s45p", profile=profile, indicator=indicator,
                      melds={0: [meld("chi", "123m", 3), meld("peng", "777p", 2)]})
-    _ask(bot, view, [_discard("3m")])
+    ask(bot, view, [discard("3m")])
 
 
 @pytest.mark.parametrize("bot", READERS)
@@ -421,4 +411,4 @@ def test_guard_no_family_tile_into_three_family_melds(bot: str, profile: str,
     view = make_view("234m456m55s23s78s" + danger + safe, profile=profile, indicator="9p",
                      wall=20, dealer=2, melds={1: melds},
                      discards={1: "1s9p7s", 2: "1p9s", 3: "9p1m"})
-    _ask(bot, view, [_discard(safe)])
+    ask(bot, view, [discard(safe)])

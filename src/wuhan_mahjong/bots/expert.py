@@ -415,6 +415,18 @@ class ExpertBot(GreedyBot):
                                         ready_fit=self.ready_fit, let_go=self.let_go)
         return self._model
 
+    def _threatened(self, ev: Evaluator, choice: Action | None
+                    ) -> tuple[OpponentModel, int, int] | None:
+        """For the safety layers (:meth:`defend`, :meth:`safe_tie`): the opponent model, the
+        core's discard and the shanten after it, when the core discards while some opponent
+        has opened and reads as ready with a chance of ``threat_min``; else ``None``."""
+        if not isinstance(choice, Discard) or not self._anyone_open():
+            return None
+        model = self.model()
+        if model.threat() < self.threat_min:
+            return None
+        return model, choice.tile, ev.shanten_after(choice.tile, -1)
+
     def _anyone_open(self) -> bool:
         t = self.t
         return any(t.seats[o].openings for o in range(4) if o != t.me)
@@ -502,13 +514,10 @@ class ExpertBot(GreedyBot):
         with a chance of at least ``threat_min``, and only for a saving of at least
         ``min_saving`` points.  Each discard is valued by the target it keeps (a safe
         tile that breaks the flush being built gives up the big hand's value)."""
-        if not self.defence or not isinstance(choice, Discard) or not self._anyone_open():
+        threatened = self._threatened(ev, choice) if self.defence else None
+        if threatened is None:
             return choice
-        model = self.model()
-        if model.threat() < self.threat_min:
-            return choice
-        d0 = choice.tile
-        sh0 = ev.shanten_after(d0, -1)
+        model, d0, sh0 = threatened
         p0, deal0, contract0 = model.risk(d0, sh0)
         cost0 = deal0 + contract0
         if cost0 <= self.min_saving:
@@ -1088,14 +1097,10 @@ class ExpertBot(GreedyBot):
         is as fast (the same shanten and target, at least as many tiles that bring the
         hand closer), when the core's costs at least ``safe_ties`` points.  Only while some
         opponent reads as ready with a chance of ``threat_min``."""
-        if (self.safe_ties <= 0 or not isinstance(choice, Discard)
-                or not self._anyone_open()):
+        threatened = self._threatened(ev, choice) if self.safe_ties > 0 else None
+        if threatened is None:
             return choice
-        model = self.model()
-        if model.threat() < self.threat_min:
-            return choice
-        d0 = choice.tile
-        sh0 = ev.shanten_after(d0, -1)
+        model, d0, sh0 = threatened
         if sh0 == 0 or sum(model.risk(d0, sh0)[1:]) < self.safe_ties:
             return choice
         key0 = self.shanten_key(ev, d0, t)
