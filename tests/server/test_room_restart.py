@@ -69,15 +69,15 @@ def test_a_room_outlives_kill_9_of_its_server(server: ServeProcess, db_url: str)
 
     async def before() -> tuple[str, list[str]]:
         host, friend, other = (Client(server, t) for t in tokens)  # type: ignore[arg-type]
-        for c in (host, friend, other):
-            await c.connect()
+        names = [(await c.connect())["account"]["username"] for c in (host, friend, other)]
         await host.send({"type": "create_room",
                          "options": {"profile": "bianfeng", "hands": 1, "cap": 200}})
         code = str((await host.expect("room"))["code"])
-        for c in (friend, other):
+        for c in (friend, other):  # one after the other: the members' order is known
             await c.send({"type": "join_room", "code": code})
+            await c.expect("room", code=code)
         room = await _room_where(host, lambda ms: len(ms) == 3)
-        names = [m["name"] for m in room["members"]]
+        assert [m["name"] for m in room["members"]] == names
         await host.send({"type": "kick", "name": names[2]})
         await friend.send({"type": "ready"})
         await _room_where(host, lambda ms: len(ms) == 2 and ms[1]["ready"])
