@@ -74,6 +74,11 @@ def test_quick_chat_at_the_table(browser: Any, live_server: str, artifacts: Path
     friend.wait_for_selector(".table-info .overrides tr[data-rule='cap']")
     assert "200" in friend.locator(".table-info .overrides tr[data-rule='cap']").inner_text()
     assert friend.locator(".table-info .overrides tr[data-rule='cap_per_opening']").count() == 1
+    # during the hand no link leaves the table (the rules page would be an escape): it says
+    # when they can be read
+    assert friend.evaluate("window.__wm.view.phase") != "ended"
+    assert friend.locator(".table-info a[href^='#/rules']").count() == 0
+    assert friend.locator(".table-info [data-all-rules-later]").count() == 1
     friend.click("[data-do='info']")
     # a phrase: everyone sees it by the speaker's seat, in his own language
     host.click("[data-do='chat']")

@@ -1034,7 +1034,7 @@ const SCREENS = {
       `<label><input type="checkbox" name="sound" ${settings.sound ? "checked" : ""}> ${t("settings.sound")}</label>` +
       `<label>${t("settings.tiles")} ${settingSelect("tiles", CHOICES.tiles, "table-set-tiles")}</label>` +
       `<label>${t("settings.speed")} ${settingSelect("speed", CHOICES.speed, "table-set-speed")}</label></form>`;
-    const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table), extra: autoForm }) : "";
+    const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table), extra: autoForm, inHand: inHand() }) : "";
     const tour = S.table && S.table.tournament;
     const banner = tour ? `<p class="tour-banner" data-tournament-round="${tour.round}"><a href="#/tournament?id=${encodeURIComponent(tour.id)}">${t("tour.banner", { name: esc(tour.name), round: tour.round, rounds: tour.rounds })}</a></p>` : "";
     const vote = S.fixture ? "" : endVoteHTML(S.table ? S.table.seat : null, S.players, S.table);
