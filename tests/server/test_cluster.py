@@ -1552,14 +1552,25 @@ def test_a_clubs_table_is_listed_and_seated_across_nodes(nodes: list[ServeProces
                                                                           club)
             for c in (member, outsider, owner):
                 await c.close()
-            # the room's node dies: its waiting table leaves every page
+            # the room's node dies: a survivor opens its waiting table again (kept in the
+            # store, server/room_keeper.py), and every page lists it as before
             await asyncio.to_thread(second.kill)
-            for _ in range(150):
-                if not await asyncio.to_thread(rooms, first, tokens[0]):
+            survivors = {_pid(first), _pid(third)}
+            for _ in range(300):
+                kept = await asyncio.to_thread(saved_rooms, store)
+                if [int(r.owner.rsplit(":", 1)[1]) for r in kept] in ([p] for p in survivors):
                     break
                 await asyncio.sleep(0.1)
-            assert await asyncio.to_thread(rooms, first, tokens[0]) == []
-            assert await asyncio.to_thread(rooms, third, tokens[2]) == []
+            else:
+                raise AssertionError(f"no survivor took the room over: {kept}")
+            for node, token in ((first, tokens[0]), (third, tokens[2])):
+                for _ in range(100):  # the listing follows the room
+                    listed = await asyncio.to_thread(rooms, node, token)
+                    if listed:
+                        break
+                    await asyncio.sleep(0.1)
+                assert [(r["code"], r["players"]) for r in listed] == [
+                    (code, ["crash1", "crash2"])], node.port
 
         asyncio.run(scenario())
     finally:
