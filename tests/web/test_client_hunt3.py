@@ -350,6 +350,16 @@ def test_a_phone_is_not_told_of_keys(browser: Any, static_server: str) -> None:
             context.close()
 
 
+def _two_hands_on_auto(page: Any) -> None:
+    """The guest opens a room of two hands, bots fill it, and 托管 plays his seat."""
+    page.fill("#cf-hands", "2")
+    page.click("#create-form button[type='submit']")
+    page.click("[data-do='ready']")
+    page.click("[data-do='start']")
+    page.wait_for_selector(".table-tools [data-do='auto']", timeout=20_000)
+    page.click(".table-tools [data-do='auto']")
+
+
 @pytest.mark.slow
 def test_the_settlement_says_when_the_next_hand_comes(browser: Any, tmp_path: Path) -> None:
     """A room of one guest and three bots, two hands, played by 托管: the first hand's
@@ -358,12 +368,7 @@ def test_the_settlement_says_when_the_next_hand_comes(browser: Any, tmp_path: Pa
     with run_server(tmp_path, ["--hand-pause", "4", "--claim-hold", "0"]) as base:
         context, page, console = as_guest(browser, base, **SIZES["portrait"])
         try:
-            page.fill("#cf-hands", "2")
-            page.click("#create-form button[type='submit']")
-            page.click("[data-do='ready']")
-            page.click("[data-do='start']")
-            page.wait_for_selector(".table-tools [data-do='auto']", timeout=20_000)
-            page.click(".table-tools [data-do='auto']")
+            _two_hands_on_auto(page)
             page.wait_for_selector("#overlay .settlement [data-next-hand]:not(:empty)", timeout=60_000)
             said = page.locator("[data-next-hand]").inner_text()
             seconds = re.search(r"([0-9]+) 秒", said)
@@ -383,12 +388,7 @@ def test_continue_deals_the_next_hand_at_once(browser: Any, tmp_path: Path) -> N
     with run_server(tmp_path, ["--hand-pause", "600", "--claim-hold", "0"]) as base:
         context, page, console = as_guest(browser, base, **SIZES["portrait"])
         try:
-            page.fill("#cf-hands", "2")
-            page.click("#create-form button[type='submit']")
-            page.click("[data-do='ready']")
-            page.click("[data-do='start']")
-            page.wait_for_selector(".table-tools [data-do='auto']", timeout=20_000)
-            page.click(".table-tools [data-do='auto']")
+            _two_hands_on_auto(page)
             page.wait_for_selector("#overlay .settlement [data-act='continue']", timeout=60_000)
             assert page.evaluate("window.__wm.view.hand_no") == 0
             page.click("#overlay [data-act='continue']")
