@@ -172,7 +172,8 @@ def normalize_username(username: str, *, allow_guest: bool = False) -> tuple[str
     if unicodedata.category(name[0]) not in _LETTER_CATEGORIES:
         raise InvalidUsername("the username must start with a letter")
     key = username_skeleton(name)
-    if key in _RESERVED_KEYS or (key.startswith(_GUEST_KEY) and not allow_guest):
+    reserved, guest = _reserved_keys()
+    if key in reserved or (key.startswith(guest) and not allow_guest):
         raise InvalidUsername(f"the username {name!r} is reserved")
     return name, key
 
@@ -283,8 +284,14 @@ def password_forms(password: str) -> tuple[str, ...]:
     return (prepared,) if prepared == password else (prepared, password)
 
 
-_RESERVED_KEYS = frozenset(username_skeleton(name) for name in RESERVED_USERNAMES)
-_GUEST_KEY = username_skeleton(GUEST_PREFIX)
+@functools.cache
+def _reserved_keys() -> tuple[frozenset[str], str]:
+    """The skeletons of the reserved names, and of the guests' prefix.  Made at the first
+    name checked, not at import: the look-alike table behind skeletons takes a tenth of a
+    second to build, which every process (``serve``, a node, each CLI command) would pay
+    at its start."""
+    return (frozenset(username_skeleton(name) for name in RESERVED_USERNAMES),
+            username_skeleton(GUEST_PREFIX))
 
 
 def new_guest_name() -> str:

@@ -16,19 +16,22 @@ To write a new revision during development::
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.util.exc import CommandError
 from sqlalchemy import Engine, inspect, text
 from sqlalchemy.engine import Connection
 
 from .errors import ForeignDatabase
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+# Alembic is imported only where a migration is read or run: a database already at the newest
+# revision (every start but the first after an upgrade) is checked with one query, and the
+# import (a third of a second) is not paid by each ``serve``, node or CLI command.
+
 __all__ = ["MIGRATIONS_DIR", "alembic_config", "current_revision", "head_revision", "known_revision",
-           "upgrade"]
+           "newest_shipped", "upgrade"]
 
 MIGRATIONS_DIR = Path(__file__).resolve().with_name("migrations")
 
@@ -38,6 +41,8 @@ _PG_MIGRATION_LOCK = 0x5748_4D4A_5354_4F52  # "WHMJSTOR"
 
 def alembic_config(connection: Connection | None = None, url: str | None = None) -> Config:
     """An Alembic config for the packaged migrations, bound to a connection or a URL."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.set_main_option("path_separator", "os")  # versions/ is found by default
@@ -51,6 +56,8 @@ def alembic_config(connection: Connection | None = None, url: str | None = None)
 
 def head_revision() -> str:
     """The newest revision shipped with the package."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     if head is None:  # pragma: no cover - the package always ships revisions
         raise RuntimeError("no migrations found")
@@ -59,6 +66,9 @@ def head_revision() -> str:
 
 def known_revision(revision: str) -> bool:
     """Whether ``revision`` is one this version ships (a newer version's is not)."""
+    from alembic.script import ScriptDirectory
+    from alembic.util.exc import CommandError
+
     try:
         ScriptDirectory.from_config(alembic_config()).get_revision(revision)
     except CommandError:
@@ -68,8 +78,29 @@ def known_revision(revision: str) -> bool:
 
 def current_revision(engine: Engine) -> str | None:
     """The revision the database is at; ``None`` for an empty database."""
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
+
+
+def newest_shipped() -> str:
+    """The newest revision shipped, from the scripts' file names alone (a revision's id is
+    its file's name, ``v<4 digits>_<slug>``, and each revises the one numbered before it):
+    what :func:`head_revision` says, without importing Alembic."""
+    names = [p.stem for p in (MIGRATIONS_DIR / "versions").glob("v[0-9][0-9][0-9][0-9]_*.py")]
+    if not names:  # pragma: no cover - the package always ships revisions
+        raise RuntimeError("no migrations found")
+    return max(names)
+
+
+def _at_newest(engine: Engine) -> bool:
+    """Whether the database is at the newest shipped revision already (one query)."""
+    with engine.connect() as connection:
+        if not inspect(connection).has_table("alembic_version"):
+            return False
+        found = connection.execute(text("SELECT version_num FROM alembic_version")).scalars()
+        return list(found) == [newest_shipped()]
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
@@ -78,6 +109,10 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     Raises :class:`~.errors.ForeignDatabase`, changing nothing, for a database that is not
     empty and not ours (a mistyped ``--db`` must not add our tables to another program's
     database) or that is at a revision this version does not ship."""
+    if revision == "head" and _at_newest(engine):
+        return
+    from alembic import command
+
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(
@@ -89,6 +124,8 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 
 def _check_ours(connection: Connection) -> None:
     """Refuse a database with tables but no revision of ours (see :func:`upgrade`)."""
+    from alembic.runtime.migration import MigrationContext
+
     current = MigrationContext.configure(connection).get_current_revision()
     if current is None:
         tables = sorted(t for t in inspect(connection).get_table_names()
