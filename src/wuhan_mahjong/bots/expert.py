@@ -203,8 +203,16 @@ class ExpertBot(GreedyBot):
                  aim_union: bool = True, aim_small: bool = True,
                  near_targets: bool = True, live_waits: bool = True,
                  kong_value: bool = True, ready_big: bool = True, safe_ties: float = 0.5,
-                 hopeless_holds: bool = True, minimum_step: bool = True) -> None:
+                 hopeless_holds: bool = True, minimum_step: bool = True,
+                 contract_ties: bool = True) -> None:
         super().__init__(seed)
+        self.contract_ties = bool(contract_ties)
+        """Swap the core's discard (not ready after it) for one as fast that spares at least
+        ``min_saving`` points of contract (承包) and of deal-in together, whoever reads as
+        ready (:meth:`contract_tie`).  Where the core's ranking leaves the contract out
+        (``contract_weight`` 0, ``laizishanzhuang``) it threw the 9p the next seat could
+        chi as the third meld of his 123p 555p flush, beside an equally useless 1m (off: as
+        before 6 December 2026)."""
         self.safe_ties = float(safe_ties)
         """Swap the core's discard for an all-but-safe one as fast when the core's costs at
         least this many points (:meth:`safe_tie`; 0: off, as before 6 December 2026).
@@ -927,7 +935,8 @@ class ExpertBot(GreedyBot):
         return self.wait_value(list(hand), melds) * (1.0 + 1.0 / draws) >= best
 
     def pick_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
-        choice = self.defend(t, ev, self.safe_tie(t, ev, self._core_discard(t, ev)))
+        core = self.contract_tie(t, ev, self._core_discard(t, ev))
+        choice = self.defend(t, ev, self.safe_tie(t, ev, core))
         return self.safe_swap(t, ev, choice) if self.swap_slack >= 0 else choice
 
     def safe_swap(self, t: SeatReading, ev: Evaluator, choice: Action | None) -> Action | None:
@@ -1116,6 +1125,43 @@ class ExpertBot(GreedyBot):
             if acc < acc0:
                 continue
             k = (cost, tile_shape_rank(d, t.counts), d)
+            if best is None or k < best:
+                best = k
+        return choice if best is None else Discard(best[2])
+
+    def contract_tie(self, t: SeatReading, ev: Evaluator, choice: Action | None) -> Action | None:
+        """:attr:`contract_ties`: the core's discard (not ready after it) swapped for one as
+        fast (the same shanten and target, at least as many tiles that bring the hand
+        closer) whose expected contract and deal-in cost is at least ``min_saving`` points
+        lower, when the core's feeds a contract (承包: the third meld of a one-suit hand
+        shown in two melds, or the tile of a 全求人) by that much.  A contract is owed when
+        he wins, whether or not he is ready now, so this asks no threat (the push-or-fold
+        layer and :meth:`safe_tie` wait for one); the cheapest such discard goes, then the
+        tiles' shape.  Only while some opponent shows two openings or more."""
+        if (not self.contract_ties or not isinstance(choice, Discard)
+                or not any(t.seats[o].openings >= 2 for o in range(4) if o != t.me)):
+            return choice
+        d0 = choice.tile
+        sh0 = ev.shanten_after(d0, -1)
+        if sh0 == 0:
+            return choice  # a ready hand's discard is chosen by its waits
+        model = self.model()
+        _, deal0, contract0 = model.risk(d0, sh0)
+        if contract0 < self.min_saving:
+            return choice
+        key0 = self.shanten_key(ev, d0, t)
+        acc0, _ = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)
+        best: tuple[float, int, int] | None = None
+        for d in discard_choices(t):
+            if d == d0 or ev.shanten_after(d, -1) != sh0 or self.shanten_key(ev, d, t) != key0:
+                continue
+            _, deal, contract = model.risk(d, sh0)
+            if deal + contract > deal0 + contract0 - self.min_saving:
+                continue
+            acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh0)
+            if acc < acc0:
+                continue
+            k = (deal + contract, tile_shape_rank(d, t.counts), d)
             if best is None or k < best:
                 best = k
         return choice if best is None else Discard(best[2])
