@@ -71,7 +71,7 @@ from typing import TYPE_CHECKING, Any, cast
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..store.database import PG_CLIENT_TIMEOUTS
-from ..store.rooms import SavedRoom, kept_room_owner, saved_rooms
+from ..store.rooms import kept_room_owner, kept_room_owners, saved_rooms
 from .admission import OVERLOADED_CLOSE_CODE
 from .config import redis_url
 from .limits import table_addresses, tables_by_address
@@ -772,23 +772,24 @@ class Cluster:
     async def take_over_rooms(self) -> int:
         """Open again the kept rooms of dead nodes (``server/room_keeper.py``) whose codes
         this node reserves; the number opened."""
-        kept = await asyncio.to_thread(saved_rooms, self.hub.store)
+        kept = await asyncio.to_thread(kept_room_owners, self.hub.store)
         dead: dict[str, bool] = {}
-        wanted: list[SavedRoom] = []
-        for saved in kept:
-            if saved.owner == self.node or saved.code in self.hub.lobby.rooms:
+        wanted: list[str] = []
+        for code, owner in kept:
+            if owner == self.node or code in self.hub.lobby.rooms:
                 continue
-            if saved.owner not in dead:
-                dead[saved.owner] = not await self.alive(saved.owner)
-            if dead[saved.owner] and await self.redis.set(
-                    f"wm:room:{saved.code}", f"{self.node} lobby", nx=True, px=self.ttl_ms):
-                wanted.append(saved)
+            if owner not in dead:
+                dead[owner] = not await self.alive(owner)
+            if dead[owner] and await self.redis.set(
+                    f"wm:room:{code}", f"{self.node} lobby", nx=True, px=self.ttl_ms):
+                wanted.append(code)
         if not wanted:
             return 0
-        opened = await self.hub.lobby.restore_rooms(wanted)
-        for saved in wanted:  # not opened here: its code is free again
-            if saved.code not in self.hub.lobby.rooms:
-                await self.redis.delete(f"wm:room:{saved.code}")
+        opened = await self.hub.lobby.restore_rooms(
+            await asyncio.to_thread(saved_rooms, self.hub.store, wanted))
+        for code in wanted:  # not opened here (or no longer kept): its code is free again
+            if code not in self.hub.lobby.rooms:
+                await self.redis.delete(f"wm:room:{code}")
         if opened:
             log.warning("took over %d room(s) of a dead node", opened)
         return opened

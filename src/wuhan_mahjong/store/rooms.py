@@ -12,7 +12,7 @@ A room that starts its match, or that its last member leaves, is deleted.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -22,7 +22,8 @@ from sqlalchemy import select, update
 from .core import StoreCore
 from .models import RoomRow, utcnow
 
-__all__ = ["SavedRoom", "claim_room", "kept_room_owner", "saved_rooms", "write_rooms"]
+__all__ = ["SavedRoom", "claim_room", "kept_room_owner", "kept_room_owners", "saved_rooms",
+           "write_rooms"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +59,26 @@ def write_rooms(store: StoreCore, owner: str, changes: Mapping[str, dict[str, An
     return changed
 
 
-def saved_rooms(store: StoreCore) -> list[SavedRoom]:
-    """Every kept room, oldest change first."""
+def saved_rooms(store: StoreCore, codes: Collection[str] | None = None) -> list[SavedRoom]:
+    """Every kept room (or those of ``codes`` still kept), oldest change first."""
+    query = select(RoomRow).order_by(RoomRow.updated_at, RoomRow.code)
+    if codes is not None:
+        if not codes:
+            return []
+        query = query.where(RoomRow.code.in_(list(codes)))
     with store._read() as session:
         return [SavedRoom(code=r.code, owner=r.owner, state=dict(json.loads(r.state)),
                           updated_at=r.updated_at)
-                for r in session.scalars(select(RoomRow).order_by(RoomRow.updated_at, RoomRow.code))]
+                for r in session.scalars(query)]
+
+
+def kept_room_owners(store: StoreCore) -> list[tuple[str, str]]:
+    """(code, holder) of every kept room, oldest change first, without their states: what
+    each cluster node reads at every heartbeat to find a dead node's rooms (their states are
+    read only for the rooms it then takes over)."""
+    with store._read() as session:
+        return [(code, owner) for code, owner in session.execute(
+            select(RoomRow.code, RoomRow.owner).order_by(RoomRow.updated_at, RoomRow.code))]
 
 
 def kept_room_owner(store: StoreCore, code: str) -> str | None:
