@@ -144,8 +144,8 @@ def test_every_refusal_to_start_a_room_says_why() -> None:
     """Every reason the server gives a ``not_ready`` has its words in the client, and the
     words of one without a reason do not say that someone is not ready: a silver room of two
     ready players read *还有人没有准备*.  A room's 同IP refusal (``same_address`` answering 准备
-    or 开始, not a join) has its own words: the host whose two other members shared an
-    address read that someone from *his* address was in the room."""
+    or 开始, not a join: the server's reason ``members``) has its own words: the host whose two
+    other members shared an address read that someone from *his* address was in the room."""
     server = Path(__file__).resolve().parents[2] / "src" / "wuhan_mahjong" / "server"
     i18n = (server.parent / "web" / "i18n.js").read_text()
     pattern = re.compile(r'ProtocolError\(\s*"not_ready",(.*?)\)\s*(?:from None)?\n', re.S)
@@ -160,7 +160,14 @@ def test_every_refusal_to_start_a_room_says_why() -> None:
         table = i18n.split(f"const {lang} = {{", 1)[1]
         words = dict(re.findall(r'^\s*"(err\.not_ready(?:\.members)?)": "([^"]*)"', table, re.M))
         assert words["err.not_ready"] != words["err.not_ready.members"], words
+    # the 同IP refusal's two cases, told apart by the server's reason (the client once guessed
+    # which from the form the message answered)
+    pattern = re.compile(r'ProtocolError\(\s*"same_address",(.*?)\)\s*\n', re.S)
+    reasons = {r for py in server.glob("*.py") for m in pattern.finditer(py.read_text())
+               for r in re.findall(r'reason="(\w+)"', m.group(1))}
+    assert reasons == {"yours", "members"}, reasons
     assert i18n.count('"err.same_address.members":') == 2
+    assert i18n.count('"err.same_address":') == 2 and "err.same_address.yours" not in i18n
 
 
 @pytest.mark.slow

@@ -512,7 +512,7 @@ class Lobby:
                 self.hub.addresses.get(a) for a, _ in room.members}:
             raise ProtocolError("same_address", f"room {room.code} seats players of different "
                                 "addresses only, and a member connects from yours",
-                                room=room.code)
+                                room=room.code, reason="yours")
 
     def _check_addresses_apart(self, room: Room) -> None:
         """Refuse to start a ``distinct_addresses`` room two of whose members share an
@@ -521,7 +521,7 @@ class Lobby:
                 [a for a, _ in room.members]):
             raise ProtocolError("same_address", "two members of the room connect from one "
                                 "address: it seats players of different addresses only",
-                                room=room.code)
+                                room=room.code, reason="members")
 
     async def rematch_room(self, options: RoomOptions) -> str | None:
         """Open a room with ``options`` for the players of a room whose match was played to

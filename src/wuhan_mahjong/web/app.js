@@ -391,10 +391,7 @@ function onError(msg) {
   } else if (ref === "club") { // 开桌 or 加入 on a club's page (clubs.js)
     onClubError(msg);
   } else {
-    // a room's 同IP refusal of 准备 / 开始 is about two of its members (a join's, with the
-    // join form's ref, about the joining player's own address)
-    const roomsPair = ref === "room" && msg.code === "same_address";
-    S.error = errorText(roomsPair ? { ...msg, params: { ...(msg.params || {}), reason: "members" } } : msg);
+    S.error = errorText(msg);
     S.roomRefusal = ref === "room" ? { code: msg.code, reason: (msg.params || {}).reason } : null;
     if (S.screen === "table") toast(S.error);
   }
