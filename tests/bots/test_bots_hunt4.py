@@ -65,3 +65,71 @@ def test_no_third_pin_meld_for_a_contract(bot: str, profile: str, wall: int, lon
 def test_the_contract_ties_switch_plays_as_before() -> None:
     view = _feed("9p1m", 64, "laizishanzhuang")
     assert ExpertBot(1, contract_ties=False).choose(view) == action_from_json(discard("9p"))
+
+
+# ---------------------------------------------------------------- guards
+
+BOTS = ("greedy", "expert", "search")
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "answer"), [("yuanhang", "5m"), ("bianfeng", "5m"),
+                                                 ("laizishanzhuang", "9p")])
+def test_guard_the_haidi_pair_by_profile(bot: str, profile: str, answer: str) -> None:
+    """Guard.  The end-phase discard (海底, RULES §16), opened with 456p, 789s, 123s and a
+    东 pung, the singles 9p and 5m, two 5m and one 9p in the rivers.  Only a 海底捞 can win
+    now; in ``yuanhang`` and ``bianfeng`` it takes any pair, so the 5m goes and the hand
+    waits on the two 9p left; in ``laizishanzhuang`` it needs a 2/5/8 pair (Project
+    decision 9), so the 9p goes and the hand waits on the last 5m (and a drawn laizi)."""
+    view = make_view("111z9p5m", profile=profile, indicator="9s", wall=4, dealer=2,
+                     melds={0: [meld("chi", "456p", 3), meld("chi", "789s", 3),
+                                meld("chi", "123s", 3)]},
+                     discards={1: "5m", 2: "5m", 3: "9p"})
+    view["end_phase"] = True
+    ask(bot, view, [discard(answer)])
+
+
+@pytest.mark.parametrize("bot", READERS)
+def test_guard_a_hopeless_hand_keeps_its_green(bot: str) -> None:
+    """Guard.  In ``laizishanzhuang`` 发财 is a must-kong tile as 红中 is: late (wall 16),
+    closed and far from ready beside seat 1's pin flush, the hand cannot be won, and the 发
+    kong would only double its share of his win (``ExpertBot.hopeless_holds``)."""
+    pins = [meld("chi", "123p", 0), meld("peng", "555p", 3), meld("chi", "789p", 0)]
+    view = make_view("1m4m7m2s5s8s1z2z3z4z9m9s6z3m", profile="laizishanzhuang", indicator="9s",
+                     wall=16, dealer=2, melds={1: pins},
+                     discards={0: "1p>1 7p>1", 1: "5z", 3: "5p>1"}, extra_actions=[GREEN])
+    ask(bot, view, [discard(x) for x in ("1m", "4m", "7m", "2s", "5s", "8s", "1z", "2z", "3z",
+                                        "4z", "9m", "9s", "3m")])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_guard_a_closed_ready_hand_opens(bot: str, profile: str) -> None:
+    """Guard.  Closed and ready on 2p/5p (234m 678m 456s 55p 34p): no concealed win in any
+    profile, so the chi of 678m with the previous seat's 7m (the 7m thrown back) opens the
+    hand and keeps the same wait."""
+    view = make_view("234m678m456s55p34p", profile=profile, indicator="9p", wall=40, dealer=0,
+                     claim=("7m", 3), actions=[PASS, {"type": "chi", "tile": "6m"}])
+    ask(bot, view, [{"type": "chi", "tile": "6m"}])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_guard_a_closed_ready_hand_konges_the_fourth(bot: str, profile: str) -> None:
+    """Guard.  Closed and ready on 3s/6s with a concealed 555p: seat 2's 5p makes the 冲杠,
+    which opens the hand (Project decision 5), keeps the wait and draws a replacement."""
+    view = make_view("555p234m678m22s45s", profile=profile, indicator="9p", wall=40,
+                     claim=("5p", 2), actions=[PASS, {"type": "peng", "tile": "5p"},
+                                               {"type": "kong", "kind": "direct", "tile": "5p"}])
+    ask(bot, view, [{"type": "kong", "kind": "direct", "tile": "5p"}])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_guard_two_wilds_in_a_small_hand_kong_one(bot: str, profile: str) -> None:
+    """Guard.  Opened (123m), 456m 678s 55p 3p and two laizi (1s): complete with both wilds
+    standing in, but a small hand may not win holding two (Project decision 12), and no
+    big hand is near; the laizi kong leaves it ready on one wild and draws a replacement."""
+    view = make_view("456m678s11s55p3p", profile=profile, indicator="9s", wall=40,
+                     melds={0: [meld("chi", "123m", 3)]}, extra_actions=[LAIZI_KONG])
+    ask(bot, view, [LAIZI_KONG])

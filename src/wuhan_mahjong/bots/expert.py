@@ -103,7 +103,7 @@ from ..engine.views import SeatView
 from ..meld import Meld, opening_count
 from ..rules import Rules
 from ..scoring import loser_caps, settle
-from ..tiles import NUM_KINDS
+from ..tiles import NUM_KINDS, is_258, is_honour
 from ..win_record import SeatState, WinRecord
 from .base import NoLegalAction
 from .greedy import (
@@ -1137,9 +1137,9 @@ class ExpertBot(GreedyBot):
         shown in two melds, or the tile of a 全求人) by that much.  A contract is owed when
         he wins, whether or not he is ready now, so this asks no threat (the push-or-fold
         layer and :meth:`safe_tie` wait for one); the cheapest such discard goes, then the
-        tiles' shape.  Only while some opponent shows two openings or more."""
+        tiles' shape.  Only where the core's discard may feed one (:meth:`may_feed`)."""
         if (not self.contract_ties or not isinstance(choice, Discard)
-                or not any(t.seats[o].openings >= 2 for o in range(4) if o != t.me)):
+                or not self.may_feed(t, choice.tile)):
             return choice
         d0 = choice.tile
         sh0 = ev.shanten_after(d0, -1)
@@ -1165,6 +1165,25 @@ class ExpertBot(GreedyBot):
             if best is None or k < best:
                 best = k
         return choice if best is None else Discard(best[2])
+
+    @staticmethod
+    def may_feed(t: SeatReading, tile: int) -> bool:
+        """Whether discarding ``tile`` could make this seat contract (承包), before the
+        opponent model is asked (it costs about a millisecond): some opponent shows four
+        openings (a 全求人 may wait on it), or two melds of one family that ``tile`` belongs
+        to (one suit, honours, 2/5/8: the third meld of his big hand)."""
+        for o in range(4):
+            ps = t.seats[o]
+            if o == t.me or ps.openings not in (2, 4) or not ps.melds:
+                continue
+            if ps.openings == 4:
+                return True
+            tiles = [x for m in ps.melds for x in m.tiles]
+            if ((tile < 27 and all(x < 27 and x // 9 == tile // 9 for x in tiles))
+                    or (is_honour(tile) and all(is_honour(x) for x in tiles))
+                    or (is_258(tile) and all(is_258(x) for x in tiles))):
+                return True
+        return False
 
     def hopeless(self, t: SeatReading, shanten: int, opened: bool) -> bool:
         """Whether a hand ``shanten`` steps from ready (``opened`` or not) can no longer be
