@@ -76,3 +76,67 @@ def test_removing_a_tile_the_hand_does_not_hold_is_refused() -> None:
     with pytest.raises(ValueError, match="holds no tile"):
         ev.with_tile(parse_tile("2p"), -1)
     assert ev.shanten_after(parse_tile("7p"), -1) >= 0
+
+
+def _biased_case(rng: random.Random) -> tuple[list[int], list[Meld], int, tuple[int, ...], bool]:
+    """A hand leaning to one kind of tile now and then (one suit, honours, 2/5/8), so
+    that every target is open in some cases, with random must-kong tiles and 碰碰胡."""
+    must = rng.choice(((33,), (32, 33), ()))
+    lean = rng.choice((None, "suit", "honour", "258"))
+    kinds = [t for t in range(34) if t not in must]
+    if lean == "suit":
+        q = rng.randrange(3)
+        kinds = [t for t in kinds if q * 9 <= t < q * 9 + 9] * 2 + kinds
+    elif lean == "honour":
+        kinds = [t for t in kinds if t >= 27] * 3 + kinds
+    elif lean == "258":
+        kinds = [t for t in kinds if t < 27 and t % 9 in (1, 4, 7)] * 3 + kinds
+    melds: list[Meld] = []
+    for _ in range(rng.randrange(4)):
+        t = rng.choice(kinds)
+        if rng.random() < 0.7 or t >= 25 or t % 9 > 6:
+            melds.append(Meld("peng", (t, t, t), 1))
+        else:
+            melds.append(Meld("chi", (t, t + 1, t + 2), 1))
+    n = 14 - 3 * len(melds) - rng.randrange(2)
+    pool = [t for t in range(34) for _ in range(4)]
+    hand: list[int] = []
+    while len(hand) < n:
+        t = rng.choice(kinds + ([rng.randrange(34)] if rng.random() < 0.1 else []))
+        if pool.count(t) > hand.count(t):
+            hand.append(t)
+    return hand, melds, rng.randrange(34), must, rng.random() < 0.8
+
+
+def test_fast_paths_match_their_definition() -> None:
+    """The best target's what-if shanten and the acceptance (its kinds found suit by suit,
+    one target at a time until one reaches the threshold) against their definitions:
+    the least shanten over the open targets, asked one target and one kind at a time;
+    and :meth:`Evaluator.with_tile` (which derives the new evaluator from the old one)
+    against an evaluator built afresh."""
+    rng = random.Random(11)
+    for _ in range(400):
+        hand, melds, laizi, must, pph = _biased_case(rng)
+        counts, wilds = hand_counts(hand, laizi)
+        ev = Evaluator(counts, wilds, melds, must, pph)
+        unseen = [rng.choice((0, 1, 2, 3, 4)) for _ in range(34)]
+        for t in range(34):
+            for delta in (1, -1):
+                if delta < 0 and not ev.counts[t]:
+                    continue
+                slow = min(ev.shanten_after(t, delta, tg) for tg in ev.allowed)
+                assert ev.shanten_after(t, delta) == slow, (hand, melds, must, t, delta)
+                if delta > 0 or ev.counts[t]:
+                    other = ev.with_tile(t, delta)
+                    fresh = Evaluator([c + (delta if k == t else 0) for k, c in enumerate(ev.counts)],
+                                      wilds, melds, must, pph)
+                    for name in Evaluator.__slots__:
+                        if name != "_big":
+                            assert getattr(other, name) == getattr(fresh, name), (name, hand, t)
+                    assert other.best() == fresh.best()
+        for now in range(-2, 6):
+            want = ev._kinds(unseen, laizi, lambda t, ev=ev, now=now: min(
+                ev.shanten_after(t, 1, tg) for tg in ev.allowed) < now)
+            assert ev.acceptance_kinds(unseen, laizi, current=now) == want, (hand, melds, now)
+            assert ev.acceptance(unseen, laizi, current=now) == (sum(unseen[t] for t in want),
+                                                                 len(want))

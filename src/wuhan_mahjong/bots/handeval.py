@@ -157,17 +157,34 @@ def final(a: Vec, b: Vec, sets: int) -> int:
 
 _SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
 _QYS = ("qys0", "qys1", "qys2")
-_SV: dict[tuple[int, tuple[int, ...]], tuple[Vec, Vec, Vec]] = {}
+
+#: A suit's counts packed in one integer, the memo key of :data:`_SV`: the suit in the
+#: low two bits, then four bits a kind.  Adding one tile of kind ``t`` adds ``_STEP[t]``,
+#: so an evaluator's what-if queries find a suit's vectors without slicing and hashing a
+#: tuple of counts.  An evaluator holds at most ``_MOST`` of a kind (a real hand, four),
+#: so that a what-if tile still fits in its four bits.
+_BITS = 4
+_MOST = 14
+_STEP = tuple(1 << (2 + _BITS * (t - _SLICES[t // 9 if t < 27 else 3][0])) for t in range(NUM_KINDS))
+_SV: dict[int, tuple[Vec, Vec, Vec]] = {}
 
 
-def suit_vectors(counts: Sequence[int], suit: int) -> tuple[Vec, Vec, Vec]:
-    """(standard any pair, standard 2/5/8 pair, triplets only) vectors of one suit."""
+def _suit_key(counts: Sequence[int], suit: int) -> int:
     lo, hi = _SLICES[suit]
-    c = tuple(counts[lo:hi])
-    key = (suit, c)
+    key = suit
+    for i in range(lo, hi):
+        key += counts[i] * _STEP[i]
+    return key
+
+
+def _vectors(key: int) -> tuple[Vec, Vec, Vec]:
+    """The suit vectors of the packed suit ``key`` (see :data:`_STEP`), memoised."""
     hit = _SV.get(key)
     if hit is not None:
         return hit
+    suit = key & 3
+    lo, hi = _SLICES[suit]
+    c = tuple((key >> (2 + _BITS * i)) & 15 for i in range(hi - lo))
     if suit < 3:
         res = (_suit_vec(c, True, _ANY), _suit_vec(c, True, _258), _suit_vec(c, False, _ANY))
     else:
@@ -177,6 +194,41 @@ def suit_vectors(counts: Sequence[int], suit: int) -> tuple[Vec, Vec, Vec]:
         _SV.clear()
     _SV[key] = res
     return res
+
+
+def suit_vectors(counts: Sequence[int], suit: int) -> tuple[Vec, Vec, Vec]:
+    """(standard any pair, standard 2/5/8 pair, triplets only) vectors of one suit."""
+    lo, hi = _SLICES[suit]
+    if any(not 0 <= counts[i] <= 15 for i in range(lo, hi)):
+        raise ValueError(f"suit {suit}: a count out of 0 to 15")
+    return _vectors(_suit_key(counts, suit))
+
+
+_JYS = frozenset(t for t in range(27) if is_258(t))
+
+
+@lru_cache(maxsize=1024)  # bounded: a seat's melds and the must-kong tiles of its table
+def _allowed(melds: tuple[Meld, ...], must: tuple[int, ...], pengpenghu: bool) -> tuple[str, ...]:
+    """The targets these melds leave open (see :class:`Evaluator`), in name order."""
+    meld_tiles = [t for m in melds for t in m.tiles]
+    suits = {t // 9 for t in meld_tiles}
+    allowed = {"small"}
+    if pengpenghu and all(m.is_pung for m in melds):
+        allowed.add("pph")
+    if all(is_honour(t) for t in meld_tiles) and not set(meld_tiles) & set(must):
+        allowed.add("fys")
+    if all(is_258(t) for t in meld_tiles):
+        allowed.add("jys")
+    for s in range(3):
+        if suits <= {s}:
+            allowed.add(f"qys{s}")
+    # a tuple in name order: iterating a set of strings would follow the hash seed
+    return tuple(sorted(allowed))
+
+
+@lru_cache(maxsize=64)  # bounded: one entry per set of must-kong tiles
+def _fys_tiles(must: tuple[int, ...]) -> frozenset[int]:
+    return frozenset(t for t in range(27, NUM_KINDS) if t not in must)
 
 
 class Evaluator:
@@ -189,9 +241,9 @@ class Evaluator:
     pair is no target either.
     """
 
-    __slots__ = ("allowed", "counts", "fys_count", "fys_tiles", "jys", "jys_count", "melds",
-                 "must", "others_pph", "others_small", "pengpenghu", "room", "sets", "vecs",
-                 "wilds")
+    __slots__ = ("_big", "allowed", "counts", "fys_count", "fys_tiles", "jys", "jys_count",
+                 "keys", "melds", "must", "others_pph", "others_small", "pengpenghu", "room",
+                 "sets", "vecs", "wilds")
 
     def __init__(self, counts: Sequence[int], wilds: int, melds: Iterable[Meld],
                  must: Iterable[int], pengpenghu: bool = True) -> None:
@@ -200,32 +252,34 @@ class Evaluator:
         self.must = tuple(must)
         for t in self.must:
             self.counts[t] = 0
+        if any(not 0 <= n <= _MOST for n in self.counts):
+            raise ValueError(f"a tile count out of 0 to {_MOST}")
         self.melds = tuple(melds)
         self.wilds = wilds
         self.sets = 4 - len(self.melds)
         self.room = 14 - 3 * len(self.melds) - wilds
-        meld_tiles = [t for m in self.melds for t in m.tiles]
-        suits = {t // 9 for t in meld_tiles}
-        allowed = {"small"}
-        if pengpenghu and all(m.is_pung for m in self.melds):
-            allowed.add("pph")
-        if all(is_honour(t) for t in meld_tiles) and not set(meld_tiles) & set(self.must):
-            allowed.add("fys")
-        if all(is_258(t) for t in meld_tiles):
-            allowed.add("jys")
-        for s in range(3):
-            if suits <= {s}:
-                allowed.add(f"qys{s}")
-        # a tuple in name order: iterating a set of strings would follow the hash seed
-        self.allowed: tuple[str, ...] = tuple(sorted(allowed))
-        self.jys = frozenset(t for t in range(27) if is_258(t))
-        self.fys_tiles = frozenset(t for t in range(27, NUM_KINDS) if t not in self.must)
-        # the counts never change after construction (what-if queries restore them)
-        self.fys_count = sum(self.counts[t] for t in self.fys_tiles)
-        self.jys_count = sum(self.counts[t] for t in self.jys)
-        self.vecs = [suit_vectors(self.counts, s) for s in range(4)]
+        self.allowed: tuple[str, ...] = _allowed(self.melds, self.must, pengpenghu)
+        self.jys = _JYS
+        self.fys_tiles = _fys_tiles(self.must)
+        self._fill()
+
+    def _fill(self) -> None:
+        """What follows from the counts: the suit keys and vectors and the counts of the
+        no-structure targets (the counts never change after construction: what-if queries
+        work on the keys)."""
+        c = self.counts
+        self.fys_count = sum(c[t] for t in self.fys_tiles)
+        self.jys_count = sum(c[t] for t in _JYS)
+        self.keys = [_suit_key(c, s) for s in range(4)]
+        self.vecs = [_vectors(k) for k in self.keys]
         self.others_small = self._others(1)
         self.others_pph = self._others(2)
+        # per suit, the most tiles kept by an open 清一色 of another suit (a what-if tile
+        # of that suit leaves it as it is)
+        sets = self.sets
+        qys = [self.vecs[q][0][5 + sets] if _QYS[q] in self.allowed else _NEG for q in range(3)]
+        self._big = tuple(max([qys[q] for q in range(3) if q != suit], default=_NEG)
+                          for suit in range(4))
 
     def _others(self, which: int) -> list[Vec]:
         v = [x[which] for x in self.vecs]
@@ -250,18 +304,12 @@ class Evaluator:
                 k = final(v, others[0], s)
             else:
                 suit = tile // 9 if tile < 27 else 3
-                c = self.counts
-                c[tile] += delta
-                v = suit_vectors(c, suit)[which]
-                c[tile] -= delta
+                v = _vectors(self.keys[suit] + delta * _STEP[tile])[which]
                 k = final(v, others[suit], s)
         elif target.startswith("qys"):
             suit = int(target[3])
             if tile >= 0 and (tile // 9 == suit and tile < 27):
-                c = self.counts
-                c[tile] += delta
-                v = suit_vectors(c, suit)[0]
-                c[tile] -= delta
+                v = _vectors(self.keys[suit] + delta * _STEP[tile])[0]
             else:
                 v = self.vecs[suit][0]
             k = v[5 + s]
@@ -304,37 +352,44 @@ class Evaluator:
             if target not in self.allowed:
                 return 99
             return self.room - self._kept_with(target, tile, delta) - 1
+        best = self._best_kept(tile, delta, 99)
         room = self.room
+        return room - (best if best < room else room) - 1
+
+    def _best_kept(self, tile: int, delta: int, need: int) -> int:
+        """The most tiles kept by any open target after adding ``delta`` (+1/-1) of kind
+        ``tile`` (not capped at the room), or, as soon as one target keeps ``need`` or
+        more, that target's count: what a question "does some target reach ``need``"
+        asks (99: the true maximum)."""
         s = self.sets
         suit = tile // 9 if tile < 27 else 3
-        c = self.counts
-        c[tile] += delta
-        vs = suit_vectors(c, suit)
-        c[tile] -= delta
+        vs = _vectors(self.keys[suit] + delta * _STEP[tile])
         best = final(vs[1], self.others_small[suit], s)
+        if best >= need:
+            return best
         allowed = self.allowed
+        if len(allowed) == 1:
+            return best
         if "pph" in allowed:
             k = final(vs[2], self.others_pph[suit], s)
             if k > best:
                 best = k
-        if len(allowed) > 1:
-            for q in range(3):
-                name = _QYS[q]
-                if name in allowed:
-                    k = (vs[0] if q == suit else self.vecs[q][0])[5 + s]
-                    if k > best:
-                        best = k
-            if "fys" in allowed:
-                k = self.fys_count + (delta if tile in self.fys_tiles else 0)
-                if k > best:
-                    best = k
-            if "jys" in allowed:
-                k = self.jys_count + (delta if tile in self.jys else 0)
-                if k > best:
-                    best = k
-        if best > room:
-            best = room
-        return room - best - 1
+        if suit < 3 and _QYS[suit] in allowed:
+            k = vs[0][5 + s]
+            if k > best:
+                best = k
+        k = self._big[suit]
+        if k > best:
+            best = k
+        if "fys" in allowed:
+            k = self.fys_count + (delta if tile in self.fys_tiles else 0)
+            if k > best:
+                best = k
+        if "jys" in allowed:
+            k = self.jys_count + (delta if tile in _JYS else 0)
+            if k > best:
+                best = k
+        return best
 
     def acceptance(self, unseen: Sequence[int], laizi: int, target: str | None = None,
                    current: int | None = None) -> tuple[int, int]:
@@ -345,6 +400,9 @@ class Evaluator:
         if current is None:
             current = self.shanten_after(-1, 0, target)
         now = current
+        if target is None:
+            kinds = self._lowering(unseen, laizi, now)
+            return sum(unseen[t] for t in kinds), len(kinds)
         return self._count(unseen, laizi, lambda t: self.shanten_after(t, 1, target) < now)
 
     def acceptance_any(self, unseen: Sequence[int], laizi: int,
@@ -364,8 +422,25 @@ class Evaluator:
         (``bots/puzzles.py``) shows as the tiles that help."""
         if current is None:
             current = self.shanten_after(-1, 0)
-        now = current
-        return self._kinds(unseen, laizi, lambda t: self.shanten_after(t, 1) < now)
+        return self._lowering(unseen, laizi, current)
+
+    def _lowering(self, unseen: Sequence[int], laizi: int, now: int) -> tuple[int, ...]:
+        """``self._kinds(unseen, laizi, lambda t: self.shanten_after(t, 1) < now)``, the
+        kinds that bring the best target below ``now``, without a call per kind: a kind
+        lowers it when some target keeps ``room - now`` tiles (the room permitting), so
+        the other targets are not looked at once one does (a test checks it against the
+        definition over many hands)."""
+        room = self.room
+        need = room - now
+        must = self.must
+        if need > room:  # nothing lowers a shanten below -1 (the laizi still counts)
+            return tuple(t for t in range(NUM_KINDS) if unseen[t] and t == laizi and t not in must)
+        best_kept = self._best_kept
+        out = []
+        for t in range(NUM_KINDS):
+            if unseen[t] and t not in must and (t == laizi or best_kept(t, 1, need) >= need):
+                out.append(t)
+        return tuple(out)
 
     def _kinds(self, unseen: Sequence[int], laizi: int,
                improves: Callable[[int], bool]) -> tuple[int, ...]:
@@ -386,9 +461,17 @@ class Evaluator:
         hand does not hold)."""
         if delta < 0 and self.counts[tile] <= 0:
             raise ValueError(f"the hand holds no tile {tile} to remove")
-        c = list(self.counts)
-        c[tile] += delta
-        return Evaluator(c, self.wilds, self.melds, self.must, self.pengpenghu)
+        if delta > 0 and self.counts[tile] >= _MOST:
+            raise ValueError(f"a tile count out of 0 to {_MOST}")
+        ev = Evaluator.__new__(Evaluator)  # the same melds and rules: only the counts change
+        for name in ("allowed", "fys_tiles", "jys", "melds", "must", "pengpenghu", "room", "sets",
+                     "wilds"):
+            setattr(ev, name, getattr(self, name))
+        ev.counts = list(self.counts)
+        if tile not in self.must:  # a must-kong tile never counts (see __init__)
+            ev.counts[tile] += delta
+        ev._fill()
+        return ev
 
 
 def hand_counts(tiles: Iterable[int], laizi: int) -> tuple[list[int], int]:
