@@ -227,7 +227,7 @@ def test_the_summary_adds_up_after_an_escape(browser: Any, live_server: str) -> 
     """A 赖子山庄 room (an escape costs 400 points, shared by the others) of two guests and
     two bots; the host escapes in its one hand, the friend plays it out by 托管.  On the
     friend's summary every row adds up to its total (the penalty has a column of its own),
-    and the escaper's row says he escaped."""
+    and the escaper's row says he escaped.  The friend is told of the escape as it happens."""
     host_ctx, host, host_console = as_guest(browser, live_server)
     friend_ctx, friend, friend_console = as_guest(browser, live_server, **SIZES["portrait"])
     try:
@@ -235,11 +235,17 @@ def test_the_summary_adds_up_after_an_escape(browser: Any, live_server: str) -> 
         host.fill("#cf-hands", "1")
         room_with_friend(host, friend, live_server)
         start_with_bots(host, friend)
+        friend.evaluate("() => { window.__wmToastMs = 120000; }")
         host.on("dialog", lambda d: d.accept())
         host.click("[data-do='escape']")
         host.wait_for_selector("#create-form")
         # the escaper reads what it cost him, at the top of the lobby
         wait_js(host, "document.querySelector('.screen').innerText.includes('罚 400 分')")
+        # the others are told, over the table, who escaped (nothing said it but his name's mark)
+        friend.wait_for_selector("#toast:not([hidden])", timeout=10_000)
+        told = friend.locator("#toast").inner_text()
+        host_name = friend.evaluate("() => window.__wm.players.find((p) => p.escaped).name")
+        assert "逃跑了" in told and host_name in told, told
         # at the table he is 逃跑, not 掉线 as well (he left; he did not lose his connection)
         wait_js(friend, "window.__wm.players.some((p) => p.escaped)")
         seat = friend.evaluate("() => window.__wm.players.find((p) => p.escaped).seat")

@@ -559,7 +559,15 @@ function soundsFor(prev, v) {
 function onState(msg) {
   noteFrame(msg); // what this seat saw, for the fairness check (verify.js)
   const prev = S.view;
+  // another player escaped (left the match; a bot plays his seat): say so over the table
+  // (his seat's name says 逃跑 from now on, and the points beside it what it cost him)
+  const before = prev && S.state && S.state.match_id === msg.match_id ? S.players || [] : null;
+  const fled = before ? (msg.players || []).filter((p) => p.escaped && p.seat !== msg.view.viewer &&
+    before.some((b) => b.seat === p.seat && !b.escaped)) : [];
   S.state = msg; S.view = msg.view; S.players = msg.players; S.totals = msg.totals;
+  if (fled.length && S.screen === "table") {
+    toast(fled.map((p) => t("table.other_escaped", { who: `${seatName(p.seat)} ${p.name}` })).join(" "));
+  }
   S.deadline = msg.timer ? Date.now() + msg.timer.seconds * 1000 : null;
   S.timerKind = msg.timer ? msg.timer.kind : null;
   S.pending = false; S.error = "";

@@ -158,6 +158,7 @@ const zh = {
   "table.leave_confirm": "现在离开算逃跑，要扣分。确定吗？",
   "table.escaped": "你逃跑了，罚 {n} 分；这场比赛由机器人替你打完。",
   "table.escaped_free": "你离开了这场比赛；机器人替你打完。",
+  "table.other_escaped": "{who} 逃跑了，机器人替他打完这场比赛。",
   "table.ended_offline": "你掉线期间这场比赛打完了，你得 {points} 分；回放在“个人”的对局记录里。",
 
   "act.win": "胡",
@@ -1250,6 +1251,7 @@ const en = {
   "table.leave_confirm": "Leaving now is an escape and costs points. Leave?",
   "table.escaped": "You escaped and paid {n} points; a bot plays your seat to the end of the match.",
   "table.escaped_free": "You left the match; a bot plays your seat to its end.",
+  "table.other_escaped": "{who} left the match: a bot plays his seat to its end.",
   "table.ended_offline": "The match ended while you were offline: {points} points for you; its replay is in your profile's history.",
 
   "act.win": "Win",
