@@ -53,6 +53,12 @@ def test_escape_mid_match(start_server: StartServer) -> None:
     assert runner.of_type("match_end") == []
     end = stayer.of_type("match_end")[0]
     assert sum(line["points"] for line in end["results"]) == 0  # escape included: zero-sum
+    # the summary's columns: each hand's points and the escape penalties add up to the totals
+    assert len(end["hands"]) == 2 and all(sum(deltas) == 0 for deltas in end["hands"])
+    assert end["escape_points"][escaped_seat] == -400 and sum(end["escape_points"]) == 0
+    for line in end["results"]:
+        seat = line["seat"]
+        assert sum(h[seat] for h in end["hands"]) + end["escape_points"][seat] == line["points"]
     auth = {"Authorization": f"Bearer {tokens[0]}"}
     history = httpx.get(f"{server.http}/api/profile", headers=auth).json()["history"]
     escape = [h for h in history if h["kind"] == "escape"]

@@ -182,7 +182,6 @@ def test_a_rating_curve_and_reports(browser: Any, tools_server: tuple[str, Store
         store.open_match("rp-match", "t-rp", "00", {"profile": "yuanhang", "seats": seats})
         page.evaluate("""() => {
           const S = window.__wm;
-          S.handEnds = [];
           S.matchEnd = {match_id: 'rp-match', totals: [0, 0, 0, 0], stake: 0, account: null,
             results: [0, 1, 2, 3].map((seat) => ({seat, name: `n${seat}`, points: 0, silver: 0, fee: 0})),
             mySeat: 0, players: [0, 1, 2, 3].map((seat) => ({seat, bot: seat === 2}))};

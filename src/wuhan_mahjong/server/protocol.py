@@ -602,6 +602,12 @@ class MatchEndMsg(_Msg):
     totals: list[int]
     stake: int
     results: list[MatchResultLine]
+    hands: list[list[int]] = Field(default_factory=list)
+    """Each settled hand's points by seat, in order: the summary's columns, a hand the
+    receiver missed while his connection was down included."""
+    escape_points: list[int] = Field(default_factory=lambda: [0, 0, 0, 0])
+    """The escape penalties by seat (the escaper pays, the others share): with ``hands`` they
+    add up to each seat's points."""
     account: AccountInfo | None
     """The receiver's account after the settlement."""
     reason: Literal["server_error"] | None = None

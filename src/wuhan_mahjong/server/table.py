@@ -1287,7 +1287,9 @@ class Table:
                 account = self.hub.account_info(acct)
             self._send(info.seat, MatchEndMsg(
                 match_id=self.match_id, totals=list(self.match.totals), stake=self.stake,
-                results=results, account=account, reason=reason, rematch=rematch,
+                results=results, hands=[list(h.result.deltas) for h in self.match.history],
+                escape_points=[sum(d[s] for _, _, d in self.match.escapes) for s in range(4)],
+                account=account, reason=reason, rematch=rematch,
                 tournament=None if self.tournament is None else self.tournament.id))
 
     async def _early_end_fee(self) -> None:

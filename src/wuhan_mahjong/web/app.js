@@ -49,7 +49,7 @@ const S = {
   rejoining: null, // the room code of a rejoin request on its way (lostPlace)
   screen: "login", table: null, state: null, view: null, players: null, totals: null,
   selected: null, chooser: null, chooserTile: null, pending: false, deadline: null, timerKind: null,
-  hint: null, hintFor: null, hintEndpoint: "/api/hint", queued: null, room: null, handEnds: [], matchEnd: null,
+  hint: null, hintFor: null, hintEndpoint: "/api/hint", queued: null, room: null, matchEnd: null,
   settlementOpen: false, settledHand: null, lastSettlement: null, replay: null, fixture: null,
   error: "", atTable: false,
   formErrors: {}, // form id -> {text, field}: shown next to the form's control
@@ -476,7 +476,6 @@ function onMessage(msg) {
       S.table = msg; S.players = msg.players; S.queued = null; S.room = null; S.matchEnd = null;
       rememberRoom(null);
       S.bubbles = {};
-      if (!S.handEndsFor || S.handEndsFor !== msg.match_id) { S.handEnds = []; S.handEndsFor = msg.match_id; }
       if (S.screen !== "table") go("table"); // pushed: Back from the table asks first
       else render();
       break;
@@ -484,7 +483,6 @@ function onMessage(msg) {
       onState(msg);
       break;
     case "hand_end":
-      S.handEnds = S.handEnds.filter((h) => h.hand_no !== msg.hand_no).concat([msg]);
       S.totals = msg.totals;
       // when the next hand is dealt (and its settlement closes): the panel counts it down
       S.nextHand = typeof msg.next_hand_in === "number" ? { hand_no: msg.hand_no, at: Date.now() + msg.next_hand_in * 1000 } : null;
@@ -524,6 +522,12 @@ function onMessage(msg) {
       // 托管 switched on by the server (two timeouts in a row), not by his own tap: say why
       if (msg.code === "auto_on" && S.table && msg.seat === S.table.seat && S.screen === "table" &&
           !(S.autoAsked && Date.now() - S.autoAsked < 10000)) toast(t("table.auto_timeouts"));
+      // another player escaped (left the match; a bot plays his seat): say so over the table
+      // (his seat's name says 逃跑 from now on, and the points beside it what it cost him)
+      if (msg.code === "escape" && S.table && msg.seat !== S.table.seat && S.screen === "table") {
+        const who = (S.players || []).find((p) => p.seat === msg.seat);
+        toast(t("table.other_escaped", { who: `${seatName(msg.seat)} ${who ? who.name : ""}`.trim() }));
+      }
       // the session ended (a logout or a password change elsewhere): sign in again
       if (msg.code === "logged_out" && !S.renewing) { S.wantSocket = false; saveToken(null); S.account = null; go("login", "", { replace: true }); }
       break;
@@ -559,15 +563,7 @@ function soundsFor(prev, v) {
 function onState(msg) {
   noteFrame(msg); // what this seat saw, for the fairness check (verify.js)
   const prev = S.view;
-  // another player escaped (left the match; a bot plays his seat): say so over the table
-  // (his seat's name says 逃跑 from now on, and the points beside it what it cost him)
-  const before = prev && S.state && S.state.match_id === msg.match_id ? S.players || [] : null;
-  const fled = before ? (msg.players || []).filter((p) => p.escaped && p.seat !== msg.view.viewer &&
-    before.some((b) => b.seat === p.seat && !b.escaped)) : [];
   S.state = msg; S.view = msg.view; S.players = msg.players; S.totals = msg.totals;
-  if (fled.length && S.screen === "table") {
-    toast(fled.map((p) => t("table.other_escaped", { who: `${seatName(p.seat)} ${p.name}` })).join(" "));
-  }
   S.deadline = msg.timer ? Date.now() + msg.timer.seconds * 1000 : null;
   S.timerKind = msg.timer ? msg.timer.kind : null;
   S.pending = false; S.error = "";
@@ -1053,12 +1049,11 @@ const SCREENS = {
     // another player (not a bot, not oneself) may be reported (举报)
     const reportable = (seat) => seat !== m.mySeat && m.mySeat !== null && m.players.some((p) => p.seat === seat && !p.bot);
     const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
-    // an escape's penalty (the escaper pays it, the others share it) is in the totals but in
-    // no hand's points: its own column, so that each row adds up. Known when every hand's
-    // points were (a hand_end missed while offline would be taken for an escape)
-    const ends = [...S.handEnds].sort((a, b) => a.hand_no - b.hand_no);
-    const complete = ends.every((h, i) => h.hand_no === i);
-    const escapes = complete ? m.results.map((r) => r.points - ends.reduce((n, h) => n + h.deltas[r.seat], 0)) : [];
+    // every hand's points as the server settled them (a hand missed while the connection was
+    // down too), and an escape's penalty (the escaper pays it, the others share it) in a
+    // column of its own: each row adds up to its total
+    const ends = (m.hands || []).map((deltas, i) => ({ hand_no: i, deltas }));
+    const escapes = m.results.map((r) => (m.escape_points || [])[r.seat] || 0);
     const escapeCol = escapes.some((n) => n !== 0);
     const escaped = (seat) => m.players.some((p) => p.seat === seat && p.escaped);
     // one's own row says so, as the table and the settlement do (a guest's name is a code)
