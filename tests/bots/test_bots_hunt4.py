@@ -11,6 +11,11 @@ The faults it found (each test fails on the code before the fix it names):
   losers (承包).  In ``laizishanzhuang`` the expert's core leaves the contract out of its
   discard ranking (``contract_weight`` 0 there, as measured), and its safety layers act
   only once some seat reads as ready, so early it fed the pin (``ExpertBot.contract_ties``).
+* Found by comparing the profiles (a 边锋 fault, not a 赖子山庄 one): the chance that a seat
+  robs an added kong counted a third of his readiness where his small hand could not pass
+  the minimum score, but 抢杠 is a big hand, which passes any minimum; beside two likely
+  ready seats the expert made in 边锋 the added kong it skips in the other two profiles
+  (``ExpertBot.rob_ready``).
 
 The positions the bots already answered right are below them, marked as guards.
 """
@@ -65,6 +70,42 @@ def test_no_third_pin_meld_for_a_contract(bot: str, profile: str, wall: int, lon
 def test_the_contract_ties_switch_plays_as_before() -> None:
     view = _feed("9p1m", 64, "laizishanzhuang")
     assert ExpertBot(1, contract_ties=False).choose(view) == action_from_json(discard("9p"))
+
+
+#: two opened seats, each with three mixed melds (no family read) and likely ready:
+#: seat 1 345s 789m 111m, seat 3 678s 中 123p.  This seat pengs 555p and holds the fourth.
+TWO_READY = {0: [meld("peng", "555p", 2)],
+             1: [meld("chi", "345s", 0), meld("chi", "789m", 3), meld("peng", "111m", 3)],
+             3: [meld("chi", "678s", 2), meld("peng", "333z", 1), meld("chi", "123p", 2)]}
+ADDED_5P = {"type": "kong", "kind": "added", "tile": "5p"}
+
+
+def _rob_view(profile: str, wall: int) -> SeatView:
+    return make_view("5p234m678m22s4s9s", profile=profile, indicator="9p", wall=wall, dealer=2,
+                     melds=TWO_READY, extra_actions=[ADDED_5P],
+                     discards={0: "5p>0 1s9m>1", 1: "9m2z3z>3", 2: "3s>1 7m6s>3 1p>3",
+                               3: "1m>1 3z"})
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("wall", [32, 20])
+def test_no_added_kong_into_two_ready_seats(bot: str, profile: str, wall: int) -> None:
+    """Two seats show three melds each and are likely ready; either may rob the added 5p
+    kong with a run through it (the konger holds all four, so no pair waits on it), and a
+    robbed kong is a big hand (抢杠) that passes any minimum score, for which the konger
+    pays all three shares (RULES §17.10-17.11).  The expert skips such a kong when its
+    expected cost is over ``rob_max`` (30 points), and did so in ``yuanhang`` and
+    ``laizishanzhuang`` (about 85-97 points); in ``bianfeng``, where neither seat's small
+    hand could pass the minimum score on this seat's discard, the model counted a third
+    of their readiness for the rob too (12-14 points) and konged
+    (``ExpertBot.rob_ready``).  The 9s goes (the 5p, a dead tile, is kept)."""
+    ask(bot, _rob_view(profile, wall), [discard("9s")])
+
+
+def test_the_rob_ready_switch_plays_as_before() -> None:
+    view = _rob_view("bianfeng", 20)
+    assert ExpertBot(1, rob_ready=False).choose(view) == action_from_json(ADDED_5P)
 
 
 # ---------------------------------------------------------------- guards

@@ -204,8 +204,14 @@ class ExpertBot(GreedyBot):
                  near_targets: bool = True, live_waits: bool = True,
                  kong_value: bool = True, ready_big: bool = True, safe_ties: float = 0.5,
                  hopeless_holds: bool = True, minimum_step: bool = True,
-                 contract_ties: bool = True) -> None:
+                 contract_ties: bool = True, rob_ready: bool = True) -> None:
         super().__init__(seed)
+        self.rob_ready = bool(rob_ready)
+        """The opponent model reads a seat's chance of robbing an added kong with his
+        readiness whatever the minimum score says (:attr:`OpponentModel.rob_ready`: 抢杠 is
+        a big hand).  In 边锋, a seat whose small hand could not pass the minimum counted
+        0.3 of his readiness, and a kong that the same reading skips in 赖子山庄 (no
+        minimum score there) was made (off: as before 6 December 2026)."""
         self.contract_ties = bool(contract_ties)
         """Swap the core's discard (not ready after it) for one as fast that spares at least
         ``min_saving`` points of contract (承包) and of deal-in together, whoever reads as
@@ -420,7 +426,8 @@ class ExpertBot(GreedyBot):
         built once, on first use."""
         if self._model is None:
             self._model = OpponentModel(self.t, self.rng, self.samples, waits=self.waits,
-                                        ready_fit=self.ready_fit, let_go=self.let_go)
+                                        ready_fit=self.ready_fit, let_go=self.let_go,
+                                        rob_ready=self.rob_ready)
         return self._model
 
     def _threatened(self, ev: Evaluator, choice: Action | None

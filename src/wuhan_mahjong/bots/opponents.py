@@ -149,6 +149,9 @@ class Read:
     p_ready: float
     waits: list[float]  # P(tile kind completes his hand | he is ready)
     contract_suit_feed: bool  # a fitting discard may be claimed as his third meld (承包)
+    #: his readiness for a rob (抢杠): as ``p_ready``, but a robbed kong is a big hand, so
+    #: a small hand that could not pass the minimum score robs all the same
+    p_rob: float = 0.0
 
     def fits(self, tile: int) -> bool:
         """Whether ``tile`` belongs to his focus (the tiles he collects)."""
@@ -180,8 +183,13 @@ class OpponentModel:
 
     def __init__(self, t: SeatReading, rng: random.Random, samples: int = 48,
                  waits: str = "sampled", ready_fit: bool = False,
-                 let_go: bool = True) -> None:
+                 let_go: bool = True, rob_ready: bool = True) -> None:
         check_wait_reading(waits)
+        self.rob_ready = rob_ready
+        """Read a seat's chance of robbing a kong with his readiness whatever the minimum
+        score says (``Read.p_rob``: 抢杠 is a big hand); off, with the readiness of a win on
+        a discard, which counts a seat whose small hand cannot pass the minimum at 0.3 of
+        it (as before 6 December 2026)."""
         self.let_go = let_go
         """Take out of an opponent's waits the kinds he let go by since his last discard
         (:meth:`_without_let_go`)."""
@@ -255,11 +263,13 @@ class OpponentModel:
         stage = 1.0 - t.wall / 84.0
         lone = self.quanqiuren(o)
         if lone:
-            p_ready = 0.95  # his lone tile waits for its pair, and that win is a big hand
+            p_ready = p_rob = 0.95  # his lone tile waits for its pair, a big hand's win
         elif self.ready_fit:
             p_ready = self._fitted_ready(o, focus, strength, small_ok)
+            p_rob = self._fitted_ready(o, focus, strength, True)
         else:
-            p_ready = min(0.95, _READY_BY_MELDS[m] * (0.5 + stage) * (1.0 + 0.5 * strength * stage))
+            p_ready = p_rob = min(0.95, _READY_BY_MELDS[m] * (0.5 + stage)
+                                  * (1.0 + 0.5 * strength * stage))
             if not small_ok and focus is None:
                 p_ready *= 0.3  # only a big hand he does not show could win
         if lone:
@@ -280,7 +290,7 @@ class OpponentModel:
             waits = self._without_let_go(o, waits, small_ok)
         feed = (focus is not None and focus != "pph" and ps.openings == CONTRACT_OPENING - 1
                 and _contract_name(focus) in t.rules.one_suit_contract_hands)
-        return Read(o, True, small_ok, focus, strength, p_ready, waits, feed)
+        return Read(o, True, small_ok, focus, strength, p_ready, waits, feed, p_rob)
 
     def _fitted_ready(self, o: int, focus: str | None, strength: float,
                       small_ok: bool) -> float:
@@ -615,16 +625,17 @@ class OpponentModel:
 
     def rob_risk(self, tile: int) -> tuple[float, float]:
         """(P(an added kong of ``tile`` is robbed), its expected cost in points).  A
-        robbed kong is a big hand (抢杠), so the minimum score never stops it, and the
-        konger pays all three shares (杠进杠出, or as the robbed contractor: RULES §17.11),
-        each at most the contract cap; a big hand usually comes near it.  The konger holds
+        robbed kong is a big hand (抢杠), so the minimum score never stops it (each seat's
+        readiness is ``Read.p_rob``, with :attr:`rob_ready`), and the konger pays all
+        three shares (杠进杠出, or as the robbed contractor: RULES §17.11), each at most
+        the contract cap; a big hand usually comes near it.  The konger holds
         all four copies, so no pair waits on the tile: a run may, and a ready 风一色 or
         将一色 wins on any tile of its family (乱风, 乱将), so an honour is robbed only by
         a 风一色 read."""
         miss = 1.0
         for r in self.reads.values():
             if r.can_win and (tile < 27 or r.focus == "fys"):
-                miss *= 1.0 - r.p_ready * r.waits[tile]
+                miss *= 1.0 - (r.p_rob if self.rob_ready else r.p_ready) * r.waits[tile]
         p = 1.0 - miss
         contract_cap = float(loser_caps(self.t.rules, 10)[1])
         return p, p * 3.0 * BIG_DEAL_IN_CAPS * contract_cap
