@@ -139,6 +139,15 @@ def parse_tiles(text: str) -> list[int]:
     ...
     wuhan_mahjong.tiles.TileError: not a tile: '12x'
     """
+    if text.isascii():
+        fast = _grouped(text)
+        if fast is not None:
+            return fast
+    return _parse_general(text)
+
+
+def _parse_general(text: str) -> list[int]:
+    """:func:`parse_tiles` for any notation (regular expressions, token by token)."""
     out: list[int] = []
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
@@ -146,6 +155,31 @@ def parse_tiles(text: str) -> list[int]:
         if chunk:
             _parse_chunk(chunk, out)
     return out
+
+
+_RANK_OF_DIGIT: Final = {str(r): r - 1 for r in range(1, 10)}
+_SUIT_BASE: Final = {"m": 0, "p": 9, "s": 18, "z": 27}
+
+
+def _grouped(text: str) -> list[int] | None:
+    """``text`` read as plain grouped notation (``123m5p77z``: digits 1-9 and a suit
+    letter, nothing else), the form :func:`format_tiles` writes and every view carries;
+    ``None`` for anything else (separators, Chinese names, a bad token), which the
+    general reader then reads or refuses with its message.  A loop over the characters,
+    several times faster than the regular expressions (a test checks the two agree)."""
+    out: list[int] = []
+    ranks: list[int] = []
+    for ch in text:
+        r = _RANK_OF_DIGIT.get(ch)
+        if r is not None:
+            ranks.append(r)
+            continue
+        base = _SUIT_BASE.get(ch)
+        if base is None or not ranks or (base == 27 and max(ranks) > 6):
+            return None
+        out += [base + r for r in ranks]
+        ranks.clear()
+    return None if ranks else out
 
 
 def _parse_chunk(chunk: str, out: list[int]) -> None:
@@ -181,12 +215,21 @@ def parse_tile(text: str) -> int:
 
 def format_tiles(tiles: Iterable[int]) -> str:
     """Grouped notation, sorted by suit then rank: ``[0, 1, 2, 33]`` -> ``123m7z``."""
-    by_suit: dict[int, list[int]] = {}
-    for t in sorted(tiles):
-        by_suit.setdefault(suit_of(t), []).append(rank_of(t))
-    return "".join(
-        "".join(map(str, ranks)) + SUITS[s] for s, ranks in sorted(by_suit.items())
-    )
+    parts: list[str] = []
+    suit = None
+    for t in sorted(tiles):  # one suit's tiles are neighbours once sorted
+        s = t // 9
+        if s != suit:
+            if suit is not None:
+                parts.append(SUITS[suit])
+            suit = s
+        parts.append(_RANK_STR[t % 9])
+    if suit is not None:
+        parts.append(SUITS[suit])
+    return "".join(parts)
+
+
+_RANK_STR: Final = "123456789"
 
 
 def counts_of(tiles: Iterable[int]) -> list[int]:
