@@ -140,3 +140,29 @@ def test_rule_set_caches_stay_bounded_and_exact() -> None:
         assert rules.get_rules("yuanhang", r.overrides()) == r
         assert rules._overrides.cache_info().currsize <= bound
         assert table._rules.cache_info().currsize <= bound
+
+
+def test_bot_acceptance_memo_stays_bounded_and_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memo of the kinds that lower a hand's shanten, suit by suit, shared between
+    evaluators (``handeval._LOWERING``)."""
+    rng = random.Random(3)
+    cases = []
+    for _ in range(60):
+        pool = [t for t in range(34) for _ in range(4)]
+        rng.shuffle(pool)
+        counts = [0] * 34
+        for t in pool[:13]:
+            counts[t] += 1
+        cases.append(counts)
+    unseen = [4] * 34
+
+    def run() -> list[tuple[int, ...]]:
+        return [handeval.Evaluator(c, 0, (), (33,)).acceptance_kinds(unseen, 32) for c in cases]
+
+    monkeypatch.setattr(handeval, "_LOWERING", {})
+    want = run()
+    monkeypatch.setattr(handeval, "_LOWERING", {})
+    monkeypatch.setattr(handeval, "MEMO_LIMIT", LIMIT, raising=False)
+    assert run() == want
+    assert 0 < len(handeval._LOWERING) <= LIMIT
+    assert run() == want  # from a full memo as from an empty one

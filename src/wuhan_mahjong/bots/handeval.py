@@ -231,6 +231,10 @@ def _fys_tiles(must: tuple[int, ...]) -> frozenset[int]:
     return frozenset(t for t in range(27, NUM_KINDS) if t not in must)
 
 
+#: :meth:`Evaluator._suit_lowering`'s memo
+_LOWERING: dict[tuple[object, ...], tuple[int, ...]] = {}
+
+
 class Evaluator:
     """Shanten by target for one concealed hand (counts without laizi and must-kong
     tiles), with fast what-if queries that add or remove one tile.
@@ -426,21 +430,54 @@ class Evaluator:
 
     def _lowering(self, unseen: Sequence[int], laizi: int, now: int) -> tuple[int, ...]:
         """``self._kinds(unseen, laizi, lambda t: self.shanten_after(t, 1) < now)``, the
-        kinds that bring the best target below ``now``, without a call per kind: a kind
-        lowers it when some target keeps ``room - now`` tiles (the room permitting), so
-        the other targets are not looked at once one does (a test checks it against the
-        definition over many hands)."""
+        kinds that bring the best target below ``now``, found suit by suit
+        (:meth:`_suit_lowering`); a test checks it against the definition over many
+        hands."""
         room = self.room
         need = room - now
         must = self.must
         if need > room:  # nothing lowers a shanten below -1 (the laizi still counts)
             return tuple(t for t in range(NUM_KINDS) if unseen[t] and t == laizi and t not in must)
-        best_kept = self._best_kept
+        hit: set[int] = set()
+        for q in range(4):
+            hit.update(self._suit_lowering(q, need))
+        return tuple(t for t in range(NUM_KINDS)
+                     if unseen[t] and t not in must and (t == laizi or t in hit))
+
+    def _suit_lowering(self, q: int, need: int) -> tuple[int, ...]:
+        """The kinds of suit ``q`` one more of which lets some open target keep ``need``
+        tiles (the must-kong tiles aside: they are never asked).  That depends only on
+        the suit's counts and on what the other suits and the other targets keep, the
+        key of a memo (:data:`_LOWERING`) that two evaluators share whenever those agree,
+        as they mostly do between the hands a bot weighs in one decision: pure, so its
+        answer never depends on which hands were asked before."""
+        allowed = self.allowed
+        pph = "pph" in allowed
+        key = (self.keys[q], self.sets, need, self.others_small[q],
+               self.others_pph[q] if pph else None, q < 3 and _QYS[q] in allowed, self._big[q],
+               self.fys_count if "fys" in allowed else None,
+               self.jys_count if "jys" in allowed else None)
+        hit = _LOWERING.get(key)
+        if hit is not None:
+            return hit
+        _, s, _, osmall, opph, qys, big, fys, jys = key
         out = []
-        for t in range(NUM_KINDS):
-            if unseen[t] and t not in must and (t == laizi or best_kept(t, 1, need) >= need):
+        lo, hi = _SLICES[q]
+        base = self.keys[q]
+        for t in range(lo, hi):
+            if big >= need or (fys is not None and fys + (q == 3) >= need) or (
+                    jys is not None and jys + (t in _JYS) >= need):
                 out.append(t)
-        return tuple(out)
+                continue
+            vs = _vectors(base + _STEP[t])
+            if (final(vs[1], osmall, s) >= need or (qys and vs[0][5 + s] >= need)
+                    or (opph is not None and final(vs[2], opph, s) >= need)):
+                out.append(t)
+        res = tuple(out)
+        if len(_LOWERING) >= MEMO_LIMIT:  # bounded (see shape.MEMO_LIMIT)
+            _LOWERING.clear()
+        _LOWERING[key] = res
+        return res
 
     def _kinds(self, unseen: Sequence[int], laizi: int,
                improves: Callable[[int], bool]) -> tuple[int, ...]:
