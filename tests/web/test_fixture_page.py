@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Console, fixtures_dir
+from .conftest import Console, fixtures_dir, wait_js
 
 FIXTURES = fixtures_dir()
 VIEWS = json.loads((FIXTURES / "views.json").read_text())
@@ -159,5 +159,48 @@ def test_help_panel_only_with_data(browser: Any, static_server: str) -> None:
             assert box.locator(f".wait[data-wait='{w['tile']}'] b").inner_text() == str(w["unseen"])
     page.select_option("#fixture-frame", "claim")  # a frame without a hint
     assert page.locator(".hint").count() == ("hint" in VIEWS["claim"])
+    assert console.errors == []
+    context.close()
+
+
+def test_a_tile_dragged_up_is_played(browser: Any, static_server: str) -> None:
+    """Phone mahjong apps play a tile dragged up from the hand, one gesture instead of two
+    taps: past half the tile's height it is played; a shorter drag, or one more sideways
+    than up, plays nothing (and is no tap: the tile is not even selected)."""
+    view = VIEWS["late"]
+    context, page, console = open_frame(browser, static_server, "late",
+                                        viewport={"width": 390, "height": 844}, has_touch=True)
+    plain = [a["tile"] for a in view["legal_actions"] if a["type"] == "discard"
+             and a["tile"] not in (view["laizi"], "5z", "6z")
+             and sum(b.get("tile") == a["tile"] for b in view["legal_actions"]) == 1]
+    assert plain, view["legal_actions"]
+    tile = page.locator(f".hand .tile[data-tile='{plain[0]}']").first
+    box = tile.bounding_box()
+    assert box is not None
+    x, y, height = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, box["height"]
+
+    def drag(dx: float, dy: float) -> Any:
+        wait_js(page, "document.getAnimations().length === 0")  # the last tile sprang back
+        page.mouse.move(x, y)
+        page.mouse.down()
+        for step in range(1, 6):
+            page.mouse.move(x + dx * step / 5, y + dy * step / 5)
+        page.mouse.up()
+        return page.evaluate("window.__lastAction === undefined ? null : window.__lastAction")
+
+    assert drag(0, -0.3 * height) is None
+    assert drag(1.2 * height, -0.6 * height) is None
+    assert page.locator(".hand .tile.selected").count() == 0
+    assert drag(0, -0.8 * height) == {"type": "discard", "tile": plain[0], "tiles": plain[0]}
+    # and with a finger (touch events: the page must not take the move for a scroll)
+    page.evaluate("() => { window.__lastAction = undefined; }")
+    wait_js(page, "document.getAnimations().length === 0")
+    cdp = context.new_cdp_session(page)
+    for kind, dy in (("touchStart", 0), *(("touchMove", -0.2 * k * height) for k in range(1, 5)),
+                     ("touchEnd", None)):
+        points = [] if dy is None else [{"x": x, "y": y + dy}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    assert page.evaluate("window.__lastAction") == {"type": "discard", "tile": plain[0],
+                                                    "tiles": plain[0]}
     assert console.errors == []
     context.close()

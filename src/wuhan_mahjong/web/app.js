@@ -674,6 +674,48 @@ function clickTile(idx) {
   else { S.selected = idx; S.chooser = null; render(); }
 }
 
+// ------------------------------------------------------------ drag to play
+/* A tile of one's hand dragged upwards (a finger, a pen or the mouse) past half its height
+ * is played, as phone mahjong apps do: one gesture instead of two taps. A shorter, sideways
+ * or downward move plays nothing and the tile springs back. The tile must still be the same
+ * tile of the same decision when the finger lifts (a new frame may have come meanwhile). */
+const DRAG_START_PX = 6;
+let drag = null;
+let dragEndedAt = 0;
+
+function endDrag(ev, cancelled) {
+  const d = drag;
+  if (!d || ev.pointerId !== d.pointerId) return;
+  drag = null;
+  d.el.classList.remove("dragging");
+  d.el.style.transform = "";
+  if (!d.moved) return;
+  dragEndedAt = Date.now(); // the click that follows the lift is no tap
+  const up = d.y - ev.clientY;
+  const v = S.view;
+  const same = v && v.decision === d.decision && handTiles(v).all[d.idx] === d.tile;
+  if (!cancelled && same && up >= d.height / 2 && up > Math.abs(ev.clientX - d.x)) playTile(d.idx);
+}
+
+document.addEventListener("pointerdown", (ev) => {
+  const el = ev.target.closest(".me .hand [data-idx]");
+  if (!el || ev.button > 0 || !S.view || (S.screen !== "table" && S.screen !== "fixture")) return;
+  const idx = Number(el.dataset.idx);
+  drag = { el, idx, tile: handTiles(S.view).all[idx], decision: S.view.decision, pointerId: ev.pointerId,
+    x: ev.clientX, y: ev.clientY, height: el.getBoundingClientRect().height, moved: false };
+});
+document.addEventListener("pointermove", (ev) => {
+  const d = drag;
+  if (!d || ev.pointerId !== d.pointerId) return;
+  const dx = ev.clientX - d.x, dy = ev.clientY - d.y;
+  if (!d.moved && Math.hypot(dx, dy) < DRAG_START_PX) return;
+  d.moved = true;
+  d.el.classList.add("dragging");
+  d.el.style.transform = `translate(${dx}px, ${Math.min(0, dy)}px)`;
+});
+document.addEventListener("pointerup", (ev) => endDrag(ev, false));
+document.addEventListener("pointercancel", (ev) => endDrag(ev, true));
+
 // ============================================================ rendering
 function names() {
   if (!S.players) return null;
@@ -1662,7 +1704,10 @@ document.addEventListener("click", (ev) => {
     render();
     return;
   }
-  if (el.dataset.idx !== undefined) { clickTile(Number(el.dataset.idx)); return; }
+  if (el.dataset.idx !== undefined) {
+    if (Date.now() - dragEndedAt > 400) clickTile(Number(el.dataset.idx));
+    return;
+  }
   if (el.dataset.chat) {
     const [kind, id] = el.dataset.chat.split(":");
     send({ type: "chat", [kind]: id, ref: "chat" });
