@@ -358,6 +358,7 @@ def test_a_phone_is_not_told_of_keys(browser: Any, static_server: str) -> None:
             shown = page.evaluate(KEYS_SHOWN)
             assert bool(shown["kbd"]) == keys, (size, shown)
             assert ("回车" in shown["hint"]) == keys and "再点一次" in shown["hint"], (size, shown)
+            assert "往上拖" in shown["hint"], shown  # dragging a tile up plays it too
             assert console.errors == []
         finally:
             context.close()
