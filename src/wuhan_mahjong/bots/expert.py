@@ -57,7 +57,8 @@ wait masks of :mod:`wuhan_mahjong.shape`), weighted by a readiness prior from hi
 exposed melds and the stage of the hand.  That prices the deal-ins of the push-or-fold
 layer and the liabilities: feeding the third meld of a hand that shows two melds
 of one suit (or 2/5/8 / honours where the profile contracts those), and dealing
-into a 全求人.
+into a 全求人.  A discard that feeds such a contract is swapped for one as fast that does
+not, whoever reads as ready (:meth:`ExpertBot.contract_tie`).
 
 *Push or fold* (:meth:`ExpertBot.defend`, on by default).  While some opened opponent
 reads as ready with a chance of at least ``threat_min``, the core's discard is weighed
