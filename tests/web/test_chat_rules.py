@@ -74,11 +74,23 @@ def test_quick_chat_at_the_table(browser: Any, live_server: str, artifacts: Path
     friend.wait_for_selector(".table-info .overrides tr[data-rule='cap']")
     assert "200" in friend.locator(".table-info .overrides tr[data-rule='cap']").inner_text()
     assert friend.locator(".table-info .overrides tr[data-rule='cap_per_opening']").count() == 1
-    # during the hand no link leaves the table (the rules page would be an escape): it says
-    # when they can be read
+    # during the hand no link leaves the table (the rules page would be an escape): every
+    # rule is read in the panel, with the table's own values (the room's cap of 200 marked)
     assert friend.evaluate("window.__wm.view.phase") != "ended"
     assert friend.locator(".table-info a[href^='#/rules']").count() == 0
-    assert friend.locator(".table-info [data-all-rules-later]").count() == 1
+    friend.click(".table-info [data-do='table-rules']")
+    friend.wait_for_selector(".table-info [data-table-rules] tr[data-rule]")
+    options = friend.evaluate("() => window.__wm.rules.options.map((o) => o.name)")
+    shown = friend.locator(".table-info [data-table-rules] tr[data-rule]").evaluate_all(
+        "rows => rows.map((r) => r.dataset.rule)")
+    assert shown == options
+    cap = friend.locator(".table-info [data-table-rules] tr[data-rule='cap']")
+    assert "200" in cap.inner_text() and "differs" in (cap.get_attribute("class") or "")
+    assert friend.locator(".table-info [data-table-rules] a").count() == 0
+    assert friend.locator(".table-info [data-table-rules] .factors-table tr").count() > 0
+    assert friend.evaluate("window.__wm.screen") == "table"
+    friend.click(".table-info [data-do='table-rules']")  # 收起
+    assert friend.locator(".table-info [data-table-rules]").count() == 0
     friend.click("[data-do='info']")
     # a phrase: everyone sees it by the speaker's seat, in his own language
     host.click("[data-do='chat']")

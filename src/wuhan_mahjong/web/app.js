@@ -12,7 +12,7 @@
 
 import { errorText, fieldLabel, getLang, seatName, setLang, t, tileName } from "./i18n.js";
 import { registerServiceWorker, servedByWorker } from "./install.js";
-import { renderRules } from "./rules.js";
+import { renderRules, tableRulesHTML } from "./rules.js";
 import { apply as applySettings, CHOICES, settings, update as updateSettings } from "./settings.js";
 import { play, unlock } from "./sound.js";
 import { calculatorHTML, initCalculator, openCalculator } from "./calculator.js";
@@ -1077,7 +1077,8 @@ const SCREENS = {
       `<label><input type="checkbox" name="sound" ${settings.sound ? "checked" : ""}> ${t("settings.sound")}</label>` +
       `<label>${t("settings.tiles")} ${settingSelect("tiles", CHOICES.tiles, "table-set-tiles")}</label>` +
       `<label>${t("settings.speed")} ${settingSelect("speed", CHOICES.speed, "table-set-speed")}</label></form>`;
-    const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table), extra: autoForm, inHand: inHand() }) : "";
+    const allRules = S.tableRulesOpen && S.rules && S.table ? tableRulesHTML(S.rules, S.table) : null;
+    const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table), extra: autoForm, inHand: inHand(), allRules }) : "";
     const tour = S.table && S.table.tournament;
     const banner = tour ? `<p class="tour-banner" data-tournament-round="${tour.round}"><a href="#/tournament?id=${encodeURIComponent(tour.id)}">${t("tour.banner", { name: esc(tour.name), round: tour.round, rounds: tour.rounds })}</a></p>` : "";
     const vote = S.fixture ? "" : endVoteHTML(S.table ? S.table.seat : null, S.players, S.table);
@@ -1786,6 +1787,7 @@ document.addEventListener("click", (ev) => {
     case "show-settlement": S.settlementOpen = true; renderOverlay(); break;
     case "chat": S.chatOpen = !S.chatOpen; S.infoOpen = false; render(); if (S.chatOpen) bringIntoView(".chat-panel"); break;
     case "info": S.infoOpen = !S.infoOpen; S.chatOpen = false; render(); if (S.infoOpen) bringIntoView(".table-info"); break;
+    case "table-rules": S.tableRulesOpen = !S.tableRulesOpen; loadRules(); render(); break;
     case "mute": updateSettings({ sound: !settings.sound }); render(); break;
     default: break;
   }

@@ -19,12 +19,13 @@ export function formatValue(option, value) {
   return Array.isArray(value) ? value.map(one).join(zh ? "、" : ", ") : one(value);
 }
 
-/** The settlement's factors: what each one means and the option that sets it in this profile. */
-function factorsHTML(doc, profile, current) {
+/** The settlement's factors: what each one means and the option that sets it in this profile
+ * (at `valueOf(option)`: the profile's value, or a table's own). */
+function factorsHTML(doc, profile, current, valueOf = (o) => o.values[profile]) {
   const zh = getLang() === "zh";
   const rows = (doc.factors || []).map((f) => {
     const o = f.option && doc.options.find((x) => x.name === f.option);
-    const set = o ? `<button type="button" class="linklike" data-rule-link="${esc(o.name)}">${esc(zh ? o.label_zh : o.label_en)}</button>: ${esc(formatValue(o, o.values[profile]))}` : "";
+    const set = o ? `<button type="button" class="linklike" data-rule-link="${esc(o.name)}">${esc(zh ? o.label_zh : o.label_en)}</button>: ${esc(formatValue(o, valueOf(o)))}` : "";
     return `<tr id="factor-${esc(f.id)}" data-factor="${esc(f.id)}"${f.id === current ? ` class="current"` : ""}>` +
       `<th>${esc(zh ? f.label_zh : f.label_en)}</th><td class="rule-doc">${esc(zh ? f.doc_zh : f.doc_en)}</td><td>${set}</td></tr>`;
   }).join("");
@@ -77,4 +78,22 @@ export function renderRules(doc, profile, factor = null) {
     <div class="scroll-x"><table class="rules-table"><thead><tr><th>${t("rules.option")}</th><th>${t("rules.value")}</th><th>${t("rules.meaning")}</th></tr></thead>
     <tbody>${rows}</tbody></table></div>${factorsHTML(doc, p.name, factor)}</div>
     ${(doc.examples || []).length ? `<div class="card"><h3>${t("rules.examples")}</h3>${examplesHTML(doc, p.name)}</div>` : ""}</div>`;
+}
+
+/** Every rule of a table as it plays them (its own values, a room's changes included, marked),
+ * what each means, and the settlement's factors: read at the table, where the rules page
+ * (another screen) would be an escape during a hand. Nothing in it leaves the table. */
+export function tableRulesHTML(doc, table) {
+  const zh = getLang() === "zh";
+  const own = table.rules || {};
+  const valueOf = (o) => (own[o.name] !== undefined ? own[o.name] : o.values[table.profile]);
+  const rows = doc.options.map((o) => {
+    const changed = own[o.name] !== undefined && JSON.stringify(own[o.name]) !== JSON.stringify(o.values[table.profile]);
+    return `<tr id="rule-${esc(o.name)}" data-rule="${esc(o.name)}"${changed ? ` class="differs"` : ""}>` +
+      `<th>${esc(zh ? o.label_zh : o.label_en)}</th><td class="rule-value">${esc(formatValue(o, valueOf(o)))}</td>` +
+      `<td class="rule-doc">${esc(zh ? o.doc_zh : o.doc_en)}</td></tr>`;
+  }).join("");
+  return `<div class="table-rules" data-table-rules="${esc(table.profile)}"><div class="scroll-x"><table class="rules-table">` +
+    `<thead><tr><th>${t("rules.option")}</th><th>${t("rules.value")}</th><th>${t("rules.meaning")}</th></tr></thead>` +
+    `<tbody>${rows}</tbody></table></div>${factorsHTML(doc, table.profile, null, valueOf)}</div>`;
 }

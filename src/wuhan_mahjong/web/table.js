@@ -402,7 +402,7 @@ export function chatPanelHTML(players, view, muted) {
 
 /** The table's rules exactly as the server sent them in the "table" frame; `extra` (HTML)
  * goes under the panel's title (the table's own switches). */
-export function tableInfoHTML(table, { label, value, overrides, extra = "", inHand = false }) {
+export function tableInfoHTML(table, { label, value, overrides, extra = "", inHand = false, allRules = null }) {
   const r = table.rules || {};
   const rows = [
     ["opt.profile", t(`opt.profile.${table.profile}`)],
@@ -421,7 +421,8 @@ export function tableInfoHTML(table, { label, value, overrides, extra = "", inHa
   return `<div class="table-info card" data-table-info="1"><h3>${t("table.info")}</h3>${extra}<table class="history"><tbody>` +
     rows.map(line).join("") + caps.map(named).join("") + `</tbody></table>` +
     (over.length ? `<h4>${t("info.overrides")}</h4><table class="history overrides"><tbody>${over.map(named).join("")}</tbody></table>` : "") +
-    // the rules page is another screen: during a hand, going there would be an escape
-    (inHand ? `<p class="muted" data-all-rules-later="1">${t("info.all_rules_later")}</p></div>`
-      : `<p><a href="#/rules?profile=${esc(table.profile)}">${t("info.all_rules")}</a></p></div>`);
+    // every rule, read here (the rules page is another screen: during a hand, going there
+    // would be an escape; between hands it is offered too)
+    `<p><button type="button" data-do="table-rules" aria-expanded="${allRules !== null}">${t(allRules !== null ? "info.all_rules_hide" : "info.all_rules")}</button>` +
+    (inHand ? "" : ` <a href="#/rules?profile=${esc(table.profile)}">${t("info.rules_page")}</a>`) + `</p>${allRules || ""}</div>`;
 }
