@@ -159,22 +159,18 @@ _SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
 _QYS = ("qys0", "qys1", "qys2")
 
 #: A suit's counts packed in one integer, the memo key of :data:`_SV`: the suit in the
-#: low two bits, then four bits a kind.  Adding one tile of kind ``t`` adds ``_STEP[t]``,
+#: low two bits, then a byte a kind.  Adding one tile of kind ``t`` adds ``_STEP[t]``,
 #: so an evaluator's what-if queries find a suit's vectors without slicing and hashing a
 #: tuple of counts.  An evaluator holds at most ``_MOST`` of a kind (a real hand, four),
-#: so that a what-if tile still fits in its four bits.
-_BITS = 4
-_MOST = 14
-_STEP = tuple(1 << (2 + _BITS * (t - _SLICES[t // 9 if t < 27 else 3][0])) for t in range(NUM_KINDS))
+#: so that a what-if tile still fits in its byte.
+_MOST = 254
+_STEP = tuple(1 << (2 + 8 * (t - _SLICES[t // 9 if t < 27 else 3][0])) for t in range(NUM_KINDS))
 _SV: dict[int, tuple[Vec, Vec, Vec]] = {}
 
 
 def _suit_key(counts: Sequence[int], suit: int) -> int:
     lo, hi = _SLICES[suit]
-    key = suit
-    for i in range(lo, hi):
-        key += counts[i] * _STEP[i]
-    return key
+    return suit | int.from_bytes(bytes(counts[lo:hi]), "little") << 2
 
 
 def _vectors(key: int) -> tuple[Vec, Vec, Vec]:
@@ -184,7 +180,7 @@ def _vectors(key: int) -> tuple[Vec, Vec, Vec]:
         return hit
     suit = key & 3
     lo, hi = _SLICES[suit]
-    c = tuple((key >> (2 + _BITS * i)) & 15 for i in range(hi - lo))
+    c = tuple((key >> 2).to_bytes(hi - lo, "little"))
     if suit < 3:
         res = (_suit_vec(c, True, _ANY), _suit_vec(c, True, _258), _suit_vec(c, False, _ANY))
     else:
@@ -199,8 +195,8 @@ def _vectors(key: int) -> tuple[Vec, Vec, Vec]:
 def suit_vectors(counts: Sequence[int], suit: int) -> tuple[Vec, Vec, Vec]:
     """(standard any pair, standard 2/5/8 pair, triplets only) vectors of one suit."""
     lo, hi = _SLICES[suit]
-    if any(not 0 <= counts[i] <= 15 for i in range(lo, hi)):
-        raise ValueError(f"suit {suit}: a count out of 0 to 15")
+    if any(not 0 <= counts[i] <= _MOST + 1 for i in range(lo, hi)):
+        raise ValueError(f"suit {suit}: a count out of 0 to {_MOST + 1}")
     return _vectors(_suit_key(counts, suit))
 
 
@@ -256,7 +252,7 @@ class Evaluator:
         self.must = tuple(must)
         for t in self.must:
             self.counts[t] = 0
-        if any(not 0 <= n <= _MOST for n in self.counts):
+        if min(self.counts) < 0 or max(self.counts) > _MOST:
             raise ValueError(f"a tile count out of 0 to {_MOST}")
         self.melds = tuple(melds)
         self.wilds = wilds
@@ -272,18 +268,22 @@ class Evaluator:
         no-structure targets (the counts never change after construction: what-if queries
         work on the keys)."""
         c = self.counts
-        self.fys_count = sum(c[t] for t in self.fys_tiles)
-        self.jys_count = sum(c[t] for t in _JYS)
+        self.fys_count = sum(c[27:])  # a must-kong tile's count is 0
+        self.jys_count = sum(c[1:27:3])  # 2, 5 and 8 of each suit
         self.keys = [_suit_key(c, s) for s in range(4)]
         self.vecs = [_vectors(k) for k in self.keys]
+        self._combine_suits()
+
+    def _combine_suits(self) -> None:
+        """What follows from the suit vectors: for each suit, what the other three keep
+        together, and the most tiles kept by an open 清一色 of another suit (a what-if tile
+        of that suit leaves it as it is)."""
         self.others_small = self._others(1)
         self.others_pph = self._others(2)
-        # per suit, the most tiles kept by an open 清一色 of another suit (a what-if tile
-        # of that suit leaves it as it is)
         sets = self.sets
-        qys = [self.vecs[q][0][5 + sets] if _QYS[q] in self.allowed else _NEG for q in range(3)]
-        self._big = tuple(max([qys[q] for q in range(3) if q != suit], default=_NEG)
-                          for suit in range(4))
+        allowed = self.allowed
+        q0, q1, q2 = (self.vecs[q][0][5 + sets] if _QYS[q] in allowed else _NEG for q in range(3))
+        self._big = (max(q1, q2), max(q0, q2), max(q0, q1), max(q0, q1, q2))
 
     def _others(self, which: int) -> list[Vec]:
         v = [x[which] for x in self.vecs]
@@ -505,9 +505,20 @@ class Evaluator:
                      "wilds"):
             setattr(ev, name, getattr(self, name))
         ev.counts = list(self.counts)
+        ev.keys = list(self.keys)
+        ev.vecs = list(self.vecs)
+        ev.fys_count = self.fys_count
+        ev.jys_count = self.jys_count
         if tile not in self.must:  # a must-kong tile never counts (see __init__)
             ev.counts[tile] += delta
-        ev._fill()
+            suit = tile // 9 if tile < 27 else 3  # only this suit changes
+            ev.keys[suit] += delta * _STEP[tile]
+            ev.vecs[suit] = _vectors(ev.keys[suit])
+            if tile in self.fys_tiles:
+                ev.fys_count += delta
+            elif tile in _JYS:
+                ev.jys_count += delta
+        ev._combine_suits()
         return ev
 
 
