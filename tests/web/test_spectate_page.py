@@ -36,6 +36,7 @@ def test_the_lobby_lists_a_table_and_the_watch_page_shows_it(browser: object, wa
         to_quick_table(player)
         table_id = wait_js(player, "window.__wm.table && window.__wm.table.table_id")
         assert player.locator(".watchers[data-watchers='0']").count() == 1
+        assert not player.locator(".watchers").is_visible()  # nobody watching: nothing said
         # a private room with watching off: its table is never listed
         host.select_option("#cf-spectators", "off")
         host.click("#create-form button[type='submit']")
@@ -60,6 +61,7 @@ def test_the_lobby_lists_a_table_and_the_watch_page_shows_it(browser: object, wa
         assert player_name in watcher.locator(".watch").inner_text()
         # the player is told at once
         player.wait_for_selector(".watchers[data-watchers='1']", timeout=15_000)
+        assert player.locator(".watchers").is_visible()
         watcher.screenshot(path=str(artifacts / "watch-page.png"))
         # English too
         watcher.click("#lang")
@@ -67,7 +69,8 @@ def test_the_lobby_lists_a_table_and_the_watch_page_shows_it(browser: object, wa
         # back to the lobby: watching stops, the player sees 0 again
         watcher.click(".watch-bar [data-nav='lobby']")
         watcher.wait_for_selector("#create-form")
-        player.wait_for_selector(".watchers[data-watchers='0']", timeout=15_000)
+        player.wait_for_selector(".watchers[data-watchers='0']", state="attached", timeout=15_000)
+        assert not player.locator(".watchers").is_visible()
         assert wait_js(watcher, "window.__wm.watch.id === null")
         # the private room started with bots is not in the list
         host.click("[data-do='ready']")

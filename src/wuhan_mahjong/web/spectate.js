@@ -115,7 +115,8 @@ export function watchersHTML(table) {
   if (!table) return "";
   const w = deps.S.watchers;
   const n = w && w.table_id === table.table_id ? w.count : (table.watchers || 0);
-  return `<span class="watchers" data-watchers="${n}" title="${t("watch.players_note")}">${t("watch.count", { n })}</span>`;
+  // nobody watching: nothing said (a "0 人观战" beside every table was noise)
+  return `<span class="watchers" data-watchers="${n}"${n ? "" : " hidden"} title="${t("watch.players_note")}">${t("watch.count", { n })}</span>`;
 }
 
 /** The spectator's page: the table as the server shows it, read-only. */
