@@ -140,8 +140,31 @@ def test_gym_env_plays_whole_hands_against_bots() -> None:
             obs, reward, done, _, info = env.step(action)
             total += reward
         assert total == info["deltas"][2]
+        assert "match" not in info  # one hand: no match to tell of
     with pytest.raises(ValueError, match="unknown bot"):
         rl.GymEnv(opponents="nobody")
+
+
+def test_gym_env_in_match_mode_tells_the_hand_and_the_totals() -> None:
+    """A learner playing a match sees where it stands (public to every seat): the hand being
+    played, the number of hands and every seat's points so far; its returns add up to its
+    total, and the totals to zero."""
+    env = rl.GymEnv("yuanhang", opponents="greedy", match=True, hands=3, reward_scale=0.5)
+    rng = np.random.default_rng(1)
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        seen = [info["match"]["hand_no"]]
+        assert info["match"]["hands"] == 3
+        total, done = 0.0, False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            obs, reward, done, _, info = env.step(action)
+            total += reward
+            seen.append(info["match"]["hand_no"])
+        assert seen == sorted(seen) and seen[-1] == 3 and len(set(seen)) >= 2
+        totals = info["match"]["totals"]
+        assert sum(totals) == 0 and total == 0.5 * totals[info["seat"]]
+        assert env.game.match is not None and totals == env.game.match.totals
 
 
 def test_parallel_env_resolves_claim_windows_at_once() -> None:

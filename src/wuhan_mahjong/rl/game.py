@@ -111,6 +111,15 @@ class IndexedGame:
             self.state = new_hand(self.rules, self.rng.randrange(4), rng=self.rng,
                                   auto_pass=self.auto_pass)
 
+    def progress(self) -> dict[str, Any] | None:
+        """Where the match stands, public to every seat (``None`` in single-hand mode):
+        ``hand_no`` (0-based: the hand being played, or ``hands`` once the match is over),
+        ``hands`` and ``totals`` (each seat's points so far, unscaled)."""
+        if self.match is None:
+            return None
+        return {"hand_no": self.match.hand_no, "hands": self.match.hands,
+                "totals": list(self.match.totals)}
+
     @property
     def over(self) -> bool:
         """The hand (single-hand mode) or the whole match is over."""

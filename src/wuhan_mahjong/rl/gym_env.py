@@ -64,6 +64,15 @@ class GymEnv(gym.Env):
         mask = t.mask(self.seat) if t.deciding(self.seat) else np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"observation": t.observe(self.seat), "action_mask": mask}
 
+    def _info(self) -> dict[str, Any]:
+        """``seat``, and in match mode ``match``: the hand being played, the number of hands
+        and every seat's points so far (:meth:`.IndexedGame.progress`)."""
+        info: dict[str, Any] = {"seat": self.seat}
+        progress = self.game.progress()
+        if progress is not None:
+            info["match"] = progress
+        return info
+
     def _advance(self) -> float:
         """Let the bots play until the learner decides or the episode is over; its reward."""
         t = self.game
@@ -96,7 +105,7 @@ class GymEnv(gym.Env):
             self._carried = self._advance()
             if not self.game.over:  # (a hand the bots end before the learner's first
                 break                # decision would be no episode at all: deal again)
-        return self._obs(), {"seat": self.seat}
+        return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         t = self.game
@@ -104,16 +113,17 @@ class GymEnv(gym.Env):
             raise RuntimeError("no hand is being played: call reset()")
         if t.over:
             raise RuntimeError("the episode is over: call reset()")
-        info: dict[str, Any] = {"seat": self.seat}
         played, illegal = t.to_action(self.seat, action)
         reward, self._carried = self._carried, 0.0
         if illegal:
-            info["illegal"] = True
             reward -= self.illegal_penalty
         deltas = t.play(self.seat, played)
         if deltas is not None:
             reward += deltas[self.seat]
         reward += self._advance()
+        info = self._info()
+        if illegal:
+            info["illegal"] = True
         over = t.over
         if over:
             info["deltas"] = list(t.state.result.deltas) if t.state.result else None
