@@ -155,6 +155,21 @@ def final(a: Vec, b: Vec, sets: int) -> int:
     return best
 
 
+def _bars(b: Vec, sets: int, need: int) -> tuple[tuple[int, int], ...]:
+    """``final(a, b, sets) >= need`` as bars for ``a``: (entry, least value) pairs, one
+    of which ``a`` must clear (:func:`_reaches`), so that many vectors ``a`` are measured
+    against one ``b`` without adding ``b`` each time."""
+    return tuple(p for i in range(sets + 1)
+                 for p in ((5 + i, need - b[sets - i]), (i, need - b[5 + sets - i])))
+
+
+def _reaches(a: Vec, bars: tuple[tuple[int, int], ...]) -> bool:
+    for j, least in bars:  # noqa: SIM110 (a loop: any() over a generator is slower here)
+        if a[j] >= least:
+            return True
+    return False
+
+
 _SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
 _QYS = ("qys0", "qys1", "qys2")
 
@@ -461,6 +476,8 @@ class Evaluator:
         if hit is not None:
             return hit
         _, s, _, osmall, opph, qys, big, fys, jys = key
+        small_bars = _bars(osmall, s, need)
+        pph_bars = _bars(opph, s, need) if opph is not None else ()
         out = []
         lo, hi = _SLICES[q]
         base = self.keys[q]
@@ -470,8 +487,8 @@ class Evaluator:
                 out.append(t)
                 continue
             vs = _vectors(base + _STEP[t])
-            if (final(vs[1], osmall, s) >= need or (qys and vs[0][5 + s] >= need)
-                    or (opph is not None and final(vs[2], opph, s) >= need)):
+            if (_reaches(vs[1], small_bars) or (qys and vs[0][5 + s] >= need)
+                    or (pph_bars and _reaches(vs[2], pph_bars))):
                 out.append(t)
         res = tuple(out)
         if len(_LOWERING) >= MEMO_LIMIT:  # bounded (see shape.MEMO_LIMIT)
