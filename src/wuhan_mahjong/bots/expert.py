@@ -94,7 +94,7 @@ import hashlib
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from .. import shape
@@ -1120,22 +1120,30 @@ class ExpertBot(GreedyBot):
         model, d0, sh0 = threatened
         if sh0 == 0 or sum(model.risk(d0, sh0)[1:]) < self.safe_ties:
             return choice
+        swap = self._as_fast_swap(t, ev, d0, sh0, lambda d: sum(model.risk(d, sh0)[1:]), SAFE_COST)
+        return choice if swap is None else Discard(swap)
+
+    def _as_fast_swap(self, t: SeatReading, ev: Evaluator, d0: int, sh0: int,
+                      cost: Callable[[int], float], limit: float) -> int | None:
+        """A discard other than ``d0`` as fast as it (the same shanten after it and the same
+        target, at least as many tiles that bring the hand closer) whose ``cost`` is at most
+        ``limit``: the cheapest, then by the tiles' shape; ``None`` if there is none."""
         key0 = self.shanten_key(ev, d0, t)
         acc0, _ = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)
         best: tuple[float, int, int] | None = None
         for d in discard_choices(t):
             if d == d0 or ev.shanten_after(d, -1) != sh0 or self.shanten_key(ev, d, t) != key0:
                 continue
-            cost = sum(model.risk(d, sh0)[1:])
-            if cost > SAFE_COST:
+            paid = cost(d)
+            if paid > limit:
                 continue
             acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh0)
             if acc < acc0:
                 continue
-            k = (cost, tile_shape_rank(d, t.counts), d)
+            k = (paid, tile_shape_rank(d, t.counts), d)
             if best is None or k < best:
                 best = k
-        return choice if best is None else Discard(best[2])
+        return None if best is None else best[2]
 
     def contract_tie(self, t: SeatReading, ev: Evaluator, choice: Action | None) -> Action | None:
         """:attr:`contract_ties`: the core's discard (not ready after it) swapped for one as
@@ -1157,22 +1165,9 @@ class ExpertBot(GreedyBot):
         _, deal0, contract0 = model.risk(d0, sh0)
         if contract0 < self.min_saving:
             return choice
-        key0 = self.shanten_key(ev, d0, t)
-        acc0, _ = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)
-        best: tuple[float, int, int] | None = None
-        for d in discard_choices(t):
-            if d == d0 or ev.shanten_after(d, -1) != sh0 or self.shanten_key(ev, d, t) != key0:
-                continue
-            _, deal, contract = model.risk(d, sh0)
-            if deal + contract > deal0 + contract0 - self.min_saving:
-                continue
-            acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh0)
-            if acc < acc0:
-                continue
-            k = (deal + contract, tile_shape_rank(d, t.counts), d)
-            if best is None or k < best:
-                best = k
-        return choice if best is None else Discard(best[2])
+        swap = self._as_fast_swap(t, ev, d0, sh0, lambda d: sum(model.risk(d, sh0)[1:]),
+                                  deal0 + contract0 - self.min_saving)
+        return choice if swap is None else Discard(swap)
 
     @staticmethod
     def may_feed(t: SeatReading, tile: int) -> bool:
