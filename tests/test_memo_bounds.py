@@ -166,3 +166,9 @@ def test_bot_acceptance_memo_stays_bounded_and_exact(monkeypatch: pytest.MonkeyP
     assert run() == want
     assert 0 < len(handeval._LOWERING) <= LIMIT
     assert run() == want  # from a full memo as from an empty one
+
+
+def test_bot_evaluator_rule_memos_are_lru_bounded() -> None:
+    """The open targets by melds and the 风一色 tiles by must-kong tiles (``handeval``)."""
+    assert handeval._allowed.cache_info().maxsize == 1024
+    assert handeval._fys_tiles.cache_info().maxsize == 64
