@@ -22,7 +22,6 @@ migrate.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
 from collections.abc import Callable
@@ -42,14 +41,6 @@ MIGRATE_FRESH = frozenset({"store/test_store_migrations.py"})
 """Modules (relative to ``tests/``) whose stores migrate their own SQLite files."""
 
 SeedSqlite = Callable[[str], None]
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: one worker more than the cores this process may use (at most 4:
-    ``--maxprocesses`` in pyproject.toml).  A third of the suite's time is spent waiting
-    (servers and cluster nodes starting, browsers, heartbeats, bots' delays): two workers
-    kept two cores 63% busy (a full run, 6 December 2026), so one more worker fills them."""
-    return len(os.sched_getaffinity(0)) + 1
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
