@@ -1288,7 +1288,7 @@ class Table:
             self._send(info.seat, MatchEndMsg(
                 match_id=self.match_id, totals=list(self.match.totals), stake=self.stake,
                 results=results, hands=[list(h.result.deltas) for h in self.match.history],
-                escape_points=[sum(d[s] for _, _, d in self.match.escapes) for s in range(4)],
+                escape_points=list(self.escape_points),
                 account=account, reason=reason, rematch=rematch,
                 tournament=None if self.tournament is None else self.tournament.id))
 

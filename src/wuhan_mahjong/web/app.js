@@ -1077,8 +1077,9 @@ const SCREENS = {
       `<label><input type="checkbox" name="sound" ${settings.sound ? "checked" : ""}> ${t("settings.sound")}</label>` +
       `<label>${t("settings.tiles")} ${settingSelect("tiles", CHOICES.tiles, "table-set-tiles")}</label>` +
       `<label>${t("settings.speed")} ${settingSelect("speed", CHOICES.speed, "table-set-speed")}</label></form>`;
-    const allRules = S.tableRulesOpen && S.rules && S.table ? tableRulesHTML(S.rules, S.table) : null;
-    const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides: tableOverrides(S.table), extra: autoForm, inHand: inHand(), allRules }) : "";
+    const overrides = S.table ? tableOverrides(S.table) : {};
+    const allRules = S.tableRulesOpen && S.rules && S.table ? tableRulesHTML(S.rules, S.table, overrides) : null;
+    const info = S.infoOpen && S.table ? tableInfoHTML(S.table, { label: ruleLabel, value: ruleValue, overrides, extra: autoForm, inHand: inHand(), allRules }) : "";
     const tour = S.table && S.table.tournament;
     const banner = tour ? `<p class="tour-banner" data-tournament-round="${tour.round}"><a href="#/tournament?id=${encodeURIComponent(tour.id)}">${t("tour.banner", { name: esc(tour.name), round: tour.round, rounds: tour.rounds })}</a></p>` : "";
     const vote = S.fixture ? "" : endVoteHTML(S.table ? S.table.seat : null, S.players, S.table);
@@ -1095,20 +1096,20 @@ const SCREENS = {
     // every hand's points as the server settled them (a hand missed while the connection was
     // down too), and an escape's penalty (the escaper pays it, the others share it) in a
     // column of its own: each row adds up to its total
-    const ends = (m.hands || []).map((deltas, i) => ({ hand_no: i, deltas }));
+    const hands = m.hands || [];
     const escapes = m.results.map((r) => (m.escape_points || [])[r.seat] || 0);
     const escapeCol = escapes.some((n) => n !== 0);
     const escaped = (seat) => m.players.some((p) => p.seat === seat && p.escaped);
     // one's own row says so, as the table and the settlement do (a guest's name is a code)
     const you = (seat) => (seat === m.mySeat ? ` (${t("seat.you")})` : "");
     const rows = m.results.map((r, i) => `<tr data-seat="${r.seat}"${r.seat === m.mySeat ? ` class="you"` : ""}><td>${esc(r.name)}${you(r.seat)}${escaped(r.seat) ? ` · ${t("profile.escaped")}` : ""}</td>` +
-      ends.map((h) => `<td>${signed(h.deltas[r.seat])}</td>`).join("") +
+      hands.map((deltas) => `<td>${signed(deltas[r.seat])}</td>`).join("") +
       (escapeCol ? `<td data-escapes="${escapes[i]}">${signed(escapes[i])}</td>` : "") +
       `<td><b>${r.points}</b></td><td>${m.stake ? t("summary.silver", { n: r.silver }) : ""}</td>` +
       `<td>${reportable(r.seat) ? reportSeatHTML(m.match_id, r.seat) : ""}</td></tr>`).join("");
-    const head = `<tr><th></th>${ends.map((h) => `<th>${t("table.hand_no", { n: h.hand_no + 1 })}</th>`).join("")}` +
+    const head = `<tr><th></th>${hands.map((_, i) => `<th>${t("table.hand_no", { n: i + 1 })}</th>`).join("")}` +
       `${escapeCol ? `<th>${t("summary.escapes")}</th>` : ""}<th>${t("summary.total")}</th><th></th><th></th></tr>`;
-    const links = ends.map((h) => `<button data-replay="${esc(m.match_id)}/${h.hand_no}">${t("replay.title")} ${h.hand_no + 1}</button>`).join(" ");
+    const links = hands.map((_, i) => `<button data-replay="${esc(m.match_id)}/${i}">${t("replay.title")} ${i + 1}</button>`).join(" ");
     return `<div class="screen"><div class="card"><h2>${t("summary.title")}</h2>
       <div class="scroll-x"><table class="summary"><thead>${head}</thead><tbody>${rows}</tbody></table></div>
       <p>${links}</p>

@@ -64,13 +64,8 @@ export function renderRules(doc, profile, factor = null) {
   const p = doc.profiles.find((x) => x.name === profile) || doc.profiles[0];
   const base = doc.default_profile;
   const tabs = doc.profiles.map((x) => `<a class="tab" href="#/rules?profile=${esc(x.name)}" data-rules-profile="${esc(x.name)}" ${x.name === p.name ? `aria-current="page"` : ""}>${esc(zh ? x.label_zh : x.label_en)}</a>`).join("");
-  const rows = doc.options.map((o) => {
-    const v = o.values[p.name];
-    const differs = p.name !== base && JSON.stringify(v) !== JSON.stringify(o.values[base]);
-    return `<tr id="rule-${esc(o.name)}" data-rule="${esc(o.name)}"${differs ? ` class="differs"` : ""}>` +
-      `<th>${esc(zh ? o.label_zh : o.label_en)}</th><td class="rule-value">${esc(formatValue(o, v))}</td>` +
-      `<td class="rule-doc">${esc(zh ? o.doc_zh : o.doc_en)}</td></tr>`;
-  }).join("");
+  const rows = optionRowsHTML(doc, (o) => o.values[p.name],
+    (o) => p.name !== base && JSON.stringify(o.values[p.name]) !== JSON.stringify(o.values[base]));
   return `<div class="screen rules-page" data-profile="${esc(p.name)}"><div class="card"><h2>${t("rules.title")}</h2>
     <nav class="tabs" aria-label="${t("opt.profile")}">${tabs}</nav>
     <p class="profile-doc">${esc(zh ? p.doc_zh : p.doc_en)}</p>
@@ -80,19 +75,23 @@ export function renderRules(doc, profile, factor = null) {
     ${(doc.examples || []).length ? `<div class="card"><h3>${t("rules.examples")}</h3>${examplesHTML(doc, p.name)}</div>` : ""}</div>`;
 }
 
-/** Every rule of a table as it plays them (its own values, a room's changes included, marked),
- * what each means, and the settlement's factors: read at the table, where the rules page
- * (another screen) would be an escape during a hand. Nothing in it leaves the table. */
-export function tableRulesHTML(doc, table) {
+/** One row per rule option: its name, `valueOf(option)` and what it means; `differs(option)`
+ * marks the row (a value other than the default profile's, or than the table's profile's). */
+function optionRowsHTML(doc, valueOf, differs) {
   const zh = getLang() === "zh";
+  return doc.options.map((o) => `<tr id="rule-${esc(o.name)}" data-rule="${esc(o.name)}"${differs(o) ? ` class="differs"` : ""}>` +
+    `<th>${esc(zh ? o.label_zh : o.label_en)}</th><td class="rule-value">${esc(formatValue(o, valueOf(o)))}</td>` +
+    `<td class="rule-doc">${esc(zh ? o.doc_zh : o.doc_en)}</td></tr>`).join("");
+}
+
+/** Every rule of a table as it plays them (its own values; `overrides`, the options that
+ * differ from its profile, marked), what each means, and the settlement's factors: read at
+ * the table, where the rules page (another screen) would be an escape during a hand.
+ * Nothing in it leaves the table. */
+export function tableRulesHTML(doc, table, overrides) {
   const own = table.rules || {};
   const valueOf = (o) => (own[o.name] !== undefined ? own[o.name] : o.values[table.profile]);
-  const rows = doc.options.map((o) => {
-    const changed = own[o.name] !== undefined && JSON.stringify(own[o.name]) !== JSON.stringify(o.values[table.profile]);
-    return `<tr id="rule-${esc(o.name)}" data-rule="${esc(o.name)}"${changed ? ` class="differs"` : ""}>` +
-      `<th>${esc(zh ? o.label_zh : o.label_en)}</th><td class="rule-value">${esc(formatValue(o, valueOf(o)))}</td>` +
-      `<td class="rule-doc">${esc(zh ? o.doc_zh : o.doc_en)}</td></tr>`;
-  }).join("");
+  const rows = optionRowsHTML(doc, valueOf, (o) => o.name in overrides);
   return `<div class="table-rules" data-table-rules="${esc(table.profile)}"><div class="scroll-x"><table class="rules-table">` +
     `<thead><tr><th>${t("rules.option")}</th><th>${t("rules.value")}</th><th>${t("rules.meaning")}</th></tr></thead>` +
     `<tbody>${rows}</tbody></table></div>${factorsHTML(doc, table.profile, null, valueOf)}</div>`;
