@@ -266,7 +266,7 @@ class OpponentModel:
             p_ready = p_rob = 0.95  # his lone tile waits for its pair, a big hand's win
         elif self.ready_fit:
             p_ready = self._fitted_ready(o, focus, strength, small_ok)
-            p_rob = self._fitted_ready(o, focus, strength, True)
+            p_rob = p_ready if small_ok else self._fitted_ready(o, focus, strength, True)
         else:
             p_ready = p_rob = min(0.95, _READY_BY_MELDS[m] * (0.5 + stage)
                                   * (1.0 + 0.5 * strength * stage))
