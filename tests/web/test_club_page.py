@@ -455,3 +455,47 @@ def test_names_and_notices_are_text_not_markup(browser: Any, live_server: str) -
         assert _unexpected(console) == []
     finally:
         context.close()
+
+
+def test_a_late_answer_does_not_undo_what_an_action_showed(browser: Any, live_server: str) -> None:
+    """Two loads of the club's page in flight: a refresh asked before an approval must not,
+    coming back after it, put the stale page back (the applicant waiting again, his button
+    again). The refresh's answer is fetched at once and held back until the approval's
+    load has been shown; then anything that draws the page again shows the newer one."""
+    base = live_server
+    owner, newcomer = _user(base, "late_owner"), _user(base, "late_new")
+    number = _club_over_http(base, owner, [], [newcomer])
+    context, page, console = signed_in(browser, base, owner, f"#/club?n={number}")
+    held: list[tuple[Any, Any]] = []
+
+    def hold_the_first(route: Any) -> None:
+        if route.request.method == "GET" and not held:
+            held.append((route, route.fetch()))  # the club as it is now, answered later
+        else:
+            route.continue_()
+
+    try:
+        page.wait_for_selector("[data-club-applicant='late_new']")
+        page.route(re.compile(rf".*/api/clubs/{number}$"), hold_the_first)
+        page.click("[data-club-do='refresh']")
+        for _ in range(50):
+            if held:
+                break
+            page.wait_for_timeout(100)
+        assert held, "the refresh did not ask for the club"
+        page.click("[data-club-applicant='late_new'] [data-club-action='approve']")
+        page.wait_for_selector("[data-club-member-row='late_new'][data-role='member']")
+        route, stale = held[0]
+        with page.expect_event("requestfinished", lambda r: r == route.request):
+            route.fulfill(response=stale)  # the refresh's answer, from before the approval
+        page.wait_for_timeout(500)  # its JSON read and handled
+        now = page.evaluate("""() => {
+          document.querySelector('#lang').click(); // draws the page again from what it holds
+          const row = document.querySelector("[data-club-member-row='late_new']");
+          return {role: row && row.dataset.role,
+                  waiting: document.querySelectorAll('[data-club-applicant]').length};
+        }""")  # read at once: the page asks again every few seconds and would mend itself
+        assert now == {"role": "member", "waiting": 0}
+        assert _unexpected(console) == []
+    finally:
+        context.close()

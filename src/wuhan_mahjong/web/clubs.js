@@ -250,7 +250,9 @@ async function loadClub({ standings = true } = {}) {
   try {
     if (!/^[0-9]{6}$/.test(n)) throw Object.assign(new Error("not_found"), { status: 404 });
     const data = await deps.api("GET", `/api/clubs/${n}`);
-    if (D.n !== n) return;
+    // a later load (an action's, a refresh's) has already shown what is newer: this answer,
+    // asked before it, must not overwrite it when it comes late
+    if (D.n !== n || load !== loads) return;
     changed = JSON.stringify(data) !== JSON.stringify(D.data) || !!D.error;
     D.data = data;
     D.error = "";
@@ -260,7 +262,7 @@ async function loadClub({ standings = true } = {}) {
     const at = list ? list.findIndex((c) => c.number === data.club.number) : -1;
     if (at >= 0) list[at] = data.club;
   } catch (e) {
-    if (D.n !== n) return;
+    if (D.n !== n || load !== loads) return;
     D.error = notFound(e);
     D.data = null;
   }
@@ -268,10 +270,11 @@ async function loadClub({ standings = true } = {}) {
     const period = D.period;
     try {
       const s = await deps.api("GET", `/api/clubs/${n}/standings?period=${period}`);
-      if (D.n !== n || D.period !== period) return;
+      if (D.n !== n || D.period !== period || load !== loads) return;
       D.standings = s;
       D.standingsError = "";
     } catch (e) {
+      if (D.n !== n || load !== loads) return;
       D.standingsError = failureText(e);
     }
     changed = true;
