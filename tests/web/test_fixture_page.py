@@ -202,5 +202,17 @@ def test_a_tile_dragged_up_is_played(browser: Any, static_server: str) -> None:
         cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
     assert page.evaluate("window.__lastAction") == {"type": "discard", "tile": plain[0],
                                                     "tiles": plain[0]}
+    # a touch the system takes back (a call, a gesture of the phone's own: pointercancel)
+    # plays nothing, however far up it went, and the tile springs back
+    page.evaluate("() => { window.__lastAction = undefined; }")
+    wait_js(page, "document.getAnimations().length === 0")
+    for kind, dy in (("touchStart", 0), *(("touchMove", -0.3 * k * height) for k in range(1, 5)),
+                     ("touchCancel", None)):
+        points = [] if dy is None else [{"x": x, "y": y + dy}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    assert page.evaluate("window.__lastAction === undefined")
+    assert page.locator(".hand .tile.dragging").count() == 0
+    assert page.evaluate(f"""document.querySelector(".hand .tile[data-tile='{plain[0]}']")
+                             .style.transform""") == ""
     assert console.errors == []
     context.close()
