@@ -43,6 +43,38 @@ MIGRATE_FRESH = frozenset({"store/test_store_migrations.py"})
 SeedSqlite = Callable[[str], None]
 
 
+SPLIT_BY_TEST = frozenset({"tests/server/test_cluster.py"})
+"""Modules (relative to the root) whose tests ``-n`` spreads over the workers one by one
+instead of keeping the module on one worker: long modules of independent tests (every
+fixture per test), so that none of them is the run's tail."""
+
+WORKERS_PER_CORE = 2
+"""``-n auto`` starts this many workers per core (at most ``--maxprocesses``).  Most of a
+run is waiting (for a server, the nodes, a browser, a heartbeat): with one worker per core
+the cores were idle a third of the time."""
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    import os
+
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` (``addopts``) with the modules of :data:`SPLIT_BY_TEST` spread test
+    by test; any other ``--dist`` is xdist's own."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModulesButSplit(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return nodeid if module in SPLIT_BY_TEST else module
+
+    return ModulesButSplit(config, log)
+
+
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:

@@ -85,10 +85,7 @@ def nodes(db_url: str, redis_url: str, tmp_path: Path,
         n.close()
 
 
-def _started(nodes: list[ServeProcess]) -> list[ServeProcess]:
-    for n in nodes:
-        n.start()
-    return nodes
+_started = ServeProcess.start_all
 
 
 def _pid(node: ServeProcess) -> int:
@@ -297,9 +294,7 @@ def test_random_messages_relayed_between_nodes_never_disturb_the_table(
     Redis.  Each is answered, he keeps his connection, nobody else sees an error, and the
     match settles alike for all four."""
     store, tokens, _ = _accounts(db_url, 4)
-    first, second = nodes[0], nodes[1]
-    first.start()
-    second.start()
+    first, second = _started(nodes[:2])
     try:
         async def scenario() -> tuple[list[Client], list[dict[str, Any]], int]:
             clients = [Client(n, t) for n, t in  # type: ignore[arg-type]

@@ -45,9 +45,7 @@ def two_nodes(db_url: str, redis_url: str, tmp_path: Path,  # noqa: F811
     monkeypatch.setenv("WUHAN_MAHJONG_REDIS", redis_url)
     made = [ServeProcess(db_url, tmp_path / f"node{i}.log", options=LIMITS) for i in range(2)]
     try:
-        for n in made:
-            n.start()
-        yield made
+        yield ServeProcess.start_all(made)
     finally:
         for n in made:
             n.close()

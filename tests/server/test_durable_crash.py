@@ -54,6 +54,21 @@ class ServeProcess:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> None:
+        self.launch()
+        self.wait_started()
+
+    @staticmethod
+    def start_all(processes: list[ServeProcess]) -> list[ServeProcess]:
+        """Start ``processes`` side by side (a start is mostly waiting: imports, the bot
+        pool's processes), as an operator's nodes start; returns them."""
+        for p in processes:
+            p.launch()
+        for p in processes:
+            p.wait_started()
+        return processes
+
+    def launch(self) -> None:
+        """Start the process and return at once (:meth:`wait_started` waits for it)."""
         self.starts += 1
         cmd = [sys.executable, "-m", "wuhan_mahjong", "serve", "--port", str(self.port),
                "--db", self.db_url, "--bot", "random", "--bot-delay", "0", "--claim-hold",
@@ -63,6 +78,10 @@ class ServeProcess:
         with self.log.open("ab") as out:
             out.write(f"--- start {self.starts}\n".encode())
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+
+    def wait_started(self) -> None:
+        """Wait until the launched process answers its health check (a minute at most)."""
+        assert self.proc is not None
         deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:
