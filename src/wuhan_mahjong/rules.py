@@ -150,8 +150,9 @@ class Rules:
     )
 
     # ---- derived values -------------------------------------------------
-    @property
+    @functools.cached_property
     def must_kong_tiles(self) -> frozenset[int]:
+        """:attr:`must_kong` as tile numbers (read once: the engine and the bots ask often)."""
         return frozenset(parse_tile(t) for t in self.must_kong)
 
     @property
