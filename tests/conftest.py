@@ -1,9 +1,9 @@
 """The two test loops: ``python3 -m pytest -m "not slow"`` (everyday) and ``python3 -m pytest``
 (everything, CI).  Either may add ``-n auto`` (two workers per core, at most 4, each test file
 on one worker, so a file's tests run in order as in one process, but for the long files of
-independent tests in :data:`SPLIT_BY_TEST`: ``addopts`` in ``pyproject.toml``).  Tests that share a service get their own part of it (a PostgreSQL
-schema, a SQLite file, a Redis database from the worker's own share, a free port), so
-workers never meet.
+independent tests in :data:`SPLIT_BY_TEST`: ``addopts`` in ``pyproject.toml``).  Tests that
+share a service get their own part of it (a PostgreSQL schema, a SQLite file, a Redis
+database from the worker's own share, a free port), so workers never meet.
 
 A test is ``slow`` when it is inherently long: a bot loop, a soak, a multi-node cluster, a
 crash with ``kill -9``, a long browser flow, a restart.  Its decorator says so; every slow test

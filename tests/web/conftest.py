@@ -241,6 +241,16 @@ def wait_js(page: Any, expression: str, timeout: float = 15.0) -> Any:
         page.wait_for_timeout(50)
 
 
+def wait_held(page: Any, held: list[Any], what: str, timeout: float = 5.0) -> None:
+    """Wait until a route handler of ``page`` has held back a request (appended it to
+    ``held``): the page's events are handled while it waits (Playwright's synchronous API
+    runs the handlers only then)."""
+    end = time.monotonic() + timeout
+    while not held:
+        assert time.monotonic() < end, what
+        page.wait_for_timeout(25)
+
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 """A phone held upright: the context options of the phone-sized tests."""
 PHONE_LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True}

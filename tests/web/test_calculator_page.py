@@ -20,7 +20,7 @@ import pytest
 
 from wuhan_mahjong.calculator import hand_query, score_record
 
-from .conftest import Console, open_page, wait_js
+from .conftest import Console, open_page, wait_held, wait_js
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
@@ -352,11 +352,7 @@ def test_a_tap_held_while_the_answer_arrives_still_counts(browser: Any, live_ser
 
     page.route("**/api/hand", hold)  # the answer to the next tile waits for us
     palette(page, "hand", ["1m"])
-    for _ in range(200):
-        if held:
-            break
-        page.wait_for_timeout(25)
-    assert held, "the page never asked the server about its hand"
+    wait_held(page, held, "the page never asked the server about its hand")
     page.hover(".calc-palette [data-calc-tile='2m']")
     page.mouse.down()
     held[0].continue_()

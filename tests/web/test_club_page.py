@@ -18,7 +18,7 @@ import pytest
 from wuhan_mahjong.server.clubs_api import period_start
 from wuhan_mahjong.store.models import utcnow
 
-from .conftest import PHONE, as_guest, register_user, signed_in, wait_js
+from .conftest import PHONE, as_guest, register_user, signed_in, wait_held, wait_js
 
 RULES = {"profile": "bianfeng", "hands": 2, "opening_scoring": "per_opening", "cap": 250}
 BOXES = """() => ({
@@ -478,11 +478,7 @@ def test_a_late_answer_does_not_undo_what_an_action_showed(browser: Any, live_se
         page.wait_for_selector("[data-club-applicant='late_new']")
         page.route(re.compile(rf".*/api/clubs/{number}$"), hold_the_first)
         page.click("[data-club-do='refresh']")
-        for _ in range(50):
-            if held:
-                break
-            page.wait_for_timeout(100)
-        assert held, "the refresh did not ask for the club"
+        wait_held(page, held, "the refresh did not ask for the club")
         page.click("[data-club-applicant='late_new'] [data-club-action='approve']")
         page.wait_for_selector("[data-club-member-row='late_new'][data-role='member']")
         route, stale = held[0]
