@@ -65,7 +65,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     by test; any other ``--dist`` is xdist's own."""
     if config.getoption("dist") != "loadfile":
         return None
-    from xdist.scheduler import LoadScopeScheduling
+    try:  # (``_split_scope`` is xdist's own: were it renamed, the modules stay whole)
+        from xdist.scheduler import LoadScopeScheduling
+    except ImportError:
+        return None
 
     class ModulesButSplit(LoadScopeScheduling):  # type: ignore[misc]
         def _split_scope(self, nodeid: str) -> str:
