@@ -85,9 +85,6 @@ def nodes(db_url: str, redis_url: str, tmp_path: Path,
         n.close()
 
 
-_started = ServeProcess.start_all
-
-
 def _pid(node: ServeProcess) -> int:
     assert node.proc is not None
     return node.proc.pid
@@ -152,7 +149,7 @@ def test_a_killed_nodes_table_finishes_on_another_node_settled_once(
     over within 10 s at the same move, the players (reconnecting to the survivors) finish it,
     and it is settled like an uninterrupted run, each hand once."""
     store, tokens, ids = _accounts(db_url, 4)
-    first, second, third = _started(nodes)
+    first, second, third = ServeProcess.start_all(nodes)
     try:
         async def scenario() -> tuple[str, float, int]:
             match_id, players, runs = await _play_room(first, tokens, store, hands=2, seed=40)
@@ -198,7 +195,7 @@ def test_reconnecting_to_another_node_mid_hand_plays_on(nodes: list[ServeProcess
     they are relayed to it (``welcome`` says at_table, then their own seat's state), and the
     match ends as an uninterrupted run would."""
     store, tokens, ids = _accounts(db_url, 4)
-    first, second, third = _started(nodes)
+    first, second, third = ServeProcess.start_all(nodes)
     try:
         async def scenario() -> str:
             match_id, players, runs = await _play_room(first, tokens, store, hands=1, seed=60)
@@ -232,7 +229,7 @@ def test_a_socket_relayed_to_a_dead_node_is_closed_to_reconnect(
     closes the socket with 1012 (reconnect) once node 1's heartbeat has expired, and the
     player's reconnection finds the table again on the survivor."""
     store, tokens, _ids = _accounts(db_url, 4)
-    first, second = _started(nodes[:2])
+    first, second = ServeProcess.start_all(nodes[:2])
     try:
         async def scenario() -> None:
             clients = await seat_four(first, tokens, hands=1)  # type: ignore[arg-type]
@@ -258,7 +255,7 @@ def test_one_connection_per_account_and_logout_across_nodes(
     """One live connection per account across nodes: connecting on node 2 closes node 1's;
     a logout on node 1 closes the session's socket on node 2."""
     store, tokens, _ids = _accounts(db_url, 1)
-    first, second = _started(nodes[:2])
+    first, second = ServeProcess.start_all(nodes[:2])
     try:
         async def scenario() -> None:
             old = Client(first, tokens[0])  # type: ignore[arg-type]
@@ -294,7 +291,7 @@ def test_random_messages_relayed_between_nodes_never_disturb_the_table(
     Redis.  Each is answered, he keeps his connection, nobody else sees an error, and the
     match settles alike for all four."""
     store, tokens, _ = _accounts(db_url, 4)
-    first, second = _started(nodes[:2])
+    first, second = ServeProcess.start_all(nodes[:2])
     try:
         async def scenario() -> tuple[list[Client], list[dict[str, Any]], int]:
             clients = [Client(n, t) for n, t in  # type: ignore[arg-type]
@@ -334,7 +331,7 @@ def test_a_followed_player_online_on_another_node_shows_online(
     his follower asking node 1 (``wm:online``, renewed by each node's heartbeat), and
     offline again within about the heartbeat's life after he leaves."""
     store, tokens, _ = _accounts(db_url, 2)
-    first, second = _started(nodes[:2])
+    first, second = ServeProcess.start_all(nodes[:2])
     try:
         auth = {"Authorization": f"Bearer {tokens[0]}"}
         r = httpx.post(f"{first.http}/api/following/crash1", headers=auth, timeout=10)
@@ -371,7 +368,7 @@ def test_a_table_on_another_node_is_listed_shown_and_watched(
     socket is on node 2 watches it (his messages go to node 1, as a room's code moves
     them)."""
     store, tokens, _ = _accounts(db_url, 2)
-    first, second = _started(nodes[:2])
+    first, second = ServeProcess.start_all(nodes[:2])
     try:
         fan = {"Authorization": f"Bearer {tokens[1]}"}
         assert httpx.post(f"{second.http}/api/following/crash0", headers=fan,
@@ -429,7 +426,7 @@ def test_a_tournament_seats_players_connected_to_any_node(
     the other node are sent to reconnect there (close 1012), are relayed to their seats,
     and play both rounds to the end; each table is one match."""
     store, tokens, _ = _accounts(db_url, 4)
-    first, second = _started(nodes[:2])
+    first, second = ServeProcess.start_all(nodes[:2])
     homes = [first, first, second, second]
     try:
         def post(node: ServeProcess, path: str, token: str, body: Any = None) -> httpx.Response:
@@ -498,7 +495,7 @@ def test_an_invitation_reaches_a_player_on_another_node(nodes: list[ServeProcess
     invitation goes to the node holding his socket (channel ``deliver``), and he joins the
     room from there."""
     store, tokens, _ = _accounts(db_url, 2)
-    first, second = _started(nodes[:2])
+    first, second = ServeProcess.start_all(nodes[:2])
     try:
         for who, token in (("crash1", tokens[0]), ("crash0", tokens[1])):  # friends
             r = httpx.post(f"{first.http}/api/following/{who}", timeout=10,
@@ -543,7 +540,7 @@ def test_a_room_on_node_1_joined_from_nodes_2_and_3_plays_to_the_end(
     and sees only his own hand.  Then the same players (now all served by node 1) join a
     room made on node 3: each connection follows, one welcome each, whatever the hops."""
     store, tokens, ids = _accounts(db_url, 5)
-    first, second, third = _started(nodes)
+    first, second, third = ServeProcess.start_all(nodes)
     silver: dict[int, int] = {}
     """Each account's silver after the first match: the second one starts from it."""
     try:
@@ -619,7 +616,7 @@ def test_a_room_member_who_reconnects_to_another_node_is_back_in_his_room(
     and asks to be back in his room by its code (``rejoin``): he is, on node 1, and the
     room starts with him."""
     store, tokens, _ = _accounts(db_url, 2)
-    first, second, third = _started(nodes)
+    first, second, third = ServeProcess.start_all(nodes)
     try:
         async def scenario() -> None:
             host = Client(first, tokens[0])  # type: ignore[arg-type]
@@ -665,7 +662,7 @@ def test_a_killed_nodes_waiting_room_opens_on_another_node(
     any node and asking for the room by its code (``rejoin``), are back in it there; it
     starts with them."""
     store, tokens, _ = _accounts(db_url, 2)
-    first, second, third = _started(nodes)
+    first, second, third = ServeProcess.start_all(nodes)
     try:
         async def scenario() -> None:
             host = Client(first, tokens[0])  # type: ignore[arg-type]
@@ -729,7 +726,7 @@ def test_quick_match_across_nodes_seats_one_table(nodes: list[ServeProcess], db_
     default), then join it, so the four sit at one table (silver queues wait for four
     players) and play it to the end."""
     store, tokens, ids = _accounts(db_url, 4)
-    first, second, third = _started(nodes)
+    first, second, third = ServeProcess.start_all(nodes)
     try:
         async def scenario() -> str:
             clients = [Client(n, t) for n, t in  # type: ignore[arg-type]
@@ -766,7 +763,7 @@ def test_quick_match_players_of_one_node_sit_at_a_table_on_their_node(
     made = [ServeProcess(db_url, tmp_path / f"node{i}.log", options=options) for i in range(2)]
     store, tokens, ids = _accounts(db_url, 5)
     try:
-        first, second = _started(made)
+        first, second = ServeProcess.start_all(made)
 
         async def scenario() -> str:
             lone = Client(first, tokens[4])  # type: ignore[arg-type]
@@ -817,7 +814,7 @@ def test_a_local_queue_becomes_the_clusters_when_its_holder_died(
     store, tokens, _ = _accounts(db_url, 2)
     shared = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
-        first, second = _started(made)
+        first, second = ServeProcess.start_all(made)
 
         async def scenario() -> None:
             lone = Client(first, tokens[0])  # type: ignore[arg-type]
@@ -856,7 +853,7 @@ def test_a_saturated_nodes_player_goes_to_the_clusters_queue(
             ServeProcess(db_url, tmp_path / "node1.log")]
     store, tokens, _ = _accounts(db_url, 6)
     try:
-        first, second = _started(made)
+        first, second = ServeProcess.start_all(made)
 
         async def scenario() -> None:
             player = Client(first, tokens[4])  # type: ignore[arg-type]
@@ -892,7 +889,7 @@ def test_the_login_guard_and_the_sign_up_limits_count_every_node(
     limits (5 failures per username, 20 guests an hour) hold when the attempts alternate
     between two nodes, where each node alone would have let them through."""
     store, _tokens, _ids = _accounts(db_url, 1)
-    first, second = _started(nodes[:2])
+    first, second = ServeProcess.start_all(nodes[:2])
     try:
         wrong = {"username": "crash0", "password": "not-the-password-1"}
         for i in range(5):
@@ -927,7 +924,7 @@ def test_tables_per_address_and_the_calculator_limit_count_every_node(
     store, tokens, _ids = _accounts(db_url, 5)
     shared = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
-        first, second = _started(made)
+        first, second = ServeProcess.start_all(made)
         for i in range(4):  # alternating nodes: four in all, then none on either
             node = first if i % 2 else second
             answer = httpx.post(f"{node.http}/api/hand", json={}, timeout=10)
@@ -984,7 +981,7 @@ def test_a_paused_node_that_comes_back_runs_nothing_twice(
     that they reconnect to the table where it runs now.  The match is settled once, like an
     uninterrupted run."""
     store, tokens, ids = _accounts(db_url, 4)
-    first, second = _started(nodes[:2])
+    first, second = ServeProcess.start_all(nodes[:2])
     assert first.proc is not None
     try:
         async def scenario() -> str:
@@ -1178,7 +1175,7 @@ def test_a_redis_restart_moves_no_table_and_the_nodes_reconnect(
     made = [ServeProcess(db_url, tmp_path / f"node{i}.log") for i in range(2)]
     store, tokens, ids = _accounts(db_url, 12)
     try:
-        first, second = _started(made)
+        first, second = ServeProcess.start_all(made)
 
         async def scenario() -> str:
             match_id, players, runs = await _play_room(first, tokens[:4], store, hands=1, seed=90)
@@ -1500,7 +1497,7 @@ def test_a_clubs_table_is_listed_and_seated_across_nodes(nodes: list[ServeProces
     for k in (1, 2):
         clubs.apply(store, club, ids[k])
         clubs.answer(store, club, ids[0], f"crash{k}", "approve")
-    first, second, third = _started(nodes)
+    first, second, third = ServeProcess.start_all(nodes)
 
     def rooms(node: ServeProcess, token: str) -> list[dict[str, Any]]:
         r = httpx.get(f"{node.http}/api/clubs/{club}", timeout=10,

@@ -192,24 +192,25 @@ def test_a_tile_dragged_up_is_played(browser: Any, static_server: str) -> None:
     assert drag(1.2 * height, -0.6 * height) is None
     assert page.locator(".hand .tile.selected").count() == 0
     assert drag(0, -0.8 * height) == {"type": "discard", "tile": plain[0], "tiles": plain[0]}
-    # and with a finger (touch events: the page must not take the move for a scroll)
-    page.evaluate("() => { window.__lastAction = undefined; }")
-    wait_js(page, "document.getAnimations().length === 0")
     cdp = context.new_cdp_session(page)
-    for kind, dy in (("touchStart", 0), *(("touchMove", -0.2 * k * height) for k in range(1, 5)),
-                     ("touchEnd", None)):
-        points = [] if dy is None else [{"x": x, "y": y + dy}]
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def swipe_up(step: float, end: str) -> None:
+        """A finger drawn up from the tile in four moves of ``step`` heights, then ``end``
+        (``touchEnd``: lifted; ``touchCancel``: taken back by the system)."""
+        page.evaluate("() => { window.__lastAction = undefined; }")
+        wait_js(page, "document.getAnimations().length === 0")
+        for kind, dy in (("touchStart", 0), *(("touchMove", -step * k * height)
+                                              for k in range(1, 5)), (end, None)):
+            points = [] if dy is None else [{"x": x, "y": y + dy}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    # and with a finger (touch events: the page must not take the move for a scroll)
+    swipe_up(0.2, "touchEnd")
     assert page.evaluate("window.__lastAction") == {"type": "discard", "tile": plain[0],
                                                     "tiles": plain[0]}
     # a touch the system takes back (a call, a gesture of the phone's own: pointercancel)
     # plays nothing, however far up it went, and the tile springs back
-    page.evaluate("() => { window.__lastAction = undefined; }")
-    wait_js(page, "document.getAnimations().length === 0")
-    for kind, dy in (("touchStart", 0), *(("touchMove", -0.3 * k * height) for k in range(1, 5)),
-                     ("touchCancel", None)):
-        points = [] if dy is None else [{"x": x, "y": y + dy}]
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    swipe_up(0.3, "touchCancel")
     assert page.evaluate("window.__lastAction === undefined")
     assert page.locator(".hand .tile.dragging").count() == 0
     assert page.evaluate(f"""document.querySelector(".hand .tile[data-tile='{plain[0]}']")

@@ -521,7 +521,7 @@ def _check_rules_agree(iv: IntView, rules: Rules) -> None:
     if iv.laizi != laizi:
         raise ViewError(f"view.laizi: {format_tiles([iv.laizi])}, where the indicator "
                         f"{format_tiles([iv.indicator])} makes {format_tiles([laizi])} the laizi")
-    must = rules.must_kong_tiles  # (a property that reads the rule's tiles: once)
+    must = rules.must_kong_tiles
     for k, a in enumerate(iv.legal_actions):
         if isinstance(a, Discard) and (a.tile == laizi or a.tile in must):
             raise ViewError(f"view.legal_actions[{k}]: {a}, a tile that only leaves the hand "
