@@ -61,8 +61,12 @@ def _refusals(nodes: list[ServeProcess], path: str, allowed: int) -> list[httpx.
 
 
 def _lone_refusal(db_url: str, tmp_path: Path, path: str, allowed: int,
-                  monkeypatch: pytest.MonkeyPatch) -> httpx.Response:
-    """What a node without Redis answers to the request after its allowance."""
+                  monkeypatch: pytest.MonkeyPatch, nodes: list[ServeProcess]) -> httpx.Response:
+    """What a server without Redis answers to the request after its allowance (on the
+    cluster's database, once its ``nodes`` are stopped: no server alone starts beside
+    them, ``store/serve_lock.py``)."""
+    for n in nodes:
+        n.close()
     monkeypatch.delenv("WUHAN_MAHJONG_REDIS")
     lone = ServeProcess(db_url, tmp_path / "lone.log", options=LIMITS)
     try:
@@ -104,7 +108,8 @@ def test_replays_and_the_live_list_are_one_allowance_over_the_nodes(
         answer = httpx.get(node.http + "/api/account/export/records.jsonl", headers=auth,
                            timeout=30)
         assert answer.status_code == 429 and answer.json()["error"]["code"] == "rate_limited"
-    lone = _lone_refusal(db_url, tmp_path, "/api/tables/live", 4, monkeypatch).json()["error"]
+    lone = _lone_refusal(db_url, tmp_path, "/api/tables/live", 4, monkeypatch,
+                         two_nodes).json()["error"]
     assert (lone["code"], lone["message"]) == (shared["code"], shared["message"])
 
 

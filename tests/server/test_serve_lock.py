@@ -1,14 +1,79 @@
-"""One server alone per database (``store/serve_lock.py``): a second ``serve`` without
+"""The servers of a database (``store/serve_lock.py``): a second ``serve`` without
 ``--redis`` on the same database refuses to start, in one line, and takes no match away
-from the first; once the first is gone (even by ``kill -9``) a server starts again."""
+from the first; once the first is gone (even by ``kill -9``) a server starts again.  Cluster
+nodes share the lock, so neither kind starts beside the other, and the lock tells whether
+any server runs at all (``admin drain --wait``)."""
 
 from __future__ import annotations
 
+import fcntl
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
+from wuhan_mahjong.store import open_store
+from wuhan_mahjong.store.serve_lock import (
+    SQLITE_RETRY_SECONDS,
+    DatabaseInUse,
+    hold_serve_lock,
+    lock_holder,
+)
+
+from .test_cluster import redis_url  # noqa: F401 (a fixture)
 from .test_durable_crash import ServeProcess
+
+
+def test_nodes_share_the_lock_and_a_server_alone_has_it_to_itself(db_url: str) -> None:
+    store = open_store(db_url)
+    engine = store.engine
+    try:
+        assert lock_holder(engine) is None
+        nodes = [hold_serve_lock(engine, node=True), hold_serve_lock(engine, node=True)]
+        assert "cluster nodes" in (lock_holder(engine) or "")
+        with pytest.raises(DatabaseInUse) as refused:
+            hold_serve_lock(engine, wait=0.2)
+        assert refused.value.nodes and "as a cluster node too (--redis)" in str(refused.value)
+        nodes[0].release()
+        assert "cluster nodes" in (lock_holder(engine) or "")  # the other node still runs
+        nodes[1].release()
+        assert lock_holder(engine) is None
+        alone = hold_serve_lock(engine)
+        holder = lock_holder(engine)
+        assert holder is not None and "cluster nodes" not in holder
+        with pytest.raises(DatabaseInUse) as refused:
+            hold_serve_lock(engine, wait=0.2, node=True)
+        assert not refused.value.nodes
+        assert "no cluster node serves this database" in str(refused.value)
+        with pytest.raises(DatabaseInUse):
+            hold_serve_lock(engine, wait=0.2)
+        alone.release()
+        assert lock_holder(engine) is None
+        hold_serve_lock(engine).release()
+    finally:
+        store.close()
+
+
+def test_a_look_at_the_sqlite_lock_does_not_stop_a_server_starting(tmp_path: Path) -> None:
+    """:func:`lock_holder` takes SQLite's lock for a moment to look; a server starting in
+    that moment tries again instead of refusing (here the look lasts 0.3 s)."""
+    (tmp_path / "data").mkdir()
+    store = open_store(f"sqlite:///{tmp_path / 'data' / 'server.db'}")
+    try:
+        assert lock_holder(store.engine) is None  # no lock file yet: nothing made
+        assert not (tmp_path / "data" / "server.db.serve-lock").exists()
+        hold_serve_lock(store.engine).release()
+        looking = (tmp_path / "data" / "server.db.serve-lock").open()
+        fcntl.flock(looking, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        timer = threading.Timer(min(0.3, SQLITE_RETRY_SECONDS / 2), looking.close)
+        timer.start()
+        started = time.monotonic()
+        hold_serve_lock(store.engine).release()
+        assert time.monotonic() - started < SQLITE_RETRY_SECONDS + 5
+        timer.join()
+    finally:
+        store.close()
 
 
 @pytest.mark.slow
@@ -27,7 +92,17 @@ def test_a_second_server_on_the_same_database_refuses_to_start(db_url: str,
         assert lines[0].startswith("wuhan-mahjong: error: another wuhan-mahjong server serves "
                                    "this database (") and "--redis" in lines[0], lines[0]
         assert first.proc is not None and first.proc.poll() is None  # untouched
-        first.kill()
+        store = open_store(db_url)
+        try:
+            assert f":{first.proc.pid}" in (lock_holder(store.engine) or "") or (
+                "PostgreSQL session" in (lock_holder(store.engine) or ""))
+            first.kill()
+            deadline = time.monotonic() + 30  # PostgreSQL ends the session a moment later
+            while lock_holder(store.engine) is not None:
+                assert time.monotonic() < deadline, "the lock outlived its server"
+                time.sleep(0.1)
+        finally:
+            store.close()
         third.start()  # the lock died with the process
     finally:
         for p in (first, second, third):
@@ -51,3 +126,36 @@ def test_the_same_sqlite_file_by_another_path_is_the_same_database(tmp_path: Pat
     finally:
         first.close()
         second.close()
+
+
+@pytest.mark.slow
+def test_no_server_alone_beside_cluster_nodes_nor_a_node_beside_one(
+        db_url: str, redis_url: str, tmp_path: Path) -> None:  # noqa: F811
+    """A cluster node takes over the matches whose owner has no heartbeat in Redis, as a
+    server alone never has: started beside one, it would take all of its matches.  Each
+    kind refuses to start beside the other, in one line, and starts once it is gone."""
+    alone = ServeProcess(db_url, tmp_path / "alone.log")
+    node = ServeProcess(db_url, tmp_path / "node.log", options=("--redis", redis_url))
+    try:
+        alone.start()
+        with pytest.raises(RuntimeError, match="exited with 2"):
+            node.start()
+        said = _said(tmp_path / "node.log")
+        assert "no cluster node serves this database" in said, said
+        alone.kill()
+        (tmp_path / "alone.log").unlink()
+        node.start()  # the lock died with the server alone (PostgreSQL: within 10 s)
+        with pytest.raises(RuntimeError, match="exited with 2"):
+            alone.start()
+        said = _said(tmp_path / "alone.log")
+        assert "start this one as a cluster node too (--redis)" in said, said
+    finally:
+        alone.close()
+        node.close()
+
+
+def _said(log: Path) -> str:
+    lines = [ln for ln in log.read_text().splitlines() if not ln.startswith("---")]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("wuhan-mahjong: error: "), lines[0]
+    return lines[0]

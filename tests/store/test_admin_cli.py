@@ -17,6 +17,7 @@ from wuhan_mahjong.cli import main
 from wuhan_mahjong.store import AccountBanned, Store, open_store
 from wuhan_mahjong.store.admin import Admin
 from wuhan_mahjong.store.admin import backup as admin_backup
+from wuhan_mahjong.store.serve_lock import hold_serve_lock
 
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
@@ -78,16 +79,25 @@ def test_every_admin_command(store: Store, db_url: str, capsys: pytest.CaptureFi
     assert table["match_id"] == "m-1" and table["players"] == ["alice", "p0", "p1", "p2"]
     assert table["server"] == "node:7"
     code, out, _ = run(capsys, db_url, "tables")
-    assert code == 0 and "1 running match; servers: open" in out
+    assert code == 0 and "1 running match; servers: open; no server is running" in out
     assert "m-1 table tab-1 yuanhang 0/2 hands done, stake 0 [alice, p0, p1, p2] on node:7" in out
 
     code, out, _ = run(capsys, db_url, "drain")
     assert code == 0 and Admin(store, "x").draining()
-    code, _, err = run(capsys, db_url, "drain", "--wait", "--timeout", "0")
-    assert code == 2 and "1 match still running" in one_line_error(err)
-    store.end_match("m-1", epoch, "aborted", "test")
+    # no server runs: the match waits, stored, for the next one; nothing to wait for
     code, out, _ = run(capsys, db_url, "drain", "--wait", "--timeout", "5")
-    assert code == 0 and "no match is running" in out
+    assert code == 0 and "no server is running: 1 match waits in the database" in out
+    serving = hold_serve_lock(store.engine, node=True)  # a cluster node runs the match now
+    try:
+        code, out, _ = run(capsys, db_url, "tables")
+        assert code == 0 and "1 running match; servers: draining (no new matches)\n" in out
+        code, _, err = run(capsys, db_url, "drain", "--wait", "--timeout", "0")
+        assert code == 2 and "1 match still running" in one_line_error(err)
+        store.end_match("m-1", epoch, "aborted", "test")
+        code, out, _ = run(capsys, db_url, "drain", "--wait", "--timeout", "5")
+        assert code == 0 and "no match is running" in out
+    finally:
+        serving.release()
     code, out, _ = run(capsys, db_url, "drain", "--off")
     assert code == 0 and not Admin(store, "x").draining()
 

@@ -222,14 +222,16 @@ def test_no_restore_under_a_running_server(store: Store, db_url: str, tmp_path: 
     code, _, err = run(capsys, db_url, "backup", str(dump))
     assert code == 0, err
     Admin(store, "ops").grant("alice", 500, "after the backup")
-    serving = hold_serve_lock(store.engine)
-    try:
-        code, _, err = run(capsys, db_url, "restore", str(dump), "--force")
-        assert code == 2
-        assert "stop it first" in one_line_error(err)
-        assert store.account_by_username("alice").silver == 1500  # type: ignore[union-attr]
-    finally:
-        serving.release()
+    for node in (False, True):  # a server alone, then a cluster node: each refuses it
+        serving = hold_serve_lock(store.engine, node=node)
+        try:
+            code, _, err = run(capsys, db_url, "restore", str(dump), "--force")
+            assert code == 2
+            said = one_line_error(err)
+            assert "stop it first" in said and ("cluster nodes" in said) == node, said
+            assert store.account_by_username("alice").silver == 1500  # type: ignore[union-attr]
+        finally:
+            serving.release()
     code, _, err = run(capsys, db_url, "restore", str(dump), "--force")  # stopped: restored
     assert code == 0, err
     with open_store(db_url, password_hasher=FAST_HASHER) as again:

@@ -825,6 +825,8 @@ def _tables(args: argparse.Namespace) -> int:
             print(json.dumps([table_doc(t) for t in tables], ensure_ascii=False))
             return 0
         state = "draining (no new matches)" if admin.draining() else "open"
+        if tables and _no_server(admin):
+            state += "; no server is running: these matches resume when one starts"
         print(f"{len(tables)} running match{'es' if len(tables) != 1 else ''}; servers: {state}")
         for t in tables:
             print(f"  {t.match_id} table {t.table_id} {t.profile} {t.hands_done}/{t.hands} "
@@ -850,12 +852,26 @@ def _drain(args: argparse.Namespace) -> int:
             if left == 0:
                 print("no match is running")
                 return 0
+            if _no_server(admin):  # nothing will end them: they wait, stored, for a server
+                print(f"no server is running: {left} match{'es' if left != 1 else ''} "
+                      f"{'wait' if left != 1 else 'waits'} in the database and "
+                      f"{'resume' if left != 1 else 'resumes'} where "
+                      f"{'they' if left != 1 else 'it'} stopped when a server starts")
+                return 0
             if time.monotonic() >= deadline:
                 raise UsageError(f"{left} match{'es' if left != 1 else ''} still running after "
                                  f"{args.timeout:g} s")
             time.sleep(DRAIN_POLL_SECONDS)
 
     return _with_admin(args, work)
+
+
+def _no_server(admin: Admin) -> bool:
+    """Whether no server at all runs on the database: every server, alone or a cluster
+    node, holds its serve lock while it lives (``store/serve_lock.py``)."""
+    from ..store.serve_lock import lock_holder
+
+    return lock_holder(admin.store.engine) is None
 
 
 def _backup(args: argparse.Namespace) -> int:

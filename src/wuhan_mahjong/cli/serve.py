@@ -233,13 +233,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
             import dataclasses
 
             config = dataclasses.replace(config, redis_url=cluster)
-        else:  # a server alone: no second one on its database (store/serve_lock.py)
-            from ..store.serve_lock import DatabaseInUse, hold_serve_lock
+        # a server alone has its database to itself; nodes share it, with no server alone
+        # beside them (store/serve_lock.py)
+        from ..store.serve_lock import DatabaseInUse, hold_serve_lock
 
-            try:
-                held.callback(hold_serve_lock(store.engine).release)
-            except DatabaseInUse as e:
-                raise UsageError(str(e)) from None
+        try:
+            held.callback(hold_serve_lock(store.engine, node=cluster is not None).release)
+        except DatabaseInUse as e:
+            raise UsageError(str(e)) from None
         if settings.process.gc_tuning:
             tune_gc()
         listener = held.enter_context(_listen(config.host, config.port))

@@ -850,7 +850,7 @@ def restore(url: str | URL, source: str | Path, *, force: bool = False,
             actor: str | None = None) -> None:
     """Replace the database at ``url`` by the backup ``source``, then migrate it to the
     newest schema.  Refuses a database that has tables unless ``force``, and one a server
-    serves (its lock, ``store/serve_lock.py``; cluster nodes hold none: stop them first)."""
+    serves, alone or as cluster nodes (their lock, ``store/serve_lock.py``)."""
     from .migrate import known_revision, upgrade
 
     url = make_url(url)

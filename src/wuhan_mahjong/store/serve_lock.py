@@ -1,4 +1,4 @@
-"""One serving process per database, unless the processes are cluster nodes.
+"""The servers of a database: one alone, or any number of cluster nodes, never both.
 
 A server that is not a cluster node (``serve`` without ``--redis``) takes over every match
 its database has as running when it starts, raising the match's fencing epoch.  A second
@@ -6,15 +6,19 @@ such server started by mistake on the same database (a manual start beside the s
 service, another port, another machine on the same PostgreSQL) would so take every match
 away from the first: the first one's tables stop at their next write and send their
 players away, and the players come back to the first server, which no longer runs their
-matches, while the second runs them with nobody at the table.  :func:`hold_serve_lock`
-makes the second server refuse to start instead.
+matches, while the second runs them with nobody at the table.  A cluster node, for its
+part, takes over the matches whose owner has no heartbeat in Redis, which a server alone
+never has: a node started on a lone server's database would take all of its matches.
+:func:`hold_serve_lock` makes the later of two such servers refuse to start instead: a
+server alone holds the lock exclusively, cluster nodes share it.
 
 The lock lives as long as the process and no longer, whatever ends it (``kill -9``
-included):
+included), so it also tells an operator's tool whether any server is running at all
+(:func:`lock_holder`, ``admin drain --wait``):
 
 * SQLite: ``flock`` on ``<database file>.serve-lock`` beside the database (the file holds
-  the owner's ``host:pid`` for the message).  SQLite's own locks are POSIX record locks on
-  the database file, which ``flock`` does not touch.
+  the owner's ``host:pid``, or ``cluster nodes``, for the message).  SQLite's own locks are
+  POSIX record locks on the database file, which ``flock`` does not touch.
 * PostgreSQL: a session-level advisory lock on a connection of its own, keyed by the
   database and the schema (``search_path``), so servers on other schemas of one database
   are independent.  PostgreSQL releases it when the connection ends; the session probes its
@@ -25,7 +29,8 @@ included):
 
 A killed server's PostgreSQL lock can outlive it by a moment (PostgreSQL notices the
 closed connection a little later), so that lock is tried again for up to ``wait`` seconds;
-the kernel drops a dead process's ``flock`` at once.
+the kernel drops a dead process's ``flock`` at once, so the SQLite lock is tried again only
+for :data:`SQLITE_RETRY_SECONDS`, the longest a probe of :func:`lock_holder` holds it.
 """
 
 from __future__ import annotations
@@ -39,25 +44,35 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Connection, Engine, create_engine, text
 from sqlalchemy.pool import NullPool
 
 from .database import pg_connect_args
 from .errors import StoreError
 
-__all__ = ["DatabaseInUse", "ServeLock", "hold_serve_lock"]
+__all__ = ["SQLITE_RETRY_SECONDS", "DatabaseInUse", "ServeLock", "hold_serve_lock",
+           "lock_holder"]
 
 _PG_NAMESPACE = "wuhan-mahjong serve"
 _PG_CLASS = 0x574D  # "WM": the first of the advisory lock's two keys
+_NODES = "cluster nodes"
+"""What the SQLite lock file says while cluster nodes share the lock."""
+
+SQLITE_RETRY_SECONDS = 1.0
+"""How long a server tries the SQLite lock again before it refuses to start: far longer
+than the microseconds :func:`lock_holder` holds it to look, and short enough that a real
+second server hears of the first at once."""
 
 
 class DatabaseInUse(StoreError):
-    """Another server that is not a cluster node serves this database; ``holder`` says which
-    (its ``host:pid``, or its PostgreSQL session)."""
+    """Other servers serve this database, of the kind that excludes this one; ``holder``
+    says which (a ``host:pid``, PostgreSQL sessions, or cluster nodes)."""
 
-    def __init__(self, holder: str) -> None:
-        super().__init__(_in_use(holder))
+    def __init__(self, holder: str, *, nodes: bool = False, node: bool = False) -> None:
+        super().__init__(_in_use(holder, nodes=nodes, node=node))
         self.holder = holder
+        self.nodes = nodes
+        """Whether the holders are cluster nodes (who share the lock)."""
 
 
 class ServeLock:
@@ -77,43 +92,100 @@ def _owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def hold_serve_lock(engine: Engine, *, wait: float = 10.0) -> ServeLock:
-    """Take the serve lock of ``engine``'s database, waiting up to ``wait`` seconds for a
-    killed server's lock to clear; :class:`DatabaseInUse`, naming the holder when it can,
-    if another server holds it."""
-    if engine.dialect.name == "sqlite":  # the kernel drops a dead process's flock at once
-        return _sqlite_lock(engine)
-    deadline = time.monotonic() + wait
+def hold_serve_lock(engine: Engine, *, wait: float = 10.0, node: bool = False) -> ServeLock:
+    """Take the serve lock of ``engine``'s database: exclusively for a server alone, shared
+    for a cluster ``node``, waiting up to ``wait`` seconds for a killed server's lock to
+    clear; :class:`DatabaseInUse`, naming the holders when it can, if a server of the other
+    kind (or, for a server alone, any server) holds it."""
+    sqlite = engine.dialect.name == "sqlite"
+    deadline = time.monotonic() + (min(wait, SQLITE_RETRY_SECONDS) if sqlite else wait)
     while True:
         try:
-            return _postgresql_lock(engine)
+            return _sqlite_lock(engine, node) if sqlite else _postgresql_lock(engine, node)
         except DatabaseInUse:
             if time.monotonic() >= deadline:
                 raise
-            time.sleep(0.1)
+            time.sleep(0.05 if sqlite else 0.1)
 
 
-def _sqlite_lock(engine: Engine) -> ServeLock:
+def lock_holder(engine: Engine) -> str | None:
+    """Who holds the serve lock of ``engine``'s database now (as :class:`DatabaseInUse`
+    names them), or ``None`` when no server runs on it.  PostgreSQL is only asked; the
+    SQLite lock is taken and let go at once (a server starting in that moment tries again,
+    :data:`SQLITE_RETRY_SECONDS`)."""
+    if engine.dialect.name == "sqlite":
+        path = _sqlite_lock_path(engine)
+        try:
+            handle = path.open(encoding="utf-8")
+        except FileNotFoundError:  # no server ever started on it
+            return None
+        with handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return handle.read().strip() or "another process"
+            fcntl.flock(handle, fcntl.LOCK_UN)
+            return None
+    with engine.connect() as connection:
+        holders = _pg_holders(connection, _pg_key(connection))
+    return _pg_named(holders) if holders else None
+
+
+def _sqlite_lock_path(engine: Engine) -> Path:
     database = engine.url.database
     assert database, "the store only opens file-backed SQLite databases"
     real = Path(database).expanduser().resolve()  # one lock file however the path is spelt
-    path = real.with_name(real.name + ".serve-lock")
-    handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the process's life
+    return real.with_name(real.name + ".serve-lock")
+
+
+def _sqlite_lock(engine: Engine, node: bool) -> ServeLock:
+    handle = open(_sqlite_lock_path(engine), "a+", encoding="utf-8")  # noqa: SIM115 - held for the process's life
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(handle, (fcntl.LOCK_SH if node else fcntl.LOCK_EX) | fcntl.LOCK_NB)
     except BlockingIOError:
         handle.seek(0)
         holder = handle.read().strip()
         handle.close()
-        raise DatabaseInUse(holder or "another process") from None
+        raise DatabaseInUse(holder or "another process", nodes=holder == _NODES,
+                            node=node) from None
     handle.seek(0)
-    handle.truncate()
-    handle.write(_owner() + "\n")
+    handle.truncate()  # nodes write the same words, so one overwriting another is harmless
+    handle.write((_NODES if node else _owner()) + "\n")
     handle.flush()
     return ServeLock(handle.close)
 
 
-def _postgresql_lock(engine: Engine) -> ServeLock:
+def _pg_key(connection: Connection) -> int:
+    """The advisory lock's second key: this database and schema's (an int4)."""
+    schema = connection.scalar(text("SELECT current_schema()")) or ""
+    database = connection.scalar(text("SELECT current_database()")) or ""
+    key = zlib.crc32(f"{_PG_NAMESPACE}:{database}:{schema}".encode())
+    return key - (1 << 32) if key >= 1 << 31 else key
+
+
+def _pg_holders(connection: Connection, signed: int) -> list[tuple[int, str | None, str]]:
+    """(session, client address, lock mode) of every session holding the lock."""
+    key = signed + (1 << 32) if signed < 0 else signed  # pg_locks shows it unsigned (oid)
+    rows = connection.execute(text(
+        "SELECT a.pid, host(a.client_addr), l.mode FROM pg_locks l "
+        "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
+        "AND l.classid = :ns AND l.objid = :key AND l.objsubid = 2 AND l.granted "
+        "ORDER BY a.pid"), {"ns": _PG_CLASS, "key": key}).all()
+    return [(int(pid), address, str(mode)) for pid, address, mode in rows]
+
+
+def _pg_named(holders: list[tuple[int, str | None, str]]) -> str:
+    """The holders as :class:`DatabaseInUse` names them."""
+    if holders[0][2] == "ShareLock":
+        return f"{_NODES}: PostgreSQL session{'s' if len(holders) > 1 else ''} " + ", ".join(
+            str(pid) for pid, _, _ in holders)
+    pid, address, _ = holders[0]
+    where = f" from {address}" if address else ""
+    return (f"its PostgreSQL session {pid}{where}; if that server is gone for good, "
+            f"SELECT pg_terminate_backend({pid}) ends it")
+
+
+def _postgresql_lock(engine: Engine, node: bool) -> ServeLock:
     # a connection of its own, outside the store's pool, for the process's whole life
     own = create_engine(engine.url, poolclass=NullPool,
                         connect_args=pg_connect_args(engine.url, {}))
@@ -125,17 +197,10 @@ def _postgresql_lock(engine: Engine) -> ServeLock:
         # seconds, so a replacement server can start within about half a minute
         for name, seconds in (("idle", 10), ("interval", 5), ("count", 3)):
             connection.execute(text(f"SET tcp_keepalives_{name} = {seconds}"))
-        schema = connection.scalar(text("SELECT current_schema()")) or ""
-        database = connection.scalar(text("SELECT current_database()")) or ""
-        key = zlib.crc32(f"{_PG_NAMESPACE}:{database}:{schema}".encode())
-        signed = key - (1 << 32) if key >= 1 << 31 else key  # an int4; pg_locks shows key
-        got = connection.scalar(text("SELECT pg_try_advisory_lock(:ns, :key)"),
-                                {"ns": _PG_CLASS, "key": signed})
-        holder = None if got else connection.execute(text(
-            "SELECT a.pid, host(a.client_addr) FROM pg_locks l "
-            "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
-            "AND l.classid = :ns AND l.objid = :key AND l.objsubid = 2 AND l.granted "
-            "LIMIT 1"), {"ns": _PG_CLASS, "key": key}).first()
+        key = _pg_key(connection)
+        take = "pg_try_advisory_lock_shared" if node else "pg_try_advisory_lock"
+        got = connection.scalar(text(f"SELECT {take}(:ns, :key)"), {"ns": _PG_CLASS, "key": key})
+        holders = [] if got else _pg_holders(connection, key)
         connection.commit()  # idle outside a transaction: the lock is the session's
     except BaseException:
         lock.release()
@@ -143,13 +208,17 @@ def _postgresql_lock(engine: Engine) -> ServeLock:
     if got:
         return lock
     lock.release()
-    where = f" from {holder[1]}" if holder is not None and holder[1] else ""
-    raise DatabaseInUse(
-        f"its PostgreSQL session {holder[0]}{where}; if that server is gone for good, "
-        f"SELECT pg_terminate_backend({holder[0]}) ends it" if holder is not None
-        else "another process")
+    if not holders:  # let go between the try and the look
+        raise DatabaseInUse("another process", node=node)
+    raise DatabaseInUse(_pg_named(holders), nodes=holders[0][2] == "ShareLock", node=node)
 
 
-def _in_use(holder: str) -> str:
+def _in_use(holder: str, *, nodes: bool, node: bool) -> str:
+    if node:
+        return (f"a wuhan-mahjong server that is no cluster node serves this database "
+                f"({holder}): stop it first, or start it again as a cluster node (--redis)")
+    if nodes:
+        return (f"another wuhan-mahjong server serves this database ({holder}): start this "
+                "one as a cluster node too (--redis), or stop the nodes first")
     return (f"another wuhan-mahjong server serves this database ({holder}): stop it first, "
             "or run every server as a cluster node (--redis)")
