@@ -84,11 +84,10 @@ def has_live_win(ev13: Evaluator, t: SeatReading) -> bool:
     A ready hand whose every winning tile is in sight (discarded, melded, held) can win
     only on a drawn laizi: a self-draw, in most profiles a soft win that may fail the
     minimum score, and no better than changing a tile first."""
-    unseen = t.unseen
     laizi = t.laizi
-    must = t.must
-    return any(unseen[x] and x != laizi and x not in must and ev13.shanten_after(x, 1) < 0
-               for x in range(NUM_KINDS))
+    # the kinds that bring the shanten below 0, found suit by suit from the evaluator's
+    # memo (the unseen ones, the laizi always, the must-kong tiles never)
+    return any(x != laizi for x in ev13.acceptance_kinds(t.unseen, laizi, 0))
 
 
 def live_wins(ev13: Evaluator, t: SeatReading, small: bool = True) -> int:
@@ -97,22 +96,59 @@ def live_wins(ev13: Evaluator, t: SeatReading, small: bool = True) -> int:
     asks whether there is one.  ``small`` False: only those that complete a big hand
     (a small win that cannot pass the minimum score is no win)."""
     unseen = t.unseen
+    laizi = t.laizi
+    if small:  # as has_live_win finds them
+        return sum(unseen[x] for x in ev13.acceptance_kinds(unseen, laizi, 0) if x != laizi)
     big = sorted(tg for tg in ev13.allowed if tg != "small")
     return sum(unseen[x] for x in range(NUM_KINDS)
-               if unseen[x] and x != t.laizi and x not in t.must
-               and (ev13.shanten_after(x, 1) < 0 if small
-                    else any(ev13.shanten_after(x, 1, tg) < 0 for tg in big)))
+               if unseen[x] and x != laizi and x not in t.must
+               and any(ev13.shanten_after(x, 1, tg) < 0 for tg in big))
+
+
+#: One winning tile of :func:`wait_summary`: (tile, a big reading, a hard small reading, a
+#: soft small reading, the highest big-hand base of its readings, 0 for none).
+WaitSummary = tuple[int, bool, bool, bool, int]
+
+#: :func:`wait_summary`'s memo: the same hands come back within a decision and from one to
+#: the next (a ready hand waiting through the claim windows of a go-round)
+_WAITS: dict[tuple[object, ...], tuple[WaitSummary, ...]] = {}
+#: the most entries :data:`_WAITS` keeps (each a hand, its melds and a few waits, well
+#: under a kilobyte): a full table starts over, as the evaluator's memos do
+#: (:data:`wuhan_mahjong.shape.MEMO_LIMIT`)
+WAITS_LIMIT = 4096
+
+
+def wait_summary(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading,
+                 win_by: str) -> tuple[WaitSummary, ...]:
+    """:func:`wuhan_mahjong.analysis.waits` of the 3n+1 ``hand13`` beside ``melds``, each
+    wait reduced to what the bots ask of it (:data:`WaitSummary`), memoised: the analysis
+    reads every winning hand in full, about half a millisecond a hand."""
+    rules = t.rules
+    key = (tuple(hand13), tuple(melds), t.laizi, rules, win_by)
+    hit = _WAITS.get(key)
+    if hit is not None:
+        return hit
+    res = tuple(
+        (w.tile, any(r.is_big for r in w.readings),
+         any(r.hard and not r.is_big for r in w.readings),
+         any(not r.hard and not r.is_big for r in w.readings),
+         max((big_hand_base(r.big_hands, rules) for r in w.readings if r.is_big), default=0))
+        for w in waits(hand13, melds, t.laizi, rules, win_by))
+    if len(_WAITS) >= WAITS_LIMIT:  # bounded: the server runs for days
+        _WAITS.clear()
+    _WAITS[key] = res
+    return res
 
 
 def big_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> int:
     """The unseen tiles on which the 3n+1 ``hand13`` beside ``melds`` wins a big hand
     (base 10) on a discard, by the analysis's own rules (:func:`wuhan_mahjong.analysis.waits`:
     全求人 included, which no shanten target knows); 0 for a hand not opened."""
-    return sum(t.unseen[w.tile] for w in waits(hand13, melds, t.laizi, t.rules, "discard")
-               if any(r.is_big for r in w.readings))
+    return sum(t.unseen[w[0]] for w in wait_summary(hand13, melds, t, "discard") if w[1])
 
 
-def ready_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> tuple[int, int]:
+def ready_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading,
+               small_ok: tuple[bool, bool] | None = None) -> tuple[int, int]:
     """What the 3n+1 ``hand13`` beside ``melds`` wins, from one reading of its waits
     (:func:`wuhan_mahjong.analysis.waits`), as ``(legal, big)``:
 
@@ -127,21 +163,27 @@ def ready_wins(hand13: Sequence[int], melds: Sequence[Meld], t: SeatReading) -> 
       :func:`wuhan_mahjong.scoring.big_hand_base`): of two ready discards with as many
       winning tiles, the one whose wins pay more.
 
-    ``(0, 0)`` for a hand not opened (no win yet: its waits are the shape's)."""
+    ``(0, 0)`` for a hand not opened (no win yet: its waits are the shape's).
+    ``small_ok``: :func:`small_wins_ok` of ``t``, when the caller asks for many hands."""
     if not t.opened:
         return 0, 0
-    hard_ok = t.small_win_possible()
-    soft_ok = t.small_win_possible(hard=False)
+    hard_ok, soft_ok = small_wins_ok(t) if small_ok is None else small_ok
     legal = big = 0
-    for w in waits(hand13, melds, t.laizi, t.rules, "self_draw"):
-        if w.tile in t.must:
+    for tile, any_big, hard_small, soft_small, base in wait_summary(hand13, melds, t,
+                                                                    "self_draw"):
+        if tile in t.must:
             continue
-        unseen = t.unseen[w.tile]
-        if any(r.is_big or (hard_ok if r.hard else soft_ok) for r in w.readings):
+        unseen = t.unseen[tile]
+        if any_big or (hard_ok and hard_small) or (soft_ok and soft_small):
             legal += unseen
-        big += unseen * max((big_hand_base(r.big_hands, t.rules) for r in w.readings
-                             if r.is_big), default=0)
+        big += unseen * base
     return legal, big
+
+
+def small_wins_ok(t: SeatReading) -> tuple[bool, bool]:
+    """Whether a hard and a soft small win could pass the minimum score
+    (:meth:`SeatReading.small_win_possible`): what :func:`ready_wins` asks of every hand."""
+    return t.small_win_possible(), t.small_win_possible(hard=False)
 
 
 def _without(hand: Sequence[int], tile: int) -> list[int]:
@@ -534,7 +576,7 @@ class GreedyBot:
         must-kong tile held; a big hand, so the pair is free where the profile frees it
         and any number of laizi may stand in), the minimum score aside, which a big hand
         always passes."""
-        return sum(t.unseen[w.tile] for w in waits(hand13, melds, t.laizi, t.rules, "last_tile"))
+        return sum(t.unseen[w[0]] for w in wait_summary(hand13, melds, t, "last_tile"))
 
     @staticmethod
     def my_final_draws(t: SeatReading) -> int:
@@ -613,6 +655,7 @@ class GreedyBot:
         # soft small win that cannot pass is no win: the wait 2m-L of a dealer with two
         # openings in 远航, where the 6p that makes 567p with the laizi as itself wins)
         by_legal = best == 0 and self.legal_waits and self.soft_waits and t.opened
+        small_ok = small_wins_ok(t) if by_legal else None
         keyed = []
         for d in tied:
             ev13 = ev.with_tile(d, -1)
@@ -621,7 +664,7 @@ class GreedyBot:
             # shanpon over a 清一色 single on as many tiles), before the acceptance (which
             # counts a second laizi drawn to a small hand, no win) and the tile's shape
             if by_legal:
-                legal, big = ready_wins(_without(t.hand, d), t.melds, t)
+                legal, big = ready_wins(_without(t.hand, d), t.melds, t, small_ok)
                 big = big if self.big_ties else 0
             else:
                 legal, big = (live_wins(ev13, t, small=False) if only_big else 0), 0
