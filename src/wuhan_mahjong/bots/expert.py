@@ -114,6 +114,7 @@ from .greedy import (
     claim_discards,
     discard_choices,
     evaluator,
+    kong_result,
     live_shanten,
     revive_acceptance,
     tile_shape_rank,
@@ -205,8 +206,16 @@ class ExpertBot(GreedyBot):
                  near_targets: bool = True, live_waits: bool = True,
                  kong_value: bool = True, ready_big: bool = True, safe_ties: float = 0.5,
                  hopeless_holds: bool = True, minimum_step: bool = True,
-                 contract_ties: bool = True, rob_ready: bool = True) -> None:
+                 contract_ties: bool = True, rob_ready: bool = True,
+                 threat_kongs: bool = True) -> None:
         super().__init__(seed)
+        self.threat_kongs = bool(threat_kongs)
+        """While some opponent reads as ready (``threat_min``), a concealed or added kong is
+        made only if it raises the hand's expected value (:meth:`kong_costs`): its factor
+        (暗杠 ×4, 蓄杠 ×2) joins this seat's multiplier whether it wins or pays (Project
+        decision 6).  At a wall of 20, closed and three steps away beside two seats with
+        three melds each, the expert made the 暗杠 that quadruples its share of their win
+        for a replacement draw it will hardly win with (off: as before 6 December 2026)."""
         self.rob_ready = bool(rob_ready)
         """The opponent model reads a seat's chance of robbing an added kong with his
         readiness whatever the minimum score says (:attr:`OpponentModel.rob_ready`: 抢杠 is
@@ -458,6 +467,12 @@ class ExpertBot(GreedyBot):
     def max_threat(self) -> float:
         """The largest chance that an opponent is ready (0 while nobody has opened)."""
         return self.model().threat() if self._anyone_open() else 0.0
+
+    def raw_threat(self) -> float:
+        """The largest chance that an opponent is ready whatever the minimum score says
+        (``Read.p_rob``): this seat's own kong raises what he would be paid, so a small
+        win short of the minimum now may pass it then."""
+        return max((r.p_rob for r in self.model().reads.values() if r.can_win), default=0.0)
 
     # ------------------------------------------------------------------ push or fold
     def my_win_value(self, t: SeatReading, ev: Evaluator, tile: int = -1,
@@ -862,6 +877,40 @@ class ExpertBot(GreedyBot):
         mine = float(t.multiplier(t.me, big=False))
         return min(cap, PLAIN_SHARE * typical_win(rules) * float(extra) * max(1.0, mine / 4))
 
+    def kong_costs(self, t: SeatReading, kong: Kong) -> bool:
+        """Whether the concealed or added ``kong`` lowers the hand's expected value, by the
+        lines of :meth:`laizi_lines`: *keep* (the best discard now) and *kong* (the tiles
+        the kong leaves, a replacement draw to come), each P(win) × the win it makes less
+        P(another seat wins) × what this seat then pays, the kong's factor on both sides.
+        P(another seat wins) is (1 − P(win)) × the largest chance that an opponent is ready
+        (:meth:`raw_threat`), so that only a read threat holds a kong back.  A hand close
+        to winning kongs (the factor raises more than it risks); a far one late beside
+        ready seats does not."""
+        hand, melds = kong_result(t, kong)
+        factor = Fraction(4 if kong.kind == "concealed" else 2)
+        hard = t.counts[t.laizi] == 0
+        unseen = max(1, t.unseen_total)
+        turns = max(0.5, t.wall / 4)
+        steps = 0 if t.opened else self.closed_step
+        ev = evaluator(t.hand, t.melds, t)
+        choices = discard_choices(t)
+        sh_keep = min(ev.shanten_after(d, -1) for d in choices)
+        acc_keep, neg_d = max((ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh_keep)[0],
+                               -d) for d in choices if ev.shanten_after(d, -1) == sh_keep)
+        ev_k = evaluator(hand, melds, t)
+        sh_kong = ev_k.best()[0]
+        acc_kong = ev_k.acceptance(t.unseen, t.laizi, current=sh_kong)[0]
+        threat = self.raw_threat()
+
+        def line(sh: int, acc: int, big: bool, extra: Fraction, more: float) -> float:
+            p = self._win_chance(sh + steps, acc, unseen, turns + more)
+            return (p * self._line_value(t, big, extra, hard)
+                    - threat * (1.0 - p) * self._line_loss(t, extra))
+
+        keep = line(sh_keep, acc_keep, self.shanten_key(ev, -neg_d)[1] != "small",
+                    Fraction(1), 0.0)
+        return line(sh_kong, acc_kong, self.shanten_key(ev_k)[1] != "small", factor, 0.5) < keep
+
     # ------------------------------------------------------------------ turn
     def turn(self, t: SeatReading) -> Action:
         if (self.hopeless_holds and discard_choices(t)
@@ -904,6 +953,11 @@ class ExpertBot(GreedyBot):
             t.actions = [a for a in t.actions
                          if not (isinstance(a, Kong) and a.kind == "added"
                                  and model.rob_risk(a.tile)[1] > self.rob_max)]
+        if (self.threat_kongs and discard_choices(t) and self._anyone_open()
+                and any(isinstance(a, Kong) for a in t.actions)
+                and self.raw_threat() >= self.threat_min):
+            t.actions = [a for a in t.actions
+                         if not (isinstance(a, Kong) and self.kong_costs(t, a))]
         if self.kong_max_shanten < 99 and any(isinstance(a, Kong) for a in t.actions):
             # an optional kong doubles (暗杠: quadruples) what this seat pays when it
             # loses; a hand far from winning does not want that

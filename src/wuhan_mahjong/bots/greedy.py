@@ -262,6 +262,21 @@ def after_claim(t: SeatReading, action: Action) -> tuple[list[int], list[Meld]] 
     return hand, melds
 
 
+def kong_result(t: SeatReading, kong: Kong) -> tuple[list[int], list[Meld]]:
+    """The concealed tiles and melds a concealed or added ``kong`` leaves (before its
+    replacement draw)."""
+    hand = list(t.hand)
+    for _ in range(4 if kong.kind == "concealed" else 1):
+        hand.remove(kong.tile)
+    melds = list(t.melds)
+    if kong.kind == "concealed":
+        melds.append(Meld("kong", (kong.tile,) * 4, None, "concealed"))
+    else:
+        melds = [Meld("kong", (kong.tile,) * 4, m.from_seat, "added")
+                 if m.type == "peng" and m.tiles[0] == kong.tile else m for m in melds]
+    return hand, melds
+
+
 def opening_adds_factor(t: SeatReading) -> bool:
     """Whether one more opening (开口) raises this seat's multiplier: always the first; a
     later one only where every opening counts (口口翻, ``opening_scoring`` per_opening).
@@ -388,16 +403,7 @@ class GreedyBot:
             return laizi_kong
         for a in acts:
             if isinstance(a, Kong):
-                n = 4 if a.kind == "concealed" else 1
-                hand = list(t.hand)
-                for _ in range(n):
-                    hand.remove(a.tile)
-                melds = list(t.melds)
-                if a.kind == "concealed":
-                    melds.append(Meld("kong", (a.tile,) * 4, None, "concealed"))
-                else:
-                    melds = [Meld("kong", (a.tile,) * 4, m.from_seat, "added")
-                             if m.type == "peng" and m.tiles[0] == a.tile else m for m in melds]
+                hand, melds = kong_result(t, a)
                 # a kong leaves a 3n+1 hand that draws a replacement: compare with the
                 # best discard's shanten (a wait the kong leaves dead is no wait)
                 after = live_shanten(evaluator(hand, melds, t), t, live=self.live_waits)
