@@ -9,7 +9,9 @@ The faults it found (each test fails on the code before the fix it names):
   32, beside two seats showing three melds each: the expert and the search bot made it for
   its replacement draw, though its factor joins this seat's multiplier whether it wins or
   pays (Project decision 6), and another seat is far likelier to win than this hand
-  (``ExpertBot.threat_kongs``).
+  (``ExpertBot.threat_kongs``).  The same hand holding 777p made the 冲杠 on another
+  seat's 7p, which opens it and doubles again (the same switch weighs it against the
+  pass).
 
 The positions the bots already answered right are below them, marked as guards.
 """
@@ -70,6 +72,38 @@ def test_the_threat_kongs_switch_plays_as_before() -> None:
     assert ExpertBot(1, threat_kongs=False).choose(view) == action_from_json(KONG_7P)
 
 
+DIRECT_7P = {"type": "kong", "kind": "direct", "tile": "7p"}
+CLAIMS_7P = [PASS, {"type": "peng", "tile": "7p"}, DIRECT_7P]
+
+
+def _direct_view(hand: str, profile: str, wall: int,
+                 melds: list[dict[str, Any]] | None = None) -> SeatView:
+    return make_view(hand, profile=profile, indicator="9p", wall=wall, dealer=2,
+                     melds={**TWO_READY, 0: melds or []}, discards=TWO_READY_RIVERS,
+                     claim=("7p", 2), actions=CLAIMS_7P)
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("profile", ["yuanhang", "laizishanzhuang"])
+@pytest.mark.parametrize("wall", [32, 20])
+def test_no_direct_kong_of_a_far_hand_beside_ready_seats(bot: str, profile: str,
+                                                         wall: int) -> None:
+    """The same far, closed hand holding 777p, on seat 2's 7p: the 冲杠 opens it (×2) and
+    doubles again (×2), so this seat pays four times its share of the ready seats' win,
+    for an opening and a draw that leave it three steps away.  The peng (×2, a dead 7p
+    left) changes no step either: the hand passes.  The expert and the search bot made
+    the 冲杠 (``ExpertBot.threat_kongs``, which now weighs the 冲杠 against the pass).  In
+    ``bianfeng`` they peng instead: greedy's claim rule makes the first opening of a hand
+    whose small wins cannot pass the minimum score without it (its exposure measured
+    even, *Claims worth their exposure*), a judgement left as it is."""
+    ask(bot, _direct_view("777p234m56s8s9s1z2z4z", profile, wall), [PASS])
+
+
+def test_the_threat_kongs_switch_makes_the_direct_kong_as_before() -> None:
+    view = _direct_view("777p234m56s8s9s1z2z4z", "yuanhang", 20)
+    assert ExpertBot(1, threat_kongs=False).choose(view) == action_from_json(DIRECT_7P)
+
+
 # ---------------------------------------------------------------- guards
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -127,3 +161,15 @@ def test_guard_the_peng_over_the_chi_that_loses_the_258_pair(bot: str, profile: 
                      claim=("3p", 3),
                      actions=[PASS, {"type": "chi", "tile": "3p"}, {"type": "peng", "tile": "3p"}])
     ask(bot, view, [{"type": "peng", "tile": "3p"}])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("wall", [32, 20])
+def test_guard_a_ready_hand_makes_the_direct_kong_beside_ready_seats(bot: str, profile: str,
+                                                                     wall: int) -> None:
+    """Guard.  Opened (678m), 777p 234m 55s 34s, ready on 2s/5s: seat 2's 7p makes the 冲杠,
+    which keeps the wait and draws a replacement that may win as 杠上花 (it cannot be
+    robbed); its factor raises a win this hand is as likely as either ready seat to make."""
+    ask(bot, _direct_view("777p234m55s34s", profile, wall, [meld("chi", "678m", 3)]),
+        [DIRECT_7P])

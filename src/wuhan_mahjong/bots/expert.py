@@ -878,38 +878,63 @@ class ExpertBot(GreedyBot):
         return min(cap, PLAIN_SHARE * typical_win(rules) * float(extra) * max(1.0, mine / 4))
 
     def kong_costs(self, t: SeatReading, kong: Kong) -> bool:
-        """Whether the concealed or added ``kong`` lowers the hand's expected value, by the
-        lines of :meth:`laizi_lines`: *keep* (the best discard now) and *kong* (the tiles
-        the kong leaves, a replacement draw to come), each P(win) × the win it makes less
-        P(another seat wins) × what this seat then pays, the kong's factor on both sides.
-        P(another seat wins) is (1 − P(win)) × the largest chance that an opponent is ready
-        (:meth:`raw_threat`), so that only a read threat holds a kong back.  A hand close
-        to winning kongs (the factor raises more than it risks); a far one late beside
-        ready seats does not."""
-        hand, melds = kong_result(t, kong)
-        factor = Fraction(4 if kong.kind == "concealed" else 2)
+        """Whether ``kong`` lowers the hand's expected value, by the lines of
+        :meth:`laizi_lines`: *keep* (the best discard now, or for a 冲杠 the pass) and
+        *kong* (the tiles the kong leaves, a replacement draw to come), each P(win) × the
+        win it makes less P(another seat wins) × what this seat then pays, the kong's
+        factor (and a 冲杠's opening) on both sides.  P(another seat wins) is (1 − P(win))
+        × the largest chance that an opponent is ready (:meth:`raw_threat`), so that only a
+        read threat (at least ``threat_min``) holds a kong back, and never one that leaves
+        the hand ready (its waits decide, :meth:`kong_keeps_value`).  A hand close to
+        winning kongs (the factor raises more than it risks); a far one late beside ready
+        seats does not."""
         hard = t.counts[t.laizi] == 0
         unseen = max(1, t.unseen_total)
         turns = max(0.5, t.wall / 4)
         steps = 0 if t.opened else self.closed_step
         ev = evaluator(t.hand, t.melds, t)
-        choices = discard_choices(t)
-        sh_keep = min(ev.shanten_after(d, -1) for d in choices)
-        acc_keep, neg_d = max((ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh_keep)[0],
-                               -d) for d in choices if ev.shanten_after(d, -1) == sh_keep)
+        if kong.kind == "direct":
+            res = after_claim(t, kong)
+            if res is None:
+                return False
+            hand, melds = res
+            sh_keep = ev.best()[0]
+            acc_keep = ev.acceptance(t.unseen, t.laizi, current=sh_keep)[0]
+            big_keep = self.shanten_key(ev)[1] != "small"
+            # the 冲杠 opens (Project decision 5): the opening's factor too, on the win only
+            # where the hand is opened already (a closed hand's win counts the one it needs)
+            opening = Fraction(t.multiplier(t.me, big=False, extra_openings=1)
+                               / t.multiplier(t.me, big=False))
+            win_factor = 2 * (opening if t.opened else Fraction(1))
+            loss_factor, kong_steps = 2 * opening, 0
+        else:
+            hand, melds = kong_result(t, kong)
+            choices = discard_choices(t)
+            sh_keep = min(ev.shanten_after(d, -1) for d in choices)
+            acc_keep, neg_d = max(
+                (ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh_keep)[0], -d)
+                for d in choices if ev.shanten_after(d, -1) == sh_keep)
+            big_keep = self.shanten_key(ev, -neg_d)[1] != "small"
+            win_factor = loss_factor = Fraction(4 if kong.kind == "concealed" else 2)
+            kong_steps = steps
         ev_k = evaluator(hand, melds, t)
         sh_kong = ev_k.best()[0]
-        acc_kong = ev_k.acceptance(t.unseen, t.laizi, current=sh_kong)[0]
+        if sh_kong == 0:
+            return False  # ready after it: its waits decide (kong_keeps_value)
         threat = self.raw_threat()
+        if threat < self.threat_min:
+            return False
+        acc_kong = ev_k.acceptance(t.unseen, t.laizi, current=sh_kong)[0]
 
-        def line(sh: int, acc: int, big: bool, extra: Fraction, more: float) -> float:
-            p = self._win_chance(sh + steps, acc, unseen, turns + more)
-            return (p * self._line_value(t, big, extra, hard)
-                    - threat * (1.0 - p) * self._line_loss(t, extra))
+        def line(sh: int, acc: int, big: bool, win: Fraction, loss: Fraction,
+                 more: float) -> float:
+            p = self._win_chance(sh, acc, unseen, turns + more)
+            return (p * self._line_value(t, big, win, hard)
+                    - threat * (1.0 - p) * self._line_loss(t, loss))
 
-        keep = line(sh_keep, acc_keep, self.shanten_key(ev, -neg_d)[1] != "small",
-                    Fraction(1), 0.0)
-        return line(sh_kong, acc_kong, self.shanten_key(ev_k)[1] != "small", factor, 0.5) < keep
+        keep = line(sh_keep + steps, acc_keep, big_keep, Fraction(1), Fraction(1), 0.0)
+        return line(sh_kong + kong_steps, acc_kong, self.shanten_key(ev_k)[1] != "small",
+                    win_factor, loss_factor, 0.5) < keep
 
     # ------------------------------------------------------------------ turn
     def turn(self, t: SeatReading) -> Action:
@@ -954,8 +979,7 @@ class ExpertBot(GreedyBot):
                          if not (isinstance(a, Kong) and a.kind == "added"
                                  and model.rob_risk(a.tile)[1] > self.rob_max)]
         if (self.threat_kongs and discard_choices(t) and self._anyone_open()
-                and any(isinstance(a, Kong) for a in t.actions)
-                and self.raw_threat() >= self.threat_min):
+                and any(isinstance(a, Kong) for a in t.actions)):
             t.actions = [a for a in t.actions
                          if not (isinstance(a, Kong) and self.kong_costs(t, a))]
         if self.kong_max_shanten < 99 and any(isinstance(a, Kong) for a in t.actions):
@@ -1300,6 +1324,10 @@ class ExpertBot(GreedyBot):
             ready = self.ready_claim(t)
             if ready is not None:
                 return ready
+        if (self.threat_kongs and any(isinstance(a, Kong) for a in t.actions)
+                and self._anyone_open()):
+            t.actions = [a for a in t.actions
+                         if not (isinstance(a, Kong) and self.kong_costs(t, a))]
         choice = self.claim_equal_acceptance(t) if self.claim_equal else super().claim(t)
         if self.hopeless_holds and isinstance(choice, (Chi, Peng, Kong)):
             res = after_claim(t, choice)
