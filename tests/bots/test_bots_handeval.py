@@ -7,6 +7,7 @@ import random
 import pytest
 
 from wuhan_mahjong.analysis import shanten
+from wuhan_mahjong.bots import handeval
 from wuhan_mahjong.bots.handeval import Evaluator, hand_counts
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import get_rules
@@ -140,3 +141,26 @@ def test_fast_paths_match_their_definition() -> None:
             assert ev.acceptance_kinds(unseen, laizi, current=now) == want, (hand, melds, now)
             assert ev.acceptance(unseen, laizi, current=now) == (sum(unseen[t] for t in want),
                                                                  len(want))
+
+
+def test_suit_vectors_by_parts_match_the_whole_suit_search() -> None:
+    """A suit's vectors built from memoised parts (blocks of kinds held at most two apart,
+    each keeping its place modulo 3 for its 2/5/8 pairs; the counts held in any order
+    without runs) are those of the whole suit's search (``handeval._build_vectors``)."""
+    rng = random.Random(11)
+    for suit, size in ((0, 9), (3, 7)):
+        for _ in range(6000):
+            c = [0] * size
+            for _ in range(rng.randint(0, 14)):
+                k = rng.randrange(size)
+                if c[k] < 4:
+                    c[k] += 1
+            counts = tuple(c)
+            if suit < 3:
+                want = (handeval._suit_vec(counts, True, handeval._ANY),
+                        handeval._suit_vec(counts, True, handeval._258),
+                        handeval._suit_vec(counts, False, handeval._ANY))
+            else:
+                v = handeval._suit_vec(counts, False, handeval._ANY)
+                want = (v, handeval._suit_vec(counts, False, handeval._NONE), v)
+            assert handeval._build_vectors(counts, suit) == want, (counts, suit)

@@ -108,6 +108,58 @@ def _suit_vec(counts: tuple[int, ...], runs: bool, pair: int) -> Vec:
             best[5], best[6], best[7], best[8], best[9])
 
 
+def _build_vectors(c: tuple[int, ...], suit: int) -> tuple[Vec, Vec, Vec]:
+    """:func:`suit_vectors` of the counts ``c`` of one suit, built from memoised parts
+    rather than by a search of the whole suit (:func:`_suit_vec`, which a test holds them
+    to): a suit no memo has seen costs a few lookups.
+
+    * With runs, a suit splits into blocks: kinds held whose neighbours are at most two
+      apart.  Two kinds three or more apart share no partial set, so the suit keeps what
+      its blocks keep together (:func:`combine`), and a block comes back in many suits.
+      A block keeps its place modulo 3 (leading empty kinds), which decides its 2/5/8
+      pairs (:func:`_block_vectors`).
+    * Without runs (triplets only, and the honours) the kinds are interchangeable: the
+      vector is that of the counts held, in any order (:func:`_pung_vector`)."""
+    held = tuple(sorted(x for x in c if x))
+    if suit == 3:
+        v = _pung_vector(held, _ANY)
+        return v, _pung_vector(held, _NONE), v
+    n = len(c)
+    std: Vec | None = None
+    std258 = _ZERO
+    i = 0
+    while i < n:
+        if not c[i]:
+            i += 1
+            continue
+        end = i  # the block's last kind held
+        k = i + 1
+        while k < n and k - end <= 2:
+            if c[k]:
+                end = k
+            k += 1
+        va, vb = _block_vectors((0,) * (i % 3) + c[i:end + 1])
+        if std is None:
+            std, std258 = va, vb
+        else:
+            std, std258 = combine(std, va), combine(std258, vb)
+        i = end + 1
+    return (_ZERO, _ZERO, _ZERO) if std is None else (std, std258, _pung_vector(held, _ANY))
+
+
+@lru_cache(maxsize=MEMO_LIMIT)
+def _block_vectors(block: tuple[int, ...]) -> tuple[Vec, Vec]:
+    """(any pair, 2/5/8 pair) vectors of one block of a suit with runs
+    (:func:`_build_vectors`)."""
+    return _suit_vec(block, True, _ANY), _suit_vec(block, True, _258)
+
+
+@lru_cache(maxsize=1024)  # bounded: the multisets of at most 14 tiles in 4s are fewer
+def _pung_vector(held: tuple[int, ...], pair: int) -> Vec:
+    """The vector without runs of a suit holding the counts ``held`` (sorted, no zeros)."""
+    return _suit_vec(held, False, pair)
+
+
 _COMB: dict[tuple[Vec, Vec], Vec] = {}
 
 
@@ -195,12 +247,7 @@ def _vectors(key: int) -> tuple[Vec, Vec, Vec]:
         return hit
     suit = key & 3
     lo, hi = _SLICES[suit]
-    c = tuple((key >> 2).to_bytes(hi - lo, "little"))
-    if suit < 3:
-        res = (_suit_vec(c, True, _ANY), _suit_vec(c, True, _258), _suit_vec(c, False, _ANY))
-    else:
-        v = _suit_vec(c, False, _ANY)
-        res = (v, _suit_vec(c, False, _NONE), v)
+    res = _build_vectors(tuple((key >> 2).to_bytes(hi - lo, "little")), suit)
     if len(_SV) >= MEMO_LIMIT:  # bounded (see shape.MEMO_LIMIT)
         _SV.clear()
     _SV[key] = res
@@ -256,9 +303,13 @@ class Evaluator:
     pair is no target either.
     """
 
-    __slots__ = ("_big", "allowed", "counts", "fys_count", "fys_tiles", "jys", "jys_count",
-                 "keys", "melds", "must", "others_pph", "others_small", "pengpenghu", "room",
-                 "sets", "vecs", "wilds")
+    __slots__ = ("_big", "_pairs_pph", "_pairs_small", "allowed", "counts", "fys_count",
+                 "fys_tiles", "jys", "jys_count", "keys", "melds", "must", "others_pph",
+                 "others_small", "pengpenghu", "room", "sets", "vecs", "wilds")
+    others_small: list[Vec]
+    others_pph: list[Vec]
+    _pairs_small: tuple[Vec, Vec]
+    _pairs_pph: tuple[Vec, Vec]
 
     def __init__(self, counts: Sequence[int], wilds: int, melds: Iterable[Meld],
                  must: Iterable[int], pengpenghu: bool = True) -> None:
@@ -289,22 +340,50 @@ class Evaluator:
         self.vecs = [_vectors(k) for k in self.keys]
         self._combine_suits()
 
-    def _combine_suits(self) -> None:
+    def _combine_suits(self, parent: Evaluator | None = None, suit: int = -1) -> None:
         """What follows from the suit vectors: for each suit, what the other three keep
         together, and the most tiles kept by an open 清一色 of another suit (a what-if tile
-        of that suit leaves it as it is)."""
-        self.others_small = self._others(1)
-        self.others_pph = self._others(2)
+        of that suit leaves it as it is).  ``parent``: an evaluator whose vectors differ
+        from these in ``suit`` alone (:meth:`with_tile`), whose pairs of suits the other
+        pair keeps, and what the other three keep beside ``suit``."""
+        if parent is None:
+            self._pairs_small = self._pairs(1)
+            self._pairs_pph = self._pairs(2)
+        else:
+            self._pairs_small = self._pair_after(1, parent._pairs_small, suit)
+            self._pairs_pph = self._pair_after(2, parent._pairs_pph, suit)
+        self.others_small = self._others(
+            1, self._pairs_small, None if parent is None else parent.others_small, suit)
+        self.others_pph = self._others(
+            2, self._pairs_pph, None if parent is None else parent.others_pph, suit)
         sets = self.sets
         allowed = self.allowed
         q0, q1, q2 = (self.vecs[q][0][5 + sets] if _QYS[q] in allowed else _NEG for q in range(3))
         self._big = (max(q1, q2), max(q0, q2), max(q0, q1), max(q0, q1, q2))
 
-    def _others(self, which: int) -> list[Vec]:
-        v = [x[which] for x in self.vecs]
-        p01 = combine(v[0], v[1])
-        p23 = combine(v[2], v[3])
-        return [combine(v[1], p23), combine(v[0], p23), combine(p01, v[3]), combine(p01, v[2])]
+    def _pairs(self, which: int) -> tuple[Vec, Vec]:
+        """What suits 0 and 1, and suits 2 and 3, keep together (vector ``which``)."""
+        v = self.vecs
+        return combine(v[0][which], v[1][which]), combine(v[2][which], v[3][which])
+
+    def _pair_after(self, which: int, pairs: tuple[Vec, Vec], suit: int) -> tuple[Vec, Vec]:
+        """:meth:`_pairs` from those of an evaluator that differs in ``suit`` alone."""
+        v = self.vecs
+        if suit < 2:
+            return combine(v[0][which], v[1][which]), pairs[1]
+        return pairs[0], combine(v[2][which], v[3][which])
+
+    def _others(self, which: int, pairs: tuple[Vec, Vec], kept: list[Vec] | None,
+                suit: int) -> list[Vec]:
+        """For each suit, what the other three keep together (vector ``which``); ``kept``:
+        those of an evaluator that differs in ``suit`` alone, whose entry for ``suit``
+        stays."""
+        v1, v0, v3, v2 = (self.vecs[q][which] for q in (1, 0, 3, 2))
+        p01, p23 = pairs
+        return [kept[0] if kept is not None and suit == 0 else combine(v1, p23),
+                kept[1] if kept is not None and suit == 1 else combine(v0, p23),
+                kept[2] if kept is not None and suit == 2 else combine(p01, v3),
+                kept[3] if kept is not None and suit == 3 else combine(p01, v2)]
 
     # ------------------------------------------------------------------ kept tiles
     def kept(self, target: str) -> int:
@@ -453,11 +532,14 @@ class Evaluator:
         must = self.must
         if need > room:  # nothing lowers a shanten below -1 (the laizi still counts)
             return tuple(t for t in range(NUM_KINDS) if unseen[t] and t == laizi and t not in must)
-        hit: set[int] = set()
-        for q in range(4):
-            hit.update(self._suit_lowering(q, need))
-        return tuple(t for t in range(NUM_KINDS)
-                     if unseen[t] and t not in must and (t == laizi or t in hit))
+        out: list[int] = []
+        for q in range(4):  # each suit's kinds in tile order, the suits in order
+            kinds = self._suit_lowering(q, need)
+            lo, hi = _SLICES[q]
+            if lo <= laizi < hi and laizi not in kinds:
+                kinds = tuple(sorted((*kinds, laizi)))
+            out.extend(t for t in kinds if unseen[t] and t not in must)
+        return tuple(out)
 
     def _suit_lowering(self, q: int, need: int) -> tuple[int, ...]:
         """The kinds of suit ``q`` one more of which lets some open target keep ``need``
@@ -518,9 +600,15 @@ class Evaluator:
         if delta > 0 and self.counts[tile] >= _MOST:
             raise ValueError(f"a tile count out of 0 to {_MOST}")
         ev = Evaluator.__new__(Evaluator)  # the same melds and rules: only the counts change
-        for name in ("allowed", "fys_tiles", "jys", "melds", "must", "pengpenghu", "room", "sets",
-                     "wilds"):
-            setattr(ev, name, getattr(self, name))
+        ev.allowed = self.allowed
+        ev.fys_tiles = self.fys_tiles
+        ev.jys = self.jys
+        ev.melds = self.melds
+        ev.must = self.must
+        ev.pengpenghu = self.pengpenghu
+        ev.room = self.room
+        ev.sets = self.sets
+        ev.wilds = self.wilds
         ev.counts = list(self.counts)
         ev.keys = list(self.keys)
         ev.vecs = list(self.vecs)
@@ -535,7 +623,7 @@ class Evaluator:
                 ev.fys_count += delta
             elif tile in _JYS:
                 ev.jys_count += delta
-        ev._combine_suits()
+        ev._combine_suits(self, tile // 9 if tile < 27 else 3)
         return ev
 
 

@@ -338,6 +338,9 @@ class SeatReading:
         self.melds: list[Meld] = self.my.melds  # own concealed kongs are shown to their owner
         self._order: list[tuple[int, int]] | None = None  # discard_order, once built
         self._order_built = False
+        # the answers of multiplier and small_win_possible, asked many times a decision
+        self._multipliers: dict[tuple[int, bool, int, bool], Fraction] = {}
+        self._small_wins: dict[tuple[object, ...], bool] = {}
 
     def public_key(self) -> bytes:
         """Everything this seat knows, canonically encoded: the same bytes for the JSON
@@ -356,11 +359,16 @@ class SeatReading:
     def multiplier(self, seat: int, *, big: bool, extra_openings: int = 0,
                    dealt_in: bool = False) -> Fraction:
         """The seat's own factors as a loser would have them now (with ``dealt_in``, the
-        discarder's 放冲 as well)."""
+        discarder's 放冲 as well).  Memoised for the reading (the table does not change)."""
+        key = (seat, big, extra_openings, dealt_in)
+        hit = self._multipliers.get(key)
+        if hit is not None:
+            return hit
         st = _as_if(self.seats[seat].state(), None, extra_openings)
         m = Fraction(1)
         for f in seat_factors(seat, st, self.rules, self.dealer, big=big, dealt_in=dealt_in):
             m *= f.total
+        self._multipliers[key] = m
         return m
 
     def my_multiplier(self, *, big: bool, hard: bool, self_drawn: bool,
@@ -456,9 +464,17 @@ class SeatReading:
         """Whether a small hand (小胡) could pass the minimum score with my factors now
         (times ``extra``; with ``melds`` as my melds), at best: hard (``hard`` False: a
         soft win, a laizi standing in), and self-drawn or dealt in by the seat that pays
-        most."""
+        most.  Memoised for the reading: a bot asks it of many discards and claims."""
         if not (self.rules.min_score_one_loser or self.rules.min_score_every_loser):
             return True
+        key = (extra, extra_openings, None if melds is None else tuple(melds), hard)
+        hit = self._small_wins.get(key)
+        if hit is None:
+            hit = self._small_wins[key] = self._small_win(extra, extra_openings, melds, hard)
+        return hit
+
+    def _small_win(self, extra: Fraction, extra_openings: int, melds: Sequence[Meld] | None,
+                   hard: bool) -> bool:
         mw = self.my_multiplier(big=False, hard=hard, self_drawn=True, extra=extra,
                                 extra_openings=extra_openings, melds=melds)
         if self.passes_minimum(self.win_amounts(1, mw, None)):
