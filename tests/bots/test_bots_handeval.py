@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from wuhan_mahjong.analysis import shanten
+from wuhan_mahjong.analysis import shanten, waits
 from wuhan_mahjong.bots import handeval
 from wuhan_mahjong.bots.handeval import Evaluator, hand_counts
 from wuhan_mahjong.meld import Meld
@@ -164,3 +164,50 @@ def test_suit_vectors_by_parts_match_the_whole_suit_search() -> None:
                 v = handeval._suit_vec(counts, False, handeval._ANY)
                 want = (v, handeval._suit_vec(counts, False, handeval._NONE), v)
             assert handeval._build_vectors(counts, suit) == want, (counts, suit)
+
+
+def _near_ready(rng: random.Random) -> tuple[list[int], list[Meld]]:
+    """A complete hand (four sets and a pair, some sets claimed) less one tile, one tile of
+    it changed now and then: mostly ready hands, some a step away."""
+    sets: list[tuple[int, ...]] = []
+    lean = rng.choice((None, "suit", "honour", "258"))
+    q = rng.randrange(3)
+    while len(sets) < 4:
+        t = rng.randrange(34)
+        if lean == "suit" and not q * 9 <= t < q * 9 + 9:
+            continue
+        if lean == "honour" and rng.random() < 0.7 and t < 27:
+            continue
+        if lean == "258" and not (t < 27 and t % 9 in (1, 4, 7)):
+            continue
+        sets.append((t, t + 1, t + 2) if t < 27 and t % 9 < 7 and rng.random() < 0.5
+                    else (t, t, t))
+    pair = rng.randrange(34)
+    melds = [Meld("peng" if s[0] == s[1] else "chi", s, 1) for s in sets[:rng.randrange(5)]]
+    hand = [x for s in sets[len(melds):] for x in s] + [pair, pair]
+    hand.remove(rng.choice(hand))
+    if rng.random() < 0.3:
+        hand[rng.randrange(len(hand))] = rng.randrange(34)
+    return sorted(hand), melds
+
+
+def test_a_hand_with_any_win_is_ready_by_the_evaluator() -> None:
+    """Whatever the analysis reads as a win (a 全求人 and a soft win included) is a shape
+    some open target counts complete, so greedy asks the analysis for the big-hand waits
+    of ready hands only (``GreedyBot.wild_waits_big``): a hand the evaluator puts a step
+    away has no win at all."""
+    rng = random.Random(12)
+    wins = 0
+    for i in range(1500):
+        rules = get_rules(("yuanhang", "bianfeng", "laizishanzhuang")[i % 3])
+        hand, melds = _near_ready(rng)
+        if any(hand.count(t) + sum(m.tiles.count(t) for m in melds) > 4 for t in set(hand)):
+            continue
+        laizi = rng.choice(hand) if rng.random() < 0.5 else rng.randrange(34)
+        found = waits(hand, melds, laizi, rules, "discard") + waits(hand, melds, laizi, rules)
+        if found:
+            wins += 1
+            counts, wilds = hand_counts(hand, laizi)
+            ev = Evaluator(counts, wilds, melds, sorted(rules.must_kong_tiles), rules.pengpenghu)
+            assert ev.best()[0] <= 0, (hand, melds, laizi, rules.profile, found)
+    assert wins > 250

@@ -452,7 +452,11 @@ class GreedyBot:
         :attr:`laizi_waits` off."""
         if not self.laizi_waits:
             return False
-        return any(big_wins(_without(t.hand, d), t.melds, t) > 0 for d in discard_choices(t))
+        # a win of any reading needs a shape some shanten target counts complete (a 全求人
+        # has the 2/5/8 pair or a big hand's shape): the analysis reads ready hands only
+        ev = evaluator(t.hand, t.melds, t)
+        return any(ev.shanten_after(d, -1) <= 0 and big_wins(_without(t.hand, d), t.melds, t) > 0
+                   for d in discard_choices(t))
 
     def laizi_kong_keeps_waits(self, t: SeatReading) -> bool:
         """Whether a laizi kong keeps what a ready hand wins, as :meth:`kong_keeps_waits`
