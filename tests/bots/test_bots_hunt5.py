@@ -173,3 +173,16 @@ def test_guard_a_ready_hand_makes_the_direct_kong_beside_ready_seats(bot: str, p
     robbed); its factor raises a win this hand is as likely as either ready seat to make."""
     ask(bot, _direct_view("777p234m55s34s", profile, wall, [meld("chi", "678m", 3)]),
         [DIRECT_7P])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_guard_a_concealed_kong_is_no_opening(bot: str, profile: str) -> None:
+    """Guard.  Closed but for a 暗杠 of 7s, ready in shape on 2p/5p (234m 678m 55p 34p): a
+    concealed kong is no opening (RULES §9), so no tile wins yet; the chi of 678m with the
+    previous seat's 7m (the 7m thrown back) opens the hand and keeps the wait."""
+    view = make_view("234m678m55p34p", profile=profile, indicator="9p", wall=40, dealer=0,
+                     melds={0: [{"type": "kong", "kind": "concealed", "tiles": "7777s",
+                                 "from_seat": None}]},
+                     claim=("7m", 3), actions=[PASS, {"type": "chi", "tile": "6m"}])
+    ask(bot, view, [{"type": "chi", "tile": "6m"}])
