@@ -172,3 +172,36 @@ def test_bot_evaluator_rule_memos_are_lru_bounded() -> None:
     """The open targets by melds and the 风一色 tiles by must-kong tiles (``handeval``)."""
     assert handeval._allowed.cache_info().maxsize == 1024
     assert handeval._fys_tiles.cache_info().maxsize == 64
+
+
+def test_bot_waits_memo_stays_bounded_and_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Greedy's memo of what it reads from a hand's waits (``greedy._WAITS``), and the
+    evaluator's memos of a suit's parts (``handeval._block_vectors``, ``_pung_vector``)."""
+    from wuhan_mahjong.bots import greedy
+    from wuhan_mahjong.bots.seat_reading import SeatReading
+    from wuhan_mahjong.bots.view import int_view
+    from wuhan_mahjong.engine.state import new_hand
+    from wuhan_mahjong.meld import Meld
+    from wuhan_mahjong.rules import get_rules
+
+    assert handeval._block_vectors.cache_info().maxsize == shape.MEMO_LIMIT
+    assert handeval._pung_vector.cache_info().maxsize == 1024
+    t = SeatReading(int_view(new_hand(get_rules(), 0, rng=random.Random(5)), 0))
+    melds = [Meld("peng", (x, x, x), 1) for x in (18, 19, 20)]  # opened: its waits win
+    rng = random.Random(4)
+    hands = []
+    for _ in range(3 * LIMIT):
+        pool = [x for x in range(9) for _ in range(4)]
+        rng.shuffle(pool)
+        hands.append(sorted(pool[:4]))
+
+    def run() -> list[tuple[greedy.WaitSummary, ...]]:
+        return [greedy.wait_summary(h, melds, t, "self_draw") for h in hands]
+
+    monkeypatch.setattr(greedy, "_WAITS", {})
+    want = run()
+    assert any(want)  # some hands are ready
+    monkeypatch.setattr(greedy, "_WAITS", {})
+    monkeypatch.setattr(greedy, "WAITS_LIMIT", LIMIT)
+    assert run() == want
+    assert 0 < len(greedy._WAITS) <= LIMIT
