@@ -207,7 +207,7 @@ class ExpertBot(GreedyBot):
                  kong_value: bool = True, ready_big: bool = True, safe_ties: float = 0.5,
                  hopeless_holds: bool = True, minimum_step: bool = True,
                  contract_ties: bool = True, rob_ready: bool = True,
-                 threat_kongs: bool = True) -> None:
+                 threat_kongs: bool = True, own_discard: bool = True) -> None:
         super().__init__(seed)
         self.threat_kongs = bool(threat_kongs)
         """While some opponent reads as ready (``threat_min``), a concealed or added kong is
@@ -325,6 +325,10 @@ class ExpertBot(GreedyBot):
         self.let_go = bool(let_go)
         """Read the kinds an opponent let go by since his last discard as ones he cannot
         win on (:meth:`OpponentModel._without_let_go`)."""
+        self.own_discard = bool(own_discard)
+        """With ``let_go``, read an opponent's own last discard made after a draw as a kind
+        he cannot win on either: a win on it would have been his self-draw
+        (:meth:`SeatReading.discard_after_draw`; no furiten in these rules, RULES §15)."""
         self.fold_floor = float(fold_floor)
         """Below this chance of winning (the core's discard, :meth:`win_chance`), the
         push-or-fold layer ignores ``defence_speed``: a hand that will hardly win has no
@@ -437,7 +441,7 @@ class ExpertBot(GreedyBot):
         if self._model is None:
             self._model = OpponentModel(self.t, self.rng, self.samples, waits=self.waits,
                                         ready_fit=self.ready_fit, let_go=self.let_go,
-                                        rob_ready=self.rob_ready)
+                                        rob_ready=self.rob_ready, own_discard=self.own_discard)
         return self._model
 
     def _threatened(self, ev: Evaluator, choice: Action | None
@@ -1037,7 +1041,7 @@ class ExpertBot(GreedyBot):
             return choice
         model = self.model() if self.waits == "shapes" else OpponentModel(
             t, self.rng, self.samples, waits="shapes", ready_fit=self.ready_fit,
-            let_go=self.let_go)
+            let_go=self.let_go, own_discard=self.own_discard)
         d0 = choice.tile
         sh0 = ev.shanten_after(d0, -1)
         acc0 = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]

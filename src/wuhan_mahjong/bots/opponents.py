@@ -183,8 +183,13 @@ class OpponentModel:
 
     def __init__(self, t: SeatReading, rng: random.Random, samples: int = 48,
                  waits: str = "sampled", ready_fit: bool = False,
-                 let_go: bool = True, rob_ready: bool = True) -> None:
+                 let_go: bool = True, rob_ready: bool = True,
+                 own_discard: bool = True) -> None:
         check_wait_reading(waits)
+        self.own_discard = own_discard
+        """With ``let_go``, take his own last discard out of his waits too where he made
+        it after a draw (:meth:`SeatReading.discard_after_draw`): a win on it would have
+        been his self-draw."""
         self.rob_ready = rob_ready
         """Read a seat's chance of robbing a kong with his readiness whatever the minimum
         score says (``Read.p_rob``: 抢杠 is a big hand); off, with the readiness of a win on
@@ -371,6 +376,12 @@ class OpponentModel:
         could pass it on my discard but not on the earlier discarder's tells nothing."""
         passed = {k for s, k in self.t.offered_since_discard(o)
                   if s == self.t.me or not small_ok or self._small_ok(o, s)}
+        # his own last discard, made after a draw: a win on it would have been a
+        # self-draw, which passes the minimum score wherever a win on my discard would
+        # (自摸 doubles every loser's share, 放冲 the discarder's alone)
+        own = self.t.discard_after_draw(o) if self.own_discard else None
+        if own is not None:
+            passed.add(own)
         if not passed:
             return waits
         return [0.0 if k in passed else w for k, w in enumerate(waits)]

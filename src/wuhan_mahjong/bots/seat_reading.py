@@ -337,6 +337,7 @@ class SeatReading:
         self.my = self.seats[self.me]
         self.melds: list[Meld] = self.my.melds  # own concealed kongs are shown to their owner
         self._order: list[tuple[int, int]] | None = None  # discard_order, once built
+        self._order_claimed: list[bool] = []  # of each discard in it: was it claimed
         self._order_built = False
         # the answers of multiplier and small_win_possible, asked many times a decision
         self._multipliers: dict[tuple[int, bool, int, bool], Fraction] = {}
@@ -415,6 +416,7 @@ class SeatReading:
             tile, claimed_by = rivers[seat][at[seat]]
             at[seat] += 1
             order.append((seat, tile))
+            self._order_claimed.append(claimed_by is not None)
             seat = (seat + 1) % 4 if claimed_by is None else claimed_by
         self._order = None if any(at[s] != len(rivers[s]) for s in range(4)) else order
         self._order_built = True
@@ -434,6 +436,22 @@ class SeatReading:
             return []
         end = len(order) - 1 if self.phase == "claim" else len(order)  # he answers it now
         return [(s, k) for s, k in order[last + 1:end] if s != seat]
+
+    def discard_after_draw(self, seat: int) -> int | None:
+        """The kind of ``seat``'s last discard if he made it after a draw (the first
+        discard of the dealer's fourteen too), not after a claim: his concealed hand has
+        not changed since, and with that tile it was his hand after the draw, so a win on
+        it would have been his self-draw (自摸), and players take their wins.  After a
+        chi or a peng no win was open to him (a 冲杠's replacement draw is read the
+        same way, to be safe).  ``None`` before his first discard, after a claim, and
+        when the order cannot be rebuilt."""
+        order = self.discard_order()
+        if not order:
+            return None
+        last = max((i for i, (s, _) in enumerate(order) if s == seat), default=None)
+        if last is None or (last > 0 and self._order_claimed[last - 1]):
+            return None
+        return order[last][1]
 
     def ready_after(self, tile: int) -> bool:
         """Whether my hand, once ``tile`` is discarded from it, is ready as contracting
