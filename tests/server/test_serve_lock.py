@@ -9,9 +9,11 @@ from __future__ import annotations
 import fcntl
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sqlalchemy.engine import make_url
 
 from wuhan_mahjong.store import open_store
 from wuhan_mahjong.store.serve_lock import (
@@ -22,6 +24,7 @@ from wuhan_mahjong.store.serve_lock import (
 )
 
 from .test_cluster import redis_url  # noqa: F401 (a fixture)
+from .test_db_outage import CuttableProxy
 from .test_durable_crash import ServeProcess
 
 
@@ -159,3 +162,44 @@ def _said(log: Path) -> str:
     assert len(lines) == 1, lines
     assert lines[0].startswith("wuhan-mahjong: error: "), lines[0]
     return lines[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_a_server_takes_its_lock_again_after_postgresql_was_away(db_url: str,
+                                                                 tmp_path: Path) -> None:
+    """PostgreSQL ends the lock's session with the connection (a restart, a network cut);
+    the server ran on without its lock, so ``admin drain --wait`` and ``admin restore`` took
+    it for gone and a second server could start beside it.  It takes the lock again as soon
+    as the database answers."""
+    url = make_url(db_url)
+    proxy = CuttableProxy(url.host or "127.0.0.1", url.port or 5432)
+    server = ServeProcess(url.set(host="127.0.0.1", port=proxy.port)
+                          .render_as_string(hide_password=False), tmp_path / "server.log")
+    second = ServeProcess(db_url, tmp_path / "second.log")
+    store = open_store(db_url)
+    try:
+        server.start()
+        assert lock_holder(store.engine) is not None
+        proxy.cut()  # PostgreSQL sees the session's connection closed
+        _wait_for(lambda: lock_holder(store.engine) is None, "the cut ended no session")
+        proxy.restore()
+        _wait_for(lambda: lock_holder(store.engine) is not None,
+                  "the server did not take its lock again")
+        with pytest.raises(RuntimeError, match="exited with 2"):
+            second.start()
+        assert "another wuhan-mahjong server serves this database" in _said(
+            tmp_path / "second.log")
+        assert server.proc is not None and server.proc.poll() is None
+    finally:
+        server.close()
+        second.close()
+        proxy.close()
+        store.close()
+
+
+def _wait_for(condition: Callable[[], bool], failure: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, failure
+        time.sleep(0.1)

@@ -23,9 +23,10 @@ included), so it also tells an operator's tool whether any server is running at 
   database and the schema (``search_path``), so servers on other schemas of one database
   are independent.  PostgreSQL releases it when the connection ends; the session probes its
   client with TCP keepalives every few seconds, so a machine that lost power lets go of it
-  within about half a minute (not the two hours of the default).  If that connection
-  is lost while the server runs (PostgreSQL restarted), the lock is gone until the next
-  start; the matches' epochs still fence a second server's writes.
+  within about half a minute (not the two hours of the default).  If that session ends
+  while the server runs (PostgreSQL restarted), the server takes the lock again on a new
+  one as soon as the database answers (:class:`_PgKeeper`); meanwhile the matches' epochs
+  still fence a second server's writes.
 
 A killed server's PostgreSQL lock can outlive it by a moment (PostgreSQL notices the
 closed connection a little later), so that lock is tried again for up to ``wait`` seconds;
@@ -37,8 +38,10 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import os
 import socket
+import threading
 import time
 import zlib
 from collections.abc import Callable
@@ -52,6 +55,8 @@ from .errors import StoreError
 
 __all__ = ["SQLITE_RETRY_SECONDS", "DatabaseInUse", "ServeLock", "hold_serve_lock",
            "lock_holder"]
+
+log = logging.getLogger(__name__)
 
 _PG_NAMESPACE = "wuhan-mahjong serve"
 _PG_CLASS = 0x574D  # "WM": the first of the advisory lock's two keys
@@ -189,8 +194,25 @@ def _postgresql_lock(engine: Engine, node: bool) -> ServeLock:
     # a connection of its own, outside the store's pool, for the process's whole life
     own = create_engine(engine.url, poolclass=NullPool,
                         connect_args=pg_connect_args(engine.url, {}))
+    try:
+        connection, got, holders = _pg_try(own, node)
+    except BaseException:
+        own.dispose()
+        raise
+    if got:
+        keeper = _PgKeeper(own, connection, node)
+        return ServeLock(keeper.stop)
+    connection.close()
+    own.dispose()
+    if not holders:  # let go between the try and the look
+        raise DatabaseInUse("another process", node=node)
+    raise DatabaseInUse(_pg_named(holders), nodes=holders[0][2] == "ShareLock", node=node)
+
+
+def _pg_try(own: Engine, node: bool) -> tuple[Connection, bool, list[tuple[int, str | None, str]]]:
+    """A new session of ``own`` and its try of the lock: (the session, whether it holds the
+    lock, who holds it otherwise)."""
     connection = own.connect()
-    lock = ServeLock(connection.close, own.dispose)
     try:
         # PostgreSQL learns of a dead client (a machine that lost power) only by TCP
         # keepalives, two hours apart by default: probe this session's peer every few
@@ -199,18 +221,76 @@ def _postgresql_lock(engine: Engine, node: bool) -> ServeLock:
             connection.execute(text(f"SET tcp_keepalives_{name} = {seconds}"))
         key = _pg_key(connection)
         take = "pg_try_advisory_lock_shared" if node else "pg_try_advisory_lock"
-        got = connection.scalar(text(f"SELECT {take}(:ns, :key)"), {"ns": _PG_CLASS, "key": key})
+        got = bool(connection.scalar(text(f"SELECT {take}(:ns, :key)"),
+                                     {"ns": _PG_CLASS, "key": key}))
         holders = [] if got else _pg_holders(connection, key)
         connection.commit()  # idle outside a transaction: the lock is the session's
     except BaseException:
-        lock.release()
+        connection.close()
         raise
-    if got:
-        return lock
-    lock.release()
-    if not holders:  # let go between the try and the look
-        raise DatabaseInUse("another process", node=node)
-    raise DatabaseInUse(_pg_named(holders), nodes=holders[0][2] == "ShareLock", node=node)
+    return connection, got, holders
+
+
+KEEP_SECONDS = 5.0
+"""How often a server looks that its PostgreSQL lock's session is still there."""
+
+
+class _PgKeeper:
+    """Holds a server's PostgreSQL lock for the life of the process: a session that
+    PostgreSQL ended (restarted, failed over, an operator's ``pg_terminate_backend``) took
+    the lock with it, and the server ran on without it, so that ``admin drain --wait`` and
+    ``admin restore`` took it for gone and a second server could start.  A thread looks
+    every :data:`KEEP_SECONDS` and takes the lock again on a new session as soon as the
+    database answers (logging an error while another server holds it meanwhile)."""
+
+    def __init__(self, own: Engine, connection: Connection, node: bool) -> None:
+        self._own = own
+        self._connection: Connection | None = connection
+        self._node = node
+        self._stopped = threading.Event()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name="wm-serve-lock", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stopped.wait(KEEP_SECONDS):
+            with self._lock:
+                if self._stopped.is_set():
+                    return
+                self._look()
+
+    def _look(self) -> None:
+        if self._connection is not None:
+            try:
+                self._connection.execute(text("SELECT 1"))
+                self._connection.commit()
+                return
+            except Exception:  # the session is gone, and the lock with it
+                with contextlib.suppress(Exception):
+                    self._connection.close()
+                self._connection = None
+                log.warning("the serve lock's PostgreSQL session ended; taking the lock again "
+                            "when the database answers")
+        try:
+            connection, got, holders = _pg_try(self._own, self._node)
+        except Exception:  # the database is still away: the next look tries again
+            return
+        if got:
+            self._connection = connection
+            log.warning("the serve lock is held again")
+            return
+        connection.close()
+        log.error("the serve lock is held by %s since PostgreSQL was away: this server "
+                  "should stop", _pg_named(holders) if holders else "another process")
+
+    def stop(self) -> None:
+        self._stopped.set()
+        with self._lock:
+            connection, self._connection = self._connection, None
+            if connection is not None:
+                with contextlib.suppress(Exception):  # a connection PostgreSQL dropped already
+                    connection.close()
+            self._own.dispose()
 
 
 def _in_use(holder: str, *, nodes: bool, node: bool) -> str:
