@@ -22,10 +22,11 @@ from typing import Any
 
 import pytest
 from handmade import ask, discard, make_view, meld
+from test_bots_let_go import _played
 
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.seat_reading import SeatReading
-from wuhan_mahjong.engine import SeatView
+from wuhan_mahjong.engine import SeatView, seat_view
 from wuhan_mahjong.engine.actions import action_from_json
 from wuhan_mahjong.tiles import parse_tile
 
@@ -75,6 +76,23 @@ def test_a_discard_after_a_claim_tells_nothing() -> None:
     reading = SeatReading(_river_view("yuanhang", 16))
     assert reading.discard_after_draw(3) == parse_tile("5s")
     assert reading.discard_after_draw(1) == parse_tile("3z")
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_no_discard_after_a_draw_wins_for_him(profile: str) -> None:
+    """Against the engine: at every decision of greedy self-play, the last discard an
+    opened opponent made after a draw is never a kind he may win on from this seat
+    (greedy takes every win it is offered, as the reading assumes)."""
+    checked = 0
+    for state, seat in _played(profile, 5, 8):
+        t = SeatReading(seat_view(state, seat))
+        for o in range(4):
+            own = t.discard_after_draw(o)
+            if o == seat or own is None or not t.seats[o].openings:
+                continue
+            checked += 1
+            assert not state.copy()._discard_win(o, own, seat, rob=False), (o, own)
+    assert checked > 100
 
 
 # ---------------------------------------------------------------- guards
