@@ -18,6 +18,7 @@ The positions the bots already answered right are below it, marked as guards.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from handmade import ask, discard, make_view, meld
 from test_bots_let_go import _played
 
 from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.opponents import OpponentModel
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView, seat_view
 from wuhan_mahjong.engine.actions import action_from_json
@@ -76,6 +78,23 @@ def test_a_discard_after_a_claim_tells_nothing() -> None:
     reading = SeatReading(_river_view("yuanhang", 16))
     assert reading.discard_after_draw(3) == parse_tile("5s")
     assert reading.discard_after_draw(1) == parse_tile("3z")
+
+
+def test_a_quanqiuren_discard_after_a_draw_stays_a_wait() -> None:
+    """Seat 2 holds one tile beside four claimed melds and threw 5p after his draw: he may
+    have drawn the pair of his lone 5p, whose self-drawn small hand may fall short of the
+    minimum score in ``bianfeng``, where the 全求人 on a discard (a big hand) passes it.
+    His own discard stays in his waits."""
+    melds = [meld("chi", "123m", 1), meld("peng", "777s", 3), meld("peng", "999p", 0),
+             meld("chi", "456m", 1)]
+    view = make_view("234p678p345s66s11m8m", profile="bianfeng", indicator="9s", wall=30,
+                     dealer=0, melds={2: melds},
+                     discards={0: "1z9p>2 2z5z", 1: "2m>2 5m>2 9m", 2: "9s1s4z8s5p",
+                               3: "7s>2 3z1p3s2s"})
+    t = SeatReading(view)
+    assert t.discard_after_draw(2) == parse_tile("5p")
+    read = OpponentModel(t, random.Random(1), waits="shapes").reads[2]
+    assert read.waits[parse_tile("5p")] > 0
 
 
 @pytest.mark.parametrize("profile", PROFILES)

@@ -378,9 +378,11 @@ class OpponentModel:
                   if s == self.t.me or not small_ok or self._small_ok(o, s)}
         # his own last discard, made after a draw: a win on it would have been a
         # self-draw, which passes the minimum score wherever a win on my discard would
-        # (自摸 doubles every loser's share, 放冲 the discarder's alone)
+        # (自摸 doubles every loser's share, 放冲 the discarder's alone) -- but for 全求人,
+        # a big hand only on a discard: his self-drawn pair may be a small hand short of
+        # the minimum, and he throws one of the pair and waits on the other
         own = self.t.discard_after_draw(o) if self.own_discard else None
-        if own is not None:
+        if own is not None and not self.quanqiuren(o):
             passed.add(own)
         if not passed:
             return waits
