@@ -11,7 +11,8 @@ The fault it found (the test fails on the code before the fix it names):
   been his self-draw, which players take (there is no furiten, RULES §15, but there is no
   need of one): 5s is the one tile that cannot deal in.  The expert and the search bot
   threw a live 3s, reading 5s as merely less likely (``own_discard``, which takes such a
-  discard out of his waits beside the kinds he let go by).
+  discard out of his waits beside the kinds he let go by; not a 全求人 seat's, whose
+  self-drawn pair may fall short of the minimum score where the discard win passes).
 
 The positions the bots already answered right are below it, marked as guards.
 """
