@@ -115,7 +115,7 @@ class Server:
                                                      ws_max_size=64 * 1024, proxy_headers=False))
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a busy machine (tests/web/conftest.py)
         while not self.uvicorn.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the server did not start")

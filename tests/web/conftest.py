@@ -159,6 +159,10 @@ SERVER_ARGS = ["--bot-wait", "0", "--bot-delay", "0.05", "--claim-hold", "0.3", 
 """The live tests' server: bots at once and fast, one-hand quick matches, long timers."""
 
 
+SERVER_START_SECONDS = 60
+"""How long :func:`run_server` waits for a server's health check before it fails."""
+
+
 @contextlib.contextmanager
 def run_server(data: Path, extra: list[str] | None = None) -> Iterator[str]:
     """``python -m wuhan_mahjong serve`` on a free loopback port with a SQLite folder; its URL."""
@@ -180,17 +184,19 @@ def run_server(data: Path, extra: list[str] | None = None) -> Iterator[str]:
     proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(150):
-            if proc.poll() is not None:
-                break
+        # a minute, as ServeProcess waits: on a busy machine (a full run beside other work)
+        # a start took 17 s, its imports alone 13, and the 15 s once allowed here failed
+        # every browser test of the worker's shared server
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        while proc.poll() is None:
             try:
                 with urllib.request.urlopen(f"{base}/api/health", timeout=1) as r:
                     if r.status == 200:
                         break
             except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the server did not start in {SERVER_START_SECONDS} s")
                 time.sleep(0.1)
-        else:
-            pytest.fail("the server did not start")
         if proc.poll() is not None:
             log.flush()
             pytest.fail(f"the server exited: {(data / 'server.log').read_text()[-2000:]}")

@@ -250,7 +250,7 @@ def _server_of(web: Path, data: Path) -> Iterator[str]:
     server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # a busy machine (conftest.SERVER_START_SECONDS)
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
             pytest.fail("the server did not start")
