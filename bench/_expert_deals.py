@@ -1,5 +1,5 @@
 """The decisions of an expert against three greedy seats on the arena's duplicate deals, for
-the analysis tools of docs/bots.md (``bots_defence_check.py``, ``bots_dealin_study.py``).
+the analysis tools of docs/bots-log.md (``bots_defence_check.py``, ``bots_dealin_study.py``).
 
 Each deal is played four times with the seats rotated, as the arena does: in rotation
 ``r`` the expert sits at seat ``(4 - r) % 4`` (seat ``i`` plays ``seats[(i + r) % 4]``).

@@ -1,4 +1,4 @@
-"""Fit the danger reading to the engine's answers (docs/bots.md, "A danger reading fitted to
+"""Fit the danger reading to the engine's answers (docs/bots-log.md, "A danger reading fitted to
 the oracle").
 
 Greedy self-play on the arena's duplicate deals of a TUNING seed; at every discard of every

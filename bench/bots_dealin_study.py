@@ -10,7 +10,7 @@ another discard keeps the same shanten, loses at most k of the unseen tiles that
 improve the hand, and deals in to nobody.  For those, the tile the opponent model rates
 safest among the same alternatives and the tile itself is checked too; and at every
 discard, the first-order effect of always playing that tile (the deal-ins it would have
-made, the hand played on as it was).  An analysis tool for docs/bots.md, not
+made, the hand played on as it was).  An analysis tool for docs/bots-log.md, not
 a bot: it sees the real hands.  Never run it on a publication seed.
 """
 

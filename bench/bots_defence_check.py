@@ -7,7 +7,7 @@ duplicate deal).  At every discard where its push-or-fold layer replaced the cor
 choice, both tiles are tried on copies of the real position (which no player sees):
 does an opponent get a win offer on the core's tile, on the defended tile?  Also at
 every searched-for decision the same for the core's tile and the safest tile of the
-opponent model.  An analysis tool for docs/bots.md, not a bot; never run it on a
+opponent model.  An analysis tool for docs/bots-log.md, not a bot; never run it on a
 publication seed.
 """
 

@@ -1,4 +1,4 @@
-"""Where the expert's edge over greedy comes from, decision by decision (docs/bots.md).
+"""Where the expert's edge over greedy comes from, decision by decision (docs/bots-log.md).
 
 Each hand of a TUNING seed is played twice on the same wall: four greedy seats, and the
 expert at seat 0 with three greedy seats.  The two games are identical until the expert

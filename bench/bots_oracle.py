@@ -1,4 +1,4 @@
-"""How much a perfect reading of the opponents could give: the defence oracle (docs/bots.md).
+"""How much a perfect reading of the opponents could give: the defence oracle (docs/bots-log.md).
 
 Suphx's authors train with an *oracle* that sees hidden tiles; here an oracle measures the
 room left.  Each hand of a TUNING seed is played on the same wall with three greedy seats

@@ -13,7 +13,7 @@ Q(alternative) - Q(greedy's choice) in points for that seat, its 95% interval
 and how often the alternative came out ahead.
 
 This is an analysis tool, not a bot: the other hands stay as dealt (only the
-wall order is resampled), which no player could know.  docs/bots.md records
+wall order is resampled), which no player could know.  docs/bots-log.md records
 what it found.  Not a test: 800 hands take about nine minutes on two cores.
 """
 

@@ -1,7 +1,7 @@
 """Where a policy's wins get their size: every win of a run against three greedy seats
 on a TUNING seed, split by big hand / small hand, the winner's multiplier and the
 factors that made it (openings, 红中 / laizi kongs, hard hand, self-draw...), and which
-payments reached a cap.  Written for the expert's smaller wins (docs/bots.md).
+payments reached a cap.  Written for the expert's smaller wins (docs/bots-log.md).
 
     nice -n 19 python3 bench/bots_wins.py --profile yuanhang --seed 40 --deals 80 --policy expert
 

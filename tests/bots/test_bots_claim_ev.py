@@ -1,5 +1,5 @@
 """``ExpertBot(claim_ev=...)``: a chi or peng only when it is worth its exposure (off by
-default; docs/bots.md, "Claims worth their exposure").  An opening doubles what the seat
+default; docs/bots-log.md, "Claims worth their exposure").  An opening doubles what the seat
 pays whenever another seat wins, nearly every hand; a hand far from winning does not earn
 that back."""
 

@@ -112,7 +112,7 @@ def test_closed_far_hands_pass_idle_claims() -> None:
 def test_eager_peng_makes_an_idle_peng_of_a_far_closed_hand() -> None:
     """Three steps from ready and closed, the peng of 8m keeps the shanten: greedy makes
     it, the expert passes (``eager_below``), and with ``eager_peng`` it pengs (measured
-    about even, so off: docs/bots.md)."""
+    about even, so off: docs/bots-log.md)."""
     view = make_view("57889m89p366s122z", profile="laizishanzhuang", indicator="9s", wall=60,
                      claim=("8m", 2), actions=[{"type": "peng", "tile": "8m", "tiles": "888m"},
                                                {"type": "pass"}])

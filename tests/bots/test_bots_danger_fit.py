@@ -1,4 +1,4 @@
-"""The fitted danger reading (``OpponentModel(waits="fitted")``, docs/bots.md): a logistic
+"""The fitted danger reading (``OpponentModel(waits="fitted")``, docs/bots-log.md): a logistic
 fit of P(he may win on the kind) to the engine's answers, and the tool that fits it
 (``bench/bots_danger_fit.py``)."""
 

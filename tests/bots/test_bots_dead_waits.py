@@ -97,7 +97,7 @@ def test_no_direct_kong_into_a_dead_wait(bot: str) -> None:
 
 def test_the_option_off_plays_as_before() -> None:
     """``live_waits`` off (greedy's class attribute, the expert's option): the plain shanten,
-    and the 9p that leaves the dead kanchan goes, as it did (the ablation of docs/bots.md)."""
+    and the 9p that leaves the dead kanchan goes, as it did (the ablation of docs/bots-log.md)."""
     from wuhan_mahjong.bots.expert import ExpertBot
     from wuhan_mahjong.bots.greedy import GreedyBot
 

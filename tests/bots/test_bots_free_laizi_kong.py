@@ -1,5 +1,5 @@
 """The expert's ``free_laizi_kong`` rule (on by default in every profile since 3 December
-2026, docs/bots.md): the single laizi is konged when the kong costs no shanten (the tiles
+2026, docs/bots-log.md): the single laizi is konged when the kong costs no shanten (the tiles
 left are as close as the best discard keeping the wild), so the kong's factor, a hard hand
 and the replacement draw come for free; a kong that would cost a step keeps the wild."""
 

@@ -1,5 +1,5 @@
 """The defence oracle of ``bench/bots_oracle.py``: it sees through the engine which discards
-an opponent may win on, and swaps only those (docs/bots.md, the room a reading could add)."""
+an opponent may win on, and swaps only those (docs/bots-log.md, the room a reading could add)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 ``OpponentModel(waits="shapes")`` counts the ready shapes an opponent could hold with the
 tiles this seat has not seen, instead of sampling his hand; ``ExpertBot(swap_slack=k)``
 plays, among the discards as fast as its choice, the one those shapes make cheapest to
-deal in with.  Measured on real deals (``bench/bots_dealin_study.py``, docs/bots.md)."""
+deal in with.  Measured on real deals (``bench/bots_dealin_study.py``, docs/bots-log.md)."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ the free laizi kong).
 *Laizi.*  It keeps its single laizi as a wild.  Greedy kongs it when a small
 hand could not pass the minimum score with the factors held now (×4 in
 ``yuanhang`` / ``bianfeng``); measured in the arena, the wild's speed is worth
-more than the factor (docs/bots.md, ablations), and the minimum score is more
+more than the factor (docs/bots-log.md, ablations), and the minimum score is more
 often met through openings and 红中 kongs made anyway.  But where the kong costs
 no step (the thirteen tiles left are as close as the best discard keeping the
 wild, ``free_laizi_kong``, in every profile), it kongs: the factor, a hard
@@ -131,7 +131,7 @@ _WIN_FIT = (-2.9549, -2.743, 0.796, 0.7239, 1.0048)
 """Logistic P(win) of :meth:`ExpertBot.win_chance_fit`: intercept, shanten, log(1 +
 acceptance), own turns left / 10, and shanten × turns / 10.  Fitted by maximum likelihood
 on 7,643 of the shipped expert's discards against three greedy seats (tuning seeds 54
-``yuanhang`` and 55 ``bianfeng``, 150 deals each; docs/bots.md): log loss 0.553 against
+``yuanhang`` and 55 ``bianfeng``, 150 deals each; docs/bots-log.md): log loss 0.553 against
 the gamma model's 0.637."""
 
 
@@ -154,7 +154,7 @@ _DEFAULTS: dict[str, float | bool] = {
     "use_value": True, "contract_weight": 1.0, "claim_filter": True, "lookahead": True,
     "keep_two_laizi": True, "defence": True, "defence_speed": 0.0, "free_laizi_kong": True}
 
-#: Settings the arena measured per profile (docs/bots.md, ablations).  In
+#: Settings the arena measured per profile (docs/bots-log.md, ablations).  In
 #: ``laizishanzhuang`` (laizi kong ×2, no minimum score, caps reached by half the
 #: money) the laizi handling, the two-step search, the value of waits, the claim
 #: filter and the contract term each measured no edge over the core (big hands
@@ -164,7 +164,7 @@ _DEFAULTS: dict[str, float | bool] = {
 #: core's): there every opened seat can win on any discard (no minimum score), a
 #: deal-in costs this seat what his self-draw would (×2 on its share either way), and
 #: swaps that gave up acceptance lost 3.5 to 11 points per hand on tuning seeds 31-35
-#: without lowering the deal-in rate (docs/bots.md, tuning after the search release).
+#: without lowering the deal-in rate (docs/bots-log.md, tuning after the search release).
 #: The free laizi kong (``free_laizi_kong``) stays on there: it costs no step, and it
 #: measured even (+0.4 points per hand, tuning seed 154).
 PROFILE_SETTINGS: dict[str, dict[str, float | bool]] = {
@@ -257,7 +257,7 @@ class ExpertBot(GreedyBot):
         keeps (:meth:`my_win_value`: a big target's counts 1.5 typical wins): a 碰碰胡
         single on three tiles over a small hand's kanchan on four.  On since 5 December
         2026: the arena measured it even (+0.67 [−0.36, +1.70] points per hand over 2,400
-        deals, docs/bots.md), and a strong player takes the big hand at a glance."""
+        deals, docs/bots-log.md), and a strong player takes the big hand at a glance."""
         self.kong_value = bool(kong_value)
         """Weigh a kong that leaves the hand ready by its waits' value
         (:meth:`kong_keeps_value`)."""
@@ -295,7 +295,7 @@ class ExpertBot(GreedyBot):
         self.waits = waits
         """How the opponent model reads the waits (:class:`OpponentModel`): ``shapes``
         counted over the unseen tiles (the default: it ranks the tiles that deal in far
-        better and samples nothing, docs/bots.md) or ``sampled`` determinisations (the
+        better and samples nothing, docs/bots-log.md) or ``sampled`` determinisations (the
         earlier reading)."""
         self.swap_slack = swap_slack
         """Safe swaps by the shape reading (:meth:`safe_swap`): the acceptance, in tiles, a
@@ -307,11 +307,11 @@ class ExpertBot(GreedyBot):
         """Steps of shanten the push-or-fold layer adds to a hand that has not opened: it
         cannot win before a claim opens it (no concealed win, RULES §9), so its chance is
         that of a hand ``closed_step`` steps further (0: the chance ignores it, as before
-        2 December 2026; the arena measured no difference, docs/bots.md)."""
+        2 December 2026; the arena measured no difference, docs/bots-log.md)."""
         self.claim_ev = int(claim_ev)
         """Make a chi or peng only when it is worth its exposure (:meth:`claim_worth`): an
         opening doubles what this seat pays when another wins, which a hand unlikely to
-        win does not earn back.  0: off (the default; docs/bots.md), 1: every claim, 2: the
+        win does not earn back.  0: off (the default; docs/bots-log.md), 1: every claim, 2: the
         claims of an opened hand only (each opening doubles in 口口翻)."""
         self.ready_fit = bool(ready_fit)
         """Read an opponent's chance of being ready from the fit to greedy self-play
@@ -321,7 +321,7 @@ class ExpertBot(GreedyBot):
         pays all three shares, :meth:`OpponentModel.rob_risk`) exceeds this many points;
         0: off (every kong greedy's rule makes).  In the arena such a kong is rare (13 added
         kongs in 400 hands, none over 11 points): 30 changed no play in 3,200 hands
-        (docs/bots.md); it answers the position a strong player would."""
+        (docs/bots-log.md); it answers the position a strong player would."""
         self.let_go = bool(let_go)
         """Read the kinds an opponent let go by since his last discard as ones he cannot
         win on (:meth:`OpponentModel._without_let_go`)."""
@@ -335,7 +335,7 @@ class ExpertBot(GreedyBot):
         speed to keep, so any safer discard is weighed (0: off).  It matters only where
         ``defence_speed`` is above 0 (``laizishanzhuang``): a far, closed hand late against
         a three-meld flush folds there (tests/bots/test_bots_defence.py); in 2,644 hands
-        of tuning seed 140 it changed no game (docs/bots.md)."""
+        of tuning seed 140 it changed no game (docs/bots-log.md)."""
         self.haidi = bool(haidi)  # the end phase played for 海底捞 (GreedyBot.haidi)
         self.ready_claims = bool(ready_claims)
         """Decide an opened, ready hand's chi and peng by the value of its waits
@@ -826,7 +826,7 @@ class ExpertBot(GreedyBot):
         hand almost never runs dry, so P = 1 − P(win)).  ``laizi_loss`` 0 is the
         first form, which counted only the winning side and konged a far hand's
         laizi at almost every chance (−77 and −90 points per hand on tuning seeds 46
-        and 47, docs/bots.md).  The kong line is only open while the 13 tiles left by
+        and 47, docs/bots-log.md).  The kong line is only open while the 13 tiles left by
         the kong are at most ``laizi_ev_shanten`` from ready (else (0, −inf): the
         wild is kept)."""
         choices = discard_choices(t)

@@ -336,7 +336,7 @@ class GreedyBot:
     #: chis still follow ``eager_below``)
     eager_peng = False
     #: play the end phase for 海底捞 (:meth:`end_phase_discard`, :meth:`end_phase_claim`);
-    #: off, it is played as any other turn (an ablation, docs/bots.md)
+    #: off, it is played as any other turn (an ablation, docs/bots-log.md)
     haidi = True
     #: count a ready hand with no live winning tile a step away (:func:`live_shanten`), in
     #: its discards, kongs and claims; off, as before 4 December 2026 (an ablation)

@@ -21,7 +21,7 @@ Everything comes from the seat view (:class:`~wuhan_mahjong.bots.seat_reading.Se
   more, every other kind less, and kinds he has discarded less: a player keeps what he
   needs); each sample that is ready (the table-driven wait masks of
   :mod:`wuhan_mahjong.shape`, only the shapes he can still win with) votes for its
-  waits.  The shape reading ranks the tiles that deal in far better (docs/bots.md).
+  waits.  The shape reading ranks the tiles that deal in far better (docs/bots-log.md).
 * **Readiness**: a prior from his number of melds (开口 count) and the stage of
   the hand, raised by a strong suit read late in the hand.
 
@@ -104,7 +104,7 @@ DANGER_FEATURES = ("bias", "readiness (logit of ready_chance)", "shape reading (
 
 #: The logistic fits of P(he may win on the kind) per profile, on :data:`DANGER_FEATURES`
 #: (``bench/bots_danger_fit.py``: greedy self-play of tuning seed 135, 150 deals, labels
-#: from the engine, checked on seed 136; docs/bots.md).  ``bianfeng`` (a minimum score
+#: from the engine, checked on seed 136; docs/bots-log.md).  ``bianfeng`` (a minimum score
 #: as in ``yuanhang``) reads with ``yuanhang``'s fit.
 _DANGER_FIT: dict[str, tuple[float, ...]] = {
     "yuanhang": (-0.610, 0.625, 0.980, -0.282, -0.226, -0.151, -0.326, 0.219, 0.115, 0.223,
