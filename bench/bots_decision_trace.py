@@ -25,39 +25,66 @@ import sys
 import time
 from pathlib import Path
 
-from wuhan_mahjong.bots import get_bot
-from wuhan_mahjong.bots.arena import _seed_for, arrangements, deal, parse_seats
-from wuhan_mahjong.bots.view import int_view
-from wuhan_mahjong.engine.state import new_hand
+from wuhan_mahjong.bots import Bot
+from wuhan_mahjong.bots.arena import BotPool, arrangements, parse_seats, play_group
+from wuhan_mahjong.engine import Action, SeatView
 from wuhan_mahjong.rules import get_rules
 
 PROFILES = ("yuanhang", "bianfeng", "laizishanzhuang")
 
 
+class _Recorder:
+    """A seat's bot that writes each of its decisions to the trace."""
+
+    def __init__(self, bot: Bot, policy: str, seat: int, hand: list[str],
+                 decisions: list[int], lines: list[str]) -> None:
+        self.bot, self.policy, self.seat = bot, policy, seat
+        self.hand, self.decisions, self.lines = hand, decisions, lines
+        self.name = bot.name
+        self.accepts_int_view = bool(getattr(bot, "accepts_int_view", False))
+
+    def choose(self, view: SeatView) -> Action:
+        action = self.bot.choose(view)
+        digest = hashlib.blake2b(repr(view).encode(), digest_size=8).hexdigest()
+        self.lines.append(f"{' '.join(self.hand)} {self.decisions[0]} {self.seat} {self.policy} "
+                          f"{digest} {action!r}")
+        self.decisions[0] += 1
+        return action
+
+
+class _RecordingPool(BotPool):
+    """The arena's bots, each wrapped in a :class:`_Recorder`: :func:`play_group` asks for
+    the four seats of each arrangement in turn, which names the hand and the seat."""
+
+    def __init__(self, profile: str, arrangements_per_deal: int) -> None:
+        super().__init__()
+        self.profile, self.per = profile, arrangements_per_deal
+        self.group = 0
+        self.made = 0
+        self.lines: list[str] = []
+        self._hand: list[str] = []
+        self._decisions = [0]
+
+    def get(self, spec: str, seed: int) -> Bot:
+        seat = self.made % 4
+        if seat == 0:  # the first seat of the next hand
+            rotation = (self.made // 4) % self.per
+            self._hand, self._decisions = [self.profile, str(self.group), str(rotation)], [0]
+        self.made += 1
+        return _Recorder(super().get(spec, seed), spec, seat, self._hand, self._decisions, self.lines)
+
+
 def trace(profile: str, seats: list[str], hands: int, seed: int) -> tuple[list[str], float]:
     """The decision lines of ``hands`` hands (rounded up to whole deals of four rotations)
-    of ``profile``, and the CPU seconds the play took."""
+    of ``profile``, played by the arena (:func:`~wuhan_mahjong.bots.arena.play_group`), and
+    the CPU seconds the play took."""
     rules = get_rules(profile)
-    lines: list[str] = []
+    pool = _RecordingPool(profile, len(arrangements(seats)))
     cpu = time.process_time()
     for group in range((hands + 3) // 4):
-        wall, salt = deal(seed, group)
-        arrs = arrangements(seats)
-        for r, policies in enumerate(arrs):
-            bots = [get_bot(policies[i], _seed_for(seed, group, r, i, max(4, len(arrs))))
-                    for i in range(4)]
-            state = new_hand(rules, 0, wall=wall, salt=salt, hand_no=group * len(arrs) + r,
-                             auto_pass=True)
-            n = 0
-            while not state.ended:
-                s = state.to_act()[0]
-                view = int_view(state, s)
-                action = bots[s].choose(view)  # type: ignore[arg-type]
-                digest = hashlib.blake2b(repr(view).encode(), digest_size=8).hexdigest()
-                lines.append(f"{profile} {group} {r} {n} {s} {policies[s]} {digest} {action!r}")
-                n += 1
-                state.apply(s, action)
-    return lines, time.process_time() - cpu
+        pool.group = group
+        play_group(rules, seats, seed, group, pool)
+    return pool.lines, time.process_time() - cpu
 
 
 def compare(old: Path, new: Path) -> int:
