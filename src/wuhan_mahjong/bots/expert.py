@@ -940,6 +940,15 @@ class ExpertBot(GreedyBot):
         return line(sh_kong + kong_steps, acc_kong, self.shanten_key(ev_k)[1] != "small",
                     win_factor, loss_factor, 0.5) < keep
 
+    def drop_costly_kongs(self, t: SeatReading) -> None:
+        """Take out of ``t.actions`` (a turn's or a claim's) the kongs that lower the
+        hand's expected value while someone has opened (:attr:`threat_kongs`,
+        :meth:`kong_costs`)."""
+        if (self.threat_kongs and any(isinstance(a, Kong) for a in t.actions)
+                and self._anyone_open()):
+            t.actions = [a for a in t.actions
+                         if not (isinstance(a, Kong) and self.kong_costs(t, a))]
+
     # ------------------------------------------------------------------ turn
     def turn(self, t: SeatReading) -> Action:
         if (self.hopeless_holds and discard_choices(t)
@@ -982,10 +991,8 @@ class ExpertBot(GreedyBot):
             t.actions = [a for a in t.actions
                          if not (isinstance(a, Kong) and a.kind == "added"
                                  and model.rob_risk(a.tile)[1] > self.rob_max)]
-        if (self.threat_kongs and discard_choices(t) and self._anyone_open()
-                and any(isinstance(a, Kong) for a in t.actions)):
-            t.actions = [a for a in t.actions
-                         if not (isinstance(a, Kong) and self.kong_costs(t, a))]
+        if discard_choices(t):
+            self.drop_costly_kongs(t)
         if self.kong_max_shanten < 99 and any(isinstance(a, Kong) for a in t.actions):
             # an optional kong doubles (暗杠: quadruples) what this seat pays when it
             # loses; a hand far from winning does not want that
@@ -1328,10 +1335,7 @@ class ExpertBot(GreedyBot):
             ready = self.ready_claim(t)
             if ready is not None:
                 return ready
-        if (self.threat_kongs and any(isinstance(a, Kong) for a in t.actions)
-                and self._anyone_open()):
-            t.actions = [a for a in t.actions
-                         if not (isinstance(a, Kong) and self.kong_costs(t, a))]
+        self.drop_costly_kongs(t)
         choice = self.claim_equal_acceptance(t) if self.claim_equal else super().claim(t)
         if self.hopeless_holds and isinstance(choice, (Chi, Peng, Kong)):
             res = after_claim(t, choice)
