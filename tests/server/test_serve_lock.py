@@ -7,16 +7,20 @@ any server runs at all (``admin drain --wait``)."""
 from __future__ import annotations
 
 import fcntl
+import logging
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
 
 from wuhan_mahjong.store import open_store
 from wuhan_mahjong.store.serve_lock import (
+    KEEP_SECONDS,
     SQLITE_RETRY_SECONDS,
     DatabaseInUse,
     hold_serve_lock,
@@ -203,3 +207,35 @@ def _wait_for(condition: Callable[[], bool], failure: str, seconds: float = 60) 
     while not condition():
         assert time.monotonic() < deadline, failure
         time.sleep(0.1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_a_lock_taken_meanwhile_is_said_once(db_url: str, caplog: pytest.LogCaptureFixture
+                                            ) -> None:
+    """While PostgreSQL was away from a server, a second server took the lock: the first
+    one's keeper says so in one error, not at every look, and takes nothing from it."""
+    url = make_url(db_url)
+    proxy = CuttableProxy(url.host or "127.0.0.1", url.port or 5432)
+    away = create_engine(url.set(host="127.0.0.1", port=proxy.port), poolclass=NullPool)
+    store = open_store(db_url)
+    first = hold_serve_lock(away)
+    second = None
+    try:
+        proxy.cut()
+        _wait_for(lambda: lock_holder(store.engine) is None, "the cut ended no session")
+        second = hold_serve_lock(store.engine)
+        proxy.restore()
+        with caplog.at_level(logging.ERROR, logger="wuhan_mahjong.store.serve_lock"):
+            time.sleep(3 * KEEP_SECONDS)  # three looks or so
+        said = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+        assert len(said) == 1 and "this server should stop" in said[0], said
+        with pytest.raises(DatabaseInUse):
+            hold_serve_lock(store.engine, wait=0)  # the second server keeps it
+    finally:
+        first.release()
+        if second is not None:
+            second.release()
+        away.dispose()
+        proxy.close()
+        store.close()

@@ -53,7 +53,7 @@ from sqlalchemy.pool import NullPool
 from .database import pg_connect_args
 from .errors import StoreError
 
-__all__ = ["SQLITE_RETRY_SECONDS", "DatabaseInUse", "ServeLock", "hold_serve_lock",
+__all__ = ["KEEP_SECONDS", "SQLITE_RETRY_SECONDS", "DatabaseInUse", "ServeLock", "hold_serve_lock",
            "lock_holder"]
 
 log = logging.getLogger(__name__)
@@ -247,6 +247,7 @@ class _PgKeeper:
         self._own = own
         self._connection: Connection | None = connection
         self._node = node
+        self._held_elsewhere = False  # said once, not at every look
         self._stopped = threading.Event()
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="wm-serve-lock", daemon=True)
@@ -277,11 +278,14 @@ class _PgKeeper:
             return
         if got:
             self._connection = connection
+            self._held_elsewhere = False
             log.warning("the serve lock is held again")
             return
         connection.close()
-        log.error("the serve lock is held by %s since PostgreSQL was away: this server "
-                  "should stop", _pg_named(holders) if holders else "another process")
+        if not self._held_elsewhere:
+            self._held_elsewhere = True
+            log.error("the serve lock is held by %s since PostgreSQL was away: this server "
+                      "should stop", _pg_named(holders) if holders else "another process")
 
     def stop(self) -> None:
         self._stopped.set()
