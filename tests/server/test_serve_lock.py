@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import fcntl
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine
+from sqlalchemy import Connection, Engine, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
@@ -239,3 +240,75 @@ def test_a_lock_taken_meanwhile_is_said_once(db_url: str, caplog: pytest.LogCapt
         away.dispose()
         proxy.close()
         store.close()
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_a_live_server_here_is_refused_at_once_a_gone_one_waited_for(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second server waited out the whole ``wait`` (10 s) before it refused, as if the
+    first might be a killed server whose session PostgreSQL had not yet ended.  The lock's
+    session names its server (``HOST:PID``): one of this machine that still runs is refused
+    at the first try, and named; one whose process is gone, or of another machine, is
+    tried again until ``wait`` runs out."""
+    import socket
+
+    from wuhan_mahjong.store import serve_lock
+
+    tries: list[bool] = []
+    real_try = serve_lock._postgresql_lock
+
+    def counted(engine: Engine, node: bool) -> serve_lock.ServeLock:
+        tries.append(node)
+        return real_try(engine, node)
+
+    monkeypatch.setattr(serve_lock, "_postgresql_lock", counted)
+    store = open_store(db_url)
+    try:
+        first = hold_serve_lock(store.engine)
+        try:
+            tries.clear()
+            with pytest.raises(DatabaseInUse) as refused:
+                hold_serve_lock(store.engine, wait=30)  # would wait half a minute
+            assert len(tries) == 1 and refused.value.alive
+            assert f"{socket.gethostname()}:{os.getpid()}, PostgreSQL session" in str(
+                refused.value)
+            assert f":{os.getpid()}, PostgreSQL session" in (lock_holder(store.engine) or "")
+        finally:
+            first.release()
+        gone = _gone_pid()
+        for server in (f"{socket.gethostname()}:{gone}", f"elsewhere.example:{os.getpid()}"):
+            held = _held_by(db_url, server)
+            try:
+                tries.clear()
+                with pytest.raises(DatabaseInUse) as refused:
+                    hold_serve_lock(store.engine, wait=0.5)
+                assert len(tries) > 1 and not refused.value.alive, server
+                assert server in str(refused.value)
+            finally:
+                held.close()
+    finally:
+        store.close()
+
+
+def _gone_pid() -> int:
+    """The pid of a process that has ended."""
+    import subprocess
+
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def _held_by(db_url: str, server: str) -> Connection:
+    """A session holding the serve lock in the name of ``server`` (``HOST:PID``)."""
+    from wuhan_mahjong.store import serve_lock
+
+    engine = create_engine(db_url, poolclass=NullPool)
+    connection = engine.connect()
+    connection.execute(text("SELECT set_config('application_name', :name, false)"),
+                       {"name": "wuhan-mahjong serve " + server})
+    key = serve_lock._pg_key(connection)
+    assert connection.scalar(text("SELECT pg_try_advisory_lock(:ns, :key)"),
+                             {"ns": serve_lock._PG_CLASS, "key": key})
+    connection.commit()
+    return connection

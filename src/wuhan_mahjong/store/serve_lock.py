@@ -29,9 +29,12 @@ included), so it also tells an operator's tool whether any server is running at 
   still fence a second server's writes.
 
 A killed server's PostgreSQL lock can outlive it by a moment (PostgreSQL notices the
-closed connection a little later), so that lock is tried again for up to ``wait`` seconds;
-the kernel drops a dead process's ``flock`` at once, so the SQLite lock is tried again only
-for :data:`SQLITE_RETRY_SECONDS`, the longest a probe of :func:`lock_holder` holds it.
+closed connection a little later), so that lock is tried again for up to ``wait`` seconds,
+unless its holder is a server known to be alive: the lock's session names its server
+(``application_name``, ``wuhan-mahjong serve HOST:PID``), and a server on this machine whose
+process still runs is refused at once.  The kernel drops a dead process's ``flock`` at once,
+so the SQLite lock is tried again only for :data:`SQLITE_RETRY_SECONDS`, the longest a probe
+of :func:`lock_holder` holds it.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, create_engine, text
@@ -62,6 +66,8 @@ _PG_NAMESPACE = "wuhan-mahjong serve"
 _PG_CLASS = 0x574D  # "WM": the first of the advisory lock's two keys
 _NODES = "cluster nodes"
 """What the SQLite lock file says while cluster nodes share the lock."""
+_PG_APPLICATION = "wuhan-mahjong serve "
+"""The start of the lock session's ``application_name``; the server's ``HOST:PID`` follows."""
 
 SQLITE_RETRY_SECONDS = 1.0
 """How long a server tries the SQLite lock again before it refuses to start: far longer
@@ -73,11 +79,14 @@ class DatabaseInUse(StoreError):
     """Other servers serve this database, of the kind that excludes this one; ``holder``
     says which (a ``host:pid``, PostgreSQL sessions, or cluster nodes)."""
 
-    def __init__(self, holder: str, *, nodes: bool = False, node: bool = False) -> None:
+    def __init__(self, holder: str, *, nodes: bool = False, node: bool = False,
+                 alive: bool = False) -> None:
         super().__init__(_in_use(holder, nodes=nodes, node=node))
         self.holder = holder
         self.nodes = nodes
         """Whether the holders are cluster nodes (who share the lock)."""
+        self.alive = alive
+        """Whether a holder is known to be alive (so waiting for the lock is no use)."""
 
 
 class ServeLock:
@@ -101,14 +110,15 @@ def hold_serve_lock(engine: Engine, *, wait: float = 10.0, node: bool = False) -
     """Take the serve lock of ``engine``'s database: exclusively for a server alone, shared
     for a cluster ``node``, waiting up to ``wait`` seconds for a killed server's lock to
     clear; :class:`DatabaseInUse`, naming the holders when it can, if a server of the other
-    kind (or, for a server alone, any server) holds it."""
+    kind (or, for a server alone, any server) holds it: at once when one of them is a
+    server of this machine that still runs."""
     sqlite = engine.dialect.name == "sqlite"
     deadline = time.monotonic() + (min(wait, SQLITE_RETRY_SECONDS) if sqlite else wait)
     while True:
         try:
             return _sqlite_lock(engine, node) if sqlite else _postgresql_lock(engine, node)
-        except DatabaseInUse:
-            if time.monotonic() >= deadline:
+        except DatabaseInUse as refused:
+            if refused.alive or time.monotonic() >= deadline:
                 raise
             time.sleep(0.05 if sqlite else 0.1)
 
@@ -168,26 +178,68 @@ def _pg_key(connection: Connection) -> int:
     return key - (1 << 32) if key >= 1 << 31 else key
 
 
-def _pg_holders(connection: Connection, signed: int) -> list[tuple[int, str | None, str]]:
-    """(session, client address, lock mode) of every session holding the lock."""
+@dataclass(frozen=True)
+class _PgHolder:
+    """A PostgreSQL session holding the lock."""
+
+    session: int
+    address: str | None
+    """The client's address (``None`` over a Unix socket)."""
+    mode: str
+    server: str | None
+    """The server's ``HOST:PID``, from the session's ``application_name``."""
+
+    @property
+    def alive(self) -> bool:
+        """Whether the server is known to run still: a process of this machine that
+        exists.  One elsewhere may be dead with its session not yet ended."""
+        host, _, pid = (self.server or "").rpartition(":")
+        if host != socket.gethostname() or not pid.isdigit():
+            return False
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:  # another user's process
+            return True
+        return True
+
+
+def _pg_holders(connection: Connection, signed: int) -> list[_PgHolder]:
+    """Every session holding the lock."""
     key = signed + (1 << 32) if signed < 0 else signed  # pg_locks shows it unsigned (oid)
     rows = connection.execute(text(
-        "SELECT a.pid, host(a.client_addr), l.mode FROM pg_locks l "
+        "SELECT a.pid, host(a.client_addr), l.mode, a.application_name FROM pg_locks l "
         "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
         "AND l.classid = :ns AND l.objid = :key AND l.objsubid = 2 AND l.granted "
         "ORDER BY a.pid"), {"ns": _PG_CLASS, "key": key}).all()
-    return [(int(pid), address, str(mode)) for pid, address, mode in rows]
+    return [_PgHolder(int(pid), address, str(mode), _pg_server(name))
+            for pid, address, mode, name in rows]
 
 
-def _pg_named(holders: list[tuple[int, str | None, str]]) -> str:
+def _pg_server(application_name: str | None) -> str | None:
+    """The ``HOST:PID`` a lock session's name gives, unless PostgreSQL cut it short (it
+    keeps 63 bytes: a long host name could leave part of the pid, another process's)."""
+    if not application_name or not application_name.startswith(_PG_APPLICATION):
+        return None
+    if len(application_name.encode()) >= 63:
+        return None
+    return application_name.removeprefix(_PG_APPLICATION)
+
+
+def _pg_named(holders: list[_PgHolder]) -> str:
     """The holders as :class:`DatabaseInUse` names them."""
-    if holders[0][2] == "ShareLock":
-        return f"{_NODES}: PostgreSQL session{'s' if len(holders) > 1 else ''} " + ", ".join(
-            str(pid) for pid, _, _ in holders)
-    pid, address, _ = holders[0]
-    where = f" from {address}" if address else ""
-    return (f"its PostgreSQL session {pid}{where}; if that server is gone for good, "
-            f"SELECT pg_terminate_backend({pid}) ends it")
+    if holders[0].mode == "ShareLock":
+        return f"{_NODES}: " + ", ".join(_pg_name(h) for h in holders)
+    holder = holders[0]
+    return (f"{_pg_name(holder)}; if that server is gone for good, "
+            f"SELECT pg_terminate_backend({holder.session}) ends it")
+
+
+def _pg_name(holder: _PgHolder) -> str:
+    where = f" from {holder.address}" if holder.address else ""
+    session = f"PostgreSQL session {holder.session}{where}"
+    return f"{holder.server}, {session}" if holder.server else session
 
 
 def _postgresql_lock(engine: Engine, node: bool) -> ServeLock:
@@ -206,10 +258,11 @@ def _postgresql_lock(engine: Engine, node: bool) -> ServeLock:
     own.dispose()
     if not holders:  # let go between the try and the look
         raise DatabaseInUse("another process", node=node)
-    raise DatabaseInUse(_pg_named(holders), nodes=holders[0][2] == "ShareLock", node=node)
+    raise DatabaseInUse(_pg_named(holders), nodes=holders[0].mode == "ShareLock", node=node,
+                        alive=any(h.alive for h in holders))
 
 
-def _pg_try(own: Engine, node: bool) -> tuple[Connection, bool, list[tuple[int, str | None, str]]]:
+def _pg_try(own: Engine, node: bool) -> tuple[Connection, bool, list[_PgHolder]]:
     """A new session of ``own`` and its try of the lock: (the session, whether it holds the
     lock, who holds it otherwise)."""
     connection = own.connect()
@@ -219,6 +272,9 @@ def _pg_try(own: Engine, node: bool) -> tuple[Connection, bool, list[tuple[int, 
         # seconds, so a replacement server can start within about half a minute
         for name, seconds in (("idle", 10), ("interval", 5), ("count", 3)):
             connection.execute(text(f"SET tcp_keepalives_{name} = {seconds}"))
+        # who holds the lock, for another server's refusal (at most 63 bytes are kept)
+        connection.execute(text("SELECT set_config('application_name', :name, false)"),
+                           {"name": _PG_APPLICATION + _owner()})
         key = _pg_key(connection)
         take = "pg_try_advisory_lock_shared" if node else "pg_try_advisory_lock"
         got = bool(connection.scalar(text(f"SELECT {take}(:ns, :key)"),
