@@ -207,8 +207,16 @@ class ExpertBot(GreedyBot):
                  kong_value: bool = True, ready_big: bool = True, safe_ties: float = 0.5,
                  hopeless_holds: bool = True, minimum_step: bool = True,
                  contract_ties: bool = True, rob_ready: bool = True,
-                 threat_kongs: bool = True, own_discard: bool = True) -> None:
+                 threat_kongs: bool = True, own_discard: bool = True,
+                 capped_kongs: bool = True) -> None:
         super().__init__(seed)
+        self.capped_kongs = bool(capped_kongs)
+        """Where greedy's count of winning tiles weighs a kong that leaves the hand ready
+        (``use_value`` off: ``laizishanzhuang``; :meth:`GreedyBot.kong_keeps_waits`), count
+        the kong's factor only for what it adds to the win within the caps
+        (:meth:`GreedyBot.capped_gain`).  A pin flush at 金顶 whatever it wins made the 暗杠
+        of 4444p that left six winning tiles, where throwing the 6p keeps ten at the same
+        金顶 (off: as before 6 December 2026)."""
         self.threat_kongs = bool(threat_kongs)
         """While some opponent reads as ready (``threat_min``), a concealed or added kong is
         made only if it raises the hand's expected value (:meth:`kong_costs`): its factor

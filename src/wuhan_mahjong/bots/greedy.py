@@ -65,7 +65,7 @@ from ..engine.actions import (
     SpecialKong,
 )
 from ..engine.views import SeatView
-from ..meld import Meld
+from ..meld import Meld, opening_count
 from ..scoring import big_hand_base
 from ..tiles import NUM_KINDS, is_honour
 from .base import NoLegalAction
@@ -365,6 +365,10 @@ class GreedyBot:
     #: what the kong adds within the caps, and one that costs a ready hand a step is not
     #: made (:meth:`laizi_kong_keeps_waits`); off, as before 5 December 2026 (an ablation)
     laizi_waits = True
+    #: a kong's factor counts, in :meth:`kong_keeps_waits`, only for what it adds to the
+    #: win within the caps (:meth:`capped_gain`): nothing to a hand whose every win is at
+    #: 金顶 already; off, the whole factor, as before 6 December 2026 (an ablation)
+    capped_kongs = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -494,12 +498,8 @@ class GreedyBot:
         # what the factor adds to a win, within the caps: nothing to a hand already at
         # the cap (the wild standing in, a soft win, against a hard one after the last
         # wild's kong)
-        base = 10 if big == best else 1
-        mw = t.my_multiplier(big=base > 1, hard=False, self_drawn=True,
-                             extra_openings=need)
-        mw_kong = t.my_multiplier(big=base > 1, hard=wilds == 1, self_drawn=True,
-                                  extra=factor, extra_openings=need)
-        gain = t.collected(base, mw_kong, None) / max(1e-9, t.collected(base, mw, None))
+        gain = self.capped_gain(t, 10 if big == best else 1, need, hard=False,
+                                hard_after=wilds == 1, extra=factor)
         small_kong = (wilds - 1 <= keep
                       and t.small_win_possible(extra=factor, extra_openings=need))
         draws = max(1.0, t.wall / 4)
@@ -541,11 +541,33 @@ class GreedyBot:
         for d in discard_choices(t):
             if live_shanten(ev, t, d) == 0:
                 best = max(best, live_wins(ev.with_tile(d, -1), t, small_now))
-        factor = (t.my_multiplier(big=False, hard=True, self_drawn=True, melds=melds)
-                  / t.my_multiplier(big=False, hard=True, self_drawn=True))
+        wins = live_wins(ev_kong, t, small_kong)
+        if self.capped_kongs:
+            # within the caps: nothing for a hand whose every win is at 金顶 already
+            big = wins == live_wins(ev_kong, t, small=False)
+            gain = self.capped_gain(t, 10 if big else 1, need, melds=melds)
+        else:
+            gain = float(t.my_multiplier(big=False, hard=True, self_drawn=True, melds=melds)
+                         / t.my_multiplier(big=False, hard=True, self_drawn=True))
         draws = max(1.0, t.wall / 4)
-        return (live_wins(ev_kong, t, small_kong) * float(factor) * (1.0 + 1.0 / draws)
-                >= best)
+        return wins * gain * (1.0 + 1.0 / draws) >= best
+
+    @staticmethod
+    def capped_gain(t: SeatReading, base: int, need: int, *, hard: bool = True,
+                    hard_after: bool = True, extra: Fraction = Fraction(1),
+                    melds: Sequence[Meld] | None = None) -> float:
+        """By how much a kong multiplies what a self-drawn win of ``base`` collects, after
+        the caps (:meth:`SeatReading.collected`): its factor ``extra`` (or the factor of
+        ``melds`` as this seat's melds), ``hard`` / ``hard_after`` the win before and after
+        it, ``need`` openings still to come for a closed hand (none after a kong that
+        opens).  1 for a hand at 金顶 either way: there the factor only raises what this
+        seat pays when another wins (Project decision 6)."""
+        opens = melds is not None and opening_count(list(melds), t.rules.direct_kong_opens) > 0
+        after_needs = 0 if opens else need
+        mw = t.my_multiplier(big=base > 1, hard=hard, self_drawn=True, extra_openings=need)
+        mw_kong = t.my_multiplier(big=base > 1, hard=hard_after, self_drawn=True, extra=extra,
+                                  extra_openings=after_needs, melds=melds)
+        return t.collected(base, mw_kong, None) / max(1e-9, t.collected(base, mw, None))
 
     def kong_for_minimum(self, t: SeatReading, target: str, melds: Sequence[Meld]) -> bool:
         """Whether a kong that costs a step is still made: the hand heads for a small win
