@@ -18,6 +18,16 @@ The fault it found (the test fails on the code before the fix it names):
   kong, ``use_value`` off) made the kong: that count multiplied the winning tiles by
   the kong's whole factor, past the caps (``capped_kongs``: only what the factor adds
   within the caps, :meth:`GreedyBot.capped_gain`, as the laizi kong already counted it).
+* ``laizishanzhuang``, opened once (123m), not the dealer, the others closed: 456p 789s
+  55m 34s and the laizi 1s, the 4s just drawn.  The wild makes 234s or 345s, a soft small
+  self-drawn win of 16 points (4 from each loser, 8 from the dealer).  Konged instead
+  (×2), it leaves 456p 789s 55m 34s, ready and hard, and the replacement draw wins 杠上花
+  (a big hand) on any of eight 2s and 5s (360 points) or three laizi (180) among 121
+  unseen tiles: 28 points on that one draw, and the hand stays ready for hard wins
+  twice as large, while nobody can win before he opens.  The expert and the search bot
+  took the 16 (``bloom_first``: kong the laizi for the bloom when that draw alone is
+  worth 1.5 times the win in hand and no opponent reads as ready).  Greedy, the baseline
+  every arena run measures against, takes every win it is offered: left as it is.
 
 The positions the bots already answered right are below it, marked as guards.
 """
@@ -144,7 +154,81 @@ def test_the_capped_gain_of_the_concealed_kong(profile: str) -> None:
     assert gains[1] > 1.5
 
 
+def _soft_win_view(profile: str = "laizishanzhuang") -> SeatView:
+    """Opened (123m), 456p 789s 55m 34s and the laizi 1s, the 4s just drawn, at a wall of
+    40; the win in hand, the laizi kong and the rest offered."""
+    view: dict[str, Any] = dict(make_view(
+        "456p789s55m3s4s1s", profile=profile, indicator="9s", wall=40,
+        melds={0: [meld("chi", "123m", 3)]},
+        actions=[{"type": "win"}, {"type": "special_kong", "kind": "laizi"},
+                 {"type": "laizi_discard"}] + [discard(x) for x in (
+                     "4p", "5p", "6p", "7s", "8s", "9s", "5m", "3s", "4s")]))
+    view["drawn"] = "4s"
+    return view  # type: ignore[return-value]
+
+
+def test_the_bloom_against_the_soft_win_by_the_settlement() -> None:
+    """The position's arithmetic, by the settlement: the soft win in hand collects 16; after
+    the laizi kong the replacement wins 杠上花 on 2s or 5s (360, hard) or a laizi (180),
+    eight and three of the 121 unseen tiles: 28.3 points, more than 1.5 times 16."""
+    chi = {"type": "chi", "tiles": "123m", "from": 3}
+
+    def total(hand: str, tile: str, win_by: str, laizi_kongs: int) -> int:
+        seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+        seats[0] = {"hand": hand, "melds": [chi], "kongs": {"laizi": laizi_kongs}}
+        return settle(parse_win_record({
+            "profile": "laizishanzhuang", "dealer": 1, "indicator": "9s", "winner": 0,
+            "win_by": win_by, "winning_tile": tile, "seats": seats})).total
+
+    now = total("456p789s55m3s1s", "4s", "self_draw", 0)
+    assert now == 16
+    blooms = {x: total("456p789s55m34s", x, "kong_bloom", 1) for x in ("2s", "5s", "1s")}
+    assert blooms == {"2s": 360, "5s": 360, "1s": 180}
+    t = SeatReading(_soft_win_view())
+    assert t.unseen_total == 121
+    expected = sum(t.unseen[parse_tile(x)] * v for x, v in blooms.items()) / t.unseen_total
+    assert expected == pytest.approx(28.3, abs=0.05)
+    assert expected > 1.5 * now
+
+
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_the_laizi_kong_for_the_bloom_over_a_soft_small_win(bot: str) -> None:
+    """The soft small win of 16 is passed for the laizi kong and its 杠上花 draw."""
+    ask(bot, _soft_win_view(), [{"type": "special_kong", "kind": "laizi"}])
+
+
+def test_the_bloom_first_switch_plays_as_before() -> None:
+    """``bloom_first`` 0: every win offered is taken, as before."""
+    assert ExpertBot(1, bloom_first=0).choose(_soft_win_view()) == action_from_json(
+        {"type": "win"})
+
+
+def test_no_bloom_while_an_opponent_reads_ready() -> None:
+    """The same hand beside seat 2 showing three melds (likely ready, and able to win on
+    the next discards): the win in hand is taken, as the rule asks no more of it."""
+    view: dict[str, Any] = dict(_soft_win_view())
+    three = [meld("peng", "777m", 1), meld("chi", "678p", 1), meld("peng", "333p", 3)]
+    view["seats"][2]["melds"] = three
+    view["seats"][2]["concealed"] = 4
+    assert ExpertBot(1).choose(view) == action_from_json(  # type: ignore[arg-type]
+        {"type": "win"})
+
+
 # ---------------------------------------------------------------- guards
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_guard_the_golden_win_in_hand_is_taken(bot: str, profile: str) -> None:
+    """Guard.  The flush at 金顶 (three 红中 kongs) holding 444p 567p 7p and the laizi 1s
+    just drawn: a soft 清一色 in hand at 金顶, self-drawn.  The laizi kong would leave it
+    waiting on 4p and 7p for a 杠上花 at the same 金顶: the win in hand is taken."""
+    view: dict[str, Any] = dict(make_view(
+        "444p567p7p1s", profile=profile, indicator="9s", wall=30, melds={0: FLUSH},
+        red_kongs={0: 3}, actions=[{"type": "win"}, {"type": "special_kong", "kind": "laizi"},
+                                   {"type": "laizi_discard"}, discard("4p"), discard("7p")]))
+    view["drawn"] = "1s"
+    ask(bot, view, [{"type": "win"}])  # type: ignore[arg-type]
+
 
 @pytest.mark.parametrize("bot", BOTS)
 @pytest.mark.parametrize("profile", PROFILES)

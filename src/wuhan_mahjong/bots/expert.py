@@ -95,10 +95,11 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from .. import shape
-from ..analysis import NotAWin, candidate_mask, is_winning_shape
+from ..analysis import NotAWin, candidate_mask, is_winning_shape, waits
 from ..engine.actions import PASS, WIN, Action, Chi, Discard, Kong, Peng, SpecialKong
 from ..engine.views import SeatView
 from ..meld import Meld, opening_count
@@ -208,8 +209,16 @@ class ExpertBot(GreedyBot):
                  hopeless_holds: bool = True, minimum_step: bool = True,
                  contract_ties: bool = True, rob_ready: bool = True,
                  threat_kongs: bool = True, own_discard: bool = True,
-                 capped_kongs: bool = True) -> None:
+                 capped_kongs: bool = True, bloom_first: float = 1.5) -> None:
         super().__init__(seed)
+        self.bloom_first = float(bloom_first)
+        """Offered a self-drawn win while holding a laizi it may kong, kong it instead when
+        the replacement draw's chance of 杠上花 times what that win collects is at least
+        this many times what the win in hand collects, and no opponent reads as ready
+        (:meth:`bloom_instead`; 0: off, every win taken, as before 6 December 2026).  In
+        ``laizishanzhuang``, opened once, a soft small win of 16 points in hand against
+        eleven unseen tiles (of 121) of 杠上花 worth 180 or 360, 28 points on the next draw
+        alone, the hand still ready and hard afterwards: the bots took the 16."""
         self.capped_kongs = bool(capped_kongs)
         """Where greedy's count of winning tiles weighs a kong that leaves the hand ready
         (``use_value`` off: ``laizishanzhuang``; :meth:`GreedyBot.kong_keeps_waits`), count
@@ -390,6 +399,8 @@ class ExpertBot(GreedyBot):
         if not acts:
             raise NoLegalAction(f"seat {t.me} has no decision to make")
         if WIN in acts:
+            if self.bloom_first and t.phase == "turn" and self.bloom_instead(t):
+                return next(a for a in acts if isinstance(a, SpecialKong) and a.kind == "laizi")
             return WIN
         if t.phase in ("final", "rob"):
             return PASS
@@ -402,6 +413,54 @@ class ExpertBot(GreedyBot):
         if t.phase == "claim":
             return self.claim(t)
         return self.turn(t)
+
+    def bloom_instead(self, t: SeatReading) -> bool:
+        """Whether to kong the laizi rather than take the self-drawn win in hand: after the
+        kong the 13 tiles left win 杠上花 (a big hand, any number of laizi) on the
+        replacement draw with the chance of their unseen winning tiles among the unseen
+        ones, and that chance times what each such win collects (the settlement's total,
+        the kong's factor in) is at least :attr:`bloom_first` times the win in hand (its
+        self-draw, or its 杠上花 where this seat has a kong: the larger).  Only while no
+        opponent reads as ready (``threat_min``): a hand that misses the bloom stays
+        ready, its later wins larger (the kong's factor, and hard once the last wild is
+        konged), and that is left uncounted, against the risk that another seat wins
+        first."""
+        kong = any(isinstance(a, SpecialKong) and a.kind == "laizi" for a in t.actions)
+        if not kong or t.laizi not in t.hand or t.end_phase:
+            return False
+        self._prepare(t)
+        if self._anyone_open() and self.max_threat() >= self.threat_min:
+            return False
+        hand = list(t.hand)
+        drawn = t.iv.drawn if t.iv.drawn is not None else hand[-1]
+        hand.remove(drawn)
+        me = t.my.state()
+        konged = (any(m.type == "kong" for m in me.melds) or me.red_kongs or me.green_kongs
+                  or me.laizi_kongs or me.pi_kongs)
+        ways = ["self_draw", "kong_bloom"] if konged else ["self_draw"]
+        now = max(self._settle_mine(hand, drawn, me, w) for w in ways)
+        if now <= 0:
+            return False
+        rest = list(t.hand)
+        rest.remove(t.laizi)
+        after = replace(me, laizi_kongs=me.laizi_kongs + 1)
+        unseen = max(1, t.unseen_total)
+        bloom = sum(t.unseen[w.tile] / unseen * self._settle_mine(rest, w.tile, after, "kong_bloom")
+                    for w in waits(rest, t.melds, t.laizi, t.rules, "kong_bloom")
+                    if t.unseen[w.tile])
+        return bloom >= self.bloom_first * now
+
+    def _settle_mine(self, hand13: Sequence[int], tile: int, me: SeatState, win_by: str) -> float:
+        """What this seat collects winning by ``win_by`` on ``tile`` with ``hand13`` and the
+        factors of ``me`` (0 if that is no legal win)."""
+        t = self.t
+        seats = [replace(me, hand=tuple(hand13)) if s == t.me else t.seats[s].state()
+                 for s in range(4)]
+        rec = WinRecord(t.rules, t.dealer, t.indicator, t.me, win_by, None, tile, tuple(seats))
+        try:
+            return float(settle(rec).total)
+        except NotAWin:
+            return 0.0
 
     def _prepare(self, t: SeatReading) -> None:
         """Start a decision on ``t``: the profile's settings and empty caches."""
