@@ -117,6 +117,7 @@ from .greedy import (
     evaluator,
     kong_result,
     live_shanten,
+    ready_acceptance,
     revive_acceptance,
     tile_shape_rank,
 )
@@ -209,7 +210,8 @@ class ExpertBot(GreedyBot):
                  hopeless_holds: bool = True, minimum_step: bool = True,
                  contract_ties: bool = True, rob_ready: bool = True,
                  threat_kongs: bool = True, own_discard: bool = True,
-                 capped_kongs: bool = True, bloom_first: float = 1.5) -> None:
+                 capped_kongs: bool = True, live_steps: bool = True,
+                 bloom_first: float = 1.5) -> None:
         super().__init__(seed)
         self.bloom_first = float(bloom_first)
         """Offered a self-drawn win while holding a laizi it may kong, kong it instead when
@@ -219,6 +221,12 @@ class ExpertBot(GreedyBot):
         ``laizishanzhuang``, opened once, a soft small win of 16 points in hand against
         eleven unseen tiles (of 121) of 杠上花 worth 180 or 360, 28 points on the next draw
         alone, the hand still ready and hard afterwards: the bots took the 16."""
+        self.live_steps = bool(live_steps)
+        """A step from ready, rank the discards by the tiles that make the hand ready on a
+        live winning tile (:func:`wuhan_mahjong.bots.greedy.ready_acceptance`), as
+        :attr:`GreedyBot.live_steps` does: 33m 4m 6m 11p 55s with both other 1p in the
+        rivers threw 6m (the 2m, 3m and 5m it keeps make only the dead 1p shanpon)
+        where 1p keeps 3m and 5m for live waits (off: as before 6 December 2026)."""
         self.capped_kongs = bool(capped_kongs)
         """Where greedy's count of winning tiles weighs a kong that leaves the hand ready
         (``use_value`` off: ``laizishanzhuang``; :meth:`GreedyBot.kong_keeps_waits`), count
@@ -1210,6 +1218,8 @@ class ExpertBot(GreedyBot):
             aim = aims[d]
             if d in dead:
                 plain = revive_acceptance(ev13, t)
+            elif best == 1 and self.live_steps and self.live_waits:
+                plain = ready_acceptance(ev13, t)
             else:
                 plain, _ = ev13.acceptance(t.unseen, t.laizi, current=best)
             if aim and self.aim_small and after[d]["small"] == best:

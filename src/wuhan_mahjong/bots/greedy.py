@@ -19,7 +19,9 @@
   hands' winning tiles count first (the small hand's waits could not be won).
   A ready hand none of whose winning tiles is left (every copy in sight; the laizi
   aside) counts a step from ready, as it is (:func:`live_shanten`): it must change
-  a tile before it can win.
+  a tile before it can win.  So a step from ready, a tile counts only if it makes the
+  hand ready on a live winning tile (:func:`ready_acceptance`): a pair whose other
+  copies are in sight is no pung and no shanpon.
 * Claims (chi, peng, 冲杠) are made when they lower shanten; at equal shanten
   when the hand has not opened yet (no win without an opening) or when more
   factors are needed for the minimum score and the opening gives one (口口翻:
@@ -224,6 +226,31 @@ def revive_acceptance(ev13: Evaluator, t: SeatReading) -> int:
     return total
 
 
+def ready_acceptance(ev13: Evaluator, t: SeatReading) -> int:
+    """The unseen tiles that make the 3n+1 hand of ``ev13``, a step from ready, ready on a
+    live winning tile: drawn, some discard leaves a hand with a winning tile left (the
+    laizi always counts).  The plain count takes every tile that completes the shape, also
+    one whose ready hand waits only on tiles all in sight (a dead pair's shanpon: with
+    both other 1p in the rivers, 11p beside 334m waits on 1p after a 2m, 3m or 5m),
+    which is no step at all (:func:`live_shanten` counts such a hand a step away).
+    While no kind but the laizi and the must-kong tiles is all in sight, no ready hand can
+    wait on dead tiles only: the plain count, at the plain count's cost."""
+    laizi = t.laizi
+    unseen = t.unseen
+    if all(unseen[k] for k in range(NUM_KINDS) if k != laizi and k not in t.must):
+        return ev13.acceptance(unseen, laizi, current=1)[0]
+    total = 0
+    for u in ev13.acceptance_kinds(t.unseen, laizi, 1):
+        if u == laizi:
+            total += t.unseen[u]
+            continue
+        ev14 = ev13.with_tile(u, 1)
+        if any(ev14.counts[d] and d not in t.must and ev14.shanten_after(d, -1) == 0
+               and has_live_win(ev14.with_tile(d, -1), t) for d in range(NUM_KINDS)):
+            total += t.unseen[u]
+    return total
+
+
 def tile_shape_rank(tile: int, counts: Sequence[int]) -> int:
     """Tie-break for discards: lower = discard first.  Lone honours, then terminals,
     then tiles with few neighbours."""
@@ -295,15 +322,19 @@ def best_acceptance(ev: Evaluator, t: SeatReading, discards: Iterable[int],
 
 
 def step_acceptance(ev13: Evaluator, t: SeatReading, current: int | None = None,
-                    live: bool = True) -> int:
+                    live: bool = True, steps: bool = False) -> int:
     """The unseen tiles that bring the 3n+1 hand of ``ev13`` a step closer, from its
     :func:`live_shanten` (``current``, when the caller knows it): for a ready hand
     with no live winning tile, those that make it ready on live ones
-    (:func:`revive_acceptance`).  ``live`` False: the plain shanten and acceptance."""
+    (:func:`revive_acceptance`).  ``live`` False: the plain shanten and acceptance.
+    ``steps`` (with ``live``): a step from ready, only the tiles that make it ready on a
+    live winning tile (:func:`ready_acceptance`)."""
     if current is None:
         current = live_shanten(ev13, t, live=live)
     if current == 1 and ev13.shanten_after(-1, 0) == 0:
         return revive_acceptance(ev13, t)
+    if current == 1 and live and steps:
+        return ready_acceptance(ev13, t)
     return ev13.acceptance(t.unseen, t.laizi, current=current)[0]
 
 
@@ -369,6 +400,10 @@ class GreedyBot:
     #: win within the caps (:meth:`capped_gain`): nothing to a hand whose every win is at
     #: 金顶 already; off, the whole factor, as before 6 December 2026 (an ablation)
     capped_kongs = True
+    #: a step from ready, a discard is ranked by the tiles that make the hand ready on a
+    #: live winning tile (:func:`ready_acceptance`); off, by every tile that completes the
+    #: shape, a dead pair's shanpon included, as before 6 December 2026 (an ablation)
+    live_steps = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -691,7 +726,7 @@ class GreedyBot:
         keyed = []
         for d in tied:
             ev13 = ev.with_tile(d, -1)
-            acc = step_acceptance(ev13, t, best, self.live_waits)
+            acc = step_acceptance(ev13, t, best, self.live_waits, self.live_steps)
             # as many winning tiles either way: the one whose wins pay more (a 清一色碰碰胡
             # shanpon over a 清一色 single on as many tiles), before the acceptance (which
             # counts a second laizi drawn to a small hand, no win) and the tile's shape
