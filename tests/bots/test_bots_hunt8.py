@@ -18,6 +18,11 @@ The fault it found (the test fails on the code before the fix it names):
   by the tiles that make the hand ready on a live winning tile (``live_steps``, greedy
   and expert, on by default: ``greedy.ready_acceptance``), as a ready hand with no live
   winning tile already counts a step away (``live_waits``).
+* The same with two pengs, 33m 55s 11p 46m, both other 1p and both other 5s in sight:
+  the bots kept 碰碰胡's three pairs (6m), the expert and the search bot because a big
+  target as close as the small hand goes first (``big_target``).  No tile makes that
+  碰碰胡 ready on a live wait; a step from ready the expert now aims only at a big target
+  some unseen tile (the laizi aside) makes ready on a live one (``live_steps`` too).
 
 The positions the bots already answered right are below it, marked as guards.
 """
@@ -54,19 +59,21 @@ def _dead_pair_view(profile: str) -> Any:
                      discards=DEAD_PAIR_RIVERS)
 
 
-def _live_ready_draws(hand: str, thrown: str) -> set[str]:
+def _live_ready_draws(hand: str, thrown: str, shown: list[dict[str, Any]] | None = None,
+                      rivers: dict[int, str] | None = None) -> set[str]:
     """By the rules alone (:func:`wuhan_mahjong.analysis.waits`): the unseen kinds that,
-    drawn after ``thrown`` leaves ``hand``, let some discard leave a hand that wins on a
-    tile not all in sight (the laizi aside: it is no winning tile on a discard)."""
+    drawn after ``thrown`` leaves ``hand`` beside the melds ``shown`` (this seat's, the
+    dead pair's two chis unless given), let some discard leave a hand that wins on a tile
+    not all in sight (the laizi aside: it is no winning tile on a discard)."""
     rules = get_rules("yuanhang")
     laizi = rules.laizi_of(parse_tile("1z"))
     tiles = parse_tiles(hand)
     tiles.remove(parse_tile(thrown))
-    melds = [Meld("chi", tuple(parse_tiles(m["tiles"])), 3)
-             for m in DEAD_PAIR_MELDS[0]]
+    melds = [Meld(m["type"], tuple(parse_tiles(m["tiles"])), m["from_seat"])
+             for m in (shown or DEAD_PAIR_MELDS[0])]
     seen = [0] * NUM_KINDS
     for t in [*parse_tiles(hand), *(x for m in melds for x in m.tiles), parse_tile("1z"),
-              *(x for r in DEAD_PAIR_RIVERS.values() for x in parse_tiles(r))]:
+              *(x for r in (rivers or DEAD_PAIR_RIVERS).values() for x in parse_tiles(r))]:
         seen[t] += 1
     out = set()
     for u in range(NUM_KINDS):
@@ -100,13 +107,44 @@ def test_the_dead_pair_goes(bot: str, profile: str) -> None:
     ask(bot, _dead_pair_view(profile), [discard("1p")])
 
 
+#: two pengs; both other 1p and both other 5s in the rivers
+DEAD_PENGS = [meld("peng", "777p", 2), meld("peng", "999s", 1)]
+DEAD_PENG_RIVERS = {1: "1p5s9m", 2: "1p5s8m", 3: "4z3z"}
+
+
+def _dead_pengs_view(profile: str) -> Any:
+    return make_view("33m55s11p46m", profile=profile, wall=60, melds={0: DEAD_PENGS},
+                     discards=DEAD_PENG_RIVERS)
+
+
+def test_the_dead_pengpenghu_by_the_rules() -> None:
+    """After 6m (or 4m) no draw makes the hand ready on a live tile, as 碰碰胡 or small:
+    a 3m makes 333m beside the dead 55s and 11p; after 1p the 3m and the 5m do."""
+    for thrown in ("6m", "4m"):
+        assert _live_ready_draws("33m55s11p46m", thrown, DEAD_PENGS, DEAD_PENG_RIVERS) == set()
+    assert _live_ready_draws("33m55s11p46m", "1p", DEAD_PENGS,
+                             DEAD_PENG_RIVERS) == {"3m", "5m"}
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_no_pengpenghu_of_dead_pairs(bot: str, profile: str) -> None:
+    """The guard of 碰碰胡 at equal speed below, with both other 1p and both other 5s in
+    sight: the 55s and 11p can never be pungs, so after 4m or 6m the 碰碰胡 (and the small
+    hand) has no tile that makes it ready on a live wait; the 1p keeps the small hand's 3m
+    and 5m.  All three bots kept the 碰碰胡 (the 6m): greedy by the tiles that complete a
+    shape, the expert and the search bot by the big target at equal shanten, which took a
+    target no live tile brings closer."""
+    ask(bot, _dead_pengs_view(profile), [discard("1p")])
+
+
 def test_the_live_steps_switches_play_as_before() -> None:
-    view = _dead_pair_view("yuanhang")
     six = action_from_json(discard("6m"))
-    assert ExpertBot(1, live_steps=False).choose(view) == six
-    greedy = GreedyBot(1)
-    greedy.live_steps = False
-    assert greedy.choose(view) == six
+    for view in (_dead_pair_view("yuanhang"), _dead_pengs_view("yuanhang")):
+        assert ExpertBot(1, live_steps=False).choose(view) == six
+        greedy = GreedyBot(1)
+        greedy.live_steps = False
+        assert greedy.choose(view) == six
 
 
 # ---------------------------------------------------------------- guards

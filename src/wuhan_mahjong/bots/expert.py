@@ -1208,6 +1208,12 @@ class ExpertBot(GreedyBot):
                                     if tg != "small" and sh - self.big_target == key)
                 else:
                     aims[d] = (target,)
+                if best == 1 and self.live_steps and self.live_waits:
+                    # a big target no unseen tile makes ready on a live wait (the laizi
+                    # aside) is no aim: a 碰碰胡 whose pairs' other copies are in sight
+                    ev13 = ev.with_tile(d, -1)
+                    aims[d] = tuple(tg for tg in aims[d]
+                                    if ready_acceptance(ev13, t, tg) > t.unseen[t.laizi])
             if any(aims.values()):
                 tied = [d for d in tied if aims[d]]
         if len(tied) == 1:

@@ -226,7 +226,7 @@ def revive_acceptance(ev13: Evaluator, t: SeatReading) -> int:
     return total
 
 
-def ready_acceptance(ev13: Evaluator, t: SeatReading) -> int:
+def ready_acceptance(ev13: Evaluator, t: SeatReading, target: str | None = None) -> int:
     """The unseen tiles that make the 3n+1 hand of ``ev13``, a step from ready, ready on a
     live winning tile: drawn, some discard leaves a hand with a winning tile left (the
     laizi always counts).  The plain count takes every tile that completes the shape, also
@@ -234,20 +234,27 @@ def ready_acceptance(ev13: Evaluator, t: SeatReading) -> int:
     both other 1p in the rivers, 11p beside 334m waits on 1p after a 2m, 3m or 5m),
     which is no step at all (:func:`live_shanten` counts such a hand a step away).
     While no kind but the laizi and the must-kong tiles is all in sight, no ready hand can
-    wait on dead tiles only: the plain count, at the plain count's cost."""
+    wait on dead tiles only: the plain count, at the plain count's cost.  ``target``: the
+    tiles that make that target ready (a 碰碰胡 whose every pung is of a kind all in sight
+    but the one it holds has none)."""
     laizi = t.laizi
     unseen = t.unseen
     if all(unseen[k] for k in range(NUM_KINDS) if k != laizi and k not in t.must):
-        return ev13.acceptance(unseen, laizi, current=1)[0]
+        return ev13.acceptance(unseen, laizi, target=target, current=1)[0]
+    if target is None:
+        kinds: Iterable[int] = ev13.acceptance_kinds(unseen, laizi, 1)
+    else:
+        kinds = [u for u in range(NUM_KINDS) if unseen[u] and u not in t.must
+                 and (u == laizi or ev13.shanten_after(u, 1, target) < 1)]
     total = 0
-    for u in ev13.acceptance_kinds(t.unseen, laizi, 1):
+    for u in kinds:
         if u == laizi:
-            total += t.unseen[u]
+            total += unseen[u]
             continue
         ev14 = ev13.with_tile(u, 1)
-        if any(ev14.counts[d] and d not in t.must and ev14.shanten_after(d, -1) == 0
+        if any(ev14.counts[d] and d not in t.must and ev14.shanten_after(d, -1, target) == 0
                and has_live_win(ev14.with_tile(d, -1), t) for d in range(NUM_KINDS)):
-            total += t.unseen[u]
+            total += unseen[u]
     return total
 
 
