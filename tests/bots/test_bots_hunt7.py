@@ -40,11 +40,12 @@ import pytest
 from handmade import ask, discard, make_view, meld
 
 from wuhan_mahjong.analysis import waits
+from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.greedy import GreedyBot
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView
-from wuhan_mahjong.engine.actions import action_from_json
+from wuhan_mahjong.engine.actions import Discard, action_from_json
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.scoring import loser_caps, settle
 from wuhan_mahjong.tiles import parse_tile, parse_tiles, tile_str
@@ -243,3 +244,26 @@ def test_guard_the_sure_win_over_the_kong(bot: str, profile: str, red: int) -> N
                      actions=[{"type": "win"}, {"type": "kong", "tile": "4p", "kind": "direct"},
                               {"type": "peng", "tile": "4p"}, PASS])
     ask(bot, view, [{"type": "win"}])
+
+
+#: seat 1 shows three melds of pins (a 清一色 read); seats 2 and 3 are closed
+PINS = [meld("chi", "123p", 0), meld("peng", "555p", 2), meld("chi", "789p", 0)]
+RIVERS = {1: "1s9m4z7s2m3z8m", 2: "1z2z9s", 3: "3z4z1p"}
+
+
+@pytest.mark.parametrize("bot", ["expert", "search"])
+@pytest.mark.parametrize("profile", PROFILES)
+def test_guard_a_closed_ready_hand_at_the_last_discard_throws_safe(bot: str,
+                                                                   profile: str) -> None:
+    """Guard.  The last discard (the end phase begun, RULES §16), closed and ready in shape:
+    the 6p leaves 234m 456m 678s 55s 23s waiting on 1s/4s.  But no hand wins without an
+    opening (RULES §9), no claim is left to open it before the final draws, and a 海底捞
+    needs one too: the wait is worth nothing, and the 6p feeds seat 1's three melds of
+    pins.  A tile of another suit goes (the expert and the search bot chose 7s or 2m)."""
+    view: dict[str, Any] = dict(make_view("234m456m678s55s6p2s3s", profile=profile, wall=14,
+                                          melds={1: PINS}, discards=RIVERS, dealer=2))
+    view["end_phase"] = True
+    t = SeatReading(view)  # type: ignore[arg-type]
+    assert waits(parse_tiles("234m456m678s55s2s3s"), [], t.laizi, t.rules, "last_tile") == []
+    choice = get_bot(bot, 1).choose(view)  # type: ignore[arg-type]
+    assert isinstance(choice, Discard) and not 9 <= choice.tile < 18
