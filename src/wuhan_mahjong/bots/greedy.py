@@ -233,29 +233,44 @@ def ready_acceptance(ev13: Evaluator, t: SeatReading, target: str | None = None)
     one whose ready hand waits only on tiles all in sight (a dead pair's shanpon: with
     both other 1p in the rivers, 11p beside 334m waits on 1p after a 2m, 3m or 5m),
     which is no step at all (:func:`live_shanten` counts such a hand a step away).
-    While no kind but the laizi and the must-kong tiles is all in sight, no ready hand can
-    wait on dead tiles only: the plain count, at the plain count's cost.  ``target``: the
-    tiles that make that target ready (a 碰碰胡 whose every pung is of a kind all in sight
-    but the one it holds has none)."""
+    ``target``: the tiles that make that target ready (a 碰碰胡 whose every pung is of a
+    kind all in sight but the one it holds has none)."""
     laizi = t.laizi
     unseen = t.unseen
-    if all(unseen[k] for k in range(NUM_KINDS) if k != laizi and k not in t.must):
-        return ev13.acceptance(unseen, laizi, target=target, current=1)[0]
     if target is None:
         kinds: Iterable[int] = ev13.acceptance_kinds(unseen, laizi, 1)
     else:
         kinds = [u for u in range(NUM_KINDS) if unseen[u] and u not in t.must
                  and (u == laizi or ev13.shanten_after(u, 1, target) < 1)]
+    # the kinds that win nothing: all in sight, or the laizi's own face (a drawn laizi
+    # is no winning tile of :func:`has_live_win`)
+    blocked = [k for k in range(NUM_KINDS)
+               if k not in t.must and (k == laizi or not unseen[k])]
     total = 0
     for u in kinds:
-        if u == laizi:
-            total += unseen[u]
-            continue
+        if u == laizi or (not ev13.wilds and not _near(blocked, ev13.counts, u)):
+            total += unseen[u]  # the laizi; or no ready hand of these tiles waits on
+            continue            # a blocked kind (a wait lies within two of its tiles)
         ev14 = ev13.with_tile(u, 1)
         if any(ev14.counts[d] and d not in t.must and ev14.shanten_after(d, -1, target) == 0
                and has_live_win(ev14.with_tile(d, -1), t) for d in range(NUM_KINDS)):
             total += unseen[u]
     return total
+
+
+def _near(kinds: Sequence[int], counts: Sequence[int], drawn: int) -> bool:
+    """Whether some of ``kinds`` is within two of a tile of ``counts`` or of ``drawn`` in
+    its suit (an honour: the same kind): a ready hand of those tiles with no wild in it
+    waits only on such kinds (a run's missing tile, a pair's or a single's own kind)."""
+    for k in kinds:
+        if is_honour(k):
+            if counts[k] or k == drawn:
+                return True
+            continue
+        lo = k - k % 9
+        if any(counts[j] or j == drawn for j in range(max(lo, k - 2), min(lo + 9, k + 3))):
+            return True
+    return False
 
 
 def tile_shape_rank(tile: int, counts: Sequence[int]) -> int:
@@ -730,10 +745,23 @@ class GreedyBot:
         # openings in 远航, where the 6p that makes 567p with the laizi as itself wins)
         by_legal = best == 0 and self.legal_waits and self.soft_waits and t.opened
         small_ok = small_wins_ok(t) if by_legal else None
+        evs = {d: ev.with_tile(d, -1) for d in tied}
+        accs = {d: step_acceptance(evs[d], t, best, self.live_waits) for d in tied}
+        if best == 1 and self.live_waits and self.live_steps:
+            # a step from ready, the tiles that make it ready on a live wait
+            # (ready_acceptance), never more than the plain count: asked from the most
+            # plain tiles down, only while the plain count could still reach the best so far
+            floor = -1
+            for d in sorted(tied, key=lambda x: -accs[x]):
+                if accs[d] < floor:
+                    break
+                if evs[d].shanten_after(-1, 0) == 1:  # not a dead ready hand (revived above)
+                    accs[d] = ready_acceptance(evs[d], t)
+                floor = max(floor, accs[d])
         keyed = []
         for d in tied:
-            ev13 = ev.with_tile(d, -1)
-            acc = step_acceptance(ev13, t, best, self.live_waits, self.live_steps)
+            ev13 = evs[d]
+            acc = accs[d]
             # as many winning tiles either way: the one whose wins pay more (a 清一色碰碰胡
             # shanpon over a 清一色 single on as many tiles), before the acceptance (which
             # counts a second laizi drawn to a small hand, no win) and the tile's shape
