@@ -149,43 +149,66 @@ def test_the_live_steps_switches_play_as_before() -> None:
 
 # ---------------------------------------------------------------- guards
 
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_the_two_sided_wait(bot: str, profile: str) -> None:
-    """Guard.  Opened (chi 123p), 456p 789s 55s 346m: the 6m leaves 34m on 2m/5m (eight
-    tiles), the 3m only the 5m of 46m (four)."""
-    view = make_view("456p789s55s346m", profile=profile, wall=60,
-                     melds={0: [meld("chi", "123p", 3)]})
-    ask(bot, view, [discard("6m")])
+CHI_123P = [meld("chi", "123p", 3)]
+
+
+def _case(name: str, hand: str, answers: list[str], melds: list[dict[str, Any]] | None = None,
+          wall: int = 60, profiles: tuple[str, ...] = PROFILES) -> list[Any]:
+    return [pytest.param(hand, melds or [], wall, answers, p, id=f"{name}-{p}")
+            for p in profiles]
+
+
+#: Guards, each a turn: (hand, this seat's melds, wall, the answers, profile).
+DISCARD_GUARDS = [
+    # opened, 456p 789s 55s 346m: the 6m leaves 34m on 2m/5m (eight tiles), the 3m only
+    # the 5m of 46m (four)
+    *_case("two-sided", "456p789s55s346m", ["6m"], CHI_123P),
+    # two chis, 55s 77m 8m 345p: the 8m would leave the 5s/7m shanpon, where a 5s leaves
+    # 77m as the pair (no 2/5/8: no small hand), so only 7m wins; the 7m keeps 78m on
+    # 6m/9m beside the 55s 将
+    *_case("shanpon-258", "55s77m345p8m", ["7m"], [*CHI_123P, meld("chi", "678s", 3)]),
+    # twelve suited 2/5/8 and 东 3m: 将一色 needs no sets (乱将); a tile outside the
+    # family goes (either)
+    *_case("jiangyise", "2m5m8m2p5p8p2s5s8s2m5p8s1z3m", ["1z", "3m"], wall=70),
+    # ten honours (东西北白发, in pairs) and 3m 5p 8s 9m: 风一色 (乱风, two big hands
+    # here) needs only its four suited tiles replaced, the small hand far more; a suited
+    # tile goes (not in laizishanzhuang, where 发 is a must-kong tile)
+    *_case("fengyise", "1z1z3z3z4z4z6z6z5z5z3m5p8s9m", ["3m", "5p", "8s", "9m"], wall=70,
+           profiles=("yuanhang", "bianfeng")),
+    # two pengs, 33m 55s 11p 46m: after 4m or 6m three pairs make 碰碰胡 (base 10) a step
+    # from ready (a 3m, 5s or 1p); after 1p the small hand is as far (a 5m or 3m).  As
+    # fast, ten times the base: one of the 4m/6m
+    *_case("pengpenghu", "33m55s11p46m", ["4m", "6m"],
+           [meld("peng", "777p", 2), meld("peng", "999s", 1)]),
+    # chi 123p, 456p 78p 99p 3p 55s 6s: the 6s serves neither the small hand (55s is its
+    # 将) nor the pin flush
+    *_case("offsuit", "456p78p99p3p55s6s", ["6s"], CHI_123P, wall=70),
+    # after the chi of the closed ready hand below: the 1p goes back, and the hand waits
+    # on 2m/5m, opened
+    *_case("thrown-back", "1p456p789s55s34m", ["1p"], CHI_123P, wall=59),
+]
 
 
 @pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_the_shanpon_without_a_258_pair(bot: str, profile: str) -> None:
-    """Guard.  Two chis, 55s 77m 8m 345p: the 8m would leave the 5s/7m shanpon, where a
-    5s leaves 77m as the pair (no 2/5/8: no small hand), so only 7m wins; the 7m keeps
-    78m on 6m/9m beside the 55s 将."""
-    view = make_view("55s77m345p8m", profile=profile, wall=60,
-                     melds={0: [meld("chi", "123p", 3), meld("chi", "678s", 3)]})
-    ask(bot, view, [discard("7m")])
+@pytest.mark.parametrize(("hand", "melds", "wall", "answers", "profile"), DISCARD_GUARDS)
+def test_guard_discards(bot: str, hand: str, melds: list[dict[str, Any]], wall: int,
+                        answers: list[str], profile: str) -> None:
+    """Guards (see :data:`DISCARD_GUARDS`)."""
+    view = make_view(hand, profile=profile, wall=wall, melds={0: melds})
+    ask(bot, view, [discard(a) for a in answers])
 
 
 @pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_the_red_kong_at_once(bot: str, profile: str) -> None:
-    """Guard.  Early (wall 70), a 红中 among a far hand: its kong at once (×2, a
-    replacement draw; held it blocks every win and can never be thrown)."""
-    view = make_view("7z123p456p79s3m8m1z4z5z", profile=profile, wall=70,
-                     extra_actions=[{"type": "special_kong", "kind": "red"}])
-    ask(bot, view, [{"type": "special_kong", "kind": "red"}])
-
-
-@pytest.mark.parametrize("bot", BOTS)
-def test_guard_the_green_kong_at_once(bot: str) -> None:
-    """Guard.  ``laizishanzhuang``, where 发财 is a must-kong tile too: early, its kong."""
-    view = make_view("6z123p456p79s3m8m1z4z5z", profile="laizishanzhuang", wall=70,
-                     extra_actions=[{"type": "special_kong", "kind": "green"}])
-    ask(bot, view, [{"type": "special_kong", "kind": "green"}])
+@pytest.mark.parametrize(("tile", "kind", "profile"),
+                         [*(("7z", "red", p) for p in PROFILES),
+                          ("6z", "green", "laizishanzhuang")])
+def test_guard_the_must_kong_at_once(bot: str, tile: str, kind: str, profile: str) -> None:
+    """Guard.  Early (wall 70), a 红中 (or, in ``laizishanzhuang``, a 发财) among a far
+    hand: its kong at once (×2, a replacement draw; held it blocks every win and can
+    never be thrown)."""
+    view = make_view(tile + "123p456p79s3m8m1z4z5z", profile=profile, wall=70,
+                     extra_actions=[{"type": "special_kong", "kind": kind}])
+    ask(bot, view, [{"type": "special_kong", "kind": kind}])
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -199,97 +222,35 @@ def test_guard_the_pi_kong_of_a_lone_indicator(bot: str) -> None:
     ask(bot, view, [{"type": "special_kong", "kind": "pi"}])
 
 
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_jiangyise_early(bot: str, profile: str) -> None:
-    """Guard.  Twelve suited 2/5/8 and 东 3m: 将一色 needs no sets (乱将); the two tiles
-    outside the family go first (either)."""
-    view = make_view("2m5m8m2p5p8p2s5s8s2m5p8s1z3m", profile=profile, wall=70)
-    ask(bot, view, [discard("1z"), discard("3m")])
-
-
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
-def test_guard_fengyise_early(bot: str, profile: str) -> None:
-    """Guard.  Ten honours (东西北白发, in pairs) and 3m 5p 8s 9m: 风一色 (乱风, two big
-    hands here) needs only its four suited tiles replaced, the small hand far more; a
-    suited tile goes.  Not in
-    ``laizishanzhuang``, where 发 is a must-kong tile."""
-    view = make_view("1z1z3z3z4z4z6z6z5z5z3m5p8s9m", profile=profile, wall=70)
-    ask(bot, view, [discard("3m"), discard("5p"), discard("8s"), discard("9m")])
-
-
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_pengpenghu_at_equal_speed(bot: str, profile: str) -> None:
-    """Guard.  Two pengs, 33m 55s 11p 46m: after 4m or 6m, three pairs make 碰碰胡 (base
-    10) a step from ready (a 3m, 5s or 1p); after 1p the small hand is as far (a 5m or
-    3m).  As fast, ten times the base: one of the 4m/6m."""
-    view = make_view("33m55s11p46m", profile=profile, wall=60,
-                     melds={0: [meld("peng", "777p", 2), meld("peng", "999s", 1)]})
-    ask(bot, view, [discard("4m"), discard("6m")])
-
-
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_the_offsuit_tile_before_the_flush(bot: str, profile: str) -> None:
-    """Guard.  Chi 123p, 456p 78p 99p 3p 55s 6s: the 6s serves neither the small hand
-    (55s is its 将) nor the pin flush; it goes."""
-    view = make_view("456p78p99p3p55s6s", profile=profile, wall=70,
-                     melds={0: [meld("chi", "123p", 3)]})
-    ask(bot, view, [discard("6s")])
-
-
 CLOSED_READY = "123p456p789s55s34m"  # ready in shape (2m/5m) but closed: no win yet
 
-
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_the_chi_that_opens_a_closed_ready_hand(bot: str, profile: str) -> None:
-    """Guard.  Closed and ready on 2m/5m, which it cannot win closed (RULES §9): seat 3's
-    1p chied with the 23p of its 123p, the 1p then thrown back, leaves the same wait
-    opened."""
-    view = make_view(CLOSED_READY, profile=profile, wall=60, claim=("1p", 3),
-                     actions=[PASS, {"type": "chi", "tile": "1p"}])
-    ask(bot, view, [{"type": "chi", "tile": "1p"}])
-
-
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_the_tile_thrown_back_after_that_chi(bot: str, profile: str) -> None:
-    """Guard.  After that chi: the 1p goes back, and the hand waits on 2m/5m, opened."""
-    view = make_view("1p456p789s55s34m", profile=profile, wall=59,
-                     melds={0: [meld("chi", "123p", 3)]})
-    ask(bot, view, [discard("1p")])
-
-
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_no_peng_of_the_only_258_pair(bot: str, profile: str) -> None:
-    """Guard.  The same closed ready hand, seat 2's 5s: a peng would spend the 55s 将 and
-    leave it a step away (no discard keeps it ready); the pass keeps the wait."""
-    view = make_view(CLOSED_READY, profile=profile, wall=60, claim=("5s", 2),
-                     actions=[PASS, {"type": "peng", "tile": "5s"}])
-    ask(bot, view, [PASS])
+#: Guards, each a claim of seat 0 on (tile, seat): (hand, claim, actions, answer).
+CLAIM_GUARDS = [
+    # closed and ready on 2m/5m, which it cannot win closed (RULES §9): seat 3's 1p chied
+    # with the 23p of its 123p, the 1p then thrown back, leaves the same wait opened
+    pytest.param(CLOSED_READY, ("1p", 3), [PASS, {"type": "chi", "tile": "1p"}],
+                 {"type": "chi", "tile": "1p"}, id="chi-opens"),
+    # seat 2's 5s: a peng would spend the 55s 将 and leave it a step away (no discard
+    # keeps it ready); the pass keeps the wait
+    pytest.param(CLOSED_READY, ("5s", 2), [PASS, {"type": "peng", "tile": "5s"}], PASS,
+                 id="no-peng-of-the-258-pair"),
+    # seat 3's 2m, a winning tile it may not win on closed: the chi 234m opens it, ready
+    # again after its discard
+    pytest.param(CLOSED_READY, ("2m", 3), [PASS, {"type": "chi", "tile": "2m"}],
+                 {"type": "chi", "tile": "2m"}, id="chi-of-its-winning-tile"),
+    # closed, 55m 46m 123p 789s 34s 东, seat 3's 5m: the chi 456m keeps the 55m 将 and,
+    # after the 东, waits on 2s/5s; the peng spends the only 2/5/8 pair, a step away
+    pytest.param("55m46m123p789s34s1z", ("5m", 3),
+                 [PASS, {"type": "chi", "tile": "4m"}, {"type": "peng", "tile": "5m"}],
+                 {"type": "chi", "tile": "4m"}, id="chi-keeps-the-258-pair"),
+]
 
 
 @pytest.mark.parametrize("bot", BOTS)
 @pytest.mark.parametrize("profile", PROFILES)
-def test_guard_the_chi_of_its_own_winning_tile(bot: str, profile: str) -> None:
-    """Guard.  The same closed ready hand on seat 3's 2m, a winning tile it may not win on
-    closed: the chi 234m opens it, ready again after its discard."""
-    view = make_view(CLOSED_READY, profile=profile, wall=60, claim=("2m", 3),
-                     actions=[PASS, {"type": "chi", "tile": "2m"}])
-    ask(bot, view, [{"type": "chi", "tile": "2m"}])
-
-
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_the_chi_that_keeps_the_258_pair(bot: str, profile: str) -> None:
-    """Guard.  Closed, 55m 46m 123p 789s 34s 东, seat 3's 5m: the chi 456m keeps the 55m
-    将 and, after the 东, waits on 2s/5s; the peng spends the only 2/5/8 pair and leaves
-    it a step away."""
-    view = make_view("55m46m123p789s34s1z", profile=profile, wall=70, claim=("5m", 3),
-                     actions=[PASS, {"type": "chi", "tile": "4m"},
-                              {"type": "peng", "tile": "5m"}])
-    ask(bot, view, [{"type": "chi", "tile": "4m"}])
+@pytest.mark.parametrize(("hand", "claim", "actions", "answer"), CLAIM_GUARDS)
+def test_guard_claims(bot: str, profile: str, hand: str, claim: tuple[str, int],
+                      actions: list[dict[str, Any]], answer: dict[str, Any]) -> None:
+    """Guards (see :data:`CLAIM_GUARDS`)."""
+    view = make_view(hand, profile=profile, wall=60, claim=claim, actions=actions)
+    ask(bot, view, [answer])
