@@ -216,8 +216,8 @@ class ExpertBot(GreedyBot):
         self.bloom_first = float(bloom_first)
         """Offered a self-drawn win while holding a laizi it may kong, kong it instead when
         the replacement draw's chance of 杠上花 times what that win collects is at least
-        this many times what the win in hand collects, and no opponent reads as ready
-        (:meth:`bloom_instead`; 0: off, every win taken, as before 6 December 2026).  In
+        this many times what the win in hand collects, and the opponents together are
+        unlikely to be ready (:meth:`bloom_instead`; 0: off, every win taken, as before 6 December 2026).  In
         ``laizishanzhuang``, opened once, a soft small win of 16 points in hand against
         eleven unseen tiles (of 121) of 杠上花 worth 180 or 360, 28 points on the next draw
         alone, the hand still ready and hard afterwards: the bots took the 16."""
@@ -428,17 +428,24 @@ class ExpertBot(GreedyBot):
         replacement draw with the chance of their unseen winning tiles among the unseen
         ones, and that chance times what each such win collects (the settlement's total,
         the kong's factor in) is at least :attr:`bloom_first` times the win in hand (its
-        self-draw, or its 杠上花 where this seat has a kong: the larger).  Only while no
-        opponent reads as ready (``threat_min``): a hand that misses the bloom stays
-        ready, its later wins larger (the kong's factor, and hard once the last wild is
-        konged), and that is left uncounted, against the risk that another seat wins
-        first."""
+        self-draw, or its 杠上花 where this seat has a kong: the larger).  Only while the
+        chance that some opponent is ready, read over all of them, is below ``threat_min``:
+        a hand that misses the bloom stays ready, its later wins larger (the kong's factor,
+        and hard once the last wild is konged), and that is left uncounted, against the
+        risk that another seat wins first.  (With each opponent's readiness alone under
+        ``threat_min``, it passed wins beside three opened seats in ``laizishanzhuang``
+        and lost both, tuning seed 242.)"""
         kong = any(isinstance(a, SpecialKong) and a.kind == "laizi" for a in t.actions)
         if not kong or t.laizi not in t.hand or t.end_phase:
             return False
         self._prepare(t)
-        if self._anyone_open() and self.max_threat() >= self.threat_min:
-            return False
+        if self._anyone_open():
+            quiet = 1.0  # the chance that no opponent is ready
+            for r in self.model().reads.values():
+                if r.can_win:
+                    quiet *= 1.0 - r.p_ready
+            if 1.0 - quiet >= self.threat_min:
+                return False
         hand = list(t.hand)
         drawn = t.iv.drawn if t.iv.drawn is not None else hand[-1]
         hand.remove(drawn)
