@@ -26,7 +26,7 @@ The fault it found (the test fails on the code before the fix it names):
   unseen tiles: 28 points on that one draw, and the hand stays ready for hard wins
   twice as large, while nobody can win before he opens.  The expert and the search bot
   took the 16 (``bloom_first``: kong the laizi for the bloom when that draw alone is
-  worth 1.5 times the win in hand and no opponent reads as ready).  Greedy, the baseline
+  worth 1.5 times the win in hand and the opponents together are unlikely to be ready).  Greedy, the baseline
   every arena run measures against, takes every win it is offered: left as it is.
 
 The positions the bots already answered right are below it, marked as guards.
@@ -213,6 +213,24 @@ def test_no_bloom_while_an_opponent_reads_ready() -> None:
     view["seats"][2]["concealed"] = 4
     assert ExpertBot(1).choose(view) == action_from_json(  # type: ignore[arg-type]
         {"type": "win"})
+
+
+def test_no_bloom_beside_three_opened_seats() -> None:
+    """The same hand beside three seats with one meld each: each reads ready at about 0.11,
+    under ``threat_min`` (0.25), but one of the three at about 0.29, and each can win on
+    this seat's discards while it waits for a later win: the win in hand is taken.  Read
+    one by one, the gate let such kongs through (tuning seed 242 passed two wins so
+    beside three opened seats, and lost both); with a threshold above the three together
+    the kong is made."""
+    view: dict[str, Any] = dict(_soft_win_view())
+    for seat, m in ((1, meld("peng", "777m", 2)), (2, meld("chi", "678p", 1)),
+                    (3, meld("peng", "333p", 0))):
+        view["seats"][seat]["melds"] = [m]
+        view["seats"][seat]["concealed"] = 10
+    assert ExpertBot(1).choose(view) == action_from_json(  # type: ignore[arg-type]
+        {"type": "win"})
+    assert ExpertBot(1, threat_min=0.3).choose(view) == action_from_json(  # type: ignore[arg-type]
+        {"type": "special_kong", "kind": "laizi"})
 
 
 # ---------------------------------------------------------------- guards
