@@ -6,6 +6,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic import command
@@ -56,6 +57,32 @@ def test_empty_database_is_migrated_to_head(db_url: str) -> None:
     with open_store(db_url) as store:
         assert current_revision(store.engine) == head_revision()
         assert set(inspect(store.engine).get_table_names()) >= TABLES | {"alembic_version"}
+        assert house_count(store.engine) == 1
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_a_slow_migration_is_not_ended_as_an_idle_session(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store's sessions end after a few seconds idle in a transaction; a migration's
+    runs Python between its statements, which a loaded machine stretched past them (seen in
+    the suite: PostgreSQL ended the migration at ``CREATE TABLE tournaments``).  Here the
+    store's limit is 0.2 s and the migration pauses 0.6 s after its first statement."""
+    import time
+
+    from wuhan_mahjong.store import database
+
+    monkeypatch.setattr(database, "PG_IDLE_IN_TRANSACTION_MS", 200)
+    real_upgrade = command.upgrade
+
+    def paused(config: Any, revision: str) -> None:
+        connection = config.attributes["connection"]
+        connection.execute(text("SELECT 1"))
+        time.sleep(0.6)
+        real_upgrade(config, revision)
+
+    monkeypatch.setattr(command, "upgrade", paused)
+    with open_store(db_url) as store:
+        assert current_revision(store.engine) == head_revision()
         assert house_count(store.engine) == 1
 
 

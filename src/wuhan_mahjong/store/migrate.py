@@ -30,13 +30,18 @@ if TYPE_CHECKING:
 # revision (every start but the first after an upgrade) is checked with one query, and the
 # import (a third of a second) is not paid by each ``serve``, node or CLI command.
 
-__all__ = ["MIGRATIONS_DIR", "alembic_config", "current_revision", "head_revision", "known_revision",
-           "newest_shipped", "upgrade"]
+__all__ = ["MIGRATIONS_DIR", "MIGRATION_IDLE_MS", "alembic_config", "current_revision",
+           "head_revision", "known_revision", "newest_shipped", "upgrade"]
 
 MIGRATIONS_DIR = Path(__file__).resolve().with_name("migrations")
 
 # Any fixed 64-bit number: the key of the advisory lock held while migrating.
 _PG_MIGRATION_LOCK = 0x5748_4D4A_5354_4F52  # "WHMJSTOR"
+
+MIGRATION_IDLE_MS = 300_000
+"""How long a migrating session may sit between two statements (PostgreSQL), in place of
+the store's :data:`~.database.PG_IDLE_IN_TRANSACTION_MS`: long enough for any pause of the
+migrating process's Python, short enough that a frozen one lets the next start migrate."""
 
 
 def alembic_config(connection: Connection | None = None, url: str | None = None) -> Config:
@@ -115,6 +120,11 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
+            # Alembic runs Python between the statements (it loads each revision's module),
+            # which a loaded machine may stretch past the store's few seconds for a session
+            # idle in a transaction: PostgreSQL then ended the migration half done
+            connection.execute(text(
+                f"SET LOCAL idle_in_transaction_session_timeout = {MIGRATION_IDLE_MS}"))
             connection.execute(
                 text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK}
             )
