@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -110,7 +111,14 @@ def test_replays_and_the_live_list_are_one_allowance_over_the_nodes(
         assert answer.status_code == 429 and answer.json()["error"]["code"] == "rate_limited"
     lone = _lone_refusal(db_url, tmp_path, "/api/tables/live", 4, monkeypatch,
                          two_nodes).json()["error"]
-    assert (lone["code"], lone["message"]) == (shared["code"], shared["message"])
+    # the same answer but for the seconds to wait, which a loaded machine's pace between
+    # the requests moves by one or two
+    assert (lone["code"], _unnumbered(lone["message"])) == (
+        shared["code"], _unnumbered(shared["message"]))
+
+
+def _unnumbered(message: str) -> str:
+    return re.sub(r"in \d+ s\b", "in N s", message)
 
 
 @pytest.mark.slow
