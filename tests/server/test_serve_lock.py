@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import Connection, Engine, create_engine, text
@@ -212,6 +213,72 @@ def _wait_for(condition: Callable[[], bool], failure: str, seconds: float = 60) 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_a_server_whose_lock_another_took_meanwhile_stops(db_url: str,
+                                                          tmp_path: Path) -> None:
+    """While PostgreSQL was away from a server, another one started and took the lock, and
+    with it every match (a server alone claims them all at its start).  The first one's
+    tables were fenced out and sent their players away, yet it ran on as a server with
+    no matches.  It now stops, in one line, exit status 2."""
+    url = make_url(db_url)
+    proxy = CuttableProxy(url.host or "127.0.0.1", url.port or 5432)
+    server = ServeProcess(url.set(host="127.0.0.1", port=proxy.port)
+                          .render_as_string(hide_password=False), tmp_path / "server.log")
+    store = open_store(db_url)
+    other = None
+    try:
+        server.start()
+        proxy.cut()
+        _wait_for(lambda: lock_holder(store.engine) is None, "the cut ended no session")
+        other = hold_serve_lock(store.engine)  # a server of this process's name
+        proxy.restore()
+        assert server.proc is not None
+        _wait_for(lambda: server.proc is not None and server.proc.poll() is not None,
+                  "the server whose lock was taken ran on")
+        assert server.proc.returncode == 2
+        said = [ln for ln in (tmp_path / "server.log").read_text().splitlines()
+                if ln.startswith("wuhan-mahjong: error: ")]
+        assert len(said) == 1 and "took this one's database lock" in said[0], said
+        assert f":{os.getpid()}, PostgreSQL session" in said[0], said
+    finally:
+        if other is not None:
+            other.release()
+        server.close()
+        proxy.close()
+        store.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_a_session_of_its_own_postgresql_kept_is_waited_for(db_url: str) -> None:
+    """The keeper gave its session up for lost (the client noticed a network cut first)
+    while PostgreSQL still held it: the holder is this lock's own old session, not another
+    server, and the lock is taken again once PostgreSQL ends it."""
+    lost: list[str] = []
+    store = open_store(db_url)
+    lock = hold_serve_lock(store.engine, on_lost=lost.append)
+    keeper = lock._closers[0].__self__  # type: ignore[attr-defined]
+    old = keeper._connection
+    stale = create_engine(make_url(db_url), poolclass=NullPool).connect()
+    try:
+        session = old.scalar(text("SELECT pg_backend_pid()"))
+        keeper._connection = None  # as if its SELECT 1 had failed, the session still there
+        keeper._look()
+        assert not lost and keeper._connection is None
+        stale.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": session})
+        stale.commit()
+        _wait_for(lambda: lock_holder(store.engine) is None, "the old session stayed")
+        keeper._look()
+        assert keeper._connection is not None and not lost
+        assert lock_holder(store.engine) is not None
+    finally:
+        old.invalidate()  # ended under it: no reset (logged) when it is collected
+        stale.close()
+        lock.release()
+        store.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
 def test_a_lock_taken_meanwhile_is_said_once(db_url: str, caplog: pytest.LogCaptureFixture
                                             ) -> None:
     """While PostgreSQL was away from a server, a second server took the lock: the first
@@ -230,7 +297,7 @@ def test_a_lock_taken_meanwhile_is_said_once(db_url: str, caplog: pytest.LogCapt
         with caplog.at_level(logging.ERROR, logger="wuhan_mahjong.store.serve_lock"):
             time.sleep(3 * KEEP_SECONDS)  # three looks or so
         said = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-        assert len(said) == 1 and "this server should stop" in said[0], said
+        assert len(said) == 1 and "so this one stops" in said[0], said
         with pytest.raises(DatabaseInUse):
             hold_serve_lock(store.engine, wait=0)  # the second server keeps it
     finally:
@@ -257,9 +324,9 @@ def test_a_live_server_here_is_refused_at_once_a_gone_one_waited_for(
     tries: list[bool] = []
     real_try = serve_lock._postgresql_lock
 
-    def counted(engine: Engine, node: bool) -> serve_lock.ServeLock:
+    def counted(engine: Engine, node: bool, *rest: Any) -> serve_lock.ServeLock:
         tries.append(node)
-        return real_try(engine, node)
+        return real_try(engine, node, *rest)
 
     monkeypatch.setattr(serve_lock, "_postgresql_lock", counted)
     store = open_store(db_url)
@@ -306,7 +373,7 @@ def _held_by(db_url: str, server: str) -> Connection:
     engine = create_engine(db_url, poolclass=NullPool)
     connection = engine.connect()
     connection.execute(text("SELECT set_config('application_name', :name, false)"),
-                       {"name": "wuhan-mahjong serve " + server})
+                       {"name": "wuhan-mahjong serve " + server + "/1"})
     key = serve_lock._pg_key(connection)
     assert connection.scalar(text("SELECT pg_try_advisory_lock(:ns, :key)"),
                              {"ns": serve_lock._PG_CLASS, "key": key})

@@ -237,8 +237,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # beside them (store/serve_lock.py)
         from ..store.serve_lock import DatabaseInUse, hold_serve_lock
 
+        # another server took the lock while PostgreSQL was away from this one, and so
+        # claimed its matches: this one stops (gracefully: its tables' writes are fenced)
+        lost: list[str] = []
+        running: list[uvicorn.Server] = []
+
+        def stop_on_lost(holder: str) -> None:
+            lost.append(holder)
+            for started in running:
+                started.should_exit = True
+
         try:
-            held.callback(hold_serve_lock(store.engine, node=cluster is not None).release)
+            held.callback(hold_serve_lock(store.engine, node=cluster is not None,
+                                          on_lost=stop_on_lost).release)
         except DatabaseInUse as e:
             raise UsageError(str(e)) from None
         if settings.process.gc_tuning:
@@ -257,6 +268,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             create_app(config, store=store), host=config.host, port=config.port,
             log_level=settings.process.log_level, ws_max_size=64 * 1024, lifespan="on",
             proxy_headers=False))  # the app trusts only config.forwarded_allow_ips (server/security.py)
+        running.append(server)
+        if lost:
+            server.should_exit = True
         # SIGTERM drains (uvicorn stops accepting, closes the sockets, then the hub's
         # shutdown persists and stops every table) and uvicorn raises the signal again
         # once done: this handler turns that into a clean exit 0 instead of death by it.
@@ -271,6 +285,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             server.run(sockets=[listener])
         finally:
             signal.signal(signal.SIGTERM, previous)
+    if lost:
+        raise UsageError(f"another server took this one's database lock while PostgreSQL "
+                         f"was away ({lost[0]}), and with it the matches: this one stopped")
     if not server.started:
         raise UsageError(f"the server could not start on {config.host}:{config.port}")
     return 0

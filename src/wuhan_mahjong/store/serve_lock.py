@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import itertools
 import logging
 import os
 import socket
@@ -67,7 +68,9 @@ _PG_CLASS = 0x574D  # "WM": the first of the advisory lock's two keys
 _NODES = "cluster nodes"
 """What the SQLite lock file says while cluster nodes share the lock."""
 _PG_APPLICATION = "wuhan-mahjong serve "
-"""The start of the lock session's ``application_name``; the server's ``HOST:PID`` follows."""
+"""The start of the lock session's ``application_name``; the server's ``HOST:PID`` follows,
+and ``/N``, which of the process's locks it is (one process holds one, but for tests)."""
+_instances = itertools.count(1)
 
 SQLITE_RETRY_SECONDS = 1.0
 """How long a server tries the SQLite lock again before it refuses to start: far longer
@@ -106,17 +109,23 @@ def _owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def hold_serve_lock(engine: Engine, *, wait: float = 10.0, node: bool = False) -> ServeLock:
+def hold_serve_lock(engine: Engine, *, wait: float = 10.0, node: bool = False,
+                    on_lost: Callable[[str], object] | None = None) -> ServeLock:
     """Take the serve lock of ``engine``'s database: exclusively for a server alone, shared
     for a cluster ``node``, waiting up to ``wait`` seconds for a killed server's lock to
     clear; :class:`DatabaseInUse`, naming the holders when it can, if a server of the other
     kind (or, for a server alone, any server) holds it: at once when one of them is a
-    server of this machine that still runs."""
+    server of this machine that still runs.
+
+    ``on_lost`` is called once, with the new holders' names, if the lock is found taken by
+    another server after PostgreSQL ended its session (:class:`_PgKeeper`): that server
+    has claimed this one's matches, so this one should stop."""
     sqlite = engine.dialect.name == "sqlite"
     deadline = time.monotonic() + (min(wait, SQLITE_RETRY_SECONDS) if sqlite else wait)
     while True:
         try:
-            return _sqlite_lock(engine, node) if sqlite else _postgresql_lock(engine, node)
+            return (_sqlite_lock(engine, node) if sqlite
+                    else _postgresql_lock(engine, node, on_lost))
         except DatabaseInUse as refused:
             if refused.alive or time.monotonic() >= deadline:
                 raise
@@ -186,8 +195,18 @@ class _PgHolder:
     address: str | None
     """The client's address (``None`` over a Unix socket)."""
     mode: str
-    server: str | None
-    """The server's ``HOST:PID``, from the session's ``application_name``."""
+    application: str | None
+    """The session's ``application_name``."""
+
+    @property
+    def server(self) -> str | None:
+        """The server's ``HOST:PID``, from :attr:`application` (unless PostgreSQL cut it
+        short: it keeps 63 bytes, and a long host name could leave part of the pid,
+        another process's)."""
+        name = self.application or ""
+        if not name.startswith(_PG_APPLICATION) or len(name.encode()) >= 63:
+            return None
+        return name.removeprefix(_PG_APPLICATION).rpartition("/")[0] or None
 
     @property
     def alive(self) -> bool:
@@ -213,18 +232,7 @@ def _pg_holders(connection: Connection, signed: int) -> list[_PgHolder]:
         "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
         "AND l.classid = :ns AND l.objid = :key AND l.objsubid = 2 AND l.granted "
         "ORDER BY a.pid"), {"ns": _PG_CLASS, "key": key}).all()
-    return [_PgHolder(int(pid), address, str(mode), _pg_server(name))
-            for pid, address, mode, name in rows]
-
-
-def _pg_server(application_name: str | None) -> str | None:
-    """The ``HOST:PID`` a lock session's name gives, unless PostgreSQL cut it short (it
-    keeps 63 bytes: a long host name could leave part of the pid, another process's)."""
-    if not application_name or not application_name.startswith(_PG_APPLICATION):
-        return None
-    if len(application_name.encode()) >= 63:
-        return None
-    return application_name.removeprefix(_PG_APPLICATION)
+    return [_PgHolder(int(pid), address, str(mode), name) for pid, address, mode, name in rows]
 
 
 def _pg_named(holders: list[_PgHolder]) -> str:
@@ -242,17 +250,19 @@ def _pg_name(holder: _PgHolder) -> str:
     return f"{holder.server}, {session}" if holder.server else session
 
 
-def _postgresql_lock(engine: Engine, node: bool) -> ServeLock:
+def _postgresql_lock(engine: Engine, node: bool,
+                     on_lost: Callable[[str], object] | None = None) -> ServeLock:
     # a connection of its own, outside the store's pool, for the process's whole life
     own = create_engine(engine.url, poolclass=NullPool,
                         connect_args=pg_connect_args(engine.url, {}))
+    name = f"{_PG_APPLICATION}{_owner()}/{next(_instances)}"
     try:
-        connection, got, holders = _pg_try(own, node)
+        connection, got, holders = _pg_try(own, node, name)
     except BaseException:
         own.dispose()
         raise
     if got:
-        keeper = _PgKeeper(own, connection, node)
+        keeper = _PgKeeper(own, connection, node, name, on_lost)
         return ServeLock(keeper.stop)
     connection.close()
     own.dispose()
@@ -262,19 +272,20 @@ def _postgresql_lock(engine: Engine, node: bool) -> ServeLock:
                         alive=any(h.alive for h in holders))
 
 
-def _pg_try(own: Engine, node: bool) -> tuple[Connection, bool, list[_PgHolder]]:
-    """A new session of ``own`` and its try of the lock: (the session, whether it holds the
-    lock, who holds it otherwise)."""
+def _pg_try(own: Engine, node: bool, name: str
+            ) -> tuple[Connection, bool, list[_PgHolder]]:
+    """A new session of ``own``, called ``name``, and its try of the lock: (the session,
+    whether it holds the lock, who holds it otherwise)."""
     connection = own.connect()
     try:
         # PostgreSQL learns of a dead client (a machine that lost power) only by TCP
         # keepalives, two hours apart by default: probe this session's peer every few
         # seconds, so a replacement server can start within about half a minute
-        for name, seconds in (("idle", 10), ("interval", 5), ("count", 3)):
-            connection.execute(text(f"SET tcp_keepalives_{name} = {seconds}"))
+        for setting, seconds in (("idle", 10), ("interval", 5), ("count", 3)):
+            connection.execute(text(f"SET tcp_keepalives_{setting} = {seconds}"))
         # who holds the lock, for another server's refusal (at most 63 bytes are kept)
         connection.execute(text("SELECT set_config('application_name', :name, false)"),
-                           {"name": _PG_APPLICATION + _owner()})
+                           {"name": name})
         key = _pg_key(connection)
         take = "pg_try_advisory_lock_shared" if node else "pg_try_advisory_lock"
         got = bool(connection.scalar(text(f"SELECT {take}(:ns, :key)"),
@@ -282,6 +293,8 @@ def _pg_try(own: Engine, node: bool) -> tuple[Connection, bool, list[_PgHolder]]
         holders = [] if got else _pg_holders(connection, key)
         connection.commit()  # idle outside a transaction: the lock is the session's
     except BaseException:
+        with contextlib.suppress(Exception):  # no reset of a dead connection (logged)
+            connection.invalidate()
         connection.close()
         raise
     return connection, got, holders
@@ -297,12 +310,18 @@ class _PgKeeper:
     the lock with it, and the server ran on without it, so that ``admin drain --wait`` and
     ``admin restore`` took it for gone and a second server could start.  A thread looks
     every :data:`KEEP_SECONDS` and takes the lock again on a new session as soon as the
-    database answers (logging an error while another server holds it meanwhile)."""
+    database answers.  If another server took it meanwhile, it has claimed this server's
+    matches: the keeper says so in one error and calls ``on_lost`` (``serve`` stops).  A
+    session PostgreSQL has not yet ended, which this keeper gave up for lost (a network cut
+    the client noticed first), is known by its name and waited for."""
 
-    def __init__(self, own: Engine, connection: Connection, node: bool) -> None:
+    def __init__(self, own: Engine, connection: Connection, node: bool, name: str,
+                 on_lost: Callable[[str], object] | None) -> None:
         self._own = own
         self._connection: Connection | None = connection
         self._node = node
+        self._name = name
+        self._on_lost = on_lost
         self._held_elsewhere = False  # said once, not at every look
         self._stopped = threading.Event()
         self._lock = threading.Lock()
@@ -323,13 +342,14 @@ class _PgKeeper:
                 self._connection.commit()
                 return
             except Exception:  # the session is gone, and the lock with it
-                with contextlib.suppress(Exception):
+                with contextlib.suppress(Exception):  # no reset of a dead connection (logged)
+                    self._connection.invalidate()
                     self._connection.close()
                 self._connection = None
                 log.warning("the serve lock's PostgreSQL session ended; taking the lock again "
                             "when the database answers")
         try:
-            connection, got, holders = _pg_try(self._own, self._node)
+            connection, got, holders = _pg_try(self._own, self._node, self._name)
         except Exception:  # the database is still away: the next look tries again
             return
         if got:
@@ -338,10 +358,15 @@ class _PgKeeper:
             log.warning("the serve lock is held again")
             return
         connection.close()
-        if not self._held_elsewhere:
-            self._held_elsewhere = True
-            log.error("the serve lock is held by %s since PostgreSQL was away: this server "
-                      "should stop", _pg_named(holders) if holders else "another process")
+        others = [h for h in holders if h.application != self._name]
+        if not others or self._held_elsewhere:  # let go meanwhile, or our old session
+            return
+        self._held_elsewhere = True
+        named = _pg_named(others)
+        log.error("the serve lock is held by %s since PostgreSQL was away: that server has "
+                  "claimed this one's matches, so this one stops", named)
+        if self._on_lost is not None:
+            self._on_lost(named)
 
     def stop(self) -> None:
         self._stopped.set()
