@@ -69,6 +69,15 @@ def _parse(spec: str) -> tuple[str, str, dict[str, float | str]]:
     return name, policy, opts
 
 
+def _rule_option(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` of ``--option``: the value as JSON (``false``, ``2``), else a word."""
+    name, _, value = text.partition("=")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
+
+
 def _deadline(until: str | None) -> dt.datetime | None:
     if not until:
         return None
@@ -173,6 +182,9 @@ def _report(files: list[str]) -> int:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--profile")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a table rule option over the profile (JSON value or a word), repeatable:"
+                        " --option opening_scoring=per_opening")
     p.add_argument("--seed", type=int)
     p.add_argument("--deals", type=int, default=200)
     p.add_argument("--first", type=int, default=0, help="first deal number")
@@ -189,7 +201,8 @@ def main() -> int:
         p.error("--profile, --seed and at least one variant are required")
     if args.seed in PUBLICATION_SEEDS:
         sys.exit(f"seed {args.seed} is a publication seed (docs/bots.md)")
-    rules = get_rules(args.profile)
+    table = dict(map(_rule_option, args.option))
+    rules = get_rules(args.profile, table)
     names = []
     for spec in args.variants:
         name, policy, opts = _parse(spec)
@@ -197,11 +210,14 @@ def main() -> int:
         names.append(name)
     head: dict[str, Any] = {}
     recs: list[dict[str, Any]] = []
-    want = {"profile": args.profile, "seed": args.seed, "variants": args.variants}
+    want: dict[str, Any] = {"profile": args.profile, "seed": args.seed, "variants": args.variants}
+    if table:
+        want["options"] = table
     path = Path(args.out) if args.out else None
     if path is not None:
         head, recs = _load(path)
-        if head and (head["profile"], head["seed"]) != (args.profile, args.seed):
+        if head and (head["profile"], head["seed"], head.get("options", {})) != (
+                args.profile, args.seed, table):
             sys.exit(f"{path} holds another run: {head}")
         specs = dict(_parse(v)[0:3:2] for v in head.get("variants", []))
         for name, _, opts in map(_parse, args.variants):
@@ -238,7 +254,8 @@ def main() -> int:
         if out is not None:
             out.close()
         pool.close()
-    print(f"profile {args.profile} seed {args.seed}; {time.process_time() - c0:.0f} s CPU,"
+    opts = "".join(f" {k}={v}" for k, v in table.items())
+    print(f"profile {args.profile}{opts} seed {args.seed}; {time.process_time() - c0:.0f} s CPU,"
           f" {time.perf_counter() - w0:.0f} s wall this run")
     _table(names, recs, f"deals {args.first}..{args.first + args.deals - 1}")
     return 0

@@ -25,13 +25,16 @@ def make_view(hand: str, *, profile: str = "yuanhang", indicator: str = "1z", me
               actions: list[dict[str, Any]] | None = None,
               extra_actions: list[dict[str, Any]] | None = None,
               red_kongs: dict[int, int] | None = None,
-              claim: tuple[str, int] | None = None) -> SeatView:
+              claim: tuple[str, int] | None = None,
+              options: dict[str, Any] | None = None) -> SeatView:
     """A turn view of seat ``me`` holding ``hand`` (its actions: a discard of every distinct
     tile but the laizi and the must-kong tiles, then ``extra_actions``, unless ``actions``
     is given).  With ``claim=(tile, seat)`` it is instead ``me``'s claim decision on ``tile``
     just discarded by ``seat`` (``actions`` then lists the claims and the pass).  Other seats
-    hold ``13 - 3 * melds`` concealed tiles unless ``concealed`` says otherwise."""
-    rules = get_rules(profile)
+    hold ``13 - 3 * melds`` concealed tiles unless ``concealed`` says otherwise.  ``options``
+    are the table's rule options (``view["options"]``, over the profile's presets): the
+    laizi, the must-kong tiles and the bots' reading of the rules follow them."""
+    rules = get_rules(profile, options or {})
     laizi = rules.laizi_of(parse_tile(indicator))
     melds = melds or {}
     discards = discards or {}
@@ -53,7 +56,8 @@ def make_view(hand: str, *, profile: str = "yuanhang", indicator: str = "1z", me
         })
     _check_copies(tiles, seats, indicator, claim)
     view: dict[str, Any] = {
-        "schema": 1, "viewer": me, "hand_no": 0, "profile": profile, "options": {},
+        "schema": 1, "viewer": me, "hand_no": 0, "profile": profile,
+        "options": dict(options or {}),
         "dealer": dealer, "phase": "claim" if claim else "turn",
         "turn": claim[1] if claim else me, "indicator": indicator,
         "laizi": tile_str(laizi), "commitment": "0" * 64, "wall": wall, "end_phase": False,

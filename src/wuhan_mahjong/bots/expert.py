@@ -211,7 +211,8 @@ class ExpertBot(GreedyBot):
                  contract_ties: bool = True, rob_ready: bool = True,
                  threat_kongs: bool = True, own_discard: bool = True,
                  capped_kongs: bool = True, live_steps: bool = True,
-                 bloom_first: float = 1.5) -> None:
+                 bloom_first: float = 1.5, threat_pi_kongs: bool = True,
+                 direct_opens: bool = True) -> None:
         super().__init__(seed)
         self.bloom_first = float(bloom_first)
         """Offered a self-drawn win while holding a laizi it may kong, kong it instead when
@@ -234,6 +235,13 @@ class ExpertBot(GreedyBot):
         (:meth:`GreedyBot.capped_gain`).  A pin flush at 金顶 whatever it wins made the 暗杠
         of 4444p that left six winning tiles, where throwing the 6p keeps ten at the same
         金顶 (off: as before 6 December 2026)."""
+        self.threat_pi_kongs = bool(threat_pi_kongs)
+        """With ``threat_kongs``, weigh a 癞子皮杠 (``pi_kong``: 边锋 with 口口翻, or the option
+        on) as a 暗杠 is weighed (:meth:`kong_costs`, its factor ``pi_kong_factor`` on both
+        sides): the indicator-kind tile may as well be thrown.  Closed and three steps from
+        ready beside two seats with three melds each, every bot made the skin kong of a
+        loose 北 that doubles its share of their win (off: as before 6 December 2026)."""
+        self.direct_opens = bool(direct_opens)  # GreedyBot.direct_opens, per instance
         self.threat_kongs = bool(threat_kongs)
         """While some opponent reads as ready (``threat_min``), a concealed or added kong is
         made only if it raises the hand's expected value (:meth:`kong_costs`): its factor
@@ -963,8 +971,9 @@ class ExpertBot(GreedyBot):
         mine = float(t.multiplier(t.me, big=False))
         return min(cap, PLAIN_SHARE * typical_win(rules) * float(extra) * max(1.0, mine / 4))
 
-    def kong_costs(self, t: SeatReading, kong: Kong) -> bool:
-        """Whether ``kong`` lowers the hand's expected value, by the lines of
+    def kong_costs(self, t: SeatReading, kong: Kong | SpecialKong) -> bool:
+        """Whether ``kong`` (or a 癞子皮杠, :attr:`threat_pi_kongs`) lowers the hand's
+        expected value, by the lines of
         :meth:`laizi_lines`: *keep* (the best discard now, or for a 冲杠 the pass) and
         *kong* (the tiles the kong leaves, a replacement draw to come), each P(win) × the
         win it makes less P(another seat wins) × what this seat then pays, the kong's
@@ -989,19 +998,26 @@ class ExpertBot(GreedyBot):
             big_keep = self.shanten_key(ev)[1] != "small"
             # the 冲杠 opens (Project decision 5): the opening's factor too, on the win only
             # where the hand is opened already (a closed hand's win counts the one it needs)
-            opening = Fraction(t.multiplier(t.me, big=False, extra_openings=1)
-                               / t.multiplier(t.me, big=False))
+            opening = (Fraction(t.multiplier(t.me, big=False, extra_openings=1)
+                                / t.multiplier(t.me, big=False))
+                       if t.rules.direct_kong_opens or not self.direct_opens else Fraction(1))
             win_factor = 2 * (opening if t.opened else Fraction(1))
             loss_factor, kong_steps = 2 * opening, 0
         else:
-            hand, melds = kong_result(t, kong)
+            if isinstance(kong, SpecialKong):  # 癞子皮杠: one indicator-kind tile set aside
+                hand, melds = list(t.hand), list(t.melds)
+                hand.remove(t.indicator)
+                factor = Fraction(t.rules.pi_kong_factor)
+            else:
+                hand, melds = kong_result(t, kong)
+                factor = Fraction(4 if kong.kind == "concealed" else 2)
             choices = discard_choices(t)
             sh_keep = min(ev.shanten_after(d, -1) for d in choices)
             acc_keep, neg_d = max(
                 (ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh_keep)[0], -d)
                 for d in choices if ev.shanten_after(d, -1) == sh_keep)
             big_keep = self.shanten_key(ev, -neg_d)[1] != "small"
-            win_factor = loss_factor = Fraction(4 if kong.kind == "concealed" else 2)
+            win_factor = loss_factor = factor
             kong_steps = steps
         ev_k = evaluator(hand, melds, t)
         sh_kong = ev_k.best()[0]
@@ -1026,10 +1042,18 @@ class ExpertBot(GreedyBot):
         """Take out of ``t.actions`` (a turn's or a claim's) the kongs that lower the
         hand's expected value while someone has opened (:attr:`threat_kongs`,
         :meth:`kong_costs`)."""
-        if (self.threat_kongs and any(isinstance(a, Kong) for a in t.actions)
+        if (self.threat_kongs and any(self._weighed_kong(a) for a in t.actions)
                 and self._anyone_open()):
             t.actions = [a for a in t.actions
-                         if not (isinstance(a, Kong) and self.kong_costs(t, a))]
+                         if not (self._weighed_kong(a)
+                                 and self.kong_costs(t, a))]  # type: ignore[arg-type]
+
+    def _weighed_kong(self, a: Action) -> bool:
+        """A kong :meth:`drop_costly_kongs` weighs: a 暗杠, 蓄杠 or 冲杠, and with
+        :attr:`threat_pi_kongs` a 癞子皮杠 (an indicator-kind tile, which may as well be
+        thrown)."""
+        return isinstance(a, Kong) or (self.threat_pi_kongs and isinstance(a, SpecialKong)
+                                       and a.kind == "pi")
 
     # ------------------------------------------------------------------ turn
     def turn(self, t: SeatReading) -> Action:

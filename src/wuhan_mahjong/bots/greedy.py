@@ -30,7 +30,9 @@
   claim keeps it ready with some that do (a peng that makes a 碰碰胡), or with at
   least as many winning tiles, more of them big hands (the fourth claimed meld that
   makes a single 5p wait a 全求人).
-  Of several such claims, the one that leaves the hand closest, then accepting
+  Of several such claims, the one that leaves the hand closest (a closed hand's 冲杠
+  a step further where the table's ``direct_kong_opens`` is off: it opens nothing),
+  then accepting
   the most tiles after its best discard (of two chis of a 5m, the one whose wait
   is still alive).
 * Kongs that do not cost shanten are made (×2 / ×4), a kong that leaves a
@@ -426,6 +428,11 @@ class GreedyBot:
     #: live winning tile (:func:`ready_acceptance`); off, by every tile that completes the
     #: shape, a dead pair's shanpon included, as before 6 December 2026 (an ablation)
     live_steps = True
+    #: a closed hand's 冲杠 that the table does not count as an opening (the option
+    #: ``direct_kong_opens`` off) ranks, among the claims, a step further than it is: the
+    #: hand still needs the opening the peng of the same tile makes (no win without one,
+    #: RULES §9); off, the 冲杠 first, as before 6 December 2026 (an ablation)
+    direct_opens = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -837,7 +844,10 @@ class GreedyBot:
             if not ok:
                 continue
             if isinstance(a, Kong):
-                key = (after, 0, 0, 0, 0, 0)
+                # a closed hand that this 冲杠 leaves closed still needs its opening
+                closed = (self.direct_opens and not t.opened
+                          and not t.rules.direct_kong_opens)
+                key = (after + (1 if closed else 0), 0, 0, 0, 0, 0)
             else:
                 acc = best_acceptance(ev2, t, (d for k, d in keyed if k == after),
                                       live=self.live_waits)
