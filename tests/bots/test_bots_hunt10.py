@@ -154,6 +154,21 @@ def test_the_skin_kong_exists_only_at_the_tables_that_have_it() -> None:
 
 # ---------------------------------------------------------------- guards
 
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "options"), SKIN_TABLES)
+@pytest.mark.parametrize("wall", [32, 20])
+def test_guard_a_ready_hand_makes_the_skin_kong_beside_ready_seats(
+        bot: str, profile: str, options: dict[str, Any], wall: int) -> None:
+    """Guard, the other side of ``threat_pi_kongs``.  Opened (678m), 456p 789p 55m 34s
+    and the 北: ready on 2s/5s with the 北 thrown or konged alike.  The skin kong keeps the
+    wait, adds a draw that may win as 杠上花, and its ×2 raises a win this hand is as
+    likely as either ready seat to make: it is made."""
+    view = make_view("456p789p55m34s4z", profile=profile, options=options, indicator="4z",
+                     wall=wall, dealer=2, melds={**TWO_READY, 0: [meld("chi", "678m", 3)]},
+                     discards=TWO_READY_RIVERS, extra_actions=[PI_KONG])
+    ask(bot, view, [PI_KONG])
+
+
 CHI_2M = {"type": "chi", "tile": "2m"}
 #: opened by a peng of 777p, 234m 678s 55m 34p: ready on 2p/5p, hard, not the dealer
 ONE_PENG = [meld("peng", "777p", 2)]
