@@ -210,6 +210,7 @@ class ExpertBot(GreedyBot):
                  hopeless_holds: bool = True, minimum_step: bool = True,
                  contract_ties: bool = True, rob_ready: bool = True,
                  threat_kongs: bool = True, own_discard: bool = True,
+                 family_reads: bool = True,
                  capped_kongs: bool = True, live_steps: bool = True,
                  bloom_first: float = 1.5, threat_pi_kongs: bool = True,
                  direct_opens: bool = True) -> None:
@@ -362,6 +363,10 @@ class ExpertBot(GreedyBot):
         """With ``let_go``, read an opponent's own last discard made after a draw as a kind
         he cannot win on either: a win on it would have been his self-draw
         (:meth:`SeatReading.discard_after_draw`; no furiten in these rules, RULES §15)."""
+        self.family_reads = bool(family_reads)
+        """Read a seat whose melds are of one suit and all 2/5/8 (222m 555m 888m) as
+        将一色 where his discards say so better than 清一色 (he threw 1m 3m 4m 6m): every
+        2/5/8 then completes his hand, of any suit (:meth:`OpponentModel.focus`)."""
         self.fold_floor = float(fold_floor)
         """Below this chance of winning (the core's discard, :meth:`win_chance`), the
         push-or-fold layer ignores ``defence_speed``: a hand that will hardly win has no
@@ -531,7 +536,8 @@ class ExpertBot(GreedyBot):
         if self._model is None:
             self._model = OpponentModel(self.t, self.rng, self.samples, waits=self.waits,
                                         ready_fit=self.ready_fit, let_go=self.let_go,
-                                        rob_ready=self.rob_ready, own_discard=self.own_discard)
+                                        rob_ready=self.rob_ready, own_discard=self.own_discard,
+                                        family_reads=self.family_reads)
         return self._model
 
     def _threatened(self, ev: Evaluator, choice: Action | None
@@ -1154,7 +1160,7 @@ class ExpertBot(GreedyBot):
             return choice
         model = self.model() if self.waits == "shapes" else OpponentModel(
             t, self.rng, self.samples, waits="shapes", ready_fit=self.ready_fit,
-            let_go=self.let_go, own_discard=self.own_discard)
+            let_go=self.let_go, own_discard=self.own_discard, family_reads=self.family_reads)
         d0 = choice.tile
         sh0 = ev.shanten_after(d0, -1)
         acc0 = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]

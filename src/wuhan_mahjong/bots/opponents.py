@@ -184,8 +184,12 @@ class OpponentModel:
     def __init__(self, t: SeatReading, rng: random.Random, samples: int = 48,
                  waits: str = "sampled", ready_fit: bool = False,
                  let_go: bool = True, rob_ready: bool = True,
-                 own_discard: bool = True) -> None:
+                 own_discard: bool = True, family_reads: bool = True) -> None:
         check_wait_reading(waits)
+        self.family_reads = family_reads
+        """Read 将一色 rather than 清一色 where his melds are of one suit and all 2/5/8 and
+        his discards make 将一色 the stronger read (:meth:`focus`); off, always the suit,
+        as before 6 December 2026."""
         self.own_discard = own_discard
         """With ``let_go``, take his own last discard out of his waits too where he made
         it after a draw (:meth:`SeatReading.discard_after_draw`): a win on it would have
@@ -224,7 +228,15 @@ class OpponentModel:
         if len(suits) == 1 and min(tiles) < 27:
             s = tiles[0] // 9
             off = sum(1 for x in disc if x < 27 and x // 9 == s) / max(4, len(disc))
-            return f"qys{s}", max(0.0, base * (1.0 - 2.5 * off))
+            flush = max(0.0, base * (1.0 - 2.5 * off))
+            if self.family_reads and all(is_258(x) for x in tiles):
+                # 222m 555m 888m is a 清一色 or a 将一色: the tiles he threw tell which
+                # (one who throws 1m 3m 4m 6m keeps the 2/5/8 of every suit)
+                off = sum(1 for x in disc if is_258(x)) / max(4, len(disc))
+                jiang = max(0.0, base * (1.0 - 2.5 * off))
+                if jiang > flush:
+                    return "jys", jiang
+            return f"qys{s}", flush
         if all(is_honour(x) for x in tiles):
             off = sum(1 for x in disc if is_honour(x)) / max(4, len(disc))
             return "fys", max(0.0, base * (1.0 - 2.5 * off))
