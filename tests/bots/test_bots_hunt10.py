@@ -109,6 +109,26 @@ def test_guard_the_direct_kong_that_opens_the_ready_hand(bot: str, profile: str)
     ask(bot, _direct_view(profile, {}), [DIRECT_5P])
 
 
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("profile", ["yuanhang", "laizishanzhuang"])
+@pytest.mark.parametrize("wall", [32, 20])
+def test_guard_no_direct_kong_of_a_far_hand_that_opens_nothing(bot: str, profile: str,
+                                                               wall: int) -> None:
+    """Guard.  The fifth hunt's far, closed hand holding 777p, beside two seats with three
+    melds each, on seat 2's 7p, at a table where a 冲杠 is no opening: the 冲杠 doubles this
+    seat's share of their likely win and leaves the hand closed and three steps away; the
+    peng opens it for no step.  The hand passes, as at the profiles' own tables
+    (``kong_costs`` counts no opening's factor for such a 冲杠, and the closed hand's step
+    still to make)."""
+    view = make_view("777p234m56s8s9s1z2z4z", profile=profile,
+                     options={"direct_kong_opens": False}, indicator="9p", wall=wall,
+                     dealer=2, melds=dict(TWO_READY), discards=TWO_READY_RIVERS,
+                     claim=("7p", 2), actions=[PASS, {"type": "peng", "tile": "7p"},
+                                               {"type": "kong", "kind": "direct",
+                                                "tile": "7p"}])
+    ask(bot, view, [PASS])
+
+
 #: closed, 777p 234m 56s 89s and the lone 9p, 东, 南, 北: three steps from ready
 FAR_WITH_SKIN = "777p234m56s89s9p1z2z4z"
 #: the tables with 癞子皮杠, the indicator 北 (the laizi 发, or 白 where 发 is a must-kong
