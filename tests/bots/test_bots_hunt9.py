@@ -4,7 +4,7 @@ minimum score.  Each position has one answer the rules and plain expected value 
 asked of the bots it concerns in every profile where the answer is the same; the rules'
 side of each is checked by the analysis and the settlement, not by the bots.
 
-The fault it found (the test fails on the code before the fix it names):
+The faults it found (the tests fail on the code before the fix each names):
 
 * Seat 1 shows pungs of 2m, 5m and 8m and has thrown 1m 9m 4m 6m 3m 7m: the man tiles he
   let go are every one that is not a 2/5/8, so he keeps the 2/5/8 of every suit for
@@ -16,6 +16,15 @@ The fault it found (the test fails on the code before the fix it names):
   3m (which he threw, and which no 将一色 can use) goes, as it did when his pungs were of
   three suits (``test_bots_defence``).  Melds of one suit that are all 2/5/8 are now read
   as 将一色 where his discards make it the stronger read (``family_reads``).
+* A pass read too far (found by checking the model's reads against the engine over
+  greedy self-play: a kind read as no wait of a seat that could win on it).  In
+  ``bianfeng`` seat 1, opened once and holding 67m 234s 8s and the laizi, let seat 3's 8m
+  go by: his win on it is soft (the laizi stands in), and short of the minimum score
+  there (16 a loser).  On this seat's 8m the dealer's ×2 and a laizi kong's ×4 make it
+  pass.  The let-go reading compared the two discarders by his hard win alone, which
+  passes on both, and took the 8m out of his waits.  A pass on another seat's discard
+  now tells only where his soft win too would have passed there wherever it passes on
+  this seat's (``soft_passes``).
 
 The positions the bots already answered right are below it, marked as guards.
 """
@@ -183,3 +192,61 @@ def test_guard_the_suit_he_left_is_the_safer(bot: str, profile: str, wall: int) 
                      discards={1: "1s3s4s9s7s2s8s", 2: "1z9p4z", 3: "3z7p>1 9m2p",
                                0: "4z3p>1 1m"})
     ask(bot, view, [discard("6s")])
+
+
+# ------------------------------------------------- the second fault: a pass read too far
+
+#: ``bianfeng``, this seat the dealer with a laizi kong; seat 1 opened by 555m and 444m,
+#: seat 2 by 789s with two 红中 kongs, seat 3 by 456m and 678m with one.  Seat 1 threw 6m
+#: after his draw, seat 2 threw 7m, seat 3 chied it and threw 8m, which seat 1 let go by.
+PASS_MELDS = {1: [meld("peng", "555m", 3), meld("peng", "444m", 2)],
+              2: [meld("chi", "789s", 1)],
+              3: [meld("chi", "456m", 2), meld("chi", "678m", 2)]}
+PASS_RIVERS = {0: "2z4z6z9p4p", 1: "4z9p1p9s>2 3m7p6m", 2: "6z1m4m>1 9m6m>3 1m7m>3",
+               3: "3z5m>1 2m9m8s8m"}
+
+
+def _pass_view() -> SeatView:
+    view: dict[str, Any] = dict(make_view(
+        "123p456p77p23s55s8m1z", profile="bianfeng", indicator="7p", wall=50, dealer=0,
+        melds=PASS_MELDS, discards=PASS_RIVERS, red_kongs={2: 2, 3: 1}))
+    view["seats"][0]["special_kongs"]["laizi"] = 1
+    return view  # type: ignore[return-value]
+
+
+def test_his_soft_win_fails_on_the_pass_and_passes_on_mine() -> None:
+    """The rules' side, by the settlement: seat 1 holding 67m 234s 8s and the laizi 8p wins
+    on 8m only soft (the laizi stands in for the second 8s).  On seat 3's 8m the losers
+    pay 16 each (his ×2 opening, their own factors, the deal-in ×2 on seat 3's share):
+    none reaches 20, no win; on this seat's 8m the dealer's ×2 and the laizi kong's ×4
+    make this seat's share 32, and the win passes."""
+    def total(discarder: int) -> int:
+        seats: list[dict[str, Any]] = [
+            {"hand": "", "melds": [], "kongs": {"laizi": 1}},
+            {"hand": "67m234s8s8p", "melds": [{"type": "peng", "tiles": "555m", "from": 3},
+                                              {"type": "peng", "tiles": "444m", "from": 2}]},
+            {"hand": "", "melds": [{"type": "chi", "tiles": "789s", "from": 1}],
+             "kongs": {"red": 2}},
+            {"hand": "", "melds": [{"type": "chi", "tiles": "456m", "from": 2},
+                                   {"type": "chi", "tiles": "678m", "from": 2}],
+             "kongs": {"red": 1}}]
+        return settle(parse_win_record({
+            "profile": "bianfeng", "dealer": 0, "indicator": "7p", "winner": 1,
+            "win_by": "discard", "from": discarder, "winning_tile": "8m",
+            "seats": seats})).total
+    with pytest.raises(NotAWin):
+        total(3)
+    assert total(0) > 0
+
+
+def test_a_pass_his_soft_win_could_not_take_tells_nothing() -> None:
+    """The model keeps the 8m among seat 1's waits: his pass on seat 3's 8m says nothing
+    of a soft win, which fell short there and passes on this seat's discard.  It read
+    the pass by his hard win alone, which passes on both, and took the 8m out
+    (``soft_passes``)."""
+    t = SeatReading(_pass_view())
+    assert t.offered_since_discard(1) == [(2, parse_tile("7m")), (3, parse_tile("8m"))]
+    read = OpponentModel(t, random.Random(1), waits="shapes").reads[1]
+    assert read.waits[parse_tile("8m")] > 0
+    old = OpponentModel(t, random.Random(1), waits="shapes", soft_passes=False).reads[1]
+    assert old.waits[parse_tile("8m")] == 0

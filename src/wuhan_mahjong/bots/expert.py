@@ -210,7 +210,7 @@ class ExpertBot(GreedyBot):
                  hopeless_holds: bool = True, minimum_step: bool = True,
                  contract_ties: bool = True, rob_ready: bool = True,
                  threat_kongs: bool = True, own_discard: bool = True,
-                 family_reads: bool = True,
+                 family_reads: bool = True, soft_passes: bool = True,
                  capped_kongs: bool = True, live_steps: bool = True,
                  bloom_first: float = 1.5, threat_pi_kongs: bool = True,
                  direct_opens: bool = True) -> None:
@@ -367,6 +367,11 @@ class ExpertBot(GreedyBot):
         """Read a seat whose melds are of one suit and all 2/5/8 (222m 555m 888m) as
         将一色 where his discards say so better than 清一色 (he threw 1m 3m 4m 6m): every
         2/5/8 then completes his hand, of any suit (:meth:`OpponentModel.focus`)."""
+        self.soft_passes = bool(soft_passes)
+        """With ``let_go``, trust an opponent's pass on another seat's discard only where
+        his soft small win (a laizi standing in) would have passed the minimum score there
+        wherever it would on this seat's discard, not his hard win alone
+        (:meth:`OpponentModel._pass_tells`)."""
         self.fold_floor = float(fold_floor)
         """Below this chance of winning (the core's discard, :meth:`win_chance`), the
         push-or-fold layer ignores ``defence_speed``: a hand that will hardly win has no
@@ -537,7 +542,8 @@ class ExpertBot(GreedyBot):
             self._model = OpponentModel(self.t, self.rng, self.samples, waits=self.waits,
                                         ready_fit=self.ready_fit, let_go=self.let_go,
                                         rob_ready=self.rob_ready, own_discard=self.own_discard,
-                                        family_reads=self.family_reads)
+                                        family_reads=self.family_reads,
+                                        soft_passes=self.soft_passes)
         return self._model
 
     def _threatened(self, ev: Evaluator, choice: Action | None
@@ -1162,7 +1168,8 @@ class ExpertBot(GreedyBot):
             return choice
         model = self.model() if self.waits == "shapes" else OpponentModel(
             t, self.rng, self.samples, waits="shapes", ready_fit=self.ready_fit,
-            let_go=self.let_go, own_discard=self.own_discard, family_reads=self.family_reads)
+            let_go=self.let_go, own_discard=self.own_discard, family_reads=self.family_reads,
+            soft_passes=self.soft_passes)
         d0 = choice.tile
         sh0 = ev.shanten_after(d0, -1)
         acc0 = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]

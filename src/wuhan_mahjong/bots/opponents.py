@@ -184,8 +184,14 @@ class OpponentModel:
     def __init__(self, t: SeatReading, rng: random.Random, samples: int = 48,
                  waits: str = "sampled", ready_fit: bool = False,
                  let_go: bool = True, rob_ready: bool = True,
-                 own_discard: bool = True, family_reads: bool = True) -> None:
+                 own_discard: bool = True, family_reads: bool = True,
+                 soft_passes: bool = True) -> None:
         check_wait_reading(waits)
+        self.soft_passes = soft_passes
+        """With ``let_go``, trust a pass on another seat's discard only where every small
+        win of his that would pass the minimum score on my discard, soft (a laizi standing
+        in) or hard, would have passed on that one (:meth:`_pass_tells`); off, only the
+        hard win is compared, as before 6 December 2026."""
         self.family_reads = family_reads
         """Read 将一色 rather than 清一色 where his melds are of one suit and all 2/5/8 and
         his discards make 将一色 the stronger read (:meth:`focus`); off, always the suit,
@@ -387,7 +393,7 @@ class OpponentModel:
         discard was as open to him as on mine: with a minimum score, a small hand that
         could pass it on my discard but not on the earlier discarder's tells nothing."""
         passed = {k for s, k in self.t.offered_since_discard(o)
-                  if s == self.t.me or not small_ok or self._small_ok(o, s)}
+                  if s == self.t.me or not small_ok or self._pass_tells(o, s)}
         # his own last discard, made after a draw: a win on it would have been a
         # self-draw, which passes the minimum score wherever a win on my discard would
         # (自摸 doubles every loser's share, 放冲 the discarder's alone) -- but for 全求人,
@@ -400,16 +406,31 @@ class OpponentModel:
             return waits
         return [0.0 if k in passed else w for k, w in enumerate(waits)]
 
-    def _small_ok(self, o: int, discarder: int | None = None) -> bool:
+    def _pass_tells(self, o: int, discarder: int) -> bool:
+        """Whether ``o``'s pass on ``discarder``'s discard tells that the kind does not
+        complete his hand for a win on mine: every small win of his that would pass the
+        minimum score on my discard, soft or hard (硬胡 ×2 is the one factor of his that
+        does not show), would have passed on that one too.  With ``soft_passes`` off, only
+        the hard win (:meth:`_small_ok`).  A soft win may fall short on a seat whose
+        factors are lower than mine and pass on mine: in ``bianfeng`` a seat opened once,
+        holding 67m 234s 8s and the laizi 8p, passed seat 3's 8m (his soft win, 16 at
+        most from a loser, short of 20) and wins on this seat's, whose laizi kong and
+        dealership lift it to 32."""
+        if not self.soft_passes:
+            return self._small_ok(o, discarder)
+        return all(self._small_ok(o, discarder, hard) or not self._small_ok(o, None, hard)
+                   for hard in (False, True))
+
+    def _small_ok(self, o: int, discarder: int | None = None, hard: bool = True) -> bool:
         """Could a small hand of ``o`` pass the minimum score if ``discarder`` (this
-        seat unless given) dealt in (hard win, his factors now, deal-in ×2 on the
-        discarder's share)?"""
+        seat unless given) dealt in (a hard win unless ``hard`` is false, his factors
+        now, deal-in ×2 on the discarder's share)?"""
         t = self.t
         if not (t.rules.min_score_one_loser or t.rules.min_score_every_loser):
             return True
         if discarder is None:
             discarder = t.me
-        mw = t.multiplier(o, big=False) * 2  # hard
+        mw = t.multiplier(o, big=False) * (2 if hard else 1)  # 硬胡 doubles
         amounts = []
         for s in range(4):
             if s == o:
