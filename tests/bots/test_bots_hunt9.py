@@ -36,12 +36,13 @@ from typing import Any
 
 import pytest
 from handmade import ask, discard, make_view, meld
+from test_bots_let_go import _played
 
 from wuhan_mahjong.analysis import waits
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.opponents import OpponentModel
 from wuhan_mahjong.bots.seat_reading import SeatReading
-from wuhan_mahjong.engine import SeatView
+from wuhan_mahjong.engine import SeatView, seat_view
 from wuhan_mahjong.engine.actions import action_from_json
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import get_rules
@@ -250,3 +251,24 @@ def test_a_pass_his_soft_win_could_not_take_tells_nothing() -> None:
     assert read.waits[parse_tile("8m")] > 0
     old = OpponentModel(t, random.Random(1), waits="shapes", soft_passes=False).reads[1]
     assert old.waits[parse_tile("8m")] == 0
+
+
+def test_no_kind_read_out_of_his_waits_wins_for_him() -> None:
+    """Against the engine, over greedy self-play in ``bianfeng`` (the deals where the soft
+    win was found): at every decision, no kind the model reads as no wait at all of an
+    opened opponent is one he may win on from this seat.  (In ``yuanhang`` one such
+    kind is left: a pass made before this seat's laizi kong of the same turn, which
+    raised what it pays; the view does not say when a kong was made.)"""
+    checked = 0
+    for state, seat in _played("bianfeng", 7, 12):
+        t = SeatReading(seat_view(state, seat))
+        model = OpponentModel(t, random.Random(1), waits="shapes")
+        for o, read in model.reads.items():
+            if not read.can_win:
+                continue
+            for kind in range(len(read.waits)):
+                if read.waits[kind] > 0 or kind == t.laizi or kind in t.must:
+                    continue
+                checked += 1
+                assert not state.copy()._discard_win(o, kind, seat, rob=False), (o, kind)
+    assert checked > 1000
