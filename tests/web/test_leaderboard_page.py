@@ -147,7 +147,10 @@ def test_the_leaderboards_in_the_browser(browser: Any, board_server: tuple[str, 
         assert "ben" in mine.inner_text() and "你" in mine.inner_text()
         # a table's row, its cells side by side (the table screen's own .me layout once
         # stacked them one under another)
-        assert mine.evaluate("e => getComputedStyle(e).display") == "table-row"
+        # read in one step: a redraw of the board between finding the row and asking its
+        # style left a detached row, whose computed display is ""
+        assert page.evaluate("() => getComputedStyle(document.querySelector("
+                             "'table.board tr.me')).display") == "table-row"
         tops = {round(c["y"]) for c in (mine.locator("td").nth(k).bounding_box() for k in range(4))
                 if c is not None}
         assert len(tops) == 1, tops

@@ -374,6 +374,14 @@ class _PgKeeper:
             connection, self._connection = self._connection, None
             if connection is not None:
                 with contextlib.suppress(Exception):  # a connection PostgreSQL dropped already
+                    # let go before closing: a closed session's backend drops its locks a
+                    # moment later, when an admin tool may already be looking
+                    unlock = ("pg_advisory_unlock_shared" if self._node
+                              else "pg_advisory_unlock")
+                    connection.execute(text(f"SELECT {unlock}(:ns, :key)"),
+                                       {"ns": _PG_CLASS, "key": _pg_key(connection)})
+                    connection.commit()
+                with contextlib.suppress(Exception):
                     connection.close()
             self._own.dispose()
 
