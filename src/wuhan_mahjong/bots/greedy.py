@@ -346,19 +346,15 @@ def best_acceptance(ev: Evaluator, t: SeatReading, discards: Iterable[int],
 
 
 def step_acceptance(ev13: Evaluator, t: SeatReading, current: int | None = None,
-                    live: bool = True, steps: bool = False) -> int:
+                    live: bool = True) -> int:
     """The unseen tiles that bring the 3n+1 hand of ``ev13`` a step closer, from its
     :func:`live_shanten` (``current``, when the caller knows it): for a ready hand
     with no live winning tile, those that make it ready on live ones
-    (:func:`revive_acceptance`).  ``live`` False: the plain shanten and acceptance.
-    ``steps`` (with ``live``): a step from ready, only the tiles that make it ready on a
-    live winning tile (:func:`ready_acceptance`)."""
+    (:func:`revive_acceptance`).  ``live`` False: the plain shanten and acceptance."""
     if current is None:
         current = live_shanten(ev13, t, live=live)
     if current == 1 and ev13.shanten_after(-1, 0) == 0:
         return revive_acceptance(ev13, t)
-    if current == 1 and live and steps:
-        return ready_acceptance(ev13, t)
     return ev13.acceptance(t.unseen, t.laizi, current=current)[0]
 
 

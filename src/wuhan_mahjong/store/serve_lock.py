@@ -257,12 +257,12 @@ def _postgresql_lock(engine: Engine, node: bool,
                         connect_args=pg_connect_args(engine.url, {}))
     name = f"{_PG_APPLICATION}{_owner()}/{next(_instances)}"
     try:
-        connection, got, holders = _pg_try(own, node, name)
+        connection, got, holders, key = _pg_try(own, node, name)
     except BaseException:
         own.dispose()
         raise
     if got:
-        keeper = _PgKeeper(own, connection, node, name, on_lost)
+        keeper = _PgKeeper(own, connection, node, name, key, on_lost)
         return ServeLock(keeper.stop)
     connection.close()
     own.dispose()
@@ -273,9 +273,9 @@ def _postgresql_lock(engine: Engine, node: bool,
 
 
 def _pg_try(own: Engine, node: bool, name: str
-            ) -> tuple[Connection, bool, list[_PgHolder]]:
+            ) -> tuple[Connection, bool, list[_PgHolder], int]:
     """A new session of ``own``, called ``name``, and its try of the lock: (the session,
-    whether it holds the lock, who holds it otherwise)."""
+    whether it holds the lock, who holds it otherwise, the lock's key)."""
     connection = own.connect()
     try:
         # PostgreSQL learns of a dead client (a machine that lost power) only by TCP
@@ -297,7 +297,7 @@ def _pg_try(own: Engine, node: bool, name: str
             connection.invalidate()
         connection.close()
         raise
-    return connection, got, holders
+    return connection, got, holders, key
 
 
 KEEP_SECONDS = 5.0
@@ -315,12 +315,13 @@ class _PgKeeper:
     session PostgreSQL has not yet ended, which this keeper gave up for lost (a network cut
     the client noticed first), is known by its name and waited for."""
 
-    def __init__(self, own: Engine, connection: Connection, node: bool, name: str,
+    def __init__(self, own: Engine, connection: Connection, node: bool, name: str, key: int,
                  on_lost: Callable[[str], object] | None) -> None:
         self._own = own
         self._connection: Connection | None = connection
         self._node = node
         self._name = name
+        self._key = key
         self._on_lost = on_lost
         self._held_elsewhere = False  # said once, not at every look
         self._stopped = threading.Event()
@@ -349,7 +350,7 @@ class _PgKeeper:
                 log.warning("the serve lock's PostgreSQL session ended; taking the lock again "
                             "when the database answers")
         try:
-            connection, got, holders = _pg_try(self._own, self._node, self._name)
+            connection, got, holders, _ = _pg_try(self._own, self._node, self._name)
         except Exception:  # the database is still away: the next look tries again
             return
         if got:
@@ -375,11 +376,12 @@ class _PgKeeper:
             if connection is not None:
                 with contextlib.suppress(Exception):  # a connection PostgreSQL dropped already
                     # let go before closing: a closed session's backend drops its locks a
-                    # moment later, when an admin tool may already be looking
+                    # moment later, when an admin tool may already be looking (one
+                    # statement, the key kept: a stop while PostgreSQL is away waits on it)
                     unlock = ("pg_advisory_unlock_shared" if self._node
                               else "pg_advisory_unlock")
                     connection.execute(text(f"SELECT {unlock}(:ns, :key)"),
-                                       {"ns": _PG_CLASS, "key": _pg_key(connection)})
+                                       {"ns": _PG_CLASS, "key": self._key})
                     connection.commit()
                 with contextlib.suppress(Exception):
                     connection.close()
