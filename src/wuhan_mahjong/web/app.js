@@ -76,18 +76,28 @@ function apiError(code, params, status, detail = "") {
   return err;
 }
 
+/** What api() returns for a request whose session has ended: a promise that never settles,
+ * so its caller never goes on.  A late answer about the account that signed out (its
+ * profile, its history) would otherwise be written over the next session's: a guest's
+ * profile showed the old account and no sign-up form. */
+const FOR_ANOTHER_SESSION = new Promise(() => {});
+
 async function api(method, path, body) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (S.token) headers.Authorization = `Bearer ${S.token}`;
+  const session = S.token;
+  if (session) headers.Authorization = `Bearer ${session}`;
+  const ended = () => session !== null && session !== undefined && S.token !== session;
   let res;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
+    if (ended()) return FOR_ANOTHER_SESSION;
     throw apiError("network", {}, 0);
   }
   const type = res.headers.get("content-type") || "";
   const data = type.includes("json") ? await res.json() : await res.text();
+  if (ended()) return FOR_ANOTHER_SESSION;
   if (!res.ok) {
     const e = data && typeof data === "object" ? data.error || data : null;
     if (e && typeof e.code === "string") throw apiError(e.code, e.params, res.status, typeof e.message === "string" ? e.message : "");
