@@ -120,6 +120,7 @@ from .greedy import (
     ready_acceptance,
     revive_acceptance,
     tile_shape_rank,
+    wait_summary,
 )
 from .handeval import Evaluator
 from .opponents import PLAIN_SHARE, OpponentModel, check_wait_reading, typical_win
@@ -213,8 +214,15 @@ class ExpertBot(GreedyBot):
                  family_reads: bool = True, soft_passes: bool = True,
                  capped_kongs: bool = True, live_steps: bool = True,
                  bloom_first: float = 1.5, threat_pi_kongs: bool = True,
-                 direct_opens: bool = True) -> None:
+                 direct_opens: bool = True, ready_bases: bool = True) -> None:
         super().__init__(seed)
+        self.ready_bases = bool(ready_bases)
+        """With ``ready_big`` (the waits' value off: ``laizishanzhuang``), count a winning
+        tile that makes two or more big hands (清一色碰碰胡: 10 + 10 there, big hands add) by
+        what that win collects within the caps against one big hand's
+        (:meth:`_big_bases`), not as one big hand.  Three pin pengs beside 22p 55p 3p: the
+        3p goes for the 2p/5p shanpon (清一色碰碰胡, 20, on four tiles), where the expert
+        threw the 2p for 1p/4p (清一色, 10, on five).  Off: as before 6 December 2026."""
         self.bloom_first = float(bloom_first)
         """Offered a self-drawn win while holding a laizi it may kong, kong it instead when
         the replacement draw's chance of 杠上花 times what that win collects is at least
@@ -1295,7 +1303,8 @@ class ExpertBot(GreedyBot):
             if best == 0 and self.ready_big and not self.use_value:
                 # ready either way, the waits' value off: a wait counts by the win it
                 # keeps, so a big hand's three tiles beat a small hand's four
-                worth = acc * self.my_win_value(t, ev, d) / typical_win(t.rules)
+                worth = (acc * self.my_win_value(t, ev, d) / typical_win(t.rules)
+                         * (self._big_bases(t, ev13, d) if self.ready_bases else 1.0))
             else:
                 worth = float(acc)
             ranked.append((-(worth * (1.0 + bigb)) + dang * 0.5, -len(aim), -plain,
@@ -1324,6 +1333,33 @@ class ExpertBot(GreedyBot):
                 deep.sort()
                 return Discard(deep[0][2])
         return Discard(keyed[0][2])
+
+    @staticmethod
+    def _big_bases(t: SeatReading, ev13: Evaluator, d: int) -> float:
+        """How many times the mean winning tile of the hand left by discarding ``d`` pays a
+        win of one big hand (1.0 where no wait makes more than one): each unseen winning
+        tile (:func:`wait_summary`, self-drawn) counted by what a win of its big-hand base
+        (10 a big hand; 清一色碰碰胡 20, added in ``laizishanzhuang``, doubled elsewhere:
+        :func:`wuhan_mahjong.scoring.big_hand_base`) collects with this seat's factors,
+        after the caps (:meth:`SeatReading.collected`), against a base of 10; a small or a
+        one-big-hand wait counts 1.  Where the caps hold every win anyway it is 1.  The
+        analysis is asked only where two big targets are ready in shape (``ev13``: the hand
+        after ``d``), as a wait of two big hands needs (风一色 alone where it counts two)."""
+        ready = [tg for tg in ev13.allowed if tg != "small" and ev13.shanten(tg) <= 0]
+        if len(ready) + (t.rules.fengyise_big_hands - 1) * ready.count("fys") < 2:
+            return 1.0
+        rest = list(t.hand)
+        rest.remove(d)
+        waits_left = [(t.unseen[w[0]], w[4]) for w in wait_summary(rest, t.melds, t, "self_draw")
+                      if t.unseen[w[0]] and w[0] not in t.must]
+        if not any(base > 10 for _, base in waits_left):
+            return 1.0
+        mw = t.my_multiplier(big=True, hard=False, self_drawn=True,
+                             extra_openings=0 if t.opened else 1)
+        one = max(1e-9, t.collected(10, mw, None))
+        total = sum(n * (t.collected(base, mw, None) / one if base > 10 else 1.0)
+                    for n, base in waits_left)
+        return total / sum(n for n, _ in waits_left)
 
     def safe_tie(self, t: SeatReading, ev: Evaluator, choice: Action | None) -> Action | None:
         """:attr:`safe_ties`: the core's discard (not ready after it) swapped for one the
