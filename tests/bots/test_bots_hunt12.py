@@ -65,21 +65,26 @@ def _melds() -> list[Meld]:
     return [Meld("peng", tuple(parse_tiles(m["tiles"])), m["from_seat"]) for m in PIN_PENGS]
 
 
+def _collect(profile: str, hand: str, tile: str, kongs: dict[str, int], win_by: str,
+             frm: int | None) -> int:
+    """What the win of ``hand`` (the 4 tiles beside the pengs) on ``tile`` collects by the
+    settlement, ``win_by`` (from seat ``frm``); the other seats show nothing."""
+    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    seats[0] = {"hand": hand, "kongs": kongs,
+                "melds": [{"type": "peng", "tiles": m["tiles"], "from": m["from_seat"]}
+                          for m in PIN_PENGS]}
+    rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": "1z", "winner": 0,
+                           "win_by": win_by, "winning_tile": tile, "seats": seats}
+    if frm is not None:
+        rec["from"] = frm
+    return settle(parse_win_record(rec)).total
+
+
 def _collects(profile: str, hand: str, tile: str, kongs: dict[str, int]) -> dict[str, int]:
-    """What the win of ``hand`` (the 4 tiles beside the pengs) on ``tile`` collects, self-drawn
-    and on each other seat's discard, by the settlement (the other seats show nothing)."""
-    out = {}
-    for win_by, frm in (("self_draw", None), ("discard", 1), ("discard", 2), ("discard", 3)):
-        seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
-        seats[0] = {"hand": hand, "kongs": kongs,
-                    "melds": [{"type": "peng", "tiles": m["tiles"], "from": m["from_seat"]}
-                              for m in PIN_PENGS]}
-        rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": "1z", "winner": 0,
-                               "win_by": win_by, "winning_tile": tile, "seats": seats}
-        if frm is not None:
-            rec["from"] = frm
-        out[f"{win_by} {frm}"] = settle(parse_win_record(rec)).total
-    return out
+    """:func:`_collect` self-drawn and on each other seat's discard."""
+    return {f"{win_by} {frm}": _collect(profile, hand, tile, kongs, win_by, frm)
+            for win_by, frm in (("self_draw", None), ("discard", 1), ("discard", 2),
+                                ("discard", 3))}
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -129,6 +134,59 @@ def test_the_ready_bases_switch_plays_as_before() -> None:
     legal = [action_from_json(a) for a in view["legal_actions"]]
     choice = ExpertBot(1, ready_bases=False).choose(view)
     assert choice in legal and choice == action_from_json(discard("2p"))
+
+
+#: seat 1, three melds, has thrown a 2p: he reads as ready, and the 2p as safer than the 3p
+THREAT_MELDS = [meld("chi", "345m", 0), meld("peng", "777s", 3), meld("peng", "777z", 2)]
+THREAT_RIVERS = {1: "1s9m3z2p", 2: "7m4z1m", 3: "9s6z2s"}
+
+
+def _threat_view(profile: str, wall: int) -> SeatView:
+    return make_view(PIN_HAND, profile=profile, indicator="1z", wall=wall, dealer=1,
+                     melds={0: PIN_PENGS, 1: THREAT_MELDS}, discards=THREAT_RIVERS)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_beside_the_threat_the_shanpon_still_collects_more(profile: str) -> None:
+    """The rules' side: with seat 1's 2p in sight the shanpon keeps three tiles (one 2p, two
+    5p) against the flush's five, and the laizi's four self-draws either way; each way of
+    winning, the unseen tiles times what each win collects by the settlement are more
+    for the shanpon (in ``yuanhang`` the self-drawn 2p/5p are held at 金顶, 1,200 against
+    720: three of them tie five, and the laizi's soft wins and every discard decide)."""
+    t = SeatReading(_threat_view(profile, 20))
+    laizi = "2z"
+    assert parse_tile(laizi) == t.laizi
+
+    def total(hand: str, tiles: tuple[str, ...], way: str) -> int:
+        wins = _collects(profile, hand, tiles[0], {})  # every tile of a wait pays alike
+        other = _collects(profile, hand, tiles[1], {})
+        assert wins == other
+        n = sum(t.unseen[parse_tile(x)] for x in tiles)
+        out = n * wins[way]
+        if way.startswith("self_draw"):
+            out += t.unseen[t.laizi] * _collect(profile, hand, laizi, {}, "self_draw", None)
+        return out
+
+    assert [t.unseen[parse_tile(x)] for x in ("2p", "5p", "1p", "4p")] == [1, 2, 1, 4]
+    for way in ("self_draw None", "discard 1", "discard 2", "discard 3"):
+        shanpon = total("22p55p", ("2p", "5p"), way)
+        flush = total("23p55p", ("1p", "4p"), way)
+        assert shanpon >= flush, way
+    assert sum(total("22p55p", ("2p", "5p"), w) for w in ("self_draw None", "discard 2")) > \
+        sum(total("23p55p", ("1p", "4p"), w) for w in ("self_draw None", "discard 2"))
+
+
+@pytest.mark.parametrize("wall", [32, 20, 16])
+@pytest.mark.parametrize("profile", PROFILES)
+def test_beside_a_threat_the_second_big_hand_is_not_given_up(profile: str, wall: int) -> None:
+    """Beside seat 1 (three melds, ready by the opponent model) the 2p, his own discard, is
+    about two points of deal-in risk safer than the 3p: the push-or-fold layer swapped the
+    expert's 3p for it in ``yuanhang`` (the waits' value had chosen the 3p) and in
+    ``laizishanzhuang``, valuing both ready hands as one big hand; a ready discard is now
+    valued with its waits' big-hand bases there too (``ready_bases``).  The search bot is
+    not asked: its rollouts price every win of this seat at one value per decision, and it
+    answers either way by the seed (found and left alone, docs/bots-log.md)."""
+    ask("expert", _threat_view(profile, wall), [discard("3p")])
 
 
 # ---------------------------------------------------------------- guards

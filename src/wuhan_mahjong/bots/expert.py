@@ -222,7 +222,11 @@ class ExpertBot(GreedyBot):
         what that win collects within the caps against one big hand's
         (:meth:`_big_bases`), not as one big hand.  Three pin pengs beside 22p 55p 3p: the
         3p goes for the 2p/5p shanpon (清一色碰碰胡, 20, on four tiles), where the expert
-        threw the 2p for 1p/4p (清一色, 10, on five).  Off: as before 6 December 2026."""
+        threw the 2p for 1p/4p (清一色, 10, on five).  The push-or-fold layer values a ready
+        discard alike, in every profile (:meth:`defend`): beside a seat that reads as ready
+        and threw a 2p, the same hand threw the 2p in ``yuanhang``, whose waits' value had
+        chosen the 3p, for two points of deal-in risk less.  Off: as before 6 December
+        2026."""
         self.bloom_first = float(bloom_first)
         """Offered a self-drawn win while holding a laizi it may kong, kong it instead when
         the replacement draw's chance of 杠上花 times what that win collects is at least
@@ -672,8 +676,13 @@ class ExpertBot(GreedyBot):
 
         def value(d: int) -> float:
             # the win each discard keeps: a safe tile that breaks the big-hand target
-            # the core kept (one suit, all pungs...) gives up its big-hand value
-            return self.my_win_value(t, ev, d if self.defence_targets else -1)
+            # the core kept (one suit, all pungs...) gives up its big-hand value, and a
+            # ready one that keeps one big hand where the core's kept two gives up the
+            # second (ready_bases)
+            v = self.my_win_value(t, ev, d if self.defence_targets else -1)
+            if self.ready_bases and ev.shanten_after(d, -1) == 0:
+                v *= self._big_bases(t, ev.with_tile(d, -1), d)
+            return v
 
         steps = 0 if t.opened else self.closed_step
         # a small hand that no win could lift past the minimum score with the factors now
