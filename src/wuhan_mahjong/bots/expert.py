@@ -214,8 +214,16 @@ class ExpertBot(GreedyBot):
                  family_reads: bool = True, soft_passes: bool = True,
                  capped_kongs: bool = True, live_steps: bool = True,
                  bloom_first: float = 1.5, threat_pi_kongs: bool = True,
-                 direct_opens: bool = True, ready_bases: bool = True) -> None:
+                 direct_opens: bool = True, ready_bases: bool = True,
+                 threat_claims: bool = True) -> None:
         super().__init__(seed)
+        self.threat_claims = bool(threat_claims)
+        """While some opponent reads as ready (``threat_min``), an opened hand's chi or peng
+        that adds an opening's factor (口口翻) and leaves it short of ready is made only if
+        the hand's outlook with it, the factor on both sides, beats the pass
+        (:meth:`claim_costs`).  In ``yuanhang``, opened once, three steps away at a wall of
+        16 or 12 beside two seats with three melds each, every bot pengged a 7p for a step
+        that still leaves it two short (off: as before 6 December 2026)."""
         self.ready_bases = bool(ready_bases)
         """With ``ready_big`` (the waits' value off: ``laizishanzhuang``), count a winning
         tile that makes two or more big hands (清一色碰碰胡: 10 + 10 there, big hands add) by
@@ -1013,8 +1021,6 @@ class ExpertBot(GreedyBot):
         winning kongs (the factor raises more than it risks); a far one late beside ready
         seats does not."""
         hard = t.counts[t.laizi] == 0
-        unseen = max(1, t.unseen_total)
-        turns = max(0.5, t.wall / 4)
         steps = 0 if t.opened else self.closed_step
         ev = evaluator(t.hand, t.melds, t)
         if kong.kind == "direct":
@@ -1058,16 +1064,64 @@ class ExpertBot(GreedyBot):
         if threat < self.threat_min:
             return False
         acc_kong = ev_k.acceptance(t.unseen, t.laizi, current=sh_kong)[0]
+        keep = self._threat_line(t, sh_keep + steps, acc_keep, big_keep, Fraction(1),
+                                 Fraction(1), 0.0, threat, hard)
+        return self._threat_line(t, sh_kong + kong_steps, acc_kong,
+                                 self.shanten_key(ev_k)[1] != "small", win_factor,
+                                 loss_factor, 0.5, threat, hard) < keep
 
-        def line(sh: int, acc: int, big: bool, win: Fraction, loss: Fraction,
-                 more: float) -> float:
-            p = self._win_chance(sh, acc, unseen, turns + more)
-            return (p * self._line_value(t, big, win, hard)
-                    - threat * (1.0 - p) * self._line_loss(t, loss))
+    def _threat_line(self, t: SeatReading, sh: int, acc: int, big: bool, win: Fraction,
+                     loss: Fraction, more: float, threat: float, hard: bool) -> float:
+        """A line's outlook beside a read threat (:meth:`kong_costs`,
+        :meth:`claim_costs`): P(win) (shanten ``sh``, acceptance ``acc``, ``more`` turns
+        beyond the wall's) × the win with this seat's factors times ``win``, less
+        P(another seat wins), ``threat`` × (1 − P(win)), × what this seat then pays with
+        its factors times ``loss``."""
+        p = self._win_chance(sh, acc, max(1, t.unseen_total), max(0.5, t.wall / 4) + more)
+        return (p * self._line_value(t, big, win, hard)
+                - threat * (1.0 - p) * self._line_loss(t, loss))
 
-        keep = line(sh_keep + steps, acc_keep, big_keep, Fraction(1), Fraction(1), 0.0)
-        return line(sh_kong + kong_steps, acc_kong, self.shanten_key(ev_k)[1] != "small",
-                    win_factor, loss_factor, 0.5) < keep
+    def claim_costs(self, t: SeatReading, claim: Chi | Peng) -> bool:
+        """Whether an opened hand's chi or peng lowers its expected value beside a read
+        threat (:attr:`threat_claims`), as :meth:`kong_costs` weighs a kong: where the
+        opening adds a factor (口口翻: every opening doubles, Project decision 6), it
+        joins this seat's multiplier on both sides, the win it may make and what it pays
+        when another seat wins.  The lines are the pass (the hand as it is) and the claim
+        (its best discard after it), each P(win) × the win − P(another seat wins) ×
+        what this seat pays, P(another seat wins) being (1 − P(win)) × the largest
+        chance that an opponent is ready (:meth:`raw_threat`, at least ``threat_min``).
+        A claim that leaves the hand ready is left to the waits' value
+        (:meth:`ready_claim`) and greedy's rules.  Late, three steps away beside two seats
+        with three melds each, the expert pengged for a step that left it two short:
+        twice what it pays them on the likeliest end of the hand, for a win it will
+        hardly make (``tests/bots/test_bots_hunt11.py``)."""
+        factor = Fraction(t.multiplier(t.me, big=False, extra_openings=1)
+                          / t.multiplier(t.me, big=False))
+        res = after_claim(t, claim)
+        if factor <= 1 or res is None:
+            return False
+        hand, melds = res
+        options = claim_discards(t, hand)
+        ev_c = evaluator(hand, melds, t)
+        after = {d: ev_c.shanten_after(d, -1) for d in options}
+        if not after or min(after.values()) == 0:
+            return False
+        threat = self.raw_threat()
+        if threat < self.threat_min:
+            return False
+        sh_claim = min(after.values())
+        acc_claim, neg_d = max(
+            (ev_c.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh_claim)[0], -d)
+            for d in options if after[d] == sh_claim)
+        ev = evaluator(t.hand, t.melds, t)
+        sh_keep = ev.best()[0]
+        acc_keep = ev.acceptance(t.unseen, t.laizi, current=sh_keep)[0]
+        hard = t.counts[t.laizi] == 0
+        keep = self._threat_line(t, sh_keep, acc_keep, self.shanten_key(ev)[1] != "small",
+                                 Fraction(1), Fraction(1), 0.0, threat, hard)
+        return self._threat_line(t, sh_claim, acc_claim,
+                                 self.shanten_key(ev_c, -neg_d)[1] != "small",
+                                 factor, factor, 0.0, threat, hard) < keep
 
     def drop_costly_kongs(self, t: SeatReading) -> None:
         """Take out of ``t.actions`` (a turn's or a claim's) the kongs that lower the
@@ -1521,6 +1575,10 @@ class ExpertBot(GreedyBot):
                              default=99))
                 if self.hopeless(t, after, True):
                     return PASS  # the opening (and a kong) would only raise what it pays
+        if (self.threat_claims and t.opened and not t.end_phase
+                and isinstance(choice, (Chi, Peng)) and self._anyone_open()
+                and self.claim_costs(t, choice)):
+            return PASS  # its opening's factor costs more beside the threat than it gains
         if isinstance(choice, Kong) and self.kong_max_shanten < 99:
             ev = evaluator(t.hand, t.melds, t)
             if ev.best()[0] > self.kong_max_shanten:
