@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Console, fixtures_dir, wait_js
+from .conftest import PHONE_LANDSCAPE, Console, fixtures_dir, wait_js
 
 FIXTURES = fixtures_dir()
 VIEWS = json.loads((FIXTURES / "views.json").read_text())
@@ -123,6 +123,27 @@ def test_settlement_panel(browser: Any, static_server: str, artifacts: Path, fra
             assert panel.locator(".contract").count() == 1
     check_deltas(page, view["result"]["deltas"])
     page.screenshot(path=str(artifacts / f"fixture-settlement-{frame}.png"), full_page=True)
+    assert console.errors == []
+    context.close()
+
+
+@pytest.mark.slow
+def test_the_settlements_continue_button_is_on_a_phones_screen(browser: Any, static_server: str) -> None:
+    """A phone on its side shows a settlement in three screens; its 继续 used to be under the
+    last of them, found only by scrolling (and a test's click once hit the fairness check
+    above it, the panel scrolled back).  It now stays at the bottom of the screen."""
+    context, page, console = open_frame(browser, static_server, "win", **PHONE_LANDSCAPE)
+    page.locator("#overlay .settlement").wait_for()
+    assert page.evaluate("document.getElementById('overlay').scrollHeight") > 390 * 1.5
+    for where in ("top", "middle"):
+        page.evaluate(f"() => {{ const o = document.getElementById('overlay');"
+                      f" o.scrollTop = {'0' if where == 'top' else 'o.scrollHeight / 3'}; }}")
+        hit = page.evaluate("""() => { const b = document.querySelector("#overlay [data-act='continue']");
+            const r = b.getBoundingClientRect();
+            const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+            return { bottom: r.bottom, top: r.top, hit: top === b || b.contains(top) }; }""")
+        assert hit["hit"] and hit["top"] >= 0 and hit["bottom"] <= 390, (where, hit)
+    page.click("#overlay [data-act='continue']", no_wait_after=True)
     assert console.errors == []
     context.close()
 
