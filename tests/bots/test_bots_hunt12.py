@@ -6,7 +6,7 @@ rules and plain expected value settle (the arithmetic checked by the analysis an
 settlement, not by the bots), asked of the bots it concerns in every profile where the
 answer is the same.
 
-The fault it found (the tests fail on the code before the fix it names):
+The faults it found (the tests fail on the code before the fix each names):
 
 * Opened by three pin pengs (111p 888p 999p) with 22p 55p 3p in hand: throwing the 3p
   waits on the 2p/5p shanpon, four tiles, each a 清一色碰碰胡 (two big hands: 20 in
@@ -19,9 +19,20 @@ The fault it found (the tests fail on the code before the fix it names):
   (``ExpertBot.ready_big``), every big hand counted as one.  A winning tile is now
   counted by what its big-hand base collects within the caps
   (``ExpertBot.ready_bases``, :meth:`ExpertBot._big_bases`); where the caps hold both
-  wins at 金顶, the five tiles still go first (a guard below).
+  wins at 金顶, the five tiles still go first (a guard below).  The push-or-fold layer
+  valued both ready discards as one big hand in every profile: beside seat 1, read as
+  ready, whose own 2p made that tile two points safer, the expert swapped the 3p for
+  the 2p in ``yuanhang`` and ``laizishanzhuang``; it counts the same way now.
+* The last discard before the final draws (海底, RULES §16), opened by three pin melds
+  with 567p, a 5m and a 9p: the 5m leaves the 9p single (two unseen tiles), whose 海底捞
+  is 清一色 and 海底捞, two big hands (the 99p pair is free beside 清一色, in
+  ``laizishanzhuang`` too); the 9p leaves the 5m single (three unseen), 海底捞 alone.  By
+  the settlement the 9p's wins collect about twice as much.  Every bot threw the 9p,
+  counting the tiles that win a 海底捞 alike (``GreedyBot.end_phase_discard``, and the
+  expert's weighing of it against the deal-in); the expert now counts each by its big
+  hands (``ExpertBot.haidi_bases``, :meth:`ExpertBot.haidi_worth`).
 
-The positions the bots already answered right are below it, marked as guards.
+The positions the bots already answered right are below them, marked as guards.
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ from handmade import ask, discard, make_view, meld
 
 from wuhan_mahjong.analysis import waits
 from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.greedy import GreedyBot
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import action_from_json
@@ -187,6 +199,78 @@ def test_beside_a_threat_the_second_big_hand_is_not_given_up(profile: str, wall:
     not asked: its rollouts price every win of this seat at one value per decision, and it
     answers either way by the seed (found and left alone, docs/bots-log.md)."""
     ask("expert", _threat_view(profile, wall), [discard("3p")])
+
+
+#: three pin melds (two chis from seat 3, a peng from seat 2): 567p with a 5m and a 9p
+HAIDI_MELDS = [meld("chi", "123p", 3), meld("chi", "234p", 3), meld("peng", "777p", 2)]
+HAIDI_HAND = "567p5m9p"
+
+
+def _haidi_view(profile: str, opened: bool) -> SeatView:
+    """The last discard before the final draws (the end phase, wall 14); one 9p in seat 1's
+    river; with ``opened`` seat 2 shows a 西 peng (the expert's push-or-fold weighing of
+    the end phase), else nobody else has opened (greedy's count decides)."""
+    view = make_view(HAIDI_HAND, profile=profile, indicator="1z", wall=14, dealer=1,
+                     melds={0: HAIDI_MELDS, **({2: [meld("peng", "333z", 1)]} if opened else {})},
+                     discards={1: "9p1s", 2: "1m9s", 3: "4z"})
+    v: dict[str, Any] = dict(view)
+    v["end_phase"] = True
+    return v  # type: ignore[return-value]
+
+
+def _haidi(profile: str, hand: str, tile: str) -> int:
+    """What a 海底捞 of ``hand`` (beside the pin melds) on ``tile`` collects."""
+    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    seats[0] = {"hand": hand, "melds": [{"type": m["type"], "tiles": m["tiles"],
+                                         "from": m["from_seat"]} for m in HAIDI_MELDS]}
+    rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": "1z", "winner": 0,
+                           "win_by": "last_tile", "winning_tile": tile, "seats": seats}
+    return settle(parse_win_record(rec)).total
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_flush_single_wins_two_big_hands_on_the_last_draw(profile: str) -> None:
+    """The rules' side: thrown, the 5m leaves the 9p single (two unseen), won by 海底捞 as
+    清一色 and 海底捞 (base 20; the 99p pair is free beside 清一色, in
+    ``laizishanzhuang`` too); the 9p leaves the 5m single (three unseen), 海底捞 alone (10).
+    A drawn laizi wins either (four unseen, soft).  By the settlement the 9p side
+    collects more in every profile: 2 × 360 + 4 × 180 against 3 × 180 + 4 × 90 (1,200,
+    720, 720 and 360 in ``yuanhang``)."""
+    t = SeatReading(_haidi_view(profile, False))
+    rules = t.rules
+    melds = [Meld(m["type"], tuple(parse_tiles(m["tiles"])), m["from_seat"])
+             for m in HAIDI_MELDS]
+
+    def bases(hand13: str) -> dict[int, int]:
+        return {w.tile: max(big_hand_base(r.big_hands, rules) for r in w.readings)
+                for w in waits(parse_tiles(hand13), melds, t.laizi, rules, "last_tile")}
+
+    assert bases("567p9p") == {parse_tile("9p"): 20, t.laizi: 20}
+    assert bases("567p5m") == {parse_tile("5m"): 10, t.laizi: 10}
+    assert (t.unseen[parse_tile("9p")], t.unseen[parse_tile("5m")], t.unseen[t.laizi]) == (2, 3, 4)
+    flush = 2 * _haidi(profile, "567p9p", "9p") + 4 * _haidi(profile, "567p9p", "2z")
+    small = 3 * _haidi(profile, "567p5m", "5m") + 4 * _haidi(profile, "567p5m", "2z")
+    assert flush > small
+    assert 2 * _haidi(profile, "567p9p", "9p") > 3 * _haidi(profile, "567p5m", "5m")
+
+
+@pytest.mark.parametrize("opened", [False, True])
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_last_discard_counts_the_big_hands_of_each_haidi_win(profile: str, bot: str,
+                                                                  opened: bool) -> None:
+    """The 5m goes, for the 9p single's two big hands: every bot threw the 9p, counting the
+    5m single's three tiles against two, each 海底捞 alike (``haidi_bases``).  Greedy, the
+    baseline, still counts tiles."""
+    ask(bot, _haidi_view(profile, opened), [discard("5m")])
+
+
+def test_the_haidi_bases_switch_plays_as_before() -> None:
+    """Off, the expert throws the 9p as greedy does."""
+    for opened in (False, True):
+        view = _haidi_view("laizishanzhuang", opened)
+        assert ExpertBot(1, haidi_bases=False).choose(view) == action_from_json(discard("9p"))
+        assert GreedyBot(1).choose(view) == action_from_json(discard("9p"))
 
 
 # ---------------------------------------------------------------- guards

@@ -204,6 +204,7 @@ class ExpertBot(GreedyBot):
                  claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False,
                  eager_peng: bool = False, fold_floor: float = 0.02,
                  let_go: bool = True, contract_swaps: bool = True, haidi: bool = True,
+                 haidi_bases: bool = True,
                  ready_claims: bool = True, ready_value_ratio: float = 2.0,
                  aim_union: bool = True, aim_small: bool = True,
                  near_targets: bool = True, live_waits: bool = True,
@@ -400,6 +401,12 @@ class ExpertBot(GreedyBot):
         a three-meld flush folds there (tests/bots/test_bots_defence.py); in 2,644 hands
         of tuning seed 140 it changed no game (docs/bots-log.md)."""
         self.haidi = bool(haidi)  # the end phase played for 海底捞 (GreedyBot.haidi)
+        self.haidi_bases = bool(haidi_bases)
+        """Count the tiles an end-phase discard keeps for a 海底捞 each by the big hands its
+        win makes (:meth:`haidi_worth`), not one alike: opened by three pin melds with 567p,
+        5m and 9p, the 5m goes for the 9p single (清一色 and 海底捞, two big hands, on two
+        tiles) where every bot threw the 9p for the 5m single (海底捞 alone on three).  Off:
+        greedy's count, as before 6 December 2026."""
         self.ready_claims = bool(ready_claims)
         """Decide an opened, ready hand's chi and peng by the value of its waits
         (:meth:`ready_claim`), in every profile (``use_value`` rates the discards)."""
@@ -747,7 +754,8 @@ class ExpertBot(GreedyBot):
 
         def key(d: int) -> tuple[float, int, int]:
             _, deal, contract = model.risk(d, ev.shanten_after(d, -1), END_PHASE_ANYWAY)
-            win = min(1.0, draws * live[d] / unseen) * value
+            bases = self.haidi_worth(t, d, live[d]) / live[d] if live[d] else 1.0
+            win = min(1.0, draws * live[d] / unseen) * value * bases
             return (deal + contract - win, tile_shape_rank(d, t.counts), d)
 
         return Discard(min(live, key=key))
@@ -1397,23 +1405,34 @@ class ExpertBot(GreedyBot):
                 return Discard(deep[0][2])
         return Discard(keyed[0][2])
 
+    def haidi_worth(self, t: SeatReading, tile: int, live: int) -> float:
+        """:attr:`haidi_bases`: the 海底捞 tiles left after discarding ``tile``, each counted
+        by what its win collects against one big hand's (:meth:`_big_bases`: 清一色 and
+        海底捞 are two big hands, a small hand's shape and 海底捞 one)."""
+        if not self.haidi_bases or not live:
+            return float(live)
+        ev13 = evaluator(t.hand, t.melds, t).with_tile(tile, -1)
+        return live * self._big_bases(t, ev13, tile, "last_tile")
+
     @staticmethod
-    def _big_bases(t: SeatReading, ev13: Evaluator, d: int) -> float:
+    def _big_bases(t: SeatReading, ev13: Evaluator, d: int, win_by: str = "self_draw") -> float:
         """How many times the mean winning tile of the hand left by discarding ``d`` pays a
         win of one big hand (1.0 where no wait makes more than one): each unseen winning
-        tile (:func:`wait_summary`, self-drawn) counted by what a win of its big-hand base
+        tile (:func:`wait_summary`, self-drawn, or ``win_by``) counted by what a win of its big-hand base
         (10 a big hand; 清一色碰碰胡 20, added in ``laizishanzhuang``, doubled elsewhere:
         :func:`wuhan_mahjong.scoring.big_hand_base`) collects with this seat's factors,
         after the caps (:meth:`SeatReading.collected`), against a base of 10; a small or a
         one-big-hand wait counts 1.  Where the caps hold every win anyway it is 1.  The
         analysis is asked only where two big targets are ready in shape (``ev13``: the hand
-        after ``d``), as a wait of two big hands needs (风一色 alone where it counts two)."""
+        after ``d``), as a wait of two big hands needs (风一色 alone where it counts two; on a
+        final draw one big target, 海底捞 being a big hand of its own)."""
         ready = [tg for tg in ev13.allowed if tg != "small" and ev13.shanten(tg) <= 0]
-        if len(ready) + (t.rules.fengyise_big_hands - 1) * ready.count("fys") < 2:
+        situational = 1 if win_by == "last_tile" else 0
+        if len(ready) + situational + (t.rules.fengyise_big_hands - 1) * ready.count("fys") < 2:
             return 1.0
         rest = list(t.hand)
         rest.remove(d)
-        waits_left = [(t.unseen[w[0]], w[4]) for w in wait_summary(rest, t.melds, t, "self_draw")
+        waits_left = [(t.unseen[w[0]], w[4]) for w in wait_summary(rest, t.melds, t, win_by)
                       if t.unseen[w[0]] and w[0] not in t.must]
         if not any(base > 10 for _, base in waits_left):
             return 1.0

@@ -697,12 +697,18 @@ class GreedyBot:
         tiles winning a 海底捞 (the shape-speed order among equals); ``None`` when no
         discard keeps any, and the turn's usual discard goes (a shanten of the usual
         kind means nothing now: one draw is left)."""
-        live = self.haidi_chances(t)
-        best = max(live.values(), default=0)
+        worth = {d: self.haidi_worth(t, d, n) for d, n in self.haidi_chances(t).items()}
+        best = max(worth.values(), default=0.0)
         if best == 0:
             return None
-        tied = [d for d, n in live.items() if n == best]
+        tied = [d for d, n in worth.items() if n == best]
         return Discard(min(tied, key=lambda d: (tile_shape_rank(d, t.counts), d)))
+
+    def haidi_worth(self, t: SeatReading, tile: int, live: int) -> float:
+        """What the ``live`` unseen tiles that win a 海底捞 after discarding ``tile`` are
+        worth, counted in winning tiles: greedy counts every one alike; the expert counts
+        each by the big hands it makes (:attr:`ExpertBot.haidi_bases`)."""
+        return float(live)
 
     def end_phase_claim(self, t: SeatReading, choice: Action) -> Action:
         """In the end phase a chi or peng is worth making only if, after its best
