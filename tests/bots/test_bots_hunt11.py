@@ -4,7 +4,7 @@ plain expected value settle (the arithmetic checked by the rules module and the
 settlement, not by the bots), asked of the bots it concerns at every table where the
 answer is the same.
 
-The fault it found (the test fails on the code before the fix it names):
+The faults it found (each test fails on the code before the fix it names):
 
 * Opened once (a chi), three steps from ready (or two), at a wall of 16 or 12 (four or
   three draws left), beside two seats with three melds each: on seat 2's 7p every bot
@@ -18,6 +18,11 @@ The fault it found (the test fails on the code before the fix it names):
   sixteen (the nearer hand, wall 12, ``bianfeng`` in 口口翻), by its own search.  In 开口翻
   (``bianfeng``) the second opening adds no factor: the step is free, and the bots still
   peng.  Greedy, the baseline, makes every claim that brings the hand closer.
+* The same beside a closed hand three steps away: the peng's opening doubles what it pays
+  in every profile (开口翻 counts the first opening; there it even lets seat 1's small
+  win pass the minimum score), for a step that leaves it two short.  Every bot pengged
+  (``ExpertBot.threat_openings``, on in ``yuanhang`` and ``bianfeng``, where it was
+  measured).
 
 The positions the bots already answered right are below it, marked as guards.
 """
@@ -36,7 +41,7 @@ from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import action_from_json
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import get_rules
-from wuhan_mahjong.scoring import settle
+from wuhan_mahjong.scoring import NotAWin, settle
 from wuhan_mahjong.tiles import parse_tile, parse_tiles
 from wuhan_mahjong.win_record import parse_win_record
 
@@ -179,3 +184,57 @@ def test_guard_no_third_honour_meld_where_fengyise_is_contracted(bot: str, wall:
                      indicator="6p", melds={1: honours},
                      discards={1: "1s9m7s2p", 2: "9s2m1p", 3: "3z4z1p"})
     ask(bot, view, [discard("9m"), discard("1p")])
+
+
+#: closed: 77p beside 24m 5m 7m 8m 9m 12s 6s 9s 北: three steps from ready and an opening
+#: to make; after the peng of 7p (and its best discard), opened and two steps away
+CLOSED_FAR = "77p24m8m12s6s9s4z5m7m9m"
+
+
+def test_the_first_opening_doubles_what_a_closed_seat_pays() -> None:
+    """The rules' side: the peng's opening joins this seat's multiplier in every profile
+    (开口翻 counts the first opening), so it doubles its share of seat 1's win; in 开口翻
+    it is even what lets that small win pass the minimum score (every loser 8: a closed
+    seat would owe less)."""
+    peng = [{"type": "peng", "tiles": "777p", "from": 2}]
+    for profile, options in PER_OPENING:
+        assert _my_share(profile, options, peng) == 2 * _my_share(profile, options, [])
+    with pytest.raises(NotAWin):
+        _my_share(*ONCE, [])
+    assert _my_share(*ONCE, peng) > 0
+
+
+def test_the_peng_leaves_the_closed_hand_two_steps_short() -> None:
+    rules = get_rules("yuanhang")
+    laizi = rules.laizi_of(parse_tile("9p"))
+    tiles = parse_tiles(CLOSED_FAR)
+    assert shanten(tiles, [], laizi, rules) == 3
+    rest = list(tiles)
+    rest.remove(parse_tile("7p"))
+    rest.remove(parse_tile("7p"))
+    pung = [Meld("peng", (parse_tile("7p"),) * 3, 2)]
+    assert min(shanten([x for j, x in enumerate(rest) if j != i], pung, laizi, rules)
+               for i in range(len(rest))) == 2
+
+
+def _closed_view(profile: str, options: dict[str, Any], wall: int) -> SeatView:
+    return make_view(CLOSED_FAR, profile=profile, options=options, indicator="9p",
+                     wall=wall, dealer=2, melds=TWO_READY, discards=TWO_READY_RIVERS,
+                     claim=("7p", 2), actions=[PASS, PENG_7P])
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize(("profile", "options"), [*PER_OPENING, ONCE])
+@pytest.mark.parametrize("wall", [16, 12])
+def test_no_first_opening_for_a_far_closed_hand_beside_ready_seats(
+        bot: str, profile: str, options: dict[str, Any], wall: int) -> None:
+    """Closed and three steps away, late, beside two seats with three melds each: the peng
+    opens the hand (×2 on what it pays them, in every profile) for a step that leaves it
+    two short with three or four draws to go.  Every bot pengged
+    (``ExpertBot.threat_openings``)."""
+    ask(bot, _closed_view(profile, options, wall), [PASS])
+
+
+def test_the_threat_openings_switch_plays_as_before() -> None:
+    view = _closed_view("yuanhang", {}, 12)
+    assert ExpertBot(1, threat_openings=False).choose(view) == action_from_json(PENG_7P)

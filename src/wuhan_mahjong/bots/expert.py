@@ -155,7 +155,8 @@ def _loser_cap(rules: Rules) -> float:
 
 _DEFAULTS: dict[str, float | bool] = {
     "use_value": True, "contract_weight": 1.0, "claim_filter": True, "lookahead": True,
-    "keep_two_laizi": True, "defence": True, "defence_speed": 0.0, "free_laizi_kong": True}
+    "keep_two_laizi": True, "defence": True, "defence_speed": 0.0, "free_laizi_kong": True,
+    "threat_openings": True}
 
 #: Settings the arena measured per profile (docs/bots-log.md, ablations).  In
 #: ``laizishanzhuang`` (laizi kong ×2, no minimum score, caps reached by half the
@@ -169,10 +170,13 @@ _DEFAULTS: dict[str, float | bool] = {
 #: swaps that gave up acceptance lost 3.5 to 11 points per hand on tuning seeds 31-35
 #: without lowering the deal-in rate (docs/bots-log.md, tuning after the search release).
 #: The free laizi kong (``free_laizi_kong``) stays on there: it costs no step, and it
-#: measured even (+0.4 points per hand, tuning seed 154).
+#: measured even (+0.4 points per hand, tuning seed 154).  A closed hand's opening beside
+#: a read threat (``threat_openings``) was measured in ``yuanhang`` and ``bianfeng`` only
+#: (the eleventh hunt, docs/bots-log.md): there it is off.
 PROFILE_SETTINGS: dict[str, dict[str, float | bool]] = {
     "laizishanzhuang": {"keep_two_laizi": False, "lookahead": False, "use_value": False,
-                        "claim_filter": False, "contract_weight": 0.0, "defence_speed": 1.0},
+                        "claim_filter": False, "contract_weight": 0.0, "defence_speed": 1.0,
+                        "threat_openings": False},
 }
 
 
@@ -216,7 +220,7 @@ class ExpertBot(GreedyBot):
                  capped_kongs: bool = True, live_steps: bool = True,
                  bloom_first: float = 1.5, threat_pi_kongs: bool = True,
                  direct_opens: bool = True, ready_bases: bool = True,
-                 threat_claims: bool = True) -> None:
+                 threat_claims: bool = True, threat_openings: bool | None = None) -> None:
         super().__init__(seed)
         self.threat_claims = bool(threat_claims)
         """While some opponent reads as ready (``threat_min``), an opened hand's chi or peng
@@ -327,7 +331,8 @@ class ExpertBot(GreedyBot):
         self.chosen: dict[str, float | bool | None] = {
             "use_value": value, "contract_weight": contract_weight, "claim_filter": claim_filter,
             "lookahead": lookahead, "keep_two_laizi": keep_two_laizi, "defence": defence,
-            "defence_speed": defence_speed, "free_laizi_kong": free_laizi_kong}
+            "defence_speed": defence_speed, "free_laizi_kong": free_laizi_kong,
+            "threat_openings": threat_openings}
         self._tune(None)
         self.hold_must = hold_must
         self.kong_max_shanten = kong_max_shanten
@@ -547,6 +552,14 @@ class ExpertBot(GreedyBot):
         self.defence = bool(self._setting("defence", tuned))
         self.defence_speed = float(self._setting("defence_speed", tuned))
         self.free_laizi_kong = bool(self._setting("free_laizi_kong", tuned))
+        self.threat_openings = bool(self._setting("threat_openings", tuned))
+        """With ``threat_claims``, weigh a closed hand's chi or peng alike (the first
+        opening doubles in 开口翻 too), its factor on what it pays only: its win already
+        counts the opening it needs, and its chance the step :attr:`closed_step`.
+        Closed and three steps away at a wall of 16 or 12 beside two seats with three
+        melds each, every bot pengged a 7p that opens the hand for a step that leaves it
+        two short (off: as before 6 December 2026; off in ``laizishanzhuang``, where it
+        was not measured)."""
 
     def _setting(self, name: str, tuned: dict[str, float | bool]) -> float | bool:
         given = self.chosen[name]
@@ -1090,11 +1103,13 @@ class ExpertBot(GreedyBot):
                 - threat * (1.0 - p) * self._line_loss(t, loss))
 
     def claim_costs(self, t: SeatReading, claim: Chi | Peng) -> bool:
-        """Whether an opened hand's chi or peng lowers its expected value beside a read
-        threat (:attr:`threat_claims`), as :meth:`kong_costs` weighs a kong: where the
-        opening adds a factor (口口翻: every opening doubles, Project decision 6), it
-        joins this seat's multiplier on both sides, the win it may make and what it pays
-        when another seat wins.  The lines are the pass (the hand as it is) and the claim
+        """Whether a chi or peng lowers the hand's expected value beside a read threat
+        (:attr:`threat_claims`; a closed hand's with :attr:`threat_openings`), as
+        :meth:`kong_costs` weighs a kong: where the opening adds a factor (口口翻: every
+        opening doubles, Project decision 6; the first one in every profile), it joins
+        this seat's multiplier on both sides, the win it may make and what it pays when
+        another seat wins (a closed hand's win counts the opening it needs already).
+        The lines are the pass (the hand as it is) and the claim
         (its best discard after it), each P(win) × the win − P(another seat wins) ×
         what this seat pays, P(another seat wins) being (1 − P(win)) × the largest
         chance that an opponent is ready (:meth:`raw_threat`, at least ``threat_min``).
@@ -1108,6 +1123,10 @@ class ExpertBot(GreedyBot):
         res = after_claim(t, claim)
         if factor <= 1 or res is None:
             return False
+        # a closed hand's win already counts the opening it needs (:meth:`_line_value`),
+        # and its chance a step further (:attr:`closed_step`): the claim's factor then
+        # joins what it pays alone
+        steps, win = (0, factor) if t.opened else (self.closed_step, Fraction(1))
         hand, melds = res
         options = claim_discards(t, hand)
         ev_c = evaluator(hand, melds, t)
@@ -1125,11 +1144,12 @@ class ExpertBot(GreedyBot):
         sh_keep = ev.best()[0]
         acc_keep = ev.acceptance(t.unseen, t.laizi, current=sh_keep)[0]
         hard = t.counts[t.laizi] == 0
-        keep = self._threat_line(t, sh_keep, acc_keep, self.shanten_key(ev)[1] != "small",
-                                 Fraction(1), Fraction(1), 0.0, threat, hard)
+        keep = self._threat_line(t, sh_keep + steps, acc_keep,
+                                 self.shanten_key(ev)[1] != "small", Fraction(1),
+                                 Fraction(1), 0.0, threat, hard)
         return self._threat_line(t, sh_claim, acc_claim,
                                  self.shanten_key(ev_c, -neg_d)[1] != "small",
-                                 factor, factor, 0.0, threat, hard) < keep
+                                 win, factor, 0.0, threat, hard) < keep
 
     def drop_costly_kongs(self, t: SeatReading) -> None:
         """Take out of ``t.actions`` (a turn's or a claim's) the kongs that lower the
@@ -1594,7 +1614,7 @@ class ExpertBot(GreedyBot):
                              default=99))
                 if self.hopeless(t, after, True):
                     return PASS  # the opening (and a kong) would only raise what it pays
-        if (self.threat_claims and t.opened and not t.end_phase
+        if (self.threat_claims and (t.opened or self.threat_openings) and not t.end_phase
                 and isinstance(choice, (Chi, Peng)) and self._anyone_open()
                 and self.claim_costs(t, choice)):
             return PASS  # its opening's factor costs more beside the threat than it gains
