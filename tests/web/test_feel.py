@@ -4,6 +4,7 @@ as the server sent them, and a cancel button while queued."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from pathlib import Path
@@ -11,7 +12,16 @@ from typing import Any
 
 import pytest
 
-from .conftest import PHONE, PHONE_LANDSCAPE, as_guest, open_page, run_server, to_quick_table, wait_js
+from .conftest import (
+    PHONE,
+    PHONE_LANDSCAPE,
+    Console,
+    as_guest,
+    open_page,
+    run_server,
+    to_quick_table,
+    wait_js,
+)
 from .test_live_match import play_one_decision, view_summary
 
 PAGE = "/src/wuhan_mahjong/web/index.html"
@@ -136,3 +146,67 @@ def test_cancel_while_queued(browser: Any, tmp_path: Path, artifacts: Path) -> N
         assert page.evaluate("() => window.__wm.error") == ""
         assert console.errors == []
         context.close()
+
+
+@pytest.mark.slow
+def test_every_draw_of_ones_own_is_heard(browser: Any, live_server: str) -> None:
+    """A frame that brings this seat a new tile sounds a draw, also when it brings another
+    seat's discard (or a kong, whose replacement tile comes with it) too: the client played
+    the discard's sound alone, and the player never heard his tile arrive.  The socket here
+    runs through the test, which holds back the frames in which this seat has nothing to
+    do (another's discard he may not claim): each of his draws then comes with a discard."""
+    context = browser.new_context(**PHONE)
+    frames: list[dict[str, Any]] = []
+
+    def socket(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            msg = json.loads(message)
+            if msg.get("type") == "state":
+                view = msg["view"]
+                if not view.get("legal_actions") and not view.get("drawn") and view["phase"] != "ended":
+                    return  # nothing to do for this seat: the next frame tells it all
+                frames.append(view)
+            ws.send(message)
+
+        server.on_message(to_page)
+        ws.on_message(lambda message: server.send(message))
+
+    context.route_web_socket("**/ws", socket)
+    page = context.new_page()
+    console = Console(page)
+    page.goto(f"{live_server}/")
+    page.click("[data-do='guest']")
+    page.wait_for_selector("#create-form")
+    to_quick_table(page)
+
+    def drawn_with_another_sound() -> tuple[int, int]:
+        """Frames that brought this seat a tile the client sounds (the same hand, not its
+        end), and those of them that brought a discard or a meld too."""
+        new = together = 0
+        for prev, v in itertools.pairwise(frames):
+            if prev["hand_no"] != v["hand_no"] or v["phase"] == "ended":
+                continue
+            if v.get("drawn") and v["drawn"] != prev.get("drawn") and v.get("viewer") is not None:
+                new += 1
+                seen = [sum(len(s[k]) for s in x["seats"]) for x in (prev, v) for k in ("discards", "melds")]
+                together += int(seen[2] > seen[0] or seen[3] > seen[1])
+        return new, together
+
+    stats = {"win": 0, "claims": 0, "passes": 0, "discards": 0}
+    start = time.monotonic()
+    while drawn_with_another_sound()[1] < 2 and time.monotonic() - start < 90:
+        v = view_summary(page)
+        if v and v["settlement"]:
+            break
+        if v and v["legal"] and not v["pending"]:
+            play_one_decision(page, v, stats)
+        page.wait_for_timeout(60)
+    new, together = drawn_with_another_sound()  # later frames only add sounds
+    page.wait_for_timeout(600)  # a draw is heard a moment after the discard it came with
+    draws = page.evaluate("() => (window.__sounds || []).filter((s) => s.name === 'draw').length")
+    assert together >= 1, (new, together)
+    assert draws >= new, (draws, new, together)
+    assert console.errors == [], console.errors
+    context.close()

@@ -561,14 +561,23 @@ function soundsFor(prev, v) {
   }
   const melds = (p) => p.seats.reduce((n, s) => n + s.melds.length, 0);
   const discards = (p) => p.seats.reduce((n, s) => n + s.discards.length, 0);
+  const drew = Boolean(v.drawn && v.drawn !== prev.drawn && v.viewer !== null);
+  let first = null;
   if (melds(v) > melds(prev)) {
     // the newest meld tells which call was made
     const seat = v.seats.find((s, i) => s.melds.length > prev.seats[i].melds.length);
     const m = seat && seat.melds[seat.melds.length - 1];
-    play(m && m.type === "kong" ? "kong" : m && m.type === "chi" ? "chi" : "peng");
-  } else if (discards(v) > discards(prev)) play("discard");
-  else if (v.drawn && v.drawn !== prev.drawn && v.viewer !== null) play("draw");
+    first = m && m.type === "kong" ? "kong" : m && m.type === "chi" ? "chi" : "peng";
+  } else if (discards(v) > discards(prev)) first = "discard";
+  if (first) play(first);
+  // A discard nobody may claim goes straight on to the next draw, and a kong to its
+  // replacement tile: one frame brings both.  This seat's own draw is heard after the
+  // other sound, not lost under it (it was, for most draws at a table of bots).
+  if (drew) { if (first) setTimeout(() => play("draw"), DRAW_AFTER_MS); else play("draw"); }
 }
+
+/** How long after a discard's (or a kong's) sound the draw it brought is heard. */
+const DRAW_AFTER_MS = 220;
 
 function onState(msg) {
   noteFrame(msg); // what this seat saw, for the fairness check (verify.js)
