@@ -156,7 +156,7 @@ def _loser_cap(rules: Rules) -> float:
 _DEFAULTS: dict[str, float | bool] = {
     "use_value": True, "contract_weight": 1.0, "claim_filter": True, "lookahead": True,
     "keep_two_laizi": True, "defence": True, "defence_speed": 0.0, "free_laizi_kong": True,
-    "threat_openings": True}
+    "threat_openings": False}
 
 #: Settings the arena measured per profile (docs/bots-log.md, ablations).  In
 #: ``laizishanzhuang`` (laizi kong ×2, no minimum score, caps reached by half the
@@ -170,13 +170,10 @@ _DEFAULTS: dict[str, float | bool] = {
 #: swaps that gave up acceptance lost 3.5 to 11 points per hand on tuning seeds 31-35
 #: without lowering the deal-in rate (docs/bots-log.md, tuning after the search release).
 #: The free laizi kong (``free_laizi_kong``) stays on there: it costs no step, and it
-#: measured even (+0.4 points per hand, tuning seed 154).  A closed hand's opening beside
-#: a read threat (``threat_openings``) was measured in ``yuanhang`` and ``bianfeng`` only
-#: (the eleventh hunt, docs/bots-log.md): there it is off.
+#: measured even (+0.4 points per hand, tuning seed 154).
 PROFILE_SETTINGS: dict[str, dict[str, float | bool]] = {
     "laizishanzhuang": {"keep_two_laizi": False, "lookahead": False, "use_value": False,
-                        "claim_filter": False, "contract_weight": 0.0, "defence_speed": 1.0,
-                        "threat_openings": False},
+                        "claim_filter": False, "contract_weight": 0.0, "defence_speed": 1.0},
 }
 
 
@@ -557,9 +554,12 @@ class ExpertBot(GreedyBot):
         opening doubles in 开口翻 too), its factor on what it pays only: its win already
         counts the opening it needs, and its chance the step :attr:`closed_step`.
         Closed and three steps away at a wall of 16 or 12 beside two seats with three
-        melds each, every bot pengged a 7p that opens the hand for a step that leaves it
-        two short (off: as before 6 December 2026; off in ``laizishanzhuang``, where it
-        was not measured)."""
+        melds each, every bot pengs a 7p that opens the hand for a step that leaves it
+        two short; on, the readers pass.  Off by default (a profile may set it, as
+        :data:`PROFILE_SETTINGS` does the others): it measured even in ``yuanhang`` and
+        ``bianfeng``, but at a wall of 48 it also passes the chi that the third hunt's
+        guard makes for a far, closed hand with time to build (docs/bots-log.md, *The
+        eleventh decision-problem hunt*)."""
 
     def _setting(self, name: str, tuned: dict[str, float | bool]) -> float | bool:
         given = self.chosen[name]
