@@ -495,3 +495,42 @@ def test_a_late_answer_does_not_undo_what_an_action_showed(browser: Any, live_se
         assert _unexpected(console) == []
     finally:
         context.close()
+
+
+def test_a_refresh_while_a_load_waits_for_the_standings_asks_for_them(
+        browser: Any, live_server: str) -> None:
+    """The page refreshes itself every few seconds without the standings (they change only
+    with matches).  A load for an action or the refresh button asks for them; a timed
+    refresh begun while that answer was on its way made it stale, and the standings stayed
+    as they were before.  A refresh now asks for standings an overtaken load never showed."""
+    base = live_server
+    owner, newcomer = _user(base, "owed_owner"), _user(base, "owed_new")
+    number = _club_over_http(base, owner, [], [newcomer])
+    context, page, console = signed_in(browser, base, owner, f"#/club?n={number}")
+    held: list[tuple[Any, Any]] = []
+    later: list[int] = []
+    standings_url = re.compile(rf".*/api/clubs/{number}/standings.*")
+
+    def standings(route: Any) -> None:
+        answer = route.fetch()
+        if not held:
+            held.append((route, answer))  # the button's standings, answered late
+            return
+        later.append(1)
+        route.fulfill(response=answer, json={**answer.json(), "answer": len(later)})
+
+    try:
+        page.wait_for_selector("[data-club-applicant='owed_new']")
+        # the button's load, answered: its end sets the next timed refresh, 8 s on
+        with page.expect_response(standings_url):
+            page.click("[data-club-do='refresh']")
+        page.route(standings_url, standings)
+        page.click("[data-club-do='refresh']")  # again at once: its standings are held
+        wait_held(page, held, "the button's load did not ask for the standings")
+        # the timed refresh comes while they are held, and asks for them itself
+        wait_js(page, "window.__wm.club.standings && window.__wm.club.standings.answer >= 1", 30)
+        route, answer = held[0]
+        route.fulfill(response=answer)
+        assert _unexpected(console) == []
+    finally:
+        context.close()

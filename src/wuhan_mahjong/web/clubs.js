@@ -242,10 +242,17 @@ function isMember(d) {
   return !!d && ["owner", "admin", "member"].includes(d.club.role);
 }
 
+/** The standings an overtaken load asked for and never showed: a page's refresh (which
+ * leaves the standings alone) started while an action's load waited for them made that
+ * load's answer stale, and the standings stayed as they were before the action. */
+let standingsOwed = false;
+
 async function loadClub({ standings = true } = {}) {
   const D = deps.S.club;
   const n = D.n;
   const load = ++loads;
+  const withStandings = standings || standingsOwed;
+  if (withStandings) standingsOwed = true;
   let changed = true;
   try {
     if (!/^[0-9]{6}$/.test(n)) throw Object.assign(new Error("not_found"), { status: 404 });
@@ -266,7 +273,7 @@ async function loadClub({ standings = true } = {}) {
     D.error = notFound(e);
     D.data = null;
   }
-  if (standings && isMember(D.data)) {
+  if (withStandings && isMember(D.data)) {
     const period = D.period;
     try {
       const s = await deps.api("GET", `/api/clubs/${n}/standings?period=${period}`);
@@ -277,9 +284,11 @@ async function loadClub({ standings = true } = {}) {
       if (D.n !== n || load !== loads) return;
       D.standingsError = failureText(e);
     }
+    standingsOwed = false;
     changed = true;
   } else if (!isMember(D.data)) {
     D.standings = null;
+    standingsOwed = false;
   }
   if (!shown("club") || D.n !== n || load !== loads) return;
   if (changed) deps.rerender();
