@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,20 @@ def test_settings_are_kept_on_the_device(browser: Any, static_server: str, artif
     context.close()
 
 
+def play_until(page: Any, done: Callable[[dict[str, int]], bool], seconds: float = 90) -> None:
+    """Answer this seat's decisions by clicking until ``done`` (given the counts of what was
+    clicked) holds, the hand ends or ``seconds`` pass."""
+    stats = {"win": 0, "claims": 0, "passes": 0, "discards": 0}
+    start = time.monotonic()
+    while not done(stats) and time.monotonic() - start < seconds:
+        v = view_summary(page)
+        if v and v["settlement"]:
+            break
+        if v and v["legal"] and not v["pending"]:
+            play_one_decision(page, v, stats)
+        page.wait_for_timeout(60)
+
+
 @pytest.mark.slow
 def test_sounds_names_avatars_and_table_rules(browser: Any, live_server: str, artifacts: Path) -> None:
     from wuhan_mahjong.server.chat import BOT_NAMES
@@ -99,19 +114,10 @@ def test_sounds_names_avatars_and_table_rules(browser: Any, live_server: str, ar
     # play a few moves: draws and discards are heard.  Until both are: a frame that brings
     # another's discard and this seat's draw together sounds the discard, and a turn begun
     # with a peng has no draw (a loaded run once pengged, then drew only in such a frame)
-    stats = {"win": 0, "claims": 0, "passes": 0, "discards": 0}
-    start = time.monotonic()
-
     def heard() -> set[str]:
         return {s["name"] for s in page.evaluate("() => window.__sounds || []")}
 
-    while (stats["discards"] < 2 or not {"draw", "discard"} <= heard()) and time.monotonic() - start < 90:
-        v = view_summary(page)
-        if v and v["settlement"]:
-            break
-        if v and v["legal"] and not v["pending"]:
-            play_one_decision(page, v, stats)
-        page.wait_for_timeout(60)
+    play_until(page, lambda stats: stats["discards"] >= 2 and {"draw", "discard"} <= heard())
     sounds = page.evaluate("() => window.__sounds || []")
     names = {s["name"] for s in sounds}
     assert {"draw", "discard"} <= names, names
@@ -194,15 +200,7 @@ def test_every_draw_of_ones_own_is_heard(browser: Any, live_server: str) -> None
                 together += int(seen[2] > seen[0] or seen[3] > seen[1])
         return new, together
 
-    stats = {"win": 0, "claims": 0, "passes": 0, "discards": 0}
-    start = time.monotonic()
-    while drawn_with_another_sound()[1] < 2 and time.monotonic() - start < 90:
-        v = view_summary(page)
-        if v and v["settlement"]:
-            break
-        if v and v["legal"] and not v["pending"]:
-            play_one_decision(page, v, stats)
-        page.wait_for_timeout(60)
+    play_until(page, lambda stats: drawn_with_another_sound()[1] >= 2)
     new, together = drawn_with_another_sound()  # later frames only add sounds
     page.wait_for_timeout(600)  # a draw is heard a moment after the discard it came with
     draws = page.evaluate("() => (window.__sounds || []).filter((s) => s.name === 'draw').length")
