@@ -10,11 +10,25 @@ is closed.  So a small win on seat 3's discard is the hardest to lift over the m
 dealer, no opening of his), and the factors of seat 0 (its 红中 kongs, 硬胡, a kong) decide
 which waits are worth anything.
 
-The bots that value their waits (the expert and the search bot) answered every position
-right; they are kept as guards.  Greedy, the baseline, counts winning tiles between ready
-discards whose waits all pass somewhere (it drops only a wait that can never pass), so in
-the second position it keeps the wider soft wait; that is the baseline's design (the twelfth
-hunt left its count alone too), noted and left alone.
+The fault it found (the test fails on the code before the fix it names):
+
+* Ready on the 7p alone (55p 77p beside 678s 456p, one 红中 kong, ``bianfeng``: a 5p
+  win would leave the 77p pair, no 2/5/8), whose win passes the minimum score on some
+  losers' payments (not on seat 3's discard), when seat 3 throws a 7p: passing leaves
+  one live 7p; the peng and the 6p leave 3p/6p, seven tiles, each win collecting
+  exactly what the 7p's does (the second opening adds no factor in 开口翻).  Greedy
+  passed: at equal shanten it claims for a ready hand only when none of its winning
+  tiles passes the minimum.  It now also claims when the claim keeps the hand ready with
+  at least twice as many tiles whose win passes (``GreedyBot.wider_claims``).
+
+The bots that value their waits (the expert and the search bot) answered every other
+position right; they are kept as guards.  They pass on the peng (the expert's
+``ready_claim`` wants a claim to double the mean value of a winning tile, and its count of
+a wait's value does not see which loser's discard the minimum refuses); noted and left
+alone.  Greedy, the baseline, counts winning tiles between ready discards whose waits all
+pass somewhere (it drops only a wait that can never pass), so in the second position it
+keeps the wider soft wait; the baseline's design (the twelfth hunt left its count alone
+too), noted and left alone.
 """
 
 from __future__ import annotations
@@ -24,6 +38,7 @@ from typing import Any
 import pytest
 from handmade import ask, discard, make_view, meld
 
+from wuhan_mahjong.bots.greedy import GreedyBot
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.scoring import NotAWin, settle
 from wuhan_mahjong.win_record import parse_win_record
@@ -31,6 +46,7 @@ from wuhan_mahjong.win_record import parse_win_record
 BOTS = ("greedy", "expert", "search")
 READERS = ("expert", "search")  # the bots that value their waits by the settlement
 CHI = meld("chi", "234m", 3)
+PASS = {"type": "pass"}
 PENG_9S = meld("peng", "999s", 1)
 RIVERS = {1: "1z2z", 2: "3z4z", 3: "6z7z"}
 #: who pays, in the order :func:`_collects` lists them
@@ -68,6 +84,40 @@ def _collects(profile: str, hand: str, tile: str, red: int,
         except NotAWin:
             out.append(0)
     return out
+
+
+# ---------------------------------------------------------------- the fault found
+
+PENG_7P = {"type": "peng", "tile": "7p"}
+#: ready on 7p alone (55p 77p: a win on 5p would leave the 77p pair, no 2/5/8)
+NARROW = "678s456p55p77p"
+
+
+def test_the_peng_widens_the_wait_at_the_same_value() -> None:
+    """The rules' side (``bianfeng``, one 红中 kong): the 7p win passes the minimum
+    self-drawn and on seats 1's and 2's discards, not on seat 3's (no loser owes 20); after
+    the peng of seat 3's 7p and the 6p, each 3p/6p win collects exactly as much (the second
+    opening adds no factor in 开口翻), on seven unseen tiles where the 7p has one left."""
+    assert _collects("bianfeng", "678s456p55p77p", "7p", 1) == [80, 56, 56, 0]
+    peng = [meld("peng", "777p", 3)]
+    for tile in ("3p", "6p"):
+        assert _collects("bianfeng", "678s45p55p", tile, 1, peng) == [80, 56, 56, 0]
+
+
+def _narrow_view(wall: int) -> SeatView:
+    return _view(NARROW, "bianfeng", wall, 1, claim=("7p", 3), actions=[PASS, PENG_7P])
+
+
+@pytest.mark.parametrize("wall", [40, 16])
+def test_greedy_pengs_for_the_wider_wait(wall: int) -> None:
+    """Greedy pengs the 7p (one live winning tile before, seven after)."""
+    ask("greedy", _narrow_view(wall), [PENG_7P])
+
+
+def test_the_wider_claims_switch_plays_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Off, greedy passes, as before."""
+    monkeypatch.setattr(GreedyBot, "wider_claims", False)
+    ask("greedy", _narrow_view(40), [PASS])
 
 
 # --------------------------------------- the wider wait that can never pass the minimum
@@ -127,7 +177,6 @@ def test_guard_the_wait_every_loser_pays_goes_first(bot: str, profile: str,
 
 # ------------------------------------ the kong the closed seat's discard needs
 
-PASS = {"type": "pass"}
 PENG_4P = {"type": "peng", "tile": "4p"}
 KONG_4P = {"type": "kong", "tile": "4p", "kind": "direct"}
 #: ready on 6m/9m (78m) with 444p 678s 55p, every win hard

@@ -429,6 +429,12 @@ class GreedyBot:
     #: hand still needs the opening the peng of the same tile makes (no win without one,
     #: RULES §9); off, the 冲杠 first, as before 6 December 2026 (an ablation)
     direct_opens = True
+    #: a ready hand whose winning tiles include some that pass the minimum score claims,
+    #: at equal shanten, a chi or peng that keeps it ready with at least twice as many
+    #: such tiles (the peng of the last 7p but one of a 55p 77p wait on 7p alone, whose
+    #: win the closed seat's discard could not pay, for a 3p/6p wait every seat pays);
+    #: off, such a hand passes, as before 6 December 2026 (an ablation)
+    wider_claims = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -799,12 +805,14 @@ class GreedyBot:
         # hand short of it, no big hand among its waits): a claim that keeps the hand
         # ready with such wins is worth making at equal shanten (a peng that makes a
         # 碰碰胡 of a small hand that could not be won, in 开口翻 where the opening adds
-        # nothing), and such wins rank the claims
+        # nothing), and such wins rank the claims; with some such wins, a claim that
+        # keeps it ready with twice as many (:attr:`wider_claims`)
         ready = self.legal_waits and live_shanten(ev, t) == 0
         wins_now = (live_wins(ev, t, t.small_win_possible(extra_openings=0 if t.opened else 1))
                     if ready else 0)
         no_win = ready and wins_now == 0
         small_after = no_win and t.small_win_possible(extra_openings=1)
+        small_wide = ready and t.small_win_possible(extra_openings=1)
         # ready, and some claim keeps it ready with at least as many winning tiles, more
         # of them big hands (base 10): the chi whose fourth claimed meld makes the single
         # 5p wait a 全求人, the peng that makes a shanpon 碰碰胡
@@ -836,6 +844,10 @@ class GreedyBot:
                 if no_win:
                     legal = max((live_wins(ev2.with_tile(d, -1), t, small_after)
                                  for d in kept), default=0)
+                elif self.wider_claims and wins_now:
+                    wide = max((live_wins(ev2.with_tile(d, -1), t, small_wide)
+                                for d in kept), default=0)
+                    legal = wide if wide >= 2 * wins_now else 0
                 big = max((big_wins(_without(hand, d), melds, t) for d in kept), default=0)
                 if big <= big_now or big < wins_now:
                     big = 0  # no more big-hand wins, or fewer winning tiles in all
