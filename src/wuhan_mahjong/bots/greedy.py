@@ -29,7 +29,9 @@
   but none of its winning tiles gives a win that passes the minimum score and the
   claim keeps it ready with some that do (a peng that makes a 碰碰胡), or with at
   least as many winning tiles, more of them big hands (the fourth claimed meld that
-  makes a single 5p wait a 全求人).
+  makes a single 5p wait a 全求人), or with at least twice as many winning tiles whose
+  win passes the minimum (:attr:`GreedyBot.wider_claims`: the peng of a 7p that turns
+  a wait on the last 7p into 3p/6p).
   Of several such claims, the one that leaves the hand closest (a closed hand's 冲杠
   a step further where the table's ``direct_kong_opens`` is off: it opens nothing),
   then accepting
