@@ -81,8 +81,10 @@ def _settled(view: SeatView, best: str, runner_up: str) -> None:
 
 # ---------------------------------------------------------------- the fault found
 
+Case = tuple[str, dict[int, str], int, str, str, tuple[int, int], tuple[int, int]]
+
 #: (hand, rivers, wall, the count's discard, the runner-up, (its shanten, tiles) each)
-LEADS = [
+LEADS: list[Case] = [
     ("114568m27p3788s22z", {1: "4m4m7s5p3p3p6s", 2: "7s8s4p4s2p7p4z9m", 3: "3s5p9m9p7p2s"}, 60,
      "8s", "7s", (2, 68), (2, 62)),
     ("113459m58p2669s22z", {1: "9p9p5s1m3z3z", 2: "5s4z4z2m3z", 3: "1p4m9m2p4p9s1p"}, 60,
@@ -90,17 +92,9 @@ LEADS = [
 ]
 
 
-@pytest.mark.parametrize(("hand", "rivers", "wall", "best", "runner_up", "best_counts",
-                          "runner_counts"), LEADS)
-@pytest.mark.parametrize("profile", PROFILES)
-@pytest.mark.parametrize("red", [0, 1])
-@pytest.mark.parametrize("bot", BOTS)
-def test_a_clear_first_step_lead_is_kept(bot: str, red: int, profile: str, hand: str,
-                                         rivers: dict[int, str], wall: int, best: str,
-                                         runner_up: str, best_counts: tuple[int, int],
-                                         runner_counts: tuple[int, int]) -> None:
-    """Two laizi, shanten 2: the count's discard leads by five or six tiles, which the
-    expert's two-step count gave up (``step_margin``); every bot keeps the lead now."""
+def _ask_counted(bot: str, red: int, profile: str, case: Case) -> None:
+    """The count gives ``case``'s figures and its answer; ``bot`` plays that answer."""
+    hand, rivers, wall, best, runner_up, best_counts, runner_counts = case
     view = _view(hand, rivers, wall, profile, red)
     counts = _counts(view)
     assert (counts[best], counts[runner_up]) == (best_counts, runner_counts)
@@ -108,12 +102,20 @@ def test_a_clear_first_step_lead_is_kept(bot: str, red: int, profile: str, hand:
     ask(bot, view, [discard(best)])
 
 
-@pytest.mark.parametrize(("hand", "rivers", "wall", "best", "runner_up", "best_counts",
-                          "runner_counts"), LEADS)
-def test_without_the_margin_the_two_step_count_gives_the_lead_up(
-        hand: str, rivers: dict[int, str], wall: int, best: str, runner_up: str,
-        best_counts: tuple[int, int], runner_counts: tuple[int, int]) -> None:
+@pytest.mark.parametrize("case", LEADS)
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("red", [0, 1])
+@pytest.mark.parametrize("bot", BOTS)
+def test_a_clear_first_step_lead_is_kept(bot: str, red: int, profile: str, case: Case) -> None:
+    """Two laizi, shanten 2: the count's discard leads by five or six tiles, which the
+    expert's two-step count gave up (``step_margin``); every bot keeps the lead now."""
+    _ask_counted(bot, red, profile, case)
+
+
+@pytest.mark.parametrize("case", LEADS)
+def test_without_the_margin_the_two_step_count_gives_the_lead_up(case: Case) -> None:
     """The switch off (``step_margin=0``), the runner-up goes, as before the fix."""
+    hand, rivers, wall, _best, runner_up, _, _ = case
     view = _view(hand, rivers, wall, "yuanhang", 0)
     choice = ExpertBot(1, step_margin=0).choose(view)
     assert str(choice) == f"discard {runner_up}"
@@ -121,9 +123,10 @@ def test_without_the_margin_the_two_step_count_gives_the_lead_up(
 
 # ---------------------------------------------------------------- guards
 
-#: answered right by every bot already: a non-2/5/8 pair (11s) beside 55s 66s, a lone
-#: 2/5/8 (2m) worth less than an edge 9m, dead neighbours (3s 4s in the rivers)
-GUARDS = [
+#: answered right by every bot already: a non-2/5/8 pair (11s) beside 55s 66s with the
+#: 3s and 4s nearly dead in the rivers; the lone 9m before the lone 2m (a 2/5/8, a pair in
+#: the making, yet ten tiles fewer); the 1s of 155s; the 6p of 126p
+GUARDS: list[Case] = [
     ("345m156p112566s22z", {1: "4s4s3s4z3m6m", 2: "1m4z7s", 3: "6m3p1p4s8s"}, 50,
      "1p", "6s", (1, 27), (1, 19)),
     ("259m4567p45689s22z", {1: "3p3p7m2s", 2: "7m7m1s", 3: "9s8s2m7p6m"}, 60,
@@ -135,18 +138,10 @@ GUARDS = [
 ]
 
 
-@pytest.mark.parametrize(("hand", "rivers", "wall", "best", "runner_up", "best_counts",
-                          "runner_counts"), GUARDS)
+@pytest.mark.parametrize("case", GUARDS)
 @pytest.mark.parametrize("profile", PROFILES)
 @pytest.mark.parametrize("red", [0, 1])
 @pytest.mark.parametrize("bot", BOTS)
-def test_guard_the_count_decides(bot: str, red: int, profile: str, hand: str,
-                                 rivers: dict[int, str], wall: int, best: str, runner_up: str,
-                                 best_counts: tuple[int, int],
-                                 runner_counts: tuple[int, int]) -> None:
+def test_guard_the_count_decides(bot: str, red: int, profile: str, case: Case) -> None:
     """Shanten 1 with two laizi: the count's discard leads by eight to twelve tiles."""
-    view = _view(hand, rivers, wall, profile, red)
-    counts = _counts(view)
-    assert (counts[best], counts[runner_up]) == (best_counts, runner_counts)
-    _settled(view, best, runner_up)
-    ask(bot, view, [discard(best)])
+    _ask_counted(bot, red, profile, case)
