@@ -404,17 +404,17 @@ class ExpertBot(GreedyBot):
         of tuning seed 140 it changed no game (docs/bots-log.md)."""
         self.haidi = bool(haidi)  # the end phase played for 海底捞 (GreedyBot.haidi)
         self.haidi_bases = bool(haidi_bases)
+        """Count the tiles an end-phase discard keeps for a 海底捞 each by the big hands its
+        win makes (:meth:`haidi_worth`), not one alike: opened by three pin melds with 567p,
+        5m and 9p, the 5m goes for the 9p single (清一色 and 海底捞, two big hands, on two
+        tiles) where every bot threw the 9p for the 5m single (海底捞 alone on three).  Off:
+        greedy's count, as before 6 December 2026."""
         self.step_margin = float(step_margin)
         """The two-step acceptance (``lookahead``) chooses only among discards whose
         acceptance is fewer than this many tiles below the best's (beside the 20% it asked
         already); a clearer lead of the first step is kept (牌效, the thirteenth hunt): with
         two laizi, 114568m 27p 3788s at shanten 2, the 8s takes 68 tiles, the 7s 62, and
         the two-step count threw the 7s.  0: off (the 20% alone, as before)."""
-        """Count the tiles an end-phase discard keeps for a 海底捞 each by the big hands its
-        win makes (:meth:`haidi_worth`), not one alike: opened by three pin melds with 567p,
-        5m and 9p, the 5m goes for the 9p single (清一色 and 海底捞, two big hands, on two
-        tiles) where every bot threw the 9p for the 5m single (海底捞 alone on three).  Off:
-        greedy's count, as before 6 December 2026."""
         self.ready_claims = bool(ready_claims)
         """Decide an opened, ready hand's chi and peng by the value of its waits
         (:meth:`ready_claim`), in every profile (``use_value`` rates the discards)."""
