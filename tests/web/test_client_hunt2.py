@@ -218,10 +218,10 @@ def test_a_refresh_that_fails_says_so(browser: Any, live_server: str, page_name:
             status=500, content_type="application/json",
             body=json.dumps({"error": {"code": "server_error", "message": "down", "params": {}}})))
         page.click(button)
-        page.wait_for_selector(f"{card} .error[role='alert']:not(:empty)", timeout=5_000)
+        page.wait_for_selector(f"{card} .error[role='alert']:not(:empty)", timeout=15_000)
         page.unroute(request)
         page.click(button)
-        wait_js(page, f"!document.querySelector(\"{card} .error[role='alert']:not(:empty)\")", 5)
+        wait_js(page, f"!document.querySelector(\"{card} .error[role='alert']:not(:empty)\")", 15)
         errors = [e for e in console.errors if "500" not in e]
         assert errors == [], errors
     finally:
