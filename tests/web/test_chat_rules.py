@@ -97,14 +97,14 @@ def test_quick_chat_at_the_table(browser: Any, live_server: str, artifacts: Path
     host.screenshot(path=str(artifacts / "chat-panel-phone.png"))
     host.click("[data-chat='phrase:hurry']")
     bubble = friend.locator(f".bubble[data-bubble-seat='{host_seat}']")
-    bubble.wait_for(timeout=5000)
+    bubble.wait_for(timeout=15_000)
     assert bubble.inner_text() == "搞快点撒！"
     assert friend.locator(f".seat[data-seat='{host_seat}'] .bubble").count() == 1
     friend.screenshot(path=str(artifacts / "chat-bubble-desktop.png"))
     # an emote is drawn (no emoji font needed)
     host.click("[data-do='chat']")
     host.click("[data-chat='emote:laugh']")
-    friend.wait_for_selector(f".bubble[data-bubble-seat='{host_seat}'] svg.emote", timeout=5000)
+    friend.wait_for_selector(f".bubble[data-bubble-seat='{host_seat}'] svg.emote", timeout=15_000)
     # the friend mutes the host: nothing more from him
     friend.click("[data-do='chat']")
     host_name = host.evaluate("() => window.__wm.account.username")

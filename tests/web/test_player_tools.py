@@ -256,9 +256,9 @@ def test_blocking_a_player_hides_his_quick_chat(browser: Any,
 
         say("bk-b")
         pages["bk-c"][1].locator(f".bubble[data-bubble-seat='{seat['bk-b']}']").wait_for(
-            timeout=5000)
+            timeout=15_000)
         say("bk-c")
-        a.locator(f".bubble[data-bubble-seat='{seat['bk-c']}']").wait_for(timeout=5000)
+        a.locator(f".bubble[data-bubble-seat='{seat['bk-c']}']").wait_for(timeout=15_000)
         assert a.locator(f".bubble[data-bubble-seat='{seat['bk-b']}']").count() == 0
         for _, _, console in pages.values():
             assert console.errors == [], console.errors
