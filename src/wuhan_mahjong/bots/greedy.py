@@ -813,8 +813,7 @@ class GreedyBot:
         wins_now = (live_wins(ev, t, t.small_win_possible(extra_openings=0 if t.opened else 1))
                     if ready else 0)
         no_win = ready and wins_now == 0
-        small_after = no_win and t.small_win_possible(extra_openings=1)
-        small_wide = ready and t.small_win_possible(extra_openings=1)
+        small_claimed = ready and t.small_win_possible(extra_openings=1)  # the claim opens
         # ready, and some claim keeps it ready with at least as many winning tiles, more
         # of them big hands (base 10): the chi whose fourth claimed meld makes the single
         # 5p wait a 全求人, the peng that makes a shanpon 碰碰胡
@@ -843,13 +842,10 @@ class GreedyBot:
             legal = big = 0
             if ready and not isinstance(a, Kong):
                 kept = [d for _, d in keyed if live_shanten(ev2, t, d) == 0]
-                if no_win:
-                    legal = max((live_wins(ev2.with_tile(d, -1), t, small_after)
-                                 for d in kept), default=0)
-                elif self.wider_claims and wins_now:
-                    wide = max((live_wins(ev2.with_tile(d, -1), t, small_wide)
-                                for d in kept), default=0)
-                    legal = wide if wide >= 2 * wins_now else 0
+                if no_win or (self.wider_claims and wins_now):
+                    wins_after = max((live_wins(ev2.with_tile(d, -1), t, small_claimed)
+                                      for d in kept), default=0)
+                    legal = wins_after if no_win or wins_after >= 2 * wins_now else 0
                 big = max((big_wins(_without(hand, d), melds, t) for d in kept), default=0)
                 if big <= big_now or big < wins_now:
                     big = 0  # no more big-hand wins, or fewer winning tiles in all

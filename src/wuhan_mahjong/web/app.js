@@ -87,7 +87,7 @@ async function api(method, path, body) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const session = S.token;
   if (session) headers.Authorization = `Bearer ${session}`;
-  const ended = () => session !== null && session !== undefined && S.token !== session;
+  const ended = () => Boolean(session) && S.token !== session;
   let res;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
