@@ -1598,3 +1598,57 @@ def test_a_cluster_task_that_ignores_its_cancellation_does_not_hold_the_leave(
             client.close()
     finally:
         release.set()
+
+
+@pytest.mark.parametrize("gone", ["before its state is read", "before it is claimed"])
+def test_a_dead_nodes_room_deleted_while_it_is_taken_over_frees_its_code(
+        start_server: Any, redis_url: str, monkeypatch: pytest.MonkeyPatch, gone: str) -> None:
+    """A dead node's kept room that its holder's last write deletes (it started, or its
+    last member left) between a survivor's look at the kept rooms and the survivor's
+    claim: the survivor opens nothing, and the code it reserved for the room is free again
+    at once (not held until the reservation expires, when no room has it)."""
+    from wuhan_mahjong.server import cluster as cluster_module
+    from wuhan_mahjong.server.cluster import Cluster, connect_redis
+    from wuhan_mahjong.store import rooms as rooms_module
+    from wuhan_mahjong.store.rooms import kept_room_owner, write_rooms
+
+    server = start_server()  # a node's hub; its cluster part is built here, not started
+    store, dead, code = server.hub.store, "dead-node:1", "Q7W3"
+    state = {"options": {"hands": 1}, "members": [[1, "a"]], "host": 1}
+    write_rooms(store, dead, {code: state})
+
+    def delete() -> None:
+        assert write_rooms(store, dead, {code: None}) == 1  # the holder's late write
+
+    if gone == "before its state is read":
+        real_saved = cluster_module.saved_rooms
+
+        def saved_after_delete(*args: Any) -> Any:
+            delete()
+            return real_saved(*args)
+
+        monkeypatch.setattr(cluster_module, "saved_rooms", saved_after_delete)
+    else:
+        real_claim = rooms_module.claim_room
+
+        def claim_after_delete(*args: Any) -> bool:
+            delete()
+            return real_claim(*args)
+
+        monkeypatch.setattr(sys.modules["wuhan_mahjong.server.lobby"], "claim_room",
+                            claim_after_delete)
+
+    async def scenario() -> None:
+        client = connect_redis(redis_url)
+        try:
+            await client.delete(f"wm:room:{code}", f"wm:node:{dead}")
+            node = Cluster(server.hub, client)
+            assert await node.take_over_rooms() == 0
+            assert await client.get(f"wm:room:{code}") is None  # free for a new room
+            assert code not in server.hub.lobby.rooms
+            assert kept_room_owner(store, code) is None
+            assert await node.take_over_rooms() == 0  # nothing left to take
+        finally:
+            await client.aclose()
+
+    asyncio.run(scenario())
