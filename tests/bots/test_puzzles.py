@@ -45,10 +45,20 @@ def check_puzzle(p: Puzzle) -> None:
     assert p.drawn is None or p.drawn in hand
     # every kind in hand is a choice, once
     assert sorted(c.tile for c in p.choices) == sorted(set(hand))
+    known: dict[tuple[int, ...], int] = {}
+
+    def thirteen(tiles: list[int]) -> int:
+        """The rules core's shanten of thirteen tiles beside the melds, each multiset asked
+        once (the choices' draws and discards reach the same hands many times over)."""
+        key = tuple(sorted(tiles))
+        if key not in known:
+            known[key] = shanten(list(key), p.melds, p.laizi, rules)
+        return known[key]
+
     for c in p.choices:
         rest = list(hand)
         rest.remove(c.tile)
-        assert shanten(rest, p.melds, p.laizi, rules) == c.shanten, c
+        assert thirteen(rest) == c.shanten, c
         # the book's acceptance: a drawn tile after which some discard leaves the hand
         # closer (by the rules core's shanten of thirteen tiles)
         kinds = []
@@ -56,7 +66,7 @@ def check_puzzle(p: Puzzle) -> None:
             if seen[t] == 4 or t in must:
                 continue
             drawn = [*rest, t]
-            if any(shanten(drawn[:i] + drawn[i + 1:], p.melds, p.laizi, rules) < c.shanten
+            if any(thirteen(drawn[:i] + drawn[i + 1:]) < c.shanten
                    for i in range(len(drawn)) if drawn[i] != p.laizi):
                 kinds.append(t)
         assert c.kinds == tuple(kinds), (c, kinds)
