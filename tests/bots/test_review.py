@@ -8,6 +8,7 @@ are not all false."""
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 import pytest
@@ -38,14 +39,24 @@ def _hand(profile: str, seed: int) -> list[dict[str, Any]]:
     return load_records("\n".join(record_lines(state)))[0]
 
 
+@lru_cache(maxsize=1 << 16)
+def _shanten(tiles: tuple[int, ...], melds: tuple[Any, ...], laizi: int, rules: Any) -> int:
+    """The rules core's shanten, each hand asked once (the walks of the four seats and the
+    acceptance's draws reach the same hands many times over)."""
+    return shanten(list(tiles), list(melds), laizi, rules)
+
+
+def _shanten_of(tiles: list[int], r: SeatReading) -> int:
+    return _shanten(tuple(sorted(tiles)), tuple(r.melds), r.laizi, r.rules)
+
+
 def _shanten_after(state: HandState, seat: int, action: Any) -> int:
     """The shanten of the seat's concealed tiles once the engine applied the discard, the
     tiles that may only leave as kongs set aside."""
     after = state.copy()
     after.apply(seat, action)
     reading = SeatReading(seat_view(after, seat))
-    rest = [x for x in reading.hand if x not in reading.must]
-    return shanten(rest, reading.melds, reading.laizi, reading.rules)
+    return _shanten_of([x for x in reading.hand if x not in reading.must], reading)
 
 
 def _acceptance_after(state: HandState, seat: int, action: Any) -> int:
@@ -56,9 +67,9 @@ def _acceptance_after(state: HandState, seat: int, action: Any) -> int:
     after.apply(seat, action)
     r = SeatReading(seat_view(after, seat))
     rest = [x for x in r.hand if x not in r.must]
-    now = shanten(rest, r.melds, r.laizi, r.rules)
+    now = _shanten_of(rest, r)
     return sum(n for kind, n in enumerate(r.unseen) if n and kind not in r.must
-               and shanten([*rest, kind], r.melds, r.laizi, r.rules) < now)
+               and _shanten_of([*rest, kind], r) < now)
 
 
 def _expected(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
