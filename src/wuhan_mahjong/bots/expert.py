@@ -217,8 +217,20 @@ class ExpertBot(GreedyBot):
                  capped_kongs: bool = True, live_steps: bool = True,
                  bloom_first: float = 1.5, threat_pi_kongs: bool = True,
                  direct_opens: bool = True, ready_bases: bool = True,
-                 threat_claims: bool = True, threat_openings: bool | None = None) -> None:
+                 threat_claims: bool = True, threat_openings: bool | None = None,
+                 threat_laizi_kongs: bool = True) -> None:
         super().__init__(seed)
+        self.threat_laizi_kongs = bool(threat_laizi_kongs)
+        """With ``threat_kongs``, weigh a laizi kong (癞子杠) as a 暗杠 is weighed
+        (:meth:`kong_costs`, its factor ``laizi_kong_factor`` on both sides, the win hard
+        after the last wild's kong) before any rule makes it (the free kong, the second
+        wild's kong): while an opponent reads as ready, a kong that leaves the hand short
+        of ready is made only if it raises the hand's expected value.  The wild is held
+        (a laizi is never thrown as a plain tile; it can still be konged once the hand is
+        ready).  Closed, two steps from ready beside two seats with three melds each, at a
+        wall of 32 or 20, the expert made the free kong (×4 in ``yuanhang`` and
+        ``bianfeng``) that quadruples its share of their win, and at a wall of 20 the
+        kong of one of two wilds (off: as before 6 December 2026)."""
         self.threat_claims = bool(threat_claims)
         """While some opponent reads as ready (``threat_min``), an opened hand's chi or peng
         that adds an opening's factor (口口翻) and leaves it short of ready is made only if
@@ -1047,7 +1059,7 @@ class ExpertBot(GreedyBot):
         the hand ready (its waits decide, :meth:`kong_keeps_value`).  A hand close to
         winning kongs (the factor raises more than it risks); a far one late beside ready
         seats does not."""
-        hard = t.counts[t.laizi] == 0
+        hard = hard_kong = t.counts[t.laizi] == 0
         steps = 0 if t.opened else self.closed_step
         ev = evaluator(t.hand, t.melds, t)
         if kong.kind == "direct":
@@ -1068,10 +1080,14 @@ class ExpertBot(GreedyBot):
             win_factor = 2 * (opening if t.opened else Fraction(1))
             loss_factor, kong_steps = 2 * opening, 0 if opens else steps
         else:
-            if isinstance(kong, SpecialKong):  # 癞子皮杠: one indicator-kind tile set aside
+            if isinstance(kong, SpecialKong):  # 癞子杠 / 癞子皮杠: one tile set aside
                 hand, melds = list(t.hand), list(t.melds)
-                hand.remove(t.indicator)
-                factor = Fraction(t.rules.pi_kong_factor)
+                laizi = kong.kind == "laizi"
+                hand.remove(t.laizi if laizi else t.indicator)
+                factor = Fraction(t.rules.laizi_kong_factor if laizi
+                                  else t.rules.pi_kong_factor)
+                # the last wild's kong makes the win hard (硬胡)
+                hard_kong = hard or (laizi and t.counts[t.laizi] == 1)
             else:
                 hand, melds = kong_result(t, kong)
                 factor = Fraction(4 if kong.kind == "concealed" else 2)
@@ -1095,7 +1111,7 @@ class ExpertBot(GreedyBot):
                                  Fraction(1), 0.0, threat, hard)
         return self._threat_line(t, sh_kong + kong_steps, acc_kong,
                                  self.shanten_key(ev_k)[1] != "small", win_factor,
-                                 loss_factor, 0.5, threat, hard) < keep
+                                 loss_factor, 0.5, threat, hard_kong) < keep
 
     def _threat_line(self, t: SeatReading, sh: int, acc: int, big: bool, win: Fraction,
                      loss: Fraction, more: float, threat: float, hard: bool) -> float:
@@ -1183,6 +1199,13 @@ class ExpertBot(GreedyBot):
             t.actions = [a for a in t.actions if not isinstance(a, (Kong, SpecialKong))]
         laizi_kong = next((a for a in t.actions
                            if isinstance(a, SpecialKong) and a.kind == "laizi"), None)
+        if (laizi_kong is not None and self.threat_kongs and self.threat_laizi_kongs
+                and discard_choices(t) and self._anyone_open()
+                and self.kong_costs(t, laizi_kong)):
+            # beside a read threat, a laizi kong that leaves the hand short of ready and
+            # lowers its outlook is not made by any rule below: the wild is held
+            t.actions = [a for a in t.actions if a is not laizi_kong]
+            laizi_kong = None
         if (laizi_kong is not None and not any(
                 isinstance(a, SpecialKong) and a.kind in ("red", "green") for a in t.actions)
                 and self.lone_laizi_blocks(t)):

@@ -1,0 +1,188 @@
+"""Decision problems of the sixteenth hunt (6 December 2026): the laizi (癞子) and 红中 in
+``yuanhang`` and ``bianfeng`` (and ``bianfeng`` with 口口翻).  Each position has one answer
+the rules and plain expected value settle (the amounts asked of
+:func:`wuhan_mahjong.scoring.settle`, the waits of :mod:`wuhan_mahjong.analysis`), asked of
+the bots it concerns in every profile where the answer is the same.
+
+The table of the threat positions is the fifth hunt's (``TWO_READY``): seats 1 and 3 show
+three melds each, seat 2 deals; the indicator is 4m, so the laizi is 5m (no meld or river
+of the table holds one).
+
+The faults it found (each test fails on the code before the fix it names):
+
+* Closed and two steps from ready (78m 12p 456p 2s 777z 11z and the wild), beside the two
+  seats with three melds each, at a wall of 32 or 20: the expert and the search bot konged
+  the laizi, a kong their shanten calls free (the thirteen tiles left are as close as the
+  best discard keeping the wild, ``free_laizi_kong``).  Its ×4 joins this seat's
+  multiplier whether it wins or pays (Project decision 6): by the settlement seat 1's or
+  seat 3's plain self-drawn win costs this seat 32 before the kong and 128 after it in
+  口口翻; in ``bianfeng``'s 开口翻 their win is refused by the minimum score before it and
+  costs 32 after it.  All for a replacement draw that hardly brings a hand two steps away
+  and still to open closer.  The wild may be held (it is never thrown as a plain tile) and
+  konged once the hand is ready.  The bots weigh a 暗杠 and a 癞子皮杠 so since the fifth
+  and tenth hunts (``threat_kongs``); now a laizi kong too, before any rule makes it
+  (``ExpertBot.threat_laizi_kongs``).
+* The same hand with two laizi (78m 12p 456p 55m 777z 11z) at a wall of 20: the expert
+  keeps a second wild only above a wall of 22 (``keep_two_laizi``), and then konged one.
+  The same weighing holds it (a small hand may not win holding two, but the kong can wait
+  until the hand is ready).
+
+Greedy, the baseline, reads no opponent and makes both kongs (its free kong, and its laizi
+rule for the minimum score): the baseline's design, noted and left alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from handmade import ask, make_view, meld
+from test_bots_hunt5 import TWO_READY, TWO_READY_RIVERS
+
+from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.greedy import GreedyBot
+from wuhan_mahjong.bots.seat_reading import SeatReading
+from wuhan_mahjong.engine import SeatView
+from wuhan_mahjong.engine.actions import action_from_json
+from wuhan_mahjong.scoring import NotAWin, settle
+from wuhan_mahjong.win_record import parse_win_record
+
+BOTS = ("greedy", "expert", "search")
+READERS = ("expert", "search")  # the bots that read the other seats (greedy does not)
+LAIZI_KONG = {"type": "special_kong", "kind": "laizi"}
+LAIZI_DISCARD = {"type": "laizi_discard"}
+#: the tables of the theme: 远航, 边锋 (开口翻), and 边锋 with 口口翻 (where 癞子皮杠 exists)
+TABLES = [("yuanhang", {}), ("bianfeng", {}), ("bianfeng", {"opening_scoring": "per_opening"})]
+
+
+def _threat_view(hand: str, profile: str, options: dict[str, Any], wall: int,
+                 melds: list[dict[str, Any]] | None = None) -> SeatView:
+    """Seat 0's turn at the fifth hunt's table (seats 1 and 3 with three melds each, seat 2
+    the dealer), the laizi 5m; its laizi kong and 丢癞子 offered beside its discards."""
+    return make_view(hand, profile=profile, options=options, indicator="4m", wall=wall,
+                     dealer=2, melds={**TWO_READY, 0: melds or []},
+                     discards=TWO_READY_RIVERS, extra_actions=[LAIZI_KONG, LAIZI_DISCARD])
+
+
+def _plain_discards(view: SeatView) -> list[dict[str, Any]]:
+    return [a for a in view["legal_actions"] if a["type"] == "discard"]
+
+
+def _pays(profile: str, options: dict[str, Any], winner: int, kongs: int,
+          laizi_discards: int = 0) -> int:
+    """What seat 0 (closed, ``kongs`` laizi kongs and ``laizi_discards`` 丢癞子 of its own)
+    pays on ``winner``'s plain self-drawn win: seat 1 with 88p 34p drawing 2p, seat 3 with
+    55s 78s drawing 9s, each beside his three melds, hard, nobody else's factors; 0 where
+    the minimum score refuses the win (Project decision 14)."""
+    hands = {1: ("88p34p", "2p"), 3: ("55s78s", "9s")}
+    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    for s, ms in TWO_READY.items():
+        # the view's chis name a feeder the record refuses (a chi takes the previous
+        # seat's discard); who fed a chi changes no amount here
+        seats[s] = {"hand": "", "melds": [
+            {"type": m["type"], "tiles": m["tiles"],
+             "from": (s - 1) % 4 if m["type"] == "chi" else m["from_seat"]} for m in ms]}
+    seats[winner]["hand"] = hands[winner][0]
+    seats[0] = {"hand": "78m12p456p2s777z11z", "melds": [], "kongs": {"laizi": kongs},
+                "laizi_discards": laizi_discards}
+    rec = {"profile": profile, "options": options, "dealer": 2, "indicator": "4m",
+           "winner": winner, "win_by": "self_draw", "winning_tile": hands[winner][1],
+           "seats": seats}
+    if not options:
+        del rec["options"]
+    try:
+        return -settle(parse_win_record(rec)).deltas[0]
+    except NotAWin:
+        return 0
+
+
+# ---------------------------------------------------------------- faults found
+
+#: closed, 78m 12p 456p 2s 777z 11z and the wild 5m: two steps from ready (a 2/5/8 pair
+#: and a meld to make, and an opening); the laizi kong costs no step by the shanten
+FAR_ONE = "78m12p456p2s5m777z11z"
+#: the same with two wilds (55m) for the 2s
+FAR_TWO = "78m12p456p55m777z11z"
+
+
+#: what seat 0 pays on either threat's plain self-drawn win: as it is, after the laizi
+#: kong, after 丢癞子 (0: the win is refused by the minimum score)
+PAYS = {("yuanhang", ""): (32, 128, 64), ("bianfeng", ""): (0, 32, 0),
+        ("bianfeng", "per_opening"): (32, 128, 64)}
+
+
+@pytest.mark.parametrize(("profile", "options"), TABLES)
+def test_the_laizi_kong_quadruples_what_this_seat_pays(profile: str,
+                                                       options: dict[str, Any]) -> None:
+    """The rules' side: the laizi kong's ×4 (丢癞子's ×2) joins what seat 0 pays when
+    either seat with three melds wins self-drawn: 32 → 128 (64) in 口口翻 (``yuanhang``,
+    ``bianfeng`` with the option).  In ``bianfeng``'s 开口翻 their plain win is refused by
+    the minimum score while seat 0 holds no factor (no loser owes 20); the kong's ×4 is
+    what lets it pass, and seat 0 pays 32 where it paid nothing (丢癞子's ×2 does not)."""
+    key = (profile, options.get("opening_scoring", ""))
+    for winner in (1, 3):
+        assert (_pays(profile, options, winner, 0), _pays(profile, options, winner, 1),
+                _pays(profile, options, winner, 0, laizi_discards=1)) == PAYS[key]
+
+
+def test_the_kong_is_free_by_the_shanten() -> None:
+    """The bots' side: the kong costs no step by the shanten (``free_laizi_kong`` would
+    make it), so only the threat says no."""
+    t = SeatReading(_threat_view(FAR_ONE, "yuanhang", {}, 20))
+    assert GreedyBot().laizi_kong_is_free(t)
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize(("profile", "options"), TABLES)
+@pytest.mark.parametrize("wall", [32, 20])
+def test_no_free_laizi_kong_of_a_far_hand_beside_ready_seats(
+        bot: str, profile: str, options: dict[str, Any], wall: int) -> None:
+    """Two steps from ready and closed, beside two seats with three melds each: the laizi
+    kong's ×4 quadruples this seat's share of their likely win for a replacement draw; the
+    wild is held and a plain tile goes (丢癞子 would double the share and lose the wild).
+    The expert and the search bot made the kong (``ExpertBot.threat_laizi_kongs``)."""
+    view = _threat_view(FAR_ONE, profile, options, wall)
+    ask(bot, view, _plain_discards(view))
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize(("profile", "options"), TABLES)
+def test_no_kong_of_one_of_two_wilds_of_a_far_hand_beside_ready_seats(
+        bot: str, profile: str, options: dict[str, Any]) -> None:
+    """The same with two wilds at a wall of 20 (below ``keep_two_laizi``'s 22): neither is
+    konged nor thrown.  The expert and the search bot konged one."""
+    view = _threat_view(FAR_TWO, profile, options, 20)
+    ask(bot, view, _plain_discards(view))
+
+
+@pytest.mark.parametrize("hand", [FAR_ONE, FAR_TWO])
+def test_the_threat_laizi_kongs_switch_plays_as_before(hand: str) -> None:
+    view = _threat_view(hand, "yuanhang", {}, 20)
+    assert ExpertBot(1, threat_laizi_kongs=False).choose(view) == action_from_json(LAIZI_KONG)
+    assert ExpertBot(1, threat_kongs=False).choose(view) == action_from_json(LAIZI_KONG)
+
+
+# ---------------------------------------------------------------- guards
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "options"), TABLES)
+def test_guard_the_free_laizi_kong_with_nobody_opened(bot: str, profile: str,
+                                                      options: dict[str, Any]) -> None:
+    """Guard, the other side: the same hand at a wall of 48 with nobody opened (no seat can
+    win yet) makes the free kong, its factor, a hard hand and the draw for nothing."""
+    view = make_view(FAR_ONE, profile=profile, options=options, indicator="4m", wall=48,
+                     dealer=2, extra_actions=[LAIZI_KONG, LAIZI_DISCARD])
+    ask(bot, view, [LAIZI_KONG])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "options"), TABLES)
+@pytest.mark.parametrize("wall", [32, 20])
+def test_guard_a_ready_hand_kongs_its_laizi_beside_ready_seats(
+        bot: str, profile: str, options: dict[str, Any], wall: int) -> None:
+    """Guard.  Opened (678m from seat 3), 456p 789p 22s 34s and the wild: the kong leaves
+    it ready on 2s/5s hard (×4, and ×2 for 硬胡 against the soft waits the wild keeps), its
+    replacement draw a chance of 杠上花; its win is as likely as theirs.  It is made."""
+    view = _threat_view("456p789p22s34s5m", profile, options, wall,
+                        melds=[meld("chi", "678m", 3)])
+    ask(bot, view, [LAIZI_KONG])
