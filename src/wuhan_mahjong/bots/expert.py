@@ -210,6 +210,7 @@ class ExpertBot(GreedyBot):
                  aim_union: bool = True, aim_small: bool = True,
                  near_targets: bool = True, live_waits: bool = True,
                  kong_value: bool = True, ready_big: bool = True, safe_ties: float = 0.5,
+                 early_ties: bool = True,
                  hopeless_holds: bool = True, minimum_step: bool = True,
                  contract_ties: bool = True, rob_ready: bool = True,
                  threat_kongs: bool = True, own_discard: bool = True,
@@ -304,6 +305,15 @@ class ExpertBot(GreedyBot):
         a lone 6p he let go by after his last discard: the 6p cannot win for him, and it
         goes (the push-or-fold layer acts only for ``min_saving``, and the 3p costs 0.7 to
         1.5 points)."""
+        self.early_ties = bool(early_ties)
+        """Make the :attr:`safe_ties` swap whenever an opened seat may win on the core's
+        discard, not only while one reads as ready with a chance of ``threat_min``: the swap
+        gives up nothing (the same shanten and target, as many tiles), so any threat pays
+        for it.  Early in the hand (a wall of 48 or 60), beside seat 1 opened twice (a peng
+        of 东, a chi of 789m, a 红中 kong) and read as ready with a chance of 0.20 to 0.23,
+        the expert threw a live 3p (about two points of expected deal-in) beside an equally
+        useless 6p he had let go by since his last discard (off: as before 6 December
+        2026, a threat of ``threat_min`` first)."""
         self.hopeless_holds = bool(hopeless_holds)
         """A hand that cannot be won any more (:meth:`hopeless`: more steps from ready than
         this seat has draws left) makes no kong of any kind and no claim: each only raises
@@ -604,15 +614,16 @@ class ExpertBot(GreedyBot):
                                         soft_passes=self.soft_passes)
         return self._model
 
-    def _threatened(self, ev: Evaluator, choice: Action | None
+    def _threatened(self, ev: Evaluator, choice: Action | None, threat_min: float | None = None
                     ) -> tuple[OpponentModel, int, int] | None:
         """For the safety layers (:meth:`defend`, :meth:`safe_tie`): the opponent model, the
         core's discard and the shanten after it, when the core discards while some opponent
-        has opened and reads as ready with a chance of ``threat_min``; else ``None``."""
+        has opened and reads as ready with a chance of ``threat_min`` (the option unless
+        given); else ``None``."""
         if not isinstance(choice, Discard) or not self._anyone_open():
             return None
         model = self.model()
-        if model.threat() < self.threat_min:
+        if model.threat() < (self.threat_min if threat_min is None else threat_min):
             return None
         return model, choice.tile, ev.shanten_after(choice.tile, -1)
 
@@ -1499,8 +1510,10 @@ class ExpertBot(GreedyBot):
         most :data:`SAFE_COST` points: a tile he let go by, or one his hand cannot use) that
         is as fast (the same shanten and target, at least as many tiles that bring the
         hand closer), when the core's costs at least ``safe_ties`` points.  Only while some
-        opponent reads as ready with a chance of ``threat_min``."""
-        threatened = self._threatened(ev, choice) if self.safe_ties > 0 else None
+        opponent reads as ready with a chance of ``threat_min``, or with :attr:`early_ties`
+        any chance at all."""
+        threatened = (self._threatened(ev, choice, 1e-9 if self.early_ties else None)
+                      if self.safe_ties > 0 else None)
         if threatened is None:
             return choice
         model, d0, sh0 = threatened
