@@ -203,7 +203,7 @@ class ExpertBot(GreedyBot):
                  swap_slack: float = -1.0, swap_gain: float = 1.0,
                  swap_value: float = 0.9, waits: str = "shapes", closed_step: int = 1,
                  claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False,
-                 eager_peng: bool = False, fold_floor: float = 0.02,
+                 eager_peng: bool = False, fold_floor: float = 0.02, peng_over_kong: bool = True,
                  let_go: bool = True, contract_swaps: bool = True, haidi: bool = True,
                  haidi_bases: bool = True, step_margin: float = 4.0,
                  ready_claims: bool = True, ready_value_ratio: float = 2.0,
@@ -278,6 +278,12 @@ class ExpertBot(GreedyBot):
         ready beside two seats with three melds each, every bot made the skin kong of a
         loose 北 that doubles its share of their win (off: as before 6 December 2026)."""
         self.direct_opens = bool(direct_opens)  # GreedyBot.direct_opens, per instance
+        self.peng_over_kong = bool(peng_over_kong)
+        """:attr:`GreedyBot.peng_over_kong`, per instance: a ready hand's 冲杠 is weighed
+        against the peng of the same tile too (:meth:`GreedyBot.peng_over_kong_claim`),
+        by the waits' value where that is on (:meth:`kong_keeps_value`).  555m 44m 88p
+        beside two melds konged seat 2's 5m for the 4m single (one left) where the peng
+        and the 4m wait on 3m/6m, eight tiles (off: as before 6 December 2026)."""
         self.threat_kongs = bool(threat_kongs)
         """While some opponent reads as ready (``threat_min``), a concealed or added kong is
         made only if it raises the hand's expected value (:meth:`kong_costs`): its factor
@@ -1261,7 +1267,7 @@ class ExpertBot(GreedyBot):
         return super().turn(t)
 
     def kong_keeps_value(self, t: SeatReading, hand: Sequence[int], melds: Sequence[Meld],
-                         after: int) -> bool:
+                         after: int, peng: bool = False) -> bool:
         """A kong that leaves the hand ready is made only if its waits are worth as much
         as those of the best ready discard (:meth:`wait_value`: the unseen tiles that
         win, each by what its win pays, the kong's factor included), the replacement
@@ -1275,13 +1281,15 @@ class ExpertBot(GreedyBot):
         if after != 0 or not self.kong_value:
             return True
         if not self.use_value:
-            return self.kong_keeps_waits(t, hand, melds)
+            return self.kong_keeps_waits(t, hand, melds, peng)
         if getattr(self, "t", None) is not t:
             self._prepare(t)
         ev = evaluator(t.hand, t.melds, t)
         best = 0.0
         if t.phase in ("claim", "rob") and live_shanten(ev, t) == 0:
             best = self.wait_value(list(t.hand), t.melds)  # a 冲杠: the hand as it stands
+        if peng:  # and against the peng of the same tile (GreedyBot.peng_over_kong_claim)
+            best = max(best, self._peng_value(t))
         for d in discard_choices(t):
             if live_shanten(ev, t, d) == 0:
                 h13 = list(t.hand)
@@ -1289,6 +1297,23 @@ class ExpertBot(GreedyBot):
                 best = max(best, self.wait_value(h13, t.melds))
         draws = max(1.0, t.wall / 4)
         return self.wait_value(list(hand), melds) * (1.0 + 1.0 / draws) >= best
+
+    def _peng_value(self, t: SeatReading) -> float:
+        """The waits' value (:meth:`wait_value`, the peng's meld and factor in it) of the
+        best ready discard after the peng of the tile on the table; 0 with none."""
+        peng = next((a for a in t.actions if isinstance(a, Peng)), None)
+        res = after_claim(t, peng) if peng is not None else None
+        if res is None:
+            return 0.0
+        hand, melds = res
+        ev = evaluator(hand, melds, t)
+        best = 0.0
+        for d in claim_discards(t, hand):
+            if live_shanten(ev, t, d) == 0:
+                h13 = list(hand)
+                h13.remove(d)
+                best = max(best, self.wait_value(h13, melds))
+        return best
 
     def pick_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
         core = self.contract_tie(t, ev, self._core_discard(t, ev))

@@ -437,6 +437,13 @@ class GreedyBot:
     #: win the closed seat's discard could not pay, for a 3p/6p wait every seat pays);
     #: off, such a hand passes, as before 6 December 2026 (an ablation)
     wider_claims = True
+    #: offered a peng and a 冲杠 of the same tile by a ready hand, the kong is weighed
+    #: against the peng's best ready discard as well as against passing
+    #: (:meth:`peng_over_kong_claim`): 555m 44m 88p beside two melds, on a 5m, konged for
+    #: the 4m single (one left) where the peng and the 4m wait on 3m/6m, eight tiles;
+    #: off, the kong is weighed against passing alone and ranks first, as before
+    #: 6 December 2026 (an ablation)
+    peng_over_kong = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -574,16 +581,17 @@ class GreedyBot:
         return live_wins(ev_kong, t, small_kong) * gain * (1.0 + 1.0 / draws) >= best
 
     def kong_keeps_value(self, t: SeatReading, hand: Sequence[int], melds: Sequence[Meld],
-                         after: int) -> bool:
+                         after: int, peng: bool = False) -> bool:
         """Whether a kong that costs no step is worth its waits (``hand``: the 3n+1 tiles
         left beside ``melds``, ``after`` their shanten).  Greedy: a kong that leaves the
         hand ready is made unless it narrows the wait (:meth:`kong_keeps_waits`); any
         other kong always (×2 / ×4 and a replacement draw).  The expert weighs a ready
-        hand's waits by what each win pays, where that is on."""
-        return self.kong_keeps_waits(t, hand, melds)
+        hand's waits by what each win pays, where that is on.  ``peng``: a 冲杠 weighed against the
+        peng of the same tile too (:meth:`peng_over_kong_claim`)."""
+        return self.kong_keeps_waits(t, hand, melds, peng)
 
     def kong_keeps_waits(self, t: SeatReading, hand: Sequence[int],
-                         melds: Sequence[Meld]) -> bool:
+                         melds: Sequence[Meld], peng: bool = False) -> bool:
         """Whether a kong that leaves the 3n+1 ``hand`` (beside ``melds``) ready keeps
         enough of the winning tiles: its unseen winning tiles (:func:`live_wins`) times
         the kong's factor (暗杠 ×4, 蓄杠 ×2, a 冲杠's ×2 and, in 口口翻, its opening)
@@ -618,7 +626,9 @@ class GreedyBot:
             gain = float(t.my_multiplier(big=False, hard=True, self_drawn=True, melds=melds)
                          / t.my_multiplier(big=False, hard=True, self_drawn=True))
         draws = max(1.0, t.wall / 4)
-        return wins * gain * (1.0 + 1.0 / draws) >= best
+        # ``peng``: the peng's waits by the factor it adds (the kong's gain counts the
+        # same opening, a 冲杠 being the peng's factor times the 明杠's ×2)
+        return wins * gain * (1.0 + 1.0 / draws) >= max(best, self.peng_wins(t) if peng else 0)
 
     @staticmethod
     def capped_gain(t: SeatReading, base: int, need: int, *, hard: bool = True,
@@ -792,6 +802,48 @@ class GreedyBot:
         return Discard(keyed[0][4])
 
     # ------------------------------------------------------------------ claims
+    def peng_over_kong_claim(self, t: SeatReading) -> bool:
+        """Whether a ready hand offered a peng and a 冲杠 of the same discard should make
+        the peng: the kong leaves the hand ready and would be made against passing
+        (:meth:`kong_keeps_value`), but its waits fall short of those the peng keeps
+        after its best ready discard (:meth:`peng_wins`).  The fourth tile held beside
+        the pung may be what makes the wide wait (5555m 4m: 45m after the peng, a lone 4m
+        after the kong); the kong's ×2 raises the win and what this seat pays alike, and
+        its replacement is one draw."""
+        if not self.peng_over_kong:
+            return False
+        kong = next((a for a in t.actions if isinstance(a, Kong)), None)
+        if kong is None or not any(isinstance(a, Peng) for a in t.actions):
+            return False
+        res = after_claim(t, kong)
+        if res is None or live_shanten(evaluator(res[0], res[1], t), t) != 0:
+            return False
+        return (self.kong_keeps_value(t, res[0], res[1], 0)
+                and not self.kong_keeps_value(t, res[0], res[1], 0, peng=True))
+
+    def peng_wins(self, t: SeatReading) -> float:
+        """The best ready discard after the peng of the tile on the table: its unseen
+        winning tiles (:func:`live_wins`) times the factor the peng adds within the caps
+        (:meth:`capped_gain`: its opening in 口口翻, nothing in 开口翻 once opened); 0 if
+        no peng is offered or none leaves the hand ready."""
+        peng = next((a for a in t.actions if isinstance(a, Peng)), None)
+        res = after_claim(t, peng) if peng is not None else None
+        if res is None:
+            return 0.0
+        hand, melds = res
+        ev = evaluator(hand, melds, t)
+        need = 0 if t.opened else 1
+        small = t.small_win_possible(extra_openings=need, melds=melds)
+        best = 0.0
+        for d in claim_discards(t, hand):
+            if live_shanten(ev, t, d) != 0:
+                continue
+            ev13 = ev.with_tile(d, -1)
+            wins = live_wins(ev13, t, small)
+            big = wins == live_wins(ev13, t, small=False)
+            best = max(best, wins * self.capped_gain(t, 10 if big else 1, need, melds=melds))
+        return best
+
     def claim(self, t: SeatReading) -> Action:
         acts = t.actions
         claims = [a for a in acts if isinstance(a, (Peng, Chi, Kong))]
@@ -823,6 +875,7 @@ class GreedyBot:
         # most tiles accepted after the best discard (chi 345m or 567m on a 5m: the one
         # whose wait is alive), then a peng before a chi
         best: tuple[tuple[float, int, int, int, int, int], Action] | None = None
+        peng_first = self.peng_over_kong_claim(t)  # the peng's wait beats the kong's
         for a in claims:
             res = after_claim(t, a)
             if res is None:
@@ -851,9 +904,11 @@ class GreedyBot:
                     big = 0  # no more big-hand wins, or fewer winning tiles in all
             ok = after < cur or (after == cur and (
                 eager or legal > 0 or big > 0
-                or (isinstance(a, Kong) and self.kong_keeps_value(t, hand, melds, int(after)))
+                or (isinstance(a, Peng) and peng_first)
+                or (isinstance(a, Kong) and not peng_first
+                    and self.kong_keeps_value(t, hand, melds, int(after)))
                 or (self.eager_peng and isinstance(a, Peng) and not t.opened)))
-            if not ok:
+            if not ok or (peng_first and isinstance(a, Kong)):
                 continue
             if isinstance(a, Kong):
                 # a closed hand that this 冲杠 leaves closed still needs its opening
