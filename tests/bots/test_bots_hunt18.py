@@ -172,3 +172,61 @@ def test_guard_in_bianfeng_the_kong_the_minimum_needs(bot: str) -> None:
     """Every bot makes the 冲杠 in ``bianfeng`` (with the switch on: the peng's waits,
     counted by the wins that pass the minimum, are none)."""
     ask(bot, _single_view("bianfeng", 40, 2), [KONG_5M])
+
+
+# ---------------------------------------------------------------- guards
+
+#: ready on 5m/8m (555m beside 67m and the 88p pair) and 8p (55m 567m 888p)
+PUNG_AND_RUN = "555m67m88p"
+RIVERS = {1: "1z9m", 2: "9s1s", 3: "9p2s"}
+
+
+def test_the_win_against_the_kong_by_the_rules() -> None:
+    """The 5m wins now (555m 567m 88p), 48 on the dealer's discard in ``yuanhang`` (the
+    closed seats' discards fail the minimum, so the engine offers it there only), 24 in
+    ``laizishanzhuang``; the 冲杠 instead leaves 67m 88p on 5m/8m, every 5m in the kong: the 8m alone."""
+    assert _collects("yuanhang", PUNG_AND_RUN, "5m") == [64, 48, 0, 0]
+    assert _collects("laizishanzhuang", PUNG_AND_RUN, "5m") == [32, 24, 20, 20]
+    assert _waits("yuanhang", "67m88p", KONG) == {"5m", "8m", "2z"}  # every 5m in the kong
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "frm"), [("yuanhang", 1), ("laizishanzhuang", 2),
+                                              ("laizishanzhuang", 1)])
+@pytest.mark.parametrize("wall", [40, 20])
+def test_guard_the_win_over_the_kong_of_the_same_tile(bot: str, profile: str, frm: int,
+                                                      wall: int) -> None:
+    """Offered the win, the peng and the 冲杠 of the 5m, every bot wins (a sure win
+    against a kong whose hand waits on one kind)."""
+    actions = [WIN, PENG_5M, KONG_5M, PASS]
+    ask(bot, _view(PUNG_AND_RUN, profile, wall, "5m", frm, actions, RIVERS), [WIN])
+
+
+#: one step from ready, 34m 67m beside the 55s pair: seat 3's 5m chis three ways
+TWO_CHIS = "34m67m55s9p"
+#: three 2m in the rivers: the 2m/5m wait has four tiles left, the 5m/8m seven
+TWO_M_SEEN = {1: "1z2m", 2: "2m1s", 3: "9p2m"}
+CHI_345 = {"type": "chi", "tile": "3m"}
+CHIS = [CHI_345, {"type": "chi", "tile": "4m"}, {"type": "chi", "tile": "5m"}, PASS]
+
+
+def test_the_chi_that_keeps_the_live_side_by_the_rules() -> None:
+    """After the chi of 345m and the 9p: 67m 55s on 5m/8m; after 567m: 34m 55s on 2m/5m;
+    after 456m the hand is short of ready (3m 7m 55s).  Each win collects the same (the
+    third opening adds the same factor either way); with three 2m and the 5m on the table
+    seen, seven tiles against four."""
+    chi345, chi567 = [meld("chi", "345m", 3)], [meld("chi", "567m", 3)]
+    assert _waits("yuanhang", "67m55s", chi345) == {"5m", "8m", "2z"}
+    assert _waits("yuanhang", "34m55s", chi567) == {"2m", "5m", "2z"}
+    for profile, amounts in (("yuanhang", [128, 96, 80, 80]),
+                             ("laizishanzhuang", [32, 24, 20, 20])):
+        assert _collects(profile, "67m55s", "8m", chi345) == amounts
+        assert _collects(profile, "34m55s", "2m", chi567) == amounts
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", ["yuanhang", "laizishanzhuang"])
+@pytest.mark.parametrize("wall", [40, 20])
+def test_guard_the_chi_that_keeps_the_live_side(bot: str, profile: str, wall: int) -> None:
+    """Every bot chis 345m (in ``bianfeng`` no win of either passes the minimum)."""
+    ask(bot, _view(TWO_CHIS, profile, wall, "5m", 3, CHIS, TWO_M_SEEN), [CHI_345])
