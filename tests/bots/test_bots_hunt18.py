@@ -64,20 +64,19 @@ def _collects(profile: str, hand: str, tile: str,
     shared melds and ``more``) collects by the settlement, self-drawn and on seat 1's,
     2's and 3's discard; 0 where the win fails the minimum score or is no win (a laizi
     cannot be won on a discard)."""
-    out = []
-    for win_by, frm in WAYS:
-        seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
-        seats[0] = {"hand": hand, "melds": _record_melds(more or [])}
-        rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": "1z",
-                               "winner": 0, "win_by": win_by, "winning_tile": tile,
-                               "seats": seats}
-        if frm is not None:
-            rec["from"] = frm
-        try:
-            out.append(settle(parse_win_record(rec)).total)
-        except NotAWin:
-            out.append(0)
-    return out
+    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    seats[0] = {"hand": hand, "melds": _record_melds(more or [])}
+    table = {"profile": profile, "dealer": 1, "indicator": "1z", "winner": 0,
+             "winning_tile": tile, "seats": seats}
+    return [_total({**table, "win_by": win_by, **({} if frm is None else {"from": frm})})
+            for win_by, frm in WAYS]
+
+
+def _total(rec: dict[str, Any]) -> int:
+    try:
+        return settle(parse_win_record(rec)).total
+    except NotAWin:
+        return 0
 
 
 def _waits(profile: str, hand: str, more: list[dict[str, Any]]) -> set[str]:

@@ -117,6 +117,7 @@ from .greedy import (
     evaluator,
     kong_result,
     live_shanten,
+    peng_ready_hands,
     ready_acceptance,
     revive_acceptance,
     tile_shape_rank,
@@ -1301,19 +1302,8 @@ class ExpertBot(GreedyBot):
     def _peng_value(self, t: SeatReading) -> float:
         """The waits' value (:meth:`wait_value`, the peng's meld and factor in it) of the
         best ready discard after the peng of the tile on the table; 0 with none."""
-        peng = next((a for a in t.actions if isinstance(a, Peng)), None)
-        res = after_claim(t, peng) if peng is not None else None
-        if res is None:
-            return 0.0
-        hand, melds = res
-        ev = evaluator(hand, melds, t)
-        best = 0.0
-        for d in claim_discards(t, hand):
-            if live_shanten(ev, t, d) == 0:
-                h13 = list(hand)
-                h13.remove(d)
-                best = max(best, self.wait_value(h13, melds))
-        return best
+        return max((self.wait_value(h13, melds) for h13, melds, _ in peng_ready_hands(t)),
+                   default=0.0)
 
     def pick_discard(self, t: SeatReading, ev: Evaluator) -> Action | None:
         core = self.contract_tie(t, ev, self._core_discard(t, ev))

@@ -315,6 +315,24 @@ def after_claim(t: SeatReading, action: Action) -> tuple[list[int], list[Meld]] 
     return hand, melds
 
 
+def peng_ready_hands(t: SeatReading) -> list[tuple[list[int], list[Meld], Evaluator]]:
+    """After the peng of the tile on the table (if offered), each discard that leaves the
+    hand ready: the 13 tiles kept, the melds and their evaluator."""
+    peng = next((a for a in t.actions if isinstance(a, Peng)), None)
+    res = after_claim(t, peng) if peng is not None else None
+    if res is None:
+        return []
+    hand, melds = res
+    ev = evaluator(hand, melds, t)
+    out = []
+    for d in claim_discards(t, hand):
+        if live_shanten(ev, t, d) == 0:
+            h13 = list(hand)
+            h13.remove(d)
+            out.append((h13, melds, ev.with_tile(d, -1)))
+    return out
+
+
 def kong_result(t: SeatReading, kong: Kong) -> tuple[list[int], list[Meld]]:
     """The concealed tiles and melds a concealed or added ``kong`` leaves (before its
     replacement draw)."""
@@ -826,19 +844,10 @@ class GreedyBot:
         winning tiles (:func:`live_wins`) times the factor the peng adds within the caps
         (:meth:`capped_gain`: its opening in 口口翻, nothing in 开口翻 once opened); 0 if
         no peng is offered or none leaves the hand ready."""
-        peng = next((a for a in t.actions if isinstance(a, Peng)), None)
-        res = after_claim(t, peng) if peng is not None else None
-        if res is None:
-            return 0.0
-        hand, melds = res
-        ev = evaluator(hand, melds, t)
         need = 0 if t.opened else 1
-        small = t.small_win_possible(extra_openings=need, melds=melds)
         best = 0.0
-        for d in claim_discards(t, hand):
-            if live_shanten(ev, t, d) != 0:
-                continue
-            ev13 = ev.with_tile(d, -1)
+        for _, melds, ev13 in peng_ready_hands(t):
+            small = t.small_win_possible(extra_openings=need, melds=melds)
             wins = live_wins(ev13, t, small)
             big = wins == live_wins(ev13, t, small=False)
             best = max(best, wins * self.capped_gain(t, 10 if big else 1, need, melds=melds))
