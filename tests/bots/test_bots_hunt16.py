@@ -45,6 +45,7 @@ from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import action_from_json
 from wuhan_mahjong.scoring import NotAWin, settle
+from wuhan_mahjong.tiles import parse_tile
 from wuhan_mahjong.win_record import parse_win_record
 
 BOTS = ("greedy", "expert", "search")
@@ -186,3 +187,87 @@ def test_guard_a_ready_hand_kongs_its_laizi_beside_ready_seats(
     view = _threat_view("456p789p22s34s5m", profile, options, wall,
                         melds=[meld("chi", "678m", 3)])
     ask(bot, view, [LAIZI_KONG])
+
+
+# ------------------------------------------ the soft win in hand against the laizi kong
+
+#: the dealer, opened three times (口口翻: ×8), holding 55m 3s and the laizi 1s (indicator
+#: 9s), has drawn a 4s: a soft small win (the wild for 2s or 5s)
+THREE_OPEN = [meld("chi", "123m", 3), meld("peng", "777p", 2), meld("peng", "999p", 1)]
+WIN = {"type": "win"}
+#: the 口口翻 tables (in ``bianfeng``'s 开口翻 the soft win fails the minimum score)
+PER_OPENING = [("yuanhang", {}), ("bianfeng", {"opening_scoring": "per_opening"})]
+
+
+def _soft_win_view(profile: str, options: dict[str, Any], wall: int,
+                   melds: dict[int, list[dict[str, Any]]] | None = None) -> SeatView:
+    view: dict[str, Any] = dict(make_view(
+        "55m3s4s1s", profile=profile, options=options, indicator="9s", wall=wall, dealer=0,
+        melds={0: THREE_OPEN, **(melds or {})},
+        actions=[WIN, LAIZI_KONG, LAIZI_DISCARD, *[{"type": "discard", "tile": x}
+                                                   for x in ("5m", "3s", "4s")]]))
+    view["drawn"] = "4s"
+    return view  # type: ignore[return-value]
+
+
+def _collects(profile: str, options: dict[str, Any], hand: str, tile: str, win_by: str,
+              laizi_kongs: int) -> int:
+    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    seats[0] = {"hand": hand, "kongs": {"laizi": laizi_kongs},
+                "melds": [{"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]}
+                          for m in THREE_OPEN]}
+    rec: dict[str, Any] = {"profile": profile, "dealer": 0, "indicator": "9s", "winner": 0,
+                           "win_by": win_by, "winning_tile": tile, "seats": seats}
+    if options:
+        rec["options"] = options
+    return settle(parse_win_record(rec)).total
+
+
+@pytest.mark.parametrize(("profile", "options"), PER_OPENING)
+def test_the_kong_line_by_the_settlement(profile: str, options: dict[str, Any]) -> None:
+    """The rules' side: the soft self-drawn win in hand collects 96 (the dealer's ×2, three
+    openings, soft).  After the laizi kong the 13 tiles left (55m 34s) are ready, hard, on
+    2s/5s and a drawn laizi: the replacement wins 杠上花 at 金顶 (1,200) on 11 of the 121
+    unseen tiles, 109 points on that draw alone; a later self-drawn 2s or 5s collects 768
+    (a laizi 384, soft), eight times the win in hand.  With the chance of a later win
+    (about a half at a wall of 40, a third at 20, by the chance model) against what this
+    seat then pays if another wins (its ×32 at the cap, 300), the kong's line is worth
+    about 109 + 0.91 × 249 at a wall of 40 and 109 + 0.91 × 146 at 20, against 96."""
+    assert _collects(profile, options, "55m3s1s", "4s", "self_draw", 0) == 96
+    for tile in ("2s", "5s", "1s"):
+        assert _collects(profile, options, "55m34s", tile, "kong_bloom", 1) == 1200
+    assert [_collects(profile, options, "55m34s", x, "self_draw", 1)
+            for x in ("2s", "5s", "1s")] == [768, 768, 384]
+    t = SeatReading(_soft_win_view(profile, options, 40))
+    assert t.unseen_total == 121
+    assert sum(t.unseen[x] for x in (t.laizi, *(parse_tile(x) for x in ("2s", "5s")))) == 11
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize(("profile", "options"), PER_OPENING)
+@pytest.mark.parametrize("wall", [40, 20])
+def test_the_laizi_kong_over_a_soft_win_worth_an_eighth(bot: str, profile: str,
+                                                        options: dict[str, Any],
+                                                        wall: int) -> None:
+    """The soft win of 96 is passed for the laizi kong: the 杠上花 draw alone is worth 109,
+    and a miss leaves the hand ready, hard, its wins eight times as large.  The expert and
+    the search bot took the win (``bloom_first`` counted the draw alone against 1.5 times
+    the win in hand; ``ExpertBot.bloom_later`` counts the hand after a miss)."""
+    ask(bot, _soft_win_view(profile, options, wall), [LAIZI_KONG])
+
+
+def test_the_bloom_later_switch_plays_as_before() -> None:
+    view = _soft_win_view("yuanhang", {}, 40)
+    assert ExpertBot(1, bloom_later=False).choose(view) == action_from_json(WIN)
+
+
+@pytest.mark.parametrize(("profile", "options"), PER_OPENING)
+def test_guard_the_win_is_taken_beside_a_ready_seat(profile: str,
+                                                    options: dict[str, Any]) -> None:
+    """Guard, the other side: beside seat 2 showing three melds (read as ready, able to
+    win on this seat's next discards, which now cost ×32 at the cap) the win in hand is
+    taken, as ``bloom_first``'s gate asks."""
+    view = _soft_win_view(profile, options, 40, melds={2: [
+        meld("peng", "777m", 1), meld("chi", "678p", 1), meld("peng", "333p", 3)]})
+    ask("expert", view, [WIN])
+    ask("search", view, [WIN])

@@ -157,7 +157,7 @@ def _loser_cap(rules: Rules) -> float:
 _DEFAULTS: dict[str, float | bool] = {
     "use_value": True, "contract_weight": 1.0, "claim_filter": True, "lookahead": True,
     "keep_two_laizi": True, "defence": True, "defence_speed": 0.0, "free_laizi_kong": True,
-    "threat_openings": False}
+    "threat_openings": False, "bloom_later": True}
 
 #: Settings the arena measured per profile (docs/bots-log.md, ablations).  In
 #: ``laizishanzhuang`` (laizi kong ×2, no minimum score, caps reached by half the
@@ -174,7 +174,8 @@ _DEFAULTS: dict[str, float | bool] = {
 #: measured even (+0.4 points per hand, tuning seed 154).
 PROFILE_SETTINGS: dict[str, dict[str, float | bool]] = {
     "laizishanzhuang": {"keep_two_laizi": False, "lookahead": False, "use_value": False,
-                        "claim_filter": False, "contract_weight": 0.0, "defence_speed": 1.0},
+                        "claim_filter": False, "contract_weight": 0.0, "defence_speed": 1.0,
+                        "bloom_later": False},
 }
 
 
@@ -217,7 +218,8 @@ class ExpertBot(GreedyBot):
                  threat_kongs: bool = True, own_discard: bool = True,
                  family_reads: bool = True, soft_passes: bool = True,
                  capped_kongs: bool = True, live_steps: bool = True,
-                 bloom_first: float = 1.5, threat_pi_kongs: bool = True,
+                 bloom_first: float = 1.5, bloom_later: bool | None = None,
+                 threat_pi_kongs: bool = True,
                  direct_opens: bool = True, ready_bases: bool = True,
                  threat_claims: bool = True, threat_openings: bool | None = None,
                  threat_laizi_kongs: bool = True) -> None:
@@ -358,7 +360,7 @@ class ExpertBot(GreedyBot):
             "use_value": value, "contract_weight": contract_weight, "claim_filter": claim_filter,
             "lookahead": lookahead, "keep_two_laizi": keep_two_laizi, "defence": defence,
             "defence_speed": defence_speed, "free_laizi_kong": free_laizi_kong,
-            "threat_openings": threat_openings}
+            "threat_openings": threat_openings, "bloom_later": bloom_later}
         self._tune(None)
         self.hold_must = hold_must
         self.kong_max_shanten = kong_max_shanten
@@ -542,10 +544,31 @@ class ExpertBot(GreedyBot):
         rest.remove(t.laizi)
         after = replace(me, laizi_kongs=me.laizi_kongs + 1)
         unseen = max(1, t.unseen_total)
-        bloom = sum(t.unseen[w.tile] / unseen * self._settle_mine(rest, w.tile, after, "kong_bloom")
-                    for w in waits(rest, t.melds, t.laizi, t.rules, "kong_bloom")
-                    if t.unseen[w.tile])
+        wins = [w.tile for w in waits(rest, t.melds, t.laizi, t.rules, "kong_bloom")
+                if t.unseen[w.tile]]
+        bloom = sum(t.unseen[x] / unseen * self._settle_mine(rest, x, after, "kong_bloom")
+                    for x in wins)
+        if self.bloom_later and wins:
+            bloom += self._after_bloom(t, rest, after, wins)
         return bloom >= self.bloom_first * now
+
+    def _after_bloom(self, t: SeatReading, rest: Sequence[int], after: SeatState,
+                     wins: Sequence[int]) -> float:
+        """What the hand left ready by a laizi kong is worth if the replacement draw
+        misses (:attr:`bloom_later`): the chance of a later win (:meth:`_win_chance`, ready,
+        its unseen winning tiles, the wall's turns) times the mean of what a self-drawn win
+        on those tiles collects (the settlement, the kong's factor in, hard after the last
+        wild), less the chance that another seat wins first (the 40% the chance model
+        assumes, or the read threat when larger) times what this seat then pays with the
+        kong's factor (:meth:`_line_loss`); all times the chance the bloom misses."""
+        unseen = max(1, t.unseen_total)
+        acc = sum(t.unseen[x] for x in wins)
+        later = sum(t.unseen[x] * self._settle_mine(rest, x, after, "self_draw")
+                    for x in wins) / acc
+        p_later = self._win_chance(0, acc, unseen, max(0.5, t.wall / 4))
+        threat = max(0.4, self.raw_threat()) if self._anyone_open() else 0.4
+        loss = self._line_loss(t, Fraction(t.rules.laizi_kong_factor))
+        return (1.0 - acc / unseen) * (p_later * later - (1.0 - p_later) * threat * loss)
 
     def _settle_mine(self, hand13: Sequence[int], tile: int, me: SeatState, win_by: str) -> float:
         """What this seat collects winning by ``win_by`` on ``tile`` with ``hand13`` and the
@@ -584,6 +607,18 @@ class ExpertBot(GreedyBot):
         self.defence = bool(self._setting("defence", tuned))
         self.defence_speed = float(self._setting("defence_speed", tuned))
         self.free_laizi_kong = bool(self._setting("free_laizi_kong", tuned))
+        self.bloom_later = bool(self._setting("bloom_later", tuned))
+        """With ``bloom_first``, count in the laizi kong's line what the hand left ready is
+        worth when the replacement draw misses (:meth:`_after_bloom`): its later wins, hard
+        and with the kong's factor, less what it then pays when another seat wins first.
+        Dealer, opened three times in 口口翻 (123m, 777p, 999p), holding 55m 3s and the wild
+        and drawing a 4s: the soft self-drawn win collects 96; after the kong the 2s, 5s and
+        the laizi win 杠上花 at 金顶 (1,200, 109 points on the next draw), and later self-drawn
+        wins collect 768 (384 on a laizi).  Counting the draw alone (109 against 1.5 × 96)
+        the bots took the 96 (off: as before 6 December 2026).  Off in
+        ``laizishanzhuang`` (:data:`PROFILE_SETTINGS`): its wins are small beside what a
+        loser typically pays there, the line after a miss comes out below nothing, and the
+        seventh hunt's kong for the bloom over a soft win of 16 would be lost."""
         self.threat_openings = bool(self._setting("threat_openings", tuned))
         """With ``threat_claims``, weigh a closed hand's chi or peng alike (the first
         opening doubles in 开口翻 too), its factor on what it pays only: its win already
