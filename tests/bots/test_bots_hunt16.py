@@ -27,8 +27,19 @@ The faults it found (each test fails on the code before the fix it names):
   The same weighing holds it (a small hand may not win holding two, but the kong can wait
   until the hand is ready).
 
+* The dealer, opened three times in 口口翻 (``yuanhang``; ``bianfeng`` with the option),
+  holding 55m 3s and the laizi, draws a 4s: the soft self-drawn win collects 96.  After the
+  laizi kong the 2s, 5s and a laizi win 杠上花 at 金顶 (1,200; 11 of 121 unseen tiles, 109
+  points on that draw), and a miss leaves the hand ready and hard, its later self-drawn
+  wins collecting 768 (384 on a laizi).  The expert and the search bot took the 96: their
+  rule (``bloom_first``, the seventh hunt) counted the draw alone against 1.5 times the
+  win in hand.  The kong's line now counts the hand after a miss as well
+  (``ExpertBot.bloom_later``; off in ``laizishanzhuang``, where it would lose the seventh
+  hunt's kong for the bloom over a soft win of 16).
+
 Greedy, the baseline, reads no opponent and makes both kongs (its free kong, and its laizi
-rule for the minimum score): the baseline's design, noted and left alone.
+rule for the minimum score), and takes every win it is offered: the baseline's design,
+noted and left alone.  The guards (the bots already right) are at the end of each part.
 """
 
 from __future__ import annotations
@@ -54,6 +65,8 @@ LAIZI_KONG = {"type": "special_kong", "kind": "laizi"}
 LAIZI_DISCARD = {"type": "laizi_discard"}
 #: the tables of the theme: 远航, 边锋 (开口翻), and 边锋 with 口口翻 (where 癞子皮杠 exists)
 TABLES = [("yuanhang", {}), ("bianfeng", {}), ("bianfeng", {"opening_scoring": "per_opening"})]
+#: the same and ``laizishanzhuang`` (its laizi kong ×2), where a threat's answer is the same
+ALL_TABLES = [*TABLES, ("laizishanzhuang", {})]
 
 
 def _threat_view(hand: str, profile: str, options: dict[str, Any], wall: int,
@@ -134,20 +147,21 @@ def test_the_kong_is_free_by_the_shanten() -> None:
 
 
 @pytest.mark.parametrize("bot", READERS)
-@pytest.mark.parametrize(("profile", "options"), TABLES)
+@pytest.mark.parametrize(("profile", "options"), ALL_TABLES)
 @pytest.mark.parametrize("wall", [32, 20])
 def test_no_free_laizi_kong_of_a_far_hand_beside_ready_seats(
         bot: str, profile: str, options: dict[str, Any], wall: int) -> None:
     """Two steps from ready and closed, beside two seats with three melds each: the laizi
     kong's ×4 quadruples this seat's share of their likely win for a replacement draw; the
     wild is held and a plain tile goes (丢癞子 would double the share and lose the wild).
-    The expert and the search bot made the kong (``ExpertBot.threat_laizi_kongs``)."""
+    The expert and the search bot made the kong (``ExpertBot.threat_laizi_kongs``), in
+    ``laizishanzhuang`` too (its kong ×2)."""
     view = _threat_view(FAR_ONE, profile, options, wall)
     ask(bot, view, _plain_discards(view))
 
 
 @pytest.mark.parametrize("bot", READERS)
-@pytest.mark.parametrize(("profile", "options"), TABLES)
+@pytest.mark.parametrize(("profile", "options"), ALL_TABLES)
 def test_no_kong_of_one_of_two_wilds_of_a_far_hand_beside_ready_seats(
         bot: str, profile: str, options: dict[str, Any]) -> None:
     """The same with two wilds at a wall of 20 (below ``keep_two_laizi``'s 22): neither is
