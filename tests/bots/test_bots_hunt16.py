@@ -214,13 +214,16 @@ PER_OPENING = [("yuanhang", {}), ("bianfeng", {"opening_scoring": "per_opening"}
 
 
 def _soft_win_view(profile: str, options: dict[str, Any], wall: int,
-                   melds: dict[int, list[dict[str, Any]]] | None = None) -> SeatView:
+                   melds: dict[int, list[dict[str, Any]]] | None = None,
+                   drawn: str = "4s") -> SeatView:
+    """The dealer's turn after drawing ``drawn``: the 4s beside the wild, or the laizi
+    itself beside 34s (the same 14 tiles, the same soft win)."""
     view: dict[str, Any] = dict(make_view(
         "55m3s4s1s", profile=profile, options=options, indicator="9s", wall=wall, dealer=0,
         melds={0: THREE_OPEN, **(melds or {})},
         actions=[WIN, LAIZI_KONG, LAIZI_DISCARD, *[{"type": "discard", "tile": x}
                                                    for x in ("5m", "3s", "4s")]]))
-    view["drawn"] = "4s"
+    view["drawn"] = drawn
     return view  # type: ignore[return-value]
 
 
@@ -252,6 +255,7 @@ def test_the_kong_line_by_the_settlement(profile: str, options: dict[str, Any]) 
         assert _collects(profile, options, "55m34s", tile, "kong_bloom", 1) == 1200
     assert [_collects(profile, options, "55m34s", x, "self_draw", 1)
             for x in ("2s", "5s", "1s")] == [768, 768, 384]
+    assert _collects(profile, options, "55m34s", "1s", "self_draw", 0) == 96  # a drawn laizi
     t = SeatReading(_soft_win_view(profile, options, 40))
     assert t.unseen_total == 121
     assert sum(t.unseen[x] for x in (t.laizi, *(parse_tile(x) for x in ("2s", "5s")))) == 11
@@ -260,18 +264,22 @@ def test_the_kong_line_by_the_settlement(profile: str, options: dict[str, Any]) 
 @pytest.mark.parametrize("bot", READERS)
 @pytest.mark.parametrize(("profile", "options"), PER_OPENING)
 @pytest.mark.parametrize("wall", [40, 20])
+@pytest.mark.parametrize("drawn", ["4s", "1s"])
 def test_the_laizi_kong_over_a_soft_win_worth_an_eighth(bot: str, profile: str,
                                                         options: dict[str, Any],
-                                                        wall: int) -> None:
+                                                        wall: int, drawn: str) -> None:
     """The soft win of 96 is passed for the laizi kong: the 杠上花 draw alone is worth 109,
-    and a miss leaves the hand ready, hard, its wins eight times as large.  The expert and
-    the search bot took the win (``bloom_first`` counted the draw alone against 1.5 times
-    the win in hand; ``ExpertBot.bloom_later`` counts the hand after a miss)."""
-    ask(bot, _soft_win_view(profile, options, wall), [LAIZI_KONG])
+    and a miss leaves the hand ready, hard, its wins eight times as large; whether the 4s
+    or the laizi itself was drawn (ready on 2s/5s with 34s, the drawn laizi wins soft).
+    The expert and the search bot took the win (``bloom_first`` counted the draw alone
+    against 1.5 times the win in hand; ``ExpertBot.bloom_later`` counts the hand after a
+    miss)."""
+    ask(bot, _soft_win_view(profile, options, wall, drawn=drawn), [LAIZI_KONG])
 
 
-def test_the_bloom_later_switch_plays_as_before() -> None:
-    view = _soft_win_view("yuanhang", {}, 40)
+@pytest.mark.parametrize("drawn", ["4s", "1s"])
+def test_the_bloom_later_switch_plays_as_before(drawn: str) -> None:
+    view = _soft_win_view("yuanhang", {}, 40, drawn=drawn)
     assert ExpertBot(1, bloom_later=False).choose(view) == action_from_json(WIN)
 
 
