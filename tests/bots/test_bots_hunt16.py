@@ -293,3 +293,20 @@ def test_guard_the_win_is_taken_beside_a_ready_seat(profile: str,
         meld("peng", "777m", 1), meld("chi", "678p", 1), meld("peng", "333p", 3)]})
     ask("expert", view, [WIN])
     ask("search", view, [WIN])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "options"), TABLES)
+@pytest.mark.parametrize("wall", [40, 20])
+def test_guard_three_wilds_of_a_ready_hand_one_is_konged(bot: str, profile: str,
+                                                         options: dict[str, Any],
+                                                         wall: int) -> None:
+    """Guard.  Opened (123m), 456p 55m 34s 9p and three laizi (1s, indicator 9s), nobody
+    else opened: a small hand may win holding one wild only (Project decision 12), so two
+    must go before any win.  The kong (×4, a replacement draw) goes first: the 9p thrown
+    keeps three wilds that cannot win, 丢癞子 doubles where the kong quadruples and draws
+    nothing."""
+    view = make_view("456p55m34s111s9p", profile=profile, options=options, indicator="9s",
+                     wall=wall, melds={0: [meld("chi", "123m", 3)]},
+                     extra_actions=[LAIZI_KONG, LAIZI_DISCARD])
+    ask(bot, view, [LAIZI_KONG])
