@@ -19,6 +19,16 @@ The fault it found (the test fails on the code before the fix it names):
   and so early a seat opened twice reads as ready with a chance of 0.20 to 0.23.  The
   swap gives up nothing, so it is now made whatever the threat
   (``ExpertBot.early_ties``).  Greedy, the baseline, reads no river and is not asked.
+* In the middle of the hand (walls 40 to 24), in ``yuanhang``, closed with the same two
+  lone pins beside seat 1 opened twice (a chi of 345s, a peng of 111m; no kong): seat 3,
+  the dealer, has just pengged this seat's 2m and thrown a 6p.  Seat 1 let both pins go
+  by since his last discard, the 3p on seat 2's discard before the dealer's peng, the 6p
+  after it.  By the settlement his hard small win was refused on that 3p (the dealer
+  closed: 16 at most from a loser, short of 20) and passes now on this seat's 3p (the
+  opened dealer owes 32), so that pass tells nothing; the 6p pass was a win refused.
+  The 6p goes.  The expert and the search bot threw the 3p: the opponent model judged
+  every pass by the factors now (and a pass on this seat's own discard as always
+  telling), so it read the 3p as let go by too (``ExpertBot.passes_then``).
 
 The positions the bots already answered right are below it, marked as guards.
 """
@@ -47,7 +57,7 @@ PROFILES = ("yuanhang", "bianfeng", "laizishanzhuang")
 
 def _discard_win(profile: str, dealer: int, winner: int, frm: int, tile: str,
                  melds: dict[int, list[dict[str, Any]]], hand: str,
-                 red: dict[int, int]) -> dict[int, int]:
+                 red: dict[int, int] | None = None) -> dict[int, int]:
     """What each loser pays for ``winner``'s hard win on ``frm``'s ``tile`` (his concealed
     ``hand`` beside his ``melds``), by the settlement (``NotAWin`` if it fails the minimum
     score); the laizi is 1s (indicator 9s), held by nobody."""
@@ -56,7 +66,7 @@ def _discard_win(profile: str, dealer: int, winner: int, frm: int, tile: str,
         ms = [{"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]}
               for m in melds.get(s, [])]
         seats.append({"hand": hand if s == winner else "", "melds": ms,
-                      "kongs": {"red": red.get(s, 0)}})
+                      "kongs": {"red": (red or {}).get(s, 0)}})
     rec: dict[str, Any] = {"profile": profile, "dealer": dealer, "indicator": "9s",
                            "winner": winner, "win_by": "discard", "from": frm,
                            "winning_tile": tile, "seats": seats}
@@ -120,6 +130,61 @@ def test_the_early_ties_switch_plays_as_before() -> None:
     assert ExpertBot(1, early_ties=False).choose(view) == action_from_json(discard("3p"))
 
 
+#: seat 1: a chi of 345s (from this seat), a peng of 111m (from seat 3), no kong; seat 3,
+#: the dealer, has pengged this seat's 2m
+THEN_MELDS = {1: [meld("chi", "345s", 0), meld("peng", "111m", 3)],
+              3: [meld("peng", "222m", 0)]}
+#: seat 3 deals; seat 1's last discard is 7p, then seat 2's 3p, seat 3's 8s, this seat's
+#: 2m (to seat 3's peng) and seat 3's 6p: each let go by seat 1
+THEN_RIVERS = {0: "9m1s3s>1 2m>3", 1: "1p9s9p7p", 2: "2z3z4z3p", 3: "1z7z6z1m>1 8s6p"}
+THEN_HAND = "345m567m22s45s78s3p6p"
+
+
+def _then_view(profile: str, wall: int, red: dict[int, int] | None = None) -> SeatView:
+    return make_view(THEN_HAND, profile=profile, indicator="9s", wall=wall, dealer=3,
+                     melds=THEN_MELDS, discards=THEN_RIVERS, red_kongs=red)
+
+
+def test_the_dealers_peng_lifts_his_refused_win_over_the_minimum() -> None:
+    """The rules' side, in ``yuanhang``: seat 1's hard small win (two openings ×4 in 口口翻,
+    硬胡 ×2) on seat 2's 3p was refused while the dealer was closed (no loser owes 20);
+    on this seat's 3p now, beside the dealer's peng, it passes; on seat 3's 6p after the
+    peng it would have passed (so his pass there was a win refused, and no 6p wins for
+    him)."""
+    before = {1: THEN_MELDS[1]}
+    with pytest.raises(NotAWin, match="minimum score"):
+        _discard_win("yuanhang", 3, 1, 2, "3p", before, "12p55s678s")
+    now = _discard_win("yuanhang", 3, 1, 0, "3p", THEN_MELDS, "12p55s678s")
+    assert max(now.values()) >= 20
+    six = _discard_win("yuanhang", 3, 1, 3, "6p", THEN_MELDS, "45p55s678s")
+    assert max(six.values()) >= 20
+
+
+def test_the_order_tells_which_passes_came_before_the_peng() -> None:
+    """The view's side: the rivers rebuild the order, and the dealer's peng of this seat's
+    2m came after seat 1 let the 3p go by, before the 6p."""
+    from wuhan_mahjong.bots.seat_reading import SeatReading
+
+    t = SeatReading(_then_view("yuanhang", 32))
+    offered = {(s, k): after for s, k, after in t.offered_since_discard_claims(1)}
+    assert offered == {(2, parse_tile("3p")): (0, 0, 0, 1), (3, parse_tile("8s")): (0, 0, 0, 1),
+                       (0, parse_tile("2m")): (0, 0, 0, 1), (3, parse_tile("6p")): (0, 0, 0, 0)}
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("wall", [40, 32, 24])
+def test_a_pass_refused_by_the_minimum_tells_nothing_after_a_claim(bot: str, wall: int) -> None:
+    """In ``yuanhang``, the 3p seat 1 let go by before the dealer's peng is live now; the
+    6p he let go by after it is not: the 6p goes.  The expert and the search bot threw the
+    3p (``ExpertBot.passes_then``)."""
+    ask(bot, _then_view("yuanhang", wall), [discard("6p")])
+
+
+def test_the_passes_then_switch_plays_as_before() -> None:
+    view = _then_view("yuanhang", 32)
+    assert ExpertBot(1, passes_then=False).choose(view) == action_from_json(discard("3p"))
+
+
 # ---------------------------------------------------------------- guards
 
 
@@ -172,3 +237,19 @@ def test_guard_in_bianfeng_the_ready_discard_goes_beside_a_win_that_cannot_pass(
     view = make_view("567p88s45m123s6s", profile="bianfeng", indicator="9s", wall=wall,
                      dealer=2, melds=PUSH_MELDS, discards=PUSH_RIVERS, red_kongs={0: 2})
     ask(bot, view, [discard("6s")])
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("wall", [40, 24])
+def test_guard_in_bianfeng_the_pass_after_the_peng_goes(bot: str, wall: int) -> None:
+    """Guard.  The same position in ``bianfeng``, seat 1 with a 红中 kong (×2: 开口翻
+    counts his two openings once): his hard small win on seat 2's 3p was refused then
+    (16 at most from a loser) and passes on this seat's now (the opened dealer owes 32).
+    The 6p goes, without the switch too (the 3p's risk beside the dealer, opened, was
+    enough there)."""
+    view = _then_view("bianfeng", wall, {1: 1})
+    ask(bot, view, [discard("6p")])
+    with pytest.raises(NotAWin, match="minimum score"):
+        _discard_win("bianfeng", 3, 1, 2, "3p", {1: THEN_MELDS[1]}, "12p55s678s", {1: 1})
+    now = _discard_win("bianfeng", 3, 1, 0, "3p", THEN_MELDS, "12p55s678s", {1: 1})
+    assert min(now.values()) >= 8 and max(now.values()) >= 20

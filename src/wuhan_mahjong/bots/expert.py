@@ -206,6 +206,7 @@ class ExpertBot(GreedyBot):
                  swap_value: float = 0.9, waits: str = "shapes", closed_step: int = 1,
                  claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False,
                  eager_peng: bool = False, fold_floor: float = 0.02, peng_over_kong: bool = True,
+                 wider_ready_claims: bool = True,
                  let_go: bool = True, contract_swaps: bool = True, haidi: bool = True,
                  haidi_bases: bool = True, step_margin: float = 4.0,
                  ready_claims: bool = True, ready_value_ratio: float = 2.0,
@@ -217,6 +218,7 @@ class ExpertBot(GreedyBot):
                  contract_ties: bool = True, rob_ready: bool = True,
                  threat_kongs: bool = True, own_discard: bool = True,
                  family_reads: bool = True, soft_passes: bool = True,
+                 passes_then: bool = True,
                  capped_kongs: bool = True, live_steps: bool = True,
                  bloom_first: float = 1.5, bloom_later: bool | None = None,
                  threat_pi_kongs: bool = True,
@@ -287,6 +289,15 @@ class ExpertBot(GreedyBot):
         by the waits' value where that is on (:meth:`kong_keeps_value`).  555m 44m 88p
         beside two melds konged seat 2's 5m for the 4m single (one left) where the peng
         and the 4m wait on 3m/6m, eight tiles (off: as before 6 December 2026)."""
+        self.wider_ready_claims = bool(wider_ready_claims)
+        """In :meth:`ready_claim`, a claim that does not double the mean value of a
+        winning tile (``ready_value_ratio``) is still weighed by its outlook when it keeps
+        that value and at least doubles the tiles whose win is legal: acceptance was to
+        decide such claims, and the expert's claim rule makes none at equal shanten.
+        Opened twice, ready on the 3m alone (24m beside 567m and 55s, three 3m seen), the
+        expert passed the chi of 456m that waits on 5m/8m, seven tiles, at the same value
+        in ``laizishanzhuang`` and at twice it in ``yuanhang`` (where the 3m's win on the
+        closed seats' discards fails the minimum score); off: as before 6 December 2026."""
         self.threat_kongs = bool(threat_kongs)
         """While some opponent reads as ready (``threat_min``), a concealed or added kong is
         made only if it raises the hand's expected value (:meth:`kong_costs`): its factor
@@ -426,6 +437,14 @@ class ExpertBot(GreedyBot):
         his soft small win (a laizi standing in) would have passed the minimum score there
         wherever it would on this seat's discard, not his hard win alone
         (:meth:`OpponentModel._pass_tells`)."""
+        self.passes_then = bool(passes_then)
+        """With ``let_go``, judge an opponent's pass by the seats' factors when he made it
+        (:attr:`OpponentModel.passes_then`): a claim since may lift a small win the minimum
+        score refused then over it now.  In ``yuanhang``, beside seat 1 opened twice, a 3p
+        he let go by on seat 2's discard while the dealer was closed (16 at most from a
+        loser, short of 20) read as safe after the dealer's peng lifted that win to 32 on
+        this seat's 3p, and the expert threw it beside an equally useless 6p he had let go
+        by since (off: as before 6 December 2026)."""
         self.fold_floor = float(fold_floor)
         """Below this chance of winning (the core's discard, :meth:`win_chance`), the
         push-or-fold layer ignores ``defence_speed``: a hand that will hardly win has no
@@ -653,7 +672,8 @@ class ExpertBot(GreedyBot):
                                         ready_fit=self.ready_fit, let_go=self.let_go,
                                         rob_ready=self.rob_ready, own_discard=self.own_discard,
                                         family_reads=self.family_reads,
-                                        soft_passes=self.soft_passes)
+                                        soft_passes=self.soft_passes,
+                                        passes_then=self.passes_then)
         return self._model
 
     def _threatened(self, ev: Evaluator, choice: Action | None, threat_min: float | None = None
@@ -1358,7 +1378,7 @@ class ExpertBot(GreedyBot):
         model = self.model() if self.waits == "shapes" else OpponentModel(
             t, self.rng, self.samples, waits="shapes", ready_fit=self.ready_fit,
             let_go=self.let_go, own_discard=self.own_discard, family_reads=self.family_reads,
-            soft_passes=self.soft_passes)
+            soft_passes=self.soft_passes, passes_then=self.passes_then)
         d0 = choice.tile
         sh0 = ev.shanten_after(d0, -1)
         acc0 = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]
@@ -1763,14 +1783,15 @@ class ExpertBot(GreedyBot):
                        / t.multiplier(t.me, big=False))
 
         def outlook(hand13: list[int], melds: Sequence[Meld],
-                    exposure: float) -> tuple[float, float]:
-            """(the outlook, the mean value of a legally winning tile; 0 with none)"""
+                    exposure: float) -> tuple[float, float, int]:
+            """(the outlook, the mean value of a legally winning tile (0 with none), the
+            legally winning tiles)"""
             value, _, legal = self._wait_counts(hand13, melds)
             p = self.win_chance_fit(0, legal, unseen, turns) if legal else 0.0
             per_tile = value / max(1, legal)
-            return p * per_tile - (1.0 - p) * loss * exposure, per_tile
+            return p * per_tile - (1.0 - p) * loss * exposure, per_tile, legal
 
-        best, per_tile_now = outlook(list(t.hand), t.melds, 1.0)  # passing
+        best, per_tile_now, legal_now = outlook(list(t.hand), t.melds, 1.0)  # passing
         choice: Action = PASS
         model = self.model() if self._anyone_open() else None
         for a in claims:
@@ -1784,8 +1805,10 @@ class ExpertBot(GreedyBot):
                     continue
                 h13 = list(hand)
                 h13.remove(d)
-                rated, per_tile = outlook(h13, melds, factor)
-                if per_tile_now and per_tile < per_tile_now * self.ready_value_ratio:
+                rated, per_tile, legal = outlook(h13, melds, factor)
+                if (per_tile_now and per_tile < per_tile_now * self.ready_value_ratio
+                        and not (self.wider_ready_claims and per_tile >= per_tile_now
+                                 and legal >= 2 * legal_now)):
                     continue  # the waits' worth hardly changes: acceptance alone decides
                 if model is not None:
                     _, deal, contract = model.risk(d, 0)

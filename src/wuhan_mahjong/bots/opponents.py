@@ -185,8 +185,14 @@ class OpponentModel:
                  waits: str = "sampled", ready_fit: bool = False,
                  let_go: bool = True, rob_ready: bool = True,
                  own_discard: bool = True, family_reads: bool = True,
-                 soft_passes: bool = True) -> None:
+                 soft_passes: bool = True, passes_then: bool = True) -> None:
         check_wait_reading(waits)
+        self.passes_then = passes_then
+        """With ``let_go``, judge a pass by the factors of the seats when he made it: a
+        claim since (a seat's opening) may lift a small win of his that the minimum score
+        refused then over it now, on this seat's discard too, so such a pass tells nothing
+        (:meth:`_pass_tells`); off, by the factors now, and a pass on this seat's discard
+        always tells, as before 6 December 2026."""
         self.soft_passes = soft_passes
         """With ``let_go``, trust a pass on another seat's discard only where every small
         win of his that would pass the minimum score on my discard, soft (a laizi standing
@@ -392,8 +398,10 @@ class OpponentModel:
         take their wins; RULES §15: no furiten).  A pass says so only where a win on that
         discard was as open to him as on mine: with a minimum score, a small hand that
         could pass it on my discard but not on the earlier discarder's tells nothing."""
-        passed = {k for s, k in self.t.offered_since_discard(o)
-                  if s == self.t.me or not small_ok or self._pass_tells(o, s)}
+        offered = (self.t.offered_since_discard_claims(o) if self.passes_then
+                   else [(s, k, (0, 0, 0, 0)) for s, k in self.t.offered_since_discard(o)])
+        passed = {k for s, k, after in offered
+                  if not small_ok or self._pass_tells(o, s, after)}
         # his own last discard, made after a draw: a win on it would have been a
         # self-draw, which passes the minimum score wherever a win on my discard would
         # (自摸 doubles every loser's share, 放冲 the discarder's alone) -- but for 全求人,
@@ -406,7 +414,8 @@ class OpponentModel:
             return waits
         return [0.0 if k in passed else w for k, w in enumerate(waits)]
 
-    def _pass_tells(self, o: int, discarder: int) -> bool:
+    def _pass_tells(self, o: int, discarder: int, after: tuple[int, ...] = (0, 0, 0, 0)
+                    ) -> bool:
         """Whether ``o``'s pass on ``discarder``'s discard tells that the kind does not
         complete his hand for a win on mine: every small win of his that would pass the
         minimum score on my discard, soft or hard (硬胡 ×2 is the one factor of his that
@@ -415,16 +424,31 @@ class OpponentModel:
         factors are lower than mine and pass on mine: in ``bianfeng`` a seat opened once,
         holding 67m 234s 8s and the laizi 8p, passed seat 3's 8m (his soft win, 16 at
         most from a loser, short of 20) and wins on this seat's, whose laizi kong and
-        dealership lift it to 32."""
+        dealership lift it to 32.  ``after`` counts the claims each seat made from that
+        discard on (:attr:`passes_then`): where his hard small win was refused with the
+        factors of that time (each claimer's openings since taken off) and passes on my
+        discard now, the pass tells nothing, on my own discard too.  In ``yuanhang`` seat
+        1, opened twice, could not win a small hand on seat 2's 3p while the dealer was
+        closed (16 at most from a loser); the dealer's peng since lifts it to 32 on this
+        seat's 3p.  (The soft win is compared by the factors now, as before: with the
+        factors then, a pass made before any claim would tell nothing wherever a soft win
+        is short, the last claims' own discards among them.)"""
+        if any(after) and not (self._small_ok(o, discarder, True, after)
+                               or not self._small_ok(o, None, True)):
+            return False
+        if discarder == self.t.me:
+            return True
         if not self.soft_passes:
             return self._small_ok(o, discarder)
         return all(self._small_ok(o, discarder, hard) or not self._small_ok(o, None, hard)
                    for hard in (False, True))
 
-    def _small_ok(self, o: int, discarder: int | None = None, hard: bool = True) -> bool:
+    def _small_ok(self, o: int, discarder: int | None = None, hard: bool = True,
+                  after: tuple[int, ...] = (0, 0, 0, 0)) -> bool:
         """Could a small hand of ``o`` pass the minimum score if ``discarder`` (this
         seat unless given) dealt in (a hard win unless ``hard`` is false, his factors
-        now, deal-in ×2 on the discarder's share)?"""
+        now, deal-in ×2 on the discarder's share)?  With ``after``, each seat's factors
+        before the claims it made since (:meth:`SeatReading.multiplier_before`)."""
         t = self.t
         if not (t.rules.min_score_one_loser or t.rules.min_score_every_loser):
             return True
@@ -435,7 +459,7 @@ class OpponentModel:
         for s in range(4):
             if s == o:
                 continue
-            m = t.multiplier(s, big=False)
+            m = t.multiplier_before(s, after[s]) if after[s] else t.multiplier(s, big=False)
             if s == discarder:
                 m *= 2
             amounts.append(Fraction(mw * m))

@@ -428,6 +428,15 @@ class SeatReading:
         (no furiten in these rules: a pass never bars a later win, RULES §15).  Not the
         discard on the table while its claim window is open (he answers it at the same
         time).  Empty before his first discard, and when the order cannot be rebuilt."""
+        return [(s, k) for s, k, _ in self.offered_since_discard_claims(seat)]
+
+    def offered_since_discard_claims(self, seat: int) -> list[tuple[int, int, tuple[int, ...]]]:
+        """:meth:`offered_since_discard`, each discard with the claims every seat made from
+        it on (the claim of that very discard too: his win came first): ``(discarder, kind,
+        claims per seat)``.  A claim adds its claimer's opening factor, so a small win of
+        his that the minimum score refused on that discard may pass now (RULES §17.8).  The
+        claimer of a discard is the next in the order, or this seat if the last discard
+        was claimed and this seat is to play."""
         order = self.discard_order()
         if not order:
             return []
@@ -435,7 +444,37 @@ class SeatReading:
         if last is None:
             return []
         end = len(order) - 1 if self.phase == "claim" else len(order)  # he answers it now
-        return [(s, k) for s, k in order[last + 1:end] if s != seat]
+        claims: list[tuple[int, int]] = []  # (index of the claimed discard, claimer)
+        for j in range(last + 1, len(order)):
+            if self._order_claimed[j]:
+                if j + 1 < len(order):
+                    claims.append((j, order[j + 1][0]))
+                elif self.phase == "turn":
+                    claims.append((j, self.me))
+        out: list[tuple[int, int, tuple[int, ...]]] = []
+        for i in range(last + 1, end):
+            s, k = order[i]
+            if s == seat:
+                continue
+            after = [0] * 4
+            for j, c in claims:
+                if j >= i:
+                    after[c] += 1
+            out.append((s, k, tuple(after)))
+        return out
+
+    def multiplier_before(self, seat: int, claims: int) -> Fraction:
+        """:meth:`multiplier` (a small hand's, as a loser) before the seat's last ``claims``
+        claimed melds were made (the factors a pass on an earlier discard was refused
+        with); a kong of 红中 or a 暗杠 made since is not told apart and counts."""
+        st = self.seats[seat].state()
+        if claims:
+            claimed = [i for i, m in enumerate(st.melds) if m.from_seat is not None][-claims:]
+            st = replace(st, melds=tuple(m for i, m in enumerate(st.melds) if i not in claimed))
+        m = Fraction(1)
+        for f in seat_factors(seat, st, self.rules, self.dealer, big=False):
+            m *= f.total
+        return m
 
     def discard_after_draw(self, seat: int) -> int | None:
         """The kind of ``seat``'s last discard if he made it after a draw (the first
