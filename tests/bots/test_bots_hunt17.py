@@ -253,3 +253,27 @@ def test_guard_in_bianfeng_the_pass_after_the_peng_goes(bot: str, wall: int) -> 
         _discard_win("bianfeng", 3, 1, 2, "3p", {1: THEN_MELDS[1]}, "12p55s678s", {1: 1})
     now = _discard_win("bianfeng", 3, 1, 0, "3p", THEN_MELDS, "12p55s678s", {1: 1})
     assert min(now.values()) >= 8 and max(now.values()) >= 20
+
+
+#: this seat: a chi of 123s from seat 3; seat 1: a chi of 345m and a peng of 777p
+FLUSH_MELDS = {0: [meld("chi", "123s", 3)],
+               1: [meld("chi", "345m", 0), meld("peng", "777p", 3)]}
+FLUSH_RIVERS = {0: "1z9m3m>1 2z", 1: "9s1p4z", 2: "3z9p1m6z", 3: "7p>1 2s>0 1z"}
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("wall", [48, 32])
+def test_guard_a_ready_flush_pushes_early(bot: str, profile: str, wall: int) -> None:
+    """Guard.  Opened by a chi of 123s, 456s 789s 22s 67s and a drawn 5p: the 5p leaves a
+    索 清一色 ready on 5s/8s (a big hand, 10 a loser before any factor); every other
+    discard breaks it.  Seat 1, opened twice in two suits (no big hand in sight), may be
+    near ready and the 5p may be his; a strong player pushes it all the same, early or in
+    the middle of the hand.  Every bot does."""
+    rules = get_rules(profile)
+    laizi = rules.laizi_of(parse_tile("9p"))
+    chi = [Meld("chi", tuple(parse_tiles("123s")), 3)]
+    assert is_ready(parse_tiles("456s789s22s67s"), chi, laizi, rules)
+    view = make_view("456s789s22s67s5p", profile=profile, indicator="9p", wall=wall,
+                     dealer=2, melds=FLUSH_MELDS, discards=FLUSH_RIVERS)
+    ask(bot, view, [discard("5p")])
