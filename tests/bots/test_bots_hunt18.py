@@ -12,7 +12,7 @@ Every position shares one table: the indicator 东 (the laizi 南), seat 1 deals
 opened with a peng of 777s from seat 2 and a chi of 123p from seat 3; the other seats are
 closed.
 
-The fault it found (the test fails on the code before the fix it names):
+The faults it found (each test fails on the code before the fix it names):
 
 * Ready on the 4m alone (555m 44m 88p: a 55m pair would leave 544m, and the 44m pair is no
   2/5/8), one 4m in the rivers, on a discarded 5m: the 冲杠 keeps the 4m single (one left,
@@ -25,7 +25,19 @@ The fault it found (the test fails on the code before the fix it names):
   minimum score and the kong's pass self-drawn and on the dealer's discard: the kong stays
   (a guard).
 
-The positions the bots already answered right are below it, marked as guards.
+* Ready on the 3m alone (24m beside 567m and the 55s pair), three 3m in the rivers, on
+  the previous seat's 6m: the chi of 456m and the 2m wait on 5m/8m, seven tiles, each win
+  collecting what the 3m's does where the opening counts once (开口翻: ``laizishanzhuang``,
+  and ``bianfeng`` with two 红中 kongs, where every win passes the minimum score).  Greedy
+  chis; the expert and the search bot passed: the expert's rule for a ready hand's claims
+  (``ready_claim``) weighs only a claim that doubles the mean value of a winning tile
+  and leaves the others to acceptance, which its claim rule never acts on at equal
+  shanten.  A claim that keeps that value and at least doubles the legally winning
+  tiles is now weighed by its outlook too (``ExpertBot.wider_ready_claims``).  In
+  ``yuanhang`` the chi's third opening doubles what the hand pays too, and the outlook
+  calls it even: no position there.
+
+The positions the bots already answered right are below them, marked as guards.
 """
 
 from __future__ import annotations
@@ -39,6 +51,7 @@ from wuhan_mahjong.analysis import waits
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.greedy import GreedyBot
 from wuhan_mahjong.engine import SeatView
+from wuhan_mahjong.engine.actions import PASS as PASS_ACTION
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.scoring import NotAWin, settle
@@ -59,13 +72,14 @@ def _record_melds(more: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _collects(profile: str, hand: str, tile: str,
-              more: list[dict[str, Any]] | None = None) -> list[int]:
+              more: list[dict[str, Any]] | None = None,
+              kongs: dict[str, int] | None = None) -> list[int]:
     """What seat 0's win of ``hand`` (its concealed tiles before ``tile``, beside the
-    shared melds and ``more``) collects by the settlement, self-drawn and on seat 1's,
-    2's and 3's discard; 0 where the win fails the minimum score or is no win (a laizi
-    cannot be won on a discard)."""
+    shared melds and ``more``, ``kongs`` its special kongs) collects by the settlement,
+    self-drawn and on seat 1's, 2's and 3's discard; 0 where the win fails the minimum
+    score or is no win (a laizi cannot be won on a discard)."""
     seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
-    seats[0] = {"hand": hand, "melds": _record_melds(more or [])}
+    seats[0] = {"hand": hand, "melds": _record_melds(more or []), "kongs": kongs or {}}
     table = {"profile": profile, "dealer": 1, "indicator": "1z", "winner": 0,
              "winning_tile": tile, "seats": seats}
     return [_total({**table, "win_by": win_by, **({} if frm is None else {"from": frm})})
@@ -171,6 +185,55 @@ def test_guard_in_bianfeng_the_kong_the_minimum_needs(bot: str) -> None:
     """Every bot makes the 冲杠 in ``bianfeng`` (with the switch on: the peng's waits,
     counted by the wins that pass the minimum, are none)."""
     ask(bot, _single_view("bianfeng", 40, 2), [KONG_5M])
+
+
+#: ready on the 3m alone: 24m beside 567m and the 55s pair
+KANCHAN = "24567m55s"
+#: three 3m in the rivers: one left
+THREE_M_SEEN = {1: "1z3m", 2: "3m1s", 3: "9p3m"}
+CHI_456 = {"type": "chi", "tile": "4m"}
+KANCHAN_CHIS = [CHI_456, {"type": "chi", "tile": "5m"}, PASS]
+#: where the chi adds no factor and every win passes the minimum: (profile, 红中 kongs)
+FREE_CHI = [("laizishanzhuang", 0), ("laizishanzhuang", 1), ("bianfeng", 2)]
+
+
+def _kanchan_view(profile: str, red: int, wall: int) -> SeatView:
+    view = _view(KANCHAN, profile, wall, "6m", 3, KANCHAN_CHIS, THREE_M_SEEN)
+    view["seats"][0]["special_kongs"]["red"] = red
+    return view
+
+
+def test_the_chi_that_widens_at_the_same_value_by_the_rules() -> None:
+    """As it stands the hand waits on the 3m (and a drawn laizi); after the chi of 456m and
+    the 2m on 5m/8m; after 567m at best on the 3m and 6m.  In 开口翻 a third opening adds
+    nothing, so each win collects the same before and after (``laizishanzhuang``;
+    ``bianfeng`` with two 红中 kongs, every loser's share over the minimum).  One 3m is left
+    against seven 5m and 8m (the 5m in the chi, none seen)."""
+    chi456 = [meld("chi", "456m", 3)]
+    assert _waits("laizishanzhuang", KANCHAN, []) == {"3m", "2z"}
+    assert _waits("laizishanzhuang", "67m55s", chi456) == {"5m", "8m", "2z"}
+    for profile, red, amounts in (("laizishanzhuang", 0, [32, 24, 20, 20]),
+                                  ("bianfeng", 2, [128, 96, 80, 80])):
+        kongs = {"red": red}
+        assert _collects(profile, KANCHAN, "3m", kongs=kongs) == amounts
+        assert _collects(profile, "67m55s", "5m", chi456, kongs) == amounts
+        assert _collects(profile, "67m55s", "8m", chi456, kongs) == amounts
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize(("profile", "red"), FREE_CHI)
+@pytest.mark.parametrize("wall", [48, 32, 16])
+def test_the_chi_that_widens_the_single_wait(bot: str, profile: str, red: int,
+                                             wall: int) -> None:
+    """Every bot chis 456m."""
+    ask(bot, _kanchan_view(profile, red, wall), [CHI_456])
+
+
+def test_the_wider_ready_claims_switch_plays_as_before() -> None:
+    """Off, the expert passes, as before."""
+    for profile, red in FREE_CHI:
+        view = _kanchan_view(profile, red, 32)
+        assert ExpertBot(1, wider_ready_claims=False).choose(view) == PASS_ACTION
 
 
 # ---------------------------------------------------------------- guards
