@@ -146,9 +146,11 @@ class _Rollout:
 
     # ---------------------------------------------------------------- outcome prices
     def _win(self, winner: int, tile: int, frm: int | None, big: bool = False, *,
-             liable: bool = False) -> float:
+             liable: bool = False, own_qqr: bool = False) -> float:
         bot = self.bot
         if winner == self.me:
+            if own_qqr:  # this seat's 全求人, a big hand whatever ``big_wins`` says
+                return min(bot.value_qqr * self.scale, bot.most_collected[True])
             big = big and bot.big_wins
             value = bot.value_big if big else bot.value_me
             return min(value * self.scale, bot.most_collected[big])
@@ -208,9 +210,21 @@ class _Rollout:
             if so.opened:
                 ev = self._ev(so)
                 if ev.shanten_after(d, 1) < 0 and (
-                        d in so.quanqiuren or _may_win(so, ev, d, 1, self.max_laizi)):
+                        d in so.quanqiuren or _may_win(so, ev, d, 1, self.max_laizi)
+                        or self._own_quanqiuren(o, so)):
                     return o, ev
         return None
+
+    def _own_quanqiuren(self, o: int, seat: _Seat) -> bool:
+        """Whether seat ``o`` is this seat holding one tile beside four claimed melds, so
+        that a discard completing its shape is a 全求人 (a big hand, past any minimum
+        score; the shape asks a small hand's 2/5/8 pair and frees it beside 清一色, 碰碰胡
+        or 将一色, as 全求人 does, Project decision 9).  The opponents' lone tiles have
+        their kinds from the model (``_Seat.quanqiuren``); this seat's lone tile is chosen
+        in the rollout (after a claim it still holds two), so it is asked here."""
+        return (o == self.me and self.bot.own_quanqiuren and seat.opened
+                and len(seat.melds) == 4 and all(m.is_claimed for m in seat.melds)
+                and sum(seat.counts) + seat.wilds == 1)
 
     def play_discard(self, s: int, d: int) -> float | None:
         """Seat ``s`` discards ``d``: a win on it, a peng, or the next seat's turn."""
@@ -222,7 +236,8 @@ class _Rollout:
             o, ev = won
             if d in seats[o].quanqiuren:  # a big hand: the feeder may pay for everybody
                 return self._win(o, d, s, liable=s == self.me and self._liable(seat, d))
-            return self._win(o, d, s, o == self.me and self.bot.big_wins and _big(ev, d, 1))
+            return self._win(o, d, s, o == self.me and self.bot.big_wins and _big(ev, d, 1),
+                             own_qqr=self._own_quanqiuren(o, seats[o]))
         if d != self.laizi:
             for i in (1, 2, 3):
                 o = (s + i) % 4
@@ -316,6 +331,7 @@ class SearchBot(ExpertBot):
         ready_tries: int = 6,
         big_wins: bool = False,
         slight_safety: bool = True,
+        own_quanqiuren: bool = True,
         **expert: object,
     ) -> None:
         super().__init__(seed, **expert)  # type: ignore[arg-type]
@@ -333,6 +349,14 @@ class SearchBot(ExpertBot):
         of deal-in and contract cost by the opponent model may not replace it
         (:meth:`_discard_candidates`); off, as before 5 December 2026, the play-outs alone
         decide."""
+        self.own_quanqiuren = bool(own_quanqiuren)
+        """This seat's rollouts win its own 全求人: holding one tile beside four claimed
+        melds, a discard that pairs it (a 2/5/8 for a small hand's shape) is a big hand's
+        win, priced as one (``value_qqr``), where a small hand short of the minimum score
+        won nothing (the fifteenth hunt: in ``bianfeng``, ready on 5m/8m with 5678m and no
+        small win passing the minimum, the chi that leaves a 5m or 8m single for a 全求人
+        lost to passing by the seed); off, as before 6 December 2026."""
+        self.value_qqr = 0.0
         self._slight: set[int] = set()  # this turn's candidates that may not be chosen
         self.searched = 0  # decisions the search changed
         self.searches = 0  # decisions searched
@@ -440,6 +464,8 @@ class SearchBot(ExpertBot):
             self.value_big = self.my_win_value(t, ev, big=True)
         else:
             self.value_me = self.my_win_value(t, ev)
+        if self.own_quanqiuren:
+            self.value_qqr = self.my_win_value(t, ev, big=True)
         self.most_collected = {big: _most_collected(t.rules, 10 if big else 1)
                                for big in (False, True)}
         budget = [self.rollout_work]
