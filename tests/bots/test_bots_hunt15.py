@@ -18,9 +18,16 @@ The fault it found (the test fails on the code before the fix it names):
   seat win a 全求人 (the opponents' lone tiles had their pairing kinds from the model,
   its own none), so both moves played out as hands that never win and the noise chose.
   Its rollouts now win this seat's 全求人 and price it as a big hand
-  (``SearchBot.own_quanqiuren``).
+  (``SearchBot.own_quanqiuren``).  The same held for the peng of the other pair: ready
+  on 55m 77p beside the same melds (only the 7p wins, and not past the minimum), the
+  peng of seat 2's 7p keeps the 5m for a 全求人; the search bot passed on one seed of
+  eight.
 
-The bots answered every other position right; they are kept as guards, each marked so.
+The bots answered every other position right; they are kept as guards, each marked so:
+全求人's lone tile (the 2/5/8 beside mixed melds, the live single beside four pengs, the
+pin beside a pin flush, the laizi as half of any 2/5/8 pair), the kanchan on a 2/5/8 pair
+over a shanpon whose only winning tile is dead, no peng of the only 2/5/8 pair of a ready
+hand, and the 将一色 that keeps its pungs for 碰碰胡.
 """
 
 from __future__ import annotations
@@ -130,6 +137,44 @@ def test_the_own_quanqiuren_switch_plays_as_before(tile: str, chi: dict[str, Any
     assert bot.choose(_five_to_eight(tile, chi)) == action_from_json(PASS)
 
 
+PENG_7P = {"type": "peng", "tile": "7p"}
+
+
+def _shanpon(profile: str = "bianfeng") -> SeatView:
+    """Ready on 55m 77p beside the three melds (only the 7p wins: a 5m would leave the
+    77p pair), seat 2 throws a 7p."""
+    return make_view("55m77p", profile=profile, melds={0: THREE}, claim=("7p", 2),
+                     actions=[PASS, PENG_7P], discards=RIVERS, wall=30)
+
+
+def test_the_peng_of_the_other_pair_keeps_the_258_for_a_quanqiuren() -> None:
+    """The rules' side (``bianfeng``): the 7p is the only winning tile (a 5m would leave
+    the 77p pair) and its win fails the minimum from every loser, so the engine offers
+    no win on seat 2's 7p; after the peng and a 5m thrown, the other 5m waits as 全求人,
+    140 on any discard."""
+    assert _waits("bianfeng", "55m77p", THREE) == ["7p"]
+    assert _collects("bianfeng", "55m77p", "7p", THREE) == [0, 0, 0, 0]
+    after = [*THREE, meld("peng", "777p", 2)]
+    assert _collects("bianfeng", "5m", "5m", after) == [0, 140, 140, 140]
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_the_search_bot_pengs_for_the_quanqiuren(seed: int) -> None:
+    """The search bot pengs on every seed (off, it passed on seed 3)."""
+    ask("search", _shanpon(), [PENG_7P], seed=seed)
+
+
+def test_the_own_quanqiuren_switch_passes_the_peng_as_before() -> None:
+    """Off, the search bot passes on seed 3, as before."""
+    assert SearchBot(3, own_quanqiuren=False).choose(_shanpon()) == action_from_json(PASS)
+
+
+@pytest.mark.parametrize("bot", ["greedy", "expert"])
+def test_guard_greedy_and_the_expert_peng_for_the_quanqiuren(bot: str) -> None:
+    """Guard: greedy and the expert peng already."""
+    ask(bot, _shanpon(), [PENG_7P])
+
+
 @pytest.mark.parametrize("bot", ["greedy", "expert"])
 @pytest.mark.parametrize(("tile", "chi", "run", "thrown", "single"), CHIS)
 def test_guard_greedy_and_the_expert_chi_for_the_quanqiuren(
@@ -235,3 +280,84 @@ def test_guard_the_laizi_is_kept_as_half_the_pair(bot: str, profile: str) -> Non
     the 7m that can never win, or a replacement that pairs only if it is a 2/5/8)."""
     ask(bot, _single(MIXED, profile, RIVERS, hand="1p7m", indicator="9p",
                      extra_actions=[LAIZI_KONG, LAIZI_DISCARD]), [discard("7m")])
+
+
+# ------------------------------------------- guards: waits whose pair is no 2/5/8
+
+CHI_234M = meld("chi", "234m", 3)
+#: 678m 456p 55s 77s 9s beside the chi of 234m (and one 红中 kong, for the minimum score):
+#: the 9s leaves the 55s/77s shanpon, whose 5s would leave the 77s pair; both other 7s
+#: are in the rivers.  The 7s leaves 55s 79s on the 8s (two left)
+SHANPON = "678m456p55s77s9s"
+SHANPON_RIVERS = {1: "7s1z", 2: "8s3z7s", 3: "4z8s"}
+
+
+def test_the_shanpon_wins_only_on_its_dead_7s() -> None:
+    """The rules' side: after the 9s only the 7s wins (none left); after the 7s the 8s
+    wins (two left); after the 5s nothing (79s beside the 77s pair)."""
+    after = {}
+    for d in ("9s", "7s", "5s"):
+        rest = parse_tiles(SHANPON)
+        rest.remove(parse_tile(d))
+        after[d] = _waits("yuanhang", "".join(tile_str(x) for x in rest), [CHI_234M])
+    assert after == {"9s": ["7s"], "7s": ["8s"], "5s": []}
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_guard_the_258_pair_kanchan_over_the_dead_shanpon(bot: str, profile: str) -> None:
+    """Guard: every bot throws the 7s."""
+    view = make_view(SHANPON, profile=profile, melds={0: [CHI_234M]}, discards=SHANPON_RIVERS,
+                     wall=30, red_kongs={0: 1})
+    ask(bot, view, [discard("7s")])
+
+
+PENG_5M = {"type": "peng", "tile": "5m"}
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "laizishanzhuang"])
+def test_the_peng_of_the_258_pair_leaves_no_win(profile: str) -> None:
+    """The rules' side: ready on the 7p (55m 77p), a win there collects from every loser
+    (no minimum in ``laizishanzhuang``, three openings' factors in ``yuanhang``); after the
+    peng of seat 2's 5m the 77p left beside four mixed melds can pair only as 全求人, which
+    needs a 2/5/8: the hand waits on nothing."""
+    assert min(_collects(profile, "55m77p", "7p", THREE)) > 0
+    after = [*THREE, meld("peng", "555m", 2)]
+    assert _waits(profile, "7p", after) == []
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", ["yuanhang", "laizishanzhuang"])
+def test_guard_no_peng_of_the_258_pair(bot: str, profile: str) -> None:
+    """Guard: every bot passes on the 5m."""
+    view = make_view("55m77p", profile=profile, melds={0: THREE}, claim=("5m", 2),
+                     actions=[PASS, PENG_5M], discards=RIVERS, wall=30)
+    ask(bot, view, [PASS])
+
+
+# ---------------------------------------------------------------- guard: 将一色
+
+#: 555p 888s 22s 55m 8m beside a peng of 222m: every tile a 2/5/8 (将一色, no sets needed)
+JIANG = "555p888s22s55m8m"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_jiangyise_keeps_its_pungs(profile: str) -> None:
+    """The rules' side: after the 8m the hand waits on every 2/5/8 as 将一色, and its 2s
+    and 5m also complete 碰碰胡 (two big hands: more on every way of winning); after the
+    2s (or a 5p) it waits on the same 2/5/8 kinds as 将一色 alone."""
+    peng = [meld("peng", "222m", 2)]
+    kept = _waits(profile, "555p888s22s55m", peng)
+    assert all(int(x[0]) in (2, 5, 8) for x in kept) and len(kept) >= 8
+    two = _collects(profile, "555p888s22s55m", "5m", peng)
+    one = _collects(profile, "555p888s2s55m8m", "5m", peng)
+    assert all(a >= b for a, b in zip(two, one, strict=True)) and sum(two) > sum(one)
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_guard_the_jiangyise_throws_the_lone_8m(bot: str, profile: str) -> None:
+    """Guard: every bot throws the 8m."""
+    view = make_view(JIANG, profile=profile, melds={0: [meld("peng", "222m", 2)]},
+                     discards={1: "1z9m", 2: "3z1p", 3: "4z9s"}, wall=40)
+    ask(bot, view, [discard("8m")])
