@@ -25,7 +25,8 @@ candidate moves out instead:
   wilds, 红中/发财 are konged and replaced), else discard to the lowest shanten
   (lone honours and terminals first; among equally fast tiles, one that no hand of
   the sample wins on); a discard that completes an opened hand is won on (a 全求人's
-  lone tile only by the kinds that may pair it, in every profile); a seat not yet
+  lone tile only by the kinds that may pair it, in every profile; this seat's own as
+  a big hand, ``own_quanqiuren``); a seat not yet
   opened pengs when the peng keeps its shanten.  The outcome is priced for this seat
   with the opponent model's costs: its win (:meth:`ExpertBot.my_win_value`), a deal-in
   (his deal-in cost; three shares where this seat contracts for a 全求人), or a plain
