@@ -61,20 +61,20 @@ def _collects(profile: str, hand: str, tile: str, melds: list[dict[str, Any]],
     collects by the settlement, self-drawn and on seat 1's, 2's and 3's discard (seat 1
     deals); 0 where the win fails the minimum score or is no win."""
     mine = [{"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]} for m in melds]
-    out = []
-    for win_by, frm in WAYS:
-        seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
-        seats[0] = {"hand": hand, "melds": mine}
-        rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": indicator,
-                               "winner": 0, "win_by": win_by, "winning_tile": tile,
-                               "seats": seats}
-        if frm is not None:
-            rec["from"] = frm
-        try:
-            out.append(settle(parse_win_record(rec)).total)
-        except NotAWin:
-            out.append(0)
-    return out
+    seats: list[dict[str, Any]] = [{"hand": hand, "melds": mine},
+                                   *({"hand": "", "melds": []} for _ in range(3))]
+    base = {"profile": profile, "dealer": 1, "indicator": indicator, "winner": 0,
+            "winning_tile": tile, "seats": seats}
+    return [_total({**base, "win_by": win_by, **({} if frm is None else {"from": frm})})
+            for win_by, frm in WAYS]
+
+
+def _total(record: dict[str, Any]) -> int:
+    """What the record's winner collects; 0 for no win (or one short of the minimum)."""
+    try:
+        return settle(parse_win_record(record)).total
+    except NotAWin:
+        return 0
 
 
 def _waits(profile: str, hand: str, melds: list[dict[str, Any]],
@@ -199,12 +199,6 @@ PINS = [meld("chi", "123p", 3), meld("chi", "456p", 3), meld("peng", "888p", 1),
 FIVES_SEEN = {1: "5m1z", 2: "5m3z", 3: "4z"}
 
 
-def _single(melds: list[dict[str, Any]], profile: str, rivers: dict[int, str],
-            hand: str = "5m7m", indicator: str = "1z", **kw: Any) -> SeatView:
-    return make_view(hand, profile=profile, indicator=indicator, melds={0: melds},
-                     discards=rivers, wall=30, **kw)
-
-
 @pytest.mark.parametrize("profile", PROFILES)
 def test_the_mixed_quanqiuren_waits_only_on_a_258(profile: str) -> None:
     """The rules' side: beside two chis and two pengs the 7m single wins nothing (77m is
@@ -212,13 +206,6 @@ def test_the_mixed_quanqiuren_waits_only_on_a_258(profile: str) -> None:
     assert _waits(profile, "7m", MIXED) == []
     assert _waits(profile, "5m", MIXED) == ["5m"]
     assert min(_collects(profile, "5m", "5m", MIXED)[1:]) > 0
-
-
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_the_mixed_quanqiuren_keeps_the_258(bot: str, profile: str) -> None:
-    """Guard: every bot throws the 7m, keeping the 5m with one copy left."""
-    ask(bot, _single(MIXED, profile, FIVES_SEEN), [discard("7m")])
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -229,13 +216,6 @@ def test_four_pengs_free_the_pair(profile: str) -> None:
     assert _waits(profile, "7m", PENGS) == ["7m"]
     assert _waits(profile, "5m", PENGS) == ["5m"]
     assert _collects(profile, "7m", "7m", PENGS) == _collects(profile, "5m", "5m", PENGS)
-
-
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_four_pengs_keep_the_live_single(bot: str, profile: str) -> None:
-    """Guard: every bot throws the 5m (one left) and waits on the 7m (three left)."""
-    ask(bot, _single(PENGS, profile, FIVES_SEEN), [discard("5m")])
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -252,13 +232,6 @@ def test_the_flush_single_outworths_the_258(profile: str) -> None:
     assert all(f >= p for f, p in zip(flush, plain, strict=True)) and flush[0] > plain[0]
 
 
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_the_flush_single_is_kept(bot: str, profile: str) -> None:
-    """Guard: every bot throws the 5m."""
-    ask(bot, _single(PINS, profile, RIVERS, hand="5m7p"), [discard("5m")])
-
-
 #: the laizi 1p (indicator 9p) beside the 7m: kept, it pairs any 2/5/8 (soft)
 LAIZI_KONG = {"type": "special_kong", "kind": "laizi"}
 LAIZI_DISCARD = {"type": "laizi_discard"}
@@ -271,15 +244,6 @@ def test_the_laizi_is_half_of_any_258_pair(profile: str) -> None:
     w = _waits(profile, "1p", MIXED, indicator="9p")
     assert w and all(int(x[0]) in (2, 5, 8) for x in w)
     assert _waits(profile, "7m", MIXED, indicator="9p") == []
-
-
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("profile", PROFILES)
-def test_guard_the_laizi_is_kept_as_half_the_pair(bot: str, profile: str) -> None:
-    """Guard: every bot throws the 7m (not the laizi, thrown or konged, which would leave
-    the 7m that can never win, or a replacement that pairs only if it is a 2/5/8)."""
-    ask(bot, _single(MIXED, profile, RIVERS, hand="1p7m", indicator="9p",
-                     extra_actions=[LAIZI_KONG, LAIZI_DISCARD]), [discard("7m")])
 
 
 # ------------------------------------------- guards: waits whose pair is no 2/5/8
@@ -361,3 +325,29 @@ def test_guard_the_jiangyise_throws_the_lone_8m(bot: str, profile: str) -> None:
     view = make_view(JIANG, profile=profile, melds={0: [meld("peng", "222m", 2)]},
                      discards={1: "1z9m", 2: "3z1p", 3: "4z9s"}, wall=40)
     ask(bot, view, [discard("8m")])
+
+
+#: (the melds, the rivers, the two tiles held, the indicator, the tile thrown)
+SINGLES = [
+    (MIXED, FIVES_SEEN, "5m7m", "1z", "7m"),  # the 5m, one left, pairs as the 将
+    (PENGS, FIVES_SEEN, "5m7m", "1z", "5m"),  # 碰碰胡: the 7m, three left
+    (PINS, RIVERS, "5m7p", "1z", "5m"),  # 清一色 and 全求人 on the 7p
+    (MIXED, RIVERS, "1p7m", "9p", "7m"),  # the laizi pairs any 2/5/8 (not thrown, not konged)
+]
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize(("melds", "rivers", "hand", "indicator", "thrown"), SINGLES)
+def test_guard_the_lone_tile_of_a_quanqiuren(bot: str, profile: str,
+                                             melds: list[dict[str, Any]],
+                                             rivers: dict[int, str], hand: str,
+                                             indicator: str, thrown: str) -> None:
+    """Guard: beside four claimed melds every bot keeps the single the positions above
+    settle (the 5m with one left beside mixed melds; the 7m with three left beside four
+    pengs; the 7p beside a pin flush; the laizi beside mixed melds, offered its kong and
+    its discard too)."""
+    view = make_view(hand, profile=profile, indicator=indicator, melds={0: melds},
+                     discards=rivers, wall=30, extra_actions=(
+                         [LAIZI_KONG, LAIZI_DISCARD] if indicator == "9p" else None))
+    ask(bot, view, [discard(thrown)])
