@@ -25,7 +25,8 @@ The fault it found (the test fails on the code before the fix it names):
 
 The bots answered every other position right; they are kept as guards, each marked so:
 全求人's lone tile (the 2/5/8 beside mixed melds, the live single beside four pengs, the
-pin beside a pin flush, the laizi as half of any 2/5/8 pair), the kanchan on a 2/5/8 pair
+pin beside a pin flush, the laizi as half of any 2/5/8 pair; in ``bianfeng``, of two
+chis to a 全求人, the one whose 2/5/8 single has more copies left), the kanchan on a 2/5/8 pair
 over a shanpon whose only winning tile is dead, no peng of the only 2/5/8 pair of a ready
 hand, and the 将一色 that keeps its pungs for 碰碰胡.
 """
@@ -95,6 +96,8 @@ CHI_789M = {"type": "chi", "tile": "7m"}
 CHI_456M = {"type": "chi", "tile": "4m"}
 #: (the tile seat 3 throws, the chi, its run, the tile thrown after it, the 全求人 single)
 CHIS = [("9m", CHI_789M, "789m", "6m", "5m"), ("4m", CHI_456M, "456m", "7m", "8m")]
+#: two 5m in the rivers: one left to draw
+FIVES_SEEN = {1: "5m1z", 2: "5m3z", 3: "4z"}
 
 
 def _five_to_eight(tile: str, chi: dict[str, Any]) -> SeatView:
@@ -175,6 +178,33 @@ def test_guard_greedy_and_the_expert_peng_for_the_quanqiuren(bot: str) -> None:
     ask(bot, _shanpon(), [PENG_7P])
 
 
+CHI_567M = {"type": "chi", "tile": "5m"}
+CHI_678M = {"type": "chi", "tile": "6m"}
+
+
+def _two_chis() -> SeatView:
+    """Ready on 5m/8m with 5678m beside the three melds (``bianfeng``), two 5m in the
+    rivers, seat 3 throws a 6m: the chi of 567m leaves the 8m single, that of 678m the 5m."""
+    return make_view("5678m", profile="bianfeng", melds={0: THREE}, claim=("6m", 3),
+                     actions=[PASS, CHI_567M, CHI_678M], discards=FIVES_SEEN, wall=30)
+
+
+def test_the_two_chis_leave_singles_of_one_value() -> None:
+    """The rules' side: either chi leaves a 2/5/8 single whose 全求人 collects 140 on any
+    discard; three 8m are left to draw and one 5m."""
+    for run, single in (("567m", "8m"), ("678m", "5m")):
+        after = [*THREE, meld("chi", run, 3)]
+        assert _waits("bianfeng", single, after) == [single]
+        assert _collects("bianfeng", single, single, after) == [0, 140, 140, 140]
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_guard_the_chi_that_keeps_the_live_258(bot: str, seed: int) -> None:
+    """Guard: every bot chis 567m and waits on the 8m (three left), not on the 5m."""
+    ask(bot, _two_chis(), [CHI_567M], seed=seed)
+
+
 @pytest.mark.parametrize("bot", ["greedy", "expert"])
 @pytest.mark.parametrize(("tile", "chi", "run", "thrown", "single"), CHIS)
 def test_guard_greedy_and_the_expert_chi_for_the_quanqiuren(
@@ -195,8 +225,6 @@ PENGS = [meld("peng", "111m", 3), meld("peng", "999p", 3), meld("peng", "777s", 
 #: four pin melds: 清一色, so a pin pairs whatever its rank
 PINS = [meld("chi", "123p", 3), meld("chi", "456p", 3), meld("peng", "888p", 1),
         meld("chi", "234p", 3)]
-#: two 5m in the rivers: one left to draw
-FIVES_SEEN = {1: "5m1z", 2: "5m3z", 3: "4z"}
 
 
 @pytest.mark.parametrize("profile", PROFILES)
