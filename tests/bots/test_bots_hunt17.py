@@ -14,7 +14,7 @@ The fault it found (the test fails on the code before the fix it names):
   discard, and a small win of his on it would have passed the minimum score there as on
   this seat's discard (the settlement below), so it does not complete his hand.  The 3p
   is live.  The 6p goes: it costs nothing.  The expert and the search bot threw the 3p
-  (about two points of expected deal-in by the model): the swap for a tile as fast and
+  (1.4 to 2.4 points of expected deal-in by the model): the swap for a tile as fast and
   all but safe (``ExpertBot.safe_ties``) waited for a threat of ``threat_min`` (0.25),
   and so early a seat opened twice reads as ready with a chance of 0.20 to 0.23.  The
   swap gives up nothing, so it is now made whatever the threat

@@ -330,10 +330,10 @@ class ExpertBot(GreedyBot):
         discard, not only while one reads as ready with a chance of ``threat_min``: the swap
         gives up nothing (the same shanten and target, as many tiles), so any threat pays
         for it.  Early in the hand (a wall of 48 or 60), beside seat 1 opened twice (a peng
-        of 东, a chi of 789m, a 红中 kong) and read as ready with a chance of 0.20 to 0.23,
-        the expert threw a live 3p (about two points of expected deal-in) beside an equally
-        useless 6p he had let go by since his last discard (off: as before 6 December
-        2026, a threat of ``threat_min`` first)."""
+        of 东, a chi of 789m, two 红中 kongs) and read as ready with a chance of 0.20 to
+        0.23, the expert threw a live 3p (1.4 to 2.4 points of expected deal-in) beside
+        an equally useless 6p he had let go by since his last discard (off: as before 6
+        December 2026, a threat of ``threat_min`` first)."""
         self.hopeless_holds = bool(hopeless_holds)
         """A hand that cannot be won any more (:meth:`hopeless`: more steps from ready than
         this seat has draws left) makes no kong of any kind and no claim: each only raises
