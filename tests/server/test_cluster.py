@@ -1517,7 +1517,11 @@ def test_a_clubs_table_is_listed_and_seated_across_nodes(nodes: list[ServeProces
             assert room["options"]["club"] == club and room["options"]["hands"] == 2
             code = room["code"]
             for node in (first, second, third):
-                listed = await asyncio.to_thread(rooms, node, tokens[0])
+                for _ in range(100):  # the listing is written behind the room's answer
+                    listed = await asyncio.to_thread(rooms, node, tokens[0])
+                    if listed:
+                        break
+                    await asyncio.sleep(0.1)
                 assert [(r["code"], r["host"], r["players"]) for r in listed] == [
                     (code, "crash1", ["crash1"])], node.port
             await outsider.send({"type": "join_room", "code": code})
