@@ -213,7 +213,7 @@ class ExpertBot(GreedyBot):
                  aim_union: bool = True, aim_small: bool = True,
                  near_targets: bool = True, live_waits: bool = True,
                  kong_value: bool = True, ready_big: bool = True, safe_ties: float = 0.5,
-                 early_ties: bool = True,
+                 early_ties: bool = True, ready_ties: bool = True,
                  hopeless_holds: bool = True, minimum_step: bool = True,
                  contract_ties: bool = True, rob_ready: bool = True,
                  threat_kongs: bool = True, own_discard: bool = True,
@@ -325,6 +325,15 @@ class ExpertBot(GreedyBot):
         a lone 6p he let go by after his last discard: the 6p cannot win for him, and it
         goes (the push-or-fold layer acts only for ``min_saving``, and the 3p costs 0.7 to
         1.5 points)."""
+        self.ready_ties = bool(ready_ties)
+        """Make the :attr:`safe_ties` swap for a ready hand's discard too: for another
+        ready discard, all but safe, whose waits are worth as much by the settlement
+        (:meth:`_wait_counts`: their value, and as many unseen tiles that complete the shape
+        and that win legally) (:meth:`_ready_tie`).  Ready by 3456m 456p 789s 55s 67s,
+        the 3m and the 6m each leave 5s/8s; beside seat 1 opened twice, who let the 6m go
+        by after his last discard, every bot threw the live 3m (the ready ranking has no
+        deal-in term: ``deal_in_weight`` 0, and the tiles' shape broke the tie), in every
+        profile (off: as before 6 December 2026)."""
         self.early_ties = bool(early_ties)
         """Make the :attr:`safe_ties` swap whenever an opened seat may win on the core's
         discard, not only while one reads as ready with a chance of ``threat_min``: the swap
@@ -1587,10 +1596,39 @@ class ExpertBot(GreedyBot):
         if threatened is None:
             return choice
         model, d0, sh0 = threatened
-        if sh0 == 0 or sum(model.risk(d0, sh0)[1:]) < self.safe_ties:
+        if sum(model.risk(d0, sh0)[1:]) < self.safe_ties:
             return choice
+        if sh0 == 0:
+            pick = self._ready_tie(t, ev, d0, lambda d: sum(model.risk(d, 0)[1:]))
+            return choice if pick is None else Discard(pick)
         swap = self._as_fast_swap(t, ev, d0, sh0, lambda d: sum(model.risk(d, sh0)[1:]), SAFE_COST)
         return choice if swap is None else Discard(swap)
+
+    def _ready_tie(self, t: SeatReading, ev: Evaluator, d0: int,
+                   cost: Callable[[int], float]) -> int | None:
+        """:attr:`ready_ties`: another ready discard than ``d0`` whose ``cost`` is at most
+        :data:`SAFE_COST` and whose waits are worth at least what ``d0``'s are on every
+        count of :meth:`_wait_counts` (the settled value, the tiles that complete the
+        shape, the tiles that win legally): the cheapest, then by the tiles' shape;
+        ``None`` if there is none (or with the switch off)."""
+        if not self.ready_ties:
+            return None
+        safe = [(cost(d), tile_shape_rank(d, t.counts), d) for d in discard_choices(t)
+                if d != d0 and ev.shanten_after(d, -1) == 0]
+        safe = sorted(k for k in safe if k[0] <= SAFE_COST)
+        if not safe:
+            return None
+
+        def counts(d: int) -> tuple[float, int, int]:
+            h13 = list(t.hand)
+            h13.remove(d)
+            return self._wait_counts(h13, t.melds)
+
+        c0 = counts(d0)
+        for _, _, d in safe:
+            if all(x >= y for x, y in zip(counts(d), c0, strict=True)):
+                return d
+        return None
 
     def _as_fast_swap(self, t: SeatReading, ev: Evaluator, d0: int, sh0: int,
                       cost: Callable[[int], float], limit: float) -> int | None:
