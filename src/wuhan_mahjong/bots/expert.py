@@ -224,8 +224,18 @@ class ExpertBot(GreedyBot):
                  threat_pi_kongs: bool = True,
                  direct_opens: bool = True, ready_bases: bool = True,
                  threat_claims: bool = True, threat_openings: bool | None = None,
-                 threat_laizi_kongs: bool = True) -> None:
+                 threat_laizi_kongs: bool = True, refused_ready: bool = True) -> None:
         super().__init__(seed)
+        self.refused_ready = bool(refused_ready)
+        """A ready discard none of whose wins passes the minimum score (its waits worth
+        nothing by the settlement, :meth:`_wait_counts`) counts a step away where another
+        discard keeps a big-hand target a step from ready on a live winning tile
+        (:meth:`_big_steps`): the big target is then played for, as at equal shanten.
+        Opened once by a chi of 123p, with 3456789p 22p 67m at a wall of 50 or 30, every
+        bot threw the 9p for a small hand ready on 5m/8m that no seat pays (one opening,
+        no kong: 0 from every loser in ``yuanhang`` and ``bianfeng``), where the 6m keeps
+        the 清一色 (180 self-drawn, 140 on any discard) a step away on nearly every pin
+        (off: as before 6 December 2026)."""
         self.threat_laizi_kongs = bool(threat_laizi_kongs)
         """With ``threat_kongs``, weigh a laizi kong (癞子杠) as a 暗杠 is weighed
         (:meth:`kong_costs`, its factor ``laizi_kong_factor`` on both sides, the win hard
@@ -1450,7 +1460,11 @@ class ExpertBot(GreedyBot):
                 out = sorted(((v - self.danger(d, 0), -tile_shape_rank(d, t.counts), d)
                               for v, _, d in rated), reverse=True)
                 return Discard(out[0][2])
-            if len(rated) == len(tied):
+            steps = (self._big_steps(t, ev, scored)
+                     if self.refused_ready and len(rated) == len(tied) else [])
+            if steps:
+                best, tied = 1, steps  # the refused ready hand is a step away
+            elif len(rated) == len(tied):
                 out2 = sorted(((n, -self.danger(d, 0), -tile_shape_rank(d, t.counts), d)
                                for _, n, d in rated), reverse=True)
                 return Discard(out2[0][3])
@@ -1544,6 +1558,23 @@ class ExpertBot(GreedyBot):
                 deep.sort()
                 return Discard(deep[0][2])
         return Discard(keyed[0][2])
+
+    @staticmethod
+    def _big_steps(t: SeatReading, ev: Evaluator, scored: Sequence[tuple[int, int]]
+                   ) -> list[int]:
+        """:attr:`refused_ready`: the discards (of ``scored``, (live shanten, discard)
+        pairs) a step from ready that keep a big-hand target a step away, some unseen tile
+        (the laizi aside) making it ready on a live winning tile (a big hand's win passes
+        the minimum score)."""
+        out = []
+        for s, d in scored:
+            if s != 1:
+                continue
+            ev13 = ev.with_tile(d, -1)
+            if any(tg != "small" and ev13.shanten(tg) == 1
+                   and ready_acceptance(ev13, t, tg) > t.unseen[t.laizi] for tg in ev13.allowed):
+                out.append(d)
+        return out
 
     def haidi_worth(self, t: SeatReading, tile: int, live: int) -> float:
         """:attr:`haidi_bases`: the 海底捞 tiles left after discarding ``tile``, each counted

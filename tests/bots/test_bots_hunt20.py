@@ -1,0 +1,123 @@
+"""Decision problems of the twentieth hunt (6 December 2026): the seat's own big hands
+(清一色, 碰碰胡, 将一色, 风一色, 全求人) in the middle of the hand, walls of about 30 to
+70.  Each position has one answer the rules settle, checked by the analysis
+(:func:`wuhan_mahjong.analysis.waits`) and the settlement
+(:func:`wuhan_mahjong.scoring.settle`, a win that fails the minimum score counted as
+nothing, Project decision 14), not by the bots, and is asked of the bots it concerns in
+every profile where the answer is the same.
+
+The fault it found (the test fails on the code before the fix it names):
+
+* Opened once by a chi of 123p, holding 3456789p 22p 67m at a wall of 50 or 30 in
+  ``yuanhang`` or ``bianfeng``: the 9p (or the 3p) leaves a small hand ready on 5m/8m
+  whose every win the minimum score refuses (one opening, no kong: 0 from every loser by
+  the settlement), the 6m or the 7m a 清一色 a step away on every pin (24 unseen), whose
+  win collects 180 self-drawn and 140 on any discard.  The expert and the search bot
+  threw the 9p: a ready discard went first whatever its waits were worth.  A ready hand
+  that wins nothing now counts a step away where a big target is a step away on live
+  tiles (``ExpertBot.refused_ready``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from handmade import ask, discard, make_view, meld
+
+from wuhan_mahjong.analysis import waits
+from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.engine import SeatView
+from wuhan_mahjong.engine.actions import action_from_json
+from wuhan_mahjong.meld import Meld
+from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.scoring import NotAWin, settle
+from wuhan_mahjong.tiles import parse_tile, parse_tiles, tile_str
+from wuhan_mahjong.win_record import parse_win_record
+
+PROFILES = ("yuanhang", "bianfeng", "laizishanzhuang")
+#: who pays, in the order :func:`_collects` lists them
+WAYS = (("self_draw", None), ("discard", 1), ("discard", 2), ("discard", 3))
+#: rivers without a pin, a 5m or an 8m
+RIVERS = {1: "1s9s", 2: "3z1s", 3: "4z9m"}
+
+
+def _collects(profile: str, hand: str, tile: str, melds: list[dict[str, Any]]) -> list[int]:
+    """What seat 0's win of ``hand`` (its concealed tiles before ``tile``) beside ``melds``
+    collects by the settlement, self-drawn and on seat 1's, 2's and 3's discard (seat 1
+    deals, the indicator 东); 0 where the win fails the minimum score or is no win."""
+    mine = [{"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]} for m in melds]
+    seats: list[dict[str, Any]] = [{"hand": hand, "melds": mine},
+                                   *({"hand": "", "melds": []} for _ in range(3))]
+    base = {"profile": profile, "dealer": 1, "indicator": "1z", "winner": 0,
+            "winning_tile": tile, "seats": seats}
+    out = []
+    for win_by, frm in WAYS:
+        record = {**base, "win_by": win_by, **({} if frm is None else {"from": frm})}
+        try:
+            out.append(settle(parse_win_record(record)).total)
+        except NotAWin:
+            out.append(0)
+    return out
+
+
+def _waits(profile: str, hand: str, melds: list[dict[str, Any]]) -> list[str]:
+    """The tiles that give ``hand`` beside ``melds`` a legal win on a discard."""
+    rules = get_rules(profile)
+    ms = [Meld(m["type"], tuple(parse_tiles(m["tiles"])), m["from_seat"], None)
+          for m in melds]
+    laizi = rules.laizi_of(parse_tile("1z"))
+    return [tile_str(w.tile) for w in waits(parse_tiles(hand), ms, laizi, rules, "discard")]
+
+
+# ---------------------------------------------------------------- the fault found
+
+CHI_123P = [meld("chi", "123p", 3)]
+FLUSH_STEP = [discard("6m"), discard("7m")]
+
+
+def _flush_or_refused(profile: str, wall: int) -> SeatView:
+    """Opened by a chi of 123p, 3456789p 22p 67m in hand (seat 1 deals)."""
+    return make_view("3456789p22p67m", profile=profile, melds={0: CHI_123P}, wall=wall,
+                     discards=RIVERS)
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+def test_the_small_ready_hand_wins_nothing_and_the_flush_is_a_step_away(profile: str) -> None:
+    """The rules' side: the 9p or the 3p leaves 5m/8m, whose wins fail the minimum score
+    from every loser (one opening, no kong); after the 6m or the 7m (the other one next),
+    every pin makes the 清一色 ready, each of its wins 180 self-drawn, 140 on a discard."""
+    for small in ("345678p22p67m", "456789p22p67m"):
+        assert _waits(profile, small, CHI_123P) == ["5m", "8m"]
+        for win in ("5m", "8m"):
+            assert _collects(profile, small, win, CHI_123P) == [0, 0, 0, 0]
+    for pin in "123456789":
+        hand = f"3456789p22p{pin}p"
+        winning = _waits(profile, hand, CHI_123P)
+        assert winning
+        for win in winning:
+            assert _collects(profile, hand, win, CHI_123P) == [180, 140, 140, 140]
+
+
+def test_in_laizishanzhuang_the_small_hand_passes() -> None:
+    """Where no minimum score refuses it (``laizishanzhuang``), the small hand's win
+    collects 32 self-drawn, 24 from the dealer, 20 from the others: no position there (a
+    small hand ready on eight tiles against a 清一色 a step away is a judgement)."""
+    for win in ("5m", "8m"):
+        assert _collects("laizishanzhuang", "345678p22p67m", win, CHI_123P) == [32, 24, 20, 20]
+
+
+@pytest.mark.parametrize("wall", [50, 30])
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_the_flush_is_kept_over_a_ready_hand_that_wins_nothing(bot: str, profile: str,
+                                                               wall: int) -> None:
+    """The expert and the search bot throw the 6m or the 7m (they threw the 9p)."""
+    ask(bot, _flush_or_refused(profile, wall), FLUSH_STEP)
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+def test_the_refused_ready_switch_plays_as_before(profile: str) -> None:
+    """Off, the expert throws the 9p, as before."""
+    bot = ExpertBot(1, refused_ready=False)
+    assert bot.choose(_flush_or_refused(profile, 50)) == action_from_json(discard("9p"))
