@@ -218,7 +218,7 @@ class ExpertBot(GreedyBot):
                  contract_ties: bool = True, rob_ready: bool = True,
                  threat_kongs: bool = True, own_discard: bool = True,
                  family_reads: bool = True, soft_passes: bool = True,
-                 passes_then: bool = True,
+                 passes_then: bool = True, big_only: bool = True,
                  capped_kongs: bool = True, live_steps: bool = True,
                  bloom_first: float = 1.5, bloom_later: bool | None = None,
                  threat_pi_kongs: bool = True,
@@ -456,6 +456,14 @@ class ExpertBot(GreedyBot):
         his soft small win (a laizi standing in) would have passed the minimum score there
         wherever it would on this seat's discard, not his hard win alone
         (:meth:`OpponentModel._pass_tells`)."""
+        self.big_only = bool(big_only)
+        """Read a seat whose small win cannot pass the minimum score on this seat's
+        discard as winning on it only with a big hand his melds allow
+        (:attr:`OpponentModel.big_only`).  In ``bianfeng``, beside seat 1 opened by 123p
+        456p 999p (his small win pays 8 at most from a closed discarder: refused), at a
+        wall of 10 or 8, the expert and the search bot broke their 45s for a 5s he threw
+        rather than throw a lone 9m no win of his can take, read at 0.6 points of risk
+        (off: as before 6 December 2026)."""
         self.passes_then = bool(passes_then)
         """With ``let_go``, judge an opponent's pass by the seats' factors when he made it
         (:attr:`OpponentModel.passes_then`): a claim since may lift a small win the minimum
@@ -692,7 +700,8 @@ class ExpertBot(GreedyBot):
                                         rob_ready=self.rob_ready, own_discard=self.own_discard,
                                         family_reads=self.family_reads,
                                         soft_passes=self.soft_passes,
-                                        passes_then=self.passes_then)
+                                        passes_then=self.passes_then,
+                                        big_only=self.big_only)
         return self._model
 
     def _threatened(self, ev: Evaluator, choice: Action | None, threat_min: float | None = None
@@ -1397,7 +1406,8 @@ class ExpertBot(GreedyBot):
         model = self.model() if self.waits == "shapes" else OpponentModel(
             t, self.rng, self.samples, waits="shapes", ready_fit=self.ready_fit,
             let_go=self.let_go, own_discard=self.own_discard, family_reads=self.family_reads,
-            soft_passes=self.soft_passes, passes_then=self.passes_then)
+            soft_passes=self.soft_passes, passes_then=self.passes_then,
+            big_only=self.big_only)
         d0 = choice.tile
         sh0 = ev.shanten_after(d0, -1)
         acc0 = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]

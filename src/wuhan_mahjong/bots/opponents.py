@@ -152,6 +152,9 @@ class Read:
     #: his readiness for a rob (抢杠): as ``p_ready``, but a robbed kong is a big hand, so
     #: a small hand that could not pass the minimum score robs all the same
     p_rob: float = 0.0
+    #: the kinds a win of his on my discard can complete at all (``None``: every kind);
+    #: see :meth:`OpponentModel.big_kinds`
+    discard_kinds: frozenset[int] | None = None
 
     def fits(self, tile: int) -> bool:
         """Whether ``tile`` belongs to his focus (the tiles he collects)."""
@@ -185,8 +188,16 @@ class OpponentModel:
                  waits: str = "sampled", ready_fit: bool = False,
                  let_go: bool = True, rob_ready: bool = True,
                  own_discard: bool = True, family_reads: bool = True,
-                 soft_passes: bool = True, passes_then: bool = True) -> None:
+                 soft_passes: bool = True, passes_then: bool = True,
+                 big_only: bool = True) -> None:
         check_wait_reading(waits)
+        self.big_only = big_only
+        """Where his small win cannot pass the minimum score on my discard (``small_ok``
+        false), read only the kinds a big hand his melds still allow could win on
+        (:meth:`big_kinds`) as his waits on my discard (:meth:`risk`); off, every kind
+        keeps the shape reading's weight (the other kinds weighed down by a suit read, not
+        out), as before 6 December 2026.  His waits for a rob (:meth:`rob_risk`) keep
+        every kind: 抢杠 is a big hand whatever the shape."""
         self.passes_then = passes_then
         """With ``let_go``, judge a pass by the factors of the seats when he made it: a
         claim since (a seat's opening) may lift a small win of his that the minimum score
@@ -319,7 +330,34 @@ class OpponentModel:
             waits = self._without_let_go(o, waits, small_ok)
         feed = (focus is not None and focus != "pph" and ps.openings == CONTRACT_OPENING - 1
                 and _contract_name(focus) in t.rules.one_suit_contract_hands)
-        return Read(o, True, small_ok, focus, strength, p_ready, waits, feed, p_rob)
+        kinds = self.big_kinds(o) if self.big_only and not small_ok and not lone else None
+        return Read(o, True, small_ok, focus, strength, p_ready, waits, feed, p_rob, kinds)
+
+    def big_kinds(self, o: int) -> frozenset[int]:
+        """The kinds a big hand of ``o`` could still win on, by his melds: 清一色 (his
+        melds all of one suit: that suit), 碰碰胡 (all pungs or kongs: any kind), 将一色
+        (all 2/5/8: the 2/5/8), 风一色 (all honours: the honours).  On a discard no other
+        big hand is open to a seat holding more than one tile (全求人 is read apart;
+        杠上花 and 海底捞 are self-drawn, 抢杠 is a rob), so where his small win cannot
+        pass the minimum score on my discard, no other kind can win for him on it: a
+        seat opened by 123p 456p 999p in ``bianfeng`` wins on no 5m.  A kong he holds
+        concealed only narrows these (it is one more meld), so reading the shown melds
+        alone never takes out a kind that could win."""
+        t = self.t
+        melds = t.seats[o].melds
+        tiles = [x for m in melds for x in m.tiles]
+        kinds: set[int] = set()
+        if not tiles:
+            return frozenset(range(NUM_KINDS))
+        if all(m.is_pung for m in melds):
+            kinds.update(range(NUM_KINDS))
+        suits = {suit_of(x) for x in tiles}
+        if len(suits) == 1 and is_suited(tiles[0]):
+            kinds.update(x for x in range(27) if suit_of(x) == suit_of(tiles[0]))
+        for family in ("jys", "fys"):
+            if all(focus_fits(family, x) for x in tiles):
+                kinds.update(x for x in range(NUM_KINDS) if focus_fits(family, x))
+        return frozenset(kinds)
 
     def _fitted_ready(self, o: int, focus: str | None, strength: float,
                       small_ok: bool) -> float:
@@ -677,6 +715,8 @@ class OpponentModel:
         for o, r in self.reads.items():
             if not r.can_win:
                 continue
+            if r.discard_kinds is not None and tile not in r.discard_kinds:
+                continue  # no win of his on my discard could complete it
             p = r.p_ready * r.waits[tile]
             pay = self.deal_in_cost(o, tile)
             # had he not won on this tile he would often win later anyway, and this

@@ -1,0 +1,203 @@
+"""Decision problems of the twenty-second hunt (6 December 2026): defence by reading, late
+in the hand (walls of 8 to 30), against a seat that is clearly ready (three melds): the
+tiles that seat cannot win on.  Each position has one answer the rules and plain expected
+value settle, checked by :mod:`wuhan_mahjong.analysis` and
+:func:`wuhan_mahjong.scoring.settle` (every hidden hand he could hold tried), not by the
+bots, and asked of the bots it concerns (the readers: greedy reads no river, its design)
+in every profile where the answer is the same.
+
+The fault it found (each test fails on the code before the fix it names):
+
+* In ``bianfeng`` (开口翻, the minimum score 8 from every loser or 20 from one), seat 1 is
+  opened three times by a chi of 123p and one of 456p from this seat and a peng of 999p,
+  no kong: his small win on this seat's discard, this seat and the others closed, pays 8
+  from this seat and 4 from the others at most, and the settlement refuses it.  Only a
+  big hand can win for him on this seat's discard, and with a chi among his melds and
+  every meld a pin that is 清一色: no tile but a pin deals in to him.  Closed, a step
+  from ready with a lone 7p and a lone 9m, equally useless, at a wall of 10 or 8, the
+  expert and the search bot broke their 45s for a 5s he had thrown (two steps away):
+  the model read the 9m as 0.6 points of risk (a suit read weighs the other suits down,
+  not out), and so late the speed the 5s gives up is worth less than that.  A seat whose
+  small win cannot pass the minimum on this seat's discard is now read as winning on it
+  only with the kinds a big hand his melds allow
+  (``OpponentModel.big_only``, the expert's option ``big_only``).
+
+The positions the bots already answered right are below it, marked as guards.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from handmade import ask, discard, make_view, meld
+
+from wuhan_mahjong.analysis import is_winning_shape, shanten
+from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.search import SearchBot
+from wuhan_mahjong.engine import SeatView
+from wuhan_mahjong.engine.actions import action_from_json
+from wuhan_mahjong.meld import Meld
+from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.scoring import NotAWin, settle
+from wuhan_mahjong.tiles import NUM_KINDS, format_tiles, parse_tile, parse_tiles
+from wuhan_mahjong.win_record import parse_win_record
+
+READERS = ("expert", "search")  # the bots that read the other seats (greedy does not)
+
+#: seat 1, not the dealer (seat 3): two pin chis from this seat, a peng of 999p from seat 2
+FLUSH_MELDS = {1: [meld("chi", "123p", 0), meld("chi", "456p", 0), meld("peng", "999p", 2)]}
+#: the 3p, 6p and 9p claimed from the rivers; seat 1 threw 1m 9s 西 5s 8m
+FLUSH_RIVERS = {0: "1z8m3p>1 6p>1 2z", 1: "1m9s3z5s8m", 2: "9p>1 4z6z1s", 3: "2z3z4z7s"}
+#: a step from ready (234m 567m, 22s, 45s, 78s) with a lone 7p and a lone 9m
+FLUSH_HAND = "234m567m22s45s78s7p9m"
+#: seat 1 again, opened by a chi of 123p, a chi of 456s and a peng of 999m: no big hand
+MIXED_MELDS = {1: [meld("chi", "123p", 0), meld("chi", "456s", 0), meld("peng", "999m", 2)]}
+MIXED_RIVERS = {0: "1z9s3p>1 6s>1 2z", 1: "1m9p3z5s8m", 2: "9m>1 4z6z1s", 3: "2z3z4z7s"}
+MIXED_HAND = "234m567m22s45s78s7p5m"
+
+
+def _flush_view(wall: int) -> SeatView:
+    return make_view(FLUSH_HAND, profile="bianfeng", indicator="9s", wall=wall, dealer=3,
+                     melds=FLUSH_MELDS, discards=FLUSH_RIVERS)
+
+
+def _melds(melds: list[dict[str, Any]]) -> list[Meld]:
+    return [Meld(m["type"], tuple(parse_tiles(m["tiles"])), m["from_seat"], m["kind"])
+            for m in melds]
+
+
+def _discard_win(hidden: str, tile: str, melds: list[dict[str, Any]]) -> dict[int, int]:
+    """What each loser pays for seat 1's win on this seat's ``tile`` in ``bianfeng``
+    (seat 3 deals; the laizi is 1s; ``hidden`` his four concealed tiles), by the
+    settlement (``NotAWin`` if it is no win or fails the minimum score)."""
+    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    seats[1] = {"hand": hidden, "melds": [
+        {"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]} for m in melds]}
+    rec = {"profile": "bianfeng", "dealer": 3, "indicator": "9s", "winner": 1,
+           "win_by": "discard", "from": 0, "winning_tile": tile, "seats": seats}
+    return {p.loser: int(p.amount) for p in settle(parse_win_record(rec)).payments}
+
+
+def _wins_on(tile: str, melds: list[dict[str, Any]]) -> tuple[int, int]:
+    """(hidden hands of seat 1 whose shape ``tile`` completes, those the settlement
+    accepts as a win on this seat's discard), over every four tiles he could hold."""
+    rules = get_rules("bianfeng")
+    laizi = parse_tile("1s")
+    ms = _melds(melds)
+    t = parse_tile(tile)
+    shapes = accepted = 0
+    for hidden in itertools.combinations_with_replacement(range(NUM_KINDS), 4):
+        hand = [*hidden, t]
+        if any(hand.count(k) > 4 for k in hand) or parse_tile("7z") in hidden:
+            continue  # 红中 is always konged, never held
+        if not is_winning_shape(hand, ms, laizi, rules):
+            continue
+        shapes += 1
+        try:
+            _discard_win(format_tiles(list(hidden)), tile, melds)
+        except NotAWin:
+            continue
+        accepted += 1
+    return shapes, accepted
+
+
+# ---------------------------------------------------------------- the fault found
+
+
+def test_his_small_win_fails_the_minimum_on_my_discard() -> None:
+    """The rules' side: his hard small win on this seat's discard (55s 78m on a 9m: 开口翻
+    ×2, 硬胡 ×2, this seat's 放冲 ×2, the dealer's ×2) pays 8, 4 and 8, short of 20 from
+    any loser and of 8 from every one, and is refused; his 清一色 on a 7p passes."""
+    with pytest.raises(NotAWin, match="minimum score"):
+        _discard_win("55s78m", "9m", FLUSH_MELDS[1])
+    assert max(_discard_win("55p78p", "9p", FLUSH_MELDS[1]).values()) >= 20
+
+
+@pytest.mark.slow
+def test_no_hidden_hand_of_his_wins_on_the_9m() -> None:
+    """Every four tiles he could hold: the 9m completes many shapes (a run or a pung
+    beside a 2/5/8 pair, a laizi standing in or not), and the settlement refuses each
+    (the minimum score; no big hand is open to a chi and a pin meld with a 9m)."""
+    shapes, accepted = _wins_on("9m", FLUSH_MELDS[1])
+    assert shapes > 100 and accepted == 0
+
+
+def test_the_two_lone_tiles_are_equally_useless() -> None:
+    """Either lone tile leaves the hand a step from ready with the same tiles to draw;
+    the 5s leaves it two steps away."""
+    rules = get_rules("bianfeng")
+    laizi = parse_tile("1s")
+    hand = parse_tiles(FLUSH_HAND)
+    after = {}
+    for tile in ("7p", "9m", "5s"):
+        rest = list(hand)
+        rest.remove(parse_tile(tile))
+        after[tile] = shanten(rest, [], laizi, rules)
+    assert after == {"7p": 1, "9m": 1, "5s": 2}
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("wall", [10, 8])
+def test_late_the_tile_he_cannot_win_on_goes(bot: str, wall: int) -> None:
+    """At a wall of 10 or 8 the 9m goes (safe: no win of his can take it), not the 5s
+    that breaks the hand, nor the 7p that deals in to his 清一色.  The expert and the
+    search bot threw the 5s (``ExpertBot.big_only``)."""
+    ask(bot, _flush_view(wall), [discard("9m")])
+
+
+@pytest.mark.parametrize("cls", [ExpertBot, SearchBot])
+def test_the_big_only_switch_plays_as_before(cls: type[ExpertBot]) -> None:
+    assert cls(1, big_only=False).choose(_flush_view(10)) == action_from_json(discard("5s"))
+
+
+def test_the_model_reads_the_other_suits_as_no_deal_in() -> None:
+    """The model's side: with the switch the 9m reads as no risk at all from seat 1, and
+    the 7p keeps its risk; without it the 9m carried 0.6 points."""
+    import random
+
+    from wuhan_mahjong.bots.opponents import OpponentModel
+    from wuhan_mahjong.bots.seat_reading import SeatReading
+
+    t = SeatReading(_flush_view(10))
+    on = OpponentModel(t, random.Random(1), waits="shapes")
+    off = OpponentModel(t, random.Random(1), waits="shapes", big_only=False)
+    nine, seven = parse_tile("9m"), parse_tile("7p")
+    assert on.risk(nine, 1) == (0.0, 0.0, 0.0)
+    assert off.risk(nine, 1)[1] > 0.3
+    assert on.risk(seven, 1) == off.risk(seven, 1)
+    assert on.rob_risk(nine) == off.rob_risk(nine)  # a rob is a big hand: no change
+
+
+# ---------------------------------------------------------------- guards
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("wall", [24, 16, 12])
+def test_guard_earlier_the_tile_he_cannot_win_on_goes(bot: str, wall: int) -> None:
+    """Guard.  The same position at walls of 24 to 12: the 9m goes, without the switch
+    too (the speed the 5s gives up still outweighs the 0.6 points it read)."""
+    ask(bot, _flush_view(wall), [discard("9m")])
+    assert ExpertBot(1, big_only=False).choose(_flush_view(wall)) == \
+        action_from_json(discard("9m"))
+
+
+def test_no_big_hand_is_open_to_mixed_melds() -> None:
+    """The rules' side of the next guard: opened by 123p, 456s and 999m, he cannot win on
+    this seat's 7p or 5m at all in ``bianfeng`` (a small win short of the minimum, and
+    no big hand beside a chi in two suits)."""
+    with pytest.raises(NotAWin, match="minimum score"):
+        _discard_win("55s56p", "7p", MIXED_MELDS[1])
+    with pytest.raises(NotAWin, match="minimum score"):
+        _discard_win("88p34m", "5m", MIXED_MELDS[1])
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("wall", [16, 8])
+def test_guard_no_threat_keeps_the_hand(bot: str, wall: int) -> None:
+    """Guard.  Beside that seat, the only one opened, no tile of this seat's can deal in:
+    the hand is kept a step from ready (the 7p or the 5m goes, neither breaks a block)."""
+    view = make_view(MIXED_HAND, profile="bianfeng", indicator="9s", wall=wall, dealer=3,
+                     melds=MIXED_MELDS, discards=MIXED_RIVERS)
+    ask(bot, view, [discard("7p"), discard("5m")])
