@@ -201,3 +201,55 @@ def test_guard_no_threat_keeps_the_hand(bot: str, wall: int) -> None:
     view = make_view(MIXED_HAND, profile="bianfeng", indicator="9s", wall=wall, dealer=3,
                      melds=MIXED_MELDS, discards=MIXED_RIVERS)
     ask(bot, view, [discard("7p"), discard("5m")])
+
+
+#: seat 1, seat 2 deals: a chi of 678m from this seat, pengs of 东 and 999s; every 2p and
+#: 4p is seen, and three 3p
+WALL_MELDS = {1: [meld("chi", "678m", 0), meld("peng", "111z", 2), meld("peng", "999s", 3)]}
+WALL_RIVERS = {0: "2p4p3p9p", 1: "2p4p3p2z8m", 2: "2p4p3p6z", 3: "2p4p1p2z5z"}
+#: a step from ready (234m 345m, 22s, 45s, 78s) with a lone 3p and a lone 9p; laizi 1m
+WALL_HAND = "234m345m22s45s78s3p9p"
+
+
+def _shapes_on(tile: str, profile: str, laizi_held: bool) -> int:
+    """The hidden hands of four tiles seat 1 could hold (of the tiles this seat has not
+    seen; with the laizi among them or not) whose shape ``tile`` completes."""
+    rules = get_rules(profile)
+    laizi = rules.laizi_of(parse_tile("9m"))
+    seen = [0] * NUM_KINDS
+    for text in [WALL_HAND, "9m", *(m["tiles"] for m in WALL_MELDS[1]),
+                 *WALL_RIVERS.values()]:
+        for k in parse_tiles(text):
+            seen[k] += 1
+    unseen = [0 if k == parse_tile("7z") else 4 - seen[k] for k in range(NUM_KINDS)]
+    kinds = [k for k in range(NUM_KINDS) if unseen[k] and (laizi_held or k != laizi)]
+    ms = _melds(WALL_MELDS[1])
+    t = parse_tile(tile)
+    return sum(1 for hidden in itertools.combinations_with_replacement(kinds, 4)
+               if all(hidden.count(k) <= unseen[k] for k in hidden)
+               and (laizi in hidden) == laizi_held
+               and is_winning_shape([*hidden, t], ms, laizi, rules))
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "laizishanzhuang"])
+def test_the_3p_has_no_chance_without_the_laizi(profile: str) -> None:
+    """The rules' side: with every 2p and 4p seen and the last 3p in this seat's hand
+    (壁, no chance), no four tiles of his without the laizi wait on the 3p (no run, no
+    pair of it); the 9p completes 16 such hands (a 78p, a 99p beside a 2/5/8 pair).  With
+    the laizi among his tiles, the 9p completes 82 hands, the 3p 49 (the laizi as the 2p
+    or the 4p beside a 1p or a 5p)."""
+    assert _shapes_on("3p", profile, False) == 0
+    assert _shapes_on("9p", profile, False) == 16
+    assert (_shapes_on("3p", profile, True), _shapes_on("9p", profile, True)) == (49, 82)
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("profile", ["yuanhang", "laizishanzhuang"])
+@pytest.mark.parametrize("wall", [20, 12])
+def test_guard_the_no_chance_tile_goes(bot: str, profile: str, wall: int) -> None:
+    """Guard.  Beside seat 1's three melds (his small win passes the minimum score in
+    ``yuanhang``), a step from ready with a lone 3p (no chance) and a lone 9p, equally
+    useless: the 3p goes (greedy, which reads no river, throws the 9p)."""
+    view = make_view(WALL_HAND, profile=profile, indicator="9m", wall=wall, dealer=2,
+                     melds=WALL_MELDS, discards=WALL_RIVERS)
+    ask(bot, view, [discard("3p")])

@@ -221,11 +221,21 @@ class ExpertBot(GreedyBot):
                  passes_then: bool = True, big_only: bool = True,
                  capped_kongs: bool = True, live_steps: bool = True,
                  bloom_first: float = 1.5, bloom_later: bool | None = None,
+                 bloom_source: bool = True,
                  threat_pi_kongs: bool = True,
                  direct_opens: bool = True, ready_bases: bool = True,
                  threat_claims: bool = True, threat_openings: bool | None = None,
                  threat_laizi_kongs: bool = True, refused_ready: bool = True) -> None:
         super().__init__(seed)
+        self.bloom_source = bool(bloom_source)
+        """With ``bloom_first``, value the self-drawn win in hand by where its tile came
+        from, as the view now says (``replacement_draw``): 杠上花 after a kong's
+        replacement draw, a plain self-draw after a draw from the wall.  Without it the
+        view could not tell, and a seat that had made any kong took the larger of the two.
+        Opened once with two 红中 kongs (456p 789s 55m 3s and the wild), drawing a 4s from
+        the wall: the soft self-drawn win collects 64, the laizi kong's 杠上花 draw alone is
+        worth about 110 (11 of 119 unseen tiles at 1,200); the expert and the search bot
+        priced the win as a 杠上花 (360) and took it (off: as before 6 December 2026)."""
         self.refused_ready = bool(refused_ready)
         """A ready discard none of whose wins passes the minimum score (its waits worth
         nothing by the settlement, :meth:`_wait_counts`) counts a step away where another
@@ -582,7 +592,10 @@ class ExpertBot(GreedyBot):
         me = t.my.state()
         konged = (any(m.type == "kong" for m in me.melds) or me.red_kongs or me.green_kongs
                   or me.laizi_kongs or me.pi_kongs)
-        ways = ["self_draw", "kong_bloom"] if konged else ["self_draw"]
+        if self.bloom_source:  # the view says where the tile came from
+            ways = ["kong_bloom"] if t.replacement_draw else ["self_draw"]
+        else:
+            ways = ["self_draw", "kong_bloom"] if konged else ["self_draw"]
         now = max(self._settle_mine(hand, drawn, me, w) for w in ways)
         if now <= 0:
             return False
