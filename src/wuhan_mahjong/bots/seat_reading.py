@@ -276,7 +276,18 @@ def parse_view(view: SeatView) -> IntView:
         _count(view, "dealer", "view", 3), phase,
         indicator, laizi,
         _count(view, "wall", "view", 136), bool(view.get("end_phase")), on_table, tuple(seats),
-        hand, drawn_tile, tuple(actions))
+        hand, drawn_tile, tuple(actions), _replacement_draw(view, phase))
+
+
+def _replacement_draw(view: Any, phase: str) -> bool:
+    """The view's ``replacement_draw`` (false where a view leaves it out, as views before
+    6 December 2026 did): only in the turn phase."""
+    value = view.get("replacement_draw", False)
+    if type(value) is not bool:
+        raise ViewError("view.replacement_draw: not true or false")
+    if value and phase != "turn":
+        raise ViewError(f"view.replacement_draw: no replacement draw in the {phase} phase")
+    return value
 
 
 class SeatReading:
@@ -301,6 +312,8 @@ class SeatReading:
             _check_rules_agree(iv, self.rules)
         self.hand: list[int] = list(iv.hand)
         self.drawn: int | None = iv.drawn
+        #: the tile in hand came as a kong's replacement: a self-drawn win now is 杠上花
+        self.replacement_draw: bool = iv.replacement_draw
         self.wall: int = iv.wall
         self.end_phase: bool = iv.end_phase
         self.on_table: int | None = iv.on_table[1] if iv.on_table else None
@@ -346,7 +359,12 @@ class SeatReading:
     def public_key(self) -> bytes:
         """Everything this seat knows, canonically encoded: the same bytes for the JSON
         and the in-process view of one decision (bots seed their sampling from it)."""
-        return repr(self.iv).encode()
+        key = repr(self.iv)
+        if not self.iv.replacement_draw:
+            # the field added on 6 December 2026, left out when false: every other
+            # decision keeps the seed it had before
+            key = key.removesuffix(", replacement_draw=False)") + ")"
+        return key.encode()
 
     # ------------------------------------------------------------------ helpers
     @property

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.actions import Action
+from ..engine.views import replacement_draw
 from ..meld import Meld
 
 if TYPE_CHECKING:  # the builder reads a state; the view never holds one
@@ -65,6 +66,10 @@ class IntView(NamedTuple):
     hand: tuple[int, ...]
     drawn: int | None
     legal_actions: tuple[Action, ...]
+    #: the seat in turn drew its tile as a kong's replacement (a self-drawn win now is
+    #: 杠上花; public, the JSON view's ``replacement_draw``); last, with a default, so
+    #: that a view built without it reads as before
+    replacement_draw: bool = False
 
 
 def int_view(state: HandState, viewer: int) -> IntView:
@@ -98,4 +103,4 @@ def int_view(state: HandState, viewer: int) -> IntView:
     return IntView(viewer, state.hand_no, state.rules.profile, options, state.dealer, state.phase,
                    state.indicator, state.laizi, state.live, state.end_phase, on_table,
                    tuple(seats), state.hand_tiles(viewer), drawn,
-                   tuple(state.legal_actions(viewer)))
+                   tuple(state.legal_actions(viewer)), replacement_draw(state))

@@ -8,7 +8,9 @@ live-wall count and the wall commitment.  It never holds another seat's
 concealed tiles, the faces of another seat's concealed kongs (暗杠), the wall
 order or the salt: those appear only in ``result.reveal`` once the hand is
 over.  It does not say whether anybody else may claim the discard on the table
-or has answered yet.
+or has answered yet.  ``replacement_draw`` says whether the seat in turn drew its
+tile as a kong's replacement (public: the kong was seen), so a self-drawn win now
+would be 杠上花.
 
 ``decision`` is the id of the decision now open (a turn, a claim window, a final
 draw): an answer should carry it, so that a late click cannot land in the next
@@ -106,6 +108,7 @@ class SeatView(TypedDict):
     wall: int  # tiles left in the live wall
     end_phase: bool
     final_draws_left: int
+    replacement_draw: bool  # the seat in turn drew its tile as a kong's replacement (杠上花)
     on_table: TableTile | None  # the discard being answered, or the added-kong tile (rob)
     seats: list[PublicSeat]
     hand: str | None  # own concealed tiles (None for a spectator)
@@ -202,6 +205,13 @@ def own_part(state: HandState, viewer: int | None) -> tuple[str | None, str | No
             [action_view(state, viewer, a) for a in state.legal_actions(viewer)])
 
 
+def replacement_draw(state: HandState) -> bool:
+    """Whether the seat in turn holds a kong's replacement draw (a self-drawn win now is
+    杠上花, ``kong_bloom``).  Public: every seat saw the kong the draw follows; it stays
+    true through further kongs' replacement draws and ends with the turn."""
+    return state.phase == "turn" and state.draw_source == "replacement"
+
+
 def seat_view(state: HandState, viewer: int | None) -> SeatView:
     """The view of seat ``viewer`` (0-3), or of a spectator (``None``).
 
@@ -232,6 +242,7 @@ def seat_view(state: HandState, viewer: int | None) -> SeatView:
         "end_phase": state.end_phase,
         "final_draws_left": state.final_left if state.phase == "final" else (
             min(state.rules.final_draws, state.live) if state.end_phase else state.rules.final_draws),
+        "replacement_draw": replacement_draw(state),
         "on_table": on_table,
         "seats": [_public_seat(state, s, viewer) for s in range(4)],
         "hand": hand,

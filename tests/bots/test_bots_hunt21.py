@@ -1,0 +1,213 @@
+"""Decision problems of the twenty-first hunt (6 December 2026): kongs on plain tiles and
+the turn after a kong's replacement draw.  Each position has one answer the rules and
+plain expected value settle (the amounts asked of :func:`wuhan_mahjong.scoring.settle`),
+asked of the bots it concerns in every profile where the answer is the same.
+
+A self-drawn win on a kong's replacement draw is 杠上花 (``kong_bloom``), a big hand that
+settles far above a plain self-draw.  The seat view did not say where the tile in hand
+came from, so a seat that had made any kong priced the win in hand as the larger of the
+two (left alone at the sixteenth hunt).  The engine's views now say it
+(``replacement_draw``: the JSON view, the typed :class:`~wuhan_mahjong.bots.view.IntView`;
+public, every seat saw the kong), and the first part checks that they say it exactly when
+the engine's turn began with a replacement draw, alike in both forms and for every viewer.
+
+The fault it found (the test fails on the code before the fix it names):
+
+* Not the dealer, opened once (a chi of 123m) with two 红中 kongs, holding 456p 789s 55m
+  3s and the laizi 1s (indicator 9s), drawing a 4s from the wall: the soft self-drawn win
+  collects 64.  After the laizi kong the hand waits hard on 2s/5s (and a drawn laizi): the
+  replacement wins 杠上花 at 金顶 on 11 of the 119 unseen tiles (1,200 each in
+  ``yuanhang`` and ``bianfeng``, 1,800 or 720 in ``laizishanzhuang``), 111 (or 168)
+  points on that draw alone, and a miss leaves the hand ready and hard, its later
+  self-drawn wins collecting 512 (256).  The expert and the search bot took the 64: their
+  rule (``bloom_first``) priced the win in hand as a 杠上花 (360) since the seat had
+  konged.  With the view's fact they price it as what it is
+  (``ExpertBot.bloom_source``).
+
+The guard (every bot right before): the same 14 tiles where the 4s came as the second 红中
+kong's replacement: the win in hand is 杠上花, 360, against a laizi kong whose bloom is
+worth about a third of it; the win is taken.  Greedy, the baseline, takes every win it is
+offered (its design): it is asked only the guard.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from handmade import ask, make_view, meld
+
+from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.seat_reading import SeatReading, ViewError, parse_view
+from wuhan_mahjong.bots.view import int_view
+from wuhan_mahjong.engine import SeatView, new_hand, seat_view, spectator_view
+from wuhan_mahjong.engine.actions import Action, action_from_json
+from wuhan_mahjong.engine.match import play_hand, random_policy
+from wuhan_mahjong.engine.state import HandState
+from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.scoring import settle
+from wuhan_mahjong.tiles import parse_tile
+from wuhan_mahjong.win_record import parse_win_record
+
+PROFILES = ["yuanhang", "bianfeng", "laizishanzhuang"]
+READERS = ["expert", "search"]
+WIN = {"type": "win"}
+LAIZI_KONG = {"type": "special_kong", "kind": "laizi"}
+
+
+# ----------------------------------------------------- the view says where the tile came from
+
+def _after_replacement(state: HandState) -> bool:
+    """From the engine's log, not its fields: the seat in turn's last event is a
+    replacement draw (the end phase's note may follow it)."""
+    if state.phase != "turn":
+        return False
+    for entry in reversed(state.log):
+        if entry[0] == "end_phase":
+            continue
+        return entry[0] == "draw" and entry[1] == state.current and entry[3] == "replacement"
+    return False
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_views_say_when_the_tile_in_hand_is_a_replacement_draw(profile: str) -> None:
+    """Over played hands (random play, every 红中 kong made at once, so replacement draws
+    come often): every seat's JSON view, the spectator's and the typed view say
+    ``replacement_draw`` exactly when the seat in turn's last event is a replacement
+    draw, and the deciding seat's parsed JSON view reads the same typed view (its seed key
+    too)."""
+    rng = random.Random(2101)
+    seen = {True: 0, False: 0}
+    base = random_policy(rng)
+
+    def policy(state: HandState, seat: int) -> Action:
+        want = _after_replacement(state)
+        seen[want] += 1
+        assert spectator_view(state)["replacement_draw"] is want
+        for viewer in range(4):
+            view = seat_view(state, viewer)
+            assert view["replacement_draw"] is want
+            iv = int_view(state, viewer)
+            assert iv.replacement_draw is want
+            if viewer == seat:  # the one who decides: the JSON form reads the same
+                assert parse_view(view) == iv
+                assert SeatReading(view).public_key() == SeatReading(iv).public_key()
+        return base(state, seat)
+
+    for n in range(6):
+        play_hand(new_hand(get_rules(profile), n % 4, rng=rng), policy)
+    assert seen[True] >= 6 and seen[False] > seen[True]
+
+
+def test_a_view_without_the_fact_reads_as_a_wall_draw_and_keeps_its_seed() -> None:
+    """Views written before the field (hand-made ones, older clients) read as a draw from
+    the wall, and a decision's seed key without a replacement draw is what it was."""
+    view = _view("yuanhang", 40, replacement=None)
+    assert "replacement_draw" not in view
+    iv = parse_view(view)
+    assert iv.replacement_draw is False
+    assert repr(iv).endswith(", replacement_draw=False)")
+    assert SeatReading(view).public_key() == repr(iv)[:-len(", replacement_draw=False)")
+                                                      ].encode() + b")"
+    assert SeatReading(_view("yuanhang", 40, replacement=True)).replacement_draw is True
+
+
+@pytest.mark.parametrize(("claim", "value", "message"), [
+    (False, 1, "view.replacement_draw: not true or false"),
+    (True, True, "view.replacement_draw: no replacement draw in the claim phase"),
+])
+def test_a_view_with_a_wrong_replacement_draw_is_refused(claim: bool, value: Any,
+                                                         message: str) -> None:
+    view: dict[str, Any] = dict(_view("yuanhang", 40, replacement=None) if not claim else
+                                make_view("456p789s55m3s1s", indicator="9s", dealer=1,
+                                          melds={0: CHI}, claim=("2s", 3),
+                                          actions=[{"type": "pass"}]))
+    view["replacement_draw"] = value
+    with pytest.raises(ViewError, match=message):
+        parse_view(view)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------ the win in hand against the laizi kong
+
+#: seat 0 (seat 1 deals) opened by a chi of 123m from seat 3, with two 红中 kongs
+CHI = [meld("chi", "123m", 3)]
+
+
+def _view(profile: str, wall: int, *, replacement: bool | None) -> SeatView:
+    """Seat 0's turn holding 456p 789s 55m 3s, the laizi 1s (indicator 9s) and the drawn
+    4s: a soft self-drawn win; ``replacement``: the 4s came as a kong's replacement
+    (``None``: a view that does not say, as hand-made views did before)."""
+    view: dict[str, Any] = dict(make_view(
+        "456p789s55m3s4s1s", profile=profile, indicator="9s", wall=wall, dealer=1,
+        melds={0: CHI}, red_kongs={0: 2},
+        actions=[WIN, LAIZI_KONG, {"type": "laizi_discard"},
+                 *[{"type": "discard", "tile": x}
+                   for x in ("4p", "5p", "6p", "7s", "8s", "9s", "5m", "3s", "4s")]]))
+    view["drawn"] = "4s"
+    if replacement is not None:
+        view["replacement_draw"] = replacement
+    return view  # type: ignore[return-value]
+
+
+def _collects(profile: str, hand: str, tile: str, win_by: str, laizi_kongs: int) -> int:
+    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    seats[0] = {"hand": hand, "kongs": {"red": 2, "laizi": laizi_kongs},
+                "melds": [{"type": "chi", "tiles": "123m", "from": 3}]}
+    rec = {"profile": profile, "dealer": 1, "indicator": "9s", "winner": 0,
+           "win_by": win_by, "winning_tile": tile, "seats": seats}
+    return settle(parse_win_record(rec)).total
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_win_in_hand_and_the_kong_line_by_the_settlement(profile: str) -> None:
+    """The rules' side.  The 14 tiles win soft (the wild for 2s or 5s): 64 self-drawn from
+    the wall, 360 as 杠上花 on a replacement draw, every profile.  After the laizi kong the
+    13 tiles left (456p 789s 55m 34s) wait hard on 2s/5s and soft on a drawn laizi: 杠上花
+    collects 1,200 on each (``laizishanzhuang``: 1,800, a laizi 720), 11 of the 119 unseen
+    tiles; a later self-draw 512 (256 on a laizi; ``laizishanzhuang`` 256 and 128).  So
+    from the wall, the bloom alone is worth more than the win in hand (11/119 × 1,200 =
+    111 > 64; 168 in ``laizishanzhuang``), and a miss leaves the hand ready, hard, its
+    wins four to eight times the 64.  On a replacement draw the win in hand, 360, is more
+    than three times the bloom."""
+    assert _collects(profile, "456p789s55m3s1s", "4s", "self_draw", 0) == 64
+    assert _collects(profile, "456p789s55m3s1s", "4s", "kong_bloom", 0) == 360
+    blooms = [_collects(profile, "456p789s55m34s", x, "kong_bloom", 1) for x in ("2s", "5s", "1s")]
+    later = [_collects(profile, "456p789s55m34s", x, "self_draw", 1) for x in ("2s", "5s", "1s")]
+    if profile == "laizishanzhuang":
+        assert blooms == [1800, 1800, 720] and later == [256, 256, 128]
+    else:
+        assert blooms == [1200, 1200, 1200] and later == [512, 512, 256]
+    t = SeatReading(_view(profile, 40, replacement=False))
+    assert t.unseen_total == 119
+    wins = [parse_tile(x) for x in ("2s", "5s", "1s")]
+    assert [t.unseen[x] for x in wins] == [4, 4, 3]
+    bloom = sum(t.unseen[x] * b for x, b in zip(wins, blooms, strict=True)) / t.unseen_total
+    assert 64 < bloom < 360 / 2
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("wall", [40, 20])
+def test_the_laizi_kong_over_a_plain_self_draw_beside_the_seats_kongs(
+        bot: str, profile: str, wall: int) -> None:
+    """The fault: drawn from the wall, the soft win of 64 is passed for the laizi kong
+    (its bloom alone worth 111, or 168).  The expert and the search bot took it, pricing
+    it as the 杠上花 of a seat that has konged (``ExpertBot.bloom_source``)."""
+    ask(bot, _view(profile, wall, replacement=False), [LAIZI_KONG])
+
+
+def test_the_bloom_source_switch_plays_as_before() -> None:
+    view = _view("yuanhang", 40, replacement=False)
+    assert ExpertBot(1, bloom_source=False).choose(view) == action_from_json(WIN)
+    assert ExpertBot(1).choose(view) == action_from_json(LAIZI_KONG)
+
+
+@pytest.mark.parametrize("bot", ["greedy", *READERS])
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("wall", [40, 20])
+def test_guard_the_bloom_in_hand_is_taken(bot: str, profile: str, wall: int) -> None:
+    """Guard: the same 14 tiles where the 4s came as the replacement of the second 红中
+    kong.  The win in hand is 杠上花, 360, against a laizi kong whose bloom is worth 111
+    (168) and whose later wins must still come: every bot takes it."""
+    ask(bot, _view(profile, wall, replacement=True), [WIN])
