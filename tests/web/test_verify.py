@@ -69,6 +69,9 @@ def test_verify_a_real_hand_and_refuse_a_tampered_reveal(browser: Any, live_serv
     assert len(shown) == 64 and shown == page.evaluate("window.__wm.view.commitment")
     assert page.evaluate("window.__wm.view.result") is None
     page.click("[data-do='auto']")
+    # 托管 is on before the hand is waited for (a tap lost to a re-render once left the hand
+    # waiting on this seat's turn timeouts: test_press.py)
+    wait_js(page, "window.__wm.state && window.__wm.state.auto === true")
     page.wait_for_selector("#overlay [data-verify]", timeout=120_000)
     key = page.get_attribute("#overlay [data-verify]", "data-verify")
     match_id, hand_no = key.split("/")

@@ -148,6 +148,9 @@ function connect() {
   let opened = false;
   ws.onopen = () => {
     opened = true;
+    // a socket closed as soon as it opened (a proxy or the server refusing it) is already
+    // closing when its open event runs: sending then only logs an error; onclose follows
+    if (ws.readyState !== WebSocket.OPEN) return;
     ws.send(JSON.stringify({ type: "hello", token: S.token, protocol: PROTOCOL }));
   };
   ws.onmessage = (ev) => {
@@ -827,7 +830,43 @@ function restoreForms() {
   }
 }
 
+// ------------------------------------------------------------ a press outlasts a re-render
+/** What the page's click handler answers (a tile of one's hand, an action, a button). */
+const CONTROLS = "[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-replay-staff],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],[data-invite-player],[data-kick],#lang";
+/** The longest a press on a control holds the page still (a finger resting on a button must
+ * not freeze the table). */
+const PRESS_HOLD_MS = 3000;
+/* A click needs its press and its release on one element, and every frame re-renders the
+ * page (innerHTML): a frame between the two replaced the button under the finger, and the
+ * tap did nothing (托管 tapped while the bots played on, a tile tapped as a frame came).
+ * While a control is pressed, render() only notes that it is owed; the click (or the
+ * release, or PRESS_HOLD_MS) lets it run. S keeps the frames meanwhile, so a click acts
+ * on the latest state. */
+let pressed = false;
+let pressTimer = 0;
+let renderOwed = false;
+
+function releasePress() {
+  if (!pressed) return;
+  pressed = false;
+  clearTimeout(pressTimer);
+  if (renderOwed) render();
+}
+
+document.addEventListener("pointerdown", (ev) => {
+  if (!ev.isPrimary || ev.button > 0 || !ev.target.closest || !ev.target.closest(CONTROLS)) return;
+  pressed = true;
+  clearTimeout(pressTimer);
+  pressTimer = setTimeout(releasePress, PRESS_HOLD_MS);
+}, true);
+// the click comes after the release, in the same task for a mouse: let it find the pressed
+// element first, then render what came meanwhile (unless its own handler rendered already)
+window.addEventListener("click", () => { if (pressed) { pressed = false; clearTimeout(pressTimer); setTimeout(() => { if (renderOwed) render(); }); } }, true);
+for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, () => setTimeout(releasePress), true);
+
 function render() {
+  if (pressed) { renderOwed = true; return; }
+  renderOwed = false;
   renderNav();
   const fn = SCREENS[S.screen] || SCREENS.login;
   // A re-render (e.g. the profile's history arriving, an error) must not lose what the player chose.
@@ -1698,7 +1737,7 @@ document.addEventListener("pointerdown", unlock, { once: true });
 document.addEventListener("keydown", unlock, { once: true });
 
 document.addEventListener("click", (ev) => {
-  const el = ev.target.closest("[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-replay-staff],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],[data-invite-player],[data-kick],#lang");
+  const el = ev.target.closest(CONTROLS);
   if (!el) return;
   if (el.id === "lang") { setLang(getLang() === "zh" ? "en" : "zh"); render(); return; }
   if (el.dataset.nav) {
