@@ -121,3 +121,65 @@ def test_the_refused_ready_switch_plays_as_before(profile: str) -> None:
     """Off, the expert throws the 9p, as before."""
     bot = ExpertBot(1, refused_ready=False)
     assert bot.choose(_flush_or_refused(profile, 50)) == action_from_json(discard("9p"))
+
+
+PENG_222M = [meld("peng", "222m", 2)]
+#: two 4m in the rivers
+FOURS_SEEN = {1: "1s4m9s", 2: "3z1s", 3: "4z4m9m"}
+JIANG_STEP = [discard("6m"), discard("7m")]
+
+
+def _jiang_or_refused(profile: str, wall: int, rivers: dict[int, str]) -> SeatView:
+    """Opened by a peng of 222m, 555p 888s 22s 567m in hand (seat 1 deals)."""
+    return make_view("555p888s22s5m6m7m", profile=profile, melds={0: PENG_222M}, wall=wall,
+                     discards=rivers)
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+def test_every_ready_discard_wins_nothing_and_the_jiang_is_a_step_away(profile: str) -> None:
+    """The rules' side: each of the 5m, 6m and 7m leaves a small hand ready (67m on 5m/8m,
+    57m on 6m, 56m on 4m/7m) whose wins fail the minimum score from every loser (one
+    opening, no kong).  After the 6m or the 7m the other one is the only tile that is no
+    2/5/8: any 2/5/8 drawn in its place makes the 将一色 ready on every 2/5/8 kind it has
+    left, each win collecting 180 self-drawn, 140 on a discard (twice that where it is
+    碰碰胡 too).  After the 5m, both the 6m and the 7m must go: 将一色 is two steps away."""
+    for small, winning in (("555p888s22s67m", ["5m", "8m"]), ("555p888s22s57m", ["6m"]),
+                           ("555p888s22s56m", ["4m", "7m"])):
+        assert _waits(profile, small, PENG_222M) == winning
+        for win in winning:
+            assert _collects(profile, small, win, PENG_222M) == [0, 0, 0, 0]
+    for drawn in ("2p", "5p", "8p", "5s", "8s", "5m", "8m", "2s"):
+        hand = f"555p888s22s5m{drawn}"
+        winning = _waits(profile, hand, PENG_222M)
+        assert len(winning) >= 8
+        for win in winning:
+            assert _collects(profile, hand, win, PENG_222M) in ([180, 140, 140, 140],
+                                                                [360, 280, 280, 280])
+
+
+@pytest.mark.parametrize("wall", [50, 30])
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_the_refused_ready_hand_keeps_the_jiang_step(bot: str, profile: str, wall: int) -> None:
+    """With two 4m in sight, the 5m's wait (5m/8m, seven tiles) is the widest of the small
+    hand's, which wins nothing: the expert and the search bot threw it and put the 将一色
+    two steps away; they now throw the 6m or the 7m."""
+    ask(bot, _jiang_or_refused(profile, wall, FOURS_SEEN), JIANG_STEP)
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+def test_the_refused_ready_switch_throws_the_widest_wait_as_before(profile: str) -> None:
+    """Off, the expert throws the 5m, as before."""
+    bot = ExpertBot(1, refused_ready=False)
+    view = _jiang_or_refused(profile, 50, FOURS_SEEN)
+    assert bot.choose(view) == action_from_json(discard("5m"))
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_guard_with_the_4m_live_the_jiang_step_is_kept(bot: str, profile: str) -> None:
+    """Guard (right before the fix): with no 4m in sight the 7m's wait (4m/7m) is as wide
+    as the 5m's, and the tie went to the 7m; in ``laizishanzhuang``, where the small hand
+    passes (32 self-drawn, 24 from the dealer, 20 from the others), the 7m keeps it as
+    wide and the 将一色 a step away besides."""
+    ask(bot, _jiang_or_refused(profile, 50, RIVERS), [discard("7m")])

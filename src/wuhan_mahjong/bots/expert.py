@@ -244,8 +244,12 @@ class ExpertBot(GreedyBot):
         Opened once by a chi of 123p, with 3456789p 22p 67m at a wall of 50 or 30, every
         bot threw the 9p for a small hand ready on 5m/8m that no seat pays (one opening,
         no kong: 0 from every loser in ``yuanhang`` and ``bianfeng``), where the 6m keeps
-        the 清一色 (180 self-drawn, 140 on any discard) a step away on nearly every pin
-        (off: as before 6 December 2026)."""
+        the 清一色 (180 self-drawn, 140 on any discard) a step away on nearly every pin.
+        Where every ready discard wins nothing, the one that keeps a big target a step
+        away on the most tiles goes (:meth:`_big_step_tiles`): opened by a peng of 222m,
+        with 555p 888s 22s 567m and two 4m in sight, the expert threw the 5m for the
+        widest refused wait and put the 将一色 two steps away, where the 6m or the 7m keeps
+        it a step from ready on any 2/5/8 (off: as before 6 December 2026)."""
         self.threat_laizi_kongs = bool(threat_laizi_kongs)
         """With ``threat_kongs``, weigh a laizi kong (癞子杠) as a 暗杠 is weighed
         (:meth:`kong_costs`, its factor ``laizi_kong_factor`` on both sides, the win hard
@@ -1485,8 +1489,14 @@ class ExpertBot(GreedyBot):
                 return Discard(out[0][2])
             steps = (self._big_steps(t, ev, scored)
                      if self.refused_ready and len(rated) == len(tied) else [])
-            if steps:
+            if steps and not set(steps) & set(tied):
                 best, tied = 1, steps  # the refused ready hand is a step away
+            elif steps:
+                # every ready discard wins nothing: of those a big target's step away, the
+                # one whose big targets take the most tiles
+                return Discard(max(((self._big_step_tiles(t, ev, d), n, -self.danger(d, 0),
+                                     -tile_shape_rank(d, t.counts), d)
+                                    for _, n, d in rated if d in steps))[-1])
             elif len(rated) == len(tied):
                 out2 = sorted(((n, -self.danger(d, 0), -tile_shape_rank(d, t.counts), d)
                                for _, n, d in rated), reverse=True)
@@ -1586,18 +1596,26 @@ class ExpertBot(GreedyBot):
     def _big_steps(t: SeatReading, ev: Evaluator, scored: Sequence[tuple[int, int]]
                    ) -> list[int]:
         """:attr:`refused_ready`: the discards (of ``scored``, (live shanten, discard)
-        pairs) a step from ready that keep a big-hand target a step away, some unseen tile
-        (the laizi aside) making it ready on a live winning tile (a big hand's win passes
-        the minimum score)."""
+        pairs) ready or a step from ready that keep a big-hand target a step away, some
+        unseen tile (the laizi aside) making it ready on a live winning tile (a big hand's
+        win passes the minimum score)."""
         out = []
         for s, d in scored:
-            if s != 1:
+            if s > 1:
                 continue
             ev13 = ev.with_tile(d, -1)
             if any(tg != "small" and ev13.shanten(tg) == 1
                    and ready_acceptance(ev13, t, tg) > t.unseen[t.laizi] for tg in ev13.allowed):
                 out.append(d)
         return out
+
+    @staticmethod
+    def _big_step_tiles(t: SeatReading, ev: Evaluator, d: int) -> int:
+        """:attr:`refused_ready`: the unseen tiles that bring a big target a step from
+        ready after discarding ``d`` closer (any of them, :meth:`Evaluator.acceptance_any`)."""
+        ev13 = ev.with_tile(d, -1)
+        aims = tuple(tg for tg in ev13.allowed if tg != "small" and ev13.shanten(tg) == 1)
+        return ev13.acceptance_any(t.unseen, t.laizi, aims)[0]
 
     def haidi_worth(self, t: SeatReading, tile: int, live: int) -> float:
         """:attr:`haidi_bases`: the 海底捞 tiles left after discarding ``tile``, each counted
