@@ -36,7 +36,7 @@ import random
 from typing import Any
 
 import pytest
-from handmade import ask, make_view, meld
+from handmade import ask, discard, make_view, meld
 
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.seat_reading import SeatReading, ViewError, parse_view
@@ -46,7 +46,7 @@ from wuhan_mahjong.engine.actions import Action, action_from_json
 from wuhan_mahjong.engine.match import play_hand, random_policy
 from wuhan_mahjong.engine.state import HandState
 from wuhan_mahjong.rules import get_rules
-from wuhan_mahjong.scoring import settle
+from wuhan_mahjong.scoring import NotAWin, settle
 from wuhan_mahjong.tiles import parse_tile
 from wuhan_mahjong.win_record import parse_win_record
 
@@ -211,3 +211,89 @@ def test_guard_the_bloom_in_hand_is_taken(bot: str, profile: str, wall: int) -> 
     kong.  The win in hand is 杠上花, 360, against a laizi kong whose bloom is worth 111
     (168) and whose later wins must still come: every bot takes it."""
     ask(bot, _view(profile, wall, replacement=True), [WIN])
+
+
+# ------------------------------------------------------ a concealed kong on a plain tile
+
+#: seat 0 (seat 1 deals, indicator 东 so the laizi is 南: nobody holds one) opened by a chi
+#: of 123s from seat 3, nobody else opened: no threat is read, the kong's alone
+CHI_S = [meld("chi", "123s", 3)]
+
+
+def _kong_view(hand: str, drawn: str, kong: str, profile: str, wall: int) -> SeatView:
+    view: dict[str, Any] = dict(make_view(
+        hand, profile=profile, wall=wall, melds={0: CHI_S},
+        extra_actions=[{"type": "kong", "kind": "concealed", "tile": kong}]))
+    view["drawn"] = drawn
+    return view  # type: ignore[return-value]
+
+
+def _plain(profile: str, hand: str, tile: str, win_by: str, *, kong: str | None = None,
+           from_seat: int | None = None) -> int:
+    """What seat 0 collects (0 where it is no win, the minimum score's refusal included)."""
+    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    melds: list[dict[str, Any]] = [{"type": "chi", "tiles": "123s", "from": 3}]
+    if kong:
+        melds.append({"type": "kong", "kind": "concealed", "tiles": kong})
+    seats[0] = {"hand": hand, "melds": melds}
+    rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": "1z", "winner": 0,
+                           "win_by": win_by, "winning_tile": tile, "seats": seats}
+    if from_seat is not None:
+        rec["from"] = from_seat
+    try:
+        return settle(parse_win_record(rec)).total
+    except NotAWin:
+        return 0
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_free_kong_and_the_kong_that_breaks_the_wait_by_the_settlement(profile: str) -> None:
+    """The rules' side of the guards below.  4444p 567s 22m 34m: throwing a 4p leaves 444p
+    beside the 22m pair, ready on 2m/5m; the 暗杠 of 4444p leaves the same wait, its wins
+    128 self-drawn, 720 as 杠上花 on a 2m or 5m replacement draw, 80 to 96 on a discard,
+    every profile, where without it they collect 32 and 20 to 24 in ``laizishanzhuang``
+    and nothing in ``yuanhang`` and ``bianfeng`` (16 at most from a loser, short of the
+    minimum score).  3333m 4m 567p 88s and a drawn 9s: throwing the 9s leaves 333m 34m
+    beside the 88s pair, ready on 2m/5m; the 暗杠 of 3333m leaves 4m and 9s single, a step
+    short whatever the replacement.  Where the ready hand's wins pass the minimum score
+    (``laizishanzhuang``: 32 self-drawn, 20 on seat 2's discard) the kong gives up the
+    readiness; in ``yuanhang`` and ``bianfeng`` no win of that hand passes it, and the
+    kong is what makes its later wins count (the tenth hunt's kong the minimum needs)."""
+    small = 32 if profile == "laizishanzhuang" else 0
+    for tile in ("2m", "5m"):
+        assert _plain(profile, "444p567s22m34m", tile, "self_draw") == small
+        assert _plain(profile, "567s22m34m", tile, "self_draw", kong="4444p") == 128
+        assert _plain(profile, "567s22m34m", tile, "kong_bloom", kong="4444p") == 720
+    assert [_plain(profile, "567s22m34m", "2m", "discard", kong="4444p", from_seat=f)
+            for f in (1, 2, 3)] == [96, 80, 80]
+    breaks = [_plain(profile, "3333m4m567p88s", tile, win_by, from_seat=f)
+              for tile in ("2m", "5m") for win_by, f in (("self_draw", None), ("discard", 2))]
+    if profile == "laizishanzhuang":
+        assert breaks == [32, 20, 32, 20]
+    else:
+        assert breaks == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("bot", ["greedy", *READERS])
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("wall", [40, 8])
+def test_guard_the_concealed_kong_that_keeps_the_wait(bot: str, profile: str, wall: int) -> None:
+    """Guard: 4444p 567s 22m 34m (the 4p just drawn): the 暗杠 keeps the 2m/5m wait, makes
+    every win four times as large (``laizishanzhuang``) or lifts it past the minimum score
+    (``yuanhang``, ``bianfeng``), and draws a replacement that wins 杠上花 (720) on a 2m or
+    5m; nobody else is opened.  Every bot makes it, early and late."""
+    ask(bot, _kong_view("4444p567s22m34m", "4p", "4p", profile, wall),
+        [{"type": "kong", "kind": "concealed", "tile": "4p"}])
+
+
+@pytest.mark.parametrize("bot", ["greedy", *READERS])
+@pytest.mark.parametrize("wall", [16, 8])
+def test_guard_no_kong_that_breaks_a_ready_hand_whose_wins_pass(bot: str, wall: int) -> None:
+    """Guard (``laizishanzhuang``, no minimum score): 3333m 4m 567p 88s and a drawn 9s, late.
+    Throwing the 9s leaves the hand ready on 2m/5m, eight tiles, its wins passing; the 暗杠
+    of 3333m leaves it a step short, two tiles to find in the last few draws, and its
+    factor raises what this seat pays too.  Every bot throws the 9s.  (In ``yuanhang`` and
+    ``bianfeng`` no win of the ready hand passes the minimum score and every bot konges:
+    the tenth hunt's kong the minimum score needs.)"""
+    ask(bot, _kong_view("3333m4m567p88s9s", "9s", "3m", "laizishanzhuang", wall),
+        [discard("9s")])
