@@ -572,7 +572,8 @@ class ExpertBot(GreedyBot):
         replacement draw with the chance of their unseen winning tiles among the unseen
         ones, and that chance times what each such win collects (the settlement's total,
         the kong's factor in) is at least :attr:`bloom_first` times the win in hand (its
-        self-draw, or its 杠上花 where this seat has a kong: the larger).  Only while the
+        杠上花 on a kong's replacement draw, else its self-draw, :attr:`bloom_source`;
+        without that switch the larger of the two where this seat has a kong).  Only while the
         chance that some opponent is ready, read over all of them, is below ``threat_min``:
         a hand that misses the bloom stays ready, its later wins larger (the kong's factor,
         and hard once the last wild is konged), and that is left uncounted, against the
