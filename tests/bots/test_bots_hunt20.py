@@ -16,6 +16,16 @@ The fault it found (the test fails on the code before the fix it names):
   threw the 9p: a ready discard went first whatever its waits were worth.  A ready hand
   that wins nothing now counts a step away where a big target is a step away on live
   tiles (``ExpertBot.refused_ready``).
+* Opened by a peng of 222m, holding 555p 888s 22s 567m with two 4m in sight (same
+  profiles and walls): every discard leaves a small hand ready whose wins are all refused;
+  the expert ranked them by the tiles that complete the shape and threw the 5m (5m/8m,
+  seven tiles), putting the 将一色 two steps away, where the 6m or the 7m keeps it a step
+  from ready on any 2/5/8 (180 self-drawn, 140 on a discard).  Of such discards, the one
+  whose big targets a step away take the most tiles now goes (the same switch).
+
+The bots answered the other positions right; they are kept as guards, each marked so:
+the same 将一色 hand with the 4m live (the 7m, every profile), and the peng of a 5m that
+keeps 碰碰胡 a step away over the chi of 456m that breaks it (every profile).
 """
 
 from __future__ import annotations
@@ -183,3 +193,38 @@ def test_guard_with_the_4m_live_the_jiang_step_is_kept(bot: str, profile: str) -
     passes (32 self-drawn, 24 from the dealer, 20 from the others), the 7m keeps it as
     wide and the 将一色 a step away besides."""
     ask(bot, _jiang_or_refused(profile, 50, RIVERS), [discard("7m")])
+
+
+PASS = {"type": "pass"}
+PENG_5M = {"type": "peng", "tile": "5m"}
+CHI_456M = {"type": "chi", "tile": "4m"}
+PENG_222S = [meld("peng", "222s", 2)]
+
+
+def _peng_or_chi(profile: str) -> SeatView:
+    """Opened by a peng of 222s, 55m 46m 88p 33s 55z (白) in hand; seat 3 throws a 5m."""
+    return make_view("5m5m4m6m8p8p3s3s5z5z", profile=profile, melds={0: PENG_222S},
+                     claim=("5m", 3), actions=[PASS, PENG_5M, CHI_456M], wall=50,
+                     discards=RIVERS)
+
+
+def test_the_peng_keeps_the_pengpenghu_the_chi_breaks_it() -> None:
+    """The rules' side: after the peng of 555m (the 4m or 6m thrown) 88p 33s 55z and a
+    single make 碰碰胡 a step away, its wins 360 self-drawn and 280 on any discard in
+    ``yuanhang``, 180 and 140 in ``bianfeng`` and ``laizishanzhuang``; the chi's run of
+    456m leaves no all-pung hand."""
+    after = [*PENG_222S, meld("peng", "555m", 3)]
+    values = {"yuanhang": [360, 280, 280, 280], "bianfeng": [180, 140, 140, 140],
+              "laizishanzhuang": [180, 140, 140, 140]}
+    for profile in PROFILES:
+        assert _collects(profile, "888p333s5z", "5z", after) == values[profile]
+        assert _collects(profile, "88p333s55z", "8p", after) == values[profile]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_guard_the_peng_that_commits_to_pengpenghu(bot: str, profile: str) -> None:
+    """Guard (right before the fix): the expert and the search bot peng, not chi (greedy,
+    the baseline, pengs in ``yuanhang`` and passes in 开口翻, where the claim keeps its
+    small hand's shanten and adds no factor)."""
+    ask(bot, _peng_or_chi(profile), [PENG_5M])
