@@ -38,6 +38,7 @@ from typing import Any
 import pytest
 from handmade import ask, discard, make_view, meld
 
+from wuhan_mahjong.analysis import waits
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.bots.seat_reading import SeatReading, ViewError, parse_view
 from wuhan_mahjong.bots.view import int_view
@@ -45,9 +46,10 @@ from wuhan_mahjong.engine import SeatView, new_hand, seat_view, spectator_view
 from wuhan_mahjong.engine.actions import Action, action_from_json
 from wuhan_mahjong.engine.match import play_hand, random_policy
 from wuhan_mahjong.engine.state import HandState
+from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.scoring import NotAWin, settle
-from wuhan_mahjong.tiles import parse_tile
+from wuhan_mahjong.tiles import parse_tile, parse_tiles
 from wuhan_mahjong.win_record import parse_win_record
 
 PROFILES = ["yuanhang", "bianfeng", "laizishanzhuang"]
@@ -297,3 +299,56 @@ def test_guard_no_kong_that_breaks_a_ready_hand_whose_wins_pass(bot: str, wall: 
     the tenth hunt's kong the minimum score needs.)"""
     ask(bot, _kong_view("3333m4m567p88s9s", "9s", "3m", "laizishanzhuang", wall),
         [discard("9s")])
+
+
+#: two openings (口口翻 ×4 in ``yuanhang``): a chi of 123p from seat 3, a peng of 777p from
+#: seat 2
+TWO_OPEN = [meld("chi", "123p", 3), meld("peng", "777p", 2)]
+
+
+def test_the_kong_that_spends_the_258_pair_by_the_analysis_and_the_settlement() -> None:
+    """The rules' side of the guard below: 222m 34m 99s wins on the 9s (the 22m pair, 234m,
+    999s) and on a drawn laizi; in ``yuanhang`` self-drawn for 64 and on the dealer's
+    discard for 48 (the others' discards fall short of the minimum score),
+    ``laizishanzhuang`` 32, 24, 20 and 20.  After the 暗杠 of 2222m, 34m 99s waits on
+    nothing: the 2m/5m would leave 99s as the pair, no 将."""
+    melds = [Meld("chi", tuple(parse_tiles("123p")), 3, None),
+             Meld("peng", tuple(parse_tiles("777p")), 2, None)]
+    kong = Meld("kong", tuple(parse_tiles("2222m")), None, "concealed")
+    for profile, amounts in (("yuanhang", [64, 48, 0, 0]), ("laizishanzhuang", [32, 24, 20, 20])):
+        rules = get_rules(profile)
+        laizi = rules.laizi_of(parse_tile("1z"))
+        assert [w.tile for w in waits(parse_tiles("222m34m99s"), melds, laizi, rules,
+                                      "self_draw")] == [parse_tile("9s"), laizi]
+        assert not waits(parse_tiles("34m99s"), [*melds, kong], laizi, rules, "self_draw")
+        seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+        seats[0] = {"hand": "222m34m99s", "melds": [
+            {"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]} for m in TWO_OPEN]}
+        got = []
+        for win_by, f in (("self_draw", None), ("discard", 1), ("discard", 2), ("discard", 3)):
+            rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": "1z",
+                                   "winner": 0, "win_by": win_by, "winning_tile": "9s",
+                                   "seats": seats}
+            if f is not None:
+                rec["from"] = f
+            try:
+                got.append(settle(parse_win_record(rec)).total)
+            except NotAWin:
+                got.append(0)
+        assert got == amounts
+
+
+@pytest.mark.parametrize("bot", ["greedy", *READERS])
+@pytest.mark.parametrize("profile", ["yuanhang", "laizishanzhuang"])
+@pytest.mark.parametrize("wall", [40, 8])
+def test_guard_no_kong_that_spends_the_258_pair(bot: str, profile: str, wall: int) -> None:
+    """Guard: opened twice, 222m 34m 99s ready on the 9s with the 22m pair, its self-drawn
+    win passing the minimum score; the fourth 2m drawn.  Its 暗杠 leaves no 2/5/8 pair
+    (34m 99s waits on nothing, two tiles at least from ready again); throwing the 2m keeps
+    the hand as it was.  Every bot throws the 2m.  (In ``bianfeng``, where no win of the
+    ready hand passes the minimum, every bot konges.)"""
+    view: dict[str, Any] = dict(make_view(
+        "2222m34m99s", profile=profile, wall=wall, melds={0: TWO_OPEN},
+        extra_actions=[{"type": "kong", "kind": "concealed", "tile": "2m"}]))
+    view["drawn"] = "2m"
+    ask(bot, view, [discard("2m")])  # type: ignore[arg-type]
