@@ -1524,6 +1524,13 @@ def test_a_clubs_table_is_listed_and_seated_across_nodes(nodes: list[ServeProces
                     await asyncio.sleep(0.1)
                 assert [(r["code"], r["host"], r["players"]) for r in listed] == [
                     (code, "crash1", ["crash1"])], node.port
+            # the room's own node lists it from its memory, not from its listing written
+            # behind: with the listing's entry lost, read once, it is there
+            shared = redis.Redis.from_url(os.environ["WUHAN_MAHJONG_REDIS"], decode_responses=True)
+            (key,) = shared.keys(f"wm:*club:{club}:rooms")
+            assert shared.hdel(key, code) == 1
+            assert [r["code"] for r in await asyncio.to_thread(rooms, second, tokens[0])] == [code]
+            shared.close()
             await outsider.send({"type": "join_room", "code": code})
             refused = await outsider.expect("error")
             assert refused["code"] == "not_member" and refused["params"]["club"] == club

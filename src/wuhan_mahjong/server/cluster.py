@@ -837,14 +837,16 @@ class Cluster:
                 log.warning("club %d: the listing of room %s was not written (%s)", number,
                             code, e)
 
-    async def club_rooms(self, number: int) -> list[ClubRoom]:
-        """Every node's tables of the club waiting for players.  An entry whose room code no
-        live node holds any more (its node died, or a write was lost) is dropped."""
+    async def others_club_rooms(self, number: int) -> list[ClubRoom]:
+        """The other nodes' tables of the club waiting for players (this node's lobby knows
+        its own better than its listing, written behind).  An entry whose room code no live
+        node holds any more (its node died, or a write was lost) is dropped."""
         from .lobby import ClubRoom
 
         key = self._club_key(number)
         entries = [(field if isinstance(field, str) else bytes(field).decode(), json.loads(raw))
                    for field, raw in (await self.redis.hgetall(key)).items()]
+        entries = [(code, entry) for code, entry in entries if entry["node"] != self.node]
         holders = await asyncio.gather(*(self._holder(f"wm:room:{code}") for code, _ in entries))
         found, stale = [], []
         for (code, entry), holder in zip(entries, holders, strict=True):

@@ -661,19 +661,18 @@ class Lobby:
         self.hub.background(task)
 
     async def club_rooms(self, number: int) -> list[ClubRoom]:
-        """The club's tables waiting for players: in a cluster every node's, else (or while
-        Redis does not answer: what this node knows) this node's; the fullest first (the
-        next to start)."""
-        found = None
+        """The club's tables waiting for players, the fullest first (the next to start):
+        this node's own as its memory has them (at once: its Redis listing is written behind
+        each change), and in a cluster the other nodes' from the Redis listing (none while
+        Redis does not answer)."""
+        found = [self._club_room(r) for r in list(self.rooms.values())
+                 if r.options.club == number and self._room_waits(r)]
         if self.hub.cluster is not None:
             try:
-                found = await self.hub.cluster.club_rooms(number)
+                found += await self.hub.cluster.others_club_rooms(number)
             except Exception as e:  # Redis away: this node's own tables
                 log.warning("club %d: other nodes' tables unknown, Redis does not answer (%s)",
                             number, error_line(e))
-        if found is None:
-            found = [self._club_room(r) for r in list(self.rooms.values())
-                     if r.options.club == number and self._room_waits(r)]
         return sorted(found, key=lambda r: (-len(r.players), r.code))
 
     def _room_msg(self, room: Room, viewer: int) -> RoomMsg:
