@@ -352,3 +352,61 @@ def test_guard_no_kong_that_spends_the_258_pair(bot: str, profile: str, wall: in
         extra_actions=[{"type": "kong", "kind": "concealed", "tile": "2m"}]))
     view["drawn"] = "2m"
     ask(bot, view, [discard("2m")])  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------- an added kong on a plain tile
+
+#: opened by a chi of 123s from seat 3 and a peng of 555p from seat 2, nobody else opened
+PENG_5P = [meld("chi", "123s", 3), meld("peng", "555p", 2)]
+
+
+def _added(profile: str, tile: str, win_by: str, *, kong: bool, from_seat: int | None = None
+           ) -> int:
+    """What seat 0 collects with 234m 67s 88m beside ``PENG_5P`` (the peng made an added
+    kong with ``kong``), 0 where it is no win."""
+    third: dict[str, Any] = ({"type": "kong", "kind": "added", "tiles": "5555p", "from": 2}
+                             if kong else {"type": "peng", "tiles": "555p", "from": 2})
+    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    seats[0] = {"hand": "234m67s88m", "melds": [{"type": "chi", "tiles": "123s", "from": 3},
+                                                 third]}
+    rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": "1z", "winner": 0,
+                           "win_by": win_by, "winning_tile": tile, "seats": seats}
+    if from_seat is not None:
+        rec["from"] = from_seat
+    try:
+        return settle(parse_win_record(rec)).total
+    except NotAWin:
+        return 0
+
+
+@pytest.mark.parametrize(("profile", "before", "after"), [
+    ("yuanhang", [64, 48, 0, 0], [128, 96, 80, 80]),
+    ("bianfeng", [0, 0, 0, 0], [64, 48, 0, 0]),
+    ("laizishanzhuang", [32, 24, 20, 20], [64, 48, 40, 40]),
+])
+def test_the_added_kong_by_the_settlement(profile: str, before: list[int],
+                                          after: list[int]) -> None:
+    """The rules' side of the guard below: 234m 67s 88m waits on 5s/8s with the peng of 555p
+    or with its added kong; the kong doubles every win (or lifts it past the minimum
+    score: ``bianfeng``), self-drawn and on seats 1 to 3's discards, and its replacement
+    draw wins 杠上花 on a 5s or 8s (720 in ``yuanhang``, 360 elsewhere)."""
+    ways = (("self_draw", None), ("discard", 1), ("discard", 2), ("discard", 3))
+    for tile in ("5s", "8s"):
+        assert [_added(profile, tile, w, kong=False, from_seat=f) for w, f in ways] == before
+        assert [_added(profile, tile, w, kong=True, from_seat=f) for w, f in ways] == after
+        assert _added(profile, tile, "kong_bloom", kong=True) == (
+            720 if profile == "yuanhang" else 360)
+
+
+@pytest.mark.parametrize("bot", ["greedy", *READERS])
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("wall", [40, 8])
+def test_guard_the_added_kong_that_keeps_the_wait(bot: str, profile: str, wall: int) -> None:
+    """Guard: the fourth 5p drawn beside the peng, nobody else opened: the added kong
+    (补杠) keeps the 5s/8s wait, doubles its wins and draws a replacement that may win
+    杠上花; throwing the 5p gives all that up for nothing.  Every bot konges, early and late."""
+    view: dict[str, Any] = dict(make_view(
+        "234m67s88m5p", profile=profile, wall=wall, melds={0: PENG_5P},
+        extra_actions=[{"type": "kong", "kind": "added", "tile": "5p"}]))
+    view["drawn"] = "5p"
+    ask(bot, view, [{"type": "kong", "kind": "added", "tile": "5p"}])  # type: ignore[arg-type]
