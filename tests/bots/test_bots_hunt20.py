@@ -22,6 +22,15 @@ The fault it found (the test fails on the code before the fix it names):
   seven tiles), putting the 将一色 two steps away, where the 6m or the 7m keeps it a step
   from ready on any 2/5/8 (180 self-drawn, 140 on a discard).  Of such discards, the one
   whose big targets a step away take the most tiles now goes (the same switch).
+* In ``laizishanzhuang`` (no minimum score; big hands add 10), opened by a peng of 999p,
+  holding 222m 555s 88p 33s 4s with one 3s in sight: the 4s leaves 碰碰胡 on 8p/3s (three
+  tiles, 180 self-drawn, 140 on any discard), the 3s a small hand on 8p/2s/5s (seven
+  tiles, 32, 24 and 20).  The expert and the search bot threw the 3s: where the waits'
+  value is off (that profile), a big hand's win counted 1.5 typical wins.  It now counts
+  at least what a big hand collects with the factors that bring the small win to the
+  typical one (``ExpertBot.big_at_typical``, about four there).  In ``yuanhang`` and
+  ``bianfeng`` the small hand wins nothing and every bot threw the 4s (a guard): the
+  answer is the same in every profile, for a reason that differs.
 
 The bots answered the other positions right; they are kept as guards, each marked so:
 the same 将一色 hand with the 4m live (the 7m, every profile), and the peng of a 5m that
@@ -228,3 +237,53 @@ def test_guard_the_peng_that_commits_to_pengpenghu(bot: str, profile: str) -> No
     the baseline, pengs in ``yuanhang`` and passes in 开口翻, where the claim keeps its
     small hand's shanten and adds no factor)."""
     ask(bot, _peng_or_chi(profile), [PENG_5M])
+
+
+PENG_999P = [meld("peng", "999p", 2)]
+#: one 3s in sight: 碰碰胡 on 8p/3s has three tiles left, the small hand on 8p/2s/5s seven
+THREE_S_SEEN = {1: "1s9s3s", 2: "3z1s", 3: "4z9m"}
+
+
+def _pengpenghu_or_small(profile: str) -> SeatView:
+    """Opened by a peng of 999p, 222m 555s 88p 33s 4s in hand, one 3s in sight."""
+    return make_view("222m555s88p33s4s", profile=profile, melds={0: PENG_999P}, wall=50,
+                     discards=THREE_S_SEEN)
+
+
+def test_the_pengpenghu_on_three_tiles_against_the_small_hand_on_seven() -> None:
+    """The rules' side: the 4s leaves 88p 33s beside 222m 555s, 碰碰胡 on 8p (two left) or
+    3s (one left), each win 180 self-drawn and 140 on any discard in every profile; the
+    3s leaves 34s beside 555s, a small hand on 8p, 2s or 5s (two, four and one left),
+    each win 32 self-drawn, 24 from the dealer and 20 from the others in
+    ``laizishanzhuang``, nothing in ``yuanhang`` and ``bianfeng`` (one opening, no kong).
+    Per tile drawn, 3 × 140 or more against 7 × 32 at most."""
+    for profile in PROFILES:
+        assert _waits(profile, "222m555s88p33s", PENG_999P) == ["8p", "3s"]
+        for win in ("8p", "3s"):
+            assert _collects(profile, "222m555s88p33s", win, PENG_999P) == [180, 140, 140, 140]
+        assert _waits(profile, "222m555s88p34s", PENG_999P) == ["8p", "2s", "5s"]
+        small = [32, 24, 20, 20] if profile == "laizishanzhuang" else [0, 0, 0, 0]
+        for win in ("8p", "2s", "5s"):
+            assert _collects(profile, "222m555s88p34s", win, PENG_999P) == small
+
+
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_in_laizishanzhuang_the_pengpenghu_goes_before_the_wider_small_hand(bot: str) -> None:
+    """The expert and the search bot throw the 4s (they threw the 3s: a big hand's win
+    counted 1.5 typical wins there, and 3 × 1.5 < 7)."""
+    ask(bot, _pengpenghu_or_small("laizishanzhuang"), [discard("4s")])
+
+
+def test_the_big_at_typical_switch_plays_as_before() -> None:
+    """Off, the expert throws the 3s, as before."""
+    bot = ExpertBot(1, big_at_typical=False)
+    view = _pengpenghu_or_small("laizishanzhuang")
+    assert bot.choose(view) == action_from_json(discard("3s"))
+
+
+@pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
+@pytest.mark.parametrize("bot", ["greedy", "expert", "search"])
+def test_guard_where_the_small_hand_is_refused_the_pengpenghu_goes(bot: str,
+                                                                   profile: str) -> None:
+    """Guard (every bot right before the fix): where the small hand wins nothing, the 4s."""
+    ask(bot, _pengpenghu_or_small(profile), [discard("4s")])

@@ -225,7 +225,8 @@ class ExpertBot(GreedyBot):
                  threat_pi_kongs: bool = True,
                  direct_opens: bool = True, ready_bases: bool = True,
                  threat_claims: bool = True, threat_openings: bool | None = None,
-                 threat_laizi_kongs: bool = True, refused_ready: bool = True) -> None:
+                 threat_laizi_kongs: bool = True, refused_ready: bool = True,
+                 big_at_typical: bool = True) -> None:
         super().__init__(seed)
         self.bloom_source = bool(bloom_source)
         """With ``bloom_first``, value the self-drawn win in hand by where its tile came
@@ -236,6 +237,15 @@ class ExpertBot(GreedyBot):
         the wall: the soft self-drawn win collects 64, the laizi kong's 杠上花 draw alone is
         worth about 110 (11 of 119 unseen tiles at 1,200); the expert and the search bot
         priced the win as a 杠上花 (360) and took it (off: as before 6 December 2026)."""
+        self.big_at_typical = bool(big_at_typical)
+        """With ``ready_big`` (the waits' value off: ``laizishanzhuang``), count a ready
+        discard's big-hand win at least at what a big hand collects with the factors that
+        bring this seat's small win to the typical win (:meth:`_big_at_typical`: about 4
+        typical wins there, the caps applied), not 1.5 of them.  Opened by a peng of 999p,
+        with 222m 555s 88p 33s 4s and one 3s in sight, the expert threw the 3s for a small
+        hand on 8p/2s/5s (seven tiles, 32 self-drawn, 20 to 24 on a discard) over the
+        碰碰胡 on 8p/3s (three tiles, 180 self-drawn, 140 on any discard) (off: as before 6
+        December 2026)."""
         self.refused_ready = bool(refused_ready)
         """A ready discard none of whose wins passes the minimum score (its waits worth
         nothing by the settlement, :meth:`_wait_counts`) counts a step away where another
@@ -1561,7 +1571,11 @@ class ExpertBot(GreedyBot):
             if best == 0 and self.ready_big and not self.use_value:
                 # ready either way, the waits' value off: a wait counts by the win it
                 # keeps, so a big hand's three tiles beat a small hand's four
-                worth = (acc * self.my_win_value(t, ev, d) / typical_win(t.rules)
+                big = self.shanten_key(ev, d)[1] != "small"
+                win = self.my_win_value(t, ev, d, big=big)
+                if big and self.big_at_typical:
+                    win = max(win, self._big_at_typical(t))
+                worth = (acc * win / typical_win(t.rules)
                          * (self._big_bases(t, ev13, d) if self.ready_bases else 1.0))
             else:
                 worth = float(acc)
@@ -1592,6 +1606,22 @@ class ExpertBot(GreedyBot):
                 deep.sort()
                 return Discard(deep[0][2])
         return Discard(keyed[0][2])
+
+    @staticmethod
+    def _big_at_typical(t: SeatReading) -> float:
+        """:attr:`big_at_typical`: what a big hand's win collects (the caps applied) with the
+        factors that would bring this seat's small win to the profile's typical win
+        (:func:`wuhan_mahjong.bots.opponents.typical_win`, the floor
+        :meth:`my_win_value` gives a small hand): its factors now, times the growth the
+        typical small win implies."""
+        opening = 0 if t.opened else 1
+        small = t.collected(1, t.my_multiplier(big=False, hard=False, self_drawn=False,
+                                               extra_openings=opening), None)
+        typical = typical_win(t.rules)
+        growth = (Fraction(typical / small).limit_denominator(1000) if 0 < small < typical
+                  else Fraction(1))
+        mw = t.my_multiplier(big=True, hard=False, self_drawn=False, extra_openings=opening)
+        return t.collected(10, mw * growth, None)
 
     @staticmethod
     def _big_steps(t: SeatReading, ev: Evaluator, scored: Sequence[tuple[int, int]]
