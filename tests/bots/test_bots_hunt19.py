@@ -6,7 +6,7 @@ rules and plain expected value settle (the arithmetic checked by the analysis an
 settlement, not by the bots), asked of the bots it concerns at every table where the
 answer is the same.
 
-The fault it found (the tests fail on the code before the fix it names):
+The faults it found (the tests fail on the code before the fix each names):
 
 * Opened by a chi of 456p, ready either way by 3456m 789s 55s 67s: the 3m and the 6m
   each leave the 5s/8s wait (the same tiles, the same amounts by the settlement).  Seat
@@ -21,7 +21,19 @@ The fault it found (the tests fail on the code before the fix it names):
   for another ready discard whose waits are worth as much by the settlement
   (``ExpertBot.ready_ties``).  Greedy, the baseline, reads no river and is not asked.
 
-The positions the bots already answered right are below it, marked as guards.
+* Closed and two steps from ready (78m 12p 4569p 2s 8s 111z; a meld, a 2/5/8 pair and an
+  opening to make) beside the fifth hunt's two seats with three melds each, at a wall of
+  20 or 16, a drawn 发财 (a must-kong tile in ``laizishanzhuang``) or 红中 (there and in
+  ``yuanhang``): every bot konged it.  The kong's ×2 joins this seat's multiplier whether it
+  wins or pays (Project decision 6): by the settlement either seat's plain self-drawn win
+  costs this seat twice as much after it.  The tile cannot be thrown, but it can be held
+  and konged once the hand comes close (then it blocks the win, and it is konged: a
+  guard).  The expert weighed a 暗杠, 蓄杠, 冲杠, laizi and pi kong against a read threat
+  (``ExpertBot.threat_kongs``, :meth:`ExpertBot.kong_costs`), not a 红中 or 发财 kong; it
+  now weighs them too at a live wall of 24 or less (``ExpertBot.threat_must_kongs``; the
+  third hunt's guard, a far hand at 48 that still konges, keeps its answer).
+
+The positions the bots already answered right are below them, marked as guards.
 """
 
 from __future__ import annotations
@@ -30,9 +42,12 @@ from typing import Any
 
 import pytest
 from handmade import ask, discard, make_view, meld
+from test_bots_hunt5 import TWO_READY, TWO_READY_RIVERS
 
 from wuhan_mahjong.analysis import waits
 from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.greedy import evaluator
+from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import action_from_json
 from wuhan_mahjong.meld import Meld
@@ -144,3 +159,108 @@ def test_the_ready_ties_switch_plays_as_before() -> None:
     off = ExpertBot(1, ready_ties=False)
     assert off.choose(_ready_view("laizishanzhuang", 60, "6m")) == action_from_json(discard("3m"))
     assert off.choose(_ready_view("yuanhang", 60, "3m")) == action_from_json(discard("6m"))
+
+
+#: closed, two steps from ready (78m 12p 4569p 2s 8s 111z: a meld and a 2/5/8 pair to make,
+#: and the opening it needs) with a drawn must-kong tile
+FAR_HAND = "78m12p4569p2s8s111z"
+MUST_KONG = {"green": ("6z", {"type": "special_kong", "kind": "green"}),
+             "red": ("7z", {"type": "special_kong", "kind": "red"})}
+#: where the kong doubles what this seat pays on either threat's plain win
+KONG_TABLES = [("green", "laizishanzhuang"), ("red", "laizishanzhuang"), ("red", "yuanhang")]
+
+
+def _must_view(kind: str, profile: str, wall: int, hand: str = FAR_HAND,
+               melds: list[dict[str, Any]] | None = None) -> SeatView:
+    """Seat 0's turn at the fifth hunt's table (seats 1 and 3 with three melds each, seat 2
+    deals, the laizi 5m) holding ``hand`` and the drawn 发财 or 红中, its kong offered."""
+    tile, kong = MUST_KONG[kind]
+    return make_view(hand + tile, profile=profile, indicator="4m", wall=wall, dealer=2,
+                     melds={**TWO_READY, 0: melds or []}, discards=TWO_READY_RIVERS,
+                     extra_actions=[kong])
+
+
+def _seat0_pays(profile: str, winner: int, kind: str, kongs: int) -> int:
+    """What seat 0 (closed, ``kongs`` kongs of ``kind`` of its own) pays on ``winner``'s
+    plain self-drawn win: seat 1 with 88p 34p drawing 2p, seat 3 with 55s 78s drawing 9s,
+    each beside his three melds, hard, nobody else's factors."""
+    hands = {1: ("88p34p", "2p"), 3: ("55s78s", "9s")}
+    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    for s, ms in TWO_READY.items():
+        # a chi takes the previous seat's discard in a record; who fed it changes no amount
+        seats[s] = {"hand": "", "melds": [
+            {"type": m["type"], "tiles": m["tiles"],
+             "from": (s - 1) % 4 if m["type"] == "chi" else m["from_seat"]} for m in ms]}
+    seats[winner]["hand"] = hands[winner][0]
+    seats[0] = {"hand": "", "melds": [], "kongs": {kind: kongs}}
+    rec = {"profile": profile, "dealer": 2, "indicator": "4m", "winner": winner,
+           "win_by": "self_draw", "winning_tile": hands[winner][1], "seats": seats}
+    try:
+        return -settle(parse_win_record(rec)).deltas[0]
+    except NotAWin:
+        return 0  # refused by the minimum score
+
+
+@pytest.mark.parametrize(("kind", "profile"), KONG_TABLES)
+def test_the_must_kong_doubles_what_this_seat_pays(kind: str, profile: str) -> None:
+    """The rules' side: 发财 is a must-kong tile in ``laizishanzhuang`` (红中 in every
+    profile), never a discard; its kong's ×2 doubles what seat 0 pays when either seat
+    with three melds wins self-drawn (``scoring.settle``): 8 → 16 in ``laizishanzhuang``,
+    32 → 64 in ``yuanhang``.  (In ``bianfeng``'s 开口翻 their plain win is refused by the
+    minimum score either way, so the answer there rests on no plain count; not asked.)"""
+    rules = get_rules(profile)
+    assert parse_tile(MUST_KONG[kind][0]) in rules.must_kong_tiles
+    view = _must_view(kind, profile, 20)
+    assert discard(MUST_KONG[kind][0]) not in view["legal_actions"]
+    for winner in (1, 3):
+        before, after = (_seat0_pays(profile, winner, kind, n) for n in (0, 1))
+        assert before > 0 and after == 2 * before
+
+
+@pytest.mark.parametrize("wall", [20, 16])
+def test_the_far_hand_can_still_win(wall: int) -> None:
+    """The bots' side: two steps from ready and closed, with four or five draws left, the
+    hand is not hopeless (``ExpertBot.hopeless``: that rule, ``hopeless_holds``, does not
+    hold the tile back), and the kong leaves it two steps away."""
+    view = _must_view("green", "laizishanzhuang", wall)
+    t = SeatReading(view)
+    ev = evaluator(t.hand, t.melds, t)
+    assert ev.best()[0] == 2 and not ExpertBot(1).hopeless(t, 2, False)
+    after = [x for x in t.hand if x != parse_tile("6z")]
+    assert evaluator(after, t.melds, t).best()[0] == 2
+
+
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize(("kind", "profile"), KONG_TABLES)
+@pytest.mark.parametrize("wall", [20, 16])
+def test_no_must_kong_of_a_far_hand_beside_ready_seats(bot: str, kind: str, profile: str,
+                                                       wall: int) -> None:
+    """Two steps from ready and closed, beside two seats with three melds each: the 发财
+    (or 红中) is held and a plain tile goes; its kong would double this seat's share of
+    their likely win.  The expert and the search bot konged it
+    (``ExpertBot.threat_must_kongs``)."""
+    view = _must_view(kind, profile, wall)
+    ask(bot, view, [a for a in view["legal_actions"] if a["type"] == "discard"])
+
+
+def test_the_threat_must_kongs_switch_plays_as_before() -> None:
+    view = _must_view("green", "laizishanzhuang", 20)
+    kong = action_from_json(MUST_KONG["green"][1])
+    assert ExpertBot(1, threat_must_kongs=0).choose(view) == kong
+    assert ExpertBot(1).choose(view) != kong
+
+
+# ---------------------------------------------------------------- guards
+
+@pytest.mark.parametrize("bot", ("greedy", *READERS))
+@pytest.mark.parametrize(("kind", "profile"), [("green", "laizishanzhuang"),
+                                               *(("red", p) for p in PROFILES)])
+@pytest.mark.parametrize("wall", [20, 8])
+def test_guard_a_hand_a_step_away_konges_its_must_tile(bot: str, kind: str, profile: str,
+                                                       wall: int) -> None:
+    """Guard.  Opened (a chi of 123m) and a step from ready (456p 789s 55m 34s) beside the
+    same two seats: the held 发财 (红中) would block every win, and after its kong the hand
+    is ready on 2s/5s; every bot konges it, late too."""
+    view = _must_view(kind, profile, wall, hand="456p789s55m34s",
+                      melds=[meld("chi", "123m", 3)])
+    ask(bot, view, [MUST_KONG[kind][1]])

@@ -105,7 +105,7 @@ from ..engine.views import SeatView
 from ..meld import Meld, opening_count
 from ..rules import Rules
 from ..scoring import loser_caps, settle
-from ..tiles import NUM_KINDS, is_258, is_honour
+from ..tiles import GREEN, NUM_KINDS, RED, is_258, is_honour
 from ..win_record import SeatState, WinRecord
 from .base import NoLegalAction
 from .greedy import (
@@ -226,8 +226,19 @@ class ExpertBot(GreedyBot):
                  direct_opens: bool = True, ready_bases: bool = True,
                  threat_claims: bool = True, threat_openings: bool | None = None,
                  threat_laizi_kongs: bool = True, refused_ready: bool = True,
-                 big_at_typical: bool = True) -> None:
+                 big_at_typical: bool = True,
+                 threat_must_kongs: int = 24) -> None:
         super().__init__(seed)
+        self.threat_must_kongs = int(threat_must_kongs)
+        """With ``threat_kongs``, at a live wall of at most this many tiles, weigh a 红中杠 or
+        发财杠 (a must-kong tile's kong, its ``special_kong_factor`` on both sides) as a 暗杠
+        is weighed (:meth:`kong_costs`): the tile cannot be thrown, but it may be held and
+        konged later, once the hand is close.  Closed and two steps from ready beside two
+        seats with three melds each, at a wall of 20 or 16, every bot konged a drawn 发财
+        (``laizishanzhuang``) or 红中 that doubles its share of their likely win.  Earlier
+        in the wall (the third hunt's guard: a far hand at 48 konges, time enough to
+        build) the kong is made as before, and a hand that cannot win any more is left to
+        :attr:`hopeless_holds` (0: off, as before 6 December 2026)."""
         self.bloom_source = bool(bloom_source)
         """With ``bloom_first``, value the self-drawn win in hand by where its tile came
         from, as the view now says (``replacement_draw``): 杠上花 after a kong's
@@ -1212,9 +1223,11 @@ class ExpertBot(GreedyBot):
             if isinstance(kong, SpecialKong):  # 癞子杠 / 癞子皮杠: one tile set aside
                 hand, melds = list(t.hand), list(t.melds)
                 laizi = kong.kind == "laizi"
-                hand.remove(t.laizi if laizi else t.indicator)
+                must = {"red": RED, "green": GREEN}.get(kong.kind)
+                hand.remove(t.laizi if laizi else t.indicator if must is None else must)
                 factor = Fraction(t.rules.laizi_kong_factor if laizi
-                                  else t.rules.pi_kong_factor)
+                                  else t.rules.pi_kong_factor if must is None
+                                  else t.rules.special_kong_factor)
                 # the last wild's kong makes the win hard (硬胡)
                 hard_kong = hard or (laizi and t.counts[t.laizi] == 1)
             else:
@@ -1313,9 +1326,14 @@ class ExpertBot(GreedyBot):
                                  and self.kong_costs(t, a))]  # type: ignore[arg-type]
 
     def _weighed_kong(self, a: Action) -> bool:
-        """A kong :meth:`drop_costly_kongs` weighs: a 暗杠, 蓄杠 or 冲杠, and with
+        """A kong :meth:`drop_costly_kongs` weighs: a 暗杠, 蓄杠 or 冲杠, with
         :attr:`threat_pi_kongs` a 癞子皮杠 (an indicator-kind tile, which may as well be
-        thrown)."""
+        thrown), and with :attr:`threat_must_kongs` a 红中杠 or 发财杠 late in the wall of a
+        hand that can still win."""
+        if isinstance(a, SpecialKong) and a.kind in ("red", "green"):
+            t = self.t
+            return (0 < t.wall <= self.threat_must_kongs
+                    and not self.hopeless(t, evaluator(t.hand, t.melds, t).best()[0], t.opened))
         return isinstance(a, Kong) or (self.threat_pi_kongs and isinstance(a, SpecialKong)
                                        and a.kind == "pi")
 
