@@ -264,3 +264,19 @@ def test_guard_a_hand_a_step_away_konges_its_must_tile(bot: str, kind: str, prof
     view = _must_view(kind, profile, wall, hand="456p789s55m34s",
                       melds=[meld("chi", "123m", 3)])
     ask(bot, view, [MUST_KONG[kind][1]])
+
+
+@pytest.mark.parametrize("bot", ("greedy", *READERS))
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("wall", [48, 16])
+def test_guard_the_chi_that_opens_a_closed_ready_hand(bot: str, profile: str,
+                                                      wall: int) -> None:
+    """Guard.  Closed and ready in shape (234m 567m 55s 78s 345p, on 6s/9s), which no win
+    can use before a claim opens the hand (no concealed win, RULES §9): the chi of seat
+    3's 6p by 45p, the 3p then thrown, keeps the same wait and opens it.  Every bot
+    chis (in ``laizishanzhuang`` one opening is enough and every win passes)."""
+    view = make_view("234m567m55s78s345p", profile=profile, indicator="1z", wall=wall,
+                     dealer=1, melds={1: [meld("peng", "777s", 2)]},
+                     discards={1: "9m", 2: "1p4z", 3: "9s"}, claim=("6p", 3),
+                     actions=[{"type": "chi", "tile": "4p"}, {"type": "pass"}])
+    ask(bot, view, [{"type": "chi", "tile": "4p"}])
