@@ -56,6 +56,8 @@ PROFILES = ["yuanhang", "bianfeng", "laizishanzhuang"]
 READERS = ["expert", "search"]
 WIN = {"type": "win"}
 LAIZI_KONG = {"type": "special_kong", "kind": "laizi"}
+#: self-drawn, then on seat 1's (the dealer's), seat 2's and seat 3's discard
+WAYS = (("self_draw", None), ("discard", 1), ("discard", 2), ("discard", 3))
 
 
 # ----------------------------------------------------- the view says where the tile came from
@@ -152,13 +154,27 @@ def _view(profile: str, wall: int, *, replacement: bool | None) -> SeatView:
     return view  # type: ignore[return-value]
 
 
-def _collects(profile: str, hand: str, tile: str, win_by: str, laizi_kongs: int) -> int:
+def _seat0(profile: str, hand: str, melds: list[dict[str, Any]], tile: str, win_by: str, *,
+           from_seat: int | None = None, kongs: dict[str, int] | None = None,
+           indicator: str = "1z") -> int:
+    """What seat 0 (seat 1 deals) collects winning by ``win_by`` on ``tile`` with ``hand``
+    beside ``melds`` (the settlement record's form), 0 where it is no win (the minimum
+    score's refusal included)."""
     seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
-    seats[0] = {"hand": hand, "kongs": {"red": 2, "laizi": laizi_kongs},
-                "melds": [{"type": "chi", "tiles": "123m", "from": 3}]}
-    rec = {"profile": profile, "dealer": 1, "indicator": "9s", "winner": 0,
-           "win_by": win_by, "winning_tile": tile, "seats": seats}
-    return settle(parse_win_record(rec)).total
+    seats[0] = {"hand": hand, "melds": melds, **({"kongs": kongs} if kongs else {})}
+    rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": indicator,
+                           "winner": 0, "win_by": win_by, "winning_tile": tile, "seats": seats}
+    if from_seat is not None:
+        rec["from"] = from_seat
+    try:
+        return settle(parse_win_record(rec)).total
+    except NotAWin:
+        return 0
+
+
+def _collects(profile: str, hand: str, tile: str, win_by: str, laizi_kongs: int) -> int:
+    return _seat0(profile, hand, [{"type": "chi", "tiles": "123m", "from": 3}], tile, win_by,
+                  kongs={"red": 2, "laizi": laizi_kongs}, indicator="9s")
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -232,20 +248,11 @@ def _kong_view(hand: str, drawn: str, kong: str, profile: str, wall: int) -> Sea
 
 def _plain(profile: str, hand: str, tile: str, win_by: str, *, kong: str | None = None,
            from_seat: int | None = None) -> int:
-    """What seat 0 collects (0 where it is no win, the minimum score's refusal included)."""
-    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    """What seat 0 collects beside ``CHI_S`` (and the 暗杠 ``kong``)."""
     melds: list[dict[str, Any]] = [{"type": "chi", "tiles": "123s", "from": 3}]
     if kong:
         melds.append({"type": "kong", "kind": "concealed", "tiles": kong})
-    seats[0] = {"hand": hand, "melds": melds}
-    rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": "1z", "winner": 0,
-                           "win_by": win_by, "winning_tile": tile, "seats": seats}
-    if from_seat is not None:
-        rec["from"] = from_seat
-    try:
-        return settle(parse_win_record(rec)).total
-    except NotAWin:
-        return 0
+    return _seat0(profile, hand, melds, tile, win_by, from_seat=from_seat)
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -321,21 +328,10 @@ def test_the_kong_that_spends_the_258_pair_by_the_analysis_and_the_settlement() 
         assert [w.tile for w in waits(parse_tiles("222m34m99s"), melds, laizi, rules,
                                       "self_draw")] == [parse_tile("9s"), laizi]
         assert not waits(parse_tiles("34m99s"), [*melds, kong], laizi, rules, "self_draw")
-        seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
-        seats[0] = {"hand": "222m34m99s", "melds": [
-            {"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]} for m in TWO_OPEN]}
-        got = []
-        for win_by, f in (("self_draw", None), ("discard", 1), ("discard", 2), ("discard", 3)):
-            rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": "1z",
-                                   "winner": 0, "win_by": win_by, "winning_tile": "9s",
-                                   "seats": seats}
-            if f is not None:
-                rec["from"] = f
-            try:
-                got.append(settle(parse_win_record(rec)).total)
-            except NotAWin:
-                got.append(0)
-        assert got == amounts
+        record = [{"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]}
+                  for m in TWO_OPEN]
+        assert [_seat0(profile, "222m34m99s", record, "9s", w, from_seat=f)
+                for w, f in WAYS] == amounts
 
 
 @pytest.mark.parametrize("bot", ["greedy", *READERS])
@@ -363,20 +359,11 @@ PENG_5P = [meld("chi", "123s", 3), meld("peng", "555p", 2)]
 def _added(profile: str, tile: str, win_by: str, *, kong: bool, from_seat: int | None = None
            ) -> int:
     """What seat 0 collects with 234m 67s 88m beside ``PENG_5P`` (the peng made an added
-    kong with ``kong``), 0 where it is no win."""
+    kong with ``kong``)."""
     third: dict[str, Any] = ({"type": "kong", "kind": "added", "tiles": "5555p", "from": 2}
                              if kong else {"type": "peng", "tiles": "555p", "from": 2})
-    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
-    seats[0] = {"hand": "234m67s88m", "melds": [{"type": "chi", "tiles": "123s", "from": 3},
-                                                 third]}
-    rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": "1z", "winner": 0,
-                           "win_by": win_by, "winning_tile": tile, "seats": seats}
-    if from_seat is not None:
-        rec["from"] = from_seat
-    try:
-        return settle(parse_win_record(rec)).total
-    except NotAWin:
-        return 0
+    return _seat0(profile, "234m67s88m", [{"type": "chi", "tiles": "123s", "from": 3}, third],
+                  tile, win_by, from_seat=from_seat)
 
 
 @pytest.mark.parametrize(("profile", "before", "after"), [
@@ -390,10 +377,9 @@ def test_the_added_kong_by_the_settlement(profile: str, before: list[int],
     or with its added kong; the kong doubles every win (or lifts it past the minimum
     score: ``bianfeng``), self-drawn and on seats 1 to 3's discards, and its replacement
     draw wins 杠上花 on a 5s or 8s (720 in ``yuanhang``, 360 elsewhere)."""
-    ways = (("self_draw", None), ("discard", 1), ("discard", 2), ("discard", 3))
     for tile in ("5s", "8s"):
-        assert [_added(profile, tile, w, kong=False, from_seat=f) for w, f in ways] == before
-        assert [_added(profile, tile, w, kong=True, from_seat=f) for w, f in ways] == after
+        assert [_added(profile, tile, w, kong=False, from_seat=f) for w, f in WAYS] == before
+        assert [_added(profile, tile, w, kong=True, from_seat=f) for w, f in WAYS] == after
         assert _added(profile, tile, "kong_bloom", kong=True) == (
             720 if profile == "yuanhang" else 360)
 
