@@ -65,24 +65,33 @@ READERS = ("expert", "search")  # the bots that read the other seats (greedy doe
 PROFILES = ("yuanhang", "bianfeng", "laizishanzhuang")
 
 
+def _record_seat(melds: list[dict[str, Any]], hand: str = "",
+                 kongs: dict[str, int] | None = None) -> dict[str, Any]:
+    """One seat of a settlement record from a view's melds (a chi's feeder is the previous
+    seat in a record; who fed a meld changes no amount here)."""
+    return {"hand": hand, "kongs": kongs or {},
+            "melds": [{"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]}
+                      for m in melds]}
+
+
+def _settle(profile: str, indicator: str, winner: int, win_by: str, frm: int | None,
+            tile: str, seats: list[dict[str, Any]]) -> dict[int, int]:
+    """What each loser pays, by the settlement (``NotAWin`` if the minimum score refuses
+    the win); seat 2 deals."""
+    rec: dict[str, Any] = {"profile": profile, "dealer": 2, "indicator": indicator,
+                           "winner": winner, "win_by": win_by, "winning_tile": tile,
+                           "seats": seats, **({} if frm is None else {"from": frm})}
+    return {p.loser: int(p.amount) for p in settle(parse_win_record(rec)).payments}
+
+
 def _payments(profile: str, winner: int, win_by: str, frm: int | None, tile: str,
               melds: dict[int, list[dict[str, Any]]], hand: str,
               red: dict[int, int] | None = None) -> dict[int, int]:
     """What each loser pays for ``winner``'s hard win (his concealed ``hand`` beside his
-    ``melds``) on ``tile``, by the settlement (``NotAWin`` if the minimum score refuses
-    it); seat 2 deals, the laizi is 1s (indicator 9s), held by nobody."""
-    seats: list[dict[str, Any]] = []
-    for s in range(4):
-        ms = [{"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]}
-              for m in melds.get(s, [])]
-        seats.append({"hand": hand if s == winner else "", "melds": ms,
-                      "kongs": {"red": (red or {}).get(s, 0)}})
-    rec: dict[str, Any] = {"profile": profile, "dealer": 2, "indicator": "9s",
-                           "winner": winner, "win_by": win_by, "winning_tile": tile,
-                           "seats": seats}
-    if frm is not None:
-        rec["from"] = frm
-    return {p.loser: int(p.amount) for p in settle(parse_win_record(rec)).payments}
+    ``melds``) on ``tile``; the laizi is 1s (indicator 9s), held by nobody."""
+    seats = [_record_seat(melds.get(s, []), hand if s == winner else "",
+                          {"red": (red or {}).get(s, 0)}) for s in range(4)]
+    return _settle(profile, "9s", winner, win_by, frm, tile, seats)
 
 
 # ---------------------------------------------------------------- faults found
@@ -190,22 +199,18 @@ def _must_view(kind: str, profile: str, wall: int, hand: str = FAR_HAND,
 def _seat0_pays(profile: str, winner: int, kind: str, kongs: int) -> int:
     """What seat 0 (closed, ``kongs`` kongs of ``kind`` of its own) pays on ``winner``'s
     plain self-drawn win: seat 1 with 88p 34p drawing 2p, seat 3 with 55s 78s drawing 9s,
-    each beside his three melds, hard, nobody else's factors."""
-    hands = {1: ("88p34p", "2p"), 3: ("55s78s", "9s")}
-    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
-    for s, ms in TWO_READY.items():
-        # a chi takes the previous seat's discard in a record; who fed it changes no amount
-        seats[s] = {"hand": "", "melds": [
-            {"type": m["type"], "tiles": m["tiles"],
-             "from": (s - 1) % 4 if m["type"] == "chi" else m["from_seat"]} for m in ms]}
-    seats[winner]["hand"] = hands[winner][0]
-    seats[0] = {"hand": "", "melds": [], "kongs": {kind: kongs}}
-    rec = {"profile": profile, "dealer": 2, "indicator": "4m", "winner": winner,
-           "win_by": "self_draw", "winning_tile": hands[winner][1], "seats": seats}
+    each beside his three melds, hard, nobody else's factors; 0 where the minimum score
+    refuses it."""
+    hand, tile = {1: ("88p34p", "2p"), 3: ("55s78s", "9s")}[winner]
+    # a chi takes the previous seat's discard in a record (the view's name another feeder)
+    melds = {s: [{**m, "from_seat": (s - 1) % 4 if m["type"] == "chi" else m["from_seat"]}
+                 for m in ms] for s, ms in TWO_READY.items()}
+    seats = [_record_seat(melds.get(s, []), hand if s == winner else "") for s in range(4)]
+    seats[0]["kongs"] = {kind: kongs}
     try:
-        return -settle(parse_win_record(rec)).deltas[0]
+        return _settle(profile, "4m", winner, "self_draw", None, tile, seats)[0]
     except NotAWin:
-        return 0  # refused by the minimum score
+        return 0
 
 
 @pytest.mark.parametrize(("kind", "profile"), KONG_TABLES)
