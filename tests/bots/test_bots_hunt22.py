@@ -191,6 +191,19 @@ def test_guard_earlier_the_tile_he_cannot_win_on_goes(bot: str, wall: int) -> No
         action_from_json(discard("9m"))
 
 
+@pytest.mark.parametrize("bot", READERS)
+@pytest.mark.parametrize("profile", ["yuanhang", "laizishanzhuang"])
+@pytest.mark.parametrize("wall", [16, 8])
+def test_guard_where_his_small_win_passes_the_9m_still_goes(bot: str, profile: str,
+                                                           wall: int) -> None:
+    """Guard.  The same position in ``yuanhang`` (口口翻: three openings ×8, his small win
+    passes) and ``laizishanzhuang`` (no minimum score): the 9m may now deal in to a small
+    hand, the 7p to his 清一色 too; the 9m goes (the search bot as it plays by default)."""
+    view = make_view(FLUSH_HAND, profile=profile, indicator="9s", wall=wall, dealer=3,
+                     melds=FLUSH_MELDS, discards=FLUSH_RIVERS)
+    ask(bot, view, [discard("9m")])
+
+
 def test_no_big_hand_is_open_to_mixed_melds() -> None:
     """The rules' side of the next guard: opened by 123p, 456s and 999m, he cannot win on
     this seat's 7p or 5m at all in ``bianfeng`` (a small win short of the minimum, and
