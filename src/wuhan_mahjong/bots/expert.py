@@ -1721,7 +1721,7 @@ class ExpertBot(GreedyBot):
         if threatened is None:
             return choice
         model, d0, sh0 = threatened
-        if sum(model.risk(d0, sh0)[1:]) < self.safe_ties:
+        if (sh0 == 0 and not self.ready_ties) or sum(model.risk(d0, sh0)[1:]) < self.safe_ties:
             return choice
         if sh0 == 0:
             pick = self._ready_tie(t, ev, d0, lambda d: sum(model.risk(d, 0)[1:]))
