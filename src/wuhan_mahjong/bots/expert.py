@@ -620,12 +620,13 @@ class ExpertBot(GreedyBot):
         drawn = t.iv.drawn if t.iv.drawn is not None else hand[-1]
         hand.remove(drawn)
         me = t.my.state()
-        konged = (any(m.type == "kong" for m in me.melds) or me.red_kongs or me.green_kongs
-                  or me.laizi_kongs or me.pi_kongs)
         if self.bloom_source:  # the view says where the tile came from
             ways = ["kong_bloom"] if t.replacement_draw else ["self_draw"]
+        elif (any(m.type == "kong" for m in me.melds) or me.red_kongs or me.green_kongs
+              or me.laizi_kongs or me.pi_kongs):
+            ways = ["self_draw", "kong_bloom"]
         else:
-            ways = ["self_draw", "kong_bloom"] if konged else ["self_draw"]
+            ways = ["self_draw"]
         now = max(self._settle_mine(hand, drawn, me, w) for w in ways)
         if now <= 0:
             return False
@@ -738,14 +739,16 @@ class ExpertBot(GreedyBot):
         """This decision's reads of the opponents (:mod:`wuhan_mahjong.bots.opponents`),
         built once, on first use."""
         if self._model is None:
-            self._model = OpponentModel(self.t, self.rng, self.samples, waits=self.waits,
-                                        ready_fit=self.ready_fit, let_go=self.let_go,
-                                        rob_ready=self.rob_ready, own_discard=self.own_discard,
-                                        family_reads=self.family_reads,
-                                        soft_passes=self.soft_passes,
-                                        passes_then=self.passes_then,
-                                        big_only=self.big_only)
+            self._model = self._new_model(self.waits, self.rob_ready)
         return self._model
+
+    def _new_model(self, waits: str, rob_ready: bool) -> OpponentModel:
+        """An opponent model reading waits by ``waits``, with this bot's reading switches."""
+        return OpponentModel(self.t, self.rng, self.samples, waits=waits,
+                             ready_fit=self.ready_fit, let_go=self.let_go, rob_ready=rob_ready,
+                             own_discard=self.own_discard, family_reads=self.family_reads,
+                             soft_passes=self.soft_passes, passes_then=self.passes_then,
+                             big_only=self.big_only)
 
     def _threatened(self, ev: Evaluator, choice: Action | None, threat_min: float | None = None
                     ) -> tuple[OpponentModel, int, int] | None:
@@ -1227,11 +1230,14 @@ class ExpertBot(GreedyBot):
             if isinstance(kong, SpecialKong):  # 癞子杠 / 癞子皮杠: one tile set aside
                 hand, melds = list(t.hand), list(t.melds)
                 laizi = kong.kind == "laizi"
-                must = {"red": RED, "green": GREEN}.get(kong.kind)
-                hand.remove(t.laizi if laizi else t.indicator if must is None else must)
-                factor = Fraction(t.rules.laizi_kong_factor if laizi
-                                  else t.rules.pi_kong_factor if must is None
-                                  else t.rules.special_kong_factor)
+                if laizi:
+                    tile, factor = t.laizi, Fraction(t.rules.laizi_kong_factor)
+                elif kong.kind == "pi":
+                    tile, factor = t.indicator, Fraction(t.rules.pi_kong_factor)
+                else:  # 红中杠 / 发财杠 (threat_must_kongs)
+                    tile = RED if kong.kind == "red" else GREEN
+                    factor = Fraction(t.rules.special_kong_factor)
+                hand.remove(tile)
                 # the last wild's kong makes the win hard (硬胡)
                 hard_kong = hard or (laizi and t.counts[t.laizi] == 1)
             else:
@@ -1453,11 +1459,8 @@ class ExpertBot(GreedyBot):
         the view."""
         if not isinstance(choice, Discard) or not self._anyone_open():
             return choice
-        model = self.model() if self.waits == "shapes" else OpponentModel(
-            t, self.rng, self.samples, waits="shapes", ready_fit=self.ready_fit,
-            let_go=self.let_go, own_discard=self.own_discard, family_reads=self.family_reads,
-            soft_passes=self.soft_passes, passes_then=self.passes_then,
-            big_only=self.big_only)
+        # (its rob reading the model's default, whatever ``rob_ready`` says, as before)
+        model = self.model() if self.waits == "shapes" else self._new_model("shapes", True)
         d0 = choice.tile
         sh0 = ev.shanten_after(d0, -1)
         acc0 = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]

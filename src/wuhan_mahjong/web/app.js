@@ -846,11 +846,14 @@ let pressed = false;
 let pressTimer = 0;
 let renderOwed = false;
 
-function releasePress() {
+/** The press is over: render what came meanwhile, now or (`later`) after this event's
+ * own handlers, which may render it themselves. */
+function releasePress(later = false) {
   if (!pressed) return;
   pressed = false;
   clearTimeout(pressTimer);
-  if (renderOwed) render();
+  const owed = () => { if (renderOwed) render(); };
+  if (later) setTimeout(owed); else owed();
 }
 
 document.addEventListener("pointerdown", (ev) => {
@@ -861,7 +864,7 @@ document.addEventListener("pointerdown", (ev) => {
 }, true);
 // the click comes after the release, in the same task for a mouse: let it find the pressed
 // element first, then render what came meanwhile (unless its own handler rendered already)
-window.addEventListener("click", () => { if (pressed) { pressed = false; clearTimeout(pressTimer); setTimeout(() => { if (renderOwed) render(); }); } }, true);
+window.addEventListener("click", () => releasePress(true), true);
 for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, () => setTimeout(releasePress), true);
 
 function render() {
