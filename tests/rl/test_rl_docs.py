@@ -40,7 +40,8 @@ def test_plane_table_covers_every_plane_once() -> None:
     names = spaces.PLANES
     checks = {"own hand": 0, "own drawn": 4, "laizi": 6, "seat +1: exposed": 24, "seat +3: exposed": 52,
               "seat +0: concealed tiles": 66, "phase turn": 102, "dealer is seat +0": 113,
-              "own seat is 0": 117, "profile bianfeng": 121, "rule direct_kong_opens": 124}
+              "own seat is 0": 117, "profile bianfeng": 121, "rule direct_kong_opens": 124,
+              "replacement draw": 137}
     for prefix, i in checks.items():
         assert names[i].startswith(prefix), (i, names[i])
         assert any(a == i for a, _ in ranges), i
@@ -52,4 +53,4 @@ def test_quick_start_runs() -> None:
     code = block[start:block.index("```\n", start)]
     scope: dict[str, object] = {}
     exec(compile(code, "docs/rl.md", "exec"), scope)
-    assert scope["obs"].shape == (64, 137, 34)  # type: ignore[attr-defined]
+    assert scope["obs"].shape == (64, 138, 34)  # type: ignore[attr-defined]

@@ -64,7 +64,7 @@ def test_masks_are_exactly_the_legal_actions(profile: str) -> None:
 
 def test_plane_table_matches_the_encoding() -> None:
     assert len(spaces.PLANES) == spaces.NUM_PLANES == spaces.OBS_SHAPE[0]
-    assert spaces.OBS_SHAPE == (137, 34)
+    assert spaces.OBS_SHAPE == (138, 34)
     state = new_hand(get_rules("bianfeng"), 2, rng=random.Random(4))
     obs = spaces.encode(seat_view(state, 2))
     assert obs.dtype == np.float32 and obs.shape == spaces.OBS_SHAPE
@@ -79,6 +79,32 @@ def test_plane_table_matches_the_encoding() -> None:
     assert obs[spaces.PLANES.index("dealer is seat +0")].min() == 1.0
     assert obs[spaces.PLANES.index("profile bianfeng")].min() == 1.0
     assert obs[spaces.PLANES.index("phase turn")].min() == 1.0
+
+
+def test_the_replacement_draw_plane_follows_the_engine() -> None:
+    """Plane 137 is all ones exactly while the seat in turn holds a kong's replacement draw
+    (a win now is 杠上花), for every seat's view: the kong is public.  Random hands with
+    kongs taken whenever offered, so replacement draws come often; the test fails if the
+    plane never lights (the loop counts them)."""
+    plane = spaces.PLANES.index(
+        "replacement draw: the seat in turn drew a kong's replacement (杠上花 if it wins)")
+    assert plane == 137  # appended: the older planes kept their places
+    rng = random.Random(11)
+    lit = dark = 0
+    for i in range(60):
+        state = new_hand(get_rules(PROFILES[i % 3]), i % 4, rng=rng, auto_pass=True)
+        policy = random_policy(rng)
+        while not state.ended:
+            expected = state.phase == "turn" and state.draw_source == "replacement"
+            for viewer in range(4):
+                obs = spaces.encode(seat_view(state, viewer))
+                assert obs[plane].min() == obs[plane].max() == float(expected)
+            lit += expected
+            dark += not expected
+            seat = state.to_act()[0]
+            kongs = [a for a in state.legal_actions(seat) if isinstance(a, Kong | SpecialKong)]
+            state.apply(seat, kongs[0] if kongs else policy(state, seat))
+    assert lit >= 20 and dark > lit
 
 
 def test_discards_and_their_order_are_encoded_relative_to_the_viewer() -> None:

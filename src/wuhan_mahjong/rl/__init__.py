@@ -11,7 +11,7 @@ without the extra.  See ``docs/rl.md``.
 >>> e.reset(seed=1)
 >>> obs, reward, term, trunc, info = e.last()
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-((137, 34), True)
+((138, 34), True)
 """
 
 from __future__ import annotations

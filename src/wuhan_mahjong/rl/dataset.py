@@ -8,7 +8,7 @@ hands; every decision with a real choice (two or more legal actions; with
 =============  ==================  ===============================================
 array          shape, dtype        meaning
 =============  ==================  ===============================================
-``obs``        (R, 137, 34) f16    observation planes (:mod:`.spaces`), float16
+``obs``        (R, 138, 34) f16    observation planes (:mod:`.spaces`), float16
 ``mask``       (R, 114) bool       legal actions
 ``action``     (R,) int16          the index the policy chose
 ``seat``       (R,) int8           the deciding seat
@@ -16,7 +16,7 @@ array          shape, dtype        meaning
 ``reward``     (R,) float32        the deciding seat's points for that hand (final)
 ``deltas``     (N, 4) int32        every hand's settlement, by seat
 ``dealer``     (N,) int8           every hand's dealer
-``planes``     (137,) str          the names of the observation planes
+``planes``     (138,) str          the names of the observation planes
 ``meta``       () str              JSON: profile, options, policy, seed, hands, version
 =============  ==================  ===============================================
 
@@ -50,7 +50,7 @@ from .dataset_args import DatasetError, add_arguments
 from .npz import DAMAGED, open_npz
 from .spaces import NUM_ACTIONS, OBS_SHAPE, PLANES, action_index, action_mask, encode
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: 138 planes (the replacement draw added, December 2026)
 
 MAX_HANDS = 100_000
 """The most hands one file may hold.  The command writes the observation planes to disk as

@@ -223,6 +223,7 @@ def _plane_names() -> list[str]:
     names += [f"own seat is {s}" for s in range(4)]
     names += [f"profile {p}" for p in _PROFILES]
     names += [n for n, _ in _RULE_PLANES]
+    names += ["replacement draw: the seat in turn drew a kong's replacement (杠上花 if it wins)"]
     return names
 
 
@@ -233,6 +234,8 @@ _SEAT_BASE = 10
 _PER_SEAT = 8 + RECENT
 _SCALAR_BASE = _SEAT_BASE + 4 * _PER_SEAT
 _GLOBAL = _SCALAR_BASE + 4 * len(_SEAT_SCALARS)
+_RULES_END = _GLOBAL + 19 + len(_PROFILES) + len(_RULE_PLANES)
+_REPLACEMENT_DRAW = _RULES_END  # appended after the rules, so planes 0-136 kept their places
 _PHASES = {"turn": 0, "claim": 1, "rob": 2, "final": 3}
 
 
@@ -326,7 +329,9 @@ def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
     out[g + 10] = min(view["final_draws_left"], 4) / 4
     out[g + 11 + (view["dealer"] - me) % 4] = 1.0
     out[g + 15 + me] = 1.0
-    out[g + 19:] = row[:, None]
+    out[g + 19:_RULES_END] = row[:, None]
+    if view["replacement_draw"]:
+        out[_REPLACEMENT_DRAW] = 1.0
     return out
 
 

@@ -8,7 +8,7 @@ hands are replaced at once by new ones, so every row always holds a decision.
 >>> vec = SelfPlayVector(8, "yuanhang", seed=1)
 >>> obs, mask, seat = vec.reset()
 >>> obs.shape, mask.shape, seat.shape
-((8, 137, 34), (8, 114), (8,))
+((8, 138, 34), (8, 114), (8,))
 >>> rng = np.random.default_rng(0)
 >>> for _ in range(50):
 ...     actions = [rng.choice(np.flatnonzero(m)) for m in mask]
