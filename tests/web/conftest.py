@@ -262,9 +262,13 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 PHONE_LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True}
 
 
-def open_page(browser: Any, url: str, **ctx: Any) -> tuple[Any, Any, Console]:
-    """A new context and page at ``url``, with its console watched."""
+def open_page(browser: Any, url: str, *, init_script: str | None = None,
+              **ctx: Any) -> tuple[Any, Any, Console]:
+    """A new context and page at ``url``, with its console watched (``init_script`` runs
+    in every page of the context before the page's own scripts)."""
     context = browser.new_context(**ctx)
+    if init_script is not None:
+        context.add_init_script(init_script)
     page = context.new_page()
     console = Console(page)
     page.goto(url)
