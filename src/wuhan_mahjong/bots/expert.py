@@ -219,6 +219,7 @@ class ExpertBot(GreedyBot):
                  threat_kongs: bool = True, own_discard: bool = True,
                  family_reads: bool = True, soft_passes: bool = True,
                  passes_then: bool = True, big_only: bool = True,
+                 laizi_lone: bool = True,
                  capped_kongs: bool = True, live_steps: bool = True,
                  bloom_first: float = 1.5, bloom_later: bool | None = None,
                  bloom_source: bool = True,
@@ -503,6 +504,14 @@ class ExpertBot(GreedyBot):
         wall of 10 or 8, the expert and the search bot broke their 45s for a 5s he threw
         rather than throw a lone 9m no win of his can take, read at 0.6 points of risk
         (off: as before 6 December 2026)."""
+        self.laizi_lone = bool(laizi_lone)
+        """Read a 全求人's lone tile as possibly a laizi while a laizi is unseen
+        (:attr:`OpponentModel.laizi_lone`): it pairs with any 将, a dead one too.  In
+        ``yuanhang``, a step from ready beside seat 1's four melds (123p 456s 东 999m: his
+        pair must be 2/5/8), with every laizi unseen, the expert threw a loose 5m whose
+        other three copies were in sight, read as no wait of his, rather than a loose 4s
+        no win of his can take; a lone laizi wins on it as 全求人, and this seat, feeding a
+        将, pays 720 for everybody (off: as before 6 December 2026)."""
         self.passes_then = bool(passes_then)
         """With ``let_go``, judge an opponent's pass by the seats' factors when he made it
         (:attr:`OpponentModel.passes_then`): a claim since may lift a small win the minimum
@@ -748,7 +757,7 @@ class ExpertBot(GreedyBot):
                              ready_fit=self.ready_fit, let_go=self.let_go, rob_ready=rob_ready,
                              own_discard=self.own_discard, family_reads=self.family_reads,
                              soft_passes=self.soft_passes, passes_then=self.passes_then,
-                             big_only=self.big_only)
+                             big_only=self.big_only, laizi_lone=self.laizi_lone)
 
     def _threatened(self, ev: Evaluator, choice: Action | None, threat_min: float | None = None
                     ) -> tuple[OpponentModel, int, int] | None:

@@ -66,6 +66,9 @@ _THROWN_WAIT = 0.2
 #: How much likelier a 全求人's lone tile is of his family (风一色, 将一色) than of another
 #: kind, per unseen copy: he kept it over everything else he drew.
 _FAMILY_KEPT = 4.0
+#: how much likelier his lone tile is a laizi than a plain tile, per unseen copy: a
+#: laizi pairs with any 将, so a 全求人 holding one keeps it over everything he draws
+_LAIZI_KEPT = 4.0
 _NON258 = sum(7 << (3 * t) for t in range(NUM_KINDS) if not is_258(t))
 _SUITED = (1 << 81) - 1
 _HONOUR_MASK = sum(1 << x for x in range(27, NUM_KINDS))
@@ -189,8 +192,15 @@ class OpponentModel:
                  let_go: bool = True, rob_ready: bool = True,
                  own_discard: bool = True, family_reads: bool = True,
                  soft_passes: bool = True, passes_then: bool = True,
-                 big_only: bool = True) -> None:
+                 big_only: bool = True, laizi_lone: bool = True) -> None:
         check_wait_reading(waits)
+        self.laizi_lone = laizi_lone
+        """Read a 全求人's lone tile as possibly a laizi while a laizi is unseen
+        (:meth:`_quanqiuren_waits`): it pairs with any kind his melds allow as his 将,
+        one with every copy in sight too (a laizi stands for a fifth copy), so no such
+        kind reads as safe from him; off, his waits are the kinds whose copies he might
+        hold alone, and a 2/5/8 with no copy unseen read as no wait of his, as before
+        6 December 2026."""
         self.big_only = big_only
         """Where his small win cannot pass the minimum score on my discard (``small_ok``
         false), read only the kinds a big hand his melds still allow could win on
@@ -396,7 +406,9 @@ class OpponentModel:
         the family completes 风一色 / 将一色 (乱风, 乱将: no pair needed; RULES §10), dead
         kinds included: he needs no copy of it in hand.  His lone tile is one of the unseen
         copies, those of kinds he threw counted less, those of his family more (he kept
-        it); a held laizi pairs with any kind, so it is not counted apart."""
+        it).  His lone tile may be a laizi while one is unseen (:attr:`laizi_lone`; he
+        keeps it over anything, ``_LAIZI_KEPT``): it pairs with every kind he may pair,
+        one whose four copies are all in sight too, so that share is added to each."""
         t = self.t
         ps = t.seats[o]
         meld_tiles = [x for m in ps.melds for x in m.tiles]
@@ -411,6 +423,7 @@ class OpponentModel:
         thrown = set(ps.discards)
         must = set(t.must)
         lone = [0.0] * NUM_KINDS  # relative chance that his lone tile is of each kind
+        pairable = [False] * NUM_KINDS  # the kinds he may win on by pairing his lone tile
         for x in range(NUM_KINDS):
             if x == t.laizi or x in must:
                 continue
@@ -418,14 +431,19 @@ class OpponentModel:
             if not (pungs or is_258(x) or in_family
                     or (one_suit is not None and x < 27 and x // 9 == one_suit)):
                 continue
+            pairable[x] = True
             lone[x] = (t.unseen[x] * (_THROWN_WAIT if x in thrown else 1.0)
                        * (_FAMILY_KEPT if in_family else 1.0))
-        total = sum(lone)
+        # his lone tile a laizi (laizi_lone): it pairs with any kind he may pair, dead too
+        wild = t.unseen[t.laizi] * _LAIZI_KEPT if self.laizi_lone else 0.0
+        total = sum(lone) + wild
         if total <= 0:
             return lone
-        waits = [w / total for w in lone]
+        p_wild = wild / total
+        waits = [w / total + (p_wild if pairable[x] else 0.0) for x, w in enumerate(lone)]
         if family is not None:
-            p_family = sum(w for x, w in enumerate(waits) if focus_fits(family, x))
+            p_family = sum(w for x, w in enumerate(lone) if focus_fits(family, x)) / total
+            p_family += p_wild
             waits = [p_family if focus_fits(family, x) and x != t.laizi and x not in must
                      else w for x, w in enumerate(waits)]
         return [min(1.0, w) for w in waits]

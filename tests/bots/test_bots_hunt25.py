@@ -1,0 +1,196 @@
+"""Decision problems of the twenty-fifth hunt (6 December 2026, night): how the opponent
+model reads a seat that may hold a laizi.  Each position has one answer the rules and
+plain expected value settle, checked by :mod:`wuhan_mahjong.analysis` and
+:func:`wuhan_mahjong.scoring.settle` (every hidden hand he could hold tried), not by the
+bots, and asked of the bots that read the other seats (the expert and the search bot;
+greedy reads no river, its design) in every profile where the answer is the same.
+
+The fault it found (each test fails on the code before the fix it names):
+
+* A 全求人 seat (four claimed melds, one tile held) wins on a discard by pairing his lone
+  tile, and a laizi pairs with any 将, a 2/5/8 whose four copies are all in sight too (a
+  laizi stands for a fifth copy: docs/rules.md, Hand analysis).  The model read his
+  waits as the kinds of which he might hold the lone copy, so a 2/5/8 with no copy
+  unseen read as no wait of his at all, the laizi unseen or not.  Seat 1 is opened by
+  123p, 456s (chis from this seat), 东 and 999m (pengs): his pair must be 2/5/8.  This
+  seat, opened by 678m and a step from ready, holds two loose tiles, a 5m whose other
+  three copies are in sight and a 4s, and threw the 5m (a live 4s may still pair);
+  with his lone tile a laizi he wins on it, and this seat, feeding a 将 in
+  ``yuanhang``, pays 720 for everybody (100 in ``bianfeng`` and ``laizishanzhuang``,
+  not being ready), where no win of his takes the 4s.  The lone tile is now read as a
+  laizi with the share the unseen laizi give it, each counted as kept over anything
+  (``OpponentModel.laizi_lone``, the expert's option ``laizi_lone``, on by default).
+
+The positions the bots already answered right are below it, marked as guards.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from handmade import discard, make_view, meld
+
+from wuhan_mahjong.analysis import shanten
+from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.opponents import OpponentModel
+from wuhan_mahjong.bots.search import SearchBot
+from wuhan_mahjong.bots.seat_reading import SeatReading
+from wuhan_mahjong.engine import SeatView
+from wuhan_mahjong.engine.actions import action_from_json
+from wuhan_mahjong.meld import Meld
+from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.scoring import NotAWin, settle
+from wuhan_mahjong.tiles import NUM_KINDS, parse_tile, parse_tiles, tile_str
+from wuhan_mahjong.win_record import parse_win_record
+
+READERS = (ExpertBot, SearchBot)  # the bots that read the other seats (greedy does not)
+PROFILES = ("yuanhang", "bianfeng", "laizishanzhuang")
+
+#: seat 1, not the dealer (seat 3): 全求人, one tile held; this seat opened by 678m
+QQR_MELDS = {1: [meld("chi", "123p", 0), meld("chi", "456s", 0), meld("peng", "111z", 2),
+                 meld("peng", "999m", 3)],
+             0: [meld("chi", "678m", 3)]}
+#: the 5m: one in each river but seat 1's, and the last in this seat's hand
+QQR_RIVERS = {0: "2z5m3p>1 6s>1 3z", 1: "4z9p3m6p", 2: "5m1z>1 7p4m", 3: "5m9m>1 6z8p"}
+#: 22p 33z 79p 678s beside 678m: a step from ready, with two loose tiles, 4s and 5m
+QQR_HAND = "22p33z79p78s46s5m"
+#: the tiles of this hand no win of his can take (his pair must be 2/5/8)
+SAFE = ("7p", "9p", "4s", "6s", "7s", "3z")
+
+
+def _view(profile: str, wall: int, laizi_thrown: int = 0) -> SeatView:
+    """The position; the laizi is 1s (indicator 9s).  ``laizi_thrown`` laizi 丢 (thrown
+    as 丢癞子) in the rivers of seats 2 and 3, two each at most."""
+    rivers = dict(QQR_RIVERS)
+    rivers[2] += "1s" * min(laizi_thrown, 2)
+    rivers[3] += "1s" * max(0, laizi_thrown - 2)
+    view: Any = make_view(QQR_HAND, profile=profile, indicator="9s", wall=wall, dealer=3,
+                          melds=QQR_MELDS, discards=rivers, concealed={1: 1})
+    for seat in view["seats"]:
+        for d in seat["discards"]:
+            d["laizi"] = d["tile"] == "1s"
+        seat["laizi_discards"] = sum(1 for d in seat["discards"] if d["laizi"])
+    return view  # type: ignore[no-any-return]
+
+
+def _discard_win(profile: str, lone: str, tile: str) -> int:
+    """What this seat pays in all for seat 1's win on its ``tile`` with ``lone`` held, by
+    the settlement (``NotAWin`` if it is none)."""
+    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    seats[0] = {"hand": "", "melds": [{"type": "chi", "tiles": "678m", "from": 3}]}
+    seats[1] = {"hand": lone, "melds": [
+        {"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]} for m in QQR_MELDS[1]]}
+    rec = {"profile": profile, "dealer": 3, "indicator": "9s", "winner": 1,
+           "win_by": "discard", "from": 0, "winning_tile": tile, "seats": seats}
+    return -int(settle(parse_win_record(rec)).deltas[0])
+
+
+def _lone_tiles_winning_on(profile: str, tile: str) -> dict[str, int]:
+    """Every tile he could hold alone (红中 is always konged) whose win on this seat's
+    ``tile`` the settlement accepts, with what this seat pays."""
+    wins = {}
+    for k in range(NUM_KINDS):
+        lone = tile_str(k)
+        if lone == "7z":
+            continue
+        try:
+            wins[lone] = _discard_win(profile, lone, tile)
+        except NotAWin:
+            continue
+    return wins
+
+
+def _model(view: SeatView, laizi_lone: bool = True) -> OpponentModel:
+    return OpponentModel(SeatReading(view), random.Random(1), waits="shapes",
+                         laizi_lone=laizi_lone)
+
+
+# ---------------------------------------------------------------- the fault found
+
+
+@pytest.mark.parametrize("profile,pays", [("yuanhang", 720), ("bianfeng", 100),
+                                          ("laizishanzhuang", 100)])
+def test_only_a_lone_laizi_wins_on_the_dead_5m(profile: str, pays: int) -> None:
+    """The rules' side: of every tile he could hold alone, the 5m (none unseen: he holds
+    none) and the laizi win on this seat's 5m, as 全求人 (a soft one with the laizi), and this seat pays
+    for everybody (``yuanhang``: a 将 fed; the others: this seat is not ready); no lone
+    tile wins on the 4s (a 44s pair is no 将, and his melds make no other big hand)."""
+    wins = _lone_tiles_winning_on(profile, "5m")
+    assert set(wins) == {"5m", "1s"} and wins["1s"] == pays
+    assert SeatReading(_view(profile, 10)).unseen[parse_tile("5m")] == 0
+    assert _lone_tiles_winning_on(profile, "4s") == {}
+
+
+def test_the_two_loose_tiles_are_as_fast() -> None:
+    """Either loose tile, the 4s or the 5m, leaves the hand a step from ready; the 8s,
+    2p or 3z would leave it two steps away."""
+    rules = get_rules("yuanhang")
+    melds = [Meld("chi", tuple(parse_tiles("678m")), 3, None)]
+    after = {}
+    for tile in ("4s", "5m", "8s", "2p", "3z"):
+        rest = parse_tiles(QQR_HAND)
+        rest.remove(parse_tile(tile))
+        after[tile] = shanten(rest, melds, parse_tile("1s"), rules)
+    assert after == {"4s": 1, "5m": 1, "8s": 2, "2p": 2, "3z": 2}
+
+
+@pytest.mark.parametrize("cls", READERS)
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("wall", [24, 10])
+def test_the_tile_no_win_of_his_takes_goes(cls: type[ExpertBot], profile: str,
+                                           wall: int) -> None:
+    """Every laizi unseen: a tile he cannot win on goes (the 4s, as fast), not the dead
+    5m his lone laizi wins on.  The expert and the search bot threw the 5m
+    (``ExpertBot.laizi_lone``)."""
+    choice = cls(1).choose(_view(profile, wall))
+    assert choice in [action_from_json(discard(x)) for x in SAFE], choice
+
+
+@pytest.mark.parametrize("cls", READERS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_one_laizi_unseen_still_makes_the_5m_unsafe(cls: type[ExpertBot],
+                                                    profile: str) -> None:
+    """Three laizi thrown (丢癞子) and one unseen: he may still hold it alone, and the 4s
+    goes."""
+    choice = cls(1).choose(_view(profile, 10, laizi_thrown=3))
+    assert choice in [action_from_json(discard(x)) for x in SAFE], choice
+
+
+@pytest.mark.parametrize("cls", READERS)
+def test_the_laizi_lone_switch_plays_as_before(cls: type[ExpertBot]) -> None:
+    assert cls(1, laizi_lone=False).choose(_view("yuanhang", 10)) == \
+        action_from_json(discard("5m"))
+
+
+def test_the_model_reads_a_lone_laizi() -> None:
+    """The model's side: the dead 5m reads as a wait of his by the laizi's share (four
+    unseen laizi, each kept as four plain tiles, beside the unseen 2/5/8 he may pair),
+    the 4s as none; off, the 5m read as no wait; with one laizi unseen the share falls;
+    with all four seen the reading is the old one, exactly."""
+    five, four = parse_tile("5m"), parse_tile("4s")
+    on, off = _model(_view("yuanhang", 10)), _model(_view("yuanhang", 10), False)
+    assert 0.3 < on.reads[1].waits[five] < 0.5
+    assert off.reads[1].waits[five] == 0.0
+    assert on.reads[1].waits[four] == off.reads[1].waits[four] == 0.0
+    one = _model(_view("yuanhang", 10, laizi_thrown=3))
+    assert 0.05 < one.reads[1].waits[five] < on.reads[1].waits[five]
+    none_on = _model(_view("yuanhang", 10, laizi_thrown=4))
+    none_off = _model(_view("yuanhang", 10, laizi_thrown=4), False)
+    assert none_on.reads[1].waits == none_off.reads[1].waits
+    assert none_on.reads[1].waits[five] == 0.0
+
+
+# ---------------------------------------------------------------- guards
+
+
+@pytest.mark.parametrize("cls", READERS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_guard_every_laizi_seen_the_dead_5m_goes(cls: type[ExpertBot], profile: str) -> None:
+    """Guard.  All four laizi thrown (丢癞子): nothing can pair the dead 5m, so it is as
+    safe as the 4s, and the 4s, which may still pair, is kept: the 5m goes, with the
+    switch as without it (the reading is exact again)."""
+    for lz in (True, False):
+        assert cls(1, laizi_lone=lz).choose(_view(profile, 10, laizi_thrown=4)) == \
+            action_from_json(discard("5m"))
