@@ -227,9 +227,19 @@ class ExpertBot(GreedyBot):
                  direct_opens: bool = True, ready_bases: bool = True,
                  threat_claims: bool = True, threat_openings: bool | None = None,
                  threat_laizi_kongs: bool = True, refused_ready: bool = True,
-                 big_at_typical: bool = True,
+                 big_at_typical: bool = True, excess_wild_kongs: bool = True,
                  threat_must_kongs: int = 24) -> None:
         super().__init__(seed)
+        self.excess_wild_kongs = bool(excess_wild_kongs)
+        """With ``threat_laizi_kongs``, never hold back the laizi kong (癞子杠) of a hand that
+        holds more laizi than a small hand may win with (``small_hand_max_laizi``) and
+        plays for a small hand: the keep line's discard leaves it "ready" in shape on
+        wilds it may not win with (RULES §23), so no draw wins until a laizi is konged or
+        thrown, and its shanten overstates the line (greedy's second-wild kong decides).
+        Opened once with two laizi kongs, two 红中 and two 发财 kongs (every loss of this
+        seat at the cap already), holding 344m 3344s 88s and two laizi beside a seat with
+        three melds read as ready, the expert threw the 4m and kept both wilds (off: as
+        before 6 December 2026)."""
         self.threat_must_kongs = int(threat_must_kongs)
         """With ``threat_kongs``, at a live wall of at most this many tiles, weigh a 红中杠 or
         发财杠 (a must-kong tile's kong, its ``special_kong_factor`` on both sides) as a 暗杠
@@ -1218,6 +1228,10 @@ class ExpertBot(GreedyBot):
         hard = hard_kong = t.counts[t.laizi] == 0
         steps = 0 if t.opened else self.closed_step
         ev = evaluator(t.hand, t.melds, t)
+        if (self.excess_wild_kongs and isinstance(kong, SpecialKong) and kong.kind == "laizi"
+                and t.counts[t.laizi] > t.rules.small_hand_max_laizi
+                and self.shanten_key(ev)[1] == "small"):
+            return False  # too many wilds to win small: the keep line is no ready hand
         if kong.kind == "direct":
             res = after_claim(t, kong)
             if res is None:
