@@ -52,18 +52,23 @@ PROFILES = ("yuanhang", "bianfeng", "laizishanzhuang")
 QQR_MELDS = {1: [meld("chi", "123p", 0), meld("chi", "456s", 0), meld("peng", "111z", 2),
                  meld("peng", "999m", 3)],
              0: [meld("chi", "678m", 3)]}
-#: the 5m: one in each river but seat 1's, and the last in this seat's hand
-QQR_RIVERS = {0: "2z5m3p>1 6s>1 3z", 1: "4z9p3m6p", 2: "5m1z>1 7p4m", 3: "5m9m>1 6z8p"}
+#: the dealer's 2z first, seat 1's claims in turn; the 5m: one in each river but seat
+#: 1's, and the last in this seat's hand; seat 2's last discard, a 7s, came after seat
+#: 1's last (the 8p after a draw): a tile he let go by, which no lone tile of his pairs
+QQR_RIVERS = {0: "3p>1 6s>1 5m", 1: "4z9p3m6p8p", 2: "1z>1 5m7p4m7s", 3: "2z9m>1 5m6z1m"}
 #: 22p 33z 79p 678s beside 678m: a step from ready, with two loose tiles, 4s and 5m
 QQR_HAND = "22p33z79p78s46s5m"
 #: the tiles of this hand no win of his can take (his pair must be 2/5/8)
 SAFE = ("7p", "9p", "4s", "6s", "7s", "3z")
 
 
-def _view(profile: str, wall: int, laizi_thrown: int = 0) -> SeatView:
+def _view(profile: str, wall: int, laizi_thrown: int = 0, let_go: str = "7s") -> SeatView:
     """The position; the laizi is 1s (indicator 9s).  ``laizi_thrown`` laizi 丢 (thrown
-    as 丢癞子) in the rivers of seats 2 and 3, two each at most."""
+    as 丢癞子) at the end of the rivers of seats 2 and 3, two each at most (the order of
+    the discards is then not rebuilt: no pass is read).  ``let_go``: seat 2's last
+    discard, which seat 1 let go by."""
     rivers = dict(QQR_RIVERS)
+    rivers[2] = rivers[2][:-2] + let_go
     rivers[2] += "1s" * min(laizi_thrown, 2)
     rivers[3] += "1s" * max(0, laizi_thrown - 2)
     view: Any = make_view(QQR_HAND, profile=profile, indicator="9s", wall=wall, dealer=3,
@@ -158,6 +163,13 @@ def test_one_laizi_unseen_still_makes_the_5m_unsafe(cls: type[ExpertBot],
     assert choice in [action_from_json(discard(x)) for x in SAFE], choice
 
 
+def test_the_rivers_tell_his_passes() -> None:
+    """The position's order of discards is rebuilt: seat 2's 7s and seat 3's 1m came
+    since seat 1's last discard (his 8p)."""
+    t = SeatReading(_view("yuanhang", 10))
+    assert t.offered_since_discard(1) == [(2, parse_tile("7s")), (3, parse_tile("1m"))]
+
+
 @pytest.mark.parametrize("cls", READERS)
 def test_the_laizi_lone_switch_plays_as_before(cls: type[ExpertBot]) -> None:
     assert cls(1, laizi_lone=False).choose(_view("yuanhang", 10)) == \
@@ -180,6 +192,28 @@ def test_the_model_reads_a_lone_laizi() -> None:
     none_off = _model(_view("yuanhang", 10, laizi_thrown=4), False)
     assert none_on.reads[1].waits == none_off.reads[1].waits
     assert none_on.reads[1].waits[five] == 0.0
+
+
+@pytest.mark.parametrize("let_go", ["2s", "8p"])
+def test_a_let_go_jiang_tells_his_lone_tile_is_no_laizi(let_go: str) -> None:
+    """He let a 2/5/8 go by since his last discard (seat 2's 2s, or an 8p): a lone laizi
+    would have won on it (全求人 is a big hand, whatever the minimum score), so his lone
+    tile is no laizi, and the dead 5m reads as no wait of his again, exactly as with the
+    switch off; the 2s itself and the 4s read as none either."""
+    five = parse_tile("5m")
+    view = _view("yuanhang", 10, let_go=let_go)
+    on, off = _model(view), _model(view, False)
+    assert on.reads[1].waits == off.reads[1].waits
+    assert on.reads[1].waits[five] == 0.0
+
+
+@pytest.mark.parametrize("cls", READERS)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_after_a_let_go_jiang_the_dead_5m_goes(cls: type[ExpertBot], profile: str) -> None:
+    """The same: both loose tiles are safe from him now, and the 4s, which may still
+    pair, is kept: the 5m goes.  Before the pass was read, the expert and the search bot
+    kept reading his lone tile as maybe a laizi and threw the 4s."""
+    assert cls(1).choose(_view(profile, 10, let_go="2s")) == action_from_json(discard("5m"))
 
 
 # ---------------------------------------------------------------- guards

@@ -323,7 +323,8 @@ class OpponentModel:
             if not small_ok and focus is None:
                 p_ready *= 0.3  # only a big hand he does not show could win
         if lone:
-            waits = self._quanqiuren_waits(o)
+            waits = self._quanqiuren_waits(
+                o, self._let_go_kinds(o, small_ok) if self.let_go else frozenset())
         elif self.wait_model == "fitted":
             # the fit gives P(he may win on the kind) itself; the readiness is the calibrated
             # one, and a kind's wait is its chance over that readiness
@@ -398,7 +399,7 @@ class OpponentModel:
         ps = self.t.seats[o]
         return ps.concealed == 1 and ps.hidden_kongs == 0 and len(ps.melds) == 4
 
-    def _quanqiuren_waits(self, o: int) -> list[float]:
+    def _quanqiuren_waits(self, o: int, passed: frozenset[int] = frozenset()) -> list[float]:
         """P(a kind completes his hand | he is ready) when he holds one tile beside four
         claimed melds.  He wins as 全求人 by pairing his lone tile: with a 2/5/8 (any kind
         if his melds are all pungs; his suit if they are all of one suit).  If his melds
@@ -408,7 +409,10 @@ class OpponentModel:
         copies, those of kinds he threw counted less, those of his family more (he kept
         it).  His lone tile may be a laizi while one is unseen (:attr:`laizi_lone`; he
         keeps it over anything, ``_LAIZI_KEPT``): it pairs with every kind he may pair,
-        one whose four copies are all in sight too, so that share is added to each."""
+        one whose four copies are all in sight too, so that share is added to each.
+        Unless he let one of those kinds go by since his last discard (``passed``, with
+        :attr:`let_go`): a lone laizi would have won on it (a big hand, whatever the
+        minimum score), so his lone tile is no laizi."""
         t = self.t
         ps = t.seats[o]
         meld_tiles = [x for m in ps.melds for x in m.tiles]
@@ -435,7 +439,8 @@ class OpponentModel:
             lone[x] = (t.unseen[x] * (_THROWN_WAIT if x in thrown else 1.0)
                        * (_FAMILY_KEPT if in_family else 1.0))
         # his lone tile a laizi (laizi_lone): it pairs with any kind he may pair, dead too
-        wild = t.unseen[t.laizi] * _LAIZI_KEPT if self.laizi_lone else 0.0
+        wild = (t.unseen[t.laizi] * _LAIZI_KEPT
+                if self.laizi_lone and not any(pairable[k] for k in passed) else 0.0)
         total = sum(lone) + wild
         if total <= 0:
             return lone
@@ -454,6 +459,13 @@ class OpponentModel:
         take their wins; RULES §15: no furiten).  A pass says so only where a win on that
         discard was as open to him as on mine: with a minimum score, a small hand that
         could pass it on my discard but not on the earlier discarder's tells nothing."""
+        passed = self._let_go_kinds(o, small_ok)
+        if not passed:
+            return waits
+        return [0.0 if k in passed else w for k, w in enumerate(waits)]
+
+    def _let_go_kinds(self, o: int, small_ok: bool) -> frozenset[int]:
+        """The kinds :meth:`_without_let_go` takes out of ``o``'s waits."""
         offered = (self.t.offered_since_discard_claims(o) if self.passes_then
                    else [(s, k, (0, 0, 0, 0)) for s, k in self.t.offered_since_discard(o)])
         passed = {k for s, k, after in offered
@@ -466,9 +478,7 @@ class OpponentModel:
         own = self.t.discard_after_draw(o) if self.own_discard else None
         if own is not None and not self.quanqiuren(o):
             passed.add(own)
-        if not passed:
-            return waits
-        return [0.0 if k in passed else w for k, w in enumerate(waits)]
+        return frozenset(passed)
 
     def _pass_tells(self, o: int, discarder: int, after: tuple[int, ...] = (0, 0, 0, 0)
                     ) -> bool:
