@@ -69,8 +69,9 @@ pay and dealing in only doubles one's own share, so folding for its own sake los
 points (the older ``deal_in_weight`` and ``fold`` terms, off by default, measured
 that); the layer folds only where the saving is priced higher than the speed.  In
 ``laizishanzhuang`` it keeps the core's speed (``defence_speed`` 1) unless the hand
-will hardly win (``fold_floor``) or the safer tile avoids a contract
-(``contract_swaps``).
+will hardly win (``fold_floor``), the safer tile avoids a contract
+(``contract_swaps``), or a hand a step from ready keeps three quarters of its tiles
+with it (``near_swaps``).
 
 *Claims* follow greedy (a claim must not slow the hand); a claim that gives no
 speed is passed while an opponent looks ready (its only effect would be a
@@ -228,7 +229,7 @@ class ExpertBot(GreedyBot):
                  threat_claims: bool = True, threat_openings: bool | None = None,
                  threat_laizi_kongs: bool = True, refused_ready: bool = True,
                  big_at_typical: bool = True, excess_wild_kongs: bool = True,
-                 threat_must_kongs: int = 24) -> None:
+                 threat_must_kongs: int = 24, near_swaps: float = 0.75) -> None:
         super().__init__(seed)
         self.excess_wild_kongs = bool(excess_wild_kongs)
         """With ``threat_laizi_kongs``, never hold back the laizi kong (癞子杠) of a hand that
@@ -240,6 +241,20 @@ class ExpertBot(GreedyBot):
         seat at the cap already), holding 344m 3344s 88s and two laizi beside a seat with
         three melds read as ready, the expert threw the 4m and kept both wilds (off: as
         before 6 December 2026)."""
+        self.near_swaps = float(near_swaps)
+        """Where ``defence_speed`` bars the push-or-fold layer from slower tiles
+        (``laizishanzhuang``), still weigh an alternative at the core's shanten, a step
+        from ready or ready, that keeps at least this fraction of the core's acceptance
+        (0: off, as before 6 December 2026).  Closed, a step from ready with 234m 456m
+        55s 34s 78s, a 4p and an 8m, beside seat 1's three pin melds (ready at about 0.9):
+        the 4p keeps 21 tiles (the 8m pairs as a second 2/5/8 pair), the 8m he threw last
+        19; the expert threw the live 4p (22 points of expected deal-in by the model
+        against 0.2) at walls 32 to 16 (tests/bots/test_bots_hunt26.py).  The
+        weighing itself is unchanged (``min_saving``, the chance capped at the core's); the
+        older positions stay barred: the safe tile keeping 11 tiles of 17
+        (``test_in_laizishanzhuang_the_layer_only_makes_free_swaps``), and a far hand two
+        steps away, where the first step's tiles say less of the speed and ``fold_floor``
+        decides (``test_a_hand_that_will_hardly_win_folds_in_laizishanzhuang_too``)."""
         self.threat_must_kongs = int(threat_must_kongs)
         """With ``threat_kongs``, at a live wall of at most this many tiles, weigh a 红中杠 or
         发财杠 (a must-kong tile's kong, its ``special_kong_factor`` on both sides) as a 暗杠
@@ -908,6 +923,15 @@ class ExpertBot(GreedyBot):
             return self._win_chance(sh + steps + more, acc, unseen, turns)
 
         c0 = chance(d0, sh0)
+
+        def near(d: int, sh: int) -> bool:
+            # near_swaps: a step from ready or ready, as close, and nearly as many tiles
+            if not self.near_swaps or sh != sh0 or sh0 > 1:
+                return False
+            acc0 = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]
+            acc = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh)[0]
+            return acc >= self.near_swaps * acc0
+
         # the expected value, then the chance itself: alternatives a step slower than the
         # core's choice all have their chance capped alike, and the faster of them is kept
         best = ((1.0 - p0) * c0 * value(d0) - cost0, c0)
@@ -922,7 +946,8 @@ class ExpertBot(GreedyBot):
             raw = chance(d, sh)
             c = min(raw, c0 * self.fold_keep ** max(0, sh - sh0))
             if (c < c0 * self.defence_speed and c0 >= self.fold_floor
-                    and not (self.contract_swaps and contract0 - contract >= self.min_saving)):
+                    and not (self.contract_swaps and contract0 - contract >= self.min_saving)
+                    and not near(d, sh)):
                 continue  # gives up more speed than the profile allows, for no contract
             w = ((1.0 - p) * c * value(d) - deal - contract, raw)
             if w > best:
