@@ -229,8 +229,21 @@ class ExpertBot(GreedyBot):
                  threat_claims: bool = True, threat_openings: bool | None = None,
                  threat_laizi_kongs: bool = True, refused_ready: bool = True,
                  big_at_typical: bool = True, excess_wild_kongs: bool = True,
+                 capped_quanqiuren: bool = True,
                  threat_must_kongs: int = 24, near_swaps: float = 0.75) -> None:
         super().__init__(seed)
+        self.capped_quanqiuren = bool(capped_quanqiuren)
+        """In :meth:`ready_claim`, weigh by its outlook (past ``ready_value_ratio``) the
+        fourth claim that leaves one tile held, a 全求人 on every discard win, when it wins
+        on as many tiles at a higher mean value: where this seat's factors (or the
+        losers') bring its small wins near the caps, the big hand's cannot double them,
+        though each discard win still gains the most.  Opened three times (111s, 南, 789p)
+        with a 红中 kong and two 发财 kongs, ready on the 2m alone (678s beside it), seat 1
+        with a 发财 and a laizi kong: the chi of seat 3's 6s leaves the same 2m, its
+        self-drawn wins the same (656 by the settlement), its discard wins 528 to 592
+        before and 1,500 (金顶) after; the expert passed in ``laizishanzhuang`` (the mean
+        value of a winning tile rose 1.65 times, the self-draws counted too).  Off: as
+        before 6 December 2026."""
         self.excess_wild_kongs = bool(excess_wild_kongs)
         """With ``threat_laizi_kongs``, never hold back the laizi kong (癞子杠) of a hand that
         holds more laizi than a small hand may win with (``small_hand_max_laizi``) and
@@ -2022,7 +2035,9 @@ class ExpertBot(GreedyBot):
                 rated, per_tile, legal = outlook(h13, melds, factor)
                 if (per_tile_now and per_tile < per_tile_now * self.ready_value_ratio
                         and not (self.wider_ready_claims and per_tile >= per_tile_now
-                                 and legal >= 2 * legal_now)):
+                                 and legal >= 2 * legal_now)
+                        and not (self.capped_quanqiuren and len(h13) == 1
+                                 and per_tile > per_tile_now and legal >= legal_now)):
                     continue  # the waits' worth hardly changes: acceptance alone decides
                 if model is not None:
                     _, deal, contract = model.risk(d, 0)
