@@ -250,6 +250,8 @@ class ExpertBot(GreedyBot):
         plays for a small hand: the keep line's discard leaves it "ready" in shape on
         wilds it may not win with (RULES §23), so no draw wins until a laizi is konged or
         thrown, and its shanten overstates the line (greedy's second-wild kong decides).
+        Only where that discard reads as ready: a far hand's two wilds stay held beside a
+        threat (``test_no_kong_of_one_of_two_wilds_of_a_far_hand_beside_ready_seats``).
         Opened once with two laizi kongs, two 红中 and two 发财 kongs (every loss of this
         seat at the cap already), holding 344m 3344s 88s and two laizi beside a seat with
         three melds read as ready, the expert threw the 4m and kept both wilds (off: as
@@ -1268,8 +1270,9 @@ class ExpertBot(GreedyBot):
         ev = evaluator(t.hand, t.melds, t)
         if (self.excess_wild_kongs and isinstance(kong, SpecialKong) and kong.kind == "laizi"
                 and t.counts[t.laizi] > t.rules.small_hand_max_laizi
-                and self.shanten_key(ev)[1] == "small"):
-            return False  # too many wilds to win small: the keep line is no ready hand
+                and self.shanten_key(ev)[1] == "small"
+                and min((ev.shanten_after(d, -1) for d in discard_choices(t)), default=1) == 0):
+            return False  # "ready" on more wilds than a small win may hold: it wins nothing
         if kong.kind == "direct":
             res = after_claim(t, kong)
             if res is None:
