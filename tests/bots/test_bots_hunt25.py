@@ -228,3 +228,55 @@ def test_guard_every_laizi_seen_the_dead_5m_goes(cls: type[ExpertBot], profile: 
     for lz in (True, False):
         assert cls(1, laizi_lone=lz).choose(_view(profile, 10, laizi_thrown=4)) == \
             action_from_json(discard("5m"))
+
+
+#: seat 1, seat 2 deals: a chi of 678m from this seat, pengs of 东 and 999s; every 2p and
+#: 4p is seen, and three 3p; seat 2's 9p came after seat 1's last discard (his 8p)
+WALL_MELDS = {1: [meld("chi", "678m", 0), meld("peng", "111z", 2), meld("peng", "999s", 3)]}
+WALL_RIVERS = {0: "8m>1 3p2z", 1: "2p4p3p2p8p", 2: "2p1z>1 3p4p4p9p", 3: "4p9s>1 2p5z6z"}
+#: a step from ready (234m 345m, 22s, 45s, 78s) with a lone 3p and a lone 9p; laizi 1m
+WALL_HAND = "234m345m22s45s78s3p9p"
+
+
+def _wall_view(profile: str, wall: int) -> SeatView:
+    return make_view(WALL_HAND, profile=profile, indicator="9m", wall=wall, dealer=2,
+                     melds=WALL_MELDS, discards=WALL_RIVERS)
+
+
+def _wall_win(profile: str, hidden: str, tile: str) -> int:
+    """What this seat pays for seat 1's win on its ``tile`` with ``hidden`` held."""
+    seats: list[dict[str, Any]] = [{"hand": "", "melds": []} for _ in range(4)]
+    seats[1] = {"hand": hidden, "melds": [
+        {"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]} for m in WALL_MELDS[1]]}
+    rec = {"profile": profile, "dealer": 2, "indicator": "9m", "winner": 1,
+           "win_by": "discard", "from": 0, "winning_tile": tile, "seats": seats}
+    return -int(settle(parse_win_record(rec)).deltas[0])
+
+
+def test_a_held_laizi_wins_on_the_no_chance_3p() -> None:
+    """The rules' side of the next guard: every 2p and 4p in sight and the last 3p in
+    this seat's hand (壁, no chance), his laizi standing in for the 2p beside a 1p still
+    wins on the 3p in ``laizishanzhuang`` (1m 1p 5s 5s held: 123p and a 55s pair); in
+    ``yuanhang`` that soft win on a closed seat's discard pays 16 at most from a loser
+    and the minimum score refuses it (a hard 123p would pass).  He let the 9p go by."""
+    assert _wall_win("laizishanzhuang", "1m1p5s5s", "3p") > 0
+    with pytest.raises(NotAWin, match="minimum score"):
+        _wall_win("yuanhang", "1m1p5s5s", "3p")
+    assert _wall_win("yuanhang", "2p1p5s5s", "3p") > 0  # a hand his copies no longer allow
+    for profile in ("yuanhang", "laizishanzhuang"):
+        t = SeatReading(_wall_view(profile, 12))
+        assert t.unseen[parse_tile("3p")] == t.unseen[parse_tile("2p")] == 0
+        assert t.unseen[parse_tile("4p")] == 0 and t.unseen[t.laizi] == 4
+        assert (2, parse_tile("9p")) in t.offered_since_discard(1)
+
+
+@pytest.mark.parametrize("cls", READERS)
+@pytest.mark.parametrize("profile", ["yuanhang", "laizishanzhuang"])
+@pytest.mark.parametrize("wall", [20, 12])
+def test_guard_the_let_go_9p_goes_before_the_no_chance_3p(cls: type[ExpertBot], profile: str,
+                                                          wall: int) -> None:
+    """Guard.  Equally useless lone tiles: the 9p he let go by since his last discard (a
+    win on it was his to take) goes, not the 3p a held laizi can still complete (the
+    model reads both as no wait of his: the shape reading counts no laizi, and the 9p is
+    taken out as let go; the tie goes the right way)."""
+    assert cls(1).choose(_wall_view(profile, wall)) == action_from_json(discard("9p"))
