@@ -18,8 +18,11 @@ The fault it found (each test fails on the code before the fix it names):
   with his lone tile a laizi he wins on it, and this seat, feeding a 将 in
   ``yuanhang``, pays 720 for everybody (100 in ``bianfeng`` and ``laizishanzhuang``,
   not being ready), where no win of his takes the 4s.  The lone tile is now read as a
-  laizi with the share the unseen laizi give it, each counted as kept over anything
-  (``OpponentModel.laizi_lone``, the expert's option ``laizi_lone``, on by default).
+  laizi with the share the unseen laizi give it, each counted as kept over anything,
+  until he lets a kind it pairs with go by since his last discard
+  (``ExpertBot.laizi_lone``, on by default in the expert and the search bot;
+  ``OpponentModel.laizi_lone`` is off unless asked, as an older test of the model asks
+  that a 全求人's waits sum to one, which a lone laizi does not keep).
 
 The positions the bots already answered right are below it, marked as guards.
 """

@@ -192,7 +192,7 @@ class OpponentModel:
                  let_go: bool = True, rob_ready: bool = True,
                  own_discard: bool = True, family_reads: bool = True,
                  soft_passes: bool = True, passes_then: bool = True,
-                 big_only: bool = True, laizi_lone: bool = True) -> None:
+                 big_only: bool = True, laizi_lone: bool = False) -> None:
         check_wait_reading(waits)
         self.laizi_lone = laizi_lone
         """Read a 全求人's lone tile as possibly a laizi while a laizi is unseen
@@ -200,7 +200,10 @@ class OpponentModel:
         one with every copy in sight too (a laizi stands for a fifth copy), so no such
         kind reads as safe from him; off, his waits are the kinds whose copies he might
         hold alone, and a 2/5/8 with no copy unseen read as no wait of his, as before
-        6 December 2026."""
+        6 December 2026.  Off by default here, on in the expert (``ExpertBot.laizi_lone``):
+        an older test of this class (``test_bots_defence.py``,
+        ``test_a_lone_tile_beside_four_melds_waits_for_a_258_pair``) asks that his waits
+        sum to one, "exactly one kind pairs his tile", which a lone laizi does not keep."""
         self.big_only = big_only
         """Where his small win cannot pass the minimum score on my discard (``small_ok``
         false), read only the kinds a big hand his melds still allow could win on
