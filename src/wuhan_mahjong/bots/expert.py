@@ -554,8 +554,10 @@ class ExpertBot(GreedyBot):
         将, pays 720 for everybody.  Off by default: measured over 1,800 tuning deals
         (seeds 366 to 368) it lost 0.55 points a hand [0.03, 1.07] on 15 deals that
         differed, and in greedy self-play no 全求人 was seen holding a lone laizi (0 of
-        85 sightings in 1,500 deals), so the share it reads (0.39 with four unseen) is
-        likely too high; on, it answers the position (the twenty-fifth hunt)."""
+        85 sightings in 1,500 deals), so the share it read (0.39 with four unseen, a
+        laizi weighed as four plain tiles) was too high; at one plain tile (0.15) it
+        measured +0.34 [-0.15, +0.83] on 600 deals; on, it answers the position (the
+        twenty-fifth hunt)."""
         self.passes_then = bool(passes_then)
         """With ``let_go``, judge an opponent's pass by the seats' factors when he made it
         (:attr:`OpponentModel.passes_then`): a claim since may lift a small win the minimum
