@@ -21,12 +21,10 @@ The fault it found (each test fails on the code before the fix it names):
   laizi with the share the unseen laizi give it (each as likely as any unseen tile),
   until he lets a kind it pairs with go by since his last discard
   (``ExpertBot.laizi_lone``, which the search bot inherits, and
-  ``OpponentModel.laizi_lone``).  Off by default: over 1,800 tuning deals the expert
-  with it (a laizi weighed then as four plain tiles) lost 0.55 points a hand [0.03,
-  1.07] (15 deals differed), and in greedy self-play no 全求人 was seen holding a lone
-  laizi, so the weight is now one plain tile; an older test of the model also asks
-  that a 全求人's waits sum to one, which a lone laizi does not keep.  The tests below
-  ask for it.
+  ``OpponentModel.laizi_lone``).  On by default in the expert (a laizi weighed as one
+  plain tile measured even over 1,200 tuning deals); off unless asked in the model,
+  where an older test asks that a 全求人's waits sum to one, which a lone laizi does
+  not keep.
 
 The positions the bots already answered right are below it, marked as guards.
 """
@@ -156,7 +154,7 @@ def test_the_tile_no_win_of_his_takes_goes(cls: type[ExpertBot], profile: str,
     """Every laizi unseen: a tile he cannot win on goes (the 4s, as fast), not the dead
     5m his lone laizi wins on.  The expert and the search bot threw the 5m
     (``ExpertBot.laizi_lone``)."""
-    choice = cls(1, laizi_lone=True).choose(_view(profile, wall))
+    choice = cls(1).choose(_view(profile, wall))
     assert choice in [action_from_json(discard(x)) for x in SAFE], choice
 
 
@@ -166,7 +164,7 @@ def test_one_laizi_unseen_still_makes_the_5m_unsafe(cls: type[ExpertBot],
                                                     profile: str) -> None:
     """Three laizi thrown (丢癞子) and one unseen: he may still hold it alone, and the 4s
     goes."""
-    choice = cls(1, laizi_lone=True).choose(_view(profile, 10, laizi_thrown=3))
+    choice = cls(1).choose(_view(profile, 10, laizi_thrown=3))
     assert choice in [action_from_json(discard(x)) for x in SAFE], choice
 
 
@@ -179,9 +177,8 @@ def test_the_rivers_tell_his_passes() -> None:
 
 @pytest.mark.parametrize("cls", READERS)
 def test_the_laizi_lone_switch_plays_as_before(cls: type[ExpertBot]) -> None:
-    """Off (the default, below), the dead 5m goes as before."""
-    for bot in (cls(1), cls(1, laizi_lone=False)):
-        assert bot.choose(_view("yuanhang", 10)) == action_from_json(discard("5m"))
+    assert cls(1, laizi_lone=False).choose(_view("yuanhang", 10)) == \
+        action_from_json(discard("5m"))
 
 
 def test_the_model_reads_a_lone_laizi() -> None:
@@ -221,7 +218,7 @@ def test_after_a_let_go_jiang_the_dead_5m_goes(cls: type[ExpertBot], profile: st
     """The same: both loose tiles are safe from him now, and the 4s, which may still
     pair, is kept: the 5m goes.  Before the pass was read, the expert and the search bot
     kept reading his lone tile as maybe a laizi and threw the 4s."""
-    assert cls(1, laizi_lone=True).choose(_view(profile, 10, let_go="2s")) == \
+    assert cls(1).choose(_view(profile, 10, let_go="2s")) == \
         action_from_json(discard("5m"))
 
 

@@ -220,7 +220,7 @@ class ExpertBot(GreedyBot):
                  threat_kongs: bool = True, own_discard: bool = True,
                  family_reads: bool = True, soft_passes: bool = True,
                  passes_then: bool = True, big_only: bool = True,
-                 laizi_lone: bool = False,
+                 laizi_lone: bool = True,
                  capped_kongs: bool = True, live_steps: bool = True,
                  bloom_first: float = 1.5, bloom_later: bool | None = None,
                  bloom_source: bool = True,
@@ -551,13 +551,11 @@ class ExpertBot(GreedyBot):
         pair must be 2/5/8), with every laizi unseen, the expert threw a loose 5m whose
         other three copies were in sight, read as no wait of his, rather than a loose 4s
         no win of his can take; a lone laizi wins on it as 全求人, and this seat, feeding a
-        将, pays 720 for everybody.  Off by default: measured over 1,800 tuning deals
-        (seeds 366 to 368) it lost 0.55 points a hand [0.03, 1.07] on 15 deals that
-        differed, and in greedy self-play no 全求人 was seen holding a lone laizi (0 of
-        85 sightings in 1,500 deals), so the share it read (0.39 with four unseen, a
-        laizi weighed as four plain tiles) was too high; at one plain tile (0.15) it
-        measured +0.34 [-0.15, +0.83] on 600 deals; on, it answers the position (the
-        twenty-fifth hunt)."""
+        将, pays 720 for everybody (off: as before 6 December 2026).  A laizi weighed as
+        four plain tiles (0.39 of his lone tile with four unseen) lost 0.55 points a hand
+        [0.03, 1.07] over 1,800 tuning deals, and in greedy self-play no 全求人 was seen
+        holding a lone laizi (0 of 85 sightings); weighed as one (0.15) it measured
+        +0.06 [-0.26, +0.39] over 1,200 (the twenty-fifth hunt)."""
         self.passes_then = bool(passes_then)
         """With ``let_go``, judge an opponent's pass by the seats' factors when he made it
         (:attr:`OpponentModel.passes_then`): a claim since may lift a small win the minimum
