@@ -202,12 +202,11 @@ class OpponentModel:
         one with every copy in sight too (a laizi stands for a fifth copy), so no such
         kind reads as safe from him; off, his waits are the kinds whose copies he might
         hold alone, and a 2/5/8 with no copy unseen read as no wait of his, as before
-        6 December 2026.  Off by default, here and in the expert
-        (``ExpertBot.laizi_lone``: measured, it lost a little); an older test of this
-        class (``test_bots_defence.py``,
-        ``test_a_lone_tile_beside_four_melds_waits_for_a_258_pair``) also asks that his
-        waits sum to one, "exactly one kind pairs his tile", which a lone laizi does not
-        keep."""
+        6 December 2026.  On in the expert and the search bot (``ExpertBot.laizi_lone``),
+        off by default in this class: an older test of it (``test_bots_defence.py``,
+        ``test_a_lone_tile_beside_four_melds_waits_for_a_258_pair``) reads the waits of a
+        table whose laizi are unseen and asks that they sum to one, "exactly one kind
+        pairs his tile", which a lone laizi does not keep."""
         self.big_only = big_only
         """Where his small win cannot pass the minimum score on my discard (``small_ok``
         false), read only the kinds a big hand his melds still allow could win on
