@@ -230,7 +230,8 @@ class ExpertBot(GreedyBot):
                  threat_laizi_kongs: bool = True, refused_ready: bool = True,
                  big_at_typical: bool = True, excess_wild_kongs: bool = True,
                  capped_quanqiuren: bool = True,
-                 threat_must_kongs: int = 24, near_swaps: float = 0.75) -> None:
+                 threat_must_kongs: int = 24, near_swaps: float = 0.75,
+                 settled_later: bool = True) -> None:
         super().__init__(seed)
         self.capped_quanqiuren = bool(capped_quanqiuren)
         """In :meth:`ready_claim`, weigh by its outlook (past ``ready_value_ratio``) the
@@ -257,6 +258,11 @@ class ExpertBot(GreedyBot):
         three melds read as ready, the expert threw the 4m and kept both wilds (off: as
         before 6 December 2026)."""
         self.near_swaps = float(near_swaps)
+        self.settled_later = bool(settled_later)
+        """In ``laizishanzhuang``, price the share of a deal-in this seat would pay anyway
+        by the settlement (:attr:`OpponentModel.settled_later`), not at the fixed ratio
+        of the typical shares; the other profiles keep the ratio (the twenty-seventh
+        hunt measured the profile alone)."""
         """Where ``defence_speed`` bars the push-or-fold layer from slower tiles
         (``laizishanzhuang``), still weigh an alternative at the core's shanten, a step
         from ready or ready, that keeps at least this fraction of the core's acceptance
@@ -801,7 +807,9 @@ class ExpertBot(GreedyBot):
                              ready_fit=self.ready_fit, let_go=self.let_go, rob_ready=rob_ready,
                              own_discard=self.own_discard, family_reads=self.family_reads,
                              soft_passes=self.soft_passes, passes_then=self.passes_then,
-                             big_only=self.big_only, laizi_lone=self.laizi_lone)
+                             big_only=self.big_only, laizi_lone=self.laizi_lone,
+                             settled_later=self.settled_later
+                             and self.t.rules.profile == "laizishanzhuang")
 
     def _threatened(self, ev: Evaluator, choice: Action | None, threat_min: float | None = None
                     ) -> tuple[OpponentModel, int, int] | None:

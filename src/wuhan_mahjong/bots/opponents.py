@@ -45,7 +45,7 @@ from fractions import Fraction
 
 from .. import shape
 from ..rules import Rules
-from ..scoring import CONTRACT_OPENING, loser_caps, minimum_failure, quanqiuren_liable
+from ..scoring import CONTRACT_OPENING, cap_amounts, loser_caps, minimum_failure, quanqiuren_liable
 from ..tiles import NUM_KINDS, is_258, is_honour, is_suited, suit_of
 from .seat_reading import SeatReading
 
@@ -194,8 +194,18 @@ class OpponentModel:
                  let_go: bool = True, rob_ready: bool = True,
                  own_discard: bool = True, family_reads: bool = True,
                  soft_passes: bool = True, passes_then: bool = True,
-                 big_only: bool = True, laizi_lone: bool = False) -> None:
+                 big_only: bool = True, laizi_lone: bool = False,
+                 settled_later: bool = False) -> None:
         check_wait_reading(waits)
+        self.settled_later = settled_later
+        """Price what this seat would pay anyway, had ``o`` not won on its discard, by the
+        settlement (:meth:`later_ratio`: his self-draw and his win on another seat's
+        discard, with the caps, 金顶 and 光明顶) rather than at the fixed ratio of the
+        typical shares (``PLAIN_SHARE / DEAL_IN_SHARE``).  The two agree for a small hand
+        under the caps; beside a big hand (放冲 and 自摸 ×1.5, not ×2) or one at the caps
+        the fixed ratio overprices the deal-in (the twenty-seventh hunt).  Off by default
+        in this class; the expert turns it on in ``laizishanzhuang``
+        (``ExpertBot.settled_later``), where it was measured."""
         self.laizi_lone = laizi_lone
         """Read a 全求人's lone tile as possibly a laizi while a laizi is unseen
         (:meth:`_quanqiuren_waits`): it pairs with any kind his melds allow as his 将,
@@ -757,7 +767,9 @@ class OpponentModel:
             # seat would pay its plain share (no deal-in factor)
             later = 0.35 + 0.4 * stage if anyway is None else anyway
             p_total += p
-            cost += p * max(0.0, pay - later * pay * PLAIN_SHARE / DEAL_IN_SHARE)
+            ratio = (self.later_ratio(o, tile, pay) if self.settled_later
+                     else PLAIN_SHARE / DEAL_IN_SHARE)
+            cost += p * max(0.0, pay - later * pay * ratio)
             if self.quanqiuren(o) and quanqiuren_liable(
                     rules, tile, lambda: my_shanten == 0 and t.ready_after(tile)):
                 contract += p * 2.0 * pay  # the other two shares as well
@@ -766,6 +778,44 @@ class OpponentModel:
                 p_claim = min(1.0, 0.25 * t.unseen[tile] + (0.3 if can_chi else 0.0)) * r.strength
                 contract += p_claim * 0.4 * 3.0 * self.deal_in_cost(o, tile)
         return min(1.0, p_total), cost, contract
+
+    def later_ratio(self, o: int, tile: int, pay: float) -> float:
+        """What this seat would pay if ``o`` won another way (his self-draw, at the share
+        :data:`LATER_SELF_DRAW`, or on another seat's discard), over what it pays on its
+        own discard ``tile``, each by the settlement's factors as the table stands (his
+        hard win half the time, as :meth:`deal_in_cost`), raised alike to the deal-in
+        price ``pay`` where that is floored (factors not visible yet are his, and
+        multiply every loser's share), then through the caps step
+        (:func:`wuhan_mahjong.scoring.cap_amounts`: 封顶, 金顶, 光明顶).  A small hand
+        under the caps gives the fixed ratio (a self-draw costs what the deal-in costs,
+        another seat's discard half); a big hand more (×1.5 for 放冲 and 自摸 alike:
+        0.75), and a hand at the caps up to 1 or more (金顶 and 光明顶 on his self-draw:
+        a closed seat pays 400 on its deal-in, 600 on his self-draw in
+        ``laizishanzhuang``)."""
+        t = self.t
+        rules = t.rules
+        big = self.big_win_on(o, tile)
+        base = 10 if big else 1
+        mw = Fraction(base) * t.multiplier(o, big=big) * (1 if big else Fraction(3, 2))
+        f = Fraction(3, 2) if big else Fraction(2)
+        losers = [s for s in range(4) if s != o]
+        never = {s: t.seats[s].openings == 0 for s in losers}
+        raw = mw * t.multiplier(t.me, big=big, dealt_in=True)
+        if 0 < raw < pay:
+            mw *= Fraction(pay) / raw
+
+        def mine(self_draw: bool, discarder: int | None) -> float:
+            raws = {s: mw * t.multiplier(s, big=big, dealt_in=s == discarder)
+                    * (f if self_draw else 1) for s in losers}
+            return float(cap_amounts(raws, never, rules, base)[t.me][0])
+
+        dealt = mine(False, t.me)
+        if dealt <= 0:
+            return PLAIN_SHARE / DEAL_IN_SHARE
+        others = [s for s in losers if s != t.me]
+        elsewhere = sum(mine(False, d) for d in others) / max(1, len(others))
+        return (LATER_SELF_DRAW * mine(True, None)
+                + (1.0 - LATER_SELF_DRAW) * elsewhere) / dealt
 
     def rob_risk(self, tile: int) -> tuple[float, float]:
         """(P(an added kong of ``tile`` is robbed), its expected cost in points).  A
@@ -794,6 +844,10 @@ DEAL_IN_SHARE = 0.47
 #: a big hand (base 10) usually reaches the cap: what its discarder pays, in caps
 BIG_DEAL_IN_CAPS = 0.9
 PLAIN_SHARE = 0.29
+#: the share of an opponent's later wins (had he not won on my discard) that are his
+#: self-draws, for :meth:`OpponentModel.later_ratio`: the one the fixed ratio
+#: ``PLAIN_SHARE / DEAL_IN_SHARE`` implies for a small hand (s + (1 - s) / 2 = 0.62)
+LATER_SELF_DRAW = 2.0 * PLAIN_SHARE / DEAL_IN_SHARE - 1.0
 
 
 def _cap(rules: Rules, base: int = 1) -> float:
