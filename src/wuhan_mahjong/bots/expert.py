@@ -258,11 +258,6 @@ class ExpertBot(GreedyBot):
         three melds read as ready, the expert threw the 4m and kept both wilds (off: as
         before 6 December 2026)."""
         self.near_swaps = float(near_swaps)
-        self.settled_later = bool(settled_later)
-        """In ``laizishanzhuang``, price the share of a deal-in this seat would pay anyway
-        by the settlement (:attr:`OpponentModel.settled_later`), not at the fixed ratio
-        of the typical shares; the other profiles keep the ratio (the twenty-seventh
-        hunt measured the profile alone)."""
         """Where ``defence_speed`` bars the push-or-fold layer from slower tiles
         (``laizishanzhuang``), still weigh an alternative at the core's shanten, a step
         from ready or ready, that keeps at least this fraction of the core's acceptance
@@ -276,6 +271,11 @@ class ExpertBot(GreedyBot):
         (``test_in_laizishanzhuang_the_layer_only_makes_free_swaps``), and a far hand two
         steps away, where the first step's tiles say less of the speed and ``fold_floor``
         decides (``test_a_hand_that_will_hardly_win_folds_in_laizishanzhuang_too``)."""
+        self.settled_later = bool(settled_later)
+        """In ``laizishanzhuang``, price the share of a deal-in this seat would pay anyway
+        by the settlement (:attr:`OpponentModel.settled_later`), not at the fixed ratio
+        of the typical shares; the other profiles keep the ratio (the twenty-seventh
+        hunt measured the profile alone)."""
         self.threat_must_kongs = int(threat_must_kongs)
         """With ``threat_kongs``, at a live wall of at most this many tiles, weigh a 红中杠 or
         发财杠 (a must-kong tile's kong, its ``special_kong_factor`` on both sides) as a 暗杠
