@@ -140,6 +140,9 @@ def test_the_expert_settles_the_price_in_laizishanzhuang_only(profile: str) -> N
     off = ExpertBot(1, settled_later=False)
     off.choose(_view(profile, 24, 0))
     assert not off.model().settled_later
+    everywhere = ExpertBot(1, settled_everywhere=True)
+    everywhere.choose(_view(profile, 24, 0))
+    assert everywhere.model().settled_later
 
 
 @pytest.mark.parametrize("reds", [0, 2, 4])

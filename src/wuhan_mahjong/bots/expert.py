@@ -231,7 +231,7 @@ class ExpertBot(GreedyBot):
                  big_at_typical: bool = True, excess_wild_kongs: bool = True,
                  capped_quanqiuren: bool = True,
                  threat_must_kongs: int = 24, near_swaps: float = 0.75,
-                 settled_later: bool = True) -> None:
+                 settled_later: bool = True, settled_everywhere: bool = False) -> None:
         super().__init__(seed)
         self.capped_quanqiuren = bool(capped_quanqiuren)
         """In :meth:`ready_claim`, weigh by its outlook (past ``ready_value_ratio``) the
@@ -276,6 +276,10 @@ class ExpertBot(GreedyBot):
         by the settlement (:attr:`OpponentModel.settled_later`), not at the fixed ratio
         of the typical shares; the other profiles keep the ratio (the twenty-seventh
         hunt measured the profile alone)."""
+        self.settled_everywhere = bool(settled_everywhere)
+        """With :attr:`settled_later`, price that share by the settlement in every profile
+        (off: ``yuanhang`` and ``bianfeng`` keep the fixed ratio; the twenty-seventh
+        hunt's paired run in ``yuanhang``, docs/bots-log.md)."""
         self.threat_must_kongs = int(threat_must_kongs)
         """With ``threat_kongs``, at a live wall of at most this many tiles, weigh a 红中杠 or
         发财杠 (a must-kong tile's kong, its ``special_kong_factor`` on both sides) as a 暗杠
@@ -808,8 +812,9 @@ class ExpertBot(GreedyBot):
                              own_discard=self.own_discard, family_reads=self.family_reads,
                              soft_passes=self.soft_passes, passes_then=self.passes_then,
                              big_only=self.big_only, laizi_lone=self.laizi_lone,
-                             settled_later=self.settled_later
-                             and self.t.rules.profile == "laizishanzhuang")
+                             settled_later=self.settled_later and (
+                                 self.settled_everywhere
+                                 or self.t.rules.profile == "laizishanzhuang"))
 
     def _threatened(self, ev: Evaluator, choice: Action | None, threat_min: float | None = None
                     ) -> tuple[OpponentModel, int, int] | None:
