@@ -206,6 +206,7 @@ class OpponentModel:
         the fixed ratio overprices the deal-in (the twenty-seventh hunt).  Off by default
         in this class; the expert turns it on in ``laizishanzhuang``
         (``ExpertBot.settled_later``), where it was measured."""
+        self._later_ratios: dict[tuple[int, bool, float], float] = {}
         self.laizi_lone = laizi_lone
         """Read a 全求人's lone tile as possibly a laizi while a laizi is unseen
         (:meth:`_quanqiuren_waits`): it pairs with any kind his melds allow as his 将,
@@ -792,9 +793,18 @@ class OpponentModel:
         0.75), and a hand at the caps up to 1 or more (金顶 and 光明顶 on his self-draw:
         a closed seat pays 400 on its deal-in, 600 on his self-draw in
         ``laizishanzhuang``)."""
+        big = self.big_win_on(o, tile)
+        key = (o, big, pay)
+        hit = self._later_ratios.get(key)
+        if hit is None:
+            hit = self._later_ratios[key] = self._settled_ratio(o, big, pay)
+        return hit
+
+    def _settled_ratio(self, o: int, big: bool, pay: float) -> float:
+        """:meth:`later_ratio` for a hand of his read as big or not (memoised there: the
+        table does not change within a reading)."""
         t = self.t
         rules = t.rules
-        big = self.big_win_on(o, tile)
         base = 10 if big else 1
         mw = Fraction(base) * t.multiplier(o, big=big) * (1 if big else Fraction(3, 2))
         f = Fraction(3, 2) if big else Fraction(2)
