@@ -13,7 +13,7 @@ The faults it found (each test fails on the code before the fix it names):
   settlement), holding 344m 3344s 88s and two laizi (9p, indicator 8p) beside two seats
   with three melds each (the fifth hunt's), read as ready.  Throwing the 4m (or the 3m)
   keeps both wilds: the hand is "ready" in shape, but a small hand may hold one laizi
-  when it wins (RULES §23, ``small_hand_max_laizi``) and no big hand is open to it (a
+  when it wins (RULES §12, ``small_hand_max_laizi``) and no big hand is open to it (a
   chi, three suits), so no tile wins it (``analysis.waits``) until a laizi is konged or
   thrown.  The kong now costs nothing (the loss side is capped), draws a replacement at
   once, and leaves a hand that can win: it is the answer at every wall.  The expert

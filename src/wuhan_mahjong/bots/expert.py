@@ -249,7 +249,7 @@ class ExpertBot(GreedyBot):
         """With ``threat_laizi_kongs``, never hold back the laizi kong (癞子杠) of a hand that
         holds more laizi than a small hand may win with (``small_hand_max_laizi``) and
         plays for a small hand: the keep line's discard leaves it "ready" in shape on
-        wilds it may not win with (RULES §23), so no draw wins until a laizi is konged or
+        wilds it may not win with (RULES §12), so no draw wins until a laizi is konged or
         thrown, and its shanten overstates the line (greedy's second-wild kong decides).
         Only where that discard reads as ready: a far hand's two wilds stay held beside a
         threat (``test_no_kong_of_one_of_two_wilds_of_a_far_hand_beside_ready_seats``).
