@@ -1382,6 +1382,41 @@ def test_a_heartbeat_while_a_table_is_opened_keeps_its_players_homes(
     asyncio.run(scenario())
 
 
+def test_a_reconnection_waits_for_a_slow_take_over(start_server: Any, redis_url: str) -> None:
+    """A player reconnecting while a dead node's table is taken over waits for the node
+    that takes it, also when the take-over comes after the dead node's heartbeat life and
+    three heartbeats (a loaded machine replaying the log).  The wait used to end there,
+    and the player was welcomed as seated nowhere while his table went on (seen once in a
+    full run at a load of 9).  Short heartbeats here: the take-over comes well after the
+    old wait (0.35 s) and well before the new one (10.35 s)."""
+    from wuhan_mahjong.server.cluster import TAKEOVER_WAIT, Cluster, connect_redis
+
+    server = start_server(redis_url=redis_url)
+    account = 9101
+
+    async def scenario() -> None:
+        redis_client = connect_redis(redis_url)
+        node = Cluster(server.hub, redis_client, heartbeat=0.05, ttl=0.2)
+        assert node.takeover_wait == TAKEOVER_WAIT >= 10
+        try:
+            await redis_client.set(f"wm:seat:{account}", "dead-node", px=60_000)
+            waiting = asyncio.create_task(node._home(account))
+            await asyncio.sleep(1.0)  # the old wait is over: it had answered None
+            assert not waiting.done()
+            await redis_client.set("wm:node:survivor", "0 1 1", px=60_000)
+            await redis_client.set(f"wm:home:{account}", "survivor", px=60_000)
+            assert await asyncio.wait_for(waiting, 30) == "survivor"
+            # not seated anywhere: no wait at all
+            await redis_client.delete(f"wm:seat:{account}", f"wm:home:{account}")
+            assert await asyncio.wait_for(node._home(account), 5) is None
+        finally:
+            await redis_client.delete(f"wm:seat:{account}", f"wm:home:{account}",
+                                      "wm:node:survivor")
+            await redis_client.aclose()
+
+    asyncio.run(scenario())
+
+
 def test_windows_are_logged_only_while_every_live_node_reads_them(start_server: Any,
                                                                     redis_url: str) -> None:
     """A node of a release before the ``window`` event could resume any match: while one is

@@ -102,6 +102,13 @@ log = logging.getLogger("wuhan_mahjong.server.cluster")
 SEAT_MS = 60_000
 """Life of ``wm:seat:<account>`` (renewed every heartbeat while the account is seated)."""
 
+TAKEOVER_WAIT = 10.0
+"""Seconds a reconnection waits for a dead node's table beyond that node's heartbeat life
+(and three heartbeats for a survivor to notice): the time a take-over may take to read the
+match's log and replay it (issue 11 asks for 10 s).  Without it a take-over slowed by a
+loaded machine came after the wait, and the player was welcomed as seated nowhere while
+his table went on without him (seen once in a full run at a load of 9)."""
+
 ONLINE_PREFIX = "wm:online:"
 """Keys of the connected accounts (the module's doc)."""
 
@@ -354,6 +361,7 @@ class Cluster:
         self.deliver_channel = f"{self.space}deliver"
         self.heartbeat = heartbeat
         self.ttl_ms = int(ttl * 1000)
+        self.takeover_wait = TAKEOVER_WAIT
         self.tasks: list[asyncio.Task[None]] = []
         self.relayed: dict[int, _RelayedSocket] = {}
         """Sockets held here whose account's home is another node, by account."""
@@ -727,9 +735,10 @@ class Cluster:
 
     async def _home(self, account_id: int) -> str | None:
         """The live node that runs the account's table (``None``: not seated).  While a dead
-        node's table is being taken over, wait for the node that takes it (a few seconds)."""
+        node's table is being taken over, wait for the node that takes it (a few seconds,
+        at most :data:`TAKEOVER_WAIT` past the dead node's heartbeat)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.ttl_ms / 1000 + 3 * self.heartbeat
+        deadline = loop.time() + self.ttl_ms / 1000 + 3 * self.heartbeat + self.takeover_wait
         while True:
             found = await self.redis.get(f"wm:home:{account_id}")
             if found is not None and await self.alive(str(found)):
@@ -870,7 +879,7 @@ class Cluster:
         if not rejoin or (home is not None and home != self.node):
             return home
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.ttl_ms / 1000 + 3 * self.heartbeat
+        deadline = loop.time() + self.ttl_ms / 1000 + 3 * self.heartbeat + self.takeover_wait
         while loop.time() < deadline and code not in self.hub.lobby.rooms:
             if home is not None and home != self.node:
                 return home
