@@ -91,6 +91,7 @@ depend on the machine's load; the arena and the tests never set it).
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import math
 import random
@@ -532,7 +533,7 @@ class ExpertBot(GreedyBot):
         (docs/bots-log.md); it answers the position a strong player would."""
         self.let_go = bool(let_go)
         """Read the kinds an opponent let go by since his last discard as ones he cannot
-        win on (:meth:`OpponentModel._without_let_go`)."""
+        win on (:meth:`OpponentModel._let_go_kinds`)."""
         self.own_discard = bool(own_discard)
         """With ``let_go``, read an opponent's own last discard made after a draw as a kind
         he cannot win on either: a win on it would have been his self-draw
@@ -956,13 +957,16 @@ class ExpertBot(GreedyBot):
 
         c0 = chance(d0, sh0)
 
+        @functools.cache
+        def core_acceptance() -> int:
+            return ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]
+
         def near(d: int, sh: int) -> bool:
             # near_swaps: a step from ready or ready, as close, and nearly as many tiles
             if not self.near_swaps or sh != sh0 or sh0 > 1:
                 return False
-            acc0 = ev.with_tile(d0, -1).acceptance(t.unseen, t.laizi, current=sh0)[0]
             acc = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh)[0]
-            return acc >= self.near_swaps * acc0
+            return acc >= self.near_swaps * core_acceptance()
 
         # the expected value, then the chance itself: alternatives a step slower than the
         # core's choice all have their chance capped alike, and the faster of them is kept

@@ -251,7 +251,7 @@ class OpponentModel:
         it (as before 6 December 2026)."""
         self.let_go = let_go
         """Take out of an opponent's waits the kinds he let go by since his last discard
-        (:meth:`_without_let_go`)."""
+        (:meth:`_let_go_kinds`)."""
         self.t = t
         self.rng = rng
         self.samples = samples
@@ -339,9 +339,9 @@ class OpponentModel:
                                   * (1.0 + 0.5 * strength * stage))
             if not small_ok and focus is None:
                 p_ready *= 0.3  # only a big hand he does not show could win
+        passed = self._let_go_kinds(o, small_ok) if self.let_go else frozenset()
         if lone:
-            waits = self._quanqiuren_waits(
-                o, self._let_go_kinds(o, small_ok) if self.let_go else frozenset())
+            waits = self._quanqiuren_waits(o, passed)
         elif self.wait_model == "fitted":
             # the fit gives P(he may win on the kind) itself; the readiness is the calibrated
             # one, and a kind's wait is its chance over that readiness
@@ -354,8 +354,8 @@ class OpponentModel:
         else:
             waits = (self._sampled_waits(o, focus, strength, small_ok) if p_ready >= 0.05
                      else self._prior_waits(o, focus, small_ok))
-        if self.let_go:
-            waits = self._without_let_go(o, waits, small_ok)
+        if passed:  # let_go: a kind he let go by cannot win now
+            waits = [0.0 if k in passed else w for k, w in enumerate(waits)]
         feed = (focus is not None and focus != "pph" and ps.openings == CONTRACT_OPENING - 1
                 and _contract_name(focus) in t.rules.one_suit_contract_hands)
         kinds = self.big_kinds(o) if self.big_only and not small_ok and not lone else None
@@ -470,19 +470,12 @@ class OpponentModel:
                      else w for x, w in enumerate(waits)]
         return [min(1.0, w) for w in waits]
 
-    def _without_let_go(self, o: int, waits: list[float], small_ok: bool) -> list[float]:
-        """``waits`` with the kinds ``o`` let go by since his last discard taken out: his
+    def _let_go_kinds(self, o: int, small_ok: bool) -> frozenset[int]:
+        """The kinds ``o`` let go by since his last discard, taken out of his waits: his
         hand has not changed since, so a kind he did not win on cannot win now (players
         take their wins; RULES §15: no furiten).  A pass says so only where a win on that
         discard was as open to him as on mine: with a minimum score, a small hand that
         could pass it on my discard but not on the earlier discarder's tells nothing."""
-        passed = self._let_go_kinds(o, small_ok)
-        if not passed:
-            return waits
-        return [0.0 if k in passed else w for k, w in enumerate(waits)]
-
-    def _let_go_kinds(self, o: int, small_ok: bool) -> frozenset[int]:
-        """The kinds :meth:`_without_let_go` takes out of ``o``'s waits."""
         offered = (self.t.offered_since_discard_claims(o) if self.passes_then
                    else [(s, k, (0, 0, 0, 0)) for s, k in self.t.offered_since_discard(o)])
         passed = {k for s, k, after in offered

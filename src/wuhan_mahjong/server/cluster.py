@@ -733,12 +733,18 @@ class Cluster:
             if await self.redis.get(key) == self.node:
                 await self.redis.delete(key)
 
+    def _takeover_time(self) -> float:
+        """Seconds to wait for a dead node's table or room to be taken over: its heartbeat's
+        life, three heartbeats for a survivor to notice, and :data:`TAKEOVER_WAIT` for the
+        take-over itself."""
+        return self.ttl_ms / 1000 + 3 * self.heartbeat + self.takeover_wait
+
     async def _home(self, account_id: int) -> str | None:
         """The live node that runs the account's table (``None``: not seated).  While a dead
-        node's table is being taken over, wait for the node that takes it (a few seconds,
-        at most :data:`TAKEOVER_WAIT` past the dead node's heartbeat)."""
+        node's table is being taken over, wait for the node that takes it (at most
+        :meth:`_takeover_time`)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.ttl_ms / 1000 + 3 * self.heartbeat + self.takeover_wait
+        deadline = loop.time() + self._takeover_time()
         while True:
             found = await self.redis.get(f"wm:home:{account_id}")
             if found is not None and await self.alive(str(found)):
@@ -872,14 +878,14 @@ class Cluster:
     async def _room_home(self, code: str, *, rejoin: bool) -> str | None:
         """The live node holding room ``code`` (``None``: none).  A member asking to be back
         in his room (``rejoin``) after its node died waits while a survivor takes the kept
-        room over and opens it (a few seconds, as a reconnection to a table being taken
-        over does): answered before, he would be told he is in no room."""
+        room over and opens it (:meth:`_takeover_time`, as a reconnection to a table being
+        taken over does): answered before, he would be told he is in no room."""
         key = f"wm:room:{code}"
         home = await self._holder(key)
         if not rejoin or (home is not None and home != self.node):
             return home
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.ttl_ms / 1000 + 3 * self.heartbeat + self.takeover_wait
+        deadline = loop.time() + self._takeover_time()
         while loop.time() < deadline and code not in self.hub.lobby.rooms:
             if home is not None and home != self.node:
                 return home
