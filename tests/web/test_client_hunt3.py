@@ -200,11 +200,18 @@ def test_auto_play_is_switched_off_from_the_first_screen(browser: Any, tmp_path:
             page.click(".table-tools [data-do='auto']")
             wait_js(page, "window.__wm.state && window.__wm.state.auto")
             page.evaluate("() => window.scrollTo(0, 0)")
+            # the table is drawn anew on every frame (his seat plays on, a move a second):
+            # find and measure the button in one step, or it may be replaced in between
+            # (a loaded machine did it: the located button had no box any more)
+            box = wait_js(page, """(() => {
+                const b = document.querySelector(".me .actions [data-do='auto']");
+                if (!b) return null;
+                const r = b.getBoundingClientRect();
+                return {y: r.y, height: r.height, text: b.innerText};
+            })()""")
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+            assert box["text"] == "取消托管", box
             button = page.locator(".me .actions [data-do='auto']")
-            assert button.count() == 1, "no 取消托管 beside the hand"
-            box = button.bounding_box()
-            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
-            assert button.inner_text() == "取消托管"
             button.click()
             wait_js(page, "window.__wm.state && !window.__wm.state.auto")
             assert page.locator(".me .actions [data-do='auto']").count() == 0
