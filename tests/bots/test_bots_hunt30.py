@@ -1,0 +1,122 @@
+"""Decision problems of the thirtieth hunt (6 December 2026, late night): ``yuanhang``
+(the default profile), the expert's biggest losses to greedy on the same deals.  The hunt
+played tuning seeds 396 to 398 with the expert at seat 0 and, on the same walls, greedy
+there (the first-deviation study of ``bench/bots_first_deviation.py``) and sorted the
+decisions where the expert first parted from greedy by kind (docs/bots-log.md, *The
+thirtieth decision-problem hunt*).  No kind lost with an interval excluding 0, and no
+fault was found; the position below, from the claims it read (a ready chi that makes a
+全求人 on the same wait, passed by the expert beside a four-meld seat whose wins cost it
+the cap already), is kept as a guard in the form whose answer the rules settle.
+
+* **The fourth chi that makes a 全求人 on the same 2/5/8.**  Opened three times (chis of
+  123s, 123m and 789p from seat 3), ready on the 2p alone beside 567m, every opponent
+  opened once and holding no kong.  Seat 3 throws the 6m: the chi of 567m, throwing the
+  6m, leaves the same winning tiles (the 2p; the laizi self-drawn, ``analysis.waits``),
+  and by the settlement makes every discard win a 全求人: in ``yuanhang`` 金顶, 1,200
+  where the small hand collects 160 to 192, its self-draw 512 where it collects 256 (口口翻:
+  the fourth opening doubles); in ``bianfeng`` and ``laizishanzhuang`` 280 where the
+  small hand collects 0 to 48 (in ``bianfeng`` two of the three discard wins fall short
+  of the minimum score), its self-draw the same 64.  The chi costs this turn's draw, and
+  in ``yuanhang`` doubles what this seat pays when another wins (one opening and no kong
+  each: 32 to 64 for a plain self-draw); a discard win gains 1,000 points or more.  The
+  chi is the answer at every wall.  Greedy (its big-hand claim), the expert (its ready
+  claims, :meth:`ExpertBot.ready_claim`) and the search bot chi: guards.  The search bot's
+  play-outs pass at a wall of 28 in ``bianfeng`` with seed 3 (one seed of five; seed 1,
+  the one asked, chis): left alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from handmade import ask, make_view, meld
+
+from wuhan_mahjong.analysis import NotAWin, waits
+from wuhan_mahjong.engine import SeatView
+from wuhan_mahjong.meld import Meld
+from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.scoring import settle
+from wuhan_mahjong.tiles import parse_tile, parse_tiles
+from wuhan_mahjong.win_record import parse_win_record
+
+PROFILES = ["yuanhang", "bianfeng", "laizishanzhuang"]
+INDICATOR = "4s"  # the laizi is the 5s: none in sight of seat 0
+MY_MELDS = [meld("chi", "123s", 3), meld("chi", "123m", 3), meld("chi", "789p", 3)]
+OTHERS = {1: [meld("peng", "777s", 0)], 2: [meld("chi", "789m", 1)], 3: [meld("chi", "345p", 2)]}
+RIVERS = {0: "1z3z4z9m1s>3 8s1m>3 7p>3", 1: "1z2z9s8m 6s>2 4z", 2: "3z7z9m4m1p 5p>3",
+          3: "2z6z8m9s 6m"}
+CHI = {"type": "chi", "tile": "5m", "tiles": "567m"}
+PASS = {"type": "pass"}
+
+
+def _view(profile: str, wall: int) -> SeatView:
+    """Seat 0's claim on seat 3's 6m (seat 1 deals), holding 567m 2p."""
+    return make_view("567m2p", profile=profile, indicator=INDICATOR, wall=wall, dealer=1,
+                     melds={0: MY_MELDS, **OTHERS}, discards=RIVERS, claim=("6m", 3),
+                     actions=[CHI, PASS])
+
+
+def _melds(records: list[dict[str, Any]]) -> list[Meld]:
+    return [Meld(m["type"], tuple(parse_tiles(m["tiles"])), m["from_seat"]) for m in records]
+
+
+def _collects(profile: str, chi: bool, win_by: str, frm: int | None) -> int:
+    """What seat 0 collects for its win on the 2p, passing (567m 2p held) or after the chi
+    (the 2p alone beside four chis); 0 where the win falls short of the minimum score."""
+    mine = [*MY_MELDS, meld("chi", "567m", 3)] if chi else MY_MELDS
+    seats = [{"hand": ("2p" if chi else "567m2p") if s == 0 else "", "kongs": {},
+              "melds": [{"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]}
+                        for m in (mine if s == 0 else OTHERS[s])]}
+             for s in range(4)]
+    rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": INDICATOR,
+                           "winner": 0, "win_by": win_by, "winning_tile": "2p",
+                           "seats": seats, **({} if frm is None else {"from": frm})}
+    try:
+        return int(sum(p.amount for p in settle(parse_win_record(rec)).payments))
+    except NotAWin:
+        return 0
+
+
+# ---------------------------------------------------------------- the rules' side
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_chi_keeps_the_winning_tiles(profile: str) -> None:
+    """Passing or after the chi (the 6m thrown), the hand wins on the 2p (and the laizi
+    self-drawn) alone."""
+    rules = get_rules(profile)
+    laizi = rules.laizi_of(parse_tile(INDICATOR))
+    before = _melds(MY_MELDS)
+    after = [*before, Meld("chi", tuple(parse_tiles("567m")), 3)]
+    for win_by in ("self_draw", "discard"):
+        pass_waits = {w.tile for w in waits(parse_tiles("567m2p"), before, laizi, rules, win_by)}
+        chi_waits = {w.tile for w in waits(parse_tiles("2p"), after, laizi, rules, win_by)}
+        assert pass_waits == chi_waits
+        assert parse_tile("2p") in chi_waits
+
+
+@pytest.mark.parametrize(("profile", "self_drawn", "passing", "chi"), [
+    ("yuanhang", (256, 512), (160, 192), 1200),
+    ("bianfeng", (64, 64), (0, 48), 280),
+    ("laizishanzhuang", (64, 64), (40, 48), 280),
+])
+def test_the_chi_raises_every_discard_win(profile: str, self_drawn: tuple[int, int],
+                                          passing: tuple[int, int], chi: int) -> None:
+    """The self-drawn 2p collects as much or more after the chi; every discard win becomes
+    a 全求人 worth 1,000 points more in ``yuanhang`` (金顶) and 232 or more elsewhere."""
+    assert (_collects(profile, False, "self_draw", None),
+            _collects(profile, True, "self_draw", None)) == self_drawn
+    low, high = passing
+    for frm in (1, 2, 3):
+        assert low <= _collects(profile, False, "discard", frm) <= high
+        assert _collects(profile, True, "discard", frm) == chi
+
+
+# ---------------------------------------------------------------- the guards
+
+@pytest.mark.parametrize("wall", [60, 44, 28])
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("bot", ["greedy", "expert", "search"])
+def test_the_fourth_chi_makes_a_quanqiuren(bot: str, profile: str, wall: int) -> None:
+    """The chi (greedy, the expert and the search bot make it: guards)."""
+    ask(bot, _view(profile, wall), [CHI])
