@@ -8,9 +8,8 @@ with an interval clear of 0 but the push-or-fold layer's swaps (plain defence, m
 the twenty-fourth hunt) and eleven keeps of ``near_targets``, whose paired run is in the
 log; no fault was found by position.
 
-The position below is a guard (every bot it concerns answers it already), one of the
-study's ready discards valued by their waits (the kind credited +86 points a deviation),
-its answer settled by the analysis and the settlement, not by the bots:
+The positions below are guards (every bot they concern answers them already), each
+settled by the analysis and the settlement, not by the bots:
 
 * Opened three times by pengs (111s, 444m, 999s), holding 66p 7p 88s.  Throwing the 7p
   leaves 66p 88s, a 碰碰胡 on the 6p or the 8s (three tiles unseen: a 6p sits in seat 3's
@@ -22,22 +21,37 @@ its answer settled by the analysis and the settlement, not by the bots:
   so three tiles of the big hand outweigh seven of the small one in every profile.  The
   7p goes.  The expert and the search bot throw it in every profile; greedy in
   ``bianfeng`` (its legal waits), while elsewhere it counts tiles and throws the 6p (the
-  baseline, left alone).
+  baseline, left alone).  One of the study's ready discards valued by their waits (the
+  kind credited +88 points a deviation).
+
+* A 碰碰胡 at the same distance either way, the small hand kept a step closer (the
+  ``near_targets`` keeps the study credited −297 points each, eleven of them, every one
+  a small hand a step closer at the 碰碰胡's distance: the credit of what came after).
+  Opened by a peng of 444p, holding 44m 6m 8m 99m 33p 333s early (walls 72 to 40,
+  nobody else opened): throwing the 6m or the 8m leaves the 碰碰胡 a step from ready on
+  the same draws (4m, 9m, 3p and the laizi, ``analysis.shanten`` on every draw), the
+  lone 万 being dead weight to it either way; the 8m is a 2/5/8 tile beside 99m, and
+  keeping it leaves the small hand two steps away where the 6m leaves three (the
+  shanten with 碰碰胡 taken out of the rules).  The 6m goes.  The expert and the search
+  bot throw it in every profile; with ``near_targets`` off the expert throws the 8m, as
+  greedy does (greedy's tie order, the baseline, left alone).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from handmade import ask, discard, make_view, meld
 
-from wuhan_mahjong.analysis import waits
+from wuhan_mahjong.analysis import shanten, waits
+from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.scoring import NotAWin, settle
-from wuhan_mahjong.tiles import parse_tile, parse_tiles
+from wuhan_mahjong.tiles import parse_tile, parse_tiles, tile_str
 from wuhan_mahjong.win_record import parse_win_record
 
 PROFILES = ["bianfeng", "yuanhang", "laizishanzhuang"]
@@ -120,3 +134,56 @@ def test_the_pengs_keep_the_big_wait(bot: str, profile: str, wall: int) -> None:
 def test_greedy_keeps_the_big_wait_where_the_small_one_wins_nothing(wall: int) -> None:
     """Guard: greedy's legal waits see that no small win passes ``bianfeng``'s minimum."""
     ask("greedy", _pengs_view("bianfeng", wall), [discard("7p")])
+
+
+# ------------------------------------------------- 碰碰胡 at the same distance (near_targets)
+
+PAIRS_HAND = "446899m33p333s"  # beside a peng of 444p; the laizi is the 6z (indicator 4z)
+PAIRS_RIVERS = {0: "2z 1s 7p", 1: "3z 9s 1m", 2: "2z 5z 8s", 3: "1z 1p 7s"}
+
+
+def _pairs_view(profile: str, wall: int) -> SeatView:
+    """Seat 0's turn (seat 1 deals), opened by a peng of seat 3's 4p, nobody else opened."""
+    return make_view(PAIRS_HAND, profile=profile, indicator="4z", wall=wall, dealer=1,
+                     melds={0: [meld("peng", "444p", 3)]}, discards=PAIRS_RIVERS)
+
+
+def _after(thrown: str) -> tuple[list[int], list[Meld], int]:
+    hand = parse_tiles(PAIRS_HAND)
+    hand.remove(parse_tile(thrown))
+    rules = get_rules("bianfeng")
+    return hand, [Meld("peng", tuple(parse_tiles("444p")), 3)], rules.laizi_of(parse_tile("4z"))
+
+
+@pytest.mark.parametrize(("thrown", "small"), [("6m", 2), ("8m", 3)])
+def test_the_pengpenghu_is_as_close_either_way(thrown: str, small: int) -> None:
+    """Either lone 万 leaves the 碰碰胡 a step from ready, improved by the same draws (4m,
+    9m, 3p and the laizi); without 碰碰胡 in the rules (the small hand alone, the flushes
+    out of reach) the 6m leaves two steps and the 8m three."""
+    rules = get_rules("bianfeng")
+    hand, melds, laizi = _after(thrown)
+    now = shanten(hand, melds, laizi, rules)
+    assert now == 1
+    better = set()
+    for x in range(34):
+        drawn = [*hand, x]
+        if min(shanten(drawn[:i] + drawn[i + 1:], melds, laizi, rules)
+               for i in range(len(drawn))) < now:
+            better.add(tile_str(x))
+    assert better == {"4m", "9m", "3p", tile_str(laizi)}
+    assert shanten(hand, melds, laizi, replace(rules, pengpenghu=False)) == small
+
+
+@pytest.mark.parametrize("wall", [72, 64, 52, 40])
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("bot", ["expert", "search"])
+def test_the_small_hand_stays_a_step_closer(bot: str, profile: str, wall: int) -> None:
+    """Guard: the 6m, keeping the 8m beside 99m."""
+    ask(bot, _pairs_view(profile, wall), [discard("6m")])
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_near_targets_makes_that_choice(profile: str) -> None:
+    """With ``near_targets`` off the expert throws the 8m (greedy's tile): the switch is
+    what answers it."""
+    assert str(ExpertBot(1, near_targets=False).choose(_pairs_view(profile, 52))) == "discard 8m"
