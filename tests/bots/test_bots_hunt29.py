@@ -45,12 +45,12 @@ from typing import Any
 import pytest
 from handmade import ask, discard, make_view, meld
 
-from wuhan_mahjong.analysis import shanten, waits
+from wuhan_mahjong.analysis import NotAWin, shanten, waits
 from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import get_rules
-from wuhan_mahjong.scoring import NotAWin, settle
+from wuhan_mahjong.scoring import settle
 from wuhan_mahjong.tiles import parse_tile, parse_tiles, tile_str
 from wuhan_mahjong.win_record import parse_win_record
 
