@@ -3,10 +3,33 @@
 played tuning seeds 396 to 398 with the expert at seat 0 and, on the same walls, greedy
 there (the first-deviation study of ``bench/bots_first_deviation.py``) and sorted the
 decisions where the expert first parted from greedy by kind (docs/bots-log.md, *The
-thirtieth decision-problem hunt*).  No kind lost with an interval excluding 0, and no
-fault was found; the position below, from the claims it read (a ready chi that makes a
-全求人 on the same wait, passed by the expert beside a four-meld seat whose wins cost it
-the cap already), is kept as a guard in the form whose answer the rules settle.
+thirtieth decision-problem hunt*).  No kind lost with an interval excluding 0; the
+ready chis it read one by one gave one fault, found in the form whose answer the rules
+settle, and one guard.
+
+The fault (the test fails on the code before the fix it names):
+
+* **A 清一色 ready on two tiles, and the chi that makes it seven.**  Pengs of 777s and
+  111s, holding 2234588s: ready on 2s/8s, one copy of each unseen (a 2s and an 8s in
+  the rivers).  Seat 3 throws the 4s: the chi of 234s, throwing the 2s, waits on 3s/6s,
+  seven copies unseen, and by the settlement every win is worth what it was (a 清一色
+  either way: in ``bianfeng`` and ``laizishanzhuang`` 360 self-drawn, 280 on a
+  discard; in ``yuanhang`` 720 and 560 before, 金顶 1,200 after, the fourth opening's
+  ×2).  Where the opening adds no factor (开口翻, the hand opened already) the chi
+  changes nothing of what this seat pays; it gives up this turn's draw (two tiles of 94
+  win on it) for seven winning tiles instead of two on every later one.  The chi is the
+  answer at every wall.  The expert passed in ``bianfeng`` and ``laizishanzhuang``: its
+  ready claims (:meth:`ExpertBot.ready_claim`) weigh a claim that keeps the value of a
+  winning tile only when it doubles the tiles that win (``wider_ready_claims``), and
+  counted the laizi's four unseen copies, which win this hand self-drawn before the chi
+  and after it, on both sides: 6 to 11, short of twice.  With
+  ``ExpertBot.wider_plain_waits`` the plain tiles are counted, 2 to 7.  Greedy (its
+  wider claims) chied already, and the expert in ``yuanhang`` (where the chi doubles the
+  value): guards.  The search bot follows the expert.
+
+The guard, from the study's hand 2279 of seed 396 (a ready chi that makes a 全求人 on
+the same wait, passed beside a four-meld seat whose wins cost this seat the cap already;
+no clean answer there), in the quiet form whose answer the rules settle:
 
 * **The fourth chi that makes a 全求人 on the same 2/5/8.**  Opened three times (chis of
   123s, 123m and 789p from seat 3), ready on the 2p alone beside 567m, every opponent
@@ -33,7 +56,9 @@ import pytest
 from handmade import ask, make_view, meld
 
 from wuhan_mahjong.analysis import NotAWin, waits
+from wuhan_mahjong.bots.expert import ExpertBot
 from wuhan_mahjong.engine import SeatView
+from wuhan_mahjong.engine.actions import action_from_json
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.scoring import settle
@@ -120,3 +145,90 @@ def test_the_chi_raises_every_discard_win(profile: str, self_drawn: tuple[int, i
 def test_the_fourth_chi_makes_a_quanqiuren(bot: str, profile: str, wall: int) -> None:
     """The chi (greedy, the expert and the search bot make it: guards)."""
     ask(bot, _view(profile, wall), [CHI])
+
+
+# ---------------------------------------------------------------- the 清一色 chi (the fault)
+
+FLUSH_MELDS = [meld("peng", "777s", 1), meld("peng", "111s", 2)]
+FLUSH_OTHERS = {1: [meld("chi", "789m", 0)], 2: [meld("peng", "555p", 1)],
+                3: [meld("chi", "234p", 2)]}
+FLUSH_RIVERS = {0: "1z9m4z2m7p9p>1", 1: "2z 7s>0 1p8m5p>2 3z", 2: "4z 1s>0 6z9p2s",
+                3: "3z7m6p8s1m 9p"}
+FLUSH_INDICATOR = "6z"  # the laizi is the 5z: four copies unseen
+FLUSH_CHI = {"type": "chi", "tile": "2s", "tiles": "234s"}
+
+
+def _flush_view(profile: str, wall: int) -> SeatView:
+    """Seat 0's claim on seat 3's 4s (seat 1 deals), holding 2234588s beside two pengs."""
+    return make_view("2234588s", profile=profile, indicator=FLUSH_INDICATOR, wall=wall,
+                     dealer=1, melds={0: FLUSH_MELDS, **FLUSH_OTHERS}, discards=FLUSH_RIVERS,
+                     claim=("4s", 3), actions=[FLUSH_CHI, PASS])
+
+
+def _flush_collects(profile: str, chi: bool, tile: str, win_by: str, frm: int | None) -> int:
+    """What seat 0 collects for its win on ``tile``, passing or after the chi (2s thrown)."""
+    mine = [*FLUSH_MELDS, meld("chi", "234s", 3)] if chi else FLUSH_MELDS
+    seats = [{"hand": ("4588s" if chi else "2234588s") if s == 0 else "", "kongs": {},
+              "melds": [{"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]}
+                        for m in (mine if s == 0 else FLUSH_OTHERS[s])]}
+             for s in range(4)]
+    rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": FLUSH_INDICATOR,
+                           "winner": 0, "win_by": win_by, "winning_tile": tile,
+                           "seats": seats, **({} if frm is None else {"from": frm})}
+    return int(sum(p.amount for p in settle(parse_win_record(rec)).payments))
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_chi_widens_two_plain_winning_tiles_to_seven(profile: str) -> None:
+    """Passing, the hand wins on 2s/8s (and the laizi self-drawn); after the chi, throwing
+    the 2s, on 3s/6s (and the laizi).  Unseen: one 2s, one 8s; three 3s, four 6s."""
+    rules = get_rules(profile)
+    laizi = rules.laizi_of(parse_tile(FLUSH_INDICATOR))
+    before = _melds(FLUSH_MELDS)
+    after = [*before, Meld("chi", tuple(parse_tiles("234s")), 3)]
+    for win_by, wild in (("self_draw", {laizi}), ("discard", set())):
+        assert {w.tile for w in waits(parse_tiles("2234588s"), before, laizi, rules, win_by)} \
+            == {parse_tile("2s"), parse_tile("8s")} | wild
+        assert {w.tile for w in waits(parse_tiles("4588s"), after, laizi, rules, win_by)} \
+            == {parse_tile("3s"), parse_tile("6s")} | wild
+
+
+@pytest.mark.parametrize(("profile", "before", "after"), [
+    ("yuanhang", (720, 560), (1200, 1200)),
+    ("bianfeng", (360, 280), (360, 280)),
+    ("laizishanzhuang", (360, 280), (360, 280)),
+])
+def test_every_win_is_worth_as_much_after_the_chi(profile: str, before: tuple[int, int],
+                                                  after: tuple[int, int]) -> None:
+    """A 清一色 either way: self-drawn and on any seat's discard, each winning tile
+    collects as much after the chi (in ``yuanhang`` more: the fourth opening's ×2)."""
+    for chi, tiles, (self_drawn, discard) in ((False, ("2s", "8s"), before),
+                                              (True, ("3s", "6s"), after)):
+        for tile in tiles:
+            assert _flush_collects(profile, chi, tile, "self_draw", None) == self_drawn
+            for frm in (1, 2, 3):
+                assert _flush_collects(profile, chi, tile, "discard", frm) == discard
+
+
+@pytest.mark.parametrize("profile", ["bianfeng", "laizishanzhuang"])
+def test_the_chi_adds_no_factor_where_the_opening_counts_once(profile: str) -> None:
+    """开口翻: the hand opened already, so the chi changes nothing of what it pays."""
+    assert get_rules(profile).opening_scoring == "once"
+
+
+@pytest.mark.parametrize("wall", [60, 48, 36, 24])
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("bot", ["greedy", "expert", "search"])
+def test_the_chi_that_widens_the_flush_wait_is_made(bot: str, profile: str, wall: int) -> None:
+    """The chi (the expert's and the search bot's fault in ``bianfeng`` and
+    ``laizishanzhuang`` before ``wider_plain_waits``; greedy, and both in ``yuanhang``,
+    chied already)."""
+    ask(bot, _flush_view(profile, wall), [FLUSH_CHI])
+
+
+@pytest.mark.parametrize("wall", [60, 24])
+@pytest.mark.parametrize("profile", ["bianfeng", "laizishanzhuang"])
+def test_the_plain_waits_switch_off_plays_as_before(profile: str, wall: int) -> None:
+    """Off, the expert passes as it did before the fix (what the test above catches)."""
+    view = _flush_view(profile, wall)
+    assert ExpertBot(1, wider_plain_waits=False).choose(view) == action_from_json(PASS)

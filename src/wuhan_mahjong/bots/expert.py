@@ -208,7 +208,7 @@ class ExpertBot(GreedyBot):
                  swap_value: float = 0.9, waits: str = "shapes", closed_step: int = 1,
                  claim_ev: int = 0, rob_max: float = 30.0, ready_fit: bool = False,
                  eager_peng: bool = False, fold_floor: float = 0.02, peng_over_kong: bool = True,
-                 wider_ready_claims: bool = True,
+                 wider_ready_claims: bool = True, wider_plain_waits: bool = True,
                  let_go: bool = True, contract_swaps: bool = True, haidi: bool = True,
                  haidi_bases: bool = True, step_margin: float = 4.0,
                  ready_claims: bool = True, ready_value_ratio: float = 2.0,
@@ -395,6 +395,14 @@ class ExpertBot(GreedyBot):
         expert passed the chi of 456m that waits on 5m/8m, seven tiles, at the same value
         in ``laizishanzhuang`` and at twice it in ``yuanhang`` (where the 3m's win on the
         closed seats' discards fails the minimum score); off: as before 6 December 2026."""
+        self.wider_plain_waits = bool(wider_plain_waits)
+        """In :attr:`wider_ready_claims`' test, the tiles counted are the plain ones: the
+        laizi's unseen copies win every such hand self-drawn, before the claim and after
+        it, and counted on both sides they kept a claim that widens two plain winning
+        tiles to seven from doubling the count (6 to 11 with four laizi unseen).  A
+        清一色 ready on 2s/8s (one of each left) passed the chi of 234s that waits on
+        3s/6s at the same value in ``bianfeng`` and ``laizishanzhuang`` (the thirtieth
+        hunt, ``tests/bots/test_bots_hunt30.py``); off: as before 6 December 2026."""
         self.threat_kongs = bool(threat_kongs)
         """While some opponent reads as ready (``threat_min``), a concealed or added kong is
         made only if it raises the hand's expected value (:meth:`kong_costs`): its factor
@@ -2036,11 +2044,13 @@ class ExpertBot(GreedyBot):
         def outlook(hand13: list[int], melds: Sequence[Meld],
                     exposure: float) -> tuple[float, float, int]:
             """(the outlook, the mean value of a legally winning tile (0 with none), the
-            legally winning tiles)"""
+            legally winning tiles, less the laizi's copies with :attr:`wider_plain_waits`)"""
             value, _, legal = self._wait_counts(hand13, melds)
             p = self.win_chance_fit(0, legal, unseen, turns) if legal else 0.0
             per_tile = value / max(1, legal)
-            return p * per_tile - (1.0 - p) * loss * exposure, per_tile, legal
+            wild = t.unseen[t.laizi] if (self.wider_plain_waits and t.laizi not in t.must
+                                         and self.win_value(hand13, t.laizi, melds) > 0) else 0
+            return p * per_tile - (1.0 - p) * loss * exposure, per_tile, legal - wild
 
         best, per_tile_now, legal_now = outlook(list(t.hand), t.melds, 1.0)  # passing
         choice: Action = PASS
