@@ -86,21 +86,38 @@ def _melds(records: list[dict[str, Any]]) -> list[Meld]:
     return [Meld(m["type"], tuple(parse_tiles(m["tiles"])), m["from_seat"]) for m in records]
 
 
-def _collects(profile: str, chi: bool, win_by: str, frm: int | None) -> int:
-    """What seat 0 collects for its win on the 2p, passing (567m 2p held) or after the chi
-    (the 2p alone beside four chis); 0 where the win falls short of the minimum score."""
-    mine = [*MY_MELDS, meld("chi", "567m", 3)] if chi else MY_MELDS
-    seats = [{"hand": ("2p" if chi else "567m2p") if s == 0 else "", "kongs": {},
+def _collected(profile: str, indicator: str, melds: list[dict[str, Any]],
+               others: dict[int, list[dict[str, Any]]], hand: str, tile: str, win_by: str,
+               frm: int | None) -> int:
+    """What seat 0 (``hand`` beside ``melds``) collects for its win on ``tile`` (seat 1
+    deals); 0 where the win falls short of the minimum score."""
+    seats = [{"hand": hand if s == 0 else "", "kongs": {},
               "melds": [{"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]}
-                        for m in (mine if s == 0 else OTHERS[s])]}
+                        for m in (melds if s == 0 else others[s])]}
              for s in range(4)]
-    rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": INDICATOR,
-                           "winner": 0, "win_by": win_by, "winning_tile": "2p",
+    rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": indicator,
+                           "winner": 0, "win_by": win_by, "winning_tile": tile,
                            "seats": seats, **({} if frm is None else {"from": frm})}
     try:
         return int(sum(p.amount for p in settle(parse_win_record(rec)).payments))
     except NotAWin:
         return 0
+
+
+def _collects(profile: str, chi: bool, win_by: str, frm: int | None) -> int:
+    """What seat 0 collects for its win on the 2p, passing (567m 2p held) or after the chi
+    (the 2p alone beside four chis)."""
+    mine = [*MY_MELDS, meld("chi", "567m", 3)] if chi else MY_MELDS
+    return _collected(profile, INDICATOR, mine, OTHERS, "2p" if chi else "567m2p", "2p",
+                      win_by, frm)
+
+
+def _winning(profile: str, indicator: str, hand: str, melds: list[Meld],
+             win_by: str) -> set[int]:
+    """The tiles that win ``hand`` beside ``melds`` (``analysis.waits``)."""
+    rules = get_rules(profile)
+    laizi = rules.laizi_of(parse_tile(indicator))
+    return {w.tile for w in waits(parse_tiles(hand), melds, laizi, rules, win_by)}
 
 
 # ---------------------------------------------------------------- the rules' side
@@ -109,14 +126,11 @@ def _collects(profile: str, chi: bool, win_by: str, frm: int | None) -> int:
 def test_the_chi_keeps_the_winning_tiles(profile: str) -> None:
     """Passing or after the chi (the 6m thrown), the hand wins on the 2p (and the laizi
     self-drawn) alone."""
-    rules = get_rules(profile)
-    laizi = rules.laizi_of(parse_tile(INDICATOR))
     before = _melds(MY_MELDS)
     after = [*before, Meld("chi", tuple(parse_tiles("567m")), 3)]
     for win_by in ("self_draw", "discard"):
-        pass_waits = {w.tile for w in waits(parse_tiles("567m2p"), before, laizi, rules, win_by)}
-        chi_waits = {w.tile for w in waits(parse_tiles("2p"), after, laizi, rules, win_by)}
-        assert pass_waits == chi_waits
+        chi_waits = _winning(profile, INDICATOR, "2p", after, win_by)
+        assert _winning(profile, INDICATOR, "567m2p", before, win_by) == chi_waits
         assert parse_tile("2p") in chi_waits
 
 
@@ -168,28 +182,21 @@ def _flush_view(profile: str, wall: int) -> SeatView:
 def _flush_collects(profile: str, chi: bool, tile: str, win_by: str, frm: int | None) -> int:
     """What seat 0 collects for its win on ``tile``, passing or after the chi (2s thrown)."""
     mine = [*FLUSH_MELDS, meld("chi", "234s", 3)] if chi else FLUSH_MELDS
-    seats = [{"hand": ("4588s" if chi else "2234588s") if s == 0 else "", "kongs": {},
-              "melds": [{"type": m["type"], "tiles": m["tiles"], "from": m["from_seat"]}
-                        for m in (mine if s == 0 else FLUSH_OTHERS[s])]}
-             for s in range(4)]
-    rec: dict[str, Any] = {"profile": profile, "dealer": 1, "indicator": FLUSH_INDICATOR,
-                           "winner": 0, "win_by": win_by, "winning_tile": tile,
-                           "seats": seats, **({} if frm is None else {"from": frm})}
-    return int(sum(p.amount for p in settle(parse_win_record(rec)).payments))
+    return _collected(profile, FLUSH_INDICATOR, mine, FLUSH_OTHERS,
+                      "4588s" if chi else "2234588s", tile, win_by, frm)
 
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_the_chi_widens_two_plain_winning_tiles_to_seven(profile: str) -> None:
     """Passing, the hand wins on 2s/8s (and the laizi self-drawn); after the chi, throwing
     the 2s, on 3s/6s (and the laizi).  Unseen: one 2s, one 8s; three 3s, four 6s."""
-    rules = get_rules(profile)
-    laizi = rules.laizi_of(parse_tile(FLUSH_INDICATOR))
+    laizi = get_rules(profile).laizi_of(parse_tile(FLUSH_INDICATOR))
     before = _melds(FLUSH_MELDS)
     after = [*before, Meld("chi", tuple(parse_tiles("234s")), 3)]
     for win_by, wild in (("self_draw", {laizi}), ("discard", set())):
-        assert {w.tile for w in waits(parse_tiles("2234588s"), before, laizi, rules, win_by)} \
+        assert _winning(profile, FLUSH_INDICATOR, "2234588s", before, win_by) \
             == {parse_tile("2s"), parse_tile("8s")} | wild
-        assert {w.tile for w in waits(parse_tiles("4588s"), after, laizi, rules, win_by)} \
+        assert _winning(profile, FLUSH_INDICATOR, "4588s", after, win_by) \
             == {parse_tile("3s"), parse_tile("6s")} | wild
 
 
