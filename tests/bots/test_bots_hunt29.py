@@ -3,10 +3,11 @@
 seeds 390 to 392 with the expert at seat 0 and, on the same walls, greedy there (the
 first-deviation study of ``bench/bots_first_deviation.py``, wrapped to keep each
 deviation's view) and sorted the decisions where the expert first parted from greedy
-into kinds (docs/bots-log.md, *The twenty-ninth decision-problem hunt*).  No kind lost
-with an interval clear of 0 but the push-or-fold layer's swaps (plain defence, mined by
-the twenty-fourth hunt) and eleven keeps of ``near_targets``, whose paired run is in the
-log; no fault was found by position.
+into kinds (docs/bots-log.md, *The twenty-ninth decision-problem hunt*).  One kind lost
+with an interval clear of 0, eleven keeps of ``near_targets`` (each the strong player's
+play, read one by one; its paired run is in the log), and the push-or-fold layer's swaps
+came next (plain defence, mined by the twenty-fourth hunt); no fault was found by
+position.
 
 The positions below are guards (every bot they concern answers them already), each
 settled by the analysis and the settlement, not by the bots:
@@ -25,8 +26,8 @@ settled by the analysis and the settlement, not by the bots:
   kind credited +88 points a deviation).
 
 * A 碰碰胡 at the same distance either way, the small hand kept a step closer (the
-  ``near_targets`` keeps the study credited −297 points each, eleven of them, every one
-  a small hand a step closer at the 碰碰胡's distance: the credit of what came after).
+  ``near_targets`` keeps the study credited −297 points each, eleven of them, nine a
+  small hand a step closer at the 碰碰胡's distance: the credit of what came after).
   Opened by a peng of 444p, holding 44m 6m 8m 99m 33p 333s early (walls 72 to 40,
   nobody else opened): throwing the 6m or the 8m leaves the 碰碰胡 a step from ready on
   the same draws (4m, 9m, 3p and the laizi, ``analysis.shanten`` on every draw), the
