@@ -232,8 +232,19 @@ class ExpertBot(GreedyBot):
                  big_at_typical: bool = True, excess_wild_kongs: bool = True,
                  capped_quanqiuren: bool = True,
                  threat_must_kongs: int = 24, near_swaps: float = 0.75,
-                 settled_later: bool = True, settled_everywhere: bool = False) -> None:
+                 settled_later: bool = True, settled_everywhere: bool = False,
+                 closed_minimum: bool = True) -> None:
         super().__init__(seed)
+        self.closed_minimum = bool(closed_minimum)
+        """A closed hand's idle claim (one that keeps its shanten) counts for the minimum
+        score only if a *second* opening would raise its factors (:meth:`short_of_minimum`):
+        the hand must open to win, so its wins carry the first opening's factor whichever
+        claim brings it.  Greedy's test asked whether the closed hand could pass the
+        minimum with no opening at all, never true in ``yuanhang`` / ``bianfeng`` without
+        kongs, so ``eager_below`` hardly applied there; in ``bianfeng`` (开口翻) a closed
+        hand two steps from ready chied at any distance for a factor any later claim
+        gives, giving up its draw and doubling what it pays (the thirty-second hunt,
+        ``tests/bots/test_bots_hunt32.py``); off: as before 7 December 2026."""
         self.capped_quanqiuren = bool(capped_quanqiuren)
         """In :meth:`ready_claim`, weigh by its outlook (past ``ready_value_ratio``) the
         fourth claim that leaves one tile held, a 全求人 on every discard win, when it wins
@@ -2012,6 +2023,17 @@ class ExpertBot(GreedyBot):
         if after >= cur and t.opened and self.max_threat() >= 0.5 and isinstance(choice, (Chi, Peng)):
             return PASS
         return choice
+
+    def short_of_minimum(self, t: SeatReading) -> bool:
+        """With :attr:`closed_minimum`, a closed hand is short of the minimum score for an
+        idle claim only if no small win passes it with the opening it needs anyway and a
+        second opening raises its factors (口口翻)."""
+        if not self.closed_minimum or t.opened:
+            return super().short_of_minimum(t)
+        if t.small_win_possible(extra_openings=1):
+            return False
+        one = t.my_multiplier(big=False, hard=True, self_drawn=True, extra_openings=1)
+        return t.my_multiplier(big=False, hard=True, self_drawn=True, extra_openings=2) > one
 
     def ready_claim(self, t: SeatReading) -> Action | None:
         """An opened, ready hand's chi or peng by what its waits are worth: a claim that

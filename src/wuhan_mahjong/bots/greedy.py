@@ -853,6 +853,12 @@ class GreedyBot:
             best = max(best, wins * self.capped_gain(t, 10 if big else 1, need, melds=melds))
         return best
 
+    def short_of_minimum(self, t: SeatReading) -> bool:
+        """Whether a small hand's claim that keeps its shanten is worth its opening for the
+        minimum score: no small win passes it with the factors held now, and one more
+        opening raises them (:func:`opening_adds_factor`)."""
+        return not t.small_win_possible() and opening_adds_factor(t)
+
     def claim(self, t: SeatReading) -> Action:
         acts = t.actions
         claims = [a for a in acts if isinstance(a, (Peng, Chi, Kong))]
@@ -862,8 +868,7 @@ class GreedyBot:
         cur, target = (self.shanten_key(ev, t=t) if self.big_target
                        else (float(live_shanten(ev, t, live=self.live_waits)), ev.best()[1]))
         eager = ((not t.opened and cur < self.eager_below)
-                 or (target == "small" and not t.small_win_possible()
-                     and opening_adds_factor(t)))
+                 or (target == "small" and self.short_of_minimum(t)))
         # ready, but no winning tile gives a win that passes the minimum score (a small
         # hand short of it, no big hand among its waits): a claim that keeps the hand
         # ready with such wins is worth making at equal shanten (a peng that makes a
