@@ -201,6 +201,7 @@ class ExpertBot(GreedyBot):
                  eager_below: int = 2, defence: bool | None = None, min_saving: float = 2.0,
                  fold_keep: float = 0.5, threat_min: float = 0.25,
                  defence_targets: bool = True, defence_speed: float | None = None,
+                 claim_odds: bool = True,
                  free_laizi_kong: bool | None = None, laizi_ev: bool = False,
                  laizi_short_step: float = 1.0, laizi_loss: float = 1.0,
                  laizi_ev_shanten: int = 99, win_fit: bool = False,
@@ -647,6 +648,17 @@ class ExpertBot(GreedyBot):
         reason for ``defence_speed`` in ``laizishanzhuang`` (a deal-in costs this seat
         what the winner's self-draw would) does not hold for a contract, where this seat
         pays all three shares."""
+        self.claim_odds = bool(claim_odds)
+        """Price the chance that a discard feeds a one-suit seat's third meld (承包) by his
+        concealed tiles (:attr:`OpponentModel.claim_odds`: a pair of it, or from the next
+        seat the two other tiles of a run), not a quarter per unseen copy plus 0.3 for a
+        chi.  Ready on a 条 flush beside the next seat's two 万 chis (234m, 789m), the
+        expert broke its hand for a 1s rather than throw a 9m he could claim only with
+        both unseen 9m or the last 7m and 8m (a quarter at most), or, with those in sight,
+        not at all (107 points of contract read on it), in ``bianfeng`` and
+        ``laizishanzhuang`` (``contract_swaps``); the twenty-ninth hunt's study saw two
+        ready hands broken so in ``bianfeng``, lost 716 and 836 (the thirty-first hunt;
+        off: as before 7 December 2026)."""
         self.win_fit = win_fit
         """P(win) from the logistic fit to the arena (:meth:`win_chance_fit`) instead of the
         gamma model (:meth:`win_chance`), wherever the expert weighs one: the
@@ -832,6 +844,7 @@ class ExpertBot(GreedyBot):
                              own_discard=self.own_discard, family_reads=self.family_reads,
                              soft_passes=self.soft_passes, passes_then=self.passes_then,
                              big_only=self.big_only, laizi_lone=self.laizi_lone,
+                             claim_odds=self.claim_odds,
                              settled_later=self.settled_later and (
                                  self.settled_everywhere
                                  or self.t.rules.profile == "laizishanzhuang"))

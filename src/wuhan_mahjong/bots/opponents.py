@@ -195,8 +195,17 @@ class OpponentModel:
                  own_discard: bool = True, family_reads: bool = True,
                  soft_passes: bool = True, passes_then: bool = True,
                  big_only: bool = True, laizi_lone: bool = False,
-                 settled_later: bool = False) -> None:
+                 settled_later: bool = False, claim_odds: bool = False) -> None:
         check_wait_reading(waits)
+        self.claim_odds = claim_odds
+        """Price the chance that a fitting discard is claimed as a one-suit seat's third
+        meld (承包, :meth:`risk`) by :meth:`claim_chance`, the chance that his concealed
+        tiles hold a pair of it (a peng) or, from the next seat, both other tiles of a
+        run through it (a chi), rather than a quarter per unseen copy (plus 0.3 for a
+        chi): beside two 万 chis across the table, a 9m with one copy unseen (no peng, no
+        chi) read as fed by half and cost the expert its ready hand in ``bianfeng`` (the
+        thirty-first hunt).  Off by default in this class; the expert turns it on
+        (``ExpertBot.claim_odds``)."""
         self.settled_later = settled_later
         """Price what this seat would pay anyway, had ``o`` not won on its discard, by the
         settlement (:meth:`later_ratio`: his self-draw and his win on another seat's
@@ -769,9 +778,45 @@ class OpponentModel:
                 contract += p * 2.0 * pay  # the other two shares as well
             if r.contract_suit_feed and r.fits(tile):
                 can_chi = r.focus is not None and r.focus.startswith("qys") and (t.me + 1) % 4 == o
-                p_claim = min(1.0, 0.25 * t.unseen[tile] + (0.3 if can_chi else 0.0)) * r.strength
+                if self.claim_odds:
+                    p_claim = self.claim_chance(o, r, tile, can_chi) * r.strength
+                else:
+                    p_claim = min(1.0, 0.25 * t.unseen[tile] + (0.3 if can_chi else 0.0)) * r.strength
                 contract += p_claim * 0.4 * 3.0 * self.deal_in_cost(o, tile)
         return min(1.0, p_total), cost, contract
+
+    def claim_chance(self, o: int, r: Read, tile: int, can_chi: bool) -> float:
+        """The chance that ``o`` can claim ``tile`` from this seat (:attr:`claim_odds`): his
+        concealed tiles hold two of its unseen copies (a peng), or, with ``can_chi``, at
+        least one copy of each other tile of a run through it (a chi; a laizi never
+        claims).  His concealed tiles are drawn from the unseen tiles of his focus (all of
+        them, if he collects nothing in particular): the most a collector of that suit
+        could hold of it, so the chance is generous, never a quarter per copy.
+
+        A peng needs two unseen copies: with one, no claim but a chi is possible."""
+        t = self.t
+        n = t.seats[o].concealed
+        pool = sum(t.unseen[k] for k in range(NUM_KINDS) if r.fits(k)) or t.unseen_total
+        pool = max(pool, n, 1)
+
+        def none_of(u: int) -> float:  # P(his n tiles of the pool hold no copy of u)
+            return math.comb(pool - u, n) / math.comb(pool, n) if pool - u >= n else 0.0
+
+        u = t.unseen[tile]
+        # P(at least two of the u copies): 1 - P(none) - P(exactly one)
+        one = u * math.comb(pool - u, n - 1) / math.comb(pool, n) if n >= 1 and pool - u >= n - 1 else 0.0
+        p = max(0.0, 1.0 - none_of(u) - one) if u >= 2 else 0.0
+        if can_chi and is_suited(tile):
+            miss = 1.0
+            for lo in range(tile - 2, tile + 1):
+                run = [k for k in (lo, lo + 1, lo + 2) if k != tile]
+                if lo < 0 or suit_of(lo) != suit_of(tile) or suit_of(lo + 2) != suit_of(tile):
+                    continue
+                if any(k == t.laizi for k in (lo, lo + 1, lo + 2)):
+                    continue
+                miss *= 1.0 - (1.0 - none_of(t.unseen[run[0]])) * (1.0 - none_of(t.unseen[run[1]]))
+            p += 1.0 - miss
+        return min(1.0, p)
 
     def later_ratio(self, o: int, tile: int, pay: float) -> float:
         """What this seat would pay if ``o`` won another way (his self-draw, at the share
