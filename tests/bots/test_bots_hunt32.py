@@ -68,13 +68,13 @@ def _improving(hand: list[int], melds: list[Meld]) -> tuple[int, set[str]]:
     rules = get_rules("bianfeng")
     laizi = rules.laizi_of(parse_tile("1z"))
     now = shanten(hand, melds, laizi, rules)
-    better = set()
-    for x in range(34):
-        drawn = [*hand, x]
-        if min(shanten(drawn[:i] + drawn[i + 1:], melds, laizi, rules)
-               for i in range(len(drawn))) < now:
-            better.add(tile_str(x))
-    return now, better
+
+    def lowers(drawn: list[int]) -> bool:
+        """Some discard from the hand with the draw leaves it closer."""
+        return any(shanten(drawn[:i] + drawn[i + 1:], melds, laizi, rules) < now
+                   for i in range(len(drawn)))
+
+    return now, {tile_str(x) for x in range(34) if lowers([*hand, x])}
 
 
 def _payments(profile: str, winner: int, hand: str, chis: dict[int, list[str]], tile: str,
