@@ -1,4 +1,4 @@
-"""Decision problems of the thirty-second hunt (7 December 2026, just after midnight):
+"""Decision problems of the thirty-second hunt (6 December 2026, late night):
 closed hands passing claims two steps from ready, in ``yuanhang`` and ``bianfeng``.
 Both first-deviation studies (the twenty-ninth and thirtieth hunts) saw the expert's
 closed passes of a chi or peng lose a little at shanten 2; reading the rule that makes

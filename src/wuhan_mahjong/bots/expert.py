@@ -245,7 +245,7 @@ class ExpertBot(GreedyBot):
         kongs, so ``eager_below`` hardly applied there; in ``bianfeng`` (开口翻) a closed
         hand two steps from ready chied at any distance for a factor any later claim
         gives, giving up its draw and doubling what it pays (the thirty-second hunt,
-        ``tests/bots/test_bots_hunt32.py``); off: as before 7 December 2026."""
+        ``tests/bots/test_bots_hunt32.py``); off: as before that hunt."""
         self.capped_quanqiuren = bool(capped_quanqiuren)
         """In :meth:`ready_claim`, weigh by its outlook (past ``ready_value_ratio``) the
         fourth claim that leaves one tile held, a 全求人 on every discard win, when it wins
