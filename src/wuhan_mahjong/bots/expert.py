@@ -658,7 +658,7 @@ class ExpertBot(GreedyBot):
         not at all (107 points of contract read on it), in ``bianfeng`` and
         ``laizishanzhuang`` (``contract_swaps``); the twenty-ninth hunt's study saw two
         ready hands broken so in ``bianfeng``, lost 716 and 836 (the thirty-first hunt;
-        off: as before 7 December 2026)."""
+        off: as before 6 December 2026, late night)."""
         self.win_fit = win_fit
         """P(win) from the logistic fit to the arena (:meth:`win_chance_fit`) instead of the
         gamma model (:meth:`win_chance`), wherever the expert weighs one: the
