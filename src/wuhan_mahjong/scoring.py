@@ -165,6 +165,12 @@ def big_hand_base(hands: Sequence[str], rules: Rules) -> int:
     return 10 * n
 
 
+def win_way_factor(big: bool) -> Fraction:
+    """The factor of how the hand was won, 自摸 on the winner or 放冲 on the discarder:
+    ×2, a big hand's ×1.5."""
+    return Fraction(3, 2) if big else Fraction(2)
+
+
 def seat_factors(
     seat: int, state: SeatState, rules: Rules, dealer: int, *, big: bool,
     hard: bool = False, self_drawn: bool = False, dealt_in: bool = False,
@@ -200,10 +206,9 @@ def seat_factors(
     if hard:
         out.append(Factor("hard", "硬胡", "hard win", seat, two))
     if self_drawn:
-        out.append(Factor("self_draw", "自摸", "self-drawn", seat,
-                          Fraction(3, 2) if big else two))
+        out.append(Factor("self_draw", "自摸", "self-drawn", seat, win_way_factor(big)))
     if dealt_in:
-        out.append(Factor("deal_in", "放冲", "dealt in", seat, Fraction(3, 2) if big else two))
+        out.append(Factor("deal_in", "放冲", "dealt in", seat, win_way_factor(big)))
     return tuple(out)
 
 

@@ -119,6 +119,7 @@ from .greedy import (
     evaluator,
     kong_result,
     live_shanten,
+    opening_adds_factor,
     peng_ready_hands,
     ready_acceptance,
     revive_acceptance,
@@ -2043,10 +2044,7 @@ class ExpertBot(GreedyBot):
         second opening raises its factors (口口翻)."""
         if not self.closed_minimum or t.opened:
             return super().short_of_minimum(t)
-        if t.small_win_possible(extra_openings=1):
-            return False
-        one = t.my_multiplier(big=False, hard=True, self_drawn=True, extra_openings=1)
-        return t.my_multiplier(big=False, hard=True, self_drawn=True, extra_openings=2) > one
+        return not t.small_win_possible(extra_openings=1) and opening_adds_factor(t, opened=1)
 
     def ready_claim(self, t: SeatReading) -> Action | None:
         """An opened, ready hand's chi or peng by what its waits are worth: a claim that

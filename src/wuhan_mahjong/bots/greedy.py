@@ -348,13 +348,15 @@ def kong_result(t: SeatReading, kong: Kong) -> tuple[list[int], list[Meld]]:
     return hand, melds
 
 
-def opening_adds_factor(t: SeatReading) -> bool:
-    """Whether one more opening (开口) raises this seat's multiplier: always the first; a
-    later one only where every opening counts (口口翻, ``opening_scoring`` per_opening).
-    Where the opening counts once (开口翻), a claim that does not bring the hand closer
-    gives nothing towards the minimum score and costs the draw it replaces."""
-    now = t.my_multiplier(big=False, hard=True, self_drawn=True)
-    return t.my_multiplier(big=False, hard=True, self_drawn=True, extra_openings=1) > now
+def opening_adds_factor(t: SeatReading, opened: int = 0) -> bool:
+    """Whether one more opening (开口), beyond ``opened`` more the hand will make anyway,
+    raises this seat's multiplier: always the first; a later one only where every opening
+    counts (口口翻, ``opening_scoring`` per_opening).  Where the opening counts once
+    (开口翻), a claim that does not bring the hand closer gives nothing towards the
+    minimum score and costs the draw it replaces."""
+    now = t.my_multiplier(big=False, hard=True, self_drawn=True, extra_openings=opened)
+    return t.my_multiplier(big=False, hard=True, self_drawn=True,
+                           extra_openings=opened + 1) > now
 
 
 def best_acceptance(ev: Evaluator, t: SeatReading, discards: Iterable[int],

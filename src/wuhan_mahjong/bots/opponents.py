@@ -45,7 +45,14 @@ from fractions import Fraction
 
 from .. import shape
 from ..rules import Rules
-from ..scoring import CONTRACT_OPENING, cap_amounts, loser_caps, minimum_failure, quanqiuren_liable
+from ..scoring import (
+    CONTRACT_OPENING,
+    cap_amounts,
+    loser_caps,
+    minimum_failure,
+    quanqiuren_liable,
+    win_way_factor,
+)
 from ..tiles import NUM_KINDS, is_258, is_honour, is_suited, suit_of
 from .seat_reading import SeatReading
 
@@ -809,12 +816,12 @@ class OpponentModel:
         if can_chi and is_suited(tile):
             miss = 1.0
             for lo in range(tile - 2, tile + 1):
-                run = [k for k in (lo, lo + 1, lo + 2) if k != tile]
                 if lo < 0 or suit_of(lo) != suit_of(tile) or suit_of(lo + 2) != suit_of(tile):
                     continue
-                if any(k == t.laizi for k in (lo, lo + 1, lo + 2)):
+                if t.laizi in (lo, lo + 1, lo + 2):
                     continue
-                miss *= 1.0 - (1.0 - none_of(t.unseen[run[0]])) * (1.0 - none_of(t.unseen[run[1]]))
+                a, b = (k for k in (lo, lo + 1, lo + 2) if k != tile)
+                miss *= 1.0 - (1.0 - none_of(t.unseen[a])) * (1.0 - none_of(t.unseen[b]))
             p += 1.0 - miss
         return min(1.0, p)
 
@@ -845,7 +852,7 @@ class OpponentModel:
         rules = t.rules
         base = 10 if big else 1
         mw = Fraction(base) * t.multiplier(o, big=big) * (1 if big else Fraction(3, 2))
-        f = Fraction(3, 2) if big else Fraction(2)
+        f = win_way_factor(big)  # 自摸 on every loser
         losers = [s for s in range(4) if s != o]
         never = {s: t.seats[s].openings == 0 for s in losers}
         raw = mw * t.multiplier(t.me, big=big, dealt_in=True)
