@@ -165,6 +165,12 @@ def big_hand_base(hands: Sequence[str], rules: Rules) -> int:
     return 10 * n
 
 
+HARD_WIN_FACTOR = Fraction(2)
+"""硬胡 (a hard win: no laizi stands in for another tile): ×2 on the winner's side in every
+profile, small and big hands alike (§17.3, §17.4).  The one factor of a winner that his
+melds and kongs do not show, so the bots' opponent model asks it here too."""
+
+
 def win_way_factor(big: bool) -> Fraction:
     """The factor of how the hand was won, 自摸 on the winner or 放冲 on the discarder:
     ×2, a big hand's ×1.5."""
@@ -204,7 +210,7 @@ def seat_factors(
     if not big and seat == dealer:
         out.append(Factor("dealer", "庄家", "dealer", seat, two))
     if hard:
-        out.append(Factor("hard", "硬胡", "hard win", seat, two))
+        out.append(Factor("hard", "硬胡", "hard win", seat, HARD_WIN_FACTOR))
     if self_drawn:
         out.append(Factor("self_draw", "自摸", "self-drawn", seat, win_way_factor(big)))
     if dealt_in:
@@ -295,7 +301,7 @@ def _konger_bloom(rec: WinRecord, robber_reading: Reading) -> _Candidate:
         if own.count(t) >= 4:  # e.g. the kong's own tile: no fifth copy to draw
             continue
         for r in winning_readings([*kstate.hand, t], melds, rec.laizi, rules, "kong_bloom", t):
-            value = big_hand_base(r.big_hands, rules) * (2 if r.hard else 1)
+            value = big_hand_base(r.big_hands, rules) * (int(HARD_WIN_FACTOR) if r.hard else 1)
             if best is None or value > best[0]:
                 best = (value, r)
     if best is not None:

@@ -47,6 +47,7 @@ from .. import shape
 from ..rules import Rules
 from ..scoring import (
     CONTRACT_OPENING,
+    HARD_WIN_FACTOR,
     cap_amounts,
     loser_caps,
     minimum_failure,
@@ -546,7 +547,7 @@ class OpponentModel:
             return True
         if discarder is None:
             discarder = t.me
-        mw = t.multiplier(o, big=False) * (2 if hard else 1)  # 硬胡 doubles
+        mw = t.multiplier(o, big=False) * (HARD_WIN_FACTOR if hard else 1)
         amounts = []
         for s in range(4):
             if s == o:
@@ -734,7 +735,8 @@ class OpponentModel:
         t = self.t
         big = self.big_win_on(o, tile)
         mine = float(t.multiplier(t.me, big=big, dealt_in=True))  # 放冲 included
-        his = float(t.multiplier(o, big=big)) * (1.0 if big else 1.5)  # 硬胡 half the time
+        # 硬胡 half the time on a small hand (a big hand's value is the cap's, below)
+        his = float(t.multiplier(o, big=big)) * (1.0 if big else float(1 + HARD_WIN_FACTOR) / 2)
         pay = (10 if big else 1) * mine * his
         rules = t.rules
         cap = self.deal_in_cap(o, tile)
