@@ -235,8 +235,21 @@ class ExpertBot(GreedyBot):
                  capped_quanqiuren: bool = True,
                  threat_must_kongs: int = 24, near_swaps: float = 0.75,
                  settled_later: bool = True, settled_everywhere: bool = False,
-                 closed_minimum: bool = True) -> None:
+                 closed_minimum: bool = True, cost_gate: bool = True) -> None:
         super().__init__(seed)
+        self.cost_gate = bool(cost_gate)
+        """Where ``defence_speed`` keeps the push-or-fold layer to swaps that give up no
+        speed (``laizishanzhuang``), weigh the core's discard whenever an opened seat may
+        win on it, not only while one reads as ready with a chance of ``threat_min``: the
+        layer's own expected-value test (``min_saving``) decides.  There the model reads
+        an opponent's readiness at about half the truth (the thirty-third hunt's
+        calibration: one-meld seats at walls 30 to 49 read 0.10, ready 0.40), so the gate
+        was seldom met.  Closed, a step from ready with 234m 456m 55s 34s 78s, a 4p and an
+        8m, beside the next seat's two pin chis (read ready at 0.21 to 0.25, who threw the
+        8m last), the expert threw the 4p (21 tiles; he may chi it as his third pin meld,
+        承包) at walls 60 and 52, though the model priced it at about 250 points against
+        0.1 for the 8m (19 tiles) (tests/bots/test_bots_hunt33.py; off: as before 7
+        December 2026)."""
         self.closed_minimum = bool(closed_minimum)
         """A closed hand's idle claim (one that keeps its shanten) counts for the minimum
         score only if a *second* opening would raise its factors (:meth:`short_of_minimum`):
@@ -956,7 +969,8 @@ class ExpertBot(GreedyBot):
         with a chance of at least ``threat_min``, and only for a saving of at least
         ``min_saving`` points.  Each discard is valued by the target it keeps (a safe
         tile that breaks the flush being built gives up the big hand's value)."""
-        threatened = self._threatened(ev, choice) if self.defence else None
+        gate = 1e-9 if self.cost_gate and self.defence_speed >= 1.0 else None
+        threatened = self._threatened(ev, choice, gate) if self.defence else None
         if threatened is None:
             return choice
         model, d0, sh0 = threatened
