@@ -235,8 +235,17 @@ class ExpertBot(GreedyBot):
                  capped_quanqiuren: bool = True,
                  threat_must_kongs: int = 24, near_swaps: float = 0.75,
                  settled_later: bool = True, settled_everywhere: bool = False,
-                 closed_minimum: bool = True, cost_gate: bool = True) -> None:
+                 closed_minimum: bool = True, cost_gate: bool = True,
+                 step_floor: float = 0.0) -> None:
         super().__init__(seed)
+        self.step_floor = float(step_floor)
+        """A step from ready (shanten 1 after the core's discard) while the likeliest ready
+        opponent is a small hand (no big-hand read) shown in three melds or more, the
+        push-or-fold layer weighs no alternative below this fraction of the core's
+        chance of winning (as ``defence_speed``, and ``near_swaps`` exempts none; a
+        contract swap stays allowed): at 1, no swap there gives up a tile.  The
+        thirty-first hunt's lead for ``bianfeng``; the thirty-fourth hunt measured it
+        and found those swaps save deal-ins (docs/bots-log.md), so it is off (0)."""
         self.cost_gate = bool(cost_gate)
         """Where ``defence_speed`` keeps the push-or-fold layer to swaps that give up no
         speed (``laizishanzhuang``), weigh the core's discard whenever an opened seat may
@@ -876,6 +885,15 @@ class ExpertBot(GreedyBot):
             return None
         return model, choice.tile, ev.shanten_after(choice.tile, -1)
 
+    def _small_threat(self, model: OpponentModel) -> bool:
+        """Whether the opponent likeliest ready (``step_floor``) reads as a small hand
+        (no big-hand focus) shown in three melds or more."""
+        reads = [r for r in model.reads.values() if r.can_win]
+        if not reads:
+            return False
+        r = max(reads, key=lambda r: r.p_ready)
+        return r.focus is None and len(self.t.seats[r.seat].melds) >= 3
+
     def _anyone_open(self) -> bool:
         t = self.t
         return any(t.seats[o].openings for o in range(4) if o != t.me)
@@ -1003,6 +1021,9 @@ class ExpertBot(GreedyBot):
             return self._win_chance(sh + steps + more, acc, unseen, turns)
 
         c0 = chance(d0, sh0)
+        speed, near_ok = self.defence_speed, True
+        if self.step_floor and sh0 == 1 and self._small_threat(model):
+            speed, near_ok = max(speed, self.step_floor), False
 
         @functools.cache
         def core_acceptance() -> int:
@@ -1028,9 +1049,9 @@ class ExpertBot(GreedyBot):
                 continue
             raw = chance(d, sh)
             c = min(raw, c0 * self.fold_keep ** max(0, sh - sh0))
-            if (c < c0 * self.defence_speed and c0 >= self.fold_floor
+            if (c < c0 * speed and c0 >= self.fold_floor
                     and not (self.contract_swaps and contract0 - contract >= self.min_saving)
-                    and not near(d, sh)):
+                    and not (near_ok and near(d, sh))):
                 continue  # gives up more speed than the profile allows, for no contract
             w = ((1.0 - p) * c * value(d) - deal - contract, raw)
             if w > best:
