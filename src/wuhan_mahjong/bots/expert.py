@@ -235,7 +235,8 @@ class ExpertBot(GreedyBot):
                  capped_quanqiuren: bool = True,
                  threat_must_kongs: int = 24, near_swaps: float = 0.75,
                  settled_later: bool = True, settled_everywhere: bool = False,
-                 closed_minimum: bool = True, cost_gate: bool = True,
+                 closed_minimum: bool = True, cost_gate: bool = False,
+                 contract_gate: bool = True,
                  step_floor: float = 0.0) -> None:
         super().__init__(seed)
         self.step_floor = float(step_floor)
@@ -257,8 +258,16 @@ class ExpertBot(GreedyBot):
         8m, beside the next seat's two pin chis (read ready at 0.21 to 0.25, who threw the
         8m last), the expert threw the 4p (21 tiles; he may chi it as his third pin meld,
         承包) at walls 60 and 52, though the model priced it at about 250 points against
-        0.1 for the 8m (19 tiles) (tests/bots/test_bots_hunt33.py; off: as before 7
-        December 2026)."""
+        0.1 for the 8m (19 tiles) (tests/bots/test_bots_hunt33.py).  Off: over 1,200
+        tuning deals it changed 358 deals and lowered the deal-in rate from 17.2% to
+        16.9% for −1.75 [−6.98, +3.48] points a hand (docs/bots-log.md, the thirty-third
+        hunt); ``contract_gate`` keeps its answer to the position."""
+        self.contract_gate = bool(contract_gate)
+        """As ``cost_gate``, but only for a core discard that carries at least
+        ``min_saving`` points of expected contract (承包: a third meld fed to a one-suit
+        seat, or a 全求人's deal-in), which this seat pays for all three losers and
+        would not pay anyway, unlike a deal-in in ``laizishanzhuang``: the position
+        above (off: as before 7 December 2026)."""
         self.closed_minimum = bool(closed_minimum)
         """A closed hand's idle claim (one that keeps its shanten) counts for the minimum
         score only if a *second* opening would raise its factors (:meth:`short_of_minimum`):
@@ -987,7 +996,8 @@ class ExpertBot(GreedyBot):
         with a chance of at least ``threat_min``, and only for a saving of at least
         ``min_saving`` points.  Each discard is valued by the target it keeps (a safe
         tile that breaks the flush being built gives up the big hand's value)."""
-        gate = 1e-9 if self.cost_gate and self.defence_speed >= 1.0 else None
+        gate = (1e-9 if (self.cost_gate or self.contract_gate) and self.defence_speed >= 1.0
+                else None)
         threatened = self._threatened(ev, choice, gate) if self.defence else None
         if threatened is None:
             return choice
@@ -996,6 +1006,9 @@ class ExpertBot(GreedyBot):
         cost0 = deal0 + contract0
         if cost0 <= self.min_saving:
             return choice
+        if (gate is not None and not self.cost_gate and contract0 < self.min_saving
+                and model.threat() < self.threat_min):
+            return choice  # contract_gate: below the gate only for a contract
         unseen = max(1, t.unseen_total)
         turns = max(0.5, t.wall / 4)
 
