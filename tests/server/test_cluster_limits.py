@@ -34,9 +34,11 @@ from .test_cluster import redis_url  # noqa: F401 - the fixture
 from .test_durable_crash import ServeProcess, _accounts
 
 LIMITS = ("--replay-rate", "0.001", "--replay-burst", "4", "--watch-rate", "0.001",
-          "--watch-burst", "2", "--puzzle-rate", "0.001", "--puzzle-burst", "4")
+          "--watch-burst", "2", "--puzzle-rate", "0.001", "--puzzle-burst", "4",
+          "--bot-worker", "process")
 """Tiny allowances that do not refill during a test: four replay requests and four
-live-table lists per address, two ``watch`` per account, four puzzle requests."""
+live-table lists per address, two ``watch`` per account, four puzzle requests (computed in
+the bot pool's processes, as a node computes them by default)."""
 
 
 @pytest.fixture
