@@ -22,13 +22,16 @@ migrate.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sqlite3
+import ssl
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy.engine import make_url
 
@@ -42,6 +45,28 @@ MIGRATE_FRESH = frozenset({"store/test_store_migrations.py"})
 """Modules (relative to ``tests/``) whose stores migrate their own SQLite files."""
 
 SeedSqlite = Callable[[str], None]
+
+HTTPX_CALLS = ("request", "stream", "get", "options", "head", "post", "put", "patch", "delete")
+"""httpx's one-request functions, which the tests call a few thousand times a run."""
+
+TLS_CONTEXT: ssl.SSLContext = httpx.create_ssl_context()
+"""The TLS context of every one-request httpx call of the tests (:func:`_one_tls_context`)."""
+
+
+def _one_tls_context() -> None:
+    """Give httpx's one-request functions (``httpx.get(...)``) one TLS context for the whole
+    run.  Each call builds a client, and the client a TLS context from certifi's bundle:
+    35 ms of CPU for a request that takes 2, and never used (the tests speak plain
+    ``http://`` to their loopback servers).  The context is the one httpx would build
+    (``create_ssl_context()``, the same defaults and environment); each call still opens its
+    own client and connection, and a call that names its own ``verify`` keeps it."""
+    for name in HTTPX_CALLS:
+        call = getattr(httpx, name)
+        if not isinstance(call, functools.partial):  # (conftest imported once per process)
+            setattr(httpx, name, functools.partial(call, verify=TLS_CONTEXT))
+
+
+_one_tls_context()
 
 
 SPLIT_BY_TEST = frozenset({"tests/server/test_cluster.py"})
