@@ -8,8 +8,8 @@ docs/bots-log.md): of the 45 swaps a step from ready against a small-hand read t
 up tiles, the core's tile would have dealt in 12 times and the tile played once; the
 opponent model had read 4.2 deal-ins on the core's tiles (it reads a two- or three-meld
 seat's danger at about half the truth there).  So the layer's swaps there are not where
-its losses come from, and the floor (:attr:`ExpertBot.step_floor`) stays off; the paired
-run agrees (docs/bots-log.md).
+its losses come from, and the floor (:attr:`ExpertBot.step_floor`) stays off: the paired
+runs measured it at +0.30 [−0.79, +1.38] points a hand over 1,200 deals (docs/bots-log.md).
 
 The position below is one such swap, made by hand: opened by 123m with a 红中 kong,
 holding 22s 456m 34p 68s 78p beside seat 2's 678p chi, 999m peng, 234s chi and 红中 kong
