@@ -237,8 +237,19 @@ class ExpertBot(GreedyBot):
                  settled_later: bool = True, settled_everywhere: bool = False,
                  closed_minimum: bool = True, cost_gate: bool = False,
                  contract_gate: bool = False,
-                 step_floor: float = 0.0) -> None:
+                 step_floor: float = 0.0, idle_wild_kongs: bool = True) -> None:
         super().__init__(seed)
+        self.idle_wild_kongs = bool(idle_wild_kongs)
+        """Hold back the kong of an extra laizi (癞子杠 of one of two or more) that adds
+        nothing (:meth:`idle_wild_kong`): a big hand (which may win holding every wild) is
+        as close as any target, the kong leaves the hand short of ready (its replacement
+        draw cannot win), and the kong's factor adds nothing to any big win within the
+        caps (金顶 either way).  The kong then only trades a wild for a random tile and
+        doubles what this seat pays meanwhile; a small win still needs a laizi konged (or
+        thrown) later, with the same factor.  Opened (111p) with two 红中 and two 发财
+        kongs in ``laizishanzhuang``, holding 2p 35p 79p 66p 4s 8s and two laizi, every
+        bot konged one where the 4s keeps both wilds a step from 清一色 at 500 a loser
+        (the thirty-fifth hunt).  Off: as before 7 December 2026."""
         self.step_floor = float(step_floor)
         """A step from ready (shanten 1 after the core's discard) while the likeliest ready
         opponent is a small hand (no big-hand read) shown in three melds or more, the
@@ -1209,6 +1220,35 @@ class ExpertBot(GreedyBot):
                 legal += t.unseen[x]
         return total, shaped, legal
 
+    def idle_wild_kong(self, t: SeatReading) -> bool:
+        """Whether the kong of one of two or more laizi adds nothing
+        (:attr:`idle_wild_kongs`): some big target is as close as the best target after
+        some discard, the tiles the kong leaves are short of ready, and the kong's factor
+        leaves every big win (soft, self-drawn or dealt in by any seat) at the same capped
+        amount."""
+        if t.counts[t.laizi] < 2 or t.end_phase or not discard_choices(t):
+            return False
+        ev = evaluator(t.hand, t.melds, t)
+        choices = discard_choices(t)
+        best = min(ev.shanten_after(d, -1) for d in choices)
+        bigs = [g for g in ev.allowed if g != "small"]
+        if not any(ev.shanten_after(d, -1, g) <= best for d in choices for g in bigs):
+            return False
+        rest = list(t.hand)
+        rest.remove(t.laizi)
+        if evaluator(rest, t.melds, t).best()[0] < 1:
+            return False  # the replacement draw may win: greedy's rules decide
+        need = 0 if t.opened else 1
+        factor = Fraction(t.rules.laizi_kong_factor)
+        for dealer_in in (None, *(s for s in range(4) if s != t.me)):
+            drawn = dealer_in is None
+            mw = t.my_multiplier(big=True, hard=False, self_drawn=drawn, extra_openings=need)
+            mw_kong = t.my_multiplier(big=True, hard=False, self_drawn=drawn, extra=factor,
+                                      extra_openings=need)
+            if t.collected(10, mw_kong, dealer_in) > t.collected(10, mw, dealer_in):
+                return False
+        return True
+
     def lone_laizi_blocks(self, t: SeatReading) -> bool:
         """Whether the single laizi must be konged: the hand is ready (the laizi as a
         wild) but no wait can pass the minimum score, while with the laizi kong's
@@ -1529,6 +1569,9 @@ class ExpertBot(GreedyBot):
                 and self.kong_costs(t, laizi_kong)):
             # beside a read threat, a laizi kong that leaves the hand short of ready and
             # lowers its outlook is not made by any rule below: the wild is held
+            t.actions = [a for a in t.actions if a is not laizi_kong]
+            laizi_kong = None
+        if laizi_kong is not None and self.idle_wild_kongs and self.idle_wild_kong(t):
             t.actions = [a for a in t.actions if a is not laizi_kong]
             laizi_kong = None
         if (laizi_kong is not None and not any(
