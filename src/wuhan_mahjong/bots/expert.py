@@ -237,7 +237,8 @@ class ExpertBot(GreedyBot):
                  settled_later: bool = True, settled_everywhere: bool = False,
                  closed_minimum: bool = True, cost_gate: bool = False,
                  contract_gate: bool = False,
-                 step_floor: float = 0.0, idle_wild_kongs: bool = True) -> None:
+                 step_floor: float = 0.0, idle_wild_kongs: bool = True,
+                 fold_fit: bool = False) -> None:
         super().__init__(seed)
         self.idle_wild_kongs = bool(idle_wild_kongs)
         """Hold back the kong of an extra laizi (癞子杠 of one of two or more) that adds
@@ -708,6 +709,14 @@ class ExpertBot(GreedyBot):
         """P(win) from the logistic fit to the arena (:meth:`win_chance_fit`) instead of the
         gamma model (:meth:`win_chance`), wherever the expert weighs one: the
         push-or-fold layer and ``laizi_ev``."""
+        self.fold_fit = bool(fold_fit)
+        """The push-or-fold layer (:meth:`defend`) alone with both its sides calibrated
+        (the thirty-sixth hunt, off): the opponents' readiness from the fit to self-play
+        (as ``ready_fit``, in its own model, so no other layer's reads change) and this
+        seat's P(win) from the fit to the arena (:meth:`win_chance_fit`).  On tuning
+        seeds the layer's own numbers read the seat's chance about twice what it won
+        (0.49 against 0.20 in ``yuanhang``) and P(deal in) two to three times low (0.033
+        against 0.090); docs/bots-log.md, *The thirty-sixth decision-problem hunt*."""
 
     # ------------------------------------------------------------------ entry
     def choose(self, view: SeatView | IntView) -> Action:
@@ -818,6 +827,7 @@ class ExpertBot(GreedyBot):
         self._tune(t.rules.profile)
         self.work = 0
         self._model: OpponentModel | None = None
+        self._fit_model: OpponentModel | None = None
         self._value_cache: dict[tuple[tuple[int, ...], int], float] = {}
         # the two-step search's acceptances by 13-tile hand: discarding d1, drawing u and
         # discarding d2 reaches the hand that d2, u, d1 reaches (same melds, wilds and
@@ -882,10 +892,21 @@ class ExpertBot(GreedyBot):
             self._model = self._new_model(self.waits, self.rob_ready)
         return self._model
 
-    def _new_model(self, waits: str, rob_ready: bool) -> OpponentModel:
+    def fold_model(self) -> OpponentModel:
+        """The reads the push-or-fold layer weighs with: :meth:`model`, or with
+        ``fold_fit`` one of its own whose readiness comes from the fit."""
+        if not self.fold_fit or self.ready_fit:
+            return self.model()
+        if self._fit_model is None:
+            self._fit_model = self._new_model(self.waits, self.rob_ready, ready_fit=True)
+        return self._fit_model
+
+    def _new_model(self, waits: str, rob_ready: bool, ready_fit: bool | None = None
+                   ) -> OpponentModel:
         """An opponent model reading waits by ``waits``, with this bot's reading switches."""
         return OpponentModel(self.t, self.rng, self.samples, waits=waits,
-                             ready_fit=self.ready_fit, let_go=self.let_go, rob_ready=rob_ready,
+                             ready_fit=self.ready_fit if ready_fit is None else ready_fit,
+                             let_go=self.let_go, rob_ready=rob_ready,
                              own_discard=self.own_discard, family_reads=self.family_reads,
                              soft_passes=self.soft_passes, passes_then=self.passes_then,
                              big_only=self.big_only, laizi_lone=self.laizi_lone,
@@ -894,15 +915,15 @@ class ExpertBot(GreedyBot):
                                  self.settled_everywhere
                                  or self.t.rules.profile == "laizishanzhuang"))
 
-    def _threatened(self, ev: Evaluator, choice: Action | None, threat_min: float | None = None
-                    ) -> tuple[OpponentModel, int, int] | None:
+    def _threatened(self, ev: Evaluator, choice: Action | None, threat_min: float | None = None,
+                    model: OpponentModel | None = None) -> tuple[OpponentModel, int, int] | None:
         """For the safety layers (:meth:`defend`, :meth:`safe_tie`): the opponent model, the
         core's discard and the shanten after it, when the core discards while some opponent
         has opened and reads as ready with a chance of ``threat_min`` (the option unless
         given); else ``None``."""
         if not isinstance(choice, Discard) or not self._anyone_open():
             return None
-        model = self.model()
+        model = self.model() if model is None else model
         if model.threat() < (self.threat_min if threat_min is None else threat_min):
             return None
         return model, choice.tile, ev.shanten_after(choice.tile, -1)
@@ -1011,7 +1032,8 @@ class ExpertBot(GreedyBot):
         tile that breaks the flush being built gives up the big hand's value)."""
         gate = (1e-9 if (self.cost_gate or self.contract_gate) and self.defence_speed >= 1.0
                 else None)
-        threatened = self._threatened(ev, choice, gate) if self.defence else None
+        threatened = (self._threatened(ev, choice, gate, self.fold_model()) if self.defence
+                      else None)
         if threatened is None:
             return choice
         model, d0, sh0 = threatened
@@ -1044,6 +1066,8 @@ class ExpertBot(GreedyBot):
         def chance(d: int, sh: int) -> float:
             acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh)
             more = 1 if short and self.shanten_key(ev, d)[1] == "small" else 0
+            if self.fold_fit:
+                return self.win_chance_fit(sh + steps + more, acc, unseen, turns)
             return self._win_chance(sh + steps + more, acc, unseen, turns)
 
         c0 = chance(d0, sh0)
