@@ -916,14 +916,14 @@ class ExpertBot(GreedyBot):
                                  or self.t.rules.profile == "laizishanzhuang"))
 
     def _threatened(self, ev: Evaluator, choice: Action | None, threat_min: float | None = None,
-                    model: OpponentModel | None = None) -> tuple[OpponentModel, int, int] | None:
+                    fold: bool = False) -> tuple[OpponentModel, int, int] | None:
         """For the safety layers (:meth:`defend`, :meth:`safe_tie`): the opponent model, the
         core's discard and the shanten after it, when the core discards while some opponent
         has opened and reads as ready with a chance of ``threat_min`` (the option unless
         given); else ``None``."""
         if not isinstance(choice, Discard) or not self._anyone_open():
             return None
-        model = self.model() if model is None else model
+        model = self.fold_model() if fold else self.model()
         if model.threat() < (self.threat_min if threat_min is None else threat_min):
             return None
         return model, choice.tile, ev.shanten_after(choice.tile, -1)
@@ -1032,8 +1032,7 @@ class ExpertBot(GreedyBot):
         tile that breaks the flush being built gives up the big hand's value)."""
         gate = (1e-9 if (self.cost_gate or self.contract_gate) and self.defence_speed >= 1.0
                 else None)
-        threatened = (self._threatened(ev, choice, gate, self.fold_model()) if self.defence
-                      else None)
+        threatened = self._threatened(ev, choice, gate, fold=True) if self.defence else None
         if threatened is None:
             return choice
         model, d0, sh0 = threatened
