@@ -10,7 +10,9 @@ from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import action_from_json
 from wuhan_mahjong.rules import get_rules
+from wuhan_mahjong.scoring import settle
 from wuhan_mahjong.tiles import format_tiles, parse_tile, parse_tiles, tile_str
+from wuhan_mahjong.win_record import parse_win_record
 
 
 def meld(kind: str, tiles: str, from_seat: int | None) -> dict[str, Any]:
@@ -116,3 +118,13 @@ def ask(bot: str, view: SeatView, answers: list[dict[str, Any]], seed: int = 1) 
     assert all(e in legal for e in expected)
     choice = get_bot(bot, seed).choose(view)
     assert choice in expected, (bot, choice)
+
+
+def paid_by(record: dict[str, Any]) -> dict[int, int]:
+    """What each losing seat pays in the settlement of ``record`` (a win record in its JSON
+    form, as ``wuhan-mahjong score`` reads it): the settlement's own answer, for the tests
+    that check a position's stakes (a contract, a cap) without a bot."""
+    out: dict[int, int] = {}
+    for p in settle(parse_win_record(record)).payments:
+        out[p.payer] = out.get(p.payer, 0) + int(p.amount)
+    return out

@@ -31,7 +31,7 @@ import math
 from typing import Any
 
 import pytest
-from handmade import ask, discard, make_view, meld
+from handmade import ask, discard, make_view, meld, paid_by
 
 from wuhan_mahjong.analysis import shanten, waits
 from wuhan_mahjong.bots.expert import ExpertBot
@@ -39,9 +39,7 @@ from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.meld import Meld
 from wuhan_mahjong.rules import get_rules
-from wuhan_mahjong.scoring import settle
 from wuhan_mahjong.tiles import parse_tile, parse_tiles
-from wuhan_mahjong.win_record import parse_win_record
 
 HAND = "59m123345779s"
 INDICATOR = "4m"  # the laizi is 5m
@@ -100,10 +98,7 @@ def _paid(profile: str, third_from: int) -> dict[int, int]:
          else []} for s in range(4)]
     rec = {"profile": profile, "dealer": 3, "indicator": INDICATOR, "winner": 1,
            "win_by": "self_draw", "winning_tile": "6m", "seats": seats}
-    out: dict[int, int] = {}
-    for p in settle(parse_win_record(rec)).payments:
-        out[p.payer] = out.get(p.payer, 0) + int(p.amount)
-    return out
+    return paid_by(rec)
 
 
 def test_the_third_feeder_pays_for_all() -> None:

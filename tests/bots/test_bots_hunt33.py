@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from handmade import ask, discard, make_view, meld
+from handmade import ask, discard, make_view, meld, paid_by
 from test_bots_hunt26 import HAND, INDICATOR, RIVERS
 
 from wuhan_mahjong.analysis import shanten
@@ -49,9 +49,7 @@ from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import Discard
 from wuhan_mahjong.rules import get_rules
-from wuhan_mahjong.scoring import settle
 from wuhan_mahjong.tiles import parse_tile, parse_tiles
-from wuhan_mahjong.win_record import parse_win_record
 
 READERS = ("expert", "search")  # the bots that read the other seats (greedy does not)
 
@@ -99,10 +97,7 @@ def _paid(third: str, third_from: int, hand: str) -> dict[int, int]:
          else []} for s in range(4)]
     rec = {"profile": "laizishanzhuang", "dealer": 2, "indicator": INDICATOR, "winner": 1,
            "win_by": "self_draw", "winning_tile": "6p", "seats": seats}
-    out: dict[int, int] = {}
-    for p in settle(parse_win_record(rec)).payments:
-        out[p.payer] = out.get(p.payer, 0) + int(p.amount)
-    return out
+    return paid_by(rec)
 
 
 def test_the_third_feeder_pays_for_all() -> None:
