@@ -18,7 +18,7 @@ three-meld small hand of seat 2's in ``bianfeng``), and that the family guards o
 from __future__ import annotations
 
 import pytest
-from test_bots_defence import HONOUR_PENGS, JIANG_PENGS, _family_view
+from test_bots_defence import FAMILY_POSITIONS, FAMILY_SAFE, _family_view
 from test_bots_hunt34 import _view
 
 from wuhan_mahjong.bots.expert import ExpertBot
@@ -49,15 +49,10 @@ def test_fold_fit_keeps_the_tiles_at_wall_48() -> None:
     assert ExpertBot(1, fold_fit=True).choose(_view(48)) == Discard(parse_tile("6s"))
 
 
-#: ``test_bots_defence.py``'s family positions: (pengs shown, hand, seat 2's river)
-FAMILIES = {"fengyise": (HONOUR_PENGS, "456p789s55m67s2z", "1m5p9s2p"),
-            "jiangyise": (JIANG_PENGS, "456p789s55m67s8p", "1m4p9s3p6m")}
-
-
-@pytest.mark.parametrize("family", sorted(FAMILIES))
+@pytest.mark.parametrize("family", sorted(FAMILY_POSITIONS))
 @pytest.mark.parametrize(("profile", "wall"), [("yuanhang", 20), ("bianfeng", 40)])
 def test_fold_fit_keeps_the_family_guard(family: str, profile: str, wall: int) -> None:
     """``test_bots_defence.py``'s family tile stays held with ``fold_fit`` on."""
-    pengs, hand, thrown = FAMILIES[family]
-    choice = ExpertBot(1, fold_fit=True).choose(_family_view(profile, wall, pengs, hand, thrown))
-    assert isinstance(choice, Discard) and tile_str(choice.tile) in ("6s", "7s", "9s")
+    choice = ExpertBot(1, fold_fit=True).choose(
+        _family_view(profile, wall, *FAMILY_POSITIONS[family]))
+    assert isinstance(choice, Discard) and tile_str(choice.tile) in FAMILY_SAFE

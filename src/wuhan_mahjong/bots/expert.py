@@ -1012,9 +1012,10 @@ class ExpertBot(GreedyBot):
         z = a + b_sh * sh + b_acc * math.log1p(max(0, acceptance)) + b_t * t + b_sht * sh * t
         return 1.0 / (1.0 + math.exp(-z))
 
-    def _win_chance(self, shanten: int, acceptance: int, unseen: int, turns: float) -> float:
-        """The P(win) this expert weighs with (``win_fit``)."""
-        if self.win_fit:
+    def _win_chance(self, shanten: int, acceptance: int, unseen: int, turns: float,
+                    fit: bool = False) -> float:
+        """The P(win) this expert weighs with (``win_fit``, or ``fit`` for this caller)."""
+        if self.win_fit or fit:
             return self.win_chance_fit(shanten, acceptance, unseen, turns)
         return self.win_chance(shanten, acceptance, unseen, turns)
 
@@ -1065,9 +1066,7 @@ class ExpertBot(GreedyBot):
         def chance(d: int, sh: int) -> float:
             acc, _ = ev.with_tile(d, -1).acceptance(t.unseen, t.laizi, current=sh)
             more = 1 if short and self.shanten_key(ev, d)[1] == "small" else 0
-            if self.fold_fit:
-                return self.win_chance_fit(sh + steps + more, acc, unseen, turns)
-            return self._win_chance(sh + steps + more, acc, unseen, turns)
+            return self._win_chance(sh + steps + more, acc, unseen, turns, fit=self.fold_fit)
 
         c0 = chance(d0, sh0)
         speed, near_ok = self.defence_speed, True
@@ -1249,10 +1248,12 @@ class ExpertBot(GreedyBot):
         some discard, the tiles the kong leaves are short of ready, and the kong's factor
         leaves every big win (soft, self-drawn or dealt in by any seat) at the same capped
         amount."""
-        if t.counts[t.laizi] < 2 or t.end_phase or not discard_choices(t):
+        if t.counts[t.laizi] < 2 or t.end_phase:
+            return False
+        choices = discard_choices(t)
+        if not choices:
             return False
         ev = evaluator(t.hand, t.melds, t)
-        choices = discard_choices(t)
         best = min(ev.shanten_after(d, -1) for d in choices)
         bigs = [g for g in ev.allowed if g != "small"]
         if not any(ev.shanten_after(d, -1, g) <= best for d in choices for g in bigs):

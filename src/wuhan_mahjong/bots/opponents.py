@@ -57,6 +57,10 @@ from ..scoring import (
 from ..tiles import NUM_KINDS, is_258, is_honour, is_suited, suit_of
 from .seat_reading import SeatReading
 
+SMALL_HARD_MEAN = (1 + HARD_WIN_FACTOR) / 2
+"""An opponent's 硬胡 factor on a small win, as the model prices it: hard half the time
+(his concealed laizi do not show), so the mean of ×1 and ×2."""
+
 _READY_BY_MELDS = (0.03, 0.10, 0.25, 0.50, 0.90)
 WAIT_READINGS = ("sampled", "shapes", "fitted")
 """The ways :class:`OpponentModel` reads the waits (its ``waits``)."""
@@ -735,8 +739,8 @@ class OpponentModel:
         t = self.t
         big = self.big_win_on(o, tile)
         mine = float(t.multiplier(t.me, big=big, dealt_in=True))  # 放冲 included
-        # 硬胡 half the time on a small hand (a big hand's value is the cap's, below)
-        his = float(t.multiplier(o, big=big)) * (1.0 if big else float(1 + HARD_WIN_FACTOR) / 2)
+        # a big hand's value is the cap's, below
+        his = float(t.multiplier(o, big=big)) * (1.0 if big else float(SMALL_HARD_MEAN))
         pay = (10 if big else 1) * mine * his
         rules = t.rules
         cap = self.deal_in_cap(o, tile)
@@ -853,7 +857,7 @@ class OpponentModel:
         t = self.t
         rules = t.rules
         base = 10 if big else 1
-        mw = Fraction(base) * t.multiplier(o, big=big) * (1 if big else Fraction(3, 2))
+        mw = Fraction(base) * t.multiplier(o, big=big) * (1 if big else SMALL_HARD_MEAN)
         f = win_way_factor(big)  # 自摸 on every loser
         losers = [s for s in range(4) if s != o]
         never = {s: t.seats[s].openings == 0 for s in losers}
