@@ -169,7 +169,8 @@ def test_phone_and_english(browser: Any, static_server: str, artifacts: Path) ->
 
 @pytest.mark.slow
 def test_help_panel_only_with_data(browser: Any, static_server: str) -> None:
-    """The help panel shows the server's hint (waits with unseen counts, shanten) when present."""
+    """The help panel shows the server's hint (waits with unseen counts, shanten, each
+    cut's tile acceptance, best first) when present."""
     hint = VIEWS["ready"]["hint"]
     context, page, console = open_frame(browser, static_server, "ready")
     panel = page.locator(".hint")
@@ -178,6 +179,19 @@ def test_help_panel_only_with_data(browser: Any, static_server: str) -> None:
         box = panel.locator(f".option[data-option='{option['tile']}']")
         for w in option["waits"]:
             assert box.locator(f".wait[data-wait='{w['tile']}'] b").inner_text() == str(w["unseen"])
+    # a hand not yet ready: each cut with its tile acceptance (进张), the best marked
+    page.select_option("#fixture-frame", "turn")
+    options = VIEWS["turn"]["hint"]["discards"][:8]
+    assert options and not any(o["waits"] for o in options)
+    shown = page.locator(".hint .option")
+    assert shown.count() == len(options)
+    most = max(o["acceptance"] for o in options)
+    for i, option in enumerate(options):
+        box = shown.nth(i)
+        assert box.get_attribute("data-option") == option["tile"]
+        assert box.locator(".acceptance").get_attribute("data-acceptance") == str(option["acceptance"])
+        assert str(option["acceptance"]) in box.locator(".acceptance").inner_text()
+        assert ("best" in (box.get_attribute("class") or "").split()) == (option["acceptance"] == most)
     page.select_option("#fixture-frame", "claim")  # a frame without a hint
     assert page.locator(".hint").count() == ("hint" in VIEWS["claim"])
     assert console.errors == []

@@ -6,16 +6,29 @@ leak another seat's tiles.  Format (see ``docs/client.md``)::
 
     {"shanten": 0,
      "waits": [{"tile": "3m", "unseen": 3}],
-     "discards": [{"tile": "3p", "shanten": 0, "waits": [{"tile": "3m", "unseen": 3}]}]}
+     "discards": [{"tile": "3p", "shanten": 0, "acceptance": 3,
+                   "accepts": [{"tile": "3m", "unseen": 3}],
+                   "waits": [{"tile": "3m", "unseen": 3}]}]}
 
 * ``waits``: with 3n+1 tiles in hand, the tiles that give a legal win now
   (opening, held 红中 and the laizi limit included; the minimum score depends on
   the other seats' future play and is not), with how many copies this seat has
   not seen.
 * ``discards``: on a turn (3n+2 tiles), the discards that leave the best
-  shanten, each with the waits it would leave.  None in the final draws (海底, RULES
-  §16), where nobody discards: a seat holding its final draw may only win or pass.
+  shanten, each with the waits it would leave and its tile acceptance (进张): the
+  kinds that, drawn, would take the hand a step closer (``accepts``, each with its
+  unseen copies; the laizi counts, a wild; 红中 and the other must-kong tiles never
+  do, they only ever leave as kongs) and their total (``acceptance``).  For a
+  discard that leaves the hand ready, a step closer is a win: its ``accepts`` are
+  its ``waits``.  Best first, as the efficiency books and the discard puzzles
+  (:mod:`wuhan_mahjong.bots.puzzles`) rank them: the shanten, then the most
+  acceptance, then tile order.  None in the final draws (海底, RULES §16), where
+  nobody discards: a seat holding its final draw may only win or pass.
 * ``shanten``: of the hand as it is, or the best after a discard.
+
+Shanten and acceptance are the rules core's (:func:`wuhan_mahjong.analysis.shanten`, at
+the shape level, the laizi always useful), counted on what the seat has not seen: no
+more help than a player who counts his tiles would have, and no hidden tile.
 
 >>> import random
 >>> from wuhan_mahjong.engine import new_hand, seat_view
@@ -32,6 +45,7 @@ from typing import TypedDict
 from ..analysis import shanten, waits
 from ..engine.views import SeatView
 from ..tiles import tile_str
+from .greedy import evaluator
 from .seat_reading import SeatReading
 
 
@@ -43,6 +57,8 @@ class WaitHint(TypedDict):
 class DiscardHint(TypedDict):
     tile: str
     shanten: int
+    acceptance: int
+    accepts: list[WaitHint]
     waits: list[WaitHint]
 
 
@@ -66,13 +82,27 @@ def hint(view: SeatView) -> Hint:
     if (len(t.hand) - held_specials) % 3 == 1 or not playable:
         return {"shanten": shanten(playable, melds, laizi, rules), "waits": wait_list(playable),
                 "discards": []}
-    options: list[DiscardHint] = []
-    for x in sorted(set(playable)):
-        rest = list(playable)
-        rest.remove(x)
-        options.append({"tile": tile_str(x), "shanten": shanten(rest, melds, laizi, rules),
-                        "waits": wait_list(rest) if view["phase"] != "final" else []})
-    best = min(o["shanten"] for o in options)
+    after = {x: shanten(_without(playable, x), melds, laizi, rules) for x in set(playable)}
+    best = min(after.values())
     if view["phase"] == "final":  # no discard to suggest
         return {"shanten": best, "waits": [], "discards": []}
-    return {"shanten": best, "waits": [], "discards": [o for o in options if o["shanten"] == best]}
+    options: list[DiscardHint] = []
+    for x in sorted(x for x, left in after.items() if left == best):
+        rest = _without(playable, x)
+        ready_waits = wait_list(rest)
+        if best == 0:
+            accepts = ready_waits
+        else:  # the bots' evaluator: the rules core's shanten (a test holds them equal), faster
+            kinds = evaluator(rest, melds, t).acceptance_kinds(t.unseen, laizi, current=best)
+            accepts = [{"tile": tile_str(k), "unseen": t.unseen[k]} for k in kinds]
+        options.append({"tile": tile_str(x), "shanten": best,
+                        "acceptance": sum(a["unseen"] for a in accepts), "accepts": accepts,
+                        "waits": ready_waits})
+    options.sort(key=lambda o: -o["acceptance"])  # stable: tile order among equals
+    return {"shanten": best, "waits": [], "discards": options}
+
+
+def _without(tiles: list[int], tile: int) -> list[int]:
+    rest = list(tiles)
+    rest.remove(tile)
+    return rest

@@ -195,6 +195,7 @@ const zh = {
   "help.none": "暂无",
   "help.discard": "打",
   "help.wait_on": "听",
+  "help.acceptance": "进张 {n}",
   "help.unavailable": "（服务器未提供提示）",
   "help.win_now": "现在可以胡！",
 
@@ -1289,6 +1290,7 @@ const en = {
   "help.none": "none yet",
   "help.discard": "discard",
   "help.wait_on": "wait on",
+  "help.acceptance": "{n} tiles help",
   "help.unavailable": "(no hint from the server)",
   "help.win_now": "You can win now!",
 

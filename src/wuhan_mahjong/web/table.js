@@ -207,12 +207,20 @@ function hintHTML(view, ctx) {
   }).join("") + `</span>`;
   const waits = h.waits || [];
   if (waits.length) items.push(`<div class="waits-label">${t("help.waits")}</div>${waitsHTML(waits)}`);
-  // on a turn: the discards that keep the best shanten, and what each would wait on
+  // on a turn: the discards that keep the best shanten, best first (the server ranks them
+  // by tile acceptance, 进张), with how many tiles would help and what each would wait on
   const options = (h.discards || []).slice(0, 8);
   if (options.length) {
-    items.push(`<div class="discard-options">` + options.map((o) => `<span class="option" data-option="${esc(o.tile)}">` +
-      `${t("help.discard")}${tileHTML(o.tile, { laizi: view.laizi })}` +
-      `${o.waits && o.waits.length ? `→ ${t("help.wait_on")} ${waitsHTML(o.waits)}` : ""}</span>`).join("") + `</div>`);
+    const most = Math.max(...options.map((o) => (typeof o.acceptance === "number" ? o.acceptance : -1)));
+    items.push(`<div class="discard-options">` + options.map((o) => {
+      const counted = typeof o.acceptance === "number";
+      const best = counted && o.acceptance === most ? " best" : "";
+      const helps = counted && !(o.waits && o.waits.length)
+        ? `<span class="acceptance" data-acceptance="${o.acceptance}" title="${esc((o.accepts || []).map((a) => `${a.tile}×${a.unseen}`).join(" "))}">${t("help.acceptance", { n: o.acceptance })}</span>` : "";
+      return `<span class="option${best}" data-option="${esc(o.tile)}">` +
+        `${t("help.discard")}${tileHTML(o.tile, { laizi: view.laizi })}${helps}` +
+        `${o.waits && o.waits.length ? `→ ${t("help.wait_on")} ${waitsHTML(o.waits)}` : ""}</span>`;
+    }).join("") + `</div>`);
   }
   if (!items.length) return "";
   return `<aside class="hint" data-hint="1"><h3>${t("help.title")}</h3>${items.join("")}</aside>`;
