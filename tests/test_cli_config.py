@@ -76,6 +76,18 @@ def test_none_unsets_an_optional_setting(tmp_path: Path, monkeypatch: pytest.Mon
     assert s.server.fee is None and s.server.claim_seconds is None
 
 
+def test_a_cluster_heartbeat_life_of_three_beats_or_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--cluster-heartbeat`` / ``--cluster-ttl`` (the tests' short life among them), from
+    a flag or the environment; three beats is the shortest life taken."""
+    s = load_settings({"cluster_heartbeat": "0.25", "cluster_ttl": "2"}).server
+    assert (s.cluster_heartbeat, s.cluster_ttl) == (0.25, 2.0)
+    monkeypatch.setenv("WUHAN_MAHJONG_CLUSTER_HEARTBEAT", "0.5")
+    monkeypatch.setenv("WUHAN_MAHJONG_CLUSTER_TTL", "1.5")
+    s = load_settings({}).server
+    assert (s.cluster_heartbeat, s.cluster_ttl) == (0.5, 1.5)
+    assert (ServerConfig().cluster_heartbeat, ServerConfig().cluster_ttl) == (1.0, 5.0)
+
+
 def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -158,6 +170,17 @@ def test_a_new_field_is_configurable_with_no_other_change(
      r"^invalid settings: quick_stake must be in 0\.\.1000000$"),
     ({}, {}, "fee = 100000000000000\n", r"^invalid settings: fee must be in 0\.\.10000$"),
     ({"quick_profile": "tokyo"}, {}, None, r"^invalid settings: unknown profile 'tokyo'$"),
+    # a cluster node's heartbeat life outlives a few beats (else a late beat loses its leases)
+    ({"cluster_ttl": "2"}, {}, None, r"^invalid settings: cluster_ttl must be at least 3 "
+     r"heartbeats \(3 x cluster_heartbeat = 3 s\) and at most 600 s, not 2$"),
+    ({"cluster_heartbeat": "0.5", "cluster_ttl": "1"}, {}, None,
+     r"^invalid settings: cluster_ttl must be at least 3 heartbeats \(3 x cluster_heartbeat = 1\.5 s\)"),
+    ({}, {}, "cluster_ttl = 601.0\n", r"^invalid settings: cluster_ttl .* at most 600 s, not 601$"),
+    ({}, {"WUHAN_MAHJONG_CLUSTER_HEARTBEAT": "0"}, None,
+     r"^invalid settings: cluster_heartbeat must be in 0\.05\.\.60 seconds, not 0$"),
+    ({"cluster_heartbeat": "-1"}, {}, None, r"^invalid settings: cluster_heartbeat must be in "),
+    ({"cluster_heartbeat": "61", "cluster_ttl": "300"}, {}, None,
+     r"^invalid settings: cluster_heartbeat must be in 0\.05\.\.60 seconds, not 61$"),
     # the platform's calendar is a real IANA zone (a typo would move every day's start)
     ({"timezone": "Asia/Wuhan"}, {}, None,
      r"^invalid settings: unknown time zone 'Asia/Wuhan' \(an IANA name such as "),

@@ -30,7 +30,7 @@ from wuhan_mahjong.server.cluster_limits import RedisAddressLimiter, RedisLoginG
 from wuhan_mahjong.server.export_api import EXPORT_BURST
 
 from .harness import Client, free_port, play, seat_four
-from .test_cluster import redis_url  # noqa: F401 - the fixture
+from .test_cluster import SHORT_LIFE, cluster_env, redis_url  # noqa: F401 - the fixture
 from .test_durable_crash import ServeProcess, _accounts
 
 LIMITS = ("--replay-rate", "0.001", "--replay-burst", "4", "--watch-rate", "0.001",
@@ -45,7 +45,7 @@ the bot pool's processes, as a node computes them by default)."""
 def two_nodes(db_url: str, redis_url: str, tmp_path: Path,  # noqa: F811
               monkeypatch: pytest.MonkeyPatch) -> Iterator[list[ServeProcess]]:
     """Two started nodes of one cluster with :data:`LIMITS`."""
-    monkeypatch.setenv("WUHAN_MAHJONG_REDIS", redis_url)
+    cluster_env(monkeypatch, redis_url)
     made = [ServeProcess(db_url, tmp_path / f"node{i}.log", options=LIMITS) for i in range(2)]
     try:
         yield ServeProcess.start_all(made)
@@ -269,7 +269,7 @@ def test_a_rolling_upgrade_relays_nothing_between_versions(
     relaying it to the old node's table, and a socket that would join a room held by the
     old node.  The old node is stopped (drained): its table resumes on the new node, where
     the players reconnect and play to the end."""
-    monkeypatch.setenv("WUHAN_MAHJONG_REDIS", redis_url)
+    cluster_env(monkeypatch, redis_url)
     old = ServeProcess(db_url, tmp_path / "old.log")
     store, tokens, _ids = _accounts(db_url, 6)
     shared = redis.Redis.from_url(redis_url, decode_responses=True)
@@ -280,7 +280,7 @@ def test_a_rolling_upgrade_relays_nothing_between_versions(
             return await seat_four(old, tokens[:4], hands=1)  # type: ignore[arg-type]
 
         monkeypatch.setattr(cluster, "RELAY_VERSION", cluster.RELAY_VERSION + 1)
-        new = start_server(redis_url=redis_url)
+        new = start_server(redis_url=redis_url, **SHORT_LIFE)
         beat = shared.get(f"wm:node:{new.hub.node_id}")
         assert beat is not None and beat.split(" ")[1] == str(cluster.RELAY_VERSION), beat
 

@@ -237,7 +237,8 @@ async def join_cluster(hub: Hub) -> Cluster | None:
     url = redis_url(hub.config)
     if url is None:
         return None
-    cluster = Cluster(hub, connect_redis(url))
+    cluster = Cluster(hub, connect_redis(url), heartbeat=hub.config.cluster_heartbeat,
+                      ttl=hub.config.cluster_ttl)
     await cluster.start()
     hub.cluster = cluster
     await cluster.take_over()

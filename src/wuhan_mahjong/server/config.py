@@ -12,8 +12,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..rules import OPTION_BOUNDS, PROFILES
 
-__all__ = ["DB_ENV", "HANDS_MAX", "REDIS_ENV", "STAKE_MAX", "ServerConfig", "calendar_zone",
-           "database_url", "default_bot", "normalize_db_url", "redis_url"]
+__all__ = ["CLUSTER_HEARTBEAT_BOUNDS", "CLUSTER_TTL_BEATS", "CLUSTER_TTL_MAX", "DB_ENV", "HANDS_MAX",
+           "REDIS_ENV", "STAKE_MAX", "ServerConfig", "calendar_zone", "database_url", "default_bot",
+           "normalize_db_url", "redis_url"]
 
 HANDS_MAX = 64
 """The most hands a match may have: a room's ``hands`` and the server's ``quick_hands``."""
@@ -32,6 +33,15 @@ DB_FILE = "wuhan_mahjong.db"
 REDIS_ENV = "WUHAN_MAHJONG_REDIS"
 """Environment variable naming the Redis of a cluster when ``--redis`` is not given."""
 
+CLUSTER_HEARTBEAT_BOUNDS = (0.05, 60.0)
+"""The shortest and longest ``cluster_heartbeat`` (seconds): each beat is a few Redis round
+trips and a database query, and a beat a minute apart keeps nothing alive for players."""
+CLUSTER_TTL_BEATS = 3
+"""``cluster_ttl`` is at least this many heartbeats, so that one late beat (a loaded machine)
+does not let a live node's leases expire and its tables be taken over."""
+CLUSTER_TTL_MAX = 600.0
+"""The longest ``cluster_ttl`` (seconds): a dead node's tables wait this long for a survivor."""
+
 
 @dataclass(frozen=True)
 class ServerConfig:
@@ -49,6 +59,15 @@ class ServerConfig:
     redis_url: str | None = None
     """``redis://HOST:PORT/N``: this process is one node of a cluster sharing the database and
     this Redis (docs/cluster.md); ``None`` (and no ``$WUHAN_MAHJONG_REDIS``): one process alone."""
+    cluster_heartbeat: float = 1.0
+    """Cluster only: seconds between two heartbeats of this node, each renewing its presence,
+    its tables' leases, its players' homes and its rooms' codes in Redis, and looking for the
+    matches of dead nodes to take over (docs/cluster.md)."""
+    cluster_ttl: float = 5.0
+    """Cluster only: life of what a heartbeat renews: a node silent this long is dead and its
+    tables run again on a survivor within about ``cluster_ttl + cluster_heartbeat``.  At least
+    :data:`CLUSTER_TTL_BEATS` heartbeats: a node whose event loop stalls past it loses its
+    leases (its tables stop and move to another node)."""
     bot: str | None = None
     """Bot policy for bot seats and auto-play (托管); ``None``: the strongest that fits in half of
     ``bot_delay`` (``default_bot``)."""
@@ -225,6 +244,15 @@ class ServerConfig:
             raise ValueError("watch_rate must be > 0 and watch_burst >= 1")
         if self.bot_workers < 1 or not 0 < self.bot_cap < float("inf"):
             raise ValueError("bot_workers must be >= 1 and bot_cap > 0")
+        low, high = CLUSTER_HEARTBEAT_BOUNDS
+        if not low <= self.cluster_heartbeat <= high:
+            raise ValueError(f"cluster_heartbeat must be in {low:g}..{high:g} seconds, "
+                             f"not {self.cluster_heartbeat:g}")
+        if not CLUSTER_TTL_BEATS * self.cluster_heartbeat <= self.cluster_ttl <= CLUSTER_TTL_MAX:
+            raise ValueError(f"cluster_ttl must be at least {CLUSTER_TTL_BEATS} heartbeats "
+                             f"({CLUSTER_TTL_BEATS} x cluster_heartbeat = "
+                             f"{CLUSTER_TTL_BEATS * self.cluster_heartbeat:g} s) and at most "
+                             f"{CLUSTER_TTL_MAX:g} s, not {self.cluster_ttl:g}")
         if not 1 <= self.quick_hands <= HANDS_MAX:
             raise ValueError(f"quick_hands must be in 1..{HANDS_MAX}")
         if not 0 <= self.quick_stake <= STAKE_MAX:
