@@ -16,15 +16,13 @@ Never run it on a publication seed (docs/bots.md, Evaluation protocol).
 
 from __future__ import annotations
 
-import argparse
 import collections
 import json
 import math
 import statistics
-import sys
 from typing import Any
 
-from _seeds import PUBLICATION_SEEDS  # bench/_seeds.py
+from bots_wins import run_args  # bench/bots_wins.py
 from wuhan_mahjong.bots.arena import BotPool, _seed_for, arrangements, deal
 from wuhan_mahjong.bots.view import int_view
 from wuhan_mahjong.engine.actions import Chi, Kong, LaiziDiscard, Peng, SpecialKong, Win
@@ -168,16 +166,7 @@ def report(data: dict[str, Any], policy: str) -> None:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--profile", required=True)
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--first", type=int, default=0)
-    p.add_argument("--deals", type=int, default=100)
-    p.add_argument("--policy", default="expert")
-    p.add_argument("--out", default=None, help="the wins and tallies as JSON")
-    a = p.parse_args()
-    if a.seed in PUBLICATION_SEEDS:
-        sys.exit(f"seed {a.seed} is a publication seed (docs/bots.md)")
+    a = run_args(__doc__, 100, [("--out", "the wins and tallies as JSON")])
     data = play(a.profile, a.seed, a.first, a.deals, a.policy)
     if a.out:
         with open(a.out, "w", encoding="utf-8") as fh:

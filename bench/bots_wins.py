@@ -14,6 +14,7 @@ import argparse
 import collections
 import statistics
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from _seeds import PUBLICATION_SEEDS  # bench/_seeds.py
@@ -51,16 +52,25 @@ def wins(profile: str, seed: int, first: int, deals: int, policy: str) -> list[d
     return rows
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+def run_args(doc: str | None, deals: int, extra: Sequence[tuple[str, str]] = ()) -> argparse.Namespace:
+    """The arguments of a study of a policy's wins on a tuning seed (this script's and
+    ``bots_win_factors.py``'s): ``extra`` adds optional ``(--name, help)`` strings."""
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--profile", required=True)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--first", type=int, default=0)
-    p.add_argument("--deals", type=int, default=80)
+    p.add_argument("--deals", type=int, default=deals)
     p.add_argument("--policy", default="expert")
+    for name, text in extra:
+        p.add_argument(name, default=None, help=text)
     a = p.parse_args()
     if a.seed in PUBLICATION_SEEDS:
         sys.exit(f"seed {a.seed} is a publication seed (docs/bots.md)")
+    return a
+
+
+def main() -> int:
+    a = run_args(__doc__, 80)
     rows = wins(a.profile, a.seed, a.first, a.deals, a.policy)
     for pol in dict.fromkeys([a.policy, "greedy"]):
         rs = [x for x in rows if x["policy"] == pol]
