@@ -52,7 +52,7 @@ from wuhan_mahjong.bots.greedy import GreedyBot, after_claim, claim_discards, ev
 from wuhan_mahjong.bots.opponents import typical_win
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.bots.view import int_view
-from wuhan_mahjong.engine.actions import Action, Discard, Peng
+from wuhan_mahjong.engine.actions import Action, Chi, Discard, Pass, Peng
 from wuhan_mahjong.engine.state import HandState, new_hand
 from wuhan_mahjong.engine.views import seat_view
 from wuhan_mahjong.rules import get_rules, parse_overrides
@@ -224,7 +224,7 @@ def peng_forks(profile: str, seed: int, first: int, deals: int, out: Path) -> No
     done = 0
     with out.open("a") as fh:
         for dec in expert_decisions(rules, seed, first + deals):
-            if dec.group < first or dec.seat != dec.me or isinstance(dec.action, Peng):
+            if dec.group < first or dec.seat != dec.me or not isinstance(dec.action, Pass | Chi):
                 continue
             t = SeatReading(dec.view)
             if t.phase != "claim" or t.on_table is None or t.end_phase:
