@@ -44,11 +44,15 @@ REDIS_ENV = "WUHAN_MAHJONG_TEST_REDIS"
 
 HEARTBEAT = 0.25
 """The nodes' heartbeat in these tests (``--cluster-heartbeat``; 1 s by default)."""
-TTL = 2.0
+TTL = 3.0
 """The life of a node's heartbeat, leases, homes and room codes in these tests
 (``--cluster-ttl``; 5 s by default): every kill or freeze waits it out before a take-over.
-Eight heartbeats, so that a node whose event loop stalls (a loaded CI machine: 4 workers on
-2 cores) for under 1.75 s keeps its leases.  The default's timing is the subject of
+Twelve heartbeats, so that a node whose event loop stalls (a loaded CI machine: 4 workers on
+2 cores) for under 2.75 s keeps its leases.  A take-over is the longest stall: its lease is
+taken before the match's log is replayed and renewed only after it (``Cluster.take_over``),
+so a replay longer than the life lets another node take the match too (fenced, it still
+settles once, but the epoch moves twice).  2 s was seen to be too short at a load of 20 on
+2 cores.  The default's timing is the subject of
 ``test_a_killed_nodes_table_finishes_on_another_node_settled_once[kill]`` alone."""
 SHORT_LIFE = {"cluster_heartbeat": HEARTBEAT, "cluster_ttl": TTL}
 """:data:`HEARTBEAT` and :data:`TTL` as ``start_server`` overrides (an in-process node)."""
@@ -179,8 +183,10 @@ def test_a_killed_nodes_table_finishes_on_another_node_settled_once(
     with redis.Redis.from_url(os.environ["WUHAN_MAHJONG_REDIS"]) as shared:
         lives = [shared.pttl(key) for key in shared.keys("wm:node:*")]
     assert len(lives) == 3  # the nodes' heartbeats live what the setting says
-    assert all(TTL * 1000 < life <= 5000 if how == "kill" else 0 < life <= TTL * 1000
-               for life in lives), lives
+    if how == "kill":
+        assert all(0 < life <= 5000 for life in lives) and max(lives) > TTL * 1000, lives
+    else:
+        assert all(0 < life <= TTL * 1000 for life in lives), lives
     try:
         async def scenario() -> tuple[str, float, int]:
             match_id, players, runs = await _play_room(first, tokens, store, hands=2, seed=40)
