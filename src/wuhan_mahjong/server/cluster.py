@@ -773,7 +773,17 @@ class Cluster:
                 wanted.append(match_id)
         if not wanted:
             return 0
-        resumed = await self.hub.resume_matches(wanted)
+        # A take-over may outlast a heartbeat's life (many matches, long logs, a loaded
+        # machine), and this loop beats no more until it is over: beat on beside it, or
+        # this node's heartbeat, its tables' leases and the leases just taken would expire
+        # and another node would take the same matches (fenced, but moved twice).
+        keeper = asyncio.get_running_loop().create_task(self._beat_during(wanted))
+        try:
+            resumed = await self.hub.resume_matches(wanted)
+        finally:
+            keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeper
         for match_id in wanted:  # the fencing token: the epoch this node claimed
             table = next((t for t in self.hub.tables.values() if t.match_id == match_id), None)
             if table is not None:
@@ -784,6 +794,24 @@ class Cluster:
             log.warning("took over %d match(es) of a dead node", resumed)
             await self._beat()
         return resumed
+
+    async def _beat_during(self, taking: list[str]) -> None:
+        """Every heartbeat while a take-over of ``taking`` runs: the heartbeat (this node,
+        its running tables' leases, its players' homes) and the leases of the matches not
+        resumed yet (a resumed one's lease is its table's, renewed by the heartbeat)."""
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            try:
+                await self._beat()
+                here = {t.match_id for t in self.hub.tables.values()}
+                for match_id in taking:
+                    if match_id not in here:
+                        await self._renew(keys=[f"wm:lease:{match_id}"],
+                                          args=[f"{self.node} 0", self.node, self.ttl_ms])
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # Redis unreachable: the take-over goes on
+                log.warning("cluster heartbeat during a take-over failed: %s", e)
 
     async def take_over_rooms(self) -> int:
         """Open again the kept rooms of dead nodes (``server/room_keeper.py``) whose codes
