@@ -405,6 +405,52 @@ def test_the_settlement_says_when_the_next_hand_comes(browser: Any, tmp_path: Pa
 
 
 @pytest.mark.slow
+def test_continue_pressed_before_the_hand_end_message_still_counts(browser: Any,
+                                                                   tmp_path: Path) -> None:
+    """The hand's last state frame opens the settlement; the server sends ``hand_end`` only
+    once the hand is settled (a store write: on a loaded server, seconds later).  继续
+    pressed in between sent nothing (the client sent ``next_hand`` only after ``hand_end``),
+    and the player waited out the whole pause (seen in a full run at a load of 15).  Here
+    the ``hand_end`` frames are held on the wire until 继续 is pressed: the next hand still
+    comes at once, long before the ten-minute pause."""
+    with run_server(tmp_path, ["--hand-pause", "600", "--claim-hold", "0"]) as base:
+        context, page, console = as_guest(browser, base, **SIZES["portrait"])
+        held: list[str] = []
+        sockets: list[Any] = []
+
+        def relay(ws: Any) -> None:
+            server = ws.connect_to_server()
+            sockets.append(ws)
+
+            def from_server(message: str | bytes) -> None:
+                if isinstance(message, str) and '"hand_end"' in message:
+                    held.append(message)
+                    return
+                ws.send(message)
+
+            server.on_message(from_server)
+
+        try:
+            page.route_web_socket(re.compile(r".*/ws.*"), relay)
+            page.reload()
+            page.wait_for_selector("#create-form", timeout=20_000)
+            _two_hands_on_auto(page)
+            page.wait_for_selector("#overlay .settlement [data-act='continue']", timeout=60_000)
+            deadline = time.monotonic() + 30
+            while not held:  # the hand_end of hand 0 is on its way: hold it
+                assert time.monotonic() < deadline, "no hand_end came"
+                page.wait_for_timeout(50)
+            assert page.evaluate("window.__wm.view.hand_no") == 0
+            page.click("#overlay [data-act='continue']")
+            for message in held:  # now the hand_end frames arrive
+                sockets[-1].send(message)
+            wait_js(page, "window.__wm.view && window.__wm.view.hand_no === 1", 30)
+            assert console.errors == []
+        finally:
+            context.close()
+
+
+@pytest.mark.slow
 def test_continue_deals_the_next_hand_at_once(browser: Any, tmp_path: Path) -> None:
     """继续 on the settlement between two hands says the player is ready for the next one
     (``next_hand``): with nobody else to wait for (three bots), it is dealt at once, long

@@ -50,7 +50,7 @@ const S = {
   screen: "login", table: null, state: null, view: null, players: null, totals: null,
   selected: null, chooser: null, chooserTile: null, pending: false, deadline: null, timerKind: null,
   hint: null, hintFor: null, hintEndpoint: "/api/hint", queued: null, room: null, matchEnd: null,
-  settlementOpen: false, settledHand: null, lastSettlement: null, replay: null, fixture: null,
+  settlementOpen: false, settledHand: null, lastSettlement: null, continued: null, replay: null, fixture: null,
   error: "", atTable: false,
   formErrors: {}, // form id -> {text, field}: shown next to the form's control
   forms: {}, // form id -> {name: value}: what the player chose, restored on every render
@@ -499,6 +499,10 @@ function onMessage(msg) {
       S.totals = msg.totals;
       // when the next hand is dealt (and its settlement closes): the panel counts it down
       S.nextHand = typeof msg.next_hand_in === "number" ? { hand_no: msg.hand_no, at: Date.now() + msg.next_hand_in * 1000 } : null;
+      // 继续 pressed before this message came (the hand's last state frame opens the panel, and
+      // the server sends hand_end only once the hand is settled): say it now
+      if (S.nextHand && S.continued === msg.hand_no) send({ type: "next_hand", hand_no: msg.hand_no });
+      S.continued = null;
       if (S.screen === "table") { renderOverlay(); tick(); }
       break;
     case "match_end":
@@ -1796,6 +1800,7 @@ document.addEventListener("click", (ev) => {
       S.settlementOpen = false;
       // 继续: ready for the next hand (the pause ends once every player at the table is)
       if (!S.matchEnd && S.lastSettlement && S.nextHand && S.nextHand.hand_no === S.lastSettlement.hand_no) send({ type: "next_hand", hand_no: S.lastSettlement.hand_no });
+      else if (!S.matchEnd && S.lastSettlement) S.continued = S.lastSettlement.hand_no;  // sent with its hand_end
       if (S.matchEnd) go("summary"); else render();
       return;
     }
