@@ -89,7 +89,8 @@ def hint(view: SeatView) -> Hint:
     options: list[DiscardHint] = []
     for x in sorted(x for x, left in after.items() if left == best):
         rest = _without(playable, x)
-        ready_waits = wait_list(rest)
+        # a hand a step or more from ready (the shape-level shanten) wins on no tile
+        ready_waits = wait_list(rest) if best == 0 else []
         if best == 0:
             accepts = ready_waits
         else:  # the bots' evaluator: the rules core's shanten (a test holds them equal), faster
