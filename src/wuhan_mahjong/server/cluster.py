@@ -666,9 +666,11 @@ class Cluster:
                            if a not in self.relayed and a not in self.hub.clients]:
             del self.announced[account_id]
 
-    def seated(self, table: Table) -> None:
+    def seated(self, table: Table) -> asyncio.Task[None]:
         """A table starts (or resumes) here: its players' home is this node from now on
-        (the heartbeat renews it), so a reconnection on any node is relayed here at once."""
+        (the heartbeat renews it), so a reconnection on any node is relayed here at once.
+        Returns the task that writes the homes: the table sends nothing before it is done
+        (:meth:`Hub._run_table`)."""
         humans = [s.account_id for s in table.seats if not s.is_bot and not s.escaped]
         self.homes.update(humans)
         for account_id in humans:  # a socket here that was moved elsewhere (watching) is back
@@ -677,11 +679,13 @@ class Cluster:
                 self.hub.background(asyncio.get_running_loop().create_task(self.publish(
                     moved.home, {"k": "detach", "a": account_id, "c": moved.cid})))
         loop = asyncio.get_running_loop()
-        self.hub.background(loop.create_task(self._mark_homes(humans)))
+        homes = loop.create_task(self._mark_homes(humans))
+        self.hub.background(homes)
         addresses = table_addresses(self.hub, table)  # the other nodes count it at once
         counts = tables_by_address(self.hub)
         self.hub.background(loop.create_task(self._count_addresses(
             Counter({a: counts[a] for a in addresses}), partial=True)))
+        return homes
 
     async def _count_addresses(self, counts: Counter[str], *, partial: bool = False) -> None:
         """Write this node's running tables per address (``wm:addr:<address>``, field: this
@@ -777,10 +781,12 @@ class Cluster:
         # machine), and this loop beats no more until it is over: beat on beside it, or
         # this node's heartbeat, its tables' leases and the leases just taken would expire
         # and another node would take the same matches (fenced, but moved twice).
-        keeper = asyncio.get_running_loop().create_task(self._beat_during(wanted))
+        over = asyncio.Event()
+        keeper = asyncio.get_running_loop().create_task(self._beat_during(wanted, over))
         try:
             resumed = await self.hub.resume_matches(wanted)
         finally:
+            over.set()
             keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await keeper
@@ -795,12 +801,21 @@ class Cluster:
             await self._beat()
         return resumed
 
-    async def _beat_during(self, taking: list[str]) -> None:
-        """Every heartbeat while a take-over of ``taking`` runs: the heartbeat (this node,
-        its running tables' leases, its players' homes) and the leases of the matches not
-        resumed yet (a resumed one's lease is its table's, renewed by the heartbeat)."""
-        while True:
+    async def _beat_during(self, taking: list[str], over: asyncio.Event) -> None:
+        """Every heartbeat until ``over`` is set, while a take-over of ``taking`` runs: the
+        heartbeat (this node, its running tables' leases, its players' homes) and the
+        leases of the matches not resumed yet (a resumed one's lease is its table's,
+        renewed by the heartbeat).
+
+        The take-over also cancels this task, but a cancellation can be lost on Python
+        3.11: a timeout inside redis-py (``asyncio.wait_for``) swallows it when its own
+        wait ends at the same moment.  The task then beat on for ever and the take-over
+        never ended (one run in three of ``test_a_long_take_over_keeps_the_leases_it_took``,
+        which hung the suite); ``over`` ends it at the next heartbeat whatever happens."""
+        while not over.is_set():
             await asyncio.sleep(self.heartbeat)
+            if over.is_set():
+                return
             try:
                 await self._beat()
                 here = {t.match_id for t in self.hub.tables.values()}
