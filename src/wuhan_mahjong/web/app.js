@@ -46,6 +46,7 @@ const S = {
   connectionKey: null, // the connection banner's string (app.offline, app.unreachable), redrawn in the player's language
   wasWaiting: false, // whether the table waited for this player at the last render (the turn's vibration)
   outbox: [], // lobby requests made while the socket was (re)connecting: sent once welcomed
+  queueSent: false, // this connection's welcome sent a quick match from the outbox (lostPlace)
   rejoining: null, // the room code of a rejoin request on its way (lostPlace)
   screen: "login", table: null, state: null, view: null, players: null, totals: null,
   selected: null, chooser: null, chooserTile: null, pending: false, deadline: null, timerKind: null,
@@ -252,6 +253,7 @@ function sendWhenConnected(msg) {
 function flushOutbox(atTable) {
   const waiting = S.outbox;
   S.outbox = [];
+  S.queueSent = !atTable && waiting.some((m) => m.type === "quick_match");
   if (!atTable) for (const m of waiting) send(m);
 }
 
@@ -353,7 +355,9 @@ function rememberedRoom() {
  * while (离线), perhaps on another node of a cluster: first ask to be back in the room
  * last seen (join_room with rejoin, which never joins a room one was not in). If that
  * fails too, the room let him go (his time away ran out): say so, and put the room's code
- * in the join form. A queue lets a dropped player go at once: say so. */
+ * in the join form. A queue lets a dropped player go at once: say so, unless the quick
+ * match was never sent before (tapped while the socket was connecting): it went out with
+ * this welcome, and the server's answer to it tells where he is. */
 function lostPlace() {
   const code = S.room ? S.room.code : rememberedRoom();
   if (code && S.rejoining !== code) {
@@ -368,7 +372,7 @@ function lostPlace() {
     presetForm("join-form", { code });
     S.formErrors["join-form"] = { text: t("room.lost", { code }), field: "", fresh: true }; // no focus: no keyboard popping up
     if (S.screen === "room") go("lobby", "", { replace: true }); else render();
-  } else if (S.queued) {
+  } else if (S.queued && !S.queueSent) {
     S.queued = null;
     S.formErrors.quick = { text: t("lobby.queue_lost"), field: "", fresh: true };
     if (S.screen === "lobby") render();
