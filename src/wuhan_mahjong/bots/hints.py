@@ -89,11 +89,11 @@ def hint(view: SeatView) -> Hint:
     options: list[DiscardHint] = []
     for x in sorted(x for x, left in after.items() if left == best):
         rest = _without(playable, x)
-        # a hand a step or more from ready (the shape-level shanten) wins on no tile
-        ready_waits = wait_list(rest) if best == 0 else []
-        if best == 0:
-            accepts = ready_waits
-        else:  # the bots' evaluator: the rules core's shanten (a test holds them equal), faster
+        if best == 0:  # ready: its winning tiles are what it accepts
+            ready_waits = accepts = wait_list(rest)
+        else:  # a step or more from ready (the shape-level shanten) wins on no tile;
+            # the bots' evaluator: the rules core's shanten (a test holds them equal), faster
+            ready_waits = []
             kinds = evaluator(rest, melds, t).acceptance_kinds(t.unseen, laizi, current=best)
             accepts = [{"tile": tile_str(k), "unseen": t.unseen[k]} for k in kinds]
         options.append({"tile": tile_str(x), "shanten": best,

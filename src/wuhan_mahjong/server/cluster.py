@@ -812,7 +812,7 @@ class Cluster:
         wait ends at the same moment.  The task then beat on for ever and the take-over
         never ended (one run in three of ``test_a_long_take_over_keeps_the_leases_it_took``,
         which hung the suite); ``over`` ends it at the next heartbeat whatever happens."""
-        while not over.is_set():
+        while True:
             await asyncio.sleep(self.heartbeat)
             if over.is_set():
                 return

@@ -591,23 +591,20 @@ class Hub:
             if not s.is_bot and not s.escaped:
                 self.where.sit(s.account_id, table, s.seat)
                 self.spectate.unwatch(s.account_id, reason="seated")  # a player does not watch
-        homes = None
-        if self.cluster is not None:  # its players' home is this node, at once
-            homes = self.cluster.seated(table), self.cluster.ttl_ms / 1000
+        # its players' home is this node, at once
+        homes = self.cluster.seated(table) if self.cluster is not None else None
         task = asyncio.get_running_loop().create_task(self._run_when_homed(table, homes),
                                                       name=f"table-{table.table_id}")
         self.table_tasks[table.table_id] = task
 
-    @staticmethod
-    async def _run_when_homed(table: Table,
-                              homes: tuple[asyncio.Task[None], float] | None) -> None:
-        """Run ``table`` once the cluster knows its players' home (the task, and how long to
-        wait for it at most): a player who reconnects to another node as soon as the
-        table's first frame reaches him is relayed to it, not welcomed as seated nowhere
-        (seen in a full run at a load of 12).  A Redis that does not answer within the
-        heartbeat's life holds the table no longer (the next heartbeat writes the homes)."""
-        if homes is not None:
-            await asyncio.wait({homes[0]}, timeout=homes[1])
+    async def _run_when_homed(self, table: Table, homes: asyncio.Task[None] | None) -> None:
+        """Run ``table`` once the cluster knows its players' home (``homes``, the task that
+        writes it): a player who reconnects to another node as soon as the table's first
+        frame reaches him is relayed to it, not welcomed as seated nowhere (seen in a full
+        run at a load of 12).  A Redis that does not answer within the heartbeat's life
+        holds the table no longer (the next heartbeat writes the homes)."""
+        if homes is not None and self.cluster is not None:
+            await asyncio.wait({homes}, timeout=self.cluster.ttl_ms / 1000)
         await table.run()
 
     async def resume_matches(self, match_ids: Sequence[str] | None = None) -> int:
