@@ -77,7 +77,9 @@ fixture per test), so that none of them is the run's tail."""
 WORKERS_PER_CORE = 2
 """``-n auto`` starts this many workers per core (at most ``--maxprocesses``).  Most of a
 run is waiting (for a server, the nodes, a browser, a heartbeat): with one worker per core
-the cores were idle two fifths of a full run (29 minutes; 24 with two per core)."""
+the cores were idle two fifths of a full run (29 minutes; 24 with two per core).  Three per
+core (``-n 6``) took longer (26.6 minutes against 24.8 on 7 December 2026): the waiting is
+on the servers, PostgreSQL and Chromium the tests start, which more workers only crowd."""
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
