@@ -30,8 +30,8 @@ from handmade import ask, discard, make_view
 
 from wuhan_mahjong.analysis import shanten
 from wuhan_mahjong.bots.expert import ExpertBot
+from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView
-from wuhan_mahjong.rules import get_rules
 from wuhan_mahjong.tiles import parse_tile, parse_tiles
 
 BOTS = ("greedy", "expert", "search")
@@ -45,10 +45,12 @@ def _view(hand: str, rivers: dict[int, str], wall: int, profile: str, red: int) 
 
 
 def _counts(view: SeatView) -> dict[str, tuple[int, int]]:
-    """Each discard's (shanten after it, unseen tiles that lower that shanten), counting out
-    the hand, every river and the indicator; the must-kong tiles never help a shape."""
-    rules = get_rules(view["profile"], view["options"])
-    laizi = parse_tile(view["laizi"])
+    """Each discard's (shanten after it, unseen tiles that lower that shanten) by the rules
+    core at the table's own rules, the seat's melds counted; every tile in sight (the hand,
+    the melds, the rivers, the indicator) is out of the unseen pool, and the must-kong
+    tiles never help a shape."""
+    reading = SeatReading(view)
+    rules, laizi, melds = reading.rules, reading.laizi, reading.melds
     hand = parse_tiles(view["hand"])
     unseen = [4] * 34
     for t in hand:
@@ -56,6 +58,9 @@ def _counts(view: SeatView) -> dict[str, tuple[int, int]]:
     for seat in view["seats"]:
         for d in seat["discards"]:
             unseen[parse_tile(d["tile"])] -= 1
+        for m in seat["melds"]:
+            for t in parse_tiles(m["tiles"]):
+                unseen[t] -= 1
     unseen[parse_tile(view["indicator"])] -= 1
     for t in rules.must_kong_tiles:
         unseen[t] = 0
@@ -63,9 +68,9 @@ def _counts(view: SeatView) -> dict[str, tuple[int, int]]:
     for action in view["legal_actions"]:
         left = list(hand)
         left.remove(parse_tile(action["tile"]))
-        now = shanten(left, [], laizi, rules)
+        now = shanten(left, melds, laizi, rules)
         out[action["tile"]] = (now, sum(unseen[t] for t in range(34) if unseen[t]
-                                        and shanten([*left, t], [], laizi, rules) < now))
+                                        and shanten([*left, t], melds, laizi, rules) < now))
     return out
 
 

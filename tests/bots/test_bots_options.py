@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 from handmade import make_view, meld
+from test_bots_hunt13 import _counts
 
-from wuhan_mahjong.analysis import shanten
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.bots.greedy import evaluator
 from wuhan_mahjong.bots.seat_reading import SeatReading
 from wuhan_mahjong.engine import SeatView
 from wuhan_mahjong.engine.actions import Discard, SpecialKong
-from wuhan_mahjong.tiles import parse_tile, parse_tiles, tile_str
+from wuhan_mahjong.tiles import parse_tile, tile_str
 
 BOTS = ("greedy", "expert", "search")
 LAIZI_KONG = {"type": "special_kong", "kind": "laizi"}
@@ -35,36 +35,8 @@ def _with(view: SeatView, **options: Any) -> SeatView:
 #: opened by a peng of 7p: 111m 333s and the pairs 99s and 44p.  Without the 5p it waits on
 #: 9s or 4p as 碰碰胡 (any pair); no small hand, whose pair must be a 2/5/8.  Without
 #: 碰碰胡 the 445p shape is the hand's way on: the 5p's cut leaves it two steps away, a cut
-#: of 9s or 4p one (the rules core's count, :func:`_cut_counts`)
+#: of 9s or 4p one (the rules core's count, :func:`_counts`)
 PUNGS = "111m333s99s44p5p"
-
-
-def _cut_counts(view: SeatView) -> dict[str, tuple[int, int]]:
-    """Each discard's (shanten after it, unseen tiles that lower that shanten) by the rules
-    core at the table's own rules, the seat's melds counted; every tile in sight (the hand,
-    the melds, the rivers, the indicator) is out of the unseen pool."""
-    reading = SeatReading(view)
-    unseen = [4] * 34
-    for t in reading.hand:
-        unseen[t] -= 1
-    for seat in view["seats"]:
-        for d in seat["discards"]:
-            unseen[parse_tile(d["tile"])] -= 1
-        for m in seat["melds"]:
-            for t in parse_tiles(m["tiles"]):
-                unseen[t] -= 1
-    unseen[parse_tile(view["indicator"])] -= 1
-    for t in reading.rules.must_kong_tiles:
-        unseen[t] = 0
-    out = {}
-    for action in view["legal_actions"]:
-        left = list(reading.hand)
-        left.remove(parse_tile(action["tile"]))
-        now = shanten(left, reading.melds, reading.laizi, reading.rules)
-        out[action["tile"]] = (now, sum(
-            unseen[t] for t in range(34)
-            if unseen[t] and shanten([*left, t], reading.melds, reading.laizi, reading.rules) < now))
-    return out
 
 
 @pytest.mark.parametrize("profile", ["yuanhang", "bianfeng"])
@@ -78,10 +50,10 @@ def test_no_pengpenghu_target_where_the_table_has_no_pengpenghu(profile: str) ->
         ev = evaluator(t.hand, t.melds, t)
         assert ev.shanten_after(five_p, -1) == shanten_after
         assert ("pph" in ev.allowed) is pph
-        assert _cut_counts(v)["5p"][0] == shanten_after
+        assert _counts(v)["5p"][0] == shanten_after
     # with the hand, 5p leaves the 碰碰胡 ready; without it, that hand could never win,
     # and the 5p is the one cut that goes back a step (the count: 9s or 4p keeps one)
-    without = _cut_counts(_with(view, pengpenghu=False))
+    without = _counts(_with(view, pengpenghu=False))
     assert without["9s"][0] == without["4p"][0] == 1
     assert all(s >= 1 for s, _ in without.values())
     for bot in ("expert", "search"):
