@@ -50,8 +50,7 @@ def _counts(view: SeatView) -> dict[str, tuple[int, int]]:
     the melds, the rivers, the indicator) is out of the unseen pool, and the must-kong
     tiles never help a shape."""
     reading = SeatReading(view)
-    rules, laizi, melds = reading.rules, reading.laizi, reading.melds
-    hand = parse_tiles(view["hand"])
+    rules, laizi, melds, hand = reading.rules, reading.laizi, reading.melds, reading.hand
     unseen = [4] * 34
     for t in hand:
         unseen[t] -= 1
