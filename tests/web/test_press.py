@@ -5,13 +5,17 @@ element: a frame between the two replaced the button under the finger and the ta
 nothing (托管 tapped while the bots played on; a flaky end-to-end test showed it).  While
 a control is pressed the client holds its re-render until the click, then draws what
 came meanwhile.
+
+Typing, too: a frame between selecting a field's text and typing over it replaced the
+field, and with it the selection, so "1" typed over a room's "4" hands made "14" (a flaky
+end-to-end test showed that as well).  The field being typed into survives a re-render.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .conftest import as_guest, to_quick_table, wait_js
+from .conftest import as_guest, open_page, to_quick_table, wait_js
 
 AUTO = ".table-tools [data-do='auto']"
 
@@ -59,5 +63,37 @@ def test_a_frame_during_a_press_does_not_lose_the_tap(browser: Any, live_server:
         wait_js(page, f"""document.querySelector("{AUTO}") !== window.__pressed
             && document.querySelector("{AUTO}").getAttribute("aria-pressed") === "true" """)
         assert console.errors == []
+    finally:
+        context.close()
+
+
+def test_a_frame_while_typing_keeps_the_field_and_its_selection(browser: Any,
+                                                               live_server: str) -> None:
+    """The lobby's list of live tables arrives (a re-render) after the player selected the
+    hands' "4" and before he types "1" over it, the way Playwright's ``fill`` does: the
+    field is the same element, still focused, the "1" replaces the "4", and the room he
+    opens has one hand."""
+    held: list[Any] = []
+    context, page, console = open_page(browser, f"{live_server}/")
+    try:
+        context.route("**/api/tables/live", lambda route: held.append(route))  # waits for the test
+        page.click("[data-do='guest']")
+        page.wait_for_selector("#create-form")
+        while not held:
+            page.wait_for_timeout(50)
+        page.focus("#cf-hands")
+        page.evaluate("""() => { const field = document.getElementById("cf-hands");
+            field.select(); window.__field = field;
+            window.__other = document.querySelector("#create-form button[type='submit']"); }""")
+        held[0].continue_()
+        wait_js(page, "!window.__other.isConnected")  # the page was drawn again
+        assert page.evaluate("""() => document.getElementById("cf-hands") === window.__field
+            && document.activeElement === window.__field""")
+        page.keyboard.insert_text("1")
+        assert page.input_value("#cf-hands") == "1"
+        page.click("#create-form button[type='submit']")
+        page.wait_for_selector(".room-code")
+        assert page.evaluate("window.__wm.room.options.hands") == 1
+        assert console.errors == [], console.errors
     finally:
         context.close()

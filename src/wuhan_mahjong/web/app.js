@@ -875,6 +875,26 @@ document.addEventListener("pointerdown", (ev) => {
 window.addEventListener("click", () => releasePress(true), true);
 for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, () => setTimeout(releasePress), true);
 
+/** Where the player types, a re-render keeps the very field (when it would draw it with
+ * what it holds), so a frame arriving while he types loses nothing: not his selection
+ * (typing "1" over the selected "4" had made "14"), not his caret, not an input method's
+ * composition. The fresh copy's attributes (a field's error, a bound) are taken over. A
+ * field the re-render draws otherwise (a form reset after its submission) is the fresh
+ * one, focused. */
+function keepFocus(old) {
+  const fresh = document.getElementById(old.id);
+  if (!fresh) return;
+  const typed = (old.tagName === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(old.type)) || old.tagName === "TEXTAREA";
+  if (!typed || fresh.tagName !== old.tagName || fresh.type !== old.type || fresh.value !== old.value) {
+    fresh.focus();
+    return;
+  }
+  for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+  for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  fresh.replaceWith(old);
+  old.focus();
+}
+
 function render() {
   if (pressed) { renderOwed = true; return; }
   renderOwed = false;
@@ -882,10 +902,10 @@ function render() {
   const fn = SCREENS[S.screen] || SCREENS.login;
   // A re-render (e.g. the profile's history arriving, an error) must not lose what the player chose.
   rememberForms();
-  const focused = document.activeElement && app.contains(document.activeElement) && document.activeElement.id;
+  const active = document.activeElement && app.contains(document.activeElement) && document.activeElement.id ? document.activeElement : null;
   app.innerHTML = invitedHTML() + clubEventHTML() + fn();
   restoreForms();
-  if (focused) { const el = document.getElementById(focused); if (el) el.focus(); }
+  if (active) keepFocus(active);
   app.dataset.screen = S.screen;
   if (S.screen === "table" || S.screen === "fixture") markFresh();
   renderOverlay();
