@@ -1418,6 +1418,52 @@ def test_a_heartbeat_while_a_table_is_opened_keeps_its_players_homes(
     asyncio.run(scenario())
 
 
+def test_a_table_seated_during_a_heartbeat_keeps_its_players_homes(
+        start_server: Any, redis_url: str) -> None:
+    """A heartbeat takes the node's seated players first, writes its keys, then drops the
+    homes of the players no longer seated.  A table seated in between (a tournament's next
+    round, here while the beat writes the presence) used to lose its players' homes at the
+    end of that beat, so that their reconnection to another node landed in its lobby and
+    never reached the table (``test_a_tournament_seats_players_connected_to_any_node``,
+    once in CI)."""
+    from wuhan_mahjong.rules import get_rules
+    from wuhan_mahjong.server.cluster import Cluster, connect_redis
+    from wuhan_mahjong.server.table import SeatInfo, Table
+
+    server = start_server(redis_url=redis_url)
+    accounts = [9101, 9102, 9103, 9104]
+
+    async def scenario() -> None:
+        redis_client = connect_redis(redis_url)
+        node = Cluster(server.hub, redis_client)
+        seats = [SeatInfo(seat=i, account_id=a, name=f"p{i}", is_bot=False)
+                 for i, a in enumerate(accounts)]
+        table = Table(server.hub, "t-mid-beat", seats, get_rules("yuanhang"), hands=1, stake=0,
+                      fee=0, claim_seconds=8.0, turn_seconds=15.0, bot_name="greedy")
+        mark_online = node._mark_online
+
+        async def seat_meanwhile(px: int) -> None:
+            server.hub.tables[table.table_id] = table
+            await node.seated(table)
+            await mark_online(px)
+
+        node._mark_online = seat_meanwhile  # type: ignore[method-assign]
+        try:
+            await node._beat()
+            homes = [await redis_client.get(f"wm:home:{a}") for a in accounts]
+            assert homes == [node.node] * 4, homes
+            assert all([await redis_client.exists(f"wm:seat:{a}") for a in accounts])
+            node._mark_online = mark_online  # type: ignore[method-assign]
+            table.finished = True  # its match ended: the next beat frees its players
+            await node._beat()
+            assert [await redis_client.get(f"wm:home:{a}") for a in accounts] == [None] * 4
+        finally:
+            server.hub.tables.pop(table.table_id, None)
+            await redis_client.aclose()
+
+    asyncio.run(scenario())
+
+
 def test_a_table_sends_nothing_before_its_players_homes_are_written(
         start_server: Any, redis_url: str) -> None:
     """A new table's first frame goes out only once Redis names this node its players' home.

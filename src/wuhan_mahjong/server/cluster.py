@@ -658,13 +658,23 @@ class Cluster:
             self.address_tables = Counter()  # write them all again
             self.live_text = ""
         await self._count_addresses(tables_by_address(self.hub))
-        for account_id in self.homes - homes:  # tables that ended here: their players are free
-            await self._renew_home_drop(account_id)
-        self.homes = homes
+        # Tables that ended here: their players are free.  Not those of a table seated while
+        # this beat was under way (``homes`` was taken before it): dropping theirs sent a
+        # tournament's next round, started here meanwhile, to the lobby of the node its
+        # players reconnected to (seen in CI under load).
+        for account_id in self.homes - homes:
+            if account_id not in self._seated_here():
+                await self._renew_home_drop(account_id)
+        self.homes = homes | self._seated_here()
         self.leased = leased
         for account_id in [a for a in self.announced  # forget the connections gone
                            if a not in self.relayed and a not in self.hub.clients]:
             del self.announced[account_id]
+
+    def _seated_here(self) -> set[int]:
+        """The accounts (not bots, not escaped) at a table here that has not ended."""
+        return {s.account_id for t in self.hub.tables.values() if not (t.finished or t.stopping)
+                for s in t.seats if not s.is_bot and not s.escaped}
 
     def seated(self, table: Table) -> asyncio.Task[None]:
         """A table starts (or resumes) here: its players' home is this node from now on
