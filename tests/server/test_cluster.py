@@ -1464,6 +1464,43 @@ def test_a_table_seated_during_a_heartbeat_keeps_its_players_homes(
     asyncio.run(scenario())
 
 
+def test_a_reseat_names_the_players_home_before_their_sockets_close(
+        start_server: Any, redis_url: str) -> None:
+    """A tournament's table seats players whose sockets are on another node: that node
+    closes them (``reseat`` on channel ``deliver``) and they reconnect at once, so Redis
+    must name their home before the message goes out, whatever the table's own write of
+    it (a task of its own) has done by then.  Here nothing else writes it."""
+    from wuhan_mahjong.server.cluster import connect_redis
+
+    server = start_server(redis_url=redis_url)
+    cluster = server.hub.cluster
+    assert cluster is not None and server.uvicorn.loop is not None
+    account = 9201
+
+    async def reseat() -> None:  # on the server's loop, as the tournament does
+        cluster.reseat([account])
+
+    async def scenario() -> None:
+        redis_client = connect_redis(redis_url)
+        pubsub = redis_client.pubsub()
+        try:
+            await pubsub.subscribe(cluster.deliver_channel)
+            asyncio.run_coroutine_threadsafe(reseat(), server.uvicorn.loop).result(10)
+            deadline = time.monotonic() + 10
+            while True:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
+                if message is not None and "reseat" in json.loads(message["data"]):
+                    break
+                assert time.monotonic() < deadline, "no reseat message"
+            assert await redis_client.get(f"wm:home:{account}") == cluster.node
+            assert await redis_client.exists(f"wm:seat:{account}")
+        finally:
+            await pubsub.aclose()
+            await redis_client.aclose()
+
+    asyncio.run(scenario())
+
+
 def test_a_table_sends_nothing_before_its_players_homes_are_written(
         start_server: Any, redis_url: str) -> None:
     """A new table's first frame goes out only once Redis names this node its players' home.

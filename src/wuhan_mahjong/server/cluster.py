@@ -1327,8 +1327,12 @@ class Cluster:
             self._reseat_here(account_id, self.node)
         messages = [json.dumps({"a": a, "reseat": self.node, "n": self.node})
                     for a in account_ids]
+        accounts = list(account_ids)
 
         async def publish() -> None:
+            # their homes first (the table's own write of them may still be on its way): a
+            # socket closed by this message reconnects and is looked up at once
+            await self._mark_homes(accounts)
             for message in messages:
                 await self.redis.publish(self.deliver_channel, message)
 
