@@ -10,7 +10,8 @@ A variant is ``NAME=POLICY[:OPT=VALUE,...]`` with ``POLICY`` ``expert`` or ``sea
 and options passed to its constructor (numbers, 0/1 for booleans, or words), or
 ``greedy`` and its class attributes (``'g=greedy:haidi=0'``).  For each variant:
 points per hand against greedy (variant − greedy per deal, with its 95% interval), win
-and deal-in rates, p99 decision CPU ms, and variant − base per deal with its interval.
+and deal-in rates, p99 decision CPU ms, and variant − base per deal with its interval,
+for the points and for the deal-in rate (percentage points of the hands).
 Never run it on a publication seed (docs/bots.md, Evaluation protocol).
 
 ``--out FILE`` saves one JSON line per deal and variant and skips the pairs already in
@@ -139,8 +140,8 @@ def _table(names: list[str], recs: list[dict[str, Any]], title: str) -> None:
     base = names[0]
     print(f"{title}: {len(keys)} deals ({4 * len(keys)} hands per variant)")
     print("| variant | − greedy [95% CI] | win | deal-in | pts/win | pts/deal-in | p99 ms |"
-          " − base [95% CI] |")
-    print("|---|---|---|---|---|---|---|---|")
+          " − base [95% CI] | deal-in − base, points [95% CI] |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for n in names:
         rows = [by[n][k] for k in keys]
         hands = max(1, sum(r["hands"] for r in rows))
@@ -150,12 +151,17 @@ def _table(names: list[str], recs: list[dict[str, Any]], title: str) -> None:
         m, h = ci95([r["diff"] for r in rows])
         d = [by[n][k]["diff"] - by[base][k]["diff"] for k in keys]
         bm, bh = ci95(d) if n != base else (0.0, 0.0)
+        # the deal-in rate's difference, paired per deal (percentage points of the hands)
+        dd = [100 * (by[n][k]["deal_ins"] / max(1, by[n][k]["hands"])
+                     - by[base][k]["deal_ins"] / max(1, by[base][k]["hands"])) for k in keys]
+        dm, dh = ci95(dd) if n != base else (0.0, 0.0)
         print(f"| {n} | {m:+.2f} [{m - h:+.2f}, {m + h:+.2f}] |"
               f" {wins / hands:.1%} | {deal_ins / hands:.1%} |"
               f" {sum(r['win_pts'] for r in rows) / max(1, wins):+.0f} |"
               f" {sum(r['deal_pts'] for r in rows) / max(1, deal_ins):+.0f} |"
               f" {1000 * percentile(times, 99):.1f} |"
-              f" {bm:+.2f} [{bm - bh:+.2f}, {bm + bh:+.2f}] |")
+              f" {bm:+.2f} [{bm - bh:+.2f}, {bm + bh:+.2f}] |"
+              f" {dm:+.2f} [{dm - dh:+.2f}, {dm + dh:+.2f}] |")
 
 
 def _report(files: list[str]) -> int:
