@@ -97,3 +97,28 @@ def test_a_frame_while_typing_keeps_the_field_and_its_selection(browser: Any,
         assert console.errors == [], console.errors
     finally:
         context.close()
+
+
+def test_a_frame_while_typing_a_room_code_keeps_the_focus(browser: Any, live_server: str) -> None:
+    """The room code's field has no id of its own (its form has): a frame between two keys
+    used to leave the page with no focus, so the rest of the code went nowhere."""
+    held: list[Any] = []
+    context, page, console = open_page(browser, f"{live_server}/")
+    try:
+        context.route("**/api/tables/live", lambda route: held.append(route))  # waits for the test
+        page.click("[data-do='guest']")
+        page.wait_for_selector("#join-form")
+        while not held:
+            page.wait_for_timeout(50)
+        page.focus("#join-form [name='code']")
+        page.keyboard.type("12")
+        page.evaluate("""() => { window.__other = document.querySelector(
+            "#create-form button[type='submit']"); }""")
+        held[0].continue_()
+        wait_js(page, "!window.__other.isConnected")  # the page was drawn again
+        page.keyboard.type("3456")
+        assert page.input_value("#join-form [name='code']") == "123456"
+        assert page.evaluate("document.activeElement.name") == "code"
+        assert console.errors == [], console.errors
+    finally:
+        context.close()

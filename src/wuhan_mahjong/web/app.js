@@ -875,14 +875,23 @@ document.addEventListener("pointerdown", (ev) => {
 window.addEventListener("click", () => releasePress(true), true);
 for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, () => setTimeout(releasePress), true);
 
+/** Where the focus is, as a selector that finds its fresh copy after a re-render: its id,
+ * or its name in a form with an id (the room code's field has no id of its own). */
+function focusSelector(el) {
+  if (!el || el === document.body || !app.contains(el)) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  if (el.name && el.form && el.form.id) return `#${CSS.escape(el.form.id)} [name="${CSS.escape(el.name)}"]`;
+  return null;
+}
+
 /** Where the player types, a re-render keeps the very field (when it would draw it with
  * what it holds), so a frame arriving while he types loses nothing: not his selection
  * (typing "1" over the selected "4" had made "14"), not his caret, not an input method's
  * composition. The fresh copy's attributes (a field's error, a bound) are taken over. A
- * field the re-render draws otherwise (a form reset after its submission) is the fresh
- * one, focused. */
-function keepFocus(old) {
-  const fresh = document.getElementById(old.id);
+ * field the re-render draws otherwise (a form reset after its submission), and any other
+ * control, is the fresh one, focused. */
+function keepFocus(old, selector) {
+  const fresh = app.querySelector(selector);
   if (!fresh) return;
   const typed = (old.tagName === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(old.type)) || old.tagName === "TEXTAREA";
   if (!typed || fresh.tagName !== old.tagName || fresh.type !== old.type || fresh.value !== old.value) {
@@ -902,10 +911,11 @@ function render() {
   const fn = SCREENS[S.screen] || SCREENS.login;
   // A re-render (e.g. the profile's history arriving, an error) must not lose what the player chose.
   rememberForms();
-  const active = document.activeElement && app.contains(document.activeElement) && document.activeElement.id ? document.activeElement : null;
+  const active = document.activeElement;
+  const focused = focusSelector(active);
   app.innerHTML = invitedHTML() + clubEventHTML() + fn();
   restoreForms();
-  if (active) keepFocus(active);
+  if (focused) keepFocus(active, focused);
   app.dataset.screen = S.screen;
   if (S.screen === "table" || S.screen === "fixture") markFresh();
   renderOverlay();
