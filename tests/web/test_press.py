@@ -67,26 +67,40 @@ def test_a_frame_during_a_press_does_not_lose_the_tap(browser: Any, live_server:
         context.close()
 
 
+class HeldLobby:
+    """A guest's lobby whose list of live tables is held back until :meth:`redraw`: its
+    arrival redraws the page, at the moment the test chooses."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.held: list[Any] = []
+        self.context, self.page, self.console = open_page(browser, f"{base}/")
+        self.context.route("**/api/tables/live", lambda route: self.held.append(route))
+        self.page.click("[data-do='guest']")
+        self.page.wait_for_selector("#create-form")
+        while not self.held:
+            self.page.wait_for_timeout(50)
+
+    def redraw(self) -> None:
+        """Let the list come, and wait until the page was drawn again."""
+        self.page.evaluate("""() => { window.__other = document.querySelector(
+            "#create-form button[type='submit']"); }""")
+        self.held[0].continue_()
+        wait_js(self.page, "!window.__other.isConnected")
+
+
 def test_a_frame_while_typing_keeps_the_field_and_its_selection(browser: Any,
                                                                live_server: str) -> None:
     """The lobby's list of live tables arrives (a re-render) after the player selected the
     hands' "4" and before he types "1" over it, the way Playwright's ``fill`` does: the
     field is the same element, still focused, the "1" replaces the "4", and the room he
     opens has one hand."""
-    held: list[Any] = []
-    context, page, console = open_page(browser, f"{live_server}/")
+    lobby = HeldLobby(browser, live_server)
+    page = lobby.page
     try:
-        context.route("**/api/tables/live", lambda route: held.append(route))  # waits for the test
-        page.click("[data-do='guest']")
-        page.wait_for_selector("#create-form")
-        while not held:
-            page.wait_for_timeout(50)
         page.focus("#cf-hands")
         page.evaluate("""() => { const field = document.getElementById("cf-hands");
-            field.select(); window.__field = field;
-            window.__other = document.querySelector("#create-form button[type='submit']"); }""")
-        held[0].continue_()
-        wait_js(page, "!window.__other.isConnected")  # the page was drawn again
+            field.select(); window.__field = field; }""")
+        lobby.redraw()
         assert page.evaluate("""() => document.getElementById("cf-hands") === window.__field
             && document.activeElement === window.__field""")
         page.keyboard.insert_text("1")
@@ -94,31 +108,23 @@ def test_a_frame_while_typing_keeps_the_field_and_its_selection(browser: Any,
         page.click("#create-form button[type='submit']")
         page.wait_for_selector(".room-code")
         assert page.evaluate("window.__wm.room.options.hands") == 1
-        assert console.errors == [], console.errors
+        assert lobby.console.errors == [], lobby.console.errors
     finally:
-        context.close()
+        lobby.context.close()
 
 
 def test_a_frame_while_typing_a_room_code_keeps_the_focus(browser: Any, live_server: str) -> None:
     """The room code's field has no id of its own (its form has): a frame between two keys
     used to leave the page with no focus, so the rest of the code went nowhere."""
-    held: list[Any] = []
-    context, page, console = open_page(browser, f"{live_server}/")
+    lobby = HeldLobby(browser, live_server)
+    page = lobby.page
     try:
-        context.route("**/api/tables/live", lambda route: held.append(route))  # waits for the test
-        page.click("[data-do='guest']")
-        page.wait_for_selector("#join-form")
-        while not held:
-            page.wait_for_timeout(50)
         page.focus("#join-form [name='code']")
         page.keyboard.type("12")
-        page.evaluate("""() => { window.__other = document.querySelector(
-            "#create-form button[type='submit']"); }""")
-        held[0].continue_()
-        wait_js(page, "!window.__other.isConnected")  # the page was drawn again
+        lobby.redraw()
         page.keyboard.type("3456")
         assert page.input_value("#join-form [name='code']") == "123456"
         assert page.evaluate("document.activeElement.name") == "code"
-        assert console.errors == [], console.errors
+        assert lobby.console.errors == [], lobby.console.errors
     finally:
-        context.close()
+        lobby.context.close()
