@@ -839,8 +839,9 @@ function restoreForms() {
 }
 
 // ------------------------------------------------------------ a press outlasts a re-render
-/** What the page's click handler answers (a tile of one's hand, an action, a button). */
-const CONTROLS = "[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-replay-staff],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],[data-invite-player],[data-kick],#lang";
+/** What the page's click handler answers (a tile of one's hand, an action, a button),
+ * and every button (a form's submit: 创建 tapped as the lobby's lists arrived did nothing). */
+const CONTROLS = "[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-replay-staff],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],[data-invite-player],[data-kick],#lang,button";
 /** The longest a press on a control holds the page still (a finger resting on a button must
  * not freeze the table). */
 const PRESS_HOLD_MS = 3000;
@@ -880,7 +881,8 @@ for (const type of ["pointerup", "pointercancel"]) document.addEventListener(typ
 function focusSelector(el) {
   if (!el || el === document.body || !app.contains(el)) return null;
   if (el.id) return `#${CSS.escape(el.id)}`;
-  if (el.name && el.form && el.form.id) return `#${CSS.escape(el.form.id)} [name="${CSS.escape(el.name)}"]`;
+  const form = el.form && el.form.getAttribute("id"); // not form.id: a control named "id" hides it
+  if (el.name && form) return `#${CSS.escape(form)} [name="${CSS.escape(el.name)}"]`;
   return null;
 }
 
