@@ -1380,15 +1380,27 @@ def test_messages_between_nodes_pack_and_batch_without_loss() -> None:
     assert _unbatch(packed[0]) == [packed[0]]
 
 
+def _bare_table(hub: Any, table_id: str, humans: list[int], bot: int | None = None) -> Any:
+    """A table of ``hub`` (not started, not in the store), the ``humans`` in seats 0, 1, ...
+    and ``bot`` in the last seat if given."""
+    from wuhan_mahjong.rules import get_rules
+    from wuhan_mahjong.server.table import SeatInfo, Table
+
+    seats = [SeatInfo(seat=i, account_id=a, name=f"p{i}", is_bot=False)
+             for i, a in enumerate(humans)]
+    if bot is not None:
+        seats.append(SeatInfo(seat=len(seats), account_id=bot, name="bot", is_bot=True))
+    return Table(hub, table_id, seats, get_rules("yuanhang"), hands=1, stake=0, fee=0,
+                 claim_seconds=8.0, turn_seconds=15.0, bot_name="greedy")
+
+
 def test_a_heartbeat_while_a_table_is_opened_keeps_its_players_homes(
         start_server: Any, redis_url: str) -> None:
     """A heartbeat that comes while a new table is still being written to the store (it has
     no epoch, so no lease yet) keeps its players' homes.  It used to drop them, so that a
     reconnection to another node at that moment found no table (``at_table`` false; seen
     once in CI under load)."""
-    from wuhan_mahjong.rules import get_rules
     from wuhan_mahjong.server.cluster import Cluster, connect_redis
-    from wuhan_mahjong.server.table import SeatInfo, Table
 
     server = start_server(redis_url=redis_url)
     accounts = [9001, 9002, 9003]
@@ -1396,11 +1408,7 @@ def test_a_heartbeat_while_a_table_is_opened_keeps_its_players_homes(
     async def scenario() -> None:
         redis_client = connect_redis(redis_url)
         node = Cluster(server.hub, redis_client)
-        seats = [SeatInfo(seat=i, account_id=a, name=f"p{i}", is_bot=False)
-                 for i, a in enumerate(accounts)]
-        seats.append(SeatInfo(seat=3, account_id=9004, name="bot", is_bot=True))
-        table = Table(server.hub, "t-opening", seats, get_rules("yuanhang"), hands=1, stake=0,
-                      fee=0, claim_seconds=8.0, turn_seconds=15.0, bot_name="greedy")
+        table = _bare_table(server.hub, "t-opening", accounts, bot=9004)
         server.hub.tables[table.table_id] = table
         try:
             assert table.epoch == 0  # not yet in the store
@@ -1426,9 +1434,7 @@ def test_a_table_seated_during_a_heartbeat_keeps_its_players_homes(
     end of that beat, so that their reconnection to another node landed in its lobby and
     never reached the table (``test_a_tournament_seats_players_connected_to_any_node``,
     once in CI)."""
-    from wuhan_mahjong.rules import get_rules
     from wuhan_mahjong.server.cluster import Cluster, connect_redis
-    from wuhan_mahjong.server.table import SeatInfo, Table
 
     server = start_server(redis_url=redis_url)
     accounts = [9101, 9102, 9103, 9104]
@@ -1436,10 +1442,7 @@ def test_a_table_seated_during_a_heartbeat_keeps_its_players_homes(
     async def scenario() -> None:
         redis_client = connect_redis(redis_url)
         node = Cluster(server.hub, redis_client)
-        seats = [SeatInfo(seat=i, account_id=a, name=f"p{i}", is_bot=False)
-                 for i, a in enumerate(accounts)]
-        table = Table(server.hub, "t-mid-beat", seats, get_rules("yuanhang"), hands=1, stake=0,
-                      fee=0, claim_seconds=8.0, turn_seconds=15.0, bot_name="greedy")
+        table = _bare_table(server.hub, "t-mid-beat", accounts)
         mark_online = node._mark_online
 
         async def seat_meanwhile(px: int) -> None:

@@ -77,8 +77,11 @@ class HeldLobby:
         self.context.route("**/api/tables/live", lambda route: self.held.append(route))
         self.page.click("[data-do='guest']")
         self.page.wait_for_selector("#create-form")
-        while not self.held:
-            self.page.wait_for_timeout(50)
+        for _ in range(300):  # its request reached the route (30 s at most)
+            if self.held:
+                break
+            self.page.wait_for_timeout(100)
+        assert self.held, "the lobby never asked for its list of live tables"
 
     def quiet(self) -> None:
         """Wait until the page has drawn what else came with the lobby: no redraw for 0.4 s."""

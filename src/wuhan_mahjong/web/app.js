@@ -879,7 +879,7 @@ for (const type of ["pointerup", "pointercancel"]) document.addEventListener(typ
 /** Where the focus is, as a selector that finds its fresh copy after a re-render: its id,
  * or its name in a form with an id (the room code's field has no id of its own). */
 function focusSelector(el) {
-  if (!el || el === document.body || !app.contains(el)) return null;
+  if (!el || !app.contains(el)) return null;
   if (el.id) return `#${CSS.escape(el.id)}`;
   const form = el.form && el.form.getAttribute("id"); // not form.id: a control named "id" hides it
   if (el.name && form) return `#${CSS.escape(form)} [name="${CSS.escape(el.name)}"]`;
