@@ -165,3 +165,27 @@ def test_a_frame_during_a_press_on_a_forms_button_does_not_lose_it(
         assert lobby.console.errors == [], lobby.console.errors
     finally:
         lobby.context.close()
+
+
+def test_a_frame_during_a_press_on_a_link_does_not_lose_it(browser: Any, live_server: str) -> None:
+    """The lobby's daily puzzle is a link, not a button: pressed, the list of live tables
+    arrives, released, the puzzle opens.  A link was not among what a press holds still
+    for, so the list's redraw replaced it under the finger and the tap went nowhere."""
+    lobby = HeldLobby(browser, live_server)
+    page = lobby.page
+    try:
+        link = "[data-lobby-puzzle]"
+        lobby.quiet()
+        box = page.locator(link).bounding_box()
+        assert box is not None
+        page.evaluate(f"""() => {{ window.__pressed = document.querySelector("{link}"); }}""")
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        lobby.held[0].continue_()
+        wait_js(page, "window.__wm.live.loading === false")  # the list came, to be drawn
+        assert page.evaluate(f"""() => document.querySelector("{link}") === window.__pressed""")
+        page.mouse.up()
+        wait_js(page, "location.hash.startsWith('#/puzzles')", 15)
+        assert lobby.console.errors == [], lobby.console.errors
+    finally:
+        lobby.context.close()

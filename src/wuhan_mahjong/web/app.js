@@ -842,6 +842,10 @@ function restoreForms() {
 /** What the page's click handler answers (a tile of one's hand, an action, a button),
  * and every button (a form's submit: 创建 tapped as the lobby's lists arrived did nothing). */
 const CONTROLS = "[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-replay-staff],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],[data-invite-player],[data-kick],#lang,button";
+/** What a press holds the page still for: every control, and every link (the lobby's daily
+ * puzzle, a tournament's banner: a link replaced between press and release was not
+ * followed). Links are not CONTROLS: the click handler leaves them to the browser. */
+const PRESSABLE = `${CONTROLS},a[href]`;
 /** The longest a press on a control holds the page still (a finger resting on a button must
  * not freeze the table). */
 const PRESS_HOLD_MS = 3000;
@@ -866,7 +870,7 @@ function releasePress(later = false) {
 }
 
 document.addEventListener("pointerdown", (ev) => {
-  if (!ev.isPrimary || ev.button > 0 || !ev.target.closest || !ev.target.closest(CONTROLS)) return;
+  if (!ev.isPrimary || ev.button > 0 || !ev.target.closest || !ev.target.closest(PRESSABLE)) return;
   pressed = true;
   clearTimeout(pressTimer);
   pressTimer = setTimeout(releasePress, PRESS_HOLD_MS);
