@@ -1915,3 +1915,104 @@ def test_a_dead_nodes_room_deleted_while_it_is_taken_over_frees_its_code(
             await client.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_player_left_in_a_lobby_while_seated_on_another_node_is_sent_to_his_table(
+        start_server: Any, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table on node A seats a player whose socket is in node B's lobby, and nothing
+    moves the socket (here no ``reseat`` at all: the races that lost it were each fixed,
+    and this is what catches the next one).  Within a few of B's heartbeats the socket is
+    closed (1012); the reconnection to B is relayed to the table, and the player plays
+    his hand there."""
+    from wuhan_mahjong.rules import get_rules
+    from wuhan_mahjong.server.observability import CLUSTER_STRAYS
+
+    from .harness import guest_token
+
+    node_a = start_server(redis_url=redis_url)
+    with monkeypatch.context() as patch:  # a node's name is its host's and process id's
+        patch.setattr(socket, "gethostname", lambda: "node-b")
+        node_b = start_server(redis_url=redis_url)
+    assert node_a.uvicorn.loop is not None
+    assert node_a.hub.node_id != node_b.hub.node_id
+    token = guest_token(node_b)
+    strays = CLUSTER_STRAYS._value.get()
+
+    async def scenario() -> None:
+        client = Client(node_b, token)
+        welcome = await client.connect()
+        assert welcome["at_table"] is False
+        account = welcome["account"]
+        table = asyncio.run_coroutine_threadsafe(
+            node_a.hub.start_table([(account["id"], account["username"])], get_rules("yuanhang"),
+                                   hands=1, stake=0),
+            node_a.uvicorn.loop).result(15)
+        await asyncio.wait_for(client.closed.wait(), 20)
+        assert client.close_code == 1012
+        again = Client(node_b, token)
+        welcome = await again.connect()
+        assert welcome["at_table"] is True
+        seated = await again.expect("table", timeout=15)
+        assert seated["table_id"] == table.table_id
+        end = await play(again, until="hand_end", timeout=60)
+        assert end["hand_no"] == 0
+        await again.close()
+
+    asyncio.run(scenario())
+    assert CLUSTER_STRAYS._value.get() == strays + 1
+
+
+def test_a_lobby_socket_goes_to_another_nodes_table_only_once_seen_there_twice(
+        start_server: Any, redis_url: str) -> None:
+    """A socket in this node's lobby whose account's home is another node is closed only
+    when two heartbeats in a row name the same live node: a home seen at one heartbeat (a
+    move in flight), a home that changed between the two, or a dead node's, close nothing.
+    (The server's own heartbeat is a minute apart here: the test runs each check.)"""
+    from wuhan_mahjong.server.cluster import connect_redis
+
+    from .harness import guest_token
+
+    server = start_server(redis_url=redis_url, cluster_heartbeat=60.0, cluster_ttl=180.0)
+    cluster = server.hub.cluster
+    loop = server.uvicorn.loop
+    assert cluster is not None and loop is not None
+    token = guest_token(server)
+
+    async def beat() -> None:  # on the server's loop, as its heartbeat runs it
+        await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(
+            cluster._send_strays_home(), loop))
+
+    async def scenario() -> None:
+        redis_client = connect_redis(redis_url)
+        client = Client(server, token)
+        try:
+            account = (await client.connect())["account"]["id"]
+            home = f"wm:home:{account}"
+            for node in ("node-x", "node-y"):
+                await redis_client.set(f"wm:node:{node}", "0 1 2", px=60_000)
+            await redis_client.set(home, "node-x", px=60_000)
+            await beat()
+            assert cluster.strays == {account: "node-x"}
+            await redis_client.delete(home)  # the move went through: gone
+            await beat()
+            assert cluster.strays == {}
+            await redis_client.set(home, "node-x", px=60_000)
+            await beat()
+            await redis_client.set(home, "node-y", px=60_000)  # another node meanwhile
+            await beat()
+            assert cluster.strays == {account: "node-y"}
+            await redis_client.set(home, "node-z", px=60_000)  # a node with no heartbeat
+            await beat()
+            await beat()
+            await asyncio.sleep(0.5)
+            assert not client.closed.is_set()
+            await redis_client.set(home, "node-y", px=60_000)
+            await beat()
+            await beat()
+            await asyncio.wait_for(client.closed.wait(), 10)
+            assert client.close_code == 1012
+        finally:
+            await client.close()
+            await redis_client.aclose()
+
+    asyncio.run(scenario())

@@ -75,6 +75,7 @@ from ..store.rooms import kept_room_owner, kept_room_owners, saved_rooms
 from .admission import OVERLOADED_CLOSE_CODE
 from .config import redis_url
 from .limits import table_addresses, tables_by_address
+from .observability import CLUSTER_STRAYS
 from .protocol import (
     ErrorMsg,
     JoinRoomMsg,
@@ -394,6 +395,9 @@ class Cluster:
         """Club listings are written in the order the lobby changed them (FIFO lock)."""
         self.live_text = ""
         """This node's watchable tables as last written to ``wm:live``."""
+        self.strays: dict[int, str] = {}
+        """Sockets served in this node's lobby whose account's home was another node at the
+        last heartbeat: account → that node (:meth:`_send_strays_home`)."""
         self.log_version = 1
         """The lowest :data:`LOG_VERSION` of the live nodes at the last heartbeat (1 until
         the first look): the match-log form this node may write."""
@@ -574,6 +578,7 @@ class Cluster:
                     await self.take_over()
                     await self.take_over_rooms()
                 await self._watch_relays()
+                await self._send_strays_home()
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # Redis unreachable: the tables go on, the log says so
@@ -670,6 +675,40 @@ class Cluster:
         for account_id in [a for a in self.announced  # forget the connections gone
                            if a not in self.relayed and a not in self.hub.clients]:
             del self.announced[account_id]
+
+    async def _send_strays_home(self) -> None:
+        """Close (1012) a socket served here outside any table while its account's table
+        runs on another node, once two heartbeats in a row found it so: the client
+        reconnects, and the reconnection is relayed to the table (:meth:`_home`).
+
+        A player is seated on another node by a message that moves his socket (a room's,
+        a queue's, a tournament's ``reseat``).  Races lost that step three times in CI
+        under load (a heartbeat that dropped homes it should have kept, a table's first
+        frames sent before its homes were written), each one leaving a player in a lobby
+        while his table played on without him.  Each was fixed; this is the net under the
+        next one: such a player is at most three heartbeats from his table.  Two sightings,
+        not one, because a move in flight (a room starting on another node, a ``reseat``
+        on its way) looks the same for a moment.  Each is counted
+        (``wuhan_mahjong_cluster_strays_total``) and logged: it is a bug to report."""
+        seated = self._seated_here()
+        local = [a for a, c in self.hub.clients.items()
+                 if a not in seated and a not in self.relayed
+                 and not isinstance(c.ws, RelayPort)]
+        found = await self.redis.mget([f"wm:home:{a}" for a in local]) if local else []
+        seen, self.strays = self.strays, {}
+        for account_id, home in zip(local, found, strict=True):
+            if home is None or str(home) == self.node:
+                continue
+            moved = self.moved.get(account_id)
+            if moved is not None and moved.home == str(home):
+                continue  # its socket already goes there
+            if seen.get(account_id) != str(home):
+                self.strays[account_id] = str(home)  # the first sighting
+            elif await self.alive(str(home)):
+                log.warning("account %s was served here while its table runs on node %s: "
+                            "its socket is closed to reconnect there", account_id, home)
+                CLUSTER_STRAYS.inc()
+                self._reseat_here(account_id, str(home))
 
     def _seated_here(self) -> set[int]:
         """The accounts (not bots, not escaped) at a table here that has not ended."""

@@ -95,6 +95,12 @@ FRAME_LATENCY = Histogram(
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
     registry=REGISTRY)
 
+CLUSTER_STRAYS = Counter(
+    PREFIX + "cluster_strays", "Sockets served in this node's lobby while their account's "
+    "table ran on another node, closed (1012) for the reconnection to be relayed to it: each "
+    "is a race that seated a player without moving his socket (Cluster._send_strays_home).",
+    registry=REGISTRY)
+
 BOT_DECISIONS = Counter(
     PREFIX + "bot_decisions", "Decisions asked of the bot worker for bot seats and auto-play "
     "(托管), by how they ended: played, stale (dropped: the decision moved on, the table "
