@@ -1923,7 +1923,9 @@ def test_a_player_left_in_a_lobby_while_seated_on_another_node_is_sent_to_his_ta
     moves the socket (here no ``reseat`` at all: the races that lost it were each fixed,
     and this is what catches the next one).  Within a few of B's heartbeats the socket is
     closed (1012); the reconnection to B is relayed to the table, and the player plays
-    his hand there."""
+    his match there.  Then, his socket still relayed to A (its lobby, after the match), a
+    table on B seats him: the socket is closed again, and the reconnection is served by
+    B's table."""
     from wuhan_mahjong.rules import get_rules
     from wuhan_mahjong.server.observability import CLUSTER_STRAYS
 
@@ -1933,7 +1935,8 @@ def test_a_player_left_in_a_lobby_while_seated_on_another_node_is_sent_to_his_ta
     with monkeypatch.context() as patch:  # a node's name is its host's and process id's
         patch.setattr(socket, "gethostname", lambda: "node-b")
         node_b = start_server(redis_url=redis_url)
-    assert node_a.uvicorn.loop is not None
+    assert node_a.uvicorn.loop is not None and node_b.uvicorn.loop is not None
+    assert node_b.hub.cluster is not None
     assert node_a.hub.node_id != node_b.hub.node_id
     token = guest_token(node_b)
     strays = CLUSTER_STRAYS._value.get()
@@ -1954,12 +1957,23 @@ def test_a_player_left_in_a_lobby_while_seated_on_another_node_is_sent_to_his_ta
         assert welcome["at_table"] is True
         seated = await again.expect("table", timeout=15)
         assert seated["table_id"] == table.table_id
-        end = await play(again, until="hand_end", timeout=60)
-        assert end["hand_no"] == 0
-        await again.close()
+        await play(again, until="match_end", timeout=60)
+        assert node_b.hub.cluster.relayed[account["id"]].home == node_a.hub.node_id
+        here = asyncio.run_coroutine_threadsafe(
+            node_b.hub.start_table([(account["id"], account["username"])], get_rules("yuanhang"),
+                                   hands=1, stake=0),
+            node_b.uvicorn.loop).result(15)
+        await asyncio.wait_for(again.closed.wait(), 20)
+        assert again.close_code == 1012
+        last = Client(node_b, token)
+        assert (await last.connect())["at_table"] is True
+        assert (await last.expect("table", timeout=15))["table_id"] == here.table_id
+        assert account["id"] not in node_b.hub.cluster.relayed
+        await play(last, until="match_end", timeout=60)
+        await last.close()
 
     asyncio.run(scenario())
-    assert CLUSTER_STRAYS._value.get() == strays + 1
+    assert CLUSTER_STRAYS._value.get() == strays + 2
 
 
 def test_a_lobby_socket_goes_to_another_nodes_table_only_once_seen_there_twice(

@@ -677,36 +677,41 @@ class Cluster:
             del self.announced[account_id]
 
     async def _send_strays_home(self) -> None:
-        """Close (1012) a socket served here outside any table while its account's table
-        runs on another node, once two heartbeats in a row found it so: the client
-        reconnects, and the reconnection is relayed to the table (:meth:`_home`).
+        """Close (1012) a socket held here that goes to no table while its account's table
+        runs elsewhere, once two heartbeats in a row found it so: the client reconnects,
+        and the reconnection goes to the table (:meth:`_home`).
 
         A player is seated on another node by a message that moves his socket (a room's,
         a queue's, a tournament's ``reseat``).  Races lost that step three times in CI
         under load (a heartbeat that dropped homes it should have kept, a table's first
         frames sent before its homes were written), each one leaving a player in a lobby
         while his table played on without him.  Each was fixed; this is the net under the
-        next one: such a player is at most three heartbeats from his table.  Two sightings,
-        not one, because a move in flight (a room starting on another node, a ``reseat``
-        on its way) looks the same for a moment.  Each is counted
+        next one: such a player is at most three heartbeats from his table.  It covers a
+        socket served here (in this node's lobby, or moved to another node's room or
+        queue) and one relayed to another node (its lobby, after a match there) alike:
+        where the socket goes is compared with the account's home (``wm:home``).  Two
+        sightings, not one, because a move in flight (a room starting on another node, a
+        ``reseat`` on its way) looks the same for a moment.  Each is counted
         (``wuhan_mahjong_cluster_strays_total``) and logged: it is a bug to report."""
         seated = self._seated_here()
-        local = [a for a, c in self.hub.clients.items()
-                 if a not in seated and a not in self.relayed
-                 and not isinstance(c.ws, RelayPort)]
-        found = await self.redis.mget([f"wm:home:{a}" for a in local]) if local else []
-        seen, self.strays = self.strays, {}
-        for account_id, home in zip(local, found, strict=True):
-            if home is None or str(home) == self.node:
+        going = {a: relayed.home for a, relayed in self.relayed.items()}
+        for account_id, client in self.hub.clients.items():
+            if account_id in seated or account_id in going or isinstance(client.ws, RelayPort):
                 continue
             moved = self.moved.get(account_id)
-            if moved is not None and moved.home == str(home):
-                continue  # its socket already goes there
+            going[account_id] = self.node if moved is None else moved.home
+        accounts = list(going)
+        found = await self.redis.mget([f"wm:home:{a}" for a in accounts]) if accounts else []
+        seen, self.strays = self.strays, {}
+        for account_id, home in zip(accounts, found, strict=True):
+            if home is None or str(home) == going[account_id]:
+                continue
             if seen.get(account_id) != str(home):
                 self.strays[account_id] = str(home)  # the first sighting
             elif await self.alive(str(home)):
-                log.warning("account %s was served here while its table runs on node %s: "
-                            "its socket is closed to reconnect there", account_id, home)
+                log.warning("account %s has a socket here that goes to node %s while its "
+                            "table runs on node %s: the socket is closed to reconnect",
+                            account_id, going[account_id], home)
                 CLUSTER_STRAYS.inc()
                 self._reseat_here(account_id, str(home))
 
