@@ -189,3 +189,27 @@ def test_a_frame_during_a_press_on_a_link_does_not_lose_it(browser: Any, live_se
         assert lobby.console.errors == [], lobby.console.errors
     finally:
         lobby.context.close()
+
+
+def test_a_frame_while_choosing_from_a_list_keeps_the_list(browser: Any, live_server: str) -> None:
+    """The lobby's list of live tables arrives while the player has the rules' list open:
+    the list is the same element, still focused, so its picker stays open and the choice
+    lands on the list on the page (a replaced list took the choice with it: the room was
+    opened with the rules the page showed before)."""
+    lobby = HeldLobby(browser, live_server)
+    page = lobby.page
+    try:
+        page.focus("#cf-profile")
+        page.evaluate("""() => { window.__list = document.getElementById("cf-profile"); }""")
+        lobby.redraw()
+        assert page.evaluate("""() => document.getElementById("cf-profile") === window.__list
+            && document.activeElement === window.__list""")
+        page.evaluate("""() => { window.__list.value = "bianfeng";
+            window.__list.dispatchEvent(new Event("change", {bubbles: true})); }""")
+        page.fill("#cf-hands", "1")
+        page.click("#create-form button[type='submit']")
+        page.wait_for_selector(".room-code")
+        assert page.evaluate("window.__wm.room.options.profile") == "bianfeng"
+        assert lobby.console.errors == [], lobby.console.errors
+    finally:
+        lobby.context.close()
