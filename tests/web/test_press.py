@@ -213,3 +213,40 @@ def test_a_frame_while_choosing_from_a_list_keeps_the_list(browser: Any, live_se
         assert lobby.console.errors == [], lobby.console.errors
     finally:
         lobby.context.close()
+
+
+def test_a_frame_during_a_press_on_a_tables_tick_box_does_not_lose_it(
+        browser: Any, live_server: str) -> None:
+    """At the table, 自动过 (pass claims by itself) is a tick box in the table's panel:
+    pressed, a frame arrives, released, it is ticked.  Form fields were not among what a
+    press holds the page still for, so the frame's redraw replaced the box under the finger
+    and the tick was lost (and at a table frames come every moment)."""
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
+    box_selector = "#table-auto-form input[name='autopass']"
+    try:
+        to_quick_table(page)
+        wait_js(page, "window.__wm.ws && window.__wm.ws.readyState === 1 && window.__wm.view"
+                      " && window.__wm.view.legal_actions.length > 0", 60)
+        page.click("[data-do='info']")
+        page.wait_for_selector(box_selector)
+        assert not page.is_checked(box_selector)
+        page.evaluate("""() => { window.__drawn = performance.now();
+            new MutationObserver(() => { window.__drawn = performance.now(); })
+              .observe(document.getElementById("app"), {childList: true}); }""")
+        wait_js(page, "performance.now() - window.__drawn > 400")
+        label = page.locator(box_selector).locator("xpath=..")
+        box = label.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.evaluate(f"""() => {{ window.__pressed = document.querySelector("{box_selector}");
+            window.__before = window.__wm.state;
+            window.__wm.ws.send(JSON.stringify({{type: "snapshot"}})); }}""")
+        wait_js(page, "window.__wm.state !== window.__before")
+        assert page.evaluate(f"""() => document.querySelector("{box_selector}")
+            === window.__pressed""")
+        page.mouse.up()
+        wait_js(page, f"""document.querySelector("{box_selector}").checked""")
+        assert console.errors == []
+    finally:
+        context.close()

@@ -842,10 +842,12 @@ function restoreForms() {
 /** What the page's click handler answers (a tile of one's hand, an action, a button),
  * and every button (a form's submit: 创建 tapped as the lobby's lists arrived did nothing). */
 const CONTROLS = "[data-idx],[data-act],[data-choice],[data-do],[data-nav],[data-rp],[data-replay],[data-replay-staff],[data-chat],[data-mute-seat],[data-rules-profile],[data-rule-link],[data-invite-player],[data-kick],#lang,button";
-/** What a press holds the page still for: every control, and every link (the lobby's daily
+/** What a press holds the page still for: every control, every link (the lobby's daily
  * puzzle, a tournament's banner: a link replaced between press and release was not
- * followed). Links are not CONTROLS: the click handler leaves them to the browser. */
-const PRESSABLE = `${CONTROLS},a[href]`;
+ * followed) and every form field with its label (自动过 ticked at the table as a frame
+ * came stayed unticked). They are not CONTROLS: the click handler leaves them to the
+ * browser and the forms. */
+const PRESSABLE = `${CONTROLS},a[href],label,input,select,textarea,summary`;
 /** The longest a press on a control holds the page still (a finger resting on a button must
  * not freeze the table). */
 const PRESS_HOLD_MS = 3000;
