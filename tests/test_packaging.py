@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tarfile
@@ -27,6 +26,7 @@ from pathlib import Path
 import pytest
 
 import wuhan_mahjong
+from loopback import free_port
 from test_cli_imports import HAND, SAMPLE  # the same inputs as the import checks
 
 REPO = Path(__file__).resolve().parents[1]
@@ -232,13 +232,6 @@ def test_the_wheel_alone_runs_the_core_commands(built: Built, tmp_path: Path) ->
                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.strip().startswith(str(venv))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.mark.slow

@@ -29,6 +29,7 @@ import uvicorn
 import websockets
 from argon2 import PasswordHasher
 
+from loopback import free_port  # noqa: F401 - the tests import it from here
 from wuhan_mahjong.bots import get_bot
 from wuhan_mahjong.server import ServerConfig, create_app
 from wuhan_mahjong.server.protocol import SERVER_MESSAGES
@@ -87,14 +88,6 @@ class _Uvicorn(uvicorn.Server):
         if loop is not None and wake is not None:
             with contextlib.suppress(RuntimeError):  # the loop has closed already
                 loop.call_soon_threadsafe(wake.set)
-
-
-def free_port() -> int:
-    """A loopback port free now, for a server started in another process (``serve``)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Server:

@@ -15,7 +15,6 @@ import http.server
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
+
+from loopback import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "src" / "wuhan_mahjong" / "web"
@@ -88,12 +89,6 @@ def fixtures_dir() -> Path:
             if other != out and other.stat().st_mtime < too_old:
                 shutil.rmtree(other)
     return out
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def services_required() -> bool:
