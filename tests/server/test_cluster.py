@@ -1941,33 +1941,32 @@ def test_a_player_left_in_a_lobby_while_seated_on_another_node_is_sent_to_his_ta
     token = guest_token(node_b)
     strays = CLUSTER_STRAYS._value.get()
 
+    async def seat_alone(node: Any, account: dict[str, Any]) -> Any:
+        """A table of ``node`` seats the account and three bots, and no message moves his
+        socket (the step the races lost)."""
+        return await asyncio.wait_for(asyncio.wrap_future(asyncio.run_coroutine_threadsafe(
+            node.hub.start_table([(account["id"], account["username"])],
+                                 get_rules("yuanhang"), hands=1, stake=0),
+            node.uvicorn.loop)), 15)
+
+    async def sent_to(table: Any, old: Client) -> Client:
+        """``old`` is closed to reconnect, and the reconnection (to B) finds ``table``."""
+        await asyncio.wait_for(old.closed.wait(), 20)
+        assert old.close_code == 1012
+        new = Client(node_b, token)
+        assert (await new.connect())["at_table"] is True
+        assert (await new.expect("table", timeout=15))["table_id"] == table.table_id
+        return new
+
     async def scenario() -> None:
         client = Client(node_b, token)
         welcome = await client.connect()
         assert welcome["at_table"] is False
         account = welcome["account"]
-        table = asyncio.run_coroutine_threadsafe(
-            node_a.hub.start_table([(account["id"], account["username"])], get_rules("yuanhang"),
-                                   hands=1, stake=0),
-            node_a.uvicorn.loop).result(15)
-        await asyncio.wait_for(client.closed.wait(), 20)
-        assert client.close_code == 1012
-        again = Client(node_b, token)
-        welcome = await again.connect()
-        assert welcome["at_table"] is True
-        seated = await again.expect("table", timeout=15)
-        assert seated["table_id"] == table.table_id
+        again = await sent_to(await seat_alone(node_a, account), client)
         await play(again, until="match_end", timeout=60)
         assert node_b.hub.cluster.relayed[account["id"]].home == node_a.hub.node_id
-        here = asyncio.run_coroutine_threadsafe(
-            node_b.hub.start_table([(account["id"], account["username"])], get_rules("yuanhang"),
-                                   hands=1, stake=0),
-            node_b.uvicorn.loop).result(15)
-        await asyncio.wait_for(again.closed.wait(), 20)
-        assert again.close_code == 1012
-        last = Client(node_b, token)
-        assert (await last.connect())["at_table"] is True
-        assert (await last.expect("table", timeout=15))["table_id"] == here.table_id
+        last = await sent_to(await seat_alone(node_b, account), again)
         assert account["id"] not in node_b.hub.cluster.relayed
         await play(last, until="match_end", timeout=60)
         await last.close()

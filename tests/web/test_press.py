@@ -26,6 +26,23 @@ WATCH = """() => { window.__down = null;
 """Notes what the press landed on, and when."""
 
 
+def quiet(page: Any) -> None:
+    """Wait until the page has drawn what else came: no redraw for 0.4 s (so that no other
+    redraw moves an element between finding it and pressing it)."""
+    page.evaluate("""() => { window.__drawn = performance.now();
+        new MutationObserver(() => { window.__drawn = performance.now(); })
+          .observe(document.getElementById("app"), {childList: true}); }""")
+    wait_js(page, "performance.now() - window.__drawn > 400")
+
+
+def press(page: Any, target: Any) -> None:
+    """Put the mouse button down in the middle of ``target`` (a locator), and hold it."""
+    box = target.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+
+
 def test_a_frame_during_a_press_does_not_lose_the_tap(browser: Any, live_server: str) -> None:
     context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
     try:
@@ -34,17 +51,10 @@ def test_a_frame_during_a_press_does_not_lose_the_tap(browser: Any, live_server:
         # moves the button between finding it and pressing it
         wait_js(page, "window.__wm.ws && window.__wm.ws.readyState === 1 && window.__wm.view"
                       " && window.__wm.view.legal_actions.length > 0", 60)
-        # and the page has drawn what came with the decision (a hint, say): quiet for 0.4 s
-        page.evaluate("""() => { window.__drawn = performance.now();
-            new MutationObserver(() => { window.__drawn = performance.now(); })
-              .observe(document.getElementById("app"), {childList: true}); }""")
-        wait_js(page, "performance.now() - window.__drawn > 400")
+        quiet(page)  # and the page has drawn what came with the decision (a hint, say)
         assert not page.evaluate("window.__wm.state.auto")
         page.evaluate(WATCH)
-        box = page.locator(AUTO).bounding_box()
-        assert box is not None
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.mouse.down()
+        press(page, page.locator(AUTO))
         # a frame arrives while the button is pressed: the table's own snapshot
         page.evaluate(f"""() => {{ window.__pressed = document.querySelector("{AUTO}");
             window.__before = window.__wm.state;
@@ -82,13 +92,6 @@ class HeldLobby:
                 break
             self.page.wait_for_timeout(100)
         assert self.held, "the lobby never asked for its list of live tables"
-
-    def quiet(self) -> None:
-        """Wait until the page has drawn what else came with the lobby: no redraw for 0.4 s."""
-        self.page.evaluate("""() => { window.__drawn = performance.now();
-            new MutationObserver(() => { window.__drawn = performance.now(); })
-              .observe(document.getElementById("app"), {childList: true}); }""")
-        wait_js(self.page, "performance.now() - window.__drawn > 400")
 
     def redraw(self) -> None:
         """Let the list come, and wait until the page was drawn again."""
@@ -150,13 +153,10 @@ def test_a_frame_during_a_press_on_a_forms_button_does_not_lose_it(
     page = lobby.page
     try:
         submit = "#create-form button[type='submit']"
-        lobby.quiet()  # no other redraw moves the button between finding and pressing it
-        box = page.locator(submit).bounding_box()
-        assert box is not None
+        quiet(page)
         page.evaluate("""() => document.addEventListener("pointerdown", (e) => {
             window.__pressed = e.target.closest("button"); }, {capture: true, once: true})""")
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.mouse.down()
+        press(page, page.locator(submit))
         lobby.held[0].continue_()
         wait_js(page, "window.__wm.live.loading === false")  # the list came, to be drawn
         assert page.evaluate(f"""() => document.querySelector("{submit}") === window.__pressed""")
@@ -175,12 +175,9 @@ def test_a_frame_during_a_press_on_a_link_does_not_lose_it(browser: Any, live_se
     page = lobby.page
     try:
         link = "[data-lobby-puzzle]"
-        lobby.quiet()
-        box = page.locator(link).bounding_box()
-        assert box is not None
+        quiet(page)
         page.evaluate(f"""() => {{ window.__pressed = document.querySelector("{link}"); }}""")
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.mouse.down()
+        press(page, page.locator(link))
         lobby.held[0].continue_()
         wait_js(page, "window.__wm.live.loading === false")  # the list came, to be drawn
         assert page.evaluate(f"""() => document.querySelector("{link}") === window.__pressed""")
@@ -230,15 +227,8 @@ def test_a_frame_during_a_press_on_a_tables_tick_box_does_not_lose_it(
         page.click("[data-do='info']")
         page.wait_for_selector(box_selector)
         assert not page.is_checked(box_selector)
-        page.evaluate("""() => { window.__drawn = performance.now();
-            new MutationObserver(() => { window.__drawn = performance.now(); })
-              .observe(document.getElementById("app"), {childList: true}); }""")
-        wait_js(page, "performance.now() - window.__drawn > 400")
-        label = page.locator(box_selector).locator("xpath=..")
-        box = label.bounding_box()
-        assert box is not None
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.mouse.down()
+        quiet(page)
+        press(page, page.locator(box_selector).locator("xpath=.."))  # its label
         page.evaluate(f"""() => {{ window.__pressed = document.querySelector("{box_selector}");
             window.__before = window.__wm.state;
             window.__wm.ws.send(JSON.stringify({{type: "snapshot"}})); }}""")
