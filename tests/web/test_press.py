@@ -240,3 +240,32 @@ def test_a_frame_during_a_press_on_a_tables_tick_box_does_not_lose_it(
         assert console.errors == []
     finally:
         context.close()
+
+
+def test_a_section_opened_at_the_table_stays_open_through_the_frames(
+        browser: Any, live_server: str) -> None:
+    """The commitment under the table has a "what is this?" section: opened, it stays open
+    when a frame comes (every frame redraws the page, and the section closed with each, so
+    it could not be read while the hand went on); closed, it stays closed."""
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
+    section = ".commitment details"
+
+    def after_a_frame() -> bool:
+        page.evaluate("""() => { window.__before = window.__wm.state;
+            window.__wm.ws.send(JSON.stringify({type: "snapshot"})); }""")
+        wait_js(page, "window.__wm.state !== window.__before")
+        return bool(page.evaluate(f"""() => document.querySelector("{section}").open"""))
+
+    try:
+        to_quick_table(page)
+        wait_js(page, "window.__wm.ws && window.__wm.ws.readyState === 1 && window.__wm.view"
+                      " && window.__wm.view.legal_actions.length > 0", 60)
+        quiet(page)
+        page.click(f"{section} summary")
+        assert page.evaluate(f"""() => document.querySelector("{section}").open""")
+        assert after_a_frame()
+        page.click(f"{section} summary")
+        assert not after_a_frame()
+        assert console.errors == []
+    finally:
+        context.close()

@@ -926,8 +926,12 @@ function render() {
   rememberForms();
   const active = document.activeElement;
   const focused = focusSelector(active);
+  const opened = new Set([...app.querySelectorAll("details[data-open-key][open]")].map((d) => d.dataset.openKey));
   app.innerHTML = invitedHTML() + clubEventHTML() + fn();
   restoreForms();
+  // a section the player opened (the table's "what is this?" under the commitment) stays
+  // open through the frames: each one redraws the page
+  for (const d of app.querySelectorAll("details[data-open-key]")) if (opened.has(d.dataset.openKey)) d.open = true;
   if (focused) keepFocus(active, focused);
   app.dataset.screen = S.screen;
   if (S.screen === "table" || S.screen === "fixture") markFresh();

@@ -157,7 +157,7 @@ export function seenFor(key) {
 export function commitmentHTML(view) {
   if (!view || !view.commitment) return "";
   return `<div class="commitment" data-commitment="${view.commitment}"><span>${t("fair.commitment")}</span> ` +
-    `<code>${view.commitment}</code><details><summary>${t("fair.what")}</summary><p>${t("fair.explain")}</p></details></div>`;
+    `<code>${view.commitment}</code><details data-open-key="fair-what"><summary>${t("fair.what")}</summary><p>${t("fair.explain")}</p></details></div>`;
 }
 
 function resultHTML(r) {
