@@ -6,11 +6,13 @@ never by the results.
     nice -n 10 python3 bench/bots_eval.py play --profile yuanhang --seed 20261201 \\
         --seats expert,greedy,greedy,greedy --deals 2000 --until 02:05 --out bench/eval_yuanhang.jsonl
     python3 bench/bots_eval.py report bench/eval_yuanhang.jsonl [--markdown]
+    python3 bench/bots_eval.py report eval_1.jsonl eval_2.jsonl   # two seeds, pooled
 
 ``play`` appends one JSON line per hand (the arena's ``HandOutcome``, decision times
 in CPU seconds) and skips deals already in the file; ``--until HH:MM`` (UTC) stops
 before starting a deal after that time.  ``report`` prints the arena's statistics
-over the whole deals in the file.
+over the whole deals in the file (in several files of the same bots on other seeds,
+pooled: each deal is a group of its own, so the interval is over all of them).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from wuhan_mahjong.rules import get_rules
 
 def _load(path: Path) -> tuple[dict[str, object], list[HandOutcome]]:
     head: dict[str, object] = {}
-    hands = []
+    hands: list[HandOutcome] = []
     if not path.exists():
         return head, hands
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -87,10 +89,36 @@ def play(args: argparse.Namespace) -> int:
     return 0
 
 
+def pooled(paths: list[Path]) -> tuple[dict[str, object], list[HandOutcome]]:
+    """The runs of ``paths`` as one: the same profile, seats and seat orders, on different
+    seeds (the same bots, fixed before each run: a publication seed's protocol says so),
+    each file's deals numbered after the previous file's.  The header is the first file's,
+    with ``seeds`` listing them all."""
+    head: dict[str, object] = {}
+    hands: list[HandOutcome] = []
+    seeds: list[int] = []
+    for path in paths:
+        h, part = _load(path)
+        if not h:
+            sys.exit(f"{path}: no run header")
+        same = {k: v for k, v in h.items() if k != "seed"}
+        if head and same != {k: v for k, v in head.items() if k not in ("seed", "seeds")}:
+            sys.exit(f"{path} is another kind of run than {paths[0]}: {h}")
+        if int(h["seed"]) in seeds:  # type: ignore[call-overload]
+            sys.exit(f"{path}: seed {h['seed']} is pooled twice")
+        seeds.append(int(h["seed"]))  # type: ignore[call-overload]
+        head = head or dict(h)
+        offset = 1 + max((x.group for x in hands), default=-1)
+        hands += [dataclasses.replace(x, group=x.group + offset) for x in part]
+    head["seeds"] = seeds
+    return head, hands
+
+
 def report(args: argparse.Namespace) -> int:
-    head, hands = _load(Path(args.file))
-    if not head:
-        sys.exit(f"{args.file}: no run header")
+    head, hands = pooled([Path(f) for f in args.files])
+    if len(args.files) > 1:
+        print(f"pooled: seeds {', '.join(map(str, head['seeds']))} "  # type: ignore[call-overload]
+              f"({len({h.group for h in hands})} deals)")
     rules = get_rules(str(head["profile"]))
     seats = [str(s) for s in head["seats"]]  # type: ignore[attr-defined]
     hands.sort(key=lambda h: (h.group, h.rotation))
@@ -177,7 +205,8 @@ def main() -> int:
     a.add_argument("--verbose", action="store_true")
     a.set_defaults(func=play)
     r = sub.add_parser("report")
-    r.add_argument("file")
+    r.add_argument("files", nargs="+", metavar="file",
+                   help="one run, or several runs of the same bots on other seeds, pooled")
     r.add_argument("--markdown", action="store_true")
     r.add_argument("--breakdown", action="store_true",
                    help="where each policy's points come from (wins, deal-ins, others' wins)")
