@@ -101,13 +101,14 @@ def pooled(paths: list[Path]) -> tuple[dict[str, object], list[HandOutcome]]:
         h, part = _load(path)
         if not h:
             sys.exit(f"{path}: no run header")
-        same = {k: v for k, v in h.items() if k != "seed"}
-        if head and same != {k: v for k, v in head.items() if k not in ("seed", "seeds")}:
-            sys.exit(f"{path} is another kind of run than {paths[0]}: {h}")
-        if int(h["seed"]) in seeds:  # type: ignore[call-overload]
-            sys.exit(f"{path}: seed {h['seed']} is pooled twice")
-        seeds.append(int(h["seed"]))  # type: ignore[call-overload]
         head = head or dict(h)
+        if {k: v for k, v in h.items() if k != "seed"} != {k: v for k, v in head.items()
+                                                            if k != "seed"}:
+            sys.exit(f"{path} is another kind of run than {paths[0]}: {h}")
+        seed = int(h["seed"])  # type: ignore[call-overload]
+        if seed in seeds:
+            sys.exit(f"{path}: seed {seed} is pooled twice")
+        seeds.append(seed)
         offset = 1 + max((x.group for x in hands), default=-1)
         hands += [dataclasses.replace(x, group=x.group + offset) for x in part]
     head["seeds"] = seeds

@@ -50,11 +50,18 @@ def _worker_block() -> range | None:
     return range(first + index * BLOCK, first + (index + 1) * BLOCK)
 
 
-_BLOCK = _worker_block()
-_NEXT = None
-if _BLOCK is not None:  # from a random place in it: two runs side by side rarely meet
-    _start = random.randrange(len(_BLOCK))
-    _NEXT = itertools.cycle([*_BLOCK[_start:], *_BLOCK[:_start]])
+def _ports() -> list[int]:
+    """This worker's block, from a random place in it (two runs side by side rarely meet);
+    empty when there is no block."""
+    block = _worker_block()
+    if block is None:
+        return []
+    start = random.randrange(len(block))
+    return [*block[start:], *block[:start]]
+
+
+_PORTS = _ports()
+_NEXT = itertools.cycle(_PORTS)
 
 
 def _free(port: int) -> bool:
@@ -70,11 +77,10 @@ def _free(port: int) -> bool:
 def free_port() -> int:
     """A loopback port free now, which nothing but its test will take: for a server started
     in another process (``wuhan-mahjong serve``), restarted on it if the test likes."""
-    if _NEXT is not None and _BLOCK is not None:
-        for _ in range(len(_BLOCK)):
-            port = next(_NEXT)
-            if _free(port):
-                return port
+    for _ in _PORTS:
+        port = next(_NEXT)
+        if _free(port):
+            return port
     with socket.socket() as s:  # no block (an odd ephemeral range), or all of it taken
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])

@@ -35,6 +35,21 @@ def quiet(page: Any) -> None:
     wait_js(page, "performance.now() - window.__drawn > 400")
 
 
+def at_a_decision(page: Any) -> None:
+    """Seat the guest at a quick table and wait for a decision of his: while it waits for
+    him the table sends no frame of its own, so the test says when one comes (:func:`a_frame`)."""
+    to_quick_table(page)
+    wait_js(page, "window.__wm.ws && window.__wm.ws.readyState === 1 && window.__wm.view"
+                  " && window.__wm.view.legal_actions.length > 0", 60)
+
+
+def a_frame(page: Any) -> None:
+    """Ask the table for its snapshot, and wait until that frame has come."""
+    page.evaluate("""() => { window.__before = window.__wm.state;
+        window.__wm.ws.send(JSON.stringify({type: "snapshot"})); }""")
+    wait_js(page, "window.__wm.state !== window.__before")
+
+
 def press(page: Any, target: Any) -> None:
     """Put the mouse button down in the middle of ``target`` (a locator), and hold it."""
     box = target.bounding_box()
@@ -46,20 +61,14 @@ def press(page: Any, target: Any) -> None:
 def test_a_frame_during_a_press_does_not_lose_the_tap(browser: Any, live_server: str) -> None:
     context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
     try:
-        to_quick_table(page)
-        # while this seat has a decision to make the table waits for it: no other frame
-        # moves the button between finding it and pressing it
-        wait_js(page, "window.__wm.ws && window.__wm.ws.readyState === 1 && window.__wm.view"
-                      " && window.__wm.view.legal_actions.length > 0", 60)
+        at_a_decision(page)  # no other frame moves the button between finding and pressing it
         quiet(page)  # and the page has drawn what came with the decision (a hint, say)
         assert not page.evaluate("window.__wm.state.auto")
         page.evaluate(WATCH)
         press(page, page.locator(AUTO))
         # a frame arrives while the button is pressed: the table's own snapshot
-        page.evaluate(f"""() => {{ window.__pressed = document.querySelector("{AUTO}");
-            window.__before = window.__wm.state;
-            window.__wm.ws.send(JSON.stringify({{type: "snapshot"}})); }}""")
-        wait_js(page, "window.__wm.state !== window.__before")
+        page.evaluate(f"""() => {{ window.__pressed = document.querySelector("{AUTO}"); }}""")
+        a_frame(page)
         # the page held still under the finger (the hold lasts up to 3 s: the frame came
         # well within it)
         held = page.evaluate(f"""() => ({{down: window.__down,
@@ -92,6 +101,18 @@ class HeldLobby:
                 break
             self.page.wait_for_timeout(100)
         assert self.held, "the lobby never asked for its list of live tables"
+
+    def press_across_the_list(self, selector: str) -> None:
+        """Press the element of ``selector``, let the list come while it is held, check that
+        the element under the finger is still the one pressed, and release it."""
+        page = self.page
+        quiet(page)
+        page.evaluate(f"""() => {{ window.__pressed = document.querySelector("{selector}"); }}""")
+        press(page, page.locator(selector))
+        self.held[0].continue_()
+        wait_js(page, "window.__wm.live.loading === false")  # the list came, to be drawn
+        assert page.evaluate(f"""() => document.querySelector("{selector}") === window.__pressed""")
+        page.mouse.up()
 
     def redraw(self) -> None:
         """Let the list come, and wait until the page was drawn again."""
@@ -152,15 +173,7 @@ def test_a_frame_during_a_press_on_a_forms_button_does_not_lose_it(
     lobby = HeldLobby(browser, live_server)
     page = lobby.page
     try:
-        submit = "#create-form button[type='submit']"
-        quiet(page)
-        page.evaluate("""() => document.addEventListener("pointerdown", (e) => {
-            window.__pressed = e.target.closest("button"); }, {capture: true, once: true})""")
-        press(page, page.locator(submit))
-        lobby.held[0].continue_()
-        wait_js(page, "window.__wm.live.loading === false")  # the list came, to be drawn
-        assert page.evaluate(f"""() => document.querySelector("{submit}") === window.__pressed""")
-        page.mouse.up()
+        lobby.press_across_the_list("#create-form button[type='submit']")
         page.wait_for_selector(".room-code", timeout=15_000)
         assert lobby.console.errors == [], lobby.console.errors
     finally:
@@ -174,14 +187,7 @@ def test_a_frame_during_a_press_on_a_link_does_not_lose_it(browser: Any, live_se
     lobby = HeldLobby(browser, live_server)
     page = lobby.page
     try:
-        link = "[data-lobby-puzzle]"
-        quiet(page)
-        page.evaluate(f"""() => {{ window.__pressed = document.querySelector("{link}"); }}""")
-        press(page, page.locator(link))
-        lobby.held[0].continue_()
-        wait_js(page, "window.__wm.live.loading === false")  # the list came, to be drawn
-        assert page.evaluate(f"""() => document.querySelector("{link}") === window.__pressed""")
-        page.mouse.up()
+        lobby.press_across_the_list("[data-lobby-puzzle]")
         wait_js(page, "location.hash.startsWith('#/puzzles')", 15)
         assert lobby.console.errors == [], lobby.console.errors
     finally:
@@ -221,18 +227,14 @@ def test_a_frame_during_a_press_on_a_tables_tick_box_does_not_lose_it(
     context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
     box_selector = "#table-auto-form input[name='autopass']"
     try:
-        to_quick_table(page)
-        wait_js(page, "window.__wm.ws && window.__wm.ws.readyState === 1 && window.__wm.view"
-                      " && window.__wm.view.legal_actions.length > 0", 60)
+        at_a_decision(page)
         page.click("[data-do='info']")
         page.wait_for_selector(box_selector)
         assert not page.is_checked(box_selector)
         quiet(page)
         press(page, page.locator(box_selector).locator("xpath=.."))  # its label
-        page.evaluate(f"""() => {{ window.__pressed = document.querySelector("{box_selector}");
-            window.__before = window.__wm.state;
-            window.__wm.ws.send(JSON.stringify({{type: "snapshot"}})); }}""")
-        wait_js(page, "window.__wm.state !== window.__before")
+        page.evaluate(f"""() => {{ window.__pressed = document.querySelector("{box_selector}"); }}""")
+        a_frame(page)
         assert page.evaluate(f"""() => document.querySelector("{box_selector}")
             === window.__pressed""")
         page.mouse.up()
@@ -251,15 +253,11 @@ def test_a_section_opened_at_the_table_stays_open_through_the_frames(
     section = ".commitment details"
 
     def after_a_frame() -> bool:
-        page.evaluate("""() => { window.__before = window.__wm.state;
-            window.__wm.ws.send(JSON.stringify({type: "snapshot"})); }""")
-        wait_js(page, "window.__wm.state !== window.__before")
+        a_frame(page)
         return bool(page.evaluate(f"""() => document.querySelector("{section}").open"""))
 
     try:
-        to_quick_table(page)
-        wait_js(page, "window.__wm.ws && window.__wm.ws.readyState === 1 && window.__wm.view"
-                      " && window.__wm.view.legal_actions.length > 0", 60)
+        at_a_decision(page)
         quiet(page)
         page.click(f"{section} summary")
         assert page.evaluate(f"""() => document.querySelector("{section}").open""")

@@ -396,8 +396,8 @@ class Cluster:
         self.live_text = ""
         """This node's watchable tables as last written to ``wm:live``."""
         self.strays: dict[int, str] = {}
-        """Sockets served in this node's lobby whose account's home was another node at the
-        last heartbeat: account → that node (:meth:`_send_strays_home`)."""
+        """Sockets held here whose account's home, at the last heartbeat, was a node other
+        than where the socket goes: account → that home (:meth:`_send_strays_home`)."""
         self.log_version = 1
         """The lowest :data:`LOG_VERSION` of the live nodes at the last heartbeat (1 until
         the first look): the match-log form this node may write."""

@@ -96,9 +96,10 @@ FRAME_LATENCY = Histogram(
     registry=REGISTRY)
 
 CLUSTER_STRAYS = Counter(
-    PREFIX + "cluster_strays", "Sockets served in this node's lobby while their account's "
-    "table ran on another node, closed (1012) for the reconnection to be relayed to it: each "
-    "is a race that seated a player without moving his socket (Cluster._send_strays_home).",
+    PREFIX + "cluster_strays", "Sockets held by this node that went to a lobby (its own or "
+    "another node's) while their account's table ran elsewhere, closed (1012) for the "
+    "reconnection to go to the table: each is a race that seated a player without moving "
+    "his socket (Cluster._send_strays_home).",
     registry=REGISTRY)
 
 BOT_DECISIONS = Counter(

@@ -896,15 +896,14 @@ function focusSelector(el) {
  * what it holds), so a frame arriving while he types loses nothing: not his selection
  * (typing "1" over the selected "4" had made "14"), not his caret, not an input method's
  * composition. So does a list he is choosing from (when it would offer the same choices):
- * its picker stays open, and the choice lands on the list on the page. The fresh copy's attributes (a field's error, a bound) are taken over. A
- * field the re-render draws otherwise (a form reset after its submission), and any other
+ * its picker stays open, and the choice lands on the list on the page (a replaced list
+ * took it along). The fresh copy's attributes (a field's error, a bound) are taken over.
+ * A field the re-render draws otherwise (a form reset after its submission), and any other
  * control, is the fresh one, focused. */
 function keepFocus(old, selector) {
   const fresh = app.querySelector(selector);
   if (!fresh) return;
   const typed = (old.tagName === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(old.type)) || old.tagName === "TEXTAREA";
-  // a list being chosen from, too (its picker open: replaced, the choice went to a list no
-  // longer on the page), while the redraw offers the same choices
   const choices = (el) => [...el.options].map((o) => `${o.value}\u0000${o.text}`).join("\u0001");
   const picking = old.tagName === "SELECT" && fresh.tagName === "SELECT" && choices(old) === choices(fresh);
   if (!(typed || picking) || fresh.tagName !== old.tagName || fresh.type !== old.type || fresh.value !== old.value) {
