@@ -267,3 +267,34 @@ def test_a_section_opened_at_the_table_stays_open_through_the_frames(
         assert console.errors == []
     finally:
         context.close()
+
+
+def test_a_redraw_leaves_the_menu_where_the_player_scrolled_it(browser: Any,
+                                                                live_server: str) -> None:
+    """On a phone the menu is one row that scrolls sideways, and it brings the current
+    screen's item into view.  It did so at every redraw: in the lobby, a player who had
+    scrolled the menu to reach 设置 had it thrown back to 大厅 when the list of live tables
+    came.  Now only a change of screen brings the item into view."""
+    lobby = HeldLobby(browser, live_server)
+    page = lobby.page
+    nav = "document.getElementById('nav')"
+    try:
+        page.set_viewport_size({"width": 360, "height": 740})
+        quiet(page)
+        end = page.evaluate(f"() => {{ const n = {nav}; n.scrollLeft = n.scrollWidth;"
+                            " return n.scrollLeft; }")
+        assert end > 0  # the menu is wider than the phone
+        lobby.redraw()
+        assert page.evaluate(f"{nav}.scrollLeft") == end
+        # a change of screen still shows its item: 大厅, scrolled out of view, comes back
+        page.click("#nav [data-nav='settings']")
+        page.wait_for_selector("#nav [data-nav='settings'][aria-current='page']")
+        page.evaluate(f"{nav}.scrollLeft = {nav}.scrollWidth")
+        page.evaluate("location.hash = '#/lobby'")
+        wait_js(page, f"""(() => {{ const n = {nav}, a = n.querySelector("[aria-current]");
+            if (!a || a.dataset.nav !== "lobby") return false;
+            const [i, s] = [a.getBoundingClientRect(), n.getBoundingClientRect()];
+            return i.left >= s.left && i.right <= s.right; }})()""")
+        assert lobby.console.errors == []
+    finally:
+        lobby.context.close()

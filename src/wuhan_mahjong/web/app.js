@@ -773,6 +773,9 @@ function markNavOverflow(nav = $("#nav")) {
 window.addEventListener("resize", () => markNavOverflow());
 document.addEventListener("scroll", (ev) => { if (ev.target && ev.target.id === "nav") markNavOverflow(ev.target); }, true);
 
+/** The screen the menu last brought its item into view for (:func:`renderNav`). */
+let navShownFor = null;
+
 function renderNav() {
   const nav = $("#nav");
   const items = S.account
@@ -782,9 +785,13 @@ function renderNav() {
   nav.innerHTML = items.map(([k, key]) => `<a class="navlink" href="#/${k}" data-nav="${k}" ${S.screen === k ? `aria-current="page"` : ""}>${t(key)}</a>`).join("") +
     `<button type="button" id="mute" data-do="mute" aria-pressed="${settings.sound ? "false" : "true"}" title="${t(settings.sound ? "settings.mute" : "settings.unmute")}">${settings.sound ? t("settings.sound_on_short") : t("settings.sound_off_short")}</button>`;
   markNavOverflow(nav);
-  // on a phone the menu is one sideways-scrolling row: keep the current screen's item in view
+  // on a phone the menu is one sideways-scrolling row: bring the current screen's item into
+  // view when the screen changes, and only then (at every redraw, the lobby's list arriving
+  // or a replay's step scrolled back a menu the player had scrolled to reach another item)
   const current = nav.querySelector("[aria-current]");
-  if (current && nav.scrollWidth > nav.clientWidth) {
+  const arrived = navShownFor !== S.screen;
+  navShownFor = S.screen;
+  if (arrived && current && nav.scrollWidth > nav.clientWidth) {
     const [item, strip] = [current.getBoundingClientRect(), nav.getBoundingClientRect()];
     if (item.left < strip.left || item.right > strip.right) nav.scrollLeft += item.left - strip.left - 8;
   }
