@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from .conftest import PHONE, WEB, as_guest, open_page, wait_js
+from .test_press import at_a_decision, quiet
 from .test_strings import _table
 
 I18N = (WEB / "i18n.js").read_text()
@@ -132,6 +133,45 @@ def test_quick_chat_at_the_table(browser: Any, live_server: str, artifacts: Path
     host_ctx.close()
     friend_ctx.close()
 
+
+
+def test_a_chat_bubble_pops_once_not_at_every_frame(browser: Any, live_server: str) -> None:
+    """A bubble pops in (a quarter-second animation) when the phrase comes.  Every frame
+    redraws the table, and the bubble with it: it popped again at each one, a flicker as
+    the bots played (12 pops in 2 s).  Now a redrawn bubble goes on where its pop was."""
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
+    try:
+        at_a_decision(page)
+        quiet(page)
+        # every bubble the page draws: when (since the first), and its running animations
+        page.evaluate("""() => { window.__bubbles = [];
+            new MutationObserver(() => {
+              const b = document.querySelector(".bubble");
+              if (b && b !== window.__bubble) {
+                window.__first = window.__first || performance.now();
+                window.__bubbles.push({age: performance.now() - window.__first,
+                  // how far into its pop each running animation starts (its delay,
+                  // negative for one that goes on)
+                  running: b.getAnimations().map((a) => -a.effect.getTiming().delay)}); }
+              window.__bubble = b;
+            }).observe(document.getElementById("app"), {childList: true}); }""")
+        page.evaluate("""() => window.__wm.ws.send(JSON.stringify(
+            {type: "chat", phrase: "nice", ref: "chat"}))""")
+        page.wait_for_selector(".bubble")
+        # 托管 plays the guest's seat: the hand goes on, a frame at every move
+        page.click(".table-tools [data-do='auto']")
+        wait_js(page, "window.__bubbles.some((b) => b.age > 400)"
+                      " || !document.querySelector('.bubble')", 20)
+        drawn = page.evaluate("window.__bubbles")
+        assert len(drawn) >= 3, drawn  # the bubble was drawn again, twice at least
+        first, *again = drawn
+        assert len(first["running"]) == 1 and first["running"][0] < 100, drawn  # it pops
+        for b in again:  # and then went on from where it was, not from the start
+            assert all(into >= b["age"] - 50 for into in b["running"]), drawn
+        assert any(b["age"] > 400 and not b["running"] for b in again), drawn  # or not at all
+        assert console.errors == []
+    finally:
+        context.close()
 
 @pytest.mark.slow
 def test_rules_page_per_profile_in_both_languages(browser: Any, live_server: str, artifacts: Path) -> None:

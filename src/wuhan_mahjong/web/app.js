@@ -31,8 +31,8 @@ import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
 import { currentAnnouncement, renderNotice, setAnnouncement } from "./notice.js";
 import { endVoteButtonHTML, endVoteHTML, forgetOpenVote, onEndVote, resetEndVote } from "./endvote.js";
 import {
-  actionLabel, actionsForTile, chatPanelHTML, chooserList, esc, groupActions, handTiles, renderSettlement,
-  renderTable, tableInfoHTML,
+  actionLabel, actionsForTile, chatPanelHTML, chooserList, continueBubbles, esc, groupActions, handTiles,
+  renderSettlement, renderTable, tableInfoHTML,
 } from "./table.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -663,7 +663,7 @@ async function maybeFetchHint() {
 function onChat(msg) {
   const p = (S.players || []).find((x) => x.seat === msg.seat);
   if (p && (S.muted.has(p.name) || isBlocked(p.name))) return;
-  S.bubbles[msg.seat] = { phrase: msg.phrase || null, emote: msg.emote || null, until: Date.now() + 4000 };
+  S.bubbles[msg.seat] = { phrase: msg.phrase || null, emote: msg.emote || null, at: Date.now(), until: Date.now() + 4000 };
   play("chat");
   if (S.screen === "table") render();
   setTimeout(() => { if (S.bubbles[msg.seat] && S.bubbles[msg.seat].until <= Date.now()) { delete S.bubbles[msg.seat]; if (S.screen === "table") render(); } }, 4100);
@@ -941,6 +941,7 @@ function render() {
   if (focused) keepFocus(active, focused);
   app.dataset.screen = S.screen;
   if (S.screen === "table" || S.screen === "fixture") markFresh();
+  continueBubbles(app);
   renderOverlay();
   // a new form error is brought into view, with its control focused
   for (const [id, e] of Object.entries(S.formErrors)) {

@@ -392,7 +392,18 @@ export function bubbleHTML(b, seat) {
   if (!b) return "";
   const body = b.emote ? emoteSVG(b.emote) : esc(t(`chat.phrase.${b.phrase}`));
   const label = b.emote ? ` aria-label="${esc(t(`chat.emote.${b.emote}`))}"` : "";
-  return `<div class="bubble" data-bubble-seat="${seat}" role="status"${label}>${body}</div>`;
+  const at = b.at ? ` data-bubble-at="${Number(b.at)}"` : "";
+  return `<div class="bubble" data-bubble-seat="${seat}" role="status"${label}${at}>${body}</div>`;
+}
+
+/** Every frame redraws the table, and with it each chat bubble: one that came at
+ * ``data-bubble-at`` (ms since the epoch) goes on with its pop where it was, or not at all
+ * once that is over, instead of popping again at each frame (12 times in 2 s as the bots
+ * played). Set here, not in the markup: the page's CSP refuses style attributes. */
+export function continueBubbles(root) {
+  for (const el of root.querySelectorAll(".bubble[data-bubble-at]")) {
+    el.style.animationDelay = `-${Math.max(0, Date.now() - Number(el.dataset.bubbleAt))}ms`;
+  }
 }
 
 /** The quick-chat panel: phrases, emotes, and a mute switch for each other player. */
