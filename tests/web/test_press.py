@@ -298,3 +298,55 @@ def test_a_redraw_leaves_the_menu_where_the_player_scrolled_it(browser: Any,
         assert lobby.console.errors == []
     finally:
         lobby.context.close()
+
+
+FOCUSED = "() => document.activeElement && document.activeElement.outerHTML"
+
+
+def test_the_keyboard_focus_stays_where_it_was_through_the_frames(
+        browser: Any, live_server: str) -> None:
+    """A player who moves through the table's buttons with Tab keeps his place when a frame
+    comes: every frame redraws the page, and the focus fell back to the page's top, so the
+    next Tab started over.  The kept focus does not scroll the page to it either."""
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 500})
+    rules = "[data-do='table-rules']"  # in the table's panel, below the table
+    try:
+        at_a_decision(page)
+        page.click("[data-do='info']")
+        page.wait_for_selector(rules)
+        quiet(page)
+        page.focus(rules)
+        here = page.evaluate(FOCUSED)
+        page.keyboard.press("Shift+Tab")
+        before_here = page.evaluate(FOCUSED)
+        assert before_here != here and "<body" not in before_here, before_here
+        page.keyboard.press("Tab")
+        assert page.evaluate(FOCUSED) == here
+        page.evaluate("window.scrollTo(0, 0)")  # the button is below the screen's edge then
+        where = page.evaluate(f"""() => [document.querySelector("{rules}")
+            .getBoundingClientRect().top, innerHeight]""")
+        assert where[0] > where[1], where
+        page.evaluate("() => { window.__focused = document.activeElement; }")
+        a_frame(page)
+        assert page.evaluate("document.activeElement !== window.__focused")  # a fresh copy,
+        assert page.evaluate(FOCUSED) == here  # focused
+        assert page.evaluate("window.scrollY") == 0  # where the player left the page
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate(FOCUSED) == before_here  # and Tab goes on from there
+        assert console.errors == []
+    finally:
+        context.close()
+
+
+def test_a_focused_menu_item_stays_focused_when_the_page_is_drawn_again(
+        browser: Any, live_server: str) -> None:
+    lobby = HeldLobby(browser, live_server)
+    page = lobby.page
+    try:
+        quiet(page)
+        page.focus("#nav [data-nav='rules']")
+        lobby.redraw()
+        assert page.evaluate("document.activeElement.dataset.nav") == "rules"
+        assert lobby.console.errors == []
+    finally:
+        lobby.context.close()

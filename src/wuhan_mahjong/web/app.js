@@ -889,14 +889,28 @@ document.addEventListener("pointerdown", (ev) => {
 window.addEventListener("click", () => releasePress(true), true);
 for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, () => setTimeout(releasePress), true);
 
-/** Where the focus is, as a selector that finds its fresh copy after a re-render: its id,
- * or its name in a form with an id (the room code's field has no id of its own). */
+/** Where the focus is, as a selector that finds its fresh copy after a re-render (in the
+ * page or in the menu, which is drawn again too): its id, or its name in a form with an id
+ * (the room code's field has no id of its own), or else (a button, a link) the data
+ * attributes that say what it does, where no other element has the same. Without the last,
+ * a player who moved through the table's buttons with Tab was sent back to the top of the
+ * page by every frame. */
 function focusSelector(el) {
-  if (!el || !app.contains(el)) return null;
+  const root = focusRoot(el);
+  if (!root) return null;
   if (el.id) return `#${CSS.escape(el.id)}`;
   const form = el.form && el.form.getAttribute("id"); // not form.id: a control named "id" hides it
   if (el.name && form) return `#${CSS.escape(form)} [name="${CSS.escape(el.name)}"]`;
-  return null;
+  const data = [...el.attributes].filter((a) => a.name.startsWith("data-"))
+    .map((a) => `[${a.name}="${CSS.escape(a.value)}"]`).join("");
+  const selector = data && `${el.tagName.toLowerCase()}${data}`;
+  return selector && root.querySelectorAll(selector).length === 1 ? selector : null;
+}
+
+/** The part of the page a redraw replaces that holds ``el``: the page or the menu. */
+function focusRoot(el) {
+  const nav = $("#nav");
+  return !el ? null : app.contains(el) ? app : nav && nav.contains(el) ? nav : null;
 }
 
 /** Where the player types, a re-render keeps the very field (when it would draw it with
@@ -907,38 +921,40 @@ function focusSelector(el) {
  * took it along). The fresh copy's attributes (a field's error, a bound) are taken over.
  * A field the re-render draws otherwise (a form reset after its submission), and any other
  * control, is the fresh one, focused. */
-function keepFocus(old, selector) {
-  const fresh = app.querySelector(selector);
+function keepFocus(old, root, selector) {
+  const fresh = root.querySelector(selector);
   if (!fresh) return;
   const typed = (old.tagName === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(old.type)) || old.tagName === "TEXTAREA";
   const choices = (el) => [...el.options].map((o) => `${o.value}\u0000${o.text}`).join("\u0001");
   const picking = old.tagName === "SELECT" && fresh.tagName === "SELECT" && choices(old) === choices(fresh);
+  // where it was: the page does not scroll to it (the player may have scrolled away)
   if (!(typed || picking) || fresh.tagName !== old.tagName || fresh.type !== old.type || fresh.value !== old.value) {
-    fresh.focus();
+    fresh.focus({ preventScroll: true });
     return;
   }
   for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
   for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
   fresh.replaceWith(old);
-  old.focus();
+  old.focus({ preventScroll: true });
 }
 
 function render() {
   if (pressed) { renderOwed = true; return; }
   renderOwed = false;
+  const active = document.activeElement;
+  const focusedIn = focusRoot(active);
+  const focused = focusSelector(active);
   renderNav();
   const fn = SCREENS[S.screen] || SCREENS.login;
+  const opened = new Set([...app.querySelectorAll("details[data-open-key][open]")].map((d) => d.dataset.openKey));
   // A re-render (e.g. the profile's history arriving, an error) must not lose what the player chose.
   rememberForms();
-  const active = document.activeElement;
-  const focused = focusSelector(active);
-  const opened = new Set([...app.querySelectorAll("details[data-open-key][open]")].map((d) => d.dataset.openKey));
   app.innerHTML = invitedHTML() + clubEventHTML() + fn();
   restoreForms();
   // a section the player opened (the table's "what is this?" under the commitment) stays
   // open through the frames: each one redraws the page
   for (const d of app.querySelectorAll("details[data-open-key]")) if (opened.has(d.dataset.openKey)) d.open = true;
-  if (focused) keepFocus(active, focused);
+  if (focused) keepFocus(active, focusedIn, focused);
   app.dataset.screen = S.screen;
   if (S.screen === "table" || S.screen === "fixture") markFresh();
   continueBubbles(app);
