@@ -350,3 +350,26 @@ def test_a_focused_menu_item_stays_focused_when_the_page_is_drawn_again(
         assert lobby.console.errors == []
     finally:
         lobby.context.close()
+
+
+def test_text_selected_at_the_table_stays_selected_through_the_frames(
+        browser: Any, live_server: str) -> None:
+    """The table shows its wall's commitment, to be copied and checked after the hand.
+    Selected during the hand, it was unselected by the next frame (each one redraws the
+    page), so it could hardly be copied.  The same text at the same place stays selected."""
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
+    selected = "() => document.getSelection().toString()"
+    try:
+        at_a_decision(page)
+        quiet(page)
+        commitment = page.locator(".commitment code").inner_text()
+        assert len(commitment) == 64, commitment
+        page.dblclick(".commitment code")
+        assert page.evaluate(selected) == commitment
+        page.evaluate("""() => { window.__code = document.querySelector(".commitment code"); }""")
+        a_frame(page)
+        assert page.evaluate("!window.__code.isConnected")  # the page was drawn again
+        assert page.evaluate(selected) == commitment
+        assert console.errors == []
+    finally:
+        context.close()

@@ -817,6 +817,53 @@ function buzz() {
   navigator.vibrate(60);
 }
 
+/** Where ``node`` is under the page's root, as the index of each node on the way down. */
+function nodePath(node) {
+  const path = [];
+  for (; node && node !== app; node = node.parentNode) {
+    if (!node.parentNode) return null;
+    path.unshift(Array.prototype.indexOf.call(node.parentNode.childNodes, node));
+  }
+  return node === app ? path : null;
+}
+
+function nodeAt(path) {
+  let node = app;
+  for (const i of path) if (!(node = node.childNodes[i])) return null;
+  return node;
+}
+
+/** The text the player has selected in the page (to copy a room's code, or the table's
+ * commitment during a hand), by where it is and what it says. */
+function rememberSelection() {
+  if (document.activeElement && document.activeElement.matches("input,textarea,select")) return null; // keepFocus's
+  const sel = document.getSelection();
+  if (!sel || !sel.rangeCount || sel.isCollapsed) return null;
+  const r = sel.getRangeAt(0);
+  const start = nodePath(r.startContainer);
+  const end = nodePath(r.endContainer);
+  return start && end ? { start, end, startOffset: r.startOffset, endOffset: r.endOffset, text: r.toString() } : null;
+}
+
+/** A redraw replaces the selected text with a copy: select the copy, where the redraw drew
+ * the same text at the same place (the selection went with every frame, a commitment
+ * could not be copied during a hand). */
+function restoreSelection(saved) {
+  if (!saved) return;
+  const start = nodeAt(saved.start);
+  const end = nodeAt(saved.end);
+  if (!start || !end) return;
+  try {
+    const r = document.createRange();
+    r.setStart(start, saved.startOffset);
+    r.setEnd(end, saved.endOffset);
+    if (r.toString() !== saved.text) return;
+    const sel = document.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(r);
+  } catch { /* the redraw drew less there: the selection goes */ }
+}
+
 /** What the player chose in every form, restored after a re-render (selects and defaults included). */
 function rememberForms() {
   for (const form of app.querySelectorAll("form[id]:not([data-live])")) {
@@ -949,8 +996,10 @@ function render() {
   const opened = new Set([...app.querySelectorAll("details[data-open-key][open]")].map((d) => d.dataset.openKey));
   // A re-render (e.g. the profile's history arriving, an error) must not lose what the player chose.
   rememberForms();
+  const selected = rememberSelection();
   app.innerHTML = invitedHTML() + clubEventHTML() + fn();
   restoreForms();
+  restoreSelection(selected);
   // a section the player opened (the table's "what is this?" under the commitment) stays
   // open through the frames: each one redraws the page
   for (const d of app.querySelectorAll("details[data-open-key]")) if (opened.has(d.dataset.openKey)) d.open = true;
