@@ -1863,6 +1863,45 @@ def test_a_cluster_task_that_ignores_its_cancellation_does_not_hold_the_leave(
         release.set()
 
 
+
+def test_a_heartbeat_whose_cancellation_is_lost_still_ends_at_the_leave(
+        start_server: Any, redis_url: str) -> None:
+    """A cancellation can be lost inside redis-py (a timeout of its own ending at the same
+    moment swallows it).  When the heartbeat's was lost as its node left, the heartbeat
+    beat on: the node was seen alive again after its leave, and its process never ended
+    (a full run's SIGTERM waited 60 s for it).  Now the leave cancels again and the
+    heartbeat ends at its next beat: nothing is left behind and no beat follows the leave."""
+    import threading
+
+    server = start_server(redis_url=redis_url)
+    cluster = server.hub.cluster
+    real_beat = cluster._beat
+    inside = threading.Event()
+    lost: list[bool] = []
+
+    async def lossy_beat() -> None:
+        if not lost:
+            inside.set()
+            try:
+                await asyncio.sleep(30)
+            except asyncio.CancelledError:
+                lost.append(True)  # swallowed, as redis-py's own timeout may
+        await real_beat()
+
+    cluster._beat = lossy_beat  # type: ignore[method-assign]
+    assert inside.wait(30), "the heartbeat never beat"
+    loop = server.uvicorn.loop
+    asyncio.run_coroutine_threadsafe(cluster.close(), loop).result(60)
+    assert lost == [True]
+    assert all(task.done() for task in cluster.tasks), cluster.tasks  # nothing left behind
+    client = redis.Redis.from_url(redis_url)
+    try:
+        for _ in range(3):  # three heartbeats after the leave: no beat came
+            assert not client.exists(f"wm:node:{cluster.node}")
+            time.sleep(cluster.heartbeat)
+    finally:
+        client.close()
+
 @pytest.mark.parametrize("gone", ["before its state is read", "before it is claimed"])
 def test_a_dead_nodes_room_deleted_while_it_is_taken_over_frees_its_code(
         start_server: Any, redis_url: str, monkeypatch: pytest.MonkeyPatch, gone: str) -> None:

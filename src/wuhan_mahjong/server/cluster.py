@@ -365,6 +365,9 @@ class Cluster:
         self.ttl_ms = int(ttl * 1000)
         self.takeover_wait = TAKEOVER_WAIT
         self.tasks: list[asyncio.Task[None]] = []
+        self.leaving = False
+        """Set by :meth:`close`: the heartbeat loop ends at its next beat even if its
+        cancellation was lost (see :meth:`_beat_during`)."""
         self.relayed: dict[int, _RelayedSocket] = {}
         """Sockets held here whose account's home is another node, by account."""
         self.remote: dict[tuple[int, str], Client] = {}
@@ -424,15 +427,24 @@ class Cluster:
             await asyncio.wait(list(self.writers), timeout=2)
         if self.senders:  # and what is queued for the other nodes
             await asyncio.wait(list(self.senders.values()), timeout=2)
-        for task in self.tasks:
-            task.cancel()
-        if self.tasks:  # bounded, as the hub's shutdown: a stuck loop must not keep the leases
-            done, stuck = await asyncio.wait(list(self.tasks), timeout=5)
+        self.leaving = True
+        # Bounded, as the hub's shutdown: a stuck loop must not keep the leases.  A
+        # cancellation can be lost inside redis-py (see :meth:`_beat_during`): the
+        # heartbeat then beat on after the leave, writing this node's heartbeat again, and
+        # the process never ended (a full run's SIGTERM waited 60 s for it).  So a loop still
+        # running is cancelled again, and the heartbeat also ends on :attr:`leaving`.
+        stuck = set(self.tasks)
+        for wait in (5.0, 1.0, 1.0):
+            for task in stuck:
+                task.cancel()
+            if not stuck:
+                break
+            done, stuck = await asyncio.wait(stuck, timeout=wait)
             for task in done:
                 with contextlib.suppress(BaseException):
                     task.result()
-            for task in stuck:
-                log.warning("cluster task %s did not stop: left behind", task.get_name())
+        for task in stuck:
+            log.warning("cluster task %s did not stop: left behind", task.get_name())
         with contextlib.suppress(Exception):
             keys = [f"wm:lease:{match_id}" for match_id in self.leased]
             keys += [f"wm:home:{account_id}" for account_id in self.homes]
@@ -566,6 +578,8 @@ class Cluster:
     async def _loop(self) -> None:
         while True:
             await asyncio.sleep(self.heartbeat)
+            if self.leaving:  # its cancellation was lost: no beat after the leave
+                return
             try:
                 await self._beat()
                 await self._read_log_versions()
