@@ -430,9 +430,10 @@ class Cluster:
         self.leaving = True
         # Bounded, as the hub's shutdown: a stuck loop must not keep the leases.  A
         # cancellation can be lost inside redis-py (see :meth:`_beat_during`): the
-        # heartbeat then beat on after the leave, writing this node's heartbeat again, and
-        # the process never ended (a full run's SIGTERM waited 60 s for it).  So a loop still
-        # running is cancelled again, and the heartbeat also ends on :attr:`leaving`.
+        # heartbeat then beats on after the leave, writing this node's heartbeat again (in
+        # a full run, a node whose heartbeat was left behind here did not exit within 60 s
+        # of its SIGTERM).  So a loop still running is cancelled again, and the heartbeat
+        # also ends on :attr:`leaving`.
         stuck = set(self.tasks)
         for wait in (5.0, 1.0, 1.0):
             for task in stuck:
