@@ -1863,7 +1863,6 @@ def test_a_cluster_task_that_ignores_its_cancellation_does_not_hold_the_leave(
         release.set()
 
 
-
 def test_a_heartbeat_whose_cancellation_is_lost_still_ends_at_the_leave(
         start_server: Any, redis_url: str) -> None:
     """A cancellation can be lost inside redis-py (a timeout of its own ending at the same
@@ -1902,6 +1901,7 @@ def test_a_heartbeat_whose_cancellation_is_lost_still_ends_at_the_leave(
             time.sleep(cluster.heartbeat)
     finally:
         client.close()
+
 
 @pytest.mark.parametrize("gone", ["before its state is read", "before it is claimed"])
 def test_a_dead_nodes_room_deleted_while_it_is_taken_over_frees_its_code(

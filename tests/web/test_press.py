@@ -340,6 +340,7 @@ def test_the_keyboard_focus_stays_where_it_was_through_the_frames(
 
 def test_a_focused_menu_item_stays_focused_when_the_page_is_drawn_again(
         browser: Any, live_server: str) -> None:
+    """The menu is drawn again with the page: a link focused in it stays focused."""
     lobby = HeldLobby(browser, live_server)
     page = lobby.page
     try:

@@ -436,10 +436,10 @@ class Cluster:
         # also ends on :attr:`leaving`.
         stuck = set(self.tasks)
         for wait in (5.0, 1.0, 1.0):
-            for task in stuck:
-                task.cancel()
             if not stuck:
                 break
+            for task in stuck:
+                task.cancel()
             done, stuck = await asyncio.wait(stuck, timeout=wait)
             for task in done:
                 with contextlib.suppress(BaseException):

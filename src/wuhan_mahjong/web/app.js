@@ -663,7 +663,8 @@ async function maybeFetchHint() {
 function onChat(msg) {
   const p = (S.players || []).find((x) => x.seat === msg.seat);
   if (p && (S.muted.has(p.name) || isBlocked(p.name))) return;
-  S.bubbles[msg.seat] = { phrase: msg.phrase || null, emote: msg.emote || null, at: Date.now(), until: Date.now() + 4000 };
+  const now = Date.now();
+  S.bubbles[msg.seat] = { phrase: msg.phrase || null, emote: msg.emote || null, at: now, until: now + 4000 };
   play("chat");
   if (S.screen === "table") render();
   setTimeout(() => { if (S.bubbles[msg.seat] && S.bubbles[msg.seat].until <= Date.now()) { delete S.bubbles[msg.seat]; if (S.screen === "table") render(); } }, 4100);
@@ -936,14 +937,13 @@ document.addEventListener("pointerdown", (ev) => {
 window.addEventListener("click", () => releasePress(true), true);
 for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, () => setTimeout(releasePress), true);
 
-/** Where the focus is, as a selector that finds its fresh copy after a re-render (in the
- * page or in the menu, which is drawn again too): its id, or its name in a form with an id
+/** Where the focus is, as a selector that finds its fresh copy after a re-render in
+ * ``root`` (the page or the menu, which is drawn again too; see :func:`focusRoot`): its id, or its name in a form with an id
  * (the room code's field has no id of its own), or else (a button, a link) the data
  * attributes that say what it does, where no other element has the same. Without the last,
  * a player who moved through the table's buttons with Tab was sent back to the top of the
  * page by every frame. */
-function focusSelector(el) {
-  const root = focusRoot(el);
+function focusSelector(el, root) {
   if (!root) return null;
   if (el.id) return `#${CSS.escape(el.id)}`;
   const form = el.form && el.form.getAttribute("id"); // not form.id: a control named "id" hides it
@@ -990,7 +990,7 @@ function render() {
   renderOwed = false;
   const active = document.activeElement;
   const focusedIn = focusRoot(active);
-  const focused = focusSelector(active);
+  const focused = focusSelector(active, focusedIn);
   renderNav();
   const fn = SCREENS[S.screen] || SCREENS.login;
   const opened = new Set([...app.querySelectorAll("details[data-open-key][open]")].map((d) => d.dataset.openKey));
