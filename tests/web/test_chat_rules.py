@@ -143,18 +143,19 @@ def test_a_chat_bubble_pops_once_not_at_every_frame(browser: Any, live_server: s
     try:
         at_a_decision(page)
         quiet(page)
-        # every bubble the page draws: when (since the first), and its running animations
+        # at every redraw that shows the bubble: when (since its first), and how far into
+        # its pop each of its running animations is (ms; about 0 for one that starts over)
         page.evaluate("""() => { window.__bubbles = [];
             new MutationObserver(() => {
               const b = document.querySelector(".bubble");
-              if (b && b !== window.__bubble) {
-                window.__first = window.__first || performance.now();
-                window.__bubbles.push({age: performance.now() - window.__first,
-                  // how far into its pop each running animation starts (its delay,
-                  // negative for one that goes on)
-                  running: b.getAnimations().map((a) => -a.effect.getTiming().delay)}); }
-              window.__bubble = b;
-            }).observe(document.getElementById("app"), {childList: true}); }""")
+              if (!b || window.__wm.drawn === window.__seen) return;
+              window.__seen = window.__wm.drawn;
+              window.__first = window.__first || performance.now();
+              window.__bubbles.push({age: performance.now() - window.__first,
+                running: b.getAnimations().filter((a) => a.playState === "running")
+                  .map((a) => a.currentTime - a.effect.getTiming().delay)});
+            }).observe(document.getElementById("app"),
+                       {childList: true, subtree: true, attributes: true, characterData: true}); }""")
         page.evaluate("""() => window.__wm.ws.send(JSON.stringify(
             {type: "chat", phrase: "nice", ref: "chat"}))""")
         page.wait_for_selector(".bubble")

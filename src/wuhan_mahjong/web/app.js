@@ -28,6 +28,7 @@ import { initPuzzles, openPuzzle, puzzlesHTML } from "./puzzles.js";
 import { initReview, reviewHTML } from "./review.js";
 import { closeWatch, initSpectate, loadLive, onWatchMessage, openWatch, watchersHTML, watchHTML, watchListHTML } from "./spectate.js";
 import { commitmentHTML, initVerify, noteFrame, verifyHTML } from "./verify.js";
+import { draw } from "./draw.js";
 import { currentAnnouncement, renderNotice, setAnnouncement } from "./notice.js";
 import { endVoteButtonHTML, endVoteHTML, forgetOpenVote, onEndVote, resetEndVote } from "./endvote.js";
 import {
@@ -59,6 +60,7 @@ const S = {
   bubbles: {}, // seat -> {text, emote, until}
   muted: new Set(), // names whose quick chat this player does not want to see
   lastTick: null,
+  drawn: 0, // how many times the page was drawn (tests and debugging: a redraw keeps its elements)
 };
 window.__wm = S; // for tests and debugging
 S.showAnnouncement = (a) => setAnnouncement(a); // tests: a notice on the fixture page
@@ -783,8 +785,8 @@ function renderNav() {
     ? [["lobby", "nav.lobby"], ["profile", "nav.profile"], ["clubs", "nav.clubs"], ["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["puzzles", "nav.puzzles"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"],
       ...(S.staffRole ? [["staff", "nav.staff"]] : [])]
     : [["tournaments", "nav.tournaments"], ["leaderboard", "nav.leaderboard"], ["puzzles", "nav.puzzles"], ["replay", "nav.replay"], ["rules", "nav.rules"], ["calculator", "nav.calculator"], ["settings", "nav.settings"]];
-  nav.innerHTML = items.map(([k, key]) => `<a class="navlink" href="#/${k}" data-nav="${k}" ${S.screen === k ? `aria-current="page"` : ""}>${t(key)}</a>`).join("") +
-    `<button type="button" id="mute" data-do="mute" aria-pressed="${settings.sound ? "false" : "true"}" title="${t(settings.sound ? "settings.mute" : "settings.unmute")}">${settings.sound ? t("settings.sound_on_short") : t("settings.sound_off_short")}</button>`;
+  draw(nav, items.map(([k, key]) => `<a class="navlink" href="#/${k}" data-nav="${k}" ${S.screen === k ? `aria-current="page"` : ""}>${t(key)}</a>`).join("") +
+    `<button type="button" id="mute" data-do="mute" aria-pressed="${settings.sound ? "false" : "true"}" title="${t(settings.sound ? "settings.mute" : "settings.unmute")}">${settings.sound ? t("settings.sound_on_short") : t("settings.sound_off_short")}</button>`);
   markNavOverflow(nav);
   // on a phone the menu is one sideways-scrolling row: bring the current screen's item into
   // view when the screen changes, and only then (at every redraw, the lobby's list arriving
@@ -880,8 +882,9 @@ function presetForm(id, values) {
   if (form) for (const [name, value] of Object.entries(values)) if (form.elements[name]) form.elements[name].value = value;
 }
 
-function restoreForms() {
-  for (const form of app.querySelectorAll("form[id]")) {
+/** Put back in the forms under ``root`` what the player chose (:func:`rememberForms`). */
+function restoreForms(root) {
+  for (const form of root.querySelectorAll("form[id]")) {
     const saved = S.forms[form.id];
     if (!saved) continue;
     for (const el of form.elements) {
@@ -960,29 +963,18 @@ function focusRoot(el) {
   return !el ? null : app.contains(el) ? app : nav && nav.contains(el) ? nav : null;
 }
 
-/** Where the player types, a re-render keeps the very field (when it would draw it with
- * what it holds), so a frame arriving while he types loses nothing: not his selection
- * (typing "1" over the selected "4" had made "14"), not his caret, not an input method's
- * composition. So does a list he is choosing from (when it would offer the same choices):
- * its picker stays open, and the choice lands on the list on the page (a replaced list
- * took it along). The fresh copy's attributes (a field's error, a bound) are taken over.
- * A field the re-render draws otherwise (a form reset after its submission), and any other
- * control, is the fresh one, focused. */
-function keepFocus(old, root, selector) {
-  const fresh = root.querySelector(selector);
-  if (!fresh) return;
-  const typed = (old.tagName === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(old.type)) || old.tagName === "TEXTAREA";
-  const choices = (el) => [...el.options].map((o) => `${o.value}\u0000${o.text}`).join("\u0001");
-  const picking = old.tagName === "SELECT" && fresh.tagName === "SELECT" && choices(old) === choices(fresh);
-  // where it was: the page does not scroll to it (the player may have scrolled away)
-  if (!(typed || picking) || fresh.tagName !== old.tagName || fresh.type !== old.type || fresh.value !== old.value) {
-    fresh.focus({ preventScroll: true });
-    return;
-  }
-  for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
-  for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
-  fresh.replaceWith(old);
-  old.focus({ preventScroll: true });
+/** Where the focus was before a redraw, it stays: on the same element, which the redraw
+ * keeps (draw.js) where it draws the same control again (a field being typed in keeps
+ * its caret and selection, a list being chosen from stays open), or else on the control
+ * that does what it did (``selector``, :func:`focusSelector`), found again. Where the
+ * redraw turned the element into another control and none does what it did, the focus
+ * goes: Enter must not press a button the player never chose. The page does not scroll to
+ * it (the player may have scrolled away). */
+function keepFocus(old, root, selector, before) {
+  const same = root.contains(old) && (selector ? old.matches(selector) : old.outerHTML === before);
+  const target = same ? old : selector ? root.querySelector(selector) : null;
+  if (target && document.activeElement !== target) target.focus({ preventScroll: true });
+  else if (!target && root.contains(old)) old.blur();
 }
 
 function render() {
@@ -991,19 +983,16 @@ function render() {
   const active = document.activeElement;
   const focusedIn = focusRoot(active);
   const focused = focusSelector(active, focusedIn);
+  const focusedAs = focusedIn ? active.outerHTML : null;
   renderNav();
   const fn = SCREENS[S.screen] || SCREENS.login;
-  const opened = new Set([...app.querySelectorAll("details[data-open-key][open]")].map((d) => d.dataset.openKey));
   // A re-render (e.g. the profile's history arriving, an error) must not lose what the player chose.
   rememberForms();
   const selected = rememberSelection();
-  app.innerHTML = invitedHTML() + clubEventHTML() + fn();
-  restoreForms();
+  draw(app, invitedHTML() + clubEventHTML() + fn(), restoreForms);
+  S.drawn += 1;
   restoreSelection(selected);
-  // a section the player opened (the table's "what is this?" under the commitment) stays
-  // open through the frames: each one redraws the page
-  for (const d of app.querySelectorAll("details[data-open-key]")) if (opened.has(d.dataset.openKey)) d.open = true;
-  if (focused) keepFocus(active, focusedIn, focused);
+  if (focusedIn) keepFocus(active, focusedIn, focused, focusedAs);
   app.dataset.screen = S.screen;
   if (S.screen === "table" || S.screen === "fixture") markFresh();
   continueBubbles(app);
@@ -1073,7 +1062,7 @@ function renderOverlay() {
     html = renderSettlement(S.fixture.view, { names: S.fixture.names, continueLabel: t("settle.continue") });
   }
   const fresh = html && overlay.hidden;
-  overlay.innerHTML = html;
+  draw(overlay, html);
   overlay.hidden = !html;
   // the winning hand is revealed with a short animation when the panel opens
   if (fresh) { const panel = overlay.querySelector(".settlement"); if (panel) panel.classList.add("anim-win"); }

@@ -393,16 +393,24 @@ export function bubbleHTML(b, seat) {
   const body = b.emote ? emoteSVG(b.emote) : esc(t(`chat.phrase.${b.phrase}`));
   const label = b.emote ? ` aria-label="${esc(t(`chat.emote.${b.emote}`))}"` : "";
   const at = b.at ? ` data-bubble-at="${Number(b.at)}"` : "";
-  return `<div class="bubble" data-bubble-seat="${seat}" role="status"${label}${at}>${body}</div>`;
+  // a new phrase is a new bubble (draw.js keys elements by data-key): it pops
+  const key = ` data-key="bubble-${seat}-${Number(b.at) || 0}"`;
+  return `<div class="bubble" data-bubble-seat="${seat}"${key} role="status"${label}${at}>${body}</div>`;
 }
 
-/** Every frame redraws the table, and with it each chat bubble: one that came at
- * ``data-bubble-at`` (ms since the epoch) goes on with its pop where it was, or not at all
- * once that is over, instead of popping again at each frame (12 times in 2 s as the bots
- * played). Set here, not in the markup: the page's CSP refuses style attributes. */
+/** The delay each bubble on the page was drawn with. */
+const bubbleDelays = new WeakMap();
+
+/** A chat bubble pops in when its phrase comes, once. A redraw keeps a bubble it draws
+ * again (app.js draws with draw.js), but strips the delay set here, so it is set again;
+ * a bubble drawn as a new element (its seat redrawn whole, the table's page opened again)
+ * goes on with its pop where it was, from ``data-bubble-at`` (ms since the epoch), or not
+ * at all once that is over, instead of popping again. Set here, not in the markup: the
+ * page's CSP refuses style attributes. */
 export function continueBubbles(root) {
   for (const el of root.querySelectorAll(".bubble[data-bubble-at]")) {
-    el.style.animationDelay = `-${Math.max(0, Date.now() - Number(el.dataset.bubbleAt))}ms`;
+    if (!bubbleDelays.has(el)) bubbleDelays.set(el, `-${Math.max(0, Date.now() - Number(el.dataset.bubbleAt))}ms`);
+    el.style.animationDelay = bubbleDelays.get(el);
   }
 }
 
