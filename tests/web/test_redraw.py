@@ -1,0 +1,112 @@
+"""A redraw changes only what differs (``web/draw.js``).
+
+Every frame of a table draws the page again from the state. Replacing the page's HTML threw
+away every element, and with it what the browser keeps in an element: the focus, a
+selection, a running animation, an inner scroll. The page is now changed in place, so what
+a frame did not change is the very element it was; these tests check that, and the two
+places where a new element is wanted (a new phrase pops a new bubble).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .conftest import as_guest, run_server, wait_js
+from .test_press import HeldLobby, a_frame, at_a_decision, quiet
+
+ELEMENTS_KEPT = """() => {
+  const all = window.__elements;
+  return {kept: all.filter((e) => e.isConnected).length, all: all.length,
+          gone: all.filter((e) => !e.isConnected).slice(0, 5).map((e) => e.outerHTML.slice(0, 120))};
+}"""
+"""How many of the elements noted before a frame are still on the page after it."""
+
+
+def test_a_frame_that_changes_nothing_keeps_every_element_of_the_table(
+        browser: Any, live_server: str) -> None:
+    """The table's own snapshot, asked for while it waits for the player, is the frame
+    the page already shows: after its redraw every element of the table is the one it
+    was (with the page's HTML replaced, none was)."""
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
+    try:
+        at_a_decision(page)
+        quiet(page)
+        page.evaluate("""() => { window.__elements = [...document.querySelectorAll("#app *")];
+            window.__drawn = window.__wm.drawn; }""")
+        a_frame(page)
+        wait_js(page, "window.__wm.drawn > window.__drawn")  # the page was drawn again
+        kept = page.evaluate(ELEMENTS_KEPT)
+        assert kept["all"] > 100 and kept["kept"] == kept["all"], kept
+        assert console.errors == []
+    finally:
+        context.close()
+
+
+def test_a_frame_keeps_the_tiles_it_does_not_change(browser: Any, live_server: str) -> None:
+    """A frame that changes the table (a discard) redraws what it changed; the seats'
+    hands and rivers that it did not change stay the same elements."""
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
+    try:
+        at_a_decision(page)
+        quiet(page)
+        page.evaluate("""() => { window.__elements = [...document.querySelectorAll(
+            "#app .tile")]; window.__drawn = window.__wm.drawn; }""")
+        # 托管 plays the guest's seat: the hand goes on, a frame at every move
+        page.click(".table-tools [data-do='auto']")
+        wait_js(page, "window.__wm.drawn > window.__drawn + 3", 20)
+        kept = page.evaluate(ELEMENTS_KEPT)
+        # a discard moves one tile of a hand to a river; a draw adds one: most stay
+        assert kept["all"] > 40 and kept["kept"] > kept["all"] / 2, kept
+        assert console.errors == []
+    finally:
+        context.close()
+
+
+def test_a_new_phrase_pops_a_new_bubble(browser: Any, live_server: str) -> None:
+    """A bubble drawn again is kept (it does not pop again), but a new phrase from the same
+    seat before the first one's bubble is gone is a new bubble: it pops."""
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
+    say = """(phrase) => window.__wm.ws.send(JSON.stringify({type: "chat", phrase, ref: "chat"}))"""
+    try:
+        at_a_decision(page)
+        quiet(page)
+        # each bubble as it comes: its text, and whether it pops (its running animations)
+        page.evaluate("""() => { window.__bubbles = [];
+            new MutationObserver(() => {
+              const b = document.querySelector(".bubble");
+              if (!b || b === window.__bubble) return;
+              window.__bubble = b;
+              window.__bubbles.push({text: b.textContent, popping: b.getAnimations().length});
+            }).observe(document.getElementById("app"), {childList: true, subtree: true}); }""")
+        page.evaluate(say, "nice")
+        wait_js(page, "window.__bubbles.length === 1", 10)
+        page.evaluate(say, "thanks")
+        wait_js(page, "window.__bubbles.length === 2", 10)
+        first, second = page.evaluate("window.__bubbles")
+        assert first["popping"] == 1 and second["popping"] == 1, (first, second)
+        assert first["text"] != second["text"], (first, second)
+        assert console.errors == []
+    finally:
+        context.close()
+
+
+def test_the_queues_spinner_turns_on_through_a_redraw(browser: Any, tmp_path: Path) -> None:
+    """Queued for a quick match, the lobby shows a turning spinner. The lobby is drawn
+    again when its list of live tables comes (and as the queue changes): the spinner
+    started over from the top at each, a jerk. It turns on, as the same animation."""
+    with run_server(tmp_path, ["--bot-wait", "600"]) as base:
+        lobby = HeldLobby(browser, base)
+        page = lobby.page
+        try:
+            page.click("[data-do='quick']")
+            page.wait_for_selector("[data-queued] .spinner")
+            page.evaluate("""() => { window.__spin = document.querySelector(".spinner")
+                .getAnimations()[0]; }""")
+            assert page.evaluate("window.__spin.playState") == "running"
+            lobby.redraw()
+            assert page.evaluate("""() => document.querySelector(".spinner")
+                .getAnimations()[0] === window.__spin""")
+            assert lobby.console.errors == [], lobby.console.errors
+        finally:
+            lobby.context.close()
