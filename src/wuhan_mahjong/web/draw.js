@@ -45,9 +45,10 @@ function beforeUpdate(from, to) {
   if (from.tagName === "SELECT" && to.tagName === "SELECT") {
     // morphdom would choose the option marked ``selected`` in the markup, not the one
     // ``prepare`` chose; and a list whose options are all redrawn closes its picker
+    const value = to.value; // before its options move over
     copyAttributes(from, to);
     if (choices(from) !== choices(to)) from.replaceChildren(...to.childNodes);
-    if (from.value !== to.value) from.value = to.value;
+    if (from.value !== value) from.value = value;
     return false;
   }
   return true;
