@@ -276,3 +276,26 @@ def test_worked_examples_are_scored_by_each_profile(browser: Any, live_server: s
     assert refused.inner_text() == "按这套规则，这手牌不能胡"
     assert console.errors == [], console.errors
     context.close()
+
+
+def test_a_bubble_stays_through_a_reconnection(browser: Any, live_server: str) -> None:
+    """The table's frame the server sends again at a reconnection (a phone's network
+    blinking) cleared the bubbles: what was just said vanished. The same match's table
+    keeps them; a new match's starts without them."""
+    context, page, console = as_guest(browser, live_server, viewport={"width": 1200, "height": 900})
+    try:
+        at_a_decision(page)
+        quiet(page)
+        page.evaluate("""() => window.__wm.ws.send(JSON.stringify(
+            {type: "chat", phrase: "nice", ref: "chat"}))""")
+        page.wait_for_selector(".bubble")
+        # the bubble lasts as long as the test needs (4 s is short for a loaded machine)
+        page.evaluate("""() => { for (const b of Object.values(window.__wm.bubbles)) b.until += 600000;
+            window.__table = window.__wm.table; window.__wm.ws.close(); }""")
+        wait_js(page, "window.__wm.table !== window.__table && window.__wm.wsOpen", 30)
+        assert page.evaluate("window.__wm.table.match_id === window.__table.match_id")
+        quiet(page)
+        assert page.locator(".bubble").count() == 1
+        assert console.errors == [], console.errors
+    finally:
+        context.close()

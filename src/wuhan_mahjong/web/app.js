@@ -491,10 +491,12 @@ function onMessage(msg) {
         // a new match: nothing of the last one's table stays (its 结算 was offered from the
         // new match's first move, and opened the old match's last settlement)
         S.lastSettlement = null; S.settlementOpen = false; S.view = null; S.state = null; S.hint = null;
+        S.bubbles = {};
       } else forgetOpenVote(); // resent after this frame if still open (endvote.js)
+      // (the same match's table, sent again at a reconnection, keeps what was said: a
+      // bubble stays its four seconds)
       S.table = msg; S.players = msg.players; S.queued = null; S.room = null; S.matchEnd = null;
       rememberRoom(null);
-      S.bubbles = {};
       if (S.screen !== "table") go("table"); // pushed: Back from the table asks first
       else render();
       break;
