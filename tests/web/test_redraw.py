@@ -9,6 +9,9 @@ places where a new element is wanted (a new phrase pops a new bubble).
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -172,3 +175,18 @@ def test_every_redraw_of_a_match_leaves_the_page_the_html_draws_from_scratch(
         assert console.errors == [], console.errors
     finally:
         context.close()
+
+
+def test_the_redraw_benchmark_draws_both_ways(browser: Any) -> None:
+    """``bench/client_redraw_bench.py`` (its figures are in the README) draws real frames
+    both ways through the client's switch, and the page reports no error; no timing is
+    checked here."""
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run([sys.executable, str(root / "bench" / "client_redraw_bench.py"),
+                          "--hands", "1", "--rounds", "1"],
+                         capture_output=True, text=True, timeout=300, cwd=root)
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = run.stdout.splitlines()
+    assert re.match(r"\d+ frames of 1 hands", lines[0]) and int(lines[0].split()[0]) > 20, lines
+    assert [line.split()[0] for line in lines[1:3]] == ["in", "replaced"], lines
+    assert "replaced / in place (CPU)" in lines[3], lines
