@@ -152,7 +152,8 @@ DRAW_CHECK = """() => {
 def test_every_redraw_of_a_match_leaves_the_page_the_html_draws_from_scratch(
         browser: Any, live_server: str) -> None:
     """The oracle of the redraws: through a whole hand played by 托管 (a frame at every
-    move: discards, claims, kongs, the settlement on top), then every screen of the menu,
+    move: discards, claims, kongs, the settlement on top), its replay stepped through, then
+    every screen of the menu,
     each redraw leaves the page, the menu and the settlement exactly as the same HTML
     parsed from scratch, but for what the page keeps of its own (a style set through the
     CSSOM, a running animation's class, a section the player opened)."""
@@ -164,6 +165,12 @@ def test_every_redraw_of_a_match_leaves_the_page_the_html_draws_from_scratch(
         page.wait_for_selector("#overlay .settlement", timeout=90_000)
         page.click("#overlay [data-act='continue']")
         page.wait_for_selector("table.summary", timeout=15_000)
+        # the hand again, in the replay viewer, move by move to its settlement
+        page.locator("button[data-replay]").first.click()
+        page.wait_for_selector(".replay .table", timeout=10_000)
+        for _ in range(25):
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("End")
         for item in ("profile", "clubs", "tournaments", "leaderboard", "puzzles", "replay",
                      "rules", "calculator", "settings", "lobby"):
             page.click(f"#nav [data-nav='{item}']")
