@@ -197,3 +197,28 @@ def test_the_redraw_benchmark_draws_both_ways(browser: Any) -> None:
     assert re.match(r"\d+ frames of 1 hands", lines[0]) and int(lines[0].split()[0]) > 20, lines
     assert [line.split()[0] for line in lines[1:3]] == ["in", "replaced"], lines
     assert "replaced / in place (CPU)" in lines[3], lines
+
+
+def test_a_focused_claim_button_does_not_become_another_claim(browser: Any, static_server: str) -> None:
+    """A redraw keeps a focused element as it is while it does the same thing. A frame that
+    offers other claims turns the focused 吃 into the next frame's first button (碰): the
+    focus must not stay on it, or Enter would claim what the player never chose. It goes
+    (no button does 吃 any more)."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{static_server}/src/wuhan_mahjong/web/index.html"
+                  "#/fixture?src=/tests/web/fixtures/views.json&frame=claim_chi")
+        wait_js(page, "document.body.dataset.ready === '1'")
+        page.focus("button[data-act='chi']")
+        page.evaluate("""() => { window.__chi = document.activeElement;
+            const list = document.getElementById("fixture-frame");
+            list.value = "claim"; list.dispatchEvent(new Event("change", {bubbles: true})); }""")
+        page.wait_for_selector("button[data-act='peng']")
+        after = page.evaluate("""() => ({focused: document.activeElement.tagName,
+            act: document.activeElement.dataset.act || null,
+            kept: window.__chi.isConnected && window.__chi.dataset.act})""")
+        assert after["kept"] == "peng", after  # the very element now claims 碰
+        assert after == {"focused": "BODY", "act": None, "kept": "peng"}, after
+    finally:
+        context.close()
