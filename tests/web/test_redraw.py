@@ -222,3 +222,37 @@ def test_a_focused_claim_button_does_not_become_another_claim(browser: Any, stat
         assert after == {"focused": "BODY", "act": None, "kept": "peng"}, after
     finally:
         context.close()
+
+
+def test_a_frame_in_the_middle_of_a_discards_drop_does_not_cut_it_short(
+        browser: Any, static_server: str) -> None:
+    """A new discard drops into its river (a 0.3 s animation, the class ``anim-in``). A frame
+    that comes before it is over (at a table, the next move's often does) drew the river
+    again without the class and cut the drop short. The drop goes on, as the same
+    animation; once it is over the class goes."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{static_server}/src/wuhan_mahjong/web/index.html"
+                  "#/fixture?src=/tests/web/fixtures/views.json&frame=claim_chi")
+        wait_js(page, "document.body.dataset.ready === '1'")
+        # two frames of one hand, the later with more discards; then the same frame again,
+        # at once (one task: no time for the drop to end)
+        seen = page.evaluate("""() => {
+            const show = (name) => { const list = document.getElementById("fixture-frame");
+                list.value = name; list.dispatchEvent(new Event("change", {bubbles: true})); };
+            const dropping = () => { const t = document.querySelector(".river .tile.anim-in");
+                return t && t.getAnimations().find((a) => a.playState === "running"); };
+            show("late");
+            const first = dropping();
+            show("late");
+            const again = dropping();
+            return {first: !!first, same: !!first && first === again}; }""")
+        assert seen == {"first": True, "same": True}, seen
+        wait_js(page, "!document.querySelector('.river .tile.anim-in') || "
+                      "!document.querySelector('.river .tile.anim-in').getAnimations().length", 10)
+        page.evaluate("""() => { const list = document.getElementById("fixture-frame");
+            list.dispatchEvent(new Event("change", {bubbles: true})); }""")
+        assert page.locator(".river .tile.anim-in").count() == 0  # over: the class went
+    finally:
+        context.close()

@@ -37,11 +37,19 @@ function copyAttributes(from, to) {
   for (const { name, value } of to.attributes) if (from.getAttribute(name) !== value) from.setAttribute(name, value);
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+
+/** The elements of the page being drawn whose ``anim-*`` animation still runs, found
+ * before the redraw changes anything (asking during it would make the browser work out
+ * the half-changed page's style, at every element). */
+let animated = new Set();
+
 function beforeUpdate(from, to) {
+  // a tile's face drawn again as it was (most of them, at every frame): nothing to walk
+  // through (it holds no control, and the browser compares it faster than morphdom)
+  if ((from.namespaceURI === SVG || from.classList.contains("tile")) && from.isEqualNode(to)) return false;
   if (from.tagName === "DETAILS" && from.open && from.dataset.openKey && to.dataset.openKey === from.dataset.openKey) to.open = true;
-  for (const cls of from.classList) {
-    if (cls.startsWith("anim-") && !to.classList.contains(cls) && animating(from)) to.classList.add(cls);
-  }
+  if (animated.has(from)) for (const cls of from.classList) if (cls.startsWith("anim-")) to.classList.add(cls);
   if (from.tagName === "SELECT" && to.tagName === "SELECT") {
     // morphdom would choose the option marked ``selected`` in the markup, not the one
     // ``prepare`` chose; and a list whose options are all redrawn closes its picker
@@ -63,6 +71,7 @@ function nodeKey(node) {
 /** Draw ``html`` as the content of ``root``, changing only what differs. ``prepare``
  * gets the fresh content first, detached (to fill its forms). */
 export function draw(root, html, prepare = null) {
+  animated = new Set([...root.querySelectorAll("[class*='anim-']")].filter(animating));
   const fresh = root.cloneNode(false);
   fresh.innerHTML = html;
   if (prepare) prepare(fresh);
