@@ -911,10 +911,12 @@ const PRESSABLE = `${CONTROLS},a[href],label,input,select,textarea,summary`;
 /** The longest a press on a control holds the page still (a finger resting on a button must
  * not freeze the table). */
 const PRESS_HOLD_MS = 3000;
-/* A click needs its press and its release on one element, and every frame re-renders the
- * page (innerHTML): a frame between the two replaced the button under the finger, and the
- * tap did nothing (托管 tapped while the bots played on, a tile tapped as a frame came).
- * While a control is pressed, render() only notes that it is owed; the click (or the
+/* A click needs its press and its release on one element, and every frame redraws the
+ * page: a frame between the two replaced the button under the finger (when the page's HTML
+ * was replaced), and the tap did nothing (托管 tapped while the bots played on, a tile
+ * tapped as a frame came). The redraw now keeps elements (draw.js), but it may still turn
+ * the one under the finger into another control (the claim buttons change with the frame)
+ * or take it away. While a control is pressed, render() only notes that it is owed; the click (or the
  * release, or PRESS_HOLD_MS) lets it run. S keeps the frames meanwhile, so a click acts
  * on the latest state. */
 let pressed = false;
