@@ -199,17 +199,23 @@ def test_the_redraw_benchmark_draws_both_ways(browser: Any) -> None:
     assert "replaced / in place (CPU)" in lines[3], lines
 
 
+def fixture_page(browser: Any, static_server: str, frame: str) -> tuple[Any, Any]:
+    """The fixture page (stored seat views, no server) showing ``frame``."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.goto(f"{static_server}/src/wuhan_mahjong/web/index.html"
+              f"#/fixture?src=/tests/web/fixtures/views.json&frame={frame}")
+    wait_js(page, "document.body.dataset.ready === '1'")
+    return context, page
+
+
 def test_a_focused_claim_button_does_not_become_another_claim(browser: Any, static_server: str) -> None:
     """A redraw keeps a focused element as it is while it does the same thing. A frame that
     offers other claims turns the focused 吃 into the next frame's first button (碰): the
     focus must not stay on it, or Enter would claim what the player never chose. It goes
     (no button does 吃 any more)."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    page = context.new_page()
+    context, page = fixture_page(browser, static_server, "claim_chi")
     try:
-        page.goto(f"{static_server}/src/wuhan_mahjong/web/index.html"
-                  "#/fixture?src=/tests/web/fixtures/views.json&frame=claim_chi")
-        wait_js(page, "document.body.dataset.ready === '1'")
         page.focus("button[data-act='chi']")
         page.evaluate("""() => { window.__chi = document.activeElement;
             const list = document.getElementById("fixture-frame");
@@ -230,12 +236,8 @@ def test_a_frame_in_the_middle_of_a_discards_drop_does_not_cut_it_short(
     that comes before it is over (at a table, the next move's often does) drew the river
     again without the class and cut the drop short. The drop goes on, as the same
     animation; once it is over the class goes."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    page = context.new_page()
+    context, page = fixture_page(browser, static_server, "claim_chi")
     try:
-        page.goto(f"{static_server}/src/wuhan_mahjong/web/index.html"
-                  "#/fixture?src=/tests/web/fixtures/views.json&frame=claim_chi")
-        wait_js(page, "document.body.dataset.ready === '1'")
         # two frames of one hand, the later with more discards; then the same frame again,
         # at once (one task: no time for the drop to end)
         seen = page.evaluate("""() => {
