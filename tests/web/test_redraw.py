@@ -258,3 +258,21 @@ def test_a_frame_in_the_middle_of_a_discards_drop_does_not_cut_it_short(
         assert page.locator(".river .tile.anim-in").count() == 0  # over: the class went
     finally:
         context.close()
+
+
+def test_the_settlement_panels_focus_stays_through_a_redraw(browser: Any, static_server: str) -> None:
+    """The settlement panel is drawn again with the page (a frame, the next hand's
+    countdown). Its button, focused with Tab, lost the focus at each redraw (the panel was
+    drawn afresh, and the kept focus looked only in the page and the menu). It stays."""
+    context, page = fixture_page(browser, static_server, "win")
+    try:
+        page.wait_for_selector("#overlay .settlement [data-act='continue']")
+        page.focus("#overlay [data-act='continue']")
+        page.evaluate("""() => { window.__button = document.activeElement;
+            window.__drawn = window.__wm.drawn;
+            document.getElementById("fixture-frame")
+              .dispatchEvent(new Event("change", {bubbles: true})); }""")
+        wait_js(page, "window.__wm.drawn > window.__drawn")
+        assert page.evaluate("document.activeElement === window.__button")
+    finally:
+        context.close()
