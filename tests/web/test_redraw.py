@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .conftest import as_guest, run_server, wait_js
+from .test_client_hunt import SERVER_QUEUED
 from .test_press import HeldLobby, a_frame, at_a_decision, quiet
 
 ELEMENTS_KEPT = """() => {
@@ -102,8 +103,11 @@ def test_the_queues_spinner_turns_on_through_a_redraw(browser: Any, tmp_path: Pa
         lobby = HeldLobby(browser, base)
         page = lobby.page
         try:
+            # the server's own answer, not the page's placeholder shown at a tap made while
+            # the socket connects (the answers around it may redraw the lobby without it)
+            wait_js(page, "window.__wm.wsOpen")
             page.click("[data-do='quick']")
-            page.wait_for_selector("[data-queued] .spinner")
+            wait_js(page, f"({SERVER_QUEUED}) && document.querySelector('[data-queued] .spinner') !== null")
             page.evaluate("""() => { window.__spin = document.querySelector(".spinner")
                 .getAnimations()[0]; }""")
             assert page.evaluate("window.__spin.playState") == "running"
