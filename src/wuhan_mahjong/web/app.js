@@ -987,7 +987,7 @@ function render() {
   const active = document.activeElement;
   const focusedIn = focusRoot(active);
   const focused = focusSelector(active, focusedIn);
-  const focusedAs = focusedIn ? active.outerHTML : null;
+  const focusedAs = focusedIn && !focused ? active.outerHTML : null; // keepFocus's, without a selector
   renderNav();
   const fn = SCREENS[S.screen] || SCREENS.login;
   // A re-render (e.g. the profile's history arriving, an error) must not lose what the player chose.
